@@ -1,0 +1,76 @@
+/// How a service speaks on the wire beyond its types: envelopes, paging, delta and errors.
+///
+/// OData services have fixed conventions; an OpenAPI spec states them with `x-bindery-*` extensions
+/// (see `Docs/OpenAPIExtensions.md`).
+public struct Conventions: Equatable, Sendable {
+    public var envelope: Envelope
+    public var paging: PagingDialect
+    public var delta: DeltaDialect?
+    public var errors: ErrorDialect
+    /// Query options the service understands in the OData way (`$select`, `$expand`, ...), if any.
+    public var queryOptions: QueryOptionStyle
+
+    public init(
+        envelope: Envelope, paging: PagingDialect, delta: DeltaDialect? = nil, errors: ErrorDialect,
+        queryOptions: QueryOptionStyle
+    ) {
+        self.envelope = envelope
+        self.paging = paging
+        self.delta = delta
+        self.errors = errors
+        self.queryOptions = queryOptions
+    }
+
+    /// OData v4 as Microsoft Graph, OneDrive and OneNote speak it.
+    public static let odata = Conventions(
+        envelope: .none, paging: .nextLink(field: "@odata.nextLink"),
+        delta: .odata(tokenParameter: "token"), errors: .odata, queryOptions: .odata
+    )
+}
+
+/// Where the payload sits in a response body.
+public enum Envelope: Hashable, Sendable {
+    /// The body is the payload (collections as `{"value": [...]}` in OData).
+    case none
+    /// The payload is an array at a JSON path (Spark: `["D", "Results"]`); requests wrap bodies in `requestPath`.
+    case wrapped(resultsPath: [String], requestPath: [String])
+}
+
+public enum PagingDialect: Hashable, Sendable {
+    /// The body carries the next page's URL (`@odata.nextLink`).
+    case nextLink(field: String)
+    /// Page number + page size, with a pagination block giving the total pages (Spark).
+    case pageNumber(pageParameter: String, sizeParameter: String, extraQuery: [String: String], totalPagesPath: [String])
+    /// Offset + limit; a short page ends the sequence (Inbox).
+    case offset(offsetParameter: String, limitParameter: String)
+    /// An opaque cursor: the response field names the next cursor, the request parameter sends it (Nylas v3).
+    case cursor(responseField: String, requestParameter: String)
+    /// One page only.
+    case none
+}
+
+public enum DeltaDialect: Hashable, Sendable {
+    /// OData delta: pages carry `@odata.nextLink`, the last one `@odata.deltaLink`; `tokenParameter` resumes.
+    case odata(tokenParameter: String)
+    /// A cursor loop that ends when `startField == endField` (Inbox).
+    case cursor(requestParameter: String, startField: String, endField: String)
+}
+
+/// The shape of error bodies.
+public enum ErrorDialect: String, Hashable, Sendable {
+    /// `{"error": {"code", "message", "innerError"}}` (and legacy OneNote `@api.url`).
+    case odata
+    /// `{"D": {"Success": false, "Code", "Message", "Details"}}`.
+    case spark
+    /// `{"type", "message"}`.
+    case inbox
+    /// `{"request_id", "error": {"type", "message", "provider_error"}}`.
+    case nylas
+}
+
+public enum QueryOptionStyle: String, Hashable, Sendable {
+    /// `$select`, `$expand`, `$filter`, `$orderby`, `$top`, `$skip`, `$count`, `$search`.
+    case odata
+    /// Only the parameters the spec declares.
+    case declared
+}

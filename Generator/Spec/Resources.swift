@@ -1,0 +1,175 @@
+/// A node of the request-builder graph: one kind of URL, what can be done there, and where one can go next.
+///
+/// CSDL: one resource per entity type (its navigation properties and bound operations, inherited ones included),
+/// plus the entity container as the root. OpenAPI: one resource per path node. The graph may be cyclic
+/// (`driveItem/children` leads back to `driveItem`), which is why builders are generated per resource, not per path.
+public struct ResourceSpec: Equatable, Sendable {
+    public var name: QualifiedName
+    /// What a GET of this resource returns (nil for the root and for pure action containers).
+    public var model: TypeRef?
+    public var children: [ChildSpec]
+    /// Operations on one item at this resource's URL (get, update, delete, bound actions and functions, ...).
+    public var operations: [OperationSpec]
+    /// Operations on the collection of this resource (list, add, collection-bound actions and functions such as delta).
+    /// Only meaningful when some child reaches this resource as a collection.
+    public var collectionOperations: [OperationSpec]
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: QualifiedName, model: TypeRef? = nil, children: [ChildSpec] = [], operations: [OperationSpec] = [],
+        collectionOperations: [OperationSpec] = [], doc: Documentation = .init(), location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.model = model
+        self.children = children
+        self.operations = operations
+        self.collectionOperations = collectionOperations
+        self.doc = doc
+        self.location = location
+    }
+}
+
+/// A step from one resource to another: a navigation property, an entity set, a singleton, a path segment.
+public struct ChildSpec: Equatable, Sendable {
+    /// The spec's name for the step (navigation property name, entity set name, path segment).
+    public var name: String
+    /// The URL segment appended, unencoded (`children`, `microsoft.graph.user` for a type cast, `n`).
+    public var segment: String
+    public var target: QualifiedName
+    /// A collection is addressed as `segment` and its items as `segment/{key}`.
+    public var isCollection: Bool
+    /// The name of the key in templates and docs (`driveItem-id`, `namespace_id`).
+    public var keyName: String?
+    public var doc: Documentation
+
+    public init(
+        name: String, segment: String, target: QualifiedName, isCollection: Bool, keyName: String? = nil,
+        doc: Documentation = .init()
+    ) {
+        self.name = name
+        self.segment = segment
+        self.target = target
+        self.isCollection = isCollection
+        self.keyName = keyName
+        self.doc = doc
+    }
+}
+
+public enum HTTPMethod: String, Hashable, Sendable, CaseIterable {
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE", head = "HEAD"
+}
+
+public struct OperationSpec: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// GET one item (`get`), list a collection (`list`).
+        case get, list
+        /// POST a new item to a collection.
+        case create
+        /// PATCH (partial) or PUT (whole) an item.
+        case update, replace
+        case delete
+        /// OData actions (POST) and functions (GET), or any other OpenAPI operation.
+        case action, function
+    }
+
+    /// The spec's name (`delta`, `sendMail`, `generate_cursor`, an OpenAPI `operationId`).
+    public var name: String
+    public var kind: Kind
+    public var method: HTTPMethod
+    /// Segments appended to the resource URL, unencoded; empty for CRUD on the resource itself.
+    /// OData operations use their qualified name (`microsoft.graph.delta`); function parameters follow in
+    /// parentheses at emit time.
+    public var pathSuffix: [String]
+    public var parameters: [ParameterSpec]
+    public var requestBody: BodySpec?
+    public var response: ResponseSpec?
+    /// OData `IsComposable` functions can be followed by further segments; kept for the route table.
+    public var isComposable: Bool
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: String, kind: Kind, method: HTTPMethod, pathSuffix: [String] = [], parameters: [ParameterSpec] = [],
+        requestBody: BodySpec? = nil, response: ResponseSpec? = nil, isComposable: Bool = false,
+        doc: Documentation = .init(), location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.method = method
+        self.pathSuffix = pathSuffix
+        self.parameters = parameters
+        self.requestBody = requestBody
+        self.response = response
+        self.isComposable = isComposable
+        self.doc = doc
+        self.location = location
+    }
+}
+
+public struct ParameterSpec: Equatable, Sendable {
+    public enum Location: String, Sendable {
+        /// OData function parameter, written into the URL as `name=value` inside parentheses.
+        case function
+        /// OpenAPI path template variable.
+        case path
+        case query
+        case header
+        /// A member of the JSON request body object (OData action parameters).
+        case body
+    }
+
+    public var name: String
+    public var type: TypeRef
+    public var location: Location
+    public var isRequired: Bool
+    public var doc: Documentation
+
+    public init(
+        name: String, type: TypeRef, location: Location, isRequired: Bool = false, doc: Documentation = .init()
+    ) {
+        self.name = name
+        self.type = type
+        self.location = location
+        self.isRequired = isRequired
+        self.doc = doc
+    }
+}
+
+/// A request body that is one value of a type (OpenAPI `requestBody`, OData create/update).
+/// OData action parameters are `.body` parameters instead, gathered into one object at emit time.
+public struct BodySpec: Equatable, Sendable {
+    public var type: TypeRef
+    public var contentType: String
+    public var isRequired: Bool
+
+    public init(type: TypeRef, contentType: String = "application/json", isRequired: Bool = true) {
+        self.type = type
+        self.contentType = contentType
+        self.isRequired = isRequired
+    }
+}
+
+public struct ResponseSpec: Equatable, Sendable {
+    /// The decoded type. For collections, `.collection(element)`: the emitter returns a page of elements.
+    public var type: TypeRef?
+    /// Overrides the service's paging dialect for this operation.
+    public var paging: PagingDialect?
+    /// Set when the operation is a delta query.
+    public var delta: DeltaDialect?
+    /// Status codes the spec names as success.
+    public var successCodes: [Int]
+    /// A raw (non-JSON) body such as a file download.
+    public var isRawBody: Bool
+
+    public init(
+        type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
+        isRawBody: Bool = false
+    ) {
+        self.type = type
+        self.paging = paging
+        self.delta = delta
+        self.successCodes = successCodes
+        self.isRawBody = isRawBody
+    }
+}

@@ -1,0 +1,243 @@
+/// The one spec model between the readers (CSDL, OpenAPI) and the emitter.
+///
+/// It describes a service twice over: its data (enums and structured types) and its resources (the graph of
+/// request builders: what can be done at a URL and where one can go from it). Readers fill it in; the emitter
+/// sees nothing else. Names here are the spec's own (wire) names; Swift naming is the emitter's business.
+public struct ServiceSpec: Equatable, Sendable {
+    /// The spec file this came from, as given on the command line (used in generated headers).
+    public var source: String
+    /// The namespace whose types get unprefixed Swift names (OData: the main schema; OpenAPI: the title's slug).
+    public var primaryNamespace: String
+    public var doc: Documentation
+    public var enums: [EnumSpec]
+    public var structures: [StructureSpec]
+    /// Resources by name. The root resource (`rootResource`) is where a client starts.
+    public var resources: [ResourceSpec]
+    public var rootResource: QualifiedName
+    public var conventions: Conventions
+
+    public init(
+        source: String, primaryNamespace: String, doc: Documentation = .init(),
+        enums: [EnumSpec] = [], structures: [StructureSpec] = [], resources: [ResourceSpec] = [],
+        rootResource: QualifiedName, conventions: Conventions
+    ) {
+        self.source = source
+        self.primaryNamespace = primaryNamespace
+        self.doc = doc
+        self.enums = enums
+        self.structures = structures
+        self.resources = resources
+        self.rootResource = rootResource
+        self.conventions = conventions
+    }
+}
+
+/// A namespace-qualified name such as `microsoft.graph.driveItem`.
+public struct QualifiedName: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var namespace: String
+    public var name: String
+
+    public init(namespace: String, name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+
+    /// Splits at the last dot: `microsoft.graph.driveItem` → (`microsoft.graph`, `driveItem`).
+    public init(_ qualified: String) {
+        if let dot = qualified.lastIndex(of: ".") {
+            namespace = String(qualified[..<dot])
+            name = String(qualified[qualified.index(after: dot)...])
+        } else {
+            namespace = ""
+            name = qualified
+        }
+    }
+
+    public var description: String { namespace.isEmpty ? name : "\(namespace).\(name)" }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+}
+
+/// Doc text from the spec (`Core.Description`/`LongDescription`, OpenAPI `summary`/`description`).
+public struct Documentation: Equatable, Sendable {
+    public var summary: String?
+    public var details: String?
+
+    public init(summary: String? = nil, details: String? = nil) {
+        self.summary = summary
+        self.details = details
+    }
+
+    public var isEmpty: Bool { summary == nil && details == nil }
+}
+
+// MARK: - Types
+
+/// A reference to a type, as a property, parameter or response uses it.
+public indirect enum TypeRef: Hashable, Sendable, CustomStringConvertible {
+    case primitive(Primitive)
+    /// An enum or structured type of this spec.
+    case named(QualifiedName)
+    case collection(TypeRef)
+
+    public var description: String {
+        switch self {
+        case .primitive(let p): return "Edm.\(p.rawValue)"
+        case .named(let n): return n.description
+        case .collection(let t): return "Collection(\(t))"
+        }
+    }
+
+    /// The element type of a collection, or the type itself.
+    public var elementType: TypeRef {
+        if case .collection(let element) = self { return element.elementType }
+        return self
+    }
+
+    public var isCollection: Bool {
+        if case .collection = self { return true }
+        return false
+    }
+}
+
+/// Primitive types, named after their OData EDM names.
+public enum Primitive: String, Hashable, Sendable, CaseIterable {
+    case string = "String"
+    case boolean = "Boolean"
+    case byte = "Byte"
+    case sbyte = "SByte"
+    case int16 = "Int16"
+    case int32 = "Int32"
+    case int64 = "Int64"
+    case single = "Single"
+    case double = "Double"
+    case decimal = "Decimal"
+    case guid = "Guid"
+    case binary = "Binary"
+    case date = "Date"
+    case dateTimeOffset = "DateTimeOffset"
+    case timeOfDay = "TimeOfDay"
+    case duration = "Duration"
+    /// A media stream; never part of a JSON body.
+    case stream = "Stream"
+    /// Any JSON value (`Edm.Untyped`, or an OpenAPI schema with no type).
+    case untyped = "Untyped"
+}
+
+public struct EnumSpec: Equatable, Sendable {
+    public var name: QualifiedName
+    public var members: [Member]
+    /// OData `IsFlags`: the wire value is a comma-separated list of members.
+    public var isFlags: Bool
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public struct Member: Equatable, Sendable {
+        public var name: String
+        public var value: Int64?
+        public var doc: Documentation
+
+        public init(name: String, value: Int64? = nil, doc: Documentation = .init()) {
+            self.name = name
+            self.value = value
+            self.doc = doc
+        }
+    }
+
+    public init(
+        name: QualifiedName, members: [Member], isFlags: Bool = false, doc: Documentation = .init(),
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.members = members
+        self.isFlags = isFlags
+        self.doc = doc
+        self.location = location
+    }
+}
+
+/// An OData entity or complex type, or an OpenAPI object schema.
+public struct StructureSpec: Equatable, Sendable {
+    public enum Kind: String, Sendable { case entity, complex }
+
+    public var name: QualifiedName
+    public var kind: Kind
+    public var baseType: QualifiedName?
+    public var isAbstract: Bool
+    /// Accepts properties the spec does not declare (they are kept either way).
+    public var isOpen: Bool
+    public var hasStream: Bool
+    /// Key property names (entities).
+    public var key: [String]
+    /// Own properties only; the emitter adds inherited ones.
+    public var properties: [PropertySpec]
+    /// Own navigation properties only.
+    public var navigationProperties: [NavigationPropertySpec]
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: QualifiedName, kind: Kind, baseType: QualifiedName? = nil, isAbstract: Bool = false,
+        isOpen: Bool = false, hasStream: Bool = false, key: [String] = [], properties: [PropertySpec] = [],
+        navigationProperties: [NavigationPropertySpec] = [], doc: Documentation = .init(),
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.baseType = baseType
+        self.isAbstract = isAbstract
+        self.isOpen = isOpen
+        self.hasStream = hasStream
+        self.key = key
+        self.properties = properties
+        self.navigationProperties = navigationProperties
+        self.doc = doc
+        self.location = location
+    }
+}
+
+public struct PropertySpec: Equatable, Sendable {
+    /// The wire (JSON) name.
+    public var name: String
+    public var type: TypeRef
+    public var isNullable: Bool
+    /// `Core.Computed`, `Core.Immutable`, OpenAPI `readOnly`: the server sets it.
+    public var isReadOnly: Bool
+    /// The payload is looser than the type (`x-bindery-loose`): numbers or booleans may arrive as strings.
+    public var acceptsLooseValues: Bool
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: String, type: TypeRef, isNullable: Bool = true, isReadOnly: Bool = false,
+        acceptsLooseValues: Bool = false, doc: Documentation = .init(), location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isNullable = isNullable
+        self.isReadOnly = isReadOnly
+        self.acceptsLooseValues = acceptsLooseValues
+        self.doc = doc
+        self.location = location
+    }
+}
+
+public struct NavigationPropertySpec: Equatable, Sendable {
+    public var name: String
+    /// `.named(entity)` or `.collection(.named(entity))`.
+    public var type: TypeRef
+    public var containsTarget: Bool
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: String, type: TypeRef, containsTarget: Bool = false, doc: Documentation = .init(),
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.containsTarget = containsTarget
+        self.doc = doc
+        self.location = location
+    }
+}

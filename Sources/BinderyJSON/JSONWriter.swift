@@ -1,0 +1,145 @@
+extension JSONValue {
+    /// Compact JSON text, members in their stored order, numbers exactly as they were read.
+    public func serialized() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(to: &output)
+        return output
+    }
+
+    public var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
+
+    public func write(to output: inout [UInt8]) {
+        switch self {
+        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(true): output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        case .bool(false): output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .number(let number): output.append(contentsOf: number.text.utf8)
+        case .string(let string): JSONValue.writeString(string, to: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (offset, member) in object.members.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(member.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: output.append(contentsOf: [0x5C, 0x72])
+            case 0x09: output.append(contentsOf: [0x5C, 0x74])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+// MARK: - Codable bridge, so models can sit inside a caller's own Codable types
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var object = JSONObject()
+            // Foundation's decoders do not keep member order; sort for a stable result.
+            for key in keyed.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+            }
+            self = .object(object)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? single.decode(Int64.self) {
+            self = .number(JSONNumber(int))
+        } else if let double = try? single.decode(Double.self) {
+            self = .number(JSONNumber(double))
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let bool):
+            var single = encoder.singleValueContainer()
+            try single.encode(bool)
+        case .number(let number):
+            var single = encoder.singleValueContainer()
+            if let int = number.int64Value {
+                try single.encode(int)
+            } else if let double = number.doubleValue {
+                try single.encode(double)
+            } else {
+                try single.encode(number.text)
+            }
+        case .string(let string):
+            var single = encoder.singleValueContainer()
+            try single.encode(string)
+        case .array(let elements):
+            var array = encoder.unkeyedContainer()
+            for element in elements { try array.encode(element) }
+        case .object(let object):
+            var keyed = encoder.container(keyedBy: AnyCodingKey.self)
+            for member in object.members { try keyed.encode(member.value, forKey: AnyCodingKey(member.key)) }
+        }
+    }
+}
+
+extension JSONObject: Codable {
+    public init(from decoder: any Decoder) throws {
+        guard case .object(let object) = try JSONValue(from: decoder) else {
+            throw DecodingError.typeMismatch(
+                JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a JSON object"))
+        }
+        self = object
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(self).encode(to: encoder)
+    }
+}
+
+/// A coding key made from any string.
+public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    public var stringValue: String
+    public var intValue: Int?
+
+    public init(_ string: String) { stringValue = string }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
