@@ -1,0 +1,61 @@
+/// How one service speaks on the wire beyond its types. Generated modules declare theirs from the spec.
+public struct ServiceConventions: Sendable {
+    /// Where a list's items sit in a response body.
+    public enum ListShape: Sendable {
+        /// `{"value": [...], "@odata.nextLink": ...}`
+        case odata
+        /// The body is the array.
+        case bare
+        /// The items are an array at a path (Spark: `["D", "Results"]`).
+        case wrapped([String])
+    }
+
+    public enum Paging: Sendable {
+        case nextLink(field: String)
+        case pageNumber(page: String, size: String, extraQuery: [(String, String)], totalPages: [String])
+        case offset(offset: String, limit: String, defaultLimit: Int)
+        case cursor(field: String, parameter: String)
+        case none
+    }
+
+    public enum ErrorDialect: String, Sendable {
+        case odata, spark, inbox, nylas
+    }
+
+    public var listShape: ListShape
+    public var paging: Paging
+    /// Request bodies are wrapped in an object at this path (Spark: `["D"]`).
+    public var requestEnvelope: [String]
+    public var errors: ErrorDialect
+
+    public init(listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], errors: ErrorDialect) {
+        self.listShape = listShape
+        self.paging = paging
+        self.requestEnvelope = requestEnvelope
+        self.errors = errors
+    }
+
+    public static let odata = ServiceConventions(
+        listShape: .odata, paging: .nextLink(field: "@odata.nextLink"), errors: .odata)
+
+    /// The JSON value a single-object response carries (the first result, inside an envelope).
+    func unwrapSingle(_ root: JSONValue) -> JSONValue? {
+        guard case .wrapped(let path) = listShape else { return root }
+        guard case .array(let results)? = root.value(at: path) else { return nil }
+        return results.first
+    }
+
+    /// Wraps a request body in the service's envelope.
+    func wrapRequestBody(_ value: JSONValue) -> JSONValue {
+        requestEnvelope.reversed().reduce(value) { inner, key in .object([key: inner]) }
+    }
+}
+
+extension JSONValue {
+    /// The value at a path of object keys.
+    public func value(at path: [String]) -> JSONValue? {
+        var current: JSONValue? = self
+        for key in path { current = current?[key] }
+        return current
+    }
+}

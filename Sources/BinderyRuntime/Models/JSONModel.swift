@@ -1,0 +1,135 @@
+import Foundation
+
+/// A generated model: a value type whose state is the JSON object it was decoded from.
+///
+/// Keeping the object, rather than one stored property per field, is what lets a model
+/// - keep every field it does not declare (`additionalData`) and re-encode it, so decode → encode loses nothing;
+/// - send only the fields a caller set, including explicit `null` (partial PATCH): a fresh model is empty;
+/// - be read as any type of its hierarchy without copying (`downcast(to:)`);
+/// - compile fast: a generated type is a schema table and accessors, with no per-type Codable code.
+public protocol JSONModel: Codable, Hashable, Sendable, JSONConvertible {
+    /// The JSON members, in wire order.
+    var storage: JSONObject { get set }
+    /// Wraps a JSON object without validating it; decoding paths validate with `schema`.
+    init(storage: JSONObject)
+    /// What the type declares: its name, its fields and their kinds, its base and derived types.
+    static var schema: ModelSchema { get }
+}
+
+extension JSONModel {
+    /// An empty model: only the fields you set are encoded.
+    public init() { self.init(storage: JSONObject()) }
+
+    /// Decodes and validates a JSON object as this type (or the most-derived type it names).
+    public init(validating object: JSONObject) throws(ModelDecodingError) {
+        try Self.schema.validate(object, path: [])
+        self.init(storage: object)
+    }
+
+    /// Decodes and validates JSON bytes.
+    public init(jsonBytes: some Collection<UInt8>) throws(ModelDecodingError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(jsonBytes) } catch { throw ModelDecodingError(malformed: error) }
+        guard case .object(let object) = value else {
+            throw ModelDecodingError(path: [], message: "expected an object, found \(value.kindName)")
+        }
+        try self.init(validating: object)
+    }
+
+    /// Members the type does not declare, kept so that they are re-encoded.
+    public var additionalData: JSONObject {
+        let declared = Self.schema.fieldNames
+        return JSONObject(storage.members.filter { !declared.contains($0.key) })
+    }
+
+    /// The `@odata.type` the payload names, if any (`#microsoft.graph.user`).
+    public var odataType: String? { storage["@odata.type"]?.stringValue }
+
+    /// This value read as `type`, when the payload is of that type or one derived from it.
+    ///
+    /// The data is shared, not converted: downcasting and re-encoding loses nothing.
+    public func downcast<Target: JSONModel>(to type: Target.Type) -> Target? {
+        if Target.schema.typeName == Self.schema.typeName { return Target(storage: storage) }
+        guard let actual = ModelSchema.resolve(declared: Self.self, odataType: odataType),
+            actual.schema.isKind(of: Target.schema)
+        else { return nil }
+        return Target(storage: storage)
+    }
+
+    /// This value as its most-derived known type (from `@odata.type`), or as itself.
+    public var resolved: any JSONModel {
+        guard let actual = ModelSchema.resolve(declared: Self.self, odataType: odataType) else { return self }
+        return actual.init(storage: storage)
+    }
+
+    /// The members that differ from `original`: what a PATCH must send to turn `original` into `self`.
+    /// A member removed since `original` is sent as an explicit `null`.
+    public func changes(since original: Self) -> Self {
+        var changed = JSONObject()
+        for member in storage where original.storage[member.key] != member.value {
+            changed[member.key] = member.value
+        }
+        for member in original.storage where storage[member.key] == nil {
+            changed[member.key] = .null
+        }
+        return Self(storage: changed)
+    }
+
+    // MARK: JSONConvertible
+
+    public init?(json: JSONValue) {
+        guard case .object(let object) = json else { return nil }
+        self.init(storage: object)
+    }
+
+    public var json: JSONValue { .object(storage) }
+
+    // MARK: Codable
+
+    public init(from decoder: any Decoder) throws {
+        let object = try JSONObject(from: decoder)
+        do {
+            try Self.schema.validate(object, path: [])
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+        }
+        self.init(storage: object)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try storage.encode(to: encoder)
+    }
+
+    // MARK: Equatable, Hashable
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage == rhs.storage }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage) }
+}
+
+extension JSONObject {
+    /// The value at `key` as `T`; nil when absent, null, or not a `T`.
+    ///
+    /// Not inlinable on purpose: generated modules call one unspecialized copy instead of compiling thousands.
+    public func value<T: JSONConvertible>(_ key: String) -> T? {
+        guard let value = self[key] else { return nil }
+        return T(json: value)
+    }
+
+    /// Like `value(_:)`, but also accepts the loose forms some services send (`"true"`, `" -116.3"`).
+    public func looseValue<T: JSONConvertible>(_ key: String) -> T? {
+        guard let value = self[key] else { return nil }
+        return T(looseJSON: value)
+    }
+
+    /// Sets `key` to `value`; `nil` writes an explicit JSON `null` (use `removeValue(forKey:)` to unset).
+    public mutating func set<T: JSONConvertible>(_ key: String, _ value: T?) {
+        self[key] = value?.json ?? .null
+    }
+
+    /// Removes a member, so that it is not sent at all.
+    public mutating func removeValue(forKey key: String) {
+        self[key] = nil
+    }
+}

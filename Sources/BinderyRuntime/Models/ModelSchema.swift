@@ -1,0 +1,216 @@
+import Foundation
+import Synchronization
+
+/// What a generated type declares, as data: a table the runtime validates payloads against.
+///
+/// One generic validator over small tables compiles far faster than a `Codable` implementation per type,
+/// and it reports the JSON path of the first value that is not what the spec promised.
+public struct ModelSchema: Sendable {
+    /// The spec's qualified name (`microsoft.graph.driveItem`).
+    public let typeName: String
+    /// Every field, inherited ones included.
+    public let fields: [Field]
+    /// The base type, if any (for `downcast(to:)` and `@odata.type` resolution).
+    public let base: (any JSONModel.Type)?
+    /// Types derived directly from this one.
+    public let derived: [any JSONModel.Type]
+    public let fieldNames: Set<String>
+
+    public init(
+        _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [], fields: [Field]
+    ) {
+        self.typeName = typeName
+        self.base = base
+        self.derived = derived
+        self.fields = fields
+        self.fieldNames = Set(fields.map(\.name))
+    }
+
+    public struct Field: Sendable {
+        public let name: String
+        public let kind: FieldKind
+        /// Accepts loose values (numbers and booleans sent as strings).
+        public let isLoose: Bool
+
+        public init(_ name: String, _ kind: FieldKind, loose: Bool = false) {
+            self.name = name
+            self.kind = kind
+            self.isLoose = loose
+        }
+    }
+
+    /// Whether this type is `other` or derives from it.
+    public func isKind(of other: ModelSchema) -> Bool {
+        if typeName == other.typeName { return true }
+        return base?.schema.isKind(of: other) ?? false
+    }
+
+    /// The most-derived known type an `@odata.type` names, searched among `declared` and its descendants.
+    /// Nil when there is no annotation or it names no known descendant (the payload is then read as `declared`).
+    public static func resolve(declared: any JSONModel.Type, odataType: String?) -> (any JSONModel.Type)? {
+        guard var name = odataType else { return nil }
+        if name.hasPrefix("#") { name.removeFirst() }
+        return resolutionCache.withLock { cache in
+            let key = CacheKey(declared: declared.schema.typeName, odataType: name)
+            if let hit = cache[key] { return hit.type }
+            let found = search(declared, for: name)
+            cache[key] = CachedType(type: found)
+            return found
+        }
+    }
+
+    private static func search(_ type: any JSONModel.Type, for name: String) -> (any JSONModel.Type)? {
+        if type.schema.typeName == name { return type }
+        for child in type.schema.derived {
+            if let found = search(child, for: name) { return found }
+        }
+        return nil
+    }
+
+    private struct CacheKey: Hashable {
+        let declared: String
+        let odataType: String
+    }
+
+    private struct CachedType {
+        let type: (any JSONModel.Type)?
+    }
+
+    private static let resolutionCache = Mutex<[CacheKey: CachedType]>([:])
+}
+
+/// The kind of value a field holds.
+public indirect enum FieldKind: Sendable {
+    case string
+    case boolean
+    /// An integer that must fit in `bits` bits (signed).
+    case integer(bits: Int)
+    case byte
+    case number
+    case decimal
+    case dateTime
+    case date
+    case timeOfDay
+    /// Base64 or base64url text.
+    case binary
+    /// An open enumeration: any string.
+    case enumeration
+    case model(any JSONModel.Type)
+    case collection(FieldKind)
+    /// Any JSON value.
+    case any
+}
+
+/// A payload that is not what the spec promised: where, and what was wrong.
+public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
+    /// Keys and indexes from the root of the decoded value to the bad one.
+    public let path: [JSONPathComponent]
+    public let message: String
+
+    public init(path: [JSONPathComponent], message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    init(malformed error: JSONParseError) {
+        self.init(path: [], message: "malformed JSON at \(error.position): \(error.message)")
+    }
+
+    /// `$.value[3].parentReference.driveId`
+    public var jsonPath: String {
+        var text = "$"
+        for component in path {
+            switch component {
+            case .key(let key): text += "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    public var description: String { "\(jsonPath): \(message)" }
+}
+
+public enum JSONPathComponent: Hashable, Sendable {
+    case key(String)
+    case index(Int)
+}
+
+extension ModelSchema {
+    /// Checks every declared field present in `object`; undeclared members are kept, not checked.
+    /// An `@odata.type` naming a known derived type validates against that type's fields instead.
+    public func validate(_ object: JSONObject, path: [JSONPathComponent]) throws(ModelDecodingError) {
+        let schema = selfType(for: object)?.schema ?? self
+        for field in schema.fields {
+            guard let value = object[field.name], !value.isNull else { continue }
+            try ModelSchema.check(value, field.kind, loose: field.isLoose, path: path + [.key(field.name)])
+        }
+    }
+
+    private func selfType(for object: JSONObject) -> (any JSONModel.Type)? {
+        guard let annotation = object["@odata.type"]?.stringValue, !derived.isEmpty else { return nil }
+        let name = annotation.hasPrefix("#") ? String(annotation.dropFirst()) : annotation
+        for child in derived {
+            if let found = ModelSchema.search(child, for: name) { return found }
+        }
+        return nil
+    }
+
+    static func check(
+        _ value: JSONValue, _ kind: FieldKind, loose: Bool, path: [JSONPathComponent]
+    ) throws(ModelDecodingError) {
+        func fail(_ expected: String) -> ModelDecodingError {
+            ModelDecodingError(path: path, message: "expected \(expected), found \(value.kindName)")
+        }
+        switch kind {
+        case .any:
+            return
+        case .string, .enumeration:
+            guard case .string = value else { throw fail("a string") }
+        case .boolean:
+            let ok = loose ? Bool(looseJSON: value) != nil : Bool(json: value) != nil
+            guard ok else { throw fail("a boolean") }
+        case .integer(let bits):
+            let parsed = loose ? Int64(looseJSON: value) : Int64(json: value)
+            guard let number = parsed else { throw fail("an integer") }
+            if bits < 64 {
+                let limit = Int64(1) << (bits - 1)
+                guard number >= -limit, number < limit else {
+                    throw ModelDecodingError(path: path, message: "integer \(number) does not fit in \(bits) bits")
+                }
+            }
+        case .byte:
+            guard (loose ? UInt8(looseJSON: value) : UInt8(json: value)) != nil else { throw fail("a byte (0-255)") }
+        case .number:
+            guard (loose ? Double(looseJSON: value) : Double(json: value)) != nil else { throw fail("a number") }
+        case .decimal:
+            guard (loose ? Decimal(looseJSON: value) : Decimal(json: value)) != nil else { throw fail("a decimal") }
+        case .dateTime:
+            if loose, case .number = value { return }
+            guard case .string(let text) = value else { throw fail("a date-time string") }
+            guard ISO8601.parseDateTime(text) != nil else {
+                throw ModelDecodingError(path: path, message: "\"\(text)\" is not an ISO 8601 date-time")
+            }
+        case .date:
+            guard case .string(let text) = value else { throw fail("a date string") }
+            guard CalendarDate(text) != nil else {
+                throw ModelDecodingError(path: path, message: "\"\(text)\" is not a date (YYYY-MM-DD)")
+            }
+        case .timeOfDay:
+            guard case .string(let text) = value else { throw fail("a time-of-day string") }
+            guard TimeOfDay(text) != nil else {
+                throw ModelDecodingError(path: path, message: "\"\(text)\" is not a time of day (hh:mm:ss)")
+            }
+        case .binary:
+            guard Data(json: value) != nil else { throw fail("base64 text") }
+        case .model(let type):
+            guard case .object(let object) = value else { throw fail("an object") }
+            try type.schema.validate(object, path: path)
+        case .collection(let elementKind):
+            guard case .array(let elements) = value else { throw fail("an array") }
+            for (index, element) in elements.enumerated() where !element.isNull {
+                try check(element, elementKind, loose: loose, path: path + [.index(index)])
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+
+/// One HTTP request as a builder made it, before the client sends it: inspectable and testable.
+public struct APIRequest: Sendable, Hashable {
+    public var method: HTTPRequest.Method
+    /// The path under the client's base URL.
+    public var path: ResourcePath
+    /// A URL the service handed out (next link, delta link), used as is instead of `path` and `query`.
+    public var absoluteURL: URL?
+    /// Query parameters in order; values are percent-encoded when the URL is built.
+    public var query: [QueryItem]
+    public var headers: HTTPFields
+    public var body: [UInt8]?
+
+    public init(
+        method: HTTPRequest.Method, path: ResourcePath, query: [QueryItem] = [], headers: HTTPFields = [:],
+        body: [UInt8]? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    public struct QueryItem: Hashable, Sendable {
+        public var name: String
+        public var value: String
+
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Sets a query parameter, replacing an earlier value of the same name.
+    public mutating func setQuery(_ name: String, _ value: String?) {
+        query.removeAll { $0.name == name }
+        if let value { query.append(QueryItem(name, value)) }
+    }
+
+    public func queryValue(_ name: String) -> String? {
+        query.last { $0.name == name }?.value
+    }
+
+    /// The full URL under `baseURL` (or the absolute URL the service gave).
+    public func url(relativeTo baseURL: URL) -> URL {
+        if let absoluteURL { return absoluteURL }
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path.description
+        if !query.isEmpty {
+            text += "?" + query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }
+                .joined(separator: "&")
+        }
+        // Every component was encoded above, so this only fails for a malformed base URL.
+        return URL(string: text) ?? baseURL
+    }
+
+    /// Sets the body to a JSON value, with its content type.
+    public mutating func setJSONBody(_ value: JSONValue) {
+        body = value.serialized()
+        headers[.contentType] = "application/json"
+    }
+}
+
+/// A response as the client received it.
+public struct APIResponse: Sendable {
+    public var status: HTTPResponse.Status
+    public var headers: HTTPFields
+    public var body: [UInt8]
+
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body parsed as JSON, or a typed error naming what was wrong with it.
+    public func json() throws(BinderyError) -> JSONValue {
+        guard !body.isEmpty else { throw BinderyError.invalidResponse("the response has an empty body", response: self) }
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw BinderyError.invalidResponse("the response is not valid JSON (\(error))", response: self)
+        }
+    }
+}

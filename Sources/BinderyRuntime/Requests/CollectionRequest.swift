@@ -1,0 +1,264 @@
+import Foundation
+import HTTPTypes
+
+/// Lists a collection one page at a time, in whichever paging dialect the service speaks.
+public struct CollectionRequest<Element: JSONModel>: Sendable {
+    public let client: ServiceClient
+    public private(set) var request: APIRequest
+
+    public init(client: ServiceClient, request: APIRequest) {
+        self.client = client
+        self.request = request
+    }
+
+    // MARK: Query options
+
+    /// Returns a copy that sets a query parameter (nil removes it).
+    public func query(_ name: String, _ value: String?) -> Self {
+        var copy = self
+        copy.request.setQuery(name, value)
+        return copy
+    }
+
+    public func header(_ name: HTTPField.Name, _ value: String) -> Self {
+        var copy = self
+        copy.request.headers[name] = value
+        return copy
+    }
+
+    /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")`.
+    public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
+    /// `$select`: only these properties are returned.
+    public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
+    /// `$filter`, an OData expression such as `name eq 'a''b'` (quote string literals with `ODataLiteral`).
+    public func filter(_ expression: String) -> Self { query("$filter", expression) }
+    /// `$orderby`, e.g. `orderBy("name desc")`.
+    public func orderBy(_ properties: String...) -> Self { query("$orderby", properties.joined(separator: ",")) }
+    /// `$top`: the page size the server should use (it may send fewer).
+    public func top(_ count: Int) -> Self { query("$top", String(count)) }
+    public func skip(_ count: Int) -> Self { query("$skip", String(count)) }
+    /// `$count=true`: the total is returned as `@odata.count` in the page's `additionalData`.
+    public func count(_ include: Bool = true) -> Self { query("$count", include ? "true" : nil) }
+    public func search(_ text: String) -> Self { query("$search", text) }
+
+    // MARK: Reading
+
+    /// Fetches one page.
+    public func get() async throws(BinderyError) -> Page<Element> {
+        var first = request
+        if first.absoluteURL == nil { PageReader<Element>.prepareFirstRequest(&first, paging: client.conventions.paging) }
+        let response = try await client.send(first)
+        return try PageReader(client: client, request: first).read(response)
+    }
+
+    /// Creates an item in the collection (POST) and returns it as the service stored it.
+    @discardableResult
+    public func add(_ item: Element) async throws(BinderyError) -> Element {
+        var post = request
+        post.method = .post
+        post.query = []
+        post.setJSONBody(client.body(for: item))
+        let response = try await client.send(post)
+        return try client.decodeModel(Element.self, from: response)
+    }
+
+    /// Every page, fetched as the sequence is iterated; a repeated next link ends it with an error.
+    public func pages() -> PageSequence<Element> { PageSequence(first: self) }
+
+    /// Every item across all pages, fetched page by page as the sequence is iterated.
+    public func all() -> ItemSequence<Element> { ItemSequence(pages: pages()) }
+}
+
+/// One page of a collection: the OneDrive SDK's `ODCollection` plus what delta adds.
+public struct Page<Element: JSONModel>: Sendable {
+    public var value: [Element]
+    /// The next page's URL as the service sent it (OData next links), if there is one.
+    public var nextLink: URL?
+    /// The request for the next page; nil on the last page.
+    public var nextRequest: CollectionRequest<Element>?
+    /// Delta only: the link that returns changes after this one (last page of a delta round).
+    public var deltaLink: URL?
+    /// Delta only: the token to resume from later, taken from the delta link (`token`, `$deltatoken`) or `@delta.token`.
+    public var deltaToken: String?
+    /// Every other member of the page body (`@odata.context`, `@odata.count`, Spark's `Pagination`...).
+    public var additionalData: JSONObject
+}
+
+extension JSONModel {
+    /// In a delta page: whether this item was deleted (`"@removed"` in Graph, `"deleted": {}` in OneDrive).
+    public var isDeletedInDelta: Bool {
+        storage["@removed"] != nil || storage["deleted"]?.objectValue != nil
+    }
+}
+
+/// Turns a list response into a `Page`, in the client's dialect.
+struct PageReader<Element: JSONModel> {
+    let client: ServiceClient
+    let request: APIRequest
+
+    static func prepareFirstRequest(_ request: inout APIRequest, paging: ServiceConventions.Paging) {
+        switch paging {
+        case .pageNumber(let page, let size, let extraQuery, _):
+            for (name, value) in extraQuery where request.queryValue(name) == nil { request.setQuery(name, value) }
+            if request.queryValue(page) == nil { request.setQuery(page, "1") }
+            _ = size
+        case .offset(_, let limit, let defaultLimit):
+            // A short page ends offset paging, so the page size must be known.
+            if request.queryValue(limit) == nil { request.setQuery(limit, String(defaultLimit)) }
+        case .nextLink, .cursor, .none:
+            break
+        }
+    }
+
+    func read(_ response: APIResponse) throws(BinderyError) -> Page<Element> {
+        let root = try response.json()
+        let conventions = client.conventions
+        let itemsValue: JSONValue?
+        var additional = JSONObject()
+        switch conventions.listShape {
+        case .odata:
+            guard case .object(let object) = root else {
+                throw BinderyError.invalidResponse("expected an object with a \"value\" array", response: response)
+            }
+            itemsValue = object["value"]
+            additional = JSONObject(object.members.filter { $0.key != "value" })
+        case .bare:
+            itemsValue = root
+        case .wrapped(let path):
+            itemsValue = root.value(at: path)
+            if let container = root.value(at: Array(path.dropLast()))?.objectValue {
+                additional = JSONObject(container.members.filter { $0.key != path.last })
+            }
+        }
+        guard case .array(let elements)? = itemsValue else {
+            throw BinderyError.invalidResponse("expected an array of \(Element.schema.typeName) items", response: response)
+        }
+        var items: [Element] = []
+        items.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            guard case .object(let object) = element else {
+                throw BinderyError.decoding(
+                    ModelDecodingError(path: [.index(index)], message: "expected an object, found \(element.kindName)"),
+                    response: response)
+            }
+            do {
+                try Element.schema.validate(object, path: [.index(index)])
+            } catch {
+                throw BinderyError.decoding(error, response: response)
+            }
+            items.append(Element(storage: object))
+        }
+
+        var page = Page<Element>(value: items, nextLink: nil, nextRequest: nil, deltaLink: nil, deltaToken: nil, additionalData: additional)
+        try readDelta(root, into: &page, response: response)
+        page.nextRequest = try nextRequest(root: root, itemCount: items.count, page: &page, response: response)
+        return page
+    }
+
+    private func readDelta(_ root: JSONValue, into page: inout Page<Element>, response: APIResponse) throws(BinderyError) {
+        if let link = root["@odata.deltaLink"]?.stringValue {
+            guard let url = URL(string: link) else {
+                throw BinderyError.invalidResponse("the delta link is not a URL: \(link)", response: response)
+            }
+            page.deltaLink = url
+            page.deltaToken = Self.token(in: url)
+        }
+        if let token = root["@delta.token"]?.stringValue { page.deltaToken = token }
+    }
+
+    static func token(in url: URL) -> String? {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        for name in ["token", "$deltatoken", "deltatoken", "$skiptoken"] {
+            if let value = items.first(where: { $0.name == name })?.value { return value }
+        }
+        // `delta(token='…')` in the path.
+        let path = url.path
+        if let start = path.range(of: "token='"), let end = path[start.upperBound...].firstIndex(of: "'") {
+            return String(path[start.upperBound..<end])
+        }
+        return nil
+    }
+
+    private func nextRequest(
+        root: JSONValue, itemCount: Int, page: inout Page<Element>, response: APIResponse
+    ) throws(BinderyError) -> CollectionRequest<Element>? {
+        var next = request
+        switch client.conventions.paging {
+        case .nextLink(let field):
+            guard let link = root[field]?.stringValue else { return nil }
+            guard let url = URL(string: link), url.scheme != nil else {
+                throw BinderyError.invalidResponse("the next link is not an absolute URL: \(link)", response: response)
+            }
+            page.nextLink = url
+            next.absoluteURL = url
+            next.query = []
+        case .pageNumber(let pageName, _, _, let totalPagesPath):
+            let current = Int(request.queryValue(pageName) ?? "1") ?? 1
+            guard let total = root.value(at: totalPagesPath).flatMap({ Int(looseJSON: $0) }), current < total else {
+                return nil
+            }
+            next.setQuery(pageName, String(current + 1))
+        case .offset(let offsetName, let limitName, let defaultLimit):
+            let limit = Int(request.queryValue(limitName) ?? "") ?? defaultLimit
+            guard itemCount > 0, itemCount >= limit else { return nil }
+            let offset = Int(request.queryValue(offsetName) ?? "0") ?? 0
+            next.setQuery(offsetName, String(offset + itemCount))
+        case .cursor(let field, let parameter):
+            guard let cursor = root[field]?.stringValue, !cursor.isEmpty else { return nil }
+            next.setQuery(parameter, cursor)
+        case .none:
+            return nil
+        }
+        return CollectionRequest(client: client, request: next)
+    }
+}
+
+/// The pages of a collection, fetched lazily; memory holds one page at a time.
+public struct PageSequence<Item: JSONModel>: AsyncSequence, Sendable {
+    public typealias Element = Page<Item>
+    let first: CollectionRequest<Item>
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(next: first) }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var next: CollectionRequest<Item>?
+        /// The URLs already fetched, to stop a next link that loops back instead of paging forever.
+        var fetched: Set<String> = []
+
+        public mutating func next() async throws -> Page<Item>? {
+            guard let request = next else { return nil }
+            let url = request.request.url(relativeTo: request.client.baseURL).absoluteString
+            guard fetched.insert(url).inserted else {
+                next = nil
+                throw BinderyError(kind: .pagingLoop, message: "the service sent a next link that was already fetched: \(url)")
+            }
+            let page = try await request.get()
+            next = page.nextRequest
+            return page
+        }
+    }
+}
+
+/// Every item of a collection across its pages.
+public struct ItemSequence<Item: JSONModel>: AsyncSequence, Sendable {
+    public typealias Element = Item
+    let pages: PageSequence<Item>
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pages: pages.makeAsyncIterator()) }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var pages: PageSequence<Item>.AsyncIterator
+        var buffer: [Item] = []
+        var position = 0
+
+        public mutating func next() async throws -> Item? {
+            while position == buffer.count {
+                guard let page = try await pages.next() else { return nil }
+                buffer = page.value
+                position = 0
+            }
+            defer { position += 1 }
+            return buffer[position]
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import HTTPTypes
+
+/// A request for an action or function (`copy`, `sendMail`, `send`, `generate_cursor`): built by a generated
+/// method, inspectable before it is sent, sent by `execute()`.
+public struct OperationRequest<Output: Sendable>: Sendable {
+    public let client: ServiceClient
+    public private(set) var request: APIRequest
+    let decoder: ResponseDecoder<Output>
+
+    public init(client: ServiceClient, request: APIRequest, decoder: ResponseDecoder<Output>) {
+        self.client = client
+        self.request = request
+        self.decoder = decoder
+    }
+
+    public func header(_ name: HTTPField.Name, _ value: String) -> Self {
+        var copy = self
+        copy.request.headers[name] = value
+        return copy
+    }
+
+    public func query(_ name: String, _ value: String?) -> Self {
+        var copy = self
+        copy.request.setQuery(name, value)
+        return copy
+    }
+
+    @discardableResult
+    public func execute() async throws(BinderyError) -> Output {
+        let response = try await client.send(request)
+        return try decoder.decode(response, client)
+    }
+}
+
+/// How an operation's response body becomes its output.
+public struct ResponseDecoder<Output: Sendable>: Sendable {
+    let decode: @Sendable (APIResponse, ServiceClient) throws(BinderyError) -> Output
+
+    public init(_ decode: @escaping @Sendable (APIResponse, ServiceClient) throws(BinderyError) -> Output) {
+        self.decode = decode
+    }
+
+    /// A model (unwrapped from the service's envelope).
+    public static func model(_ type: Output.Type) -> Self where Output: JSONModel {
+        Self { response, client throws(BinderyError) in try client.decodeModel(Output.self, from: response) }
+    }
+
+    /// A primitive or a collection of values: OData wraps them as `{"value": ...}`; others send them bare.
+    public static func value(_ type: Output.Type) -> Self where Output: JSONConvertible {
+        Self { response, client throws(BinderyError) in
+            let root = try response.json()
+            let payload = root.objectValue?["value"] ?? client.conventions.unwrapSingle(root) ?? root
+            guard let output = Output(json: payload) else {
+                throw BinderyError.invalidResponse("the response is not a \(Output.self): \(payload.kindName)", response: response)
+            }
+            return output
+        }
+    }
+
+}
+
+extension ResponseDecoder where Output == [UInt8] {
+    /// The body as bytes (downloads, non-JSON responses).
+    public static var raw: Self { Self { response, _ in response.body } }
+}
+
+extension ResponseDecoder where Output == Void {
+    /// The body is ignored (204 No Content, 202 Accepted).
+    public static var empty: Self { Self { _, _ in () } }
+}

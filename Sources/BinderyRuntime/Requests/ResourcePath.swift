@@ -1,0 +1,87 @@
+/// A path under a service's base URL, built one segment at a time, each segment percent-encoded.
+///
+/// Encoding happens here and only here, so an ID such as `../../x`, `a/b` or `a'b` can never change which
+/// resource a request addresses: `/`, `?`, `#`, `%` and dot-only segments are always escaped.
+public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
+    /// Segments, already percent-encoded.
+    public private(set) var encodedSegments: [String]
+
+    public init() { encodedSegments = [] }
+
+    public init(_ segments: String...) {
+        encodedSegments = segments.map(PercentEncoding.segment)
+    }
+
+    /// Appends one segment (a navigation property, an entity set, a key), encoding it.
+    public func appending(_ segment: String) -> ResourcePath {
+        var copy = self
+        copy.encodedSegments.append(PercentEncoding.segment(segment))
+        return copy
+    }
+
+    /// Appends an OData function call segment: `name(p1='x',p2=3)`, values as OData literals.
+    public func appending(function name: String, parameters: [(String, ODataLiteral)]) -> ResourcePath {
+        let arguments = parameters.map { "\($0.0)=\($0.1.text)" }.joined(separator: ",")
+        var copy = self
+        copy.encodedSegments.append(PercentEncoding.segment(name) + "(" + PercentEncoding.segment(arguments) + ")")
+        return copy
+    }
+
+    /// `/me/drive/items/a%2Fb`
+    public var description: String { "/" + encodedSegments.joined(separator: "/") }
+}
+
+/// A value written into a URL the OData way: strings single-quoted with quotes doubled.
+public struct ODataLiteral: Sendable {
+    public let text: String
+
+    public init(_ string: String) { text = "'" + string.replacingOccurrences(of: "'", with: "''") + "'" }
+    public init(_ bool: Bool) { text = bool ? "true" : "false" }
+    public init(_ integer: some BinaryInteger) { text = String(integer) }
+    public init(_ double: Double) { text = JSONNumber(double).text }
+    private init(text: String) { self.text = text }
+    public init(_ value: some OpenEnum) { self.init(value.rawValue) }
+    /// Dates and other JSON-convertible values: their JSON text, unquoted for numbers and booleans.
+    public init(json value: some JSONConvertible) {
+        switch value.json {
+        case .string(let string): self.init(string)
+        case .number(let number): self.init(text: number.text)
+        case .bool(let bool): self.init(bool)
+        case .null: self.init(text: "null")
+        case let other: self.init(text: other.jsonText)
+        }
+    }
+}
+
+import Foundation
+
+enum PercentEncoding {
+    private static let unreserved: Set<UInt8> = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+    /// Characters a path segment may carry unescaped (RFC 3986 pchar minus `/`): keeps OData syntax readable.
+    private static let segmentSafe: Set<UInt8> = unreserved.union(Array("!$&'()*+,;=:@".utf8))
+    /// Characters a query value may carry unescaped: no `&`, `=`, `+`, `#` or `%`.
+    private static let querySafe: Set<UInt8> = unreserved.union(Array("!$'()*,;:@/?".utf8))
+
+    static func segment(_ text: String) -> String {
+        // "." and ".." would be removed or resolved by URL normalization.
+        if text == "." || text == ".." { return text.replacingOccurrences(of: ".", with: "%2E") }
+        return encode(text, keeping: segmentSafe)
+    }
+
+    static func query(_ text: String) -> String { encode(text, keeping: querySafe) }
+
+    private static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if safe.contains(byte) {
+                output.append(byte)
+            } else {
+                output.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
