@@ -21,7 +21,7 @@ public struct URLSessionTransport: HTTPTransport {
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
-            if let name = (name as? String).flatMap(HTTPField.Name.init), let value = value as? String {
+            if let text = name as? String, let name = HTTPField.Name(text), let value = value as? String {
                 fields.append(HTTPField(name: name, value: value))
             }
         }
