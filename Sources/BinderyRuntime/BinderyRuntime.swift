@@ -1,2 +1,3 @@
-// Generated modules import only BinderyRuntime; the JSON types they use come with it.
+// Generated modules import only BinderyRuntime; the JSON and HTTP types they use come with it.
 @_exported import BinderyJSON
+@_exported import HTTPTypes

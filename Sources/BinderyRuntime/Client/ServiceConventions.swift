@@ -39,14 +39,14 @@ public struct ServiceConventions: Sendable {
         listShape: .odata, paging: .nextLink(field: "@odata.nextLink"), errors: .odata)
 
     /// The JSON value a single-object response carries (the first result, inside an envelope).
-    func unwrapSingle(_ root: JSONValue) -> JSONValue? {
+    public func unwrapSingle(_ root: JSONValue) -> JSONValue? {
         guard case .wrapped(let path) = listShape else { return root }
         guard case .array(let results)? = root.value(at: path) else { return nil }
         return results.first
     }
 
     /// Wraps a request body in the service's envelope.
-    func wrapRequestBody(_ value: JSONValue) -> JSONValue {
+    public func wrapRequestBody(_ value: JSONValue) -> JSONValue {
         requestEnvelope.reversed().reduce(value) { inner, key in .object([key: inner]) }
     }
 }

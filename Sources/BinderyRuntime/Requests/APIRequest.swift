@@ -87,3 +87,28 @@ public struct APIResponse: Sendable {
         }
     }
 }
+
+extension APIRequest {
+    /// Sets a query parameter from a typed value: strings as they are, numbers and booleans as their JSON
+    /// text, enums as their raw value, arrays comma-separated. Nil leaves the parameter out.
+    public mutating func setQuery(_ name: String, json value: (some JSONConvertible)?) {
+        setQuery(name, value.map { Self.text(of: $0.json) })
+    }
+
+    /// Sets a header from a typed value, as `setQuery(_:json:)` writes it; an invalid header name is ignored.
+    public mutating func setHeader(_ name: String, json value: (some JSONConvertible)?) {
+        guard let fieldName = HTTPField.Name(name) else { return }
+        headers[fieldName] = value.map { Self.text(of: $0.json) }
+    }
+
+    static func text(of value: JSONValue) -> String {
+        switch value {
+        case .string(let string): return string
+        case .number(let number): return number.text
+        case .bool(let bool): return bool ? "true" : "false"
+        case .null: return "null"
+        case .array(let elements): return elements.map(text(of:)).joined(separator: ",")
+        case .object: return value.jsonText
+        }
+    }
+}

@@ -10,11 +10,11 @@ public protocol RequestBuilder: Sendable {
 }
 
 /// A builder for one entity, whose `request()` reads, updates or deletes it.
-public protocol EntityRequestBuilder: RequestBuilder {
+public protocol ModelRequestBuilder: RequestBuilder {
     associatedtype Model: JSONModel
 }
 
-extension EntityRequestBuilder {
+extension ModelRequestBuilder {
     /// The request for this entity: `get()`, `update(_:)`, `delete()`, with `select` and `expand`.
     public func request() -> EntityRequest<Model> {
         EntityRequest(client: client, request: APIRequest(method: .get, path: path))
@@ -22,7 +22,7 @@ extension EntityRequestBuilder {
 }
 
 /// A collection step such as `items`: `request()` lists it, `items("id")` addresses one item.
-public struct CollectionRequestBuilder<Item: EntityRequestBuilder>: Sendable {
+public struct CollectionRequestBuilder<Item: ModelRequestBuilder>: Sendable {
     public let client: ServiceClient
     public let path: ResourcePath
 

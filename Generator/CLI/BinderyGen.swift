@@ -1,0 +1,106 @@
+import ArgumentParser
+import BinderyEmitter
+import BinderyReaders
+import BinderySpec
+import Foundation
+
+@main
+struct BinderyGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bindery-gen",
+        abstract: "Generates Swift models and request builders from an OData CSDL (.xml) or OpenAPI (.json) spec.",
+        discussion: """
+            Reads SPEC into Bindery's spec model and writes one Swift module's sources into --output.
+            Settings come from --config, or from bindery.json beside the spec (see README, "Configuration").
+            Errors are printed as file:line:column: error: message, and then nothing is written.
+            """)
+
+    @Argument(help: "The spec: .xml, .csdl or .edmx (OData CSDL) or .json (OpenAPI 3.0/3.1).")
+    var spec: String
+
+    @Option(name: .long, help: "The folder that receives the generated sources (its other .swift files are removed).")
+    var output: String
+
+    @Option(name: .long, help: "The configuration file (default: bindery.json beside the spec).")
+    var config: String?
+
+    @Option(name: .long, help: "The module name, when there is no configuration file.")
+    var module: String?
+
+    @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
+    var check = false
+
+    @Flag(name: .long, help: "Print how long each stage took.")
+    var timings = false
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let configuration = try loadConfiguration()
+
+        let (read, diagnostics) = SpecReader.read(path: spec)
+        Self.print(diagnostics)
+        guard let spec = read, !diagnostics.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
+        let readTime = clock.now - start
+
+        let pruned = spec.pruned(include: configuration.include ?? [], exclude: configuration.exclude ?? [])
+        let emitter = Emitter(options: Emitter.Options(config: configuration, specDisplayPath: self.spec))
+        let (files, warnings) = emitter.emit(pruned)
+        Self.print(warnings)
+        let emitTime = clock.now - start - readTime
+
+        let writer = OutputWriter(folder: output)
+        if check {
+            let differences = try writer.differences(from: files)
+            for difference in differences { FileHandle.standardError.write(Data("\(difference)\n".utf8)) }
+            if !differences.isEmpty {
+                FileHandle.standardError.write(Data("\(output) is out of date: run `make gen`.\n".utf8))
+                throw ExitCode.failure
+            }
+        } else {
+            let changed = try writer.write(files)
+            Swift.print("\(output): \(files.count) files, \(changed) changed")
+        }
+        if timings {
+            let writeTime = clock.now - start - readTime - emitTime
+            Swift.print("timings: read \(Self.ms(readTime)) ms, emit \(Self.ms(emitTime)) ms, write \(Self.ms(writeTime)) ms")
+        }
+    }
+
+    private func loadConfiguration() throws -> GeneratorConfig {
+        let path = config ?? ((spec as NSString).deletingLastPathComponent as NSString).appendingPathComponent("bindery.json")
+        guard FileManager.default.fileExists(atPath: path) else {
+            if config != nil { throw ValidationError("\(path): error: no such configuration file") }
+            // No configuration: name the module after the output folder (`Sources/Graph/Generated` → `Graph`).
+            let folder = (output as NSString).standardizingPath
+            let name = module ?? ((folder as NSString).lastPathComponent == "Generated"
+                ? ((folder as NSString).deletingLastPathComponent as NSString).lastPathComponent
+                : (folder as NSString).lastPathComponent)
+            return GeneratorConfig(moduleName: name)
+        }
+        do {
+            var configuration = try JSONDecoder().decode(GeneratorConfig.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            if let module { configuration.moduleName = module }
+            if let access = configuration.accessLevel, access != "public", access != "internal" {
+                throw ValidationError("\(path): error: accessLevel must be \"public\" or \"internal\", not \"\(access)\"")
+            }
+            if let baseURL = configuration.baseURL, URL(string: baseURL)?.scheme == nil {
+                throw ValidationError("\(path): error: baseURL is not an absolute URL: \(baseURL)")
+            }
+            return configuration
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(path): error: not a valid configuration: \(error)")
+        }
+    }
+
+    static func print(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+    }
+
+    static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+}

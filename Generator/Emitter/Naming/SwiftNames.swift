@@ -1,0 +1,116 @@
+/// Turns spec names into Swift names: casing, keywords, OData's `@`/`$`/`.` spellings, digits, collisions.
+///
+/// Every rule lives here so that a table test can pin it down (`NamingTests`).
+public enum SwiftNames {
+    /// `driveItem` → `DriveItem`, `microsoft.graph.security.alert` (in namespace `security`) → `SecurityAlert`.
+    public static func typeName(_ name: String) -> String {
+        let words = splitWords(name)
+        guard !words.isEmpty else { return "Unnamed" }
+        var result = words.map(capitalized).joined()
+        if let first = result.unicodeScalars.first, !isIdentifierStart(first) { result = "_" + result }
+        if typeNamesToAvoid.contains(result) { result += "Model" }
+        return result
+    }
+
+    /// `@odata.nextLink` → `nextLink`, `$top` → `top`, `Last-Modified` → `lastModified`, `class` → `` `class` ``.
+    public static func memberName(_ name: String) -> String {
+        escapeKeyword(identifier(name))
+    }
+
+    /// The identifier without keyword escaping (for composing names such as `\(name)Property`).
+    public static func identifier(_ name: String) -> String {
+        var stripped = Substring(name)
+        // OData instance annotations carry their vocabulary: `@odata.nextLink`, `@microsoft.graph.downloadUrl`.
+        if stripped.hasPrefix("@") {
+            stripped = stripped.dropFirst()
+            if let lastDot = stripped.lastIndex(of: ".") { stripped = stripped[stripped.index(after: lastDot)...] }
+        }
+        while stripped.hasPrefix("$") { stripped = stripped.dropFirst() }
+        let words = splitWords(String(stripped))
+        guard let first = words.first else { return "value" }
+        var result = lowercasedFirstWord(first) + words.dropFirst().map(capitalized).joined()
+        if let scalar = result.unicodeScalars.first, !isIdentifierStart(scalar) { result = "_" + result }
+        return result
+    }
+
+    /// Backticks where Swift allows them; a few words cannot be escaped as members and get a suffix.
+    public static func escapeKeyword(_ identifier: String) -> String {
+        if unescapableMembers.contains(identifier) { return identifier + "Value" }
+        return keywords.contains(identifier) ? "`\(identifier)`" : identifier
+    }
+
+    /// Splits `driveItem`, `drive_item`, `drive-item`, `DriveItem`, `HTMLContent`, `ODataType`, `x2Value`
+    /// into words, keeping acronyms together (`HTML`, `Content`).
+    static func splitWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            guard isIdentifierPart(scalar) else {
+                if !current.isEmpty { words.append(current); current = "" }
+                continue
+            }
+            if !current.isEmpty, let previous = current.unicodeScalars.last {
+                let isUpper = isUppercase(scalar)
+                let previousIsUpper = isUppercase(previous)
+                let nextIsLower = index + 1 < scalars.count && isLowercase(scalars[index + 1])
+                // aB → a|B;  ABc → A|Bc (end of an acronym)
+                if (isUpper && !previousIsUpper && !isDigit(previous)) || (isUpper && previousIsUpper && nextIsLower) {
+                    words.append(current)
+                    current = ""
+                }
+            }
+            current.unicodeScalars.append(scalar)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    private static func capitalized(_ word: String) -> String {
+        guard let first = word.first else { return word }
+        return first.uppercased() + word.dropFirst()
+    }
+
+    /// `URL` → `url`, `Drive` → `drive`, `iOS` stays `iOS`.
+    private static func lowercasedFirstWord(_ word: String) -> String {
+        if word.unicodeScalars.allSatisfy({ isUppercase($0) || isDigit($0) }) { return word.lowercased() }
+        guard let first = word.first else { return word }
+        return first.lowercased() + word.dropFirst()
+    }
+
+    private static func isUppercase(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isUppercase }
+    private static func isLowercase(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isLowercase }
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+    private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "_" || scalar.properties.isAlphabetic
+    }
+
+    private static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
+        isIdentifierStart(scalar) || isDigit(scalar)
+    }
+
+    /// Swift keywords that need backticks when used as names.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+        "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
+        "where", "while", "as", "false", "is", "nil", "super", "throws", "true", "try", "Any", "Protocol",
+        "await",
+    ]
+
+    /// Names that backticks cannot rescue as members (`x.self`, `x.Type`, `init`).
+    static let unescapableMembers: Set<String> = ["self", "Self", "Type", "init", "Protocol"]
+
+    /// Type names that would shadow the standard library, Foundation or the runtime in generated code.
+    static let typeNamesToAvoid: Set<String> = [
+        "Any", "AnyObject", "Array", "Bool", "Character", "Data", "Date", "Decimal", "Dictionary", "Double", "Error",
+        "Float", "Int", "Int16", "Int32", "Int64", "Int8", "Never", "Optional", "Protocol", "Result", "Self", "Set",
+        "String", "Type", "UInt8", "URL", "UUID", "Void", "Task", "Sendable", "Codable", "Hashable", "Equatable",
+        "JSONValue", "JSONObject", "JSONModel", "ModelSchema", "FieldKind", "ResourcePath", "ServiceClient",
+        "APIRequest", "APIResponse", "Page", "CollectionRequest", "EntityRequest", "OperationRequest",
+        "CollectionRequestBuilder", "RequestBuilder", "ModelRequestBuilder", "CalendarDate", "TimeOfDay",
+        "OpenEnum", "OpenFlags", "BinderyError", "RouteTable", "ResourceRoute", "Foundation", "BinderyRuntime",
+    ]
+}

@@ -1,0 +1,83 @@
+import BinderySpec
+
+/// The module's entry point: a client struct that is the root request builder, with the service's
+/// base URL and wire conventions.
+struct ClientTranslator {
+    let spec: ServiceSpec
+    let symbols: SymbolTable
+    let options: Emitter.Options
+
+    func translate(root: ResourceSpec, members: [Declaration]) -> [Declaration] {
+        let name = symbols.clientName
+        var clientMembers: [Declaration] = [
+            Declaration(
+                doc: ["Where the service lives unless you say otherwise (tests point clients at a local mock)."],
+                .variable(.stored("defaultBaseURL", type: "URL", value: "URL(string: \(options.baseURL.swiftLiteral))!", isStatic: true))),
+            Declaration(
+                doc: ["How the service pages, wraps bodies and reports errors."],
+                .variable(.stored("conventions", type: nil, value: conventionsExpression(), isStatic: true))),
+            Declaration(.variable(.stored("client", type: "ServiceClient"))),
+            Declaration(.variable(.stored("path", type: "ResourcePath"))),
+            Declaration(.function(FunctionDeclaration(
+                "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath", default: "ResourcePath()")],
+                body: ["self.client = client", "self.path = path"]))),
+            Declaration(
+                doc: [
+                    "A client for the service.",
+                    "",
+                    "- Parameters:",
+                    "  - baseURL: The service root; every request path is appended to it.",
+                    "  - transport: How requests travel.",
+                    "  - headers: Sent with every request.",
+                ],
+                .function(FunctionDeclaration(
+                    "init",
+                    parameters: [
+                        .init("baseURL", "URL", default: "defaultBaseURL"),
+                        .init("transport", "any HTTPTransport", default: "URLSessionTransport()"),
+                        .init("headers", "HTTPFields", default: "[:]"),
+                    ],
+                    body: [
+                        "self.init(client: ServiceClient(baseURL: baseURL, transport: transport, conventions: Self.conventions, defaultHeaders: headers))"
+                    ]))),
+        ]
+        clientMembers += members
+        var doc = DocComment.lines(spec.doc, remark: nil)
+        if doc.isEmpty { doc = ["A client for the \(options.moduleName) service."] }
+        doc += ["", "Start here: its members lead to every resource of the service.", "", "- Remark: Generated from `\(root.name)`."]
+        return [Declaration(doc: doc, .type(TypeDeclaration(.struct, name, conformances: ["RequestBuilder"], members: clientMembers)))]
+    }
+
+    private func conventionsExpression() -> String {
+        let conventions = spec.conventions
+        let listShape: String
+        var requestEnvelope = "[]"
+        switch conventions.envelope {
+        case .none:
+            listShape = conventions.queryOptions == .odata ? ".odata" : ".bare"
+        case .wrapped(let resultsPath, let requestPath):
+            listShape = ".wrapped(\(literal(resultsPath)))"
+            requestEnvelope = literal(requestPath)
+        }
+        let paging: String
+        switch conventions.paging {
+        case .nextLink(let field):
+            paging = ".nextLink(field: \(field.swiftLiteral))"
+        case .pageNumber(let page, let size, let extra, let totalPages):
+            let extraQuery = extra.isEmpty ? "[]" : "[" + extra.sorted { $0.key < $1.key }
+                .map { "(\($0.key.swiftLiteral), \($0.value.swiftLiteral))" }.joined(separator: ", ") + "]"
+            paging = ".pageNumber(page: \(page.swiftLiteral), size: \(size.swiftLiteral), extraQuery: \(extraQuery), totalPages: \(literal(totalPages)))"
+        case .offset(let offset, let limit):
+            paging = ".offset(offset: \(offset.swiftLiteral), limit: \(limit.swiftLiteral), defaultLimit: 100)"
+        case .cursor(let field, let parameter):
+            paging = ".cursor(field: \(field.swiftLiteral), parameter: \(parameter.swiftLiteral))"
+        case .none:
+            paging = ".none"
+        }
+        return "ServiceConventions(\n    listShape: \(listShape),\n    paging: \(paging),\n    requestEnvelope: \(requestEnvelope),\n    errors: .\(conventions.errors.rawValue)\n)"
+    }
+
+    private func literal(_ path: [String]) -> String {
+        "[" + path.map(\.swiftLiteral).joined(separator: ", ") + "]"
+    }
+}

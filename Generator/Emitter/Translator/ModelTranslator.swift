@@ -1,0 +1,149 @@
+import BinderySpec
+
+/// Entity, complex and enum types → storage-backed Swift structs.
+///
+/// A model is a schema table plus one accessor per property (inherited ones included, since Swift structs
+/// do not inherit). No per-type Codable code: the runtime decodes, validates and encodes from the table.
+struct ModelTranslator {
+    let spec: ServiceSpec
+    let symbols: SymbolTable
+    let mapping: TypeMapping
+    private let structuresByName: [QualifiedName: StructureSpec]
+    private let derivedByBase: [QualifiedName: [QualifiedName]]
+
+    /// Members every model already has (from `JSONModel`); a property with such a name is renamed.
+    static let reservedModelMembers: Set<String> = [
+        "storage", "schema", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
+        "isDeletedInDelta",
+    ]
+    static let reservedEnumMembers: Set<String> = ["rawValue", "knownValues", "isKnown", "description", "members"]
+
+    init(spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping) {
+        self.spec = spec
+        self.symbols = symbols
+        self.mapping = mapping
+        structuresByName = Dictionary(spec.structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var derived: [QualifiedName: [QualifiedName]] = [:]
+        for structure in spec.structures {
+            if let base = structure.baseType { derived[base, default: []].append(structure.name) }
+        }
+        derivedByBase = derived
+    }
+
+    /// The type and its ancestors, root first.
+    func lineage(of structure: StructureSpec) -> [StructureSpec] {
+        var chain: [StructureSpec] = [structure]
+        var seen: Set<QualifiedName> = [structure.name]
+        while let baseName = chain[0].baseType, let base = structuresByName[baseName], seen.insert(baseName).inserted {
+            chain.insert(base, at: 0)
+        }
+        return chain
+    }
+
+    func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> Declaration {
+        let typeName = symbols.typeName(structure.name)
+        let chain = lineage(of: structure)
+        var fields: [String] = []
+        var accessors: [Declaration] = []
+        var usedNames: Set<String> = []
+
+        for owner in chain {
+            for property in owner.properties {
+                guard let swiftType = mapping.swiftType(property.type), let kind = mapping.fieldKind(property.type)
+                else { continue }  // streams have no JSON form
+                let loose = property.acceptsLooseValues ? ", loose: true" : ""
+                fields.append(".init(\(property.name.swiftLiteral), \(kind)\(loose))")
+                let name = memberName(property.name, owner: owner.name, reserved: Self.reservedModelMembers, used: &usedNames)
+                let read = property.acceptsLooseValues ? "looseValue" : "value"
+                accessors.append(
+                    Declaration(
+                        doc: DocComment.lines(property.doc, remark: nil),
+                        .variable(.computed(
+                            name, type: swiftType + "?",
+                            getter: ["storage.\(read)(\(property.name.swiftLiteral))"],
+                            setter: ["storage.set(\(property.name.swiftLiteral), newValue)"]))))
+            }
+            for navigation in owner.navigationProperties {
+                guard let swiftType = mapping.swiftType(navigation.type), let kind = mapping.fieldKind(navigation.type)
+                else { continue }
+                fields.append(".init(\(navigation.name.swiftLiteral), \(kind))")
+                let name = memberName(navigation.name, owner: owner.name, reserved: Self.reservedModelMembers, used: &usedNames)
+                var doc = DocComment.lines(navigation.doc, remark: nil)
+                if !doc.isEmpty { doc.append("") }
+                doc.append("Present when the request expanded it (`expand(\(navigation.name.swiftLiteral))`).")
+                accessors.append(
+                    Declaration(
+                        doc: doc,
+                        .variable(.computed(
+                            name, type: swiftType + "?",
+                            getter: ["storage.value(\(navigation.name.swiftLiteral))"],
+                            setter: ["storage.set(\(navigation.name.swiftLiteral), newValue)"]))))
+            }
+        }
+
+        var schemaArguments = [structure.name.description.swiftLiteral]
+        if let base = structure.baseType, structuresByName[base] != nil {
+            schemaArguments.append("base: \(symbols.typeName(base)).self")
+        }
+        if let derived = derivedByBase[structure.name], !derived.isEmpty {
+            schemaArguments.append("derived: [" + derived.map { "\(symbols.typeName($0)).self" }.joined(separator: ", ") + "]")
+        }
+        let fieldList = fields.isEmpty ? "fields: []" : "fields: [\n" + fields.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
+        let schema = "ModelSchema(\n" + (schemaArguments + [fieldList]).map { "    " + $0 }.joined(separator: ",\n") + "\n)"
+
+        var members: [Declaration] = [
+            Declaration(.variable(.stored("schema", type: nil, value: schema, isStatic: true))),
+            Declaration(.variable(.stored("storage", type: "JSONObject", isLet: false))),
+            Declaration(
+                doc: ["Wraps a JSON object as is; use `init()` for an empty model and set only what you send."],
+                .function(FunctionDeclaration(
+                    "init", parameters: [.init("storage", "JSONObject")], body: ["self.storage = storage"]))),
+        ]
+        members += accessors
+        var doc = DocComment.lines(structure.doc, remark: structure.name.description)
+        if structure.isAbstract {
+            doc.insert(contentsOf: ["Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", ""], at: doc.count - 1)
+        }
+        return Declaration(doc: doc, .type(TypeDeclaration(.struct, typeName, conformances: ["JSONModel"], members: members)))
+    }
+
+    func translate(_ enumeration: EnumSpec, diagnostics: inout Diagnostics) -> Declaration {
+        let typeName = symbols.typeName(enumeration.name)
+        var usedNames: Set<String> = []
+        var members: [Declaration] = [
+            Declaration(.variable(.stored("rawValue", type: "String"))),
+            Declaration(.function(FunctionDeclaration(
+                "init", parameters: [.init("rawValue", "String")], body: ["self.rawValue = rawValue"]))),
+        ]
+        var known: [String] = []
+        for member in enumeration.members {
+            let name = memberName(member.name, owner: enumeration.name, reserved: Self.reservedEnumMembers, used: &usedNames)
+            known.append("." + name)
+            members.append(Declaration(
+                doc: DocComment.lines(member.doc, remark: nil),
+                .variable(.stored(name, type: nil, value: "Self(rawValue: \(member.name.swiftLiteral))", isStatic: true))))
+        }
+        members.append(Declaration(
+            doc: ["The values the spec declares; others decode and re-encode too."],
+            .variable(.stored("knownValues", type: "[Self]", value: "[" + known.joined(separator: ", ") + "]", isStatic: true))))
+        var doc = DocComment.lines(enumeration.doc, remark: enumeration.name.description)
+        if enumeration.isFlags {
+            doc.insert(contentsOf: ["Flags: the wire value lists members separated by commas.", ""], at: doc.count - 1)
+        }
+        return Declaration(
+            doc: doc,
+            .type(TypeDeclaration(.struct, typeName, conformances: [enumeration.isFlags ? "OpenFlags" : "OpenEnum"], members: members)))
+    }
+
+    private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>) -> String {
+        var swiftName = symbols.memberName(name, of: owner)
+        if reserved.contains(swiftName) { swiftName += "Value" }
+        if used.contains(swiftName) {
+            var counter = 2
+            while used.contains("\(swiftName)\(counter)") { counter += 1 }
+            swiftName = "\(swiftName)\(counter)"
+        }
+        used.insert(swiftName)
+        return swiftName
+    }
+}

@@ -1,0 +1,211 @@
+import BinderySpec
+import Foundation
+
+/// Actions, functions and other operations → builder methods that return a request value.
+///
+/// Methods only build: `copy(name:)` returns an `OperationRequest` whose `execute()` sends it, and a function
+/// that returns a collection returns a `CollectionRequest`, so it pages like any other collection.
+struct OperationTranslator {
+    let spec: ServiceSpec
+    let symbols: SymbolTable
+    let mapping: TypeMapping
+    let modelNames: Set<QualifiedName>
+
+    private var usesODataSyntax: Bool { spec.conventions.queryOptions == .odata }
+
+    /// CRUD the runtime's generic requests already cover (`request().get()`, `.add(_:)`, ...).
+    static func isGenericCRUD(_ operation: OperationSpec) -> Bool {
+        switch operation.kind {
+        case .get, .update, .replace, .delete, .create: return true
+        case .list: return operation.parameters.allSatisfy { $0.location != .query }
+        case .action, .function: return false
+        }
+    }
+
+    func translate(
+        _ operation: OperationSpec, owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
+    ) -> Declaration? {
+        let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
+        var parameters: [FunctionDeclaration.Parameter] = []
+        var body: [String] = []
+        var functionArguments: [String] = []
+        var optionalFunctionArguments: [String] = []
+        var bodyMembers: [String] = []
+        var queryLines: [String] = []
+        var headerLines: [String] = []
+        var parameterNames: Set<String> = ["request", "body", "path"]
+
+        var specParameters = operation.parameters
+        if operation.response?.delta != nil, !specParameters.contains(where: { $0.name == "token" }) {
+            specParameters.append(ParameterSpec(
+                name: "token", type: .primitive(.string), location: usesODataSyntax ? .function : .query,
+                doc: Documentation(summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
+        }
+        // Required parameters first, so optional ones can be left out at the call site.
+        let ordered = specParameters.filter(\.isRequired) + specParameters.filter { !$0.isRequired }
+        for parameter in ordered {
+            guard let swiftType = mapping.swiftType(parameter.type) else {
+                diagnostics.warning(
+                    "skipped operation '\(operation.name)' on '\(owner)': parameter '\(parameter.name)' has no JSON form",
+                    at: operation.location)
+                return nil
+            }
+            var name = SwiftNames.memberName(parameter.name)
+            if parameterNames.contains(name) { name += "Value" }
+            parameterNames.insert(name)
+            let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+            parameters.append(parameter.isRequired
+                ? .init(name, swiftType)
+                : .init(name, swiftType + "?", default: "nil"))
+            let wire = parameter.name.swiftLiteral
+            let required = parameter.isRequired
+            switch parameter.location {
+            case .function:
+                if required {
+                    functionArguments.append("(\(wire), ODataLiteral(json: \(name)))")
+                } else {
+                    optionalFunctionArguments.append(
+                        "if let \(name) { arguments.append((\(wire), ODataLiteral(json: \(plainName)))) }")
+                }
+            case .body:
+                bodyMembers.append(required
+                    ? "body.set(\(wire), \(name))"
+                    : "if let \(name) { body.set(\(wire), \(name)) }")
+            case .query:
+                queryLines.append("request.setQuery(\(wire), json: \(name))")
+            case .header:
+                headerLines.append("request.setHeader(\(wire), json: \(name))")
+            case .path:
+                break  // substituted into the path below
+            }
+        }
+
+        // The request body, when the operation takes one value rather than named parameters.
+        var bodyExpression: String?
+        if let requestBody = operation.requestBody {
+            if case .primitive(.stream) = requestBody.type {
+                parameters.insert(.init(label: "_", "data", "[UInt8]"), at: 0)
+                bodyExpression = "data"
+            } else if let swiftType = mapping.swiftType(requestBody.type) {
+                parameters.insert(.init(label: "_", "body", swiftType), at: 0)
+                bodyExpression = modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init("")) && !requestBody.type.isCollection
+                    ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
+            }
+        }
+
+        // The URL.
+        var pathExpression = "path"
+        for (index, segment) in operation.pathSuffix.enumerated() {
+            let isLast = index == operation.pathSuffix.count - 1
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                let variable = String(segment.dropFirst().dropLast())
+                let name = SwiftNames.memberName(variable)
+                if !operation.parameters.contains(where: { $0.name == variable }) {
+                    parameters.insert(.init(name, "String"), at: 0)
+                }
+                pathExpression += ".appending(\(name))"
+            } else if isLast, operation.kind == .function, usesODataSyntax {
+                let functionName = unqualified(segment)
+                let arguments = "[" + functionArguments.joined(separator: ", ") + "]"
+                if optionalFunctionArguments.isEmpty {
+                    pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: \(arguments))"
+                } else {
+                    body.append("var arguments: [(String, ODataLiteral)] = \(arguments)")
+                    body += optionalFunctionArguments
+                    pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: arguments)"
+                }
+            } else {
+                pathExpression += ".appending(\(unqualified(segment).swiftLiteral))"
+            }
+        }
+
+        guard let (returnType, finish) = result(of: operation, pathExpression: pathExpression) else {
+            diagnostics.warning("skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form", at: operation.location)
+            return nil
+        }
+        // Swift picks an overload by name and labels; two that a call cannot tell apart keep the first.
+        let callKey = signatureKey(methodName, parameters, includingDefaulted: false)
+        let fullKey = signatureKey(methodName, parameters, includingDefaulted: true)
+        if usedNames.contains(fullKey) { return nil }  // the same call surface: nothing is lost
+        guard !usedNames.contains(callKey) else {
+            diagnostics.warning(
+                "skipped an overload of '\(operation.name)' on '\(owner)': Swift cannot tell it from another one",
+                at: operation.location)
+            return nil
+        }
+        usedNames.insert(callKey)
+        usedNames.insert(fullKey)
+
+        let method = ".\(operation.method.rawValue.lowercased())"
+        var mutations: [String] = []
+        if !bodyMembers.isEmpty {
+            mutations.append("var body = JSONObject()")
+            mutations += bodyMembers
+            mutations.append("request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))")
+        } else if let bodyExpression {
+            if bodyExpression == "data" {
+                mutations.append("request.body = data")
+                let contentType = operation.requestBody?.contentType ?? "application/octet-stream"
+                mutations.append("request.setHeader(\"Content-Type\", json: \(contentType.swiftLiteral))")
+            } else {
+                mutations.append("request.setJSONBody(\(bodyExpression))")
+            }
+        }
+        mutations += queryLines + headerLines
+        body.append("\(mutations.isEmpty ? "let" : "var") request = APIRequest(method: \(method), path: \(pathExpression))")
+        body += mutations
+        body.append(finish)
+
+        var doc = DocComment.lines(operation.doc, remark: nil)
+        let documented = ordered.filter { $0.doc.summary != nil }
+        if !documented.isEmpty {
+            if !doc.isEmpty { doc.append("") }
+            doc.append("- Parameters:")
+            for parameter in documented {
+                doc.append("  - \(SwiftNames.identifier(parameter.name)): \(parameter.doc.summary ?? "")")
+            }
+        }
+        if !doc.isEmpty { doc.append("") }
+        doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
+        return Declaration(doc: doc, .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
+    }
+
+    /// The return type and the last statement, which wraps `request` in the right request value.
+    private func result(of operation: OperationSpec, pathExpression: String) -> (String, String)? {
+        guard let response = operation.response else {
+            return ("OperationRequest<Void>", "return OperationRequest(client: client, request: request, decoder: .empty)")
+        }
+        if response.isRawBody {
+            return ("OperationRequest<[UInt8]>", "return OperationRequest(client: client, request: request, decoder: .raw)")
+        }
+        guard let type = response.type else {
+            return ("OperationRequest<Void>", "return OperationRequest(client: client, request: request, decoder: .empty)")
+        }
+        if case .collection(.named(let element)) = type, modelNames.contains(element),
+            operation.method == .get || response.delta != nil || operation.kind == .list
+        {
+            let swiftType = symbols.typeName(element)
+            return ("CollectionRequest<\(swiftType)>", "return CollectionRequest(client: client, request: request)")
+        }
+        guard let swiftType = mapping.swiftType(type) else { return nil }
+        if case .named(let name) = type, modelNames.contains(name) {
+            return ("OperationRequest<\(swiftType)>", "return OperationRequest(client: client, request: request, decoder: .model(\(swiftType).self))")
+        }
+        return ("OperationRequest<\(swiftType)>", "return OperationRequest(client: client, request: request, decoder: .value(\(swiftType).self))")
+    }
+
+    /// Operations of the primary namespace are addressed unqualified (`sendMail`, `delta()`), as Graph documents them.
+    private func unqualified(_ segment: String) -> String {
+        let prefix = spec.primaryNamespace + "."
+        if segment.hasPrefix(prefix), !segment.dropFirst(prefix.count).contains(".") {
+            return String(segment.dropFirst(prefix.count))
+        }
+        return segment
+    }
+
+    /// Swift tells overloads apart by name and argument labels (types too, but not for defaulted calls).
+    private func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool) -> String {
+        let labels = parameters.filter { includingDefaulted || $0.defaultValue == nil }.map { ($0.label ?? $0.name) + ":" }
+        return name + "(" + labels.joined() + ")"
+    }
+}

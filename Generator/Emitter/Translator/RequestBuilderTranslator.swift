@@ -1,0 +1,97 @@
+import BinderySpec
+
+/// Resources → request builders in the OneDrive SDK's shape: `client.drive.items("id").children.request().get()`.
+///
+/// One builder per resource (not per URL path, which for a cyclic graph such as OData's would never end):
+/// its navigation leads to other builders, its operations are methods, and operations on a collection of it
+/// go in a constrained extension of `CollectionRequestBuilder`.
+struct RequestBuilderTranslator {
+    let spec: ServiceSpec
+    let symbols: SymbolTable
+    let operations: OperationTranslator
+
+    static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init"]
+
+    func builderDeclarations(_ resource: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
+        let builderName = symbols.builderName(resource.name)
+        var members: [Declaration] = []
+        var conformance = "RequestBuilder"
+        if case .named(let model)? = resource.model, operations.modelNames.contains(model) {
+            conformance = "ModelRequestBuilder"
+            members.append(Declaration(.typeAlias(name: "Model", type: symbols.typeName(model))))
+        }
+        members += [
+            Declaration(.variable(.stored("client", type: "ServiceClient"))),
+            Declaration(.variable(.stored("path", type: "ResourcePath"))),
+            Declaration(.function(FunctionDeclaration(
+                "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath")],
+                body: ["self.client = client", "self.path = path"]))),
+        ]
+        var usedNames = Self.reservedBuilderMembers
+        members += childMembers(resource, usedNames: &usedNames, diagnostics: &diagnostics)
+        members += operationMembers(resource.operations, owner: resource.name, usedNames: &usedNames, diagnostics: &diagnostics)
+
+        var doc = DocComment.lines(resource.doc, remark: nil)
+        if doc.isEmpty {
+            doc = conformance == "ModelRequestBuilder"
+                ? ["Requests for one `\(symbols.typeName(resource.model?.namedTypes.first ?? resource.name))`: `request()` reads, updates or deletes it."]
+                : ["Requests under `\(resource.name.name)`."]
+        }
+        doc += ["", "- Remark: Generated from `\(resource.name)`."]
+        var declarations = [
+            Declaration(doc: doc, .type(TypeDeclaration(.struct, builderName, conformances: [conformance], members: members)))
+        ]
+
+        // Operations on the collection of this resource (delta, collection-bound functions, typed list).
+        var collectionNames = Set<String>(["request", "client", "path", "callAsFunction"])
+        let collectionMembers = operationMembers(
+            resource.collectionOperations, owner: resource.name, usedNames: &collectionNames, diagnostics: &diagnostics)
+        if !collectionMembers.isEmpty, conformance == "ModelRequestBuilder" {
+            declarations.append(Declaration(
+                .extension(ExtensionDeclaration(
+                    "CollectionRequestBuilder", where: "Item == \(builderName)", members: collectionMembers))))
+        }
+        return declarations
+    }
+
+    /// The client: the root resource's builder plus how to make one.
+    func clientMembers(_ root: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
+        var usedNames = Self.reservedBuilderMembers.union(["defaultBaseURL", "conventions"])
+        return childMembers(root, usedNames: &usedNames, diagnostics: &diagnostics)
+            + operationMembers(root.operations, owner: root.name, usedNames: &usedNames, diagnostics: &diagnostics)
+    }
+
+    private func childMembers(_ resource: ResourceSpec, usedNames: inout Set<String>, diagnostics: inout Diagnostics) -> [Declaration] {
+        var members: [Declaration] = []
+        for child in resource.children {
+            let name = SwiftNames.memberName(child.name)
+            guard usedNames.insert(name).inserted else {
+                diagnostics.warning("skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location)
+                continue
+            }
+            let target = symbols.builderName(child.target)
+            let segment = child.segment.swiftLiteral
+            var doc = DocComment.lines(child.doc, remark: nil)
+            if child.isCollection {
+                if !doc.isEmpty { doc.append("") }
+                doc.append("`\(name).request()` lists them; `\(name)(\"\(child.keyName ?? "id")\")` addresses one.")
+                members.append(Declaration(doc: doc, .variable(.computed(
+                    name, type: "CollectionRequestBuilder<\(target)>",
+                    getter: [".init(client: client, path: path.appending(\(segment)))"]))))
+            } else {
+                members.append(Declaration(doc: doc, .variable(.computed(
+                    name, type: target, getter: [".init(client: client, path: path.appending(\(segment)))"]))))
+            }
+        }
+        return members
+    }
+
+    private func operationMembers(
+        _ specs: [OperationSpec], owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
+    ) -> [Declaration] {
+        specs.compactMap { operation in
+            guard !OperationTranslator.isGenericCRUD(operation) else { return nil }
+            return operations.translate(operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import BinderySpec
+
+/// How spec types appear in Swift: as a property type, and as a `FieldKind` in a model's schema table.
+struct TypeMapping {
+    let symbols: SymbolTable
+    let enumNames: Set<QualifiedName>
+
+    /// `Edm.Int64` → `Int64`, `Collection(graph.driveItem)` → `[DriveItem]`; nil for types with no JSON form (streams).
+    func swiftType(_ type: TypeRef) -> String? {
+        switch type {
+        case .primitive(let primitive): return Self.swiftType(primitive)
+        case .named(let name): return symbols.typeName(name)
+        case .collection(let element): return swiftType(element).map { "[\($0)]" }
+        }
+    }
+
+    static func swiftType(_ primitive: Primitive) -> String? {
+        switch primitive {
+        case .string, .guid, .duration: return "String"
+        case .boolean: return "Bool"
+        case .byte: return "UInt8"
+        case .sbyte: return "Int8"
+        case .int16: return "Int16"
+        case .int32: return "Int32"
+        case .int64: return "Int64"
+        case .single: return "Float"
+        case .double: return "Double"
+        case .decimal: return "Decimal"
+        case .binary: return "Data"
+        case .date: return "CalendarDate"
+        case .dateTimeOffset: return "Date"
+        case .timeOfDay: return "TimeOfDay"
+        case .untyped: return "JSONValue"
+        case .stream: return nil
+        }
+    }
+
+    /// The schema-table kind, e.g. `.integer(bits: 64)`, `.model(DriveItem.self)`, `.collection(.string)`.
+    func fieldKind(_ type: TypeRef) -> String? {
+        switch type {
+        case .primitive(let primitive):
+            switch primitive {
+            case .string, .guid, .duration: return ".string"
+            case .boolean: return ".boolean"
+            case .byte: return ".byte"
+            case .sbyte: return ".integer(bits: 8)"
+            case .int16: return ".integer(bits: 16)"
+            case .int32: return ".integer(bits: 32)"
+            case .int64: return ".integer(bits: 64)"
+            case .single, .double: return ".number"
+            case .decimal: return ".decimal"
+            case .binary: return ".binary"
+            case .date: return ".date"
+            case .dateTimeOffset: return ".dateTime"
+            case .timeOfDay: return ".timeOfDay"
+            case .untyped: return ".any"
+            case .stream: return nil
+            }
+        case .named(let name):
+            return enumNames.contains(name) ? ".enumeration" : ".model(\(symbols.typeName(name)).self)"
+        case .collection(let element):
+            return fieldKind(element).map { ".collection(\($0))" }
+        }
+    }
+
+    /// Whether Foundation must be imported for this type (Date, Data, Decimal).
+    static func needsFoundation(_ type: TypeRef) -> Bool {
+        switch type.elementType {
+        case .primitive(.dateTimeOffset), .primitive(.binary), .primitive(.decimal): return true
+        default: return false
+        }
+    }
+}
+
+/// Doc comments from spec documentation, plus where the declaration came from.
+enum DocComment {
+    static func lines(_ doc: Documentation, remark: String?) -> [String] {
+        var lines: [String] = []
+        if let summary = doc.summary { lines += paragraph(summary) }
+        if let details = doc.details, details != doc.summary {
+            if !lines.isEmpty { lines.append("") }
+            lines += paragraph(details)
+        }
+        if let remark {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("- Remark: Generated from `\(remark)`.")
+        }
+        return lines
+    }
+
+    /// Splits on newlines and trims trailing blanks; `*/`-free text is all `///` needs.
+    private static func paragraph(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).trimmingTrailingWhitespace() }
+            .drop { $0.isEmpty }
+            .reversed().drop { $0.isEmpty }.reversed()
+    }
+}
+
+extension String {
+    func trimmingTrailingWhitespace() -> String {
+        var copy = self
+        while let last = copy.last, last == " " || last == "\t" || last == "\r" { copy.removeLast() }
+        return copy
+    }
+
+    /// A Swift string literal with escapes, for names and wire strings in generated code.
+    var swiftLiteral: String {
+        var text = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 { text += "\\u{\(String(scalar.value, radix: 16))}" } else { text.unicodeScalars.append(scalar) }
+            }
+        }
+        return text + "\""
+    }
+}
