@@ -79,6 +79,19 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Equal when they denote the same number: `2.50 == 2.5`, `1e2 == 100`. The text is still kept as written.
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        if lhs.text == rhs.text { return true }
+        if let left = lhs.int64Value, let right = rhs.int64Value { return left == right }
+        guard let left = lhs.doubleValue, let right = rhs.doubleValue else { return false }
+        return left == right
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Agrees with ==: equal numbers have equal doubles.
+        hasher.combine(doubleValue ?? 0)
+    }
+
     public var int64Value: Int64? { Int64(text) }
     public var intValue: Int? { Int(text) }
     public var doubleValue: Double? { Double(text) }

@@ -58,8 +58,9 @@ import Foundation
 enum PercentEncoding {
     private static let unreserved: Set<UInt8> = Set(
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
-    /// Characters a path segment may carry unescaped (RFC 3986 pchar minus `/`): keeps OData syntax readable.
-    private static let segmentSafe: Set<UInt8> = unreserved.union(Array("!$&'()*+,;=:@".utf8))
+    /// Characters a path segment may carry unescaped: enough for readable OData syntax (`f(a='x',b=1)`), but
+    /// not `&` or `+`, which some servers read specially even in paths.
+    private static let segmentSafe: Set<UInt8> = unreserved.union(Array("!$'()*,;=:@".utf8))
     /// Characters a query value may carry unescaped: no `&`, `=`, `+`, `#` or `%`.
     private static let querySafe: Set<UInt8> = unreserved.union(Array("!$'()*,;:@/?".utf8))
 

@@ -1,0 +1,50 @@
+# Bindery: every task a developer or CI runs. `make help` lists them.
+SWIFT ?= swift
+GEN := .build/debug/bindery-gen
+
+# Each generated module: spec → output folder (settings in bindery.json beside the spec).
+GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
+          Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
+SPECS := $(GOLDEN)
+
+.PHONY: help setup build gen check-gen test demo bench clean
+
+help:
+	@echo "make demo       walk through the generated library (README's first command)"
+	@echo "make test       install what is missing, then run every test"
+	@echo "make gen        regenerate every module from its spec"
+	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
+	@echo "make build      build everything"
+	@echo "make bench      measure generation and the build of the full Microsoft Graph (writes BENCHMARKS.md)"
+	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
+
+setup:
+	@scripts/setup.sh
+
+# The generator depends on no generated code, so this works even when generated code is broken or deleted.
+$(GEN): setup
+	$(SWIFT) build --product bindery-gen
+
+gen: $(GEN)
+	@for pair in $(SPECS); do spec=$${pair%%:*}; out=$${pair##*:}; \
+	  $(GEN) $$spec --output $$out || exit 1; done
+
+check-gen: $(GEN)
+	@for pair in $(SPECS); do spec=$${pair%%:*}; out=$${pair##*:}; \
+	  $(GEN) $$spec --output $$out --check || exit 1; done
+	@echo "check-gen: generated code matches the specs and the generator."
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	$(SWIFT) test
+
+demo: setup
+	$(SWIFT) run bindery-demo
+
+bench: setup
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,156 @@
+import BinderyRuntime
+import Foundation
+import GoldenOData
+import Testing
+
+/// Generated request builders: the URLs, methods and bodies they produce, and paging over `nextRequest`.
+@Suite struct RequestBuilderTests {
+    let base = URL(string: "https://graph.example.com/v1.0")!
+
+    func client(_ replies: [ScriptedTransport.Reply] = []) -> (GoldenODataClient, ScriptedTransport) {
+        let transport = ScriptedTransport(replies)
+        return (GoldenODataClient(baseURL: base, transport: transport), transport)
+    }
+
+    func url(_ request: APIRequest) -> String { request.url(relativeTo: base).absoluteString }
+
+    @Test func fluentPathsInTheOneDriveSDKShape() {
+        let (graph, _) = client()
+        let children = graph.drive.items("01BYE5RZ").children.request().expand("thumbnails").top(5)
+        #expect(url(children.request) == "https://graph.example.com/v1.0/drive/items/01BYE5RZ/children?$expand=thumbnails&$top=5")
+        let item = graph.me.drive.root.request().select("id", "name")
+        #expect(url(item.request) == "https://graph.example.com/v1.0/me/drive/root?$select=id,name")
+        let sections = graph.me.onenote.notebooks("nb-1").sectionGroups("sg-2").sections.request()
+            .filter("displayName eq 'Work'").orderBy("displayName desc")
+        #expect(url(sections.request) == "https://graph.example.com/v1.0/me/onenote/notebooks/nb-1/sectionGroups/sg-2/sections?$filter=displayName%20eq%20'Work'&$orderby=displayName%20desc")
+    }
+
+    @Test func idsAreEncodedSoTheyCannotChangeThePath() {
+        let (graph, _) = client()
+        #expect(url(graph.drive.items("../../x").request().request) == "https://graph.example.com/v1.0/drive/items/..%2F..%2Fx")
+        #expect(url(graph.drive.items("..").request().request) == "https://graph.example.com/v1.0/drive/items/%2E%2E")
+        #expect(url(graph.drive.items("a b?c#d%e").request().request) == "https://graph.example.com/v1.0/drive/items/a%20b%3Fc%23d%25e")
+        #expect(url(graph.users("a'b").request().request) == "https://graph.example.com/v1.0/users/a'b")
+    }
+
+    @Test func functionParametersAreODataLiterals() {
+        let (graph, _) = client()
+        let search = graph.drive.root.search(q: "it's & more")
+        #expect(url(search.request) == "https://graph.example.com/v1.0/drive/root/search(q='it''s%20%26%20more')")
+        #expect(url(graph.drive.items.delta().request) == "https://graph.example.com/v1.0/drive/items/delta()")
+        #expect(url(graph.drive.items.delta(token: "abc").request) == "https://graph.example.com/v1.0/drive/items/delta(token='abc')")
+    }
+
+    @Test func actionsPostTheirParametersAsOneObject() async throws {
+        let (graph, transport) = client([.init(status: 202, body: "")])
+        var reference = ItemReference()
+        reference.id = "folder"
+        let copy = graph.drive.items("i1").copy(parentReference: reference, name: "Copy.txt")
+        #expect(copy.request.method == .post)
+        #expect(url(copy.request) == "https://graph.example.com/v1.0/drive/items/i1/copy")
+        try await graph.sendFeedback(text: "great").execute()
+        #expect(transport.requests.first?.method == .post)
+        #expect(transport.bodies.first == #"{"text":"great"}"#)
+        #expect(transport.requests.first?.headerFields[.contentType] == "application/json")
+    }
+
+    @Test func addPostsTheItemAndDecodesTheAnswer() async throws {
+        let (graph, transport) = client([.init(status: 201, body: #"{"id":"new","name":"Reports","folder":{"childCount":0}}"#)])
+        var folder = DriveItem()
+        folder.name = "Reports"
+        folder.folder = Folder()
+        folder.storage["@microsoft.graph.conflictBehavior"] = "rename"
+        let created = try await graph.drive.items("root").children.request().add(folder)
+        #expect(created.id == "new")
+        #expect(created.folder?.childCount == 0)
+        #expect(transport.bodies.first == #"{"name":"Reports","folder":{},"@microsoft.graph.conflictBehavior":"rename"}"#)
+        #expect(transport.requests.first?.path == "/v1.0/drive/items/root/children")
+    }
+
+    @Test func pagesFollowNextLinksUntilTheLastPage() async throws {
+        let (graph, transport) = client([
+            .init(body: #"{"value":[{"id":"1"},{"id":"2"}],"@odata.nextLink":"https://graph.example.com/v1.0/drive/items/r/children?$skiptoken=p2"}"#),
+            .init(body: #"{"value":[{"id":"3"}],"@odata.count":3}"#),
+        ])
+        let first = try await graph.drive.items("r").children.request().get()
+        #expect(first.value.map(\.id) == ["1", "2"])
+        #expect(first.nextLink?.absoluteString == "https://graph.example.com/v1.0/drive/items/r/children?$skiptoken=p2")
+        let nextRequest = try #require(first.nextRequest)
+        let second = try await nextRequest.get()
+        #expect(second.value.map(\.id) == ["3"])
+        #expect(second.nextRequest == nil)
+        #expect(second.additionalData["@odata.count"] == 3)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func allIteratesEveryItemAcrossPages() async throws {
+        let (graph, _) = client([
+            .init(body: #"{"value":[{"id":"1"}],"@odata.nextLink":"https://graph.example.com/v1.0/p2"}"#),
+            .init(body: #"{"value":[],"@odata.nextLink":"https://graph.example.com/v1.0/p3"}"#),
+            .init(body: #"{"value":[{"id":"2"},{"id":"3"}]}"#),
+        ])
+        var ids: [String?] = []
+        for try await item in graph.drive.items.request().all() { ids.append(item.id) }
+        #expect(ids == ["1", "2", "3"])
+    }
+
+    @Test func aRepeatedNextLinkIsAnErrorNotALoop() async throws {
+        let loop = #"{"value":[{"id":"1"}],"@odata.nextLink":"https://graph.example.com/v1.0/again"}"#
+        let (graph, _) = client([.init(body: loop), .init(body: loop), .init(body: loop)])
+        var pages = 0
+        do {
+            for try await _ in graph.drive.items.request().pages() { pages += 1 }
+            Issue.record("paging must stop on a repeated next link")
+        } catch let error as BinderyError {
+            #expect(error.kind == .pagingLoop)
+        }
+        #expect(pages == 2)
+    }
+
+    @Test func deltaPagesCarryTheDeltaLinkAndToken() async throws {
+        let (graph, _) = client([
+            .init(body: #"{"value":[{"id":"1","@removed":{"reason":"deleted"}},{"id":"2","deleted":{}},{"id":"3","name":"kept"}],"@odata.deltaLink":"https://graph.example.com/v1.0/drive/items/delta(token='t-42')"}"#)
+        ])
+        let page = try await graph.drive.items.delta().get()
+        #expect(page.value.map(\.isDeletedInDelta) == [true, true, false])
+        #expect(page.deltaToken == "t-42")
+        #expect(page.nextRequest == nil)
+    }
+
+    @Test func errorsParseIntoOneTypedError() async throws {
+        let (graph, _) = client([
+            .init(status: 404, body: #"{"error":{"code":"itemNotFound","message":"Item does not exist","innerError":{"request-id":"r-1","date":"2024-01-01T00:00:00"}}}"#),
+            .init(status: 502, body: "<html><body>Bad gateway</body></html>"),
+            .init(status: 200, body: #"{"value":[{"id":"1"}"#),
+        ])
+        await #expect {
+            _ = try await graph.drive.items("missing").request().get()
+        } throws: { error in
+            guard let error = error as? BinderyError else { return false }
+            return error.kind == .api && error.status == 404 && error.serviceCode == "itemNotFound"
+                && error.message == "Item does not exist" && error.requestID == "r-1"
+        }
+        await #expect {
+            _ = try await graph.drive.items("x").request().get()
+        } throws: { error in
+            (error as? BinderyError)?.kind == .api && (error as? BinderyError)?.status == 502
+        }
+        await #expect {
+            _ = try await graph.drive.items.request().get()
+        } throws: { error in
+            (error as? BinderyError)?.kind == .invalidResponse
+        }
+    }
+
+    @Test func credentialsNeverFollowALinkToAnotherHost() async throws {
+        let transport = ScriptedTransport([
+            .init(body: #"{"value":[{"id":"1"}],"@odata.nextLink":"https://evil.example.net/steal"}"#),
+            .init(body: #"{"value":[]}"#),
+        ])
+        let graph = GoldenODataClient(baseURL: base, transport: transport, headers: [.authorization: "Bearer secret"])
+        let first = try await graph.drive.items.request().get()
+        _ = try await first.nextRequest?.get()
+        #expect(transport.requests[0].headerFields[.authorization] == "Bearer secret")
+        #expect(transport.requests[1].headerFields[.authorization] == nil)
+    }
+}

@@ -1,0 +1,43 @@
+import BinderyRuntime
+import Foundation
+import Synchronization
+
+/// A transport that answers from a script and records what it was asked: for unit tests of request
+/// building and paging state. End-to-end proof goes over real loopback HTTP (CurlTransport, mock server).
+final class ScriptedTransport: HTTPTransport {
+    struct Reply: Sendable {
+        var status: Int = 200
+        var body: String
+    }
+
+    private let state: Mutex<(replies: [Reply], requests: [HTTPRequest], bodies: [[UInt8]?])>
+
+    init(_ replies: [Reply]) { state = Mutex((replies, [], [])) }
+
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var bodies: [String?] { state.withLock { $0.bodies.map { $0.map { String(decoding: $0, as: UTF8.self) } } } }
+
+    func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
+        let reply: Reply = state.withLock { state in
+            state.requests.append(request)
+            state.bodies.append(body)
+            return state.replies.isEmpty ? Reply(status: 500, body: "no scripted reply") : state.replies.removeFirst()
+        }
+        return (HTTPResponse(status: .init(code: reply.status)), Array(reply.body.utf8))
+    }
+}
+
+/// Parses JSON text in tests, failing loudly.
+func json(_ text: String) throws -> JSONValue {
+    try JSONValue.parse(text)
+}
+
+func object(_ text: String) throws -> JSONObject {
+    guard case .object(let object) = try JSONValue.parse(text) else { throw TestFailure("not an object: \(text)") }
+    return object
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
