@@ -49,6 +49,9 @@ let package = Package(
             path: "Sources/BinderyRuntime"
         ),
 
+        // The README's first command: a walkthrough of a generated client.
+        .executableTarget(name: "bindery-demo", dependencies: ["BinderyRuntime", "GoldenOData"], path: "Sources/BinderyDemo"),
+
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
         .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),

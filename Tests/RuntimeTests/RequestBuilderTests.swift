@@ -154,3 +154,37 @@ import Testing
         #expect(transport.requests[1].headerFields[.authorization] == nil)
     }
 }
+
+/// The generated route table: a method and a URL path lead to the resource or operation behind them.
+@Suite struct RouteTableTests {
+    let table = GoldenODataRoutes.table
+
+    @Test func collectionsItemsAndKeys() throws {
+        guard case .collection(let resource, let keys)? = table.match(method: .get, segments: ["me", "drive", "items", "x 1", "children"])
+        else { Issue.record("children is a collection"); return }
+        #expect(resource.name == "sample.drive.driveItem")
+        #expect(keys == ["x 1"])
+        guard case .item(let item, let itemKeys)? = table.match(method: .patch, segments: ["drives", "d1", "items", "i2"])
+        else { Issue.record("an item"); return }
+        #expect(item.model == DriveItem.self)
+        #expect(itemKeys == ["d1", "i2"])
+    }
+
+    @Test func operationsMatchWithOrWithoutArguments() throws {
+        guard case .operation(let delta, let owner, _)? = table.match(method: .get, segments: ["drive", "items", "delta(token='abc')"])
+        else { Issue.record("delta on the items collection"); return }
+        #expect(delta.name == "delta")
+        #expect(delta.onCollection)
+        #expect(owner.name == "sample.drive.driveItem")
+        guard case .operation(let copy, _, let keys)? = table.match(method: .post, segments: ["drive", "items", "i1", "copy"])
+        else { Issue.record("copy on an item"); return }
+        #expect(copy.name == "copy")
+        #expect(keys == ["i1"])
+        #expect(table.match(method: .get, segments: ["drive", "nothingHere"]) == nil)
+    }
+
+    @Test func modelsByQualifiedName() {
+        #expect(table.models["sample.drive.fileAttachment"] == FileAttachment.self)
+        #expect(table.models.count > 20)
+    }
+}

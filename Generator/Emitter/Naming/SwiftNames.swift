@@ -46,7 +46,8 @@ public enum SwiftNames {
         var current = ""
         let scalars = Array(text.unicodeScalars)
         for (index, scalar) in scalars.enumerated() {
-            guard isIdentifierPart(scalar) else {
+            // Anything but letters and digits (`_`, `-`, `.`, spaces) separates words.
+            guard scalar.properties.isAlphabetic || isDigit(scalar) else {
                 if !current.isEmpty { words.append(current); current = "" }
                 continue
             }
@@ -55,7 +56,7 @@ public enum SwiftNames {
                 let previousIsUpper = isUppercase(previous)
                 let nextIsLower = index + 1 < scalars.count && isLowercase(scalars[index + 1])
                 // aB → a|B;  ABc → A|Bc (end of an acronym)
-                if (isUpper && !previousIsUpper && !isDigit(previous)) || (isUpper && previousIsUpper && nextIsLower) {
+                if (isUpper && !previousIsUpper) || (isUpper && previousIsUpper && nextIsLower) {
                     words.append(current)
                     current = ""
                 }
@@ -84,10 +85,6 @@ public enum SwiftNames {
 
     private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "_" || scalar.properties.isAlphabetic
-    }
-
-    private static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
-        isIdentifierStart(scalar) || isDigit(scalar)
     }
 
     /// Swift keywords that need backticks when used as names.

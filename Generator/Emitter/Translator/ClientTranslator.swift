@@ -7,7 +7,7 @@ struct ClientTranslator {
     let symbols: SymbolTable
     let options: Emitter.Options
 
-    func translate(root: ResourceSpec, members: [Declaration]) -> [Declaration] {
+    func translate(root: ResourceSpec, route: Declaration, members: [Declaration]) -> [Declaration] {
         let name = symbols.clientName
         var clientMembers: [Declaration] = [
             Declaration(
@@ -16,6 +16,7 @@ struct ClientTranslator {
             Declaration(
                 doc: ["How the service pages, wraps bodies and reports errors."],
                 .variable(.stored("conventions", type: nil, value: conventionsExpression(), isStatic: true))),
+            route,
             Declaration(.variable(.stored("client", type: "ServiceClient"))),
             Declaration(.variable(.stored("path", type: "ResourcePath"))),
             Declaration(.function(FunctionDeclaration(
@@ -46,6 +47,23 @@ struct ClientTranslator {
         if doc.isEmpty { doc = ["A client for the \(options.moduleName) service."] }
         doc += ["", "Start here: its members lead to every resource of the service.", "", "- Remark: Generated from `\(root.name)`."]
         return [Declaration(doc: doc, .type(TypeDeclaration(.struct, name, conformances: ["RequestBuilder"], members: clientMembers)))]
+    }
+
+    /// The module's route table: every builder's route and every model type.
+    func routeTable(builders: [String], models: [String]) -> Declaration {
+        func list(_ items: [String]) -> String {
+            "[\n" + items.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
+        }
+        let value = "RouteTable(\n    root: \(symbols.clientName).route,\n    resources: \(list(builders.map { $0 + ".route" })),\n    models: \(list(models.map { $0 + ".self" }))\n)"
+        return Declaration(
+            doc: [
+                "Every resource and model of the module: what the mock server serves and `bindery validate` checks.",
+                "",
+                "- Remark: Generated from `\(options.specDisplayPath)`.",
+            ],
+            .type(TypeDeclaration(.enum, symbols.routesName, members: [
+                Declaration(.variable(.stored("table", type: nil, value: value, isStatic: true)))
+            ])))
     }
 
     private func conventionsExpression() -> String {

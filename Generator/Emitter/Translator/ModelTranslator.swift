@@ -11,10 +11,10 @@ struct ModelTranslator {
     private let structuresByName: [QualifiedName: StructureSpec]
     private let derivedByBase: [QualifiedName: [QualifiedName]]
 
-    /// Members every model already has (from `JSONModel`); a property with such a name is renamed.
+    /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
     static let reservedModelMembers: Set<String> = [
-        "storage", "schema", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
-        "isDeletedInDelta",
+        "storage", "schema", "fields", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
+        "isDeletedInDelta", "fieldKind", "hashValue",
     ]
     static let reservedEnumMembers: Set<String> = ["rawValue", "knownValues", "isKnown", "description", "members"]
 
@@ -42,42 +42,29 @@ struct ModelTranslator {
 
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> Declaration {
         let typeName = symbols.typeName(structure.name)
-        let chain = lineage(of: structure)
-        var fields: [String] = []
-        var accessors: [Declaration] = []
+        var fieldDeclarations: [Declaration] = []
+        var initializer: [String] = []
         var usedNames: Set<String> = []
 
-        for owner in chain {
+        func addField(_ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String]) {
+            // Streams have no JSON form.
+            guard let swiftType = mapping.swiftType(type) else { return }
+            let name = memberName(wireName, owner: owner, reserved: Self.reservedModelMembers, used: &usedNames)
+            let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+            fieldDeclarations.append(Declaration(doc: doc, .variable(.stored(name, type: "Field<\(swiftType)>"))))
+            initializer.append("self.\(plain) = Field(\(wireName.swiftLiteral)\(loose ? ", loose: true" : ""))")
+        }
+
+        for owner in lineage(of: structure) {
             for property in owner.properties {
-                guard let swiftType = mapping.swiftType(property.type), let kind = mapping.fieldKind(property.type)
-                else { continue }  // streams have no JSON form
-                let loose = property.acceptsLooseValues ? ", loose: true" : ""
-                fields.append(".init(\(property.name.swiftLiteral), \(kind)\(loose))")
-                let name = memberName(property.name, owner: owner.name, reserved: Self.reservedModelMembers, used: &usedNames)
-                let read = property.acceptsLooseValues ? "looseValue" : "value"
-                accessors.append(
-                    Declaration(
-                        doc: DocComment.lines(property.doc, remark: nil),
-                        .variable(.computed(
-                            name, type: swiftType + "?",
-                            getter: ["storage.\(read)(\(property.name.swiftLiteral))"],
-                            setter: ["storage.set(\(property.name.swiftLiteral), newValue)"]))))
+                addField(property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
+                    doc: DocComment.lines(property.doc, remark: nil))
             }
             for navigation in owner.navigationProperties {
-                guard let swiftType = mapping.swiftType(navigation.type), let kind = mapping.fieldKind(navigation.type)
-                else { continue }
-                fields.append(".init(\(navigation.name.swiftLiteral), \(kind))")
-                let name = memberName(navigation.name, owner: owner.name, reserved: Self.reservedModelMembers, used: &usedNames)
                 var doc = DocComment.lines(navigation.doc, remark: nil)
                 if !doc.isEmpty { doc.append("") }
                 doc.append("Present when the request expanded it (`expand(\(navigation.name.swiftLiteral))`).")
-                accessors.append(
-                    Declaration(
-                        doc: doc,
-                        .variable(.computed(
-                            name, type: swiftType + "?",
-                            getter: ["storage.value(\(navigation.name.swiftLiteral))"],
-                            setter: ["storage.set(\(navigation.name.swiftLiteral), newValue)"]))))
+                addField(navigation.name, navigation.type, loose: false, owner: owner.name, doc: doc)
             }
         }
 
@@ -88,18 +75,23 @@ struct ModelTranslator {
         if let derived = derivedByBase[structure.name], !derived.isEmpty {
             schemaArguments.append("derived: [" + derived.map { "\(symbols.typeName($0)).self" }.joined(separator: ", ") + "]")
         }
-        let fieldList = fields.isEmpty ? "fields: []" : "fields: [\n" + fields.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
-        let schema = "ModelSchema(\n" + (schemaArguments + [fieldList]).map { "    " + $0 }.joined(separator: ",\n") + "\n)"
+        schemaArguments.append("fields: fields")
 
-        var members: [Declaration] = [
-            Declaration(.variable(.stored("schema", type: nil, value: schema, isStatic: true))),
+        let fieldsType = TypeDeclaration(
+            .struct, "Fields", conformances: ["FieldSet"],
+            members: fieldDeclarations + [Declaration(.function(FunctionDeclaration("init", body: initializer)))])
+        let members: [Declaration] = [
+            Declaration(.variable(.stored("fields", type: nil, value: "Fields()", isStatic: true))),
+            Declaration(.variable(.stored("schema", type: nil, value: "ModelSchema(\(schemaArguments.joined(separator: ", ")))", isStatic: true))),
             Declaration(.variable(.stored("storage", type: "JSONObject", isLet: false))),
             Declaration(
                 doc: ["Wraps a JSON object as is; use `init()` for an empty model and set only what you send."],
                 .function(FunctionDeclaration(
                     "init", parameters: [.init("storage", "JSONObject")], body: ["self.storage = storage"]))),
+            Declaration(
+                doc: ["The properties of a `\(typeName)`, inherited ones included: read and write them as `value.name`."],
+                .type(fieldsType)),
         ]
-        members += accessors
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
         if structure.isAbstract {
             doc.insert(contentsOf: ["Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", ""], at: doc.count - 1)
@@ -119,13 +111,14 @@ struct ModelTranslator {
         for member in enumeration.members {
             let name = memberName(member.name, owner: enumeration.name, reserved: Self.reservedEnumMembers, used: &usedNames)
             known.append("." + name)
+            // Computed, not stored: one small function each instead of a lazily initialized global.
             members.append(Declaration(
                 doc: DocComment.lines(member.doc, remark: nil),
-                .variable(.stored(name, type: nil, value: "Self(rawValue: \(member.name.swiftLiteral))", isStatic: true))))
+                .variable(.computed(name, type: "Self", getter: ["Self(rawValue: \(member.name.swiftLiteral))"], isStatic: true))))
         }
         members.append(Declaration(
             doc: ["The values the spec declares; others decode and re-encode too."],
-            .variable(.stored("knownValues", type: "[Self]", value: "[" + known.joined(separator: ", ") + "]", isStatic: true))))
+            .variable(.computed("knownValues", type: "[Self]", getter: ["[" + known.joined(separator: ", ") + "]"], isStatic: true))))
         var doc = DocComment.lines(enumeration.doc, remark: enumeration.name.description)
         if enumeration.isFlags {
             doc.insert(contentsOf: ["Flags: the wire value lists members separated by commas.", ""], at: doc.count - 1)

@@ -194,6 +194,9 @@ struct OperationTranslator {
         return ("OperationRequest<\(swiftType)>", "return OperationRequest(client: client, request: request, decoder: .value(\(swiftType).self))")
     }
 
+    /// The segment as a URL carries it (the route table matches on this).
+    func routeSegment(_ segment: String) -> String { unqualified(segment) }
+
     /// Operations of the primary namespace are addressed unqualified (`sendMail`, `delta()`), as Graph documents them.
     private func unqualified(_ segment: String) -> String {
         let prefix = spec.primaryNamespace + "."

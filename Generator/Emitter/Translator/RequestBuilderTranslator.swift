@@ -1,4 +1,5 @@
 import BinderySpec
+import Foundation
 
 /// Resources → request builders in the OneDrive SDK's shape: `client.drive.items("id").children.request().get()`.
 ///
@@ -10,7 +11,7 @@ struct RequestBuilderTranslator {
     let symbols: SymbolTable
     let operations: OperationTranslator
 
-    static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init"]
+    static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
 
     func builderDeclarations(_ resource: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let builderName = symbols.builderName(resource.name)
@@ -27,6 +28,7 @@ struct RequestBuilderTranslator {
                 "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath")],
                 body: ["self.client = client", "self.path = path"]))),
         ]
+        members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
         members += childMembers(resource, usedNames: &usedNames, diagnostics: &diagnostics)
         members += operationMembers(resource.operations, owner: resource.name, usedNames: &usedNames, diagnostics: &diagnostics)
@@ -59,6 +61,38 @@ struct RequestBuilderTranslator {
         var usedNames = Self.reservedBuilderMembers.union(["defaultBaseURL", "conventions"])
         return childMembers(root, usedNames: &usedNames, diagnostics: &diagnostics)
             + operationMembers(root.operations, owner: root.name, usedNames: &usedNames, diagnostics: &diagnostics)
+    }
+
+    /// The builder's own entry of the module's route table.
+    func routeDeclaration(_ resource: ResourceSpec) -> Declaration {
+        var arguments = [resource.name.description.swiftLiteral]
+        if case .named(let model)? = resource.model, operations.modelNames.contains(model) {
+            arguments.append("model: \(symbols.typeName(model)).self")
+        }
+        let children = resource.children.map {
+            ".init(\($0.segment.swiftLiteral), \($0.target.description.swiftLiteral), collection: \($0.isCollection))"
+        }
+        if !children.isEmpty { arguments.append("children: [\n" + children.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]") }
+        // Overloads share one route: a URL names the operation, not its overload.
+        var seen = Set<String>()
+        let routes = (resource.operations.map { ($0, false) } + resource.collectionOperations.map { ($0, true) })
+            .filter { !OperationTranslator.isGenericCRUD($0.0) && seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
+            .map { route($0.0, onCollection: $0.1) }
+        if !routes.isEmpty { arguments.append("operations: [\n" + routes.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]") }
+        let value = arguments.count == 1 ? "ResourceRoute(\(arguments[0]))"
+            : "ResourceRoute(\n" + arguments.map { "    " + $0.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: ",\n") + "\n)"
+        return Declaration(
+            doc: ["What this resource answers, for the module's route table."],
+            .variable(.stored("route", type: nil, value: value, isStatic: true)))
+    }
+
+    private func route(_ operation: OperationSpec, onCollection: Bool) -> String {
+        let segments = "[" + operation.pathSuffix.map { operations.routeSegment($0).swiftLiteral }.joined(separator: ", ") + "]"
+        var text = ".init(\(operation.name.swiftLiteral), .\(operation.method.rawValue.lowercased()), \(segments)"
+        if onCollection { text += ", onCollection: true" }
+        if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) { text += ", request: \(kind)" }
+        if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) { text += ", response: \(kind)" }
+        return text + ")"
     }
 
     private func childMembers(_ resource: ResourceSpec, usedNames: inout Set<String>, diagnostics: inout Diagnostics) -> [Declaration] {

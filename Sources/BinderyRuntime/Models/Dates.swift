@@ -128,6 +128,8 @@ public enum ISO8601 {
 }
 
 extension Date: JSONConvertible {
+    public static var fieldKind: FieldKind { .dateTime }
+
     public init?(json: JSONValue) {
         guard case .string(let text) = json, let date = ISO8601.parseDateTime(text) else { return nil }
         self = date
@@ -147,6 +149,8 @@ extension Date: JSONConvertible {
 
 /// A calendar date without a time (`Edm.Date`, `2017-04-21`).
 public struct CalendarDate: Hashable, Comparable, Sendable, JSONConvertible, CustomStringConvertible {
+    public static var fieldKind: FieldKind { .date }
+
     public var year: Int
     public var month: Int
     public var day: Int
@@ -184,6 +188,8 @@ public struct CalendarDate: Hashable, Comparable, Sendable, JSONConvertible, Cus
 
 /// A time of day without a date (`Edm.TimeOfDay`, `14:30:00.0000000`).
 public struct TimeOfDay: Hashable, Comparable, Sendable, JSONConvertible, CustomStringConvertible {
+    public static var fieldKind: FieldKind { .timeOfDay }
+
     public var hour: Int
     public var minute: Int
     public var second: Int

@@ -7,6 +7,8 @@ public protocol JSONConvertible: Sendable {
     /// Reads the value, also accepting loose forms (numbers and booleans sent as strings).
     init?(looseJSON: JSONValue)
     var json: JSONValue { get }
+    /// How a model's schema table checks a field of this type.
+    static var fieldKind: FieldKind { get }
 }
 
 extension JSONConvertible {
@@ -14,6 +16,8 @@ extension JSONConvertible {
 }
 
 extension String: JSONConvertible {
+    public static var fieldKind: FieldKind { .string }
+
     public init?(json: JSONValue) {
         guard case .string(let string) = json else { return nil }
         self = string
@@ -23,6 +27,8 @@ extension String: JSONConvertible {
 }
 
 extension Bool: JSONConvertible {
+    public static var fieldKind: FieldKind { .boolean }
+
     public init?(json: JSONValue) {
         guard case .bool(let bool) = json else { return nil }
         self = bool
@@ -64,6 +70,8 @@ extension JSONInteger {
     }
 
     public var json: JSONValue { .number(JSONNumber(unchecked: String(self))) }
+
+    public static var fieldKind: FieldKind { Self.self == UInt8.self ? .byte : .integer(bits: bitWidth) }
 }
 
 extension Int: JSONInteger {}
@@ -74,6 +82,8 @@ extension Int64: JSONInteger {}
 extension UInt8: JSONInteger {}
 
 extension Double: JSONConvertible {
+    public static var fieldKind: FieldKind { .number }
+
     public init?(json: JSONValue) {
         switch json {
         case .number(let number): guard let value = number.doubleValue else { return nil }; self = value
@@ -100,6 +110,8 @@ extension Double: JSONConvertible {
 }
 
 extension Float: JSONConvertible {
+    public static var fieldKind: FieldKind { .number }
+
     public init?(json: JSONValue) {
         guard let double = Double(json: json) else { return nil }
         self = Float(double)
@@ -114,6 +126,8 @@ extension Float: JSONConvertible {
 }
 
 extension Decimal: JSONConvertible {
+    public static var fieldKind: FieldKind { .decimal }
+
     public init?(json: JSONValue) {
         // Read from the exact text, so no binary floating point rounding happens on the way.
         guard case .number(let number) = json, let value = Decimal(string: number.text, locale: nil) else { return nil }
@@ -132,6 +146,8 @@ extension Decimal: JSONConvertible {
 }
 
 extension Data: JSONConvertible {
+    public static var fieldKind: FieldKind { .binary }
+
     /// Reads base64 and base64url (OData's `Edm.Binary`), with or without padding.
     public init?(json: JSONValue) {
         guard case .string(var text) = json else { return nil }
@@ -145,6 +161,8 @@ extension Data: JSONConvertible {
 }
 
 extension UUID: JSONConvertible {
+    public static var fieldKind: FieldKind { .string }
+
     public init?(json: JSONValue) {
         guard case .string(let text) = json, let uuid = UUID(uuidString: text) else { return nil }
         self = uuid
@@ -154,11 +172,15 @@ extension UUID: JSONConvertible {
 }
 
 extension JSONValue: JSONConvertible {
+    public static var fieldKind: FieldKind { .any }
+
     public init?(json: JSONValue) { self = json }
     public var json: JSONValue { self }
 }
 
 extension JSONObject: JSONConvertible {
+    public static var fieldKind: FieldKind { .any }
+
     public init?(json: JSONValue) {
         guard case .object(let object) = json else { return nil }
         self = object
@@ -168,6 +190,8 @@ extension JSONObject: JSONConvertible {
 }
 
 extension Array: JSONConvertible where Element: JSONConvertible {
+    public static var fieldKind: FieldKind { .collection(Element.fieldKind) }
+
     /// Reads an array whose every element is an `Element`; one bad element makes the whole read fail.
     public init?(json: JSONValue) {
         guard case .array(let elements) = json else { return nil }

@@ -6,17 +6,61 @@ import Foundation
 /// - keep every field it does not declare (`additionalData`) and re-encode it, so decode → encode loses nothing;
 /// - send only the fields a caller set, including explicit `null` (partial PATCH): a fresh model is empty;
 /// - be read as any type of its hierarchy without copying (`downcast(to:)`);
-/// - compile fast: a generated type is a schema table and accessors, with no per-type Codable code.
+/// - compile fast: a generated type is a table of fields and nothing else; one generic subscript here reads
+///   and writes every property of every model (`item.name` is `item[dynamicMember: \.name]`), so a module of
+///   thousands of types compiles almost no per-property code.
+@dynamicMemberLookup
 public protocol JSONModel: Codable, Hashable, Sendable, JSONConvertible {
+    /// The declared properties, as `Field` values: what `item.name` reads and writes.
+    associatedtype Fields: FieldSet
     /// The JSON members, in wire order.
     var storage: JSONObject { get set }
     /// Wraps a JSON object without validating it; decoding paths validate with `schema`.
     init(storage: JSONObject)
+    /// The one instance of `Fields`.
+    static var fields: Fields { get }
     /// What the type declares: its name, its fields and their kinds, its base and derived types.
     static var schema: ModelSchema { get }
 }
 
+/// The properties a model declares, each a `Field` stored property of a generated struct.
+public protocol FieldSet: Sendable {}
+
+/// One declared property: its JSON name and how strictly it is read. `Value` is its Swift type.
+public struct Field<Value: JSONConvertible>: Sendable, AnyField {
+    public let name: String
+    /// Also accept loose forms (numbers and booleans sent as strings).
+    public let isLoose: Bool
+
+    public init(_ name: String, loose: Bool = false) {
+        self.name = name
+        self.isLoose = loose
+    }
+
+    public var kind: FieldKind { Value.fieldKind }
+}
+
+/// A field with its value type erased, for schema tables.
+public protocol AnyField: Sendable {
+    var name: String { get }
+    var isLoose: Bool { get }
+    var kind: FieldKind { get }
+}
+
 extension JSONModel {
+    /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
+    public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
+        get {
+            let field = Self.fields[keyPath: field]
+            return field.isLoose ? storage.looseValue(field.name) : storage.value(field.name)
+        }
+        set {
+            storage.set(Self.fields[keyPath: field].name, newValue)
+        }
+    }
+
+    public static var fieldKind: FieldKind { .model(Self.self) }
+
     /// An empty model: only the fields you set are encoded.
     public init() { self.init(storage: JSONObject()) }
 

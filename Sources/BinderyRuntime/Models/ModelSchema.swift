@@ -9,34 +9,24 @@ public struct ModelSchema: Sendable {
     /// The spec's qualified name (`microsoft.graph.driveItem`).
     public let typeName: String
     /// Every field, inherited ones included.
-    public let fields: [Field]
+    public let fields: [any AnyField]
     /// The base type, if any (for `downcast(to:)` and `@odata.type` resolution).
     public let base: (any JSONModel.Type)?
     /// Types derived directly from this one.
     public let derived: [any JSONModel.Type]
     public let fieldNames: Set<String>
 
+    /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
     public init(
-        _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [], fields: [Field]
+        _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [], fields: some FieldSet
     ) {
+        // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
+        let declared = Mirror(reflecting: fields).children.compactMap { $0.value as? any AnyField }
         self.typeName = typeName
         self.base = base
         self.derived = derived
-        self.fields = fields
-        self.fieldNames = Set(fields.map(\.name))
-    }
-
-    public struct Field: Sendable {
-        public let name: String
-        public let kind: FieldKind
-        /// Accepts loose values (numbers and booleans sent as strings).
-        public let isLoose: Bool
-
-        public init(_ name: String, _ kind: FieldKind, loose: Bool = false) {
-            self.name = name
-            self.kind = kind
-            self.isLoose = loose
-        }
+        self.fields = declared
+        self.fieldNames = Set(declared.map(\.name))
     }
 
     /// Whether this type is `other` or derives from it.

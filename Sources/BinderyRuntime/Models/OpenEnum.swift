@@ -21,6 +21,8 @@ extension OpenEnum {
 
     public var description: String { rawValue }
 
+    public static var fieldKind: FieldKind { .enumeration }
+
     public init?(json: JSONValue) {
         guard case .string(let text) = json else { return nil }
         self.init(rawValue: text)

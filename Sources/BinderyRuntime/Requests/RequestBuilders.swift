@@ -7,6 +7,8 @@ public protocol RequestBuilder: Sendable {
     var client: ServiceClient { get }
     var path: ResourcePath { get }
     init(client: ServiceClient, path: ResourcePath)
+    /// What this kind of resource answers: its entry in the module's `RouteTable`.
+    static var route: ResourceRoute { get }
 }
 
 /// A builder for one entity, whose `request()` reads, updates or deletes it.

@@ -1,0 +1,472 @@
+import BinderySpec
+import CLibXML2
+
+/// libxml2 must be initialised once before threads use it concurrently (tests read documents in parallel).
+private let libxml2Initialized: Void = xmlInitParser()
+
+/// The streaming pass: walks the document once with libxml2's reader and collects raw declarations.
+///
+/// It keeps only what the spec model needs. Subtrees it does not understand (annotation records, navigation
+/// property bindings, vocabulary terms) are skipped without being visited.
+struct CSDLParser {
+    private let reader: OpaquePointer
+    private let path: String
+    private var lines: SourceLines
+    private var document = RawDocument()
+    private var diagnostics = Diagnostics()
+    /// The open elements the parser entered, innermost last.
+    private var stack: [Context] = []
+    /// Attribute values of the current element, indexed by `CSDLAttribute.rawValue`.
+    private var attributeValues = [String?](repeating: nil, count: CSDLAttribute.allCases.count)
+    private var setAttributes: [Int] = []
+    private var skippedTerms = 0
+    private var firstSkippedTerm: SourceLocation?
+
+    /// Where an element sits, which decides how its children are read.
+    private enum Context {
+        case edmx, dataServices, reference
+        case schema(Int)
+        case structure(Int)
+        case key(Int)
+        case enumType(Int)
+        case operation(Int)
+        case container(Int)
+        case annotationBlock(Int)
+        /// A property, parameter, member, ...: only annotations inside it matter.
+        case annotatable(AnnotationTarget)
+        /// A documentation annotation whose text is in a child `<String>` element.
+        case annotation(CoreTerm, AnnotationTarget)
+
+        var annotationTarget: AnnotationTarget? {
+            switch self {
+            case .structure(let index): return .structure(index)
+            case .enumType(let index): return .enumType(index)
+            case .operation(let index): return .operation(index)
+            case .container(let index): return .container(index)
+            case .annotationBlock(let index): return .block(index)
+            case .annotatable(let target): return target
+            case .edmx, .dataServices, .reference, .schema, .key, .annotation: return nil
+            }
+        }
+    }
+
+    /// What to do after an element's start tag.
+    private enum Step {
+        /// Read its children in this context.
+        case enter(Context)
+        /// Jump past its subtree.
+        case skip
+    }
+
+    /// Reads `bytes` (kept alive by the caller for the whole call) into raw declarations.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> (RawDocument, Diagnostics) {
+        _ = libxml2Initialized
+        var diagnostics = Diagnostics()
+        guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.count <= Int(Int32.max) else {
+            diagnostics.error(
+                "not a CSDL document: the file is empty or too large",
+                at: SourceLocation(file: path, line: 1, column: 1))
+            return (RawDocument(), diagnostics)
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let cBase = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        guard let reader = xmlReaderForMemory(cBase, Int32(bytes.count), path, nil, options) else {
+            diagnostics.error("cannot start the XML parser", at: SourceLocation(file: path, line: 1, column: 1))
+            return (RawDocument(), diagnostics)
+        }
+        defer { xmlFreeTextReader(reader) }
+        let sink = XMLErrorSink()
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+            },
+            Unmanaged.passUnretained(sink).toOpaque()
+        )
+        var parser = CSDLParser(reader: reader, path: path, lines: SourceLines(bytes))
+        withExtendedLifetime(sink) {
+            parser.run(sink: sink)
+        }
+        return (parser.document, parser.diagnostics)
+    }
+
+    private init(reader: OpaquePointer, path: String, lines: SourceLines) {
+        self.reader = reader
+        self.path = path
+        self.lines = lines
+    }
+
+    private mutating func run(sink: XMLErrorSink) {
+        let elementNode = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+        let endElementNode = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
+        var skipSubtree = false
+        var status: Int32 = 1
+        while true {
+            status = skipSubtree ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
+            skipSubtree = false
+            guard status == 1 else { break }
+            switch xmlTextReaderNodeType(reader) {
+            case elementNode:
+                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+                switch step() {
+                case .enter(let context):
+                    if !isEmpty { stack.append(context) }
+                case .skip:
+                    skipSubtree = !isEmpty
+                }
+            case endElementNode:
+                _ = stack.popLast()
+            default:
+                continue
+            }
+        }
+        for error in sink.errors {
+            diagnostics.error(
+                "malformed XML: \(error.message)",
+                at: SourceLocation(file: path, line: error.line, column: error.column))
+        }
+        if status < 0 && sink.errors.isEmpty {
+            diagnostics.error("malformed XML", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        if let firstSkippedTerm {
+            diagnostics.warning(
+                "skipped \(skippedTerms) Term declaration\(skippedTerms == 1 ? "" : "s"): custom annotation terms are not generated",
+                at: firstSkippedTerm)
+        }
+    }
+
+    // MARK: - Elements
+
+    private mutating func step() -> Step {
+        let element = CSDLElement(localName: xmlTextReaderConstLocalName(reader))
+        let location = currentLocation()
+        readAttributes()
+        guard let parent = stack.last else {
+            switch element {
+            case .edmx: return .enter(.edmx)
+            case .schema: return schema(at: location)
+            default:
+                diagnostics.error(
+                    "not a CSDL document: the root element is '\(currentName())', expected 'edmx:Edmx'", at: location)
+                return .skip
+            }
+        }
+        switch parent {
+        case .edmx:
+            switch element {
+            case .dataServices: return .enter(.dataServices)
+            case .reference: return .enter(.reference)
+            default: return .skip
+            }
+        case .reference:
+            if element == .include, let namespace = value(.namespace), let alias = value(.alias) {
+                document.vocabularyAliases[alias] = namespace
+            }
+            return .skip
+        case .dataServices:
+            if element == .schema { return schema(at: location) }
+            return unsupported(element, in: "DataServices", at: location)
+        case .schema(let schema):
+            return schemaMember(element, namespace: document.schemas[schema].namespace, at: location)
+        case .structure(let structure):
+            return structureMember(element, of: structure, at: location)
+        case .key(let structure):
+            if element == .propertyRef, let name = required(.name, at: location) {
+                document.structures[structure].key.append(name)
+            }
+            return .skip
+        case .enumType(let enumIndex):
+            return enumMember(element, of: enumIndex, at: location)
+        case .operation(let operation):
+            return operationMember(element, of: operation, at: location)
+        case .container(let container):
+            return containerMember(element, of: container, at: location)
+        case .annotationBlock, .annotatable:
+            if element == .annotation, let target = parent.annotationTarget {
+                return annotation(on: target, at: location)
+            }
+            return .skip
+        case .annotation(let term, let target):
+            if element == .string {
+                document.apply(RawAnnotation(term: term, string: elementText(), bool: true), to: target)
+            }
+            return .skip
+        }
+    }
+
+    private mutating func schema(at location: SourceLocation) -> Step {
+        guard let namespace = required(.namespace, at: location) else { return .skip }
+        document.schemas.append(RawSchema(namespace: namespace, alias: value(.alias), location: location))
+        return .enter(.schema(document.schemas.count - 1))
+    }
+
+    private mutating func schemaMember(_ element: CSDLElement, namespace: String, at location: SourceLocation) -> Step {
+        switch element {
+        case .entityType, .complexType:
+            guard let name = required(.name, at: location) else { return .skip }
+            document.structures.append(
+                RawStructure(
+                    kind: element == .entityType ? .entity : .complex, namespace: namespace, name: name,
+                    baseType: value(.baseType), isAbstract: bool(.abstract, default: false, at: location),
+                    isOpen: bool(.openType, default: false, at: location),
+                    hasStream: bool(.hasStream, default: false, at: location), location: location))
+            return .enter(.structure(document.structures.count - 1))
+        case .enumType:
+            guard let name = required(.name, at: location) else { return .skip }
+            document.enums.append(
+                RawEnum(
+                    namespace: namespace, name: name, isFlags: bool(.isFlags, default: false, at: location),
+                    location: location))
+            return .enter(.enumType(document.enums.count - 1))
+        case .action, .function:
+            guard let name = required(.name, at: location) else { return .skip }
+            document.operations.append(
+                RawOperation(
+                    isAction: element == .action, namespace: namespace, name: name,
+                    isBound: bool(.isBound, default: false, at: location),
+                    isComposable: bool(.isComposable, default: false, at: location), location: location))
+            return .enter(.operation(document.operations.count - 1))
+        case .entityContainer:
+            guard let name = required(.name, at: location) else { return .skip }
+            document.containers.append(RawContainer(namespace: namespace, name: name, location: location))
+            return .enter(.container(document.containers.count - 1))
+        case .annotations:
+            guard let target = required(.target, at: location) else { return .skip }
+            document.annotationBlocks.append(RawAnnotationBlock(target: target, location: location))
+            return .enter(.annotationBlock(document.annotationBlocks.count - 1))
+        case .typeDefinition:
+            guard let name = required(.name, at: location), let underlying = required(.underlyingType, at: location)
+            else { return .skip }
+            document.typeDefinitions.append(
+                RawTypeDefinition(namespace: namespace, name: name, underlyingType: underlying, location: location))
+            diagnostics.warning(
+                "TypeDefinition '\(namespace).\(name)' is not supported; its uses read as \(underlying)", at: location)
+            return .skip
+        case .term:
+            skippedTerms += 1
+            if firstSkippedTerm == nil { firstSkippedTerm = location }
+            return .skip
+        case .annotation:
+            // Annotations on a schema itself describe nothing the spec model holds.
+            return .skip
+        default:
+            return unsupported(element, in: "Schema", at: location)
+        }
+    }
+
+    private mutating func structureMember(_ element: CSDLElement, of structure: Int, at location: SourceLocation)
+        -> Step
+    {
+        switch element {
+        case .property:
+            guard let name = required(.name, at: location), let type = required(.type, at: location) else {
+                return .skip
+            }
+            document.structures[structure].properties.append(
+                RawProperty(
+                    name: name, type: type, isNullable: bool(.nullable, default: true, at: location), location: location
+                ))
+            return .enter(.annotatable(.property(structure, document.structures[structure].properties.count - 1)))
+        case .navigationProperty:
+            guard let name = required(.name, at: location), let type = required(.type, at: location) else {
+                return .skip
+            }
+            document.structures[structure].navigationProperties.append(
+                RawNavigationProperty(
+                    name: name, type: type, containsTarget: bool(.containsTarget, default: false, at: location),
+                    location: location))
+            let index = document.structures[structure].navigationProperties.count - 1
+            return .enter(.annotatable(.navigationProperty(structure, index)))
+        case .key:
+            guard document.structures[structure].kind == .entity else {
+                return unsupported(element, in: "ComplexType", at: location)
+            }
+            return .enter(.key(structure))
+        case .annotation:
+            return annotation(on: .structure(structure), at: location)
+        default:
+            let kind = document.structures[structure].kind == .entity ? "EntityType" : "ComplexType"
+            return unsupported(element, in: kind, at: location)
+        }
+    }
+
+    private mutating func enumMember(_ element: CSDLElement, of enumIndex: Int, at location: SourceLocation) -> Step {
+        switch element {
+        case .member:
+            guard let name = required(.name, at: location) else { return .skip }
+            var memberValue: Int64?
+            if let text = value(.value) {
+                memberValue = Int64(text)
+                if memberValue == nil {
+                    diagnostics.error(
+                        "enum member '\(name)' has a Value that is not an integer: '\(text)'", at: location)
+                }
+            }
+            document.enums[enumIndex].members.append(RawMember(name: name, value: memberValue, location: location))
+            return .enter(.annotatable(.member(enumIndex, document.enums[enumIndex].members.count - 1)))
+        case .annotation:
+            return annotation(on: .enumType(enumIndex), at: location)
+        default:
+            return unsupported(element, in: "EnumType", at: location)
+        }
+    }
+
+    private mutating func operationMember(_ element: CSDLElement, of operation: Int, at location: SourceLocation)
+        -> Step
+    {
+        switch element {
+        case .parameter:
+            guard let name = required(.name, at: location), let type = required(.type, at: location) else {
+                return .skip
+            }
+            document.operations[operation].parameters.append(
+                RawParameter(
+                    name: name, type: type, isNullable: bool(.nullable, default: false, at: location),
+                    location: location))
+            return .enter(.annotatable(.parameter(operation, document.operations[operation].parameters.count - 1)))
+        case .returnType:
+            guard let type = required(.type, at: location) else { return .skip }
+            document.operations[operation].returnType = RawReturnType(type: type, location: location)
+            return .skip
+        case .annotation:
+            return annotation(on: .operation(operation), at: location)
+        default:
+            return unsupported(
+                element, in: document.operations[operation].isAction ? "Action" : "Function", at: location)
+        }
+    }
+
+    private mutating func containerMember(_ element: CSDLElement, of container: Int, at location: SourceLocation)
+        -> Step
+    {
+        switch element {
+        case .entitySet, .singleton:
+            let typeAttribute: CSDLAttribute = element == .entitySet ? .entityType : .type
+            guard let name = required(.name, at: location), let type = required(typeAttribute, at: location) else {
+                return .skip
+            }
+            document.containers[container].children.append(
+                RawContainerChild(name: name, type: type, isCollection: element == .entitySet, location: location))
+            return .enter(.annotatable(.containerChild(container, document.containers[container].children.count - 1)))
+        case .functionImport, .actionImport:
+            let operationAttribute: CSDLAttribute = element == .actionImport ? .action : .function
+            guard let name = required(.name, at: location), let operation = required(operationAttribute, at: location)
+            else { return .skip }
+            document.containers[container].imports.append(
+                RawOperationImport(
+                    name: name, isAction: element == .actionImport, operation: operation, location: location))
+            return .enter(.annotatable(.operationImport(container, document.containers[container].imports.count - 1)))
+        case .annotation:
+            return annotation(on: .container(container), at: location)
+        default:
+            return unsupported(element, in: "EntityContainer", at: location)
+        }
+    }
+
+    /// An inline `<Annotation>` or one inside an `<Annotations>` block; only Core terms are kept.
+    private mutating func annotation(on target: AnnotationTarget, at location: SourceLocation) -> Step {
+        guard let termName = required(.term, at: location) else { return .skip }
+        guard let term = CoreTerm(term: termName, vocabularyAliases: document.vocabularyAliases) else { return .skip }
+        let text = value(.string)
+        if term.isDocumentation && text == nil {
+            return .enter(.annotation(term, target))
+        }
+        document.apply(
+            RawAnnotation(term: term, string: text, bool: bool(.bool, default: true, at: location)), to: target)
+        return .skip
+    }
+
+    private mutating func unsupported(_ element: CSDLElement, in parentName: String, at location: SourceLocation)
+        -> Step
+    {
+        switch element {
+        case .navigationPropertyBinding, .referentialConstraint, .onDelete:
+            // Server-side details with no bearing on a client.
+            return .skip
+        default:
+            diagnostics.warning("unsupported element '\(currentName())' in \(parentName) skipped", at: location)
+            return .skip
+        }
+    }
+
+    // MARK: - Attributes and text
+
+    private mutating func readAttributes() {
+        for index in setAttributes { attributeValues[index] = nil }
+        setAttributes.removeAll(keepingCapacity: true)
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
+        repeat {
+            if let attribute = CSDLAttribute(localName: xmlTextReaderConstLocalName(reader)),
+                let text = xmlTextReaderConstValue(reader)
+            {
+                attributeValues[attribute.rawValue] = String(cString: text)
+                setAttributes.append(attribute.rawValue)
+            }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+    }
+
+    private func value(_ attribute: CSDLAttribute) -> String? {
+        attributeValues[attribute.rawValue]
+    }
+
+    /// An attribute CSDL requires; a missing or empty one is an error naming the element and the attribute.
+    private mutating func required(_ attribute: CSDLAttribute, at location: SourceLocation) -> String? {
+        if let text = value(attribute), !text.isEmpty { return text }
+        diagnostics.error("\(currentName()) is missing the required attribute '\(attribute.spelling)'", at: location)
+        return nil
+    }
+
+    private mutating func bool(_ attribute: CSDLAttribute, default defaultValue: Bool, at location: SourceLocation)
+        -> Bool
+    {
+        switch value(attribute) {
+        case nil: return defaultValue
+        case "true", "1": return true
+        case "false", "0": return false
+        case let text?:
+            diagnostics.warning(
+                "\(attribute.spelling)=\"\(text)\" is not a Boolean; using \(defaultValue)", at: location)
+            return defaultValue
+        }
+    }
+
+    /// The text content of the current element (for `<String>` annotation values).
+    private func elementText() -> String? {
+        guard let text = xmlTextReaderReadString(reader) else { return nil }
+        defer { cxml_free(text) }
+        return String(cString: text)
+    }
+
+    /// The current element's name as written (with prefix); only built for messages.
+    private func currentName() -> String {
+        xmlTextReaderConstName(reader).map { String(cString: $0) } ?? "element"
+    }
+
+    private mutating func currentLocation() -> SourceLocation {
+        let endLine = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
+        let start = lines.startOfTag(xmlTextReaderConstName(reader), endingOn: endLine)
+        return SourceLocation(file: path, line: start.line, column: start.column)
+    }
+}
+
+/// Collects libxml2's errors instead of letting it print them to stderr.
+private final class XMLErrorSink {
+    struct Entry {
+        var message: String
+        var line: Int
+        var column: Int
+    }
+
+    private(set) var errors: [Entry] = []
+
+    func record(_ error: xmlError) {
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        // Errors after a fatal one only echo it; a handful is enough to act on.
+        guard errors.count < 10 else { return }
+        var message = error.message.map { String(cString: $0) } ?? "malformed XML"
+        while let last = message.last, last.isWhitespace { message.removeLast() }
+        errors.append(Entry(message: message, line: max(Int(error.line), 1), column: max(Int(error.int2), 1)))
+    }
+}

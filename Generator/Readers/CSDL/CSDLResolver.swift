@@ -1,0 +1,480 @@
+import BinderySpec
+
+/// An action or function with every type resolved.
+struct ResolvedOperation {
+    var name: QualifiedName
+    var isAction: Bool
+    /// The binding parameter's type for bound operations: `.named(T)` or `.collection(.named(T))`.
+    var binding: TypeRef?
+    /// The parameters after the binding one, located where the operation kind sends them.
+    var parameters: [ParameterSpec]
+    var returnType: TypeRef?
+    var isComposable: Bool
+    var doc: Documentation
+    var location: SourceLocation
+}
+
+struct ResolvedContainer {
+    var name: QualifiedName
+    /// Entity sets and singletons in document order.
+    var children: [ChildSpec]
+    var imports: [ResolvedImport]
+    var doc: Documentation
+    var location: SourceLocation
+}
+
+/// A `FunctionImport` or `ActionImport` with the unbound overloads it exposes.
+struct ResolvedImport {
+    var name: String
+    /// Indices into `ResolvedModel.operations`.
+    var operations: [Int]
+    var doc: Documentation
+    var location: SourceLocation
+}
+
+/// The data half of the spec plus the operations and containers the resource builder needs.
+struct ResolvedModel {
+    var enums: [EnumSpec] = []
+    var structures: [StructureSpec] = []
+    var operations: [ResolvedOperation] = []
+    var containers: [ResolvedContainer] = []
+}
+
+/// The second pass: qualifies every name, applies out-of-line annotations and checks what a single streaming
+/// pass cannot (forward references, duplicates, base-type cycles).
+struct CSDLResolver {
+    private var document: RawDocument
+    private var diagnostics: Diagnostics
+    private var model = ResolvedModel()
+    /// Schema namespaces and aliases, each mapped to its namespace.
+    private var namespaceForPrefix: [String: String] = [:]
+    private var declaredTypes: [QualifiedName: DeclaredType] = [:]
+    private var containerIndex: [QualifiedName: Int] = [:]
+    private var operationNames: Set<QualifiedName> = []
+    /// Successful resolutions by spelling; Graph spells `Edm.String` thousands of times.
+    private var resolvedTypes: [String: TypeRef] = [:]
+
+    private enum DeclaredType {
+        case enumType(Int)
+        case structure(Int)
+        case typeDefinition(Int)
+    }
+
+    static func resolve(_ document: RawDocument, diagnostics: inout Diagnostics) -> ResolvedModel {
+        var resolver = CSDLResolver(document: document, diagnostics: diagnostics)
+        resolver.registerNamespaces()
+        resolver.registerDeclarations()
+        resolver.applyAnnotationBlocks()
+        resolver.resolveEnums()
+        resolver.resolveStructures()
+        resolver.checkBaseTypeCycles()
+        resolver.resolveOperations()
+        resolver.resolveContainers()
+        diagnostics = resolver.diagnostics
+        return resolver.model
+    }
+
+    private init(document: RawDocument, diagnostics: Diagnostics) {
+        self.document = document
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: - Names
+
+    private mutating func registerNamespaces() {
+        for schema in document.schemas {
+            namespaceForPrefix[schema.namespace] = schema.namespace
+        }
+        for schema in document.schemas {
+            guard let alias = schema.alias else { continue }
+            if let existing = namespaceForPrefix[alias], existing != schema.namespace {
+                diagnostics.error(
+                    "alias '\(alias)' of '\(schema.namespace)' is already the name of '\(existing)'",
+                    at: schema.location)
+            } else {
+                namespaceForPrefix[alias] = schema.namespace
+            }
+        }
+    }
+
+    /// Registers types in document order, so a duplicate is reported where it is declared the second time.
+    private mutating func registerDeclarations() {
+        var declarations: [(name: QualifiedName, type: DeclaredType, location: SourceLocation)] = []
+        declarations.reserveCapacity(document.enums.count + document.structures.count + document.typeDefinitions.count)
+        for (index, raw) in document.enums.enumerated() {
+            declarations.append(
+                (QualifiedName(namespace: raw.namespace, name: raw.name), .enumType(index), raw.location))
+        }
+        for (index, raw) in document.structures.enumerated() {
+            declarations.append(
+                (QualifiedName(namespace: raw.namespace, name: raw.name), .structure(index), raw.location))
+        }
+        for (index, raw) in document.typeDefinitions.enumerated() {
+            declarations.append(
+                (QualifiedName(namespace: raw.namespace, name: raw.name), .typeDefinition(index), raw.location))
+        }
+        declarations.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        var firstLocations: [QualifiedName: SourceLocation] = [:]
+        for declaration in declarations {
+            if let first = firstLocations[declaration.name] {
+                diagnostics.error(
+                    "duplicate type name '\(declaration.name)' (first declared at line \(first.line))",
+                    at: declaration.location)
+                continue
+            }
+            firstLocations[declaration.name] = declaration.location
+            declaredTypes[declaration.name] = declaration.type
+        }
+        for (index, container) in document.containers.enumerated() {
+            let name = QualifiedName(namespace: container.namespace, name: container.name)
+            if containerIndex[name] == nil { containerIndex[name] = index }
+        }
+        for operation in document.operations {
+            operationNames.insert(QualifiedName(namespace: operation.namespace, name: operation.name))
+        }
+    }
+
+    /// `graph.driveItem` → `microsoft.graph.driveItem`; unknown prefixes stay as written (and fail to resolve).
+    private func qualify(_ spelling: Substring) -> QualifiedName {
+        // Byte-wise: names are ASCII in practice, and a `.` byte is always a `.` character in UTF-8.
+        guard let dot = spelling.utf8.lastIndex(of: UInt8(ascii: ".")) else {
+            return QualifiedName(namespace: "", name: String(spelling))
+        }
+        let prefix = String(spelling[..<dot])
+        return QualifiedName(
+            namespace: namespaceForPrefix[prefix] ?? prefix, name: String(spelling[spelling.utf8.index(after: dot)...]))
+    }
+
+    /// Resolves a type as written (`Edm.Int64`, `graph.driveItem`, `Collection(self.alert)`); nil after an error.
+    private mutating func resolveType(_ spelling: String, at location: SourceLocation) -> TypeRef? {
+        if let known = resolvedTypes[spelling] { return known }
+        let resolved: TypeRef?
+        if spelling.hasPrefix("Collection("), spelling.hasSuffix(")") {
+            let element = String(spelling.dropFirst("Collection(".count).dropLast())
+            resolved = resolveType(element, at: location).map { .collection($0) }
+        } else if spelling.hasPrefix("Edm.") {
+            if let primitive = Primitive(rawValue: String(spelling.dropFirst("Edm.".count))) {
+                resolved = .primitive(primitive)
+            } else {
+                // Cached below, so each unsupported primitive is reported once.
+                diagnostics.warning("unsupported primitive type '\(spelling)' is read as Edm.Untyped", at: location)
+                resolved = .primitive(.untyped)
+            }
+        } else {
+            let name = qualify(spelling[...])
+            switch declaredTypes[name] {
+            case .enumType?, .structure?:
+                resolved = .named(name)
+            case .typeDefinition(let index)?:
+                let underlying = document.typeDefinitions[index].underlyingType
+                if underlying.hasPrefix("Edm.") {
+                    resolved = resolveType(underlying, at: location)
+                } else {
+                    diagnostics.error(
+                        "TypeDefinition '\(name)' has the non-primitive underlying type '\(underlying)'", at: location)
+                    resolved = nil
+                }
+            case nil:
+                diagnostics.error("unknown type '\(spelling)'", at: location)
+                resolved = nil
+            }
+        }
+        if let resolved { resolvedTypes[spelling] = resolved }
+        return resolved
+    }
+
+    // MARK: - Annotations
+
+    /// Applies `<Annotations Target="...">` blocks to types, properties, enum members and container children.
+    /// Targets on operations, parameters and paths through the container are outside the model and skipped.
+    private mutating func applyAnnotationBlocks() {
+        for block in document.annotationBlocks where !block.annotations.isEmpty {
+            guard !block.target.utf8.contains(UInt8(ascii: "(")) else { continue }
+            let parts = block.target.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { continue }
+            let name = qualify(parts[0])
+            let member = parts.count == 2 ? String(parts[1]) : nil
+            guard let target = annotationTarget(name, member: member, of: block) else { continue }
+            for annotation in block.annotations {
+                document.apply(annotation, to: target)
+            }
+        }
+    }
+
+    private mutating func annotationTarget(
+        _ name: QualifiedName, member: String?, of block: RawAnnotationBlock
+    ) -> AnnotationTarget? {
+        switch declaredTypes[name] {
+        case .structure(let structure)?:
+            guard let member else { return .structure(structure) }
+            let raw = document.structures[structure]
+            if let property = raw.properties.firstIndex(where: { $0.name == member }) {
+                return .property(structure, property)
+            }
+            if let navigation = raw.navigationProperties.firstIndex(where: { $0.name == member }) {
+                return .navigationProperty(structure, navigation)
+            }
+        case .enumType(let enumIndex)?:
+            guard let member else { return .enumType(enumIndex) }
+            if let memberIndex = document.enums[enumIndex].members.firstIndex(where: { $0.name == member }) {
+                return .member(enumIndex, memberIndex)
+            }
+        case .typeDefinition?:
+            return nil
+        case nil:
+            if let container = containerIndex[name] {
+                guard let member else { return .container(container) }
+                let raw = document.containers[container]
+                if let child = raw.children.firstIndex(where: { $0.name == member }) {
+                    return .containerChild(container, child)
+                }
+                if let operationImport = raw.imports.firstIndex(where: { $0.name == member }) {
+                    return .operationImport(container, operationImport)
+                }
+            } else if operationNames.contains(name) {
+                return nil
+            } else {
+                diagnostics.warning("annotation target '\(block.target)' names no declared type", at: block.location)
+                return nil
+            }
+        }
+        diagnostics.warning("annotation target '\(block.target)' names no member of '\(name)'", at: block.location)
+        return nil
+    }
+
+    // MARK: - Types
+
+    private mutating func resolveEnums() {
+        model.enums.reserveCapacity(document.enums.count)
+        for raw in document.enums {
+            let name = QualifiedName(namespace: raw.namespace, name: raw.name)
+            var firstLines: [String: Int] = [:]
+            var members: [EnumSpec.Member] = []
+            members.reserveCapacity(raw.members.count)
+            for member in raw.members {
+                if let firstLine = firstLines[member.name] {
+                    diagnostics.error(
+                        "duplicate member '\(member.name)' in '\(name)' (first declared at line \(firstLine))",
+                        at: member.location)
+                    continue
+                }
+                firstLines[member.name] = member.location.line
+                members.append(EnumSpec.Member(name: member.name, value: member.value, doc: member.doc))
+            }
+            model.enums.append(
+                EnumSpec(name: name, members: members, isFlags: raw.isFlags, doc: raw.doc, location: raw.location))
+        }
+    }
+
+    private mutating func resolveStructures() {
+        model.structures.reserveCapacity(document.structures.count)
+        for raw in document.structures {
+            let name = QualifiedName(namespace: raw.namespace, name: raw.name)
+            let kindName = raw.kind == .entity ? "entity type" : "complex type"
+            var baseType: QualifiedName?
+            if let spelling = raw.baseType {
+                let base = qualify(spelling[...])
+                switch declaredTypes[base] {
+                case .structure(let index)? where document.structures[index].kind == raw.kind:
+                    baseType = base
+                case .structure?, .enumType?, .typeDefinition?:
+                    let expected = raw.kind == .entity ? "an entity type" : "a complex type"
+                    diagnostics.error(
+                        "base type '\(spelling)' of \(kindName) '\(name)' is not \(expected)", at: raw.location)
+                case nil:
+                    diagnostics.error("unknown base type '\(spelling)' of \(kindName) '\(name)'", at: raw.location)
+                }
+            }
+
+            // Properties and navigation properties share one name space within a type.
+            var firstLines: [String: Int] = [:]
+            var properties: [PropertySpec] = []
+            properties.reserveCapacity(raw.properties.count)
+            for property in raw.properties {
+                guard isFirstMember(property.name, of: name, at: property.location, firstLines: &firstLines),
+                    let type = resolveType(property.type, at: property.location)
+                else { continue }
+                properties.append(
+                    PropertySpec(
+                        name: property.name, type: type, isNullable: property.isNullable,
+                        isReadOnly: property.isReadOnly,
+                        doc: property.doc, location: property.location))
+            }
+            var navigationProperties: [NavigationPropertySpec] = []
+            for navigation in raw.navigationProperties {
+                guard isFirstMember(navigation.name, of: name, at: navigation.location, firstLines: &firstLines),
+                    let type = resolveType(navigation.type, at: navigation.location)
+                else { continue }
+                guard case .named(let target) = type.elementType, case .structure(let index)? = declaredTypes[target],
+                    document.structures[index].kind == .entity
+                else {
+                    diagnostics.error(
+                        "navigation property '\(navigation.name)' of '\(name)' must target an entity type, not '\(navigation.type)'",
+                        at: navigation.location)
+                    continue
+                }
+                navigationProperties.append(
+                    NavigationPropertySpec(
+                        name: navigation.name, type: type, containsTarget: navigation.containsTarget,
+                        doc: navigation.doc, location: navigation.location))
+            }
+            model.structures.append(
+                StructureSpec(
+                    name: name, kind: raw.kind, baseType: baseType, isAbstract: raw.isAbstract, isOpen: raw.isOpen,
+                    hasStream: raw.hasStream, key: raw.key, properties: properties,
+                    navigationProperties: navigationProperties, doc: raw.doc, location: raw.location))
+        }
+    }
+
+    private mutating func isFirstMember(
+        _ member: String, of type: QualifiedName, at location: SourceLocation, firstLines: inout [String: Int]
+    ) -> Bool {
+        if let firstLine = firstLines[member] {
+            diagnostics.error(
+                "duplicate property name '\(member)' in '\(type)' (first declared at line \(firstLine))", at: location)
+            return false
+        }
+        firstLines[member] = location.line
+        return true
+    }
+
+    /// Reports each cycle once, starting from its member declared first.
+    private mutating func checkBaseTypeCycles() {
+        let count = model.structures.count
+        var baseIndex = [Int?](repeating: nil, count: count)
+        for (index, structure) in model.structures.enumerated() {
+            if let base = structure.baseType, case .structure(let baseStructure)? = declaredTypes[base] {
+                baseIndex[index] = baseStructure
+            }
+        }
+        enum VisitState { case unvisited, onPath, done }
+        var state = [VisitState](repeating: .unvisited, count: count)
+        for start in 0..<count where state[start] == .unvisited {
+            var path: [Int] = []
+            var current: Int? = start
+            while let index = current, state[index] == .unvisited {
+                state[index] = .onPath
+                path.append(index)
+                current = baseIndex[index]
+            }
+            if let index = current, state[index] == .onPath, let cycleStart = path.firstIndex(of: index) {
+                var cycle = Array(path[cycleStart...])
+                if let firstDeclared = cycle.indices.min(by: { cycle[$0] < cycle[$1] }) {
+                    cycle = Array(cycle[firstDeclared...] + cycle[..<firstDeclared])
+                }
+                let names = (cycle + cycle.prefix(1)).map { model.structures[$0].name.description }
+                diagnostics.error(
+                    "base type cycle: \(names.joined(separator: " → "))", at: model.structures[cycle[0]].location)
+            }
+            for index in path { state[index] = .done }
+        }
+    }
+
+    // MARK: - Operations and the container
+
+    private mutating func resolveOperations() {
+        model.operations.reserveCapacity(document.operations.count)
+        for raw in document.operations {
+            let name = QualifiedName(namespace: raw.namespace, name: raw.name)
+            let kindName = raw.isAction ? "action" : "function"
+            var rawParameters = raw.parameters[...]
+            var binding: TypeRef?
+            if raw.isBound {
+                guard let bindingParameter = rawParameters.popFirst() else {
+                    diagnostics.error("bound \(kindName) '\(name)' has no binding parameter", at: raw.location)
+                    continue
+                }
+                guard let type = resolveType(bindingParameter.type, at: bindingParameter.location) else { continue }
+                binding = type
+            }
+            var firstLines: [String: Int] = [:]
+            var parameters: [ParameterSpec] = []
+            var isComplete = true
+            for parameter in rawParameters {
+                if let firstLine = firstLines[parameter.name] {
+                    diagnostics.error(
+                        "duplicate parameter '\(parameter.name)' in \(kindName) '\(name)' (first declared at line \(firstLine))",
+                        at: parameter.location)
+                    isComplete = false
+                    continue
+                }
+                firstLines[parameter.name] = parameter.location.line
+                guard let type = resolveType(parameter.type, at: parameter.location) else {
+                    isComplete = false
+                    continue
+                }
+                parameters.append(
+                    ParameterSpec(
+                        name: parameter.name, type: type, location: raw.isAction ? .body : .function,
+                        isRequired: !parameter.isNullable && !parameter.isOptional, doc: parameter.doc))
+            }
+            var returnType: TypeRef?
+            if let rawReturn = raw.returnType {
+                guard let type = resolveType(rawReturn.type, at: rawReturn.location) else { continue }
+                returnType = type
+            } else if !raw.isAction {
+                diagnostics.warning("function '\(name)' declares no ReturnType", at: raw.location)
+            }
+            guard isComplete else { continue }
+            model.operations.append(
+                ResolvedOperation(
+                    name: name, isAction: raw.isAction, binding: binding, parameters: parameters,
+                    returnType: returnType,
+                    isComposable: raw.isComposable, doc: raw.doc, location: raw.location))
+        }
+    }
+
+    private mutating func resolveContainers() {
+        var unboundOperations: [QualifiedName: [Int]] = [:]
+        for (index, operation) in model.operations.enumerated() where operation.binding == nil {
+            unboundOperations[operation.name, default: []].append(index)
+        }
+        for raw in document.containers {
+            let containerName = QualifiedName(namespace: raw.namespace, name: raw.name)
+            var firstLines: [String: Int] = [:]
+            var children: [ChildSpec] = []
+            for child in raw.children {
+                let kindName = child.isCollection ? "entity set" : "singleton"
+                if let firstLine = firstLines[child.name] {
+                    diagnostics.error(
+                        "duplicate name '\(child.name)' in container '\(containerName)' (first declared at line \(firstLine))",
+                        at: child.location)
+                    continue
+                }
+                firstLines[child.name] = child.location.line
+                let target = qualify(child.type[...])
+                guard case .structure(let index)? = declaredTypes[target], document.structures[index].kind == .entity
+                else {
+                    let problem = declaredTypes[target] == nil ? "unknown type" : "not an entity type"
+                    diagnostics.error(
+                        "\(kindName) '\(child.name)' has type '\(child.type)': \(problem)", at: child.location)
+                    continue
+                }
+                children.append(
+                    ChildSpec(
+                        name: child.name, segment: child.name, target: target, isCollection: child.isCollection,
+                        keyName: child.isCollection ? "\(target.name)-id" : nil, doc: child.doc))
+            }
+            var imports: [ResolvedImport] = []
+            for rawImport in raw.imports {
+                let kindName = rawImport.isAction ? "action" : "function"
+                let operationName = qualify(rawImport.operation[...])
+                let overloads = (unboundOperations[operationName] ?? []).filter {
+                    model.operations[$0].isAction == rawImport.isAction
+                }
+                guard !overloads.isEmpty else {
+                    diagnostics.error(
+                        "\(rawImport.isAction ? "ActionImport" : "FunctionImport") '\(rawImport.name)' refers to unknown unbound \(kindName) '\(rawImport.operation)'",
+                        at: rawImport.location)
+                    continue
+                }
+                imports.append(
+                    ResolvedImport(
+                        name: rawImport.name, operations: overloads, doc: rawImport.doc, location: rawImport.location))
+            }
+            model.containers.append(
+                ResolvedContainer(
+                    name: containerName, children: children, imports: imports, doc: raw.doc, location: raw.location))
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import BinderySpec
+
+/// The third pass: the request-builder graph. One resource per entity type (with what it inherits) and one root
+/// resource for the entity container.
+struct CSDLResourceBuilder {
+    private let model: ResolvedModel
+    private var structureIndex: [QualifiedName: Int] = [:]
+    /// Bound operations by the entity type they bind to, as one item or as a collection (indices, document order).
+    private var boundToItem: [QualifiedName: [Int]] = [:]
+    private var boundToCollection: [QualifiedName: [Int]] = [:]
+
+    /// Success codes of actions: Graph answers with any of them depending on the action.
+    private static let actionSuccessCodes = [200, 201, 202, 204]
+
+    init(model: ResolvedModel) {
+        self.model = model
+        for (index, structure) in model.structures.enumerated() {
+            structureIndex[structure.name] = index
+        }
+        for (index, operation) in model.operations.enumerated() {
+            switch operation.binding {
+            case .named(let type)?:
+                boundToItem[type, default: []].append(index)
+            case .collection(.named(let type))?:
+                boundToCollection[type, default: []].append(index)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// All resources (entity types in document order, root last) and the root's name.
+    /// `primarySchema` names and locates a root resource when the document has no container.
+    func build(primarySchema: RawSchema, diagnostics: inout Diagnostics) -> (
+        resources: [ResourceSpec], root: QualifiedName
+    ) {
+        var resources: [ResourceSpec] = []
+        resources.reserveCapacity(model.structures.count + 1)
+        for structure in model.structures where structure.kind == .entity {
+            resources.append(resource(for: structure))
+        }
+        let root = rootResource(primarySchema: primarySchema, diagnostics: &diagnostics)
+        resources.append(root)
+        return (resources, root.name)
+    }
+
+    // MARK: - Entity types
+
+    private func resource(for structure: StructureSpec) -> ResourceSpec {
+        let name = structure.name
+        let lineage = self.lineage(of: name)
+        let model = TypeRef.named(name)
+
+        var operations = [
+            OperationSpec(
+                name: "get", kind: .get, method: .get, response: ResponseSpec(type: model), location: structure.location
+            ),
+            OperationSpec(
+                name: "update", kind: .update, method: .patch, requestBody: BodySpec(type: model),
+                response: ResponseSpec(type: model, successCodes: [200, 204]), location: structure.location),
+            OperationSpec(
+                name: "delete", kind: .delete, method: .delete, response: ResponseSpec(type: nil, successCodes: [204]),
+                location: structure.location),
+        ]
+        operations += boundOperations(for: lineage, in: boundToItem)
+
+        var collectionOperations = [
+            OperationSpec(
+                name: "list", kind: .list, method: .get, response: ResponseSpec(type: .collection(model)),
+                location: structure.location),
+            OperationSpec(
+                name: "create", kind: .create, method: .post, requestBody: BodySpec(type: model),
+                response: ResponseSpec(type: model, successCodes: [201]), location: structure.location),
+        ]
+        collectionOperations += boundOperations(for: lineage, in: boundToCollection)
+
+        return ResourceSpec(
+            name: name, model: model, children: children(for: lineage), operations: operations,
+            collectionOperations: collectionOperations, doc: structure.doc, location: structure.location)
+    }
+
+    /// The type and its base types, most derived first. Stops at a repeated type, which the resolver has
+    /// already reported as a cycle.
+    private func lineage(of name: QualifiedName) -> [QualifiedName] {
+        var lineage: [QualifiedName] = []
+        var current: QualifiedName? = name
+        while let type = current, let index = structureIndex[type], !lineage.contains(type) {
+            lineage.append(type)
+            current = model.structures[index].baseType
+        }
+        return lineage
+    }
+
+    /// Navigation properties, inherited ones first, as the JSON of an item lists them.
+    private func children(for lineage: [QualifiedName]) -> [ChildSpec] {
+        var children: [ChildSpec] = []
+        var names: Set<String> = []
+        for type in lineage.reversed() {
+            guard let index = structureIndex[type] else { continue }
+            for navigation in model.structures[index].navigationProperties where names.insert(navigation.name).inserted
+            {
+                guard case .named(let target) = navigation.type.elementType else { continue }
+                let isCollection = navigation.type.isCollection
+                children.append(
+                    ChildSpec(
+                        name: navigation.name, segment: navigation.name, target: target, isCollection: isCollection,
+                        keyName: isCollection ? "\(target.name)-id" : nil, doc: navigation.doc))
+            }
+        }
+        return children
+    }
+
+    // MARK: - Bound operations
+
+    /// One operation that may end up on a resource, with what decides between overloads.
+    private struct Candidate {
+        var operation: Int
+        /// How many steps up the lineage the binding type is (0: bound to the type itself).
+        var distance: Int
+        var name: String
+        var pathSuffix: [String]
+        var doc: Documentation
+        var location: SourceLocation
+    }
+
+    private func boundOperations(for lineage: [QualifiedName], in index: [QualifiedName: [Int]]) -> [OperationSpec] {
+        var candidates: [Candidate] = []
+        for (distance, type) in lineage.enumerated() {
+            for operationIndex in index[type] ?? [] {
+                let operation = model.operations[operationIndex]
+                candidates.append(
+                    Candidate(
+                        operation: operationIndex, distance: distance, name: operation.name.name,
+                        pathSuffix: [operation.name.description], doc: operation.doc, location: operation.location))
+            }
+        }
+        candidates.sort { $0.operation < $1.operation }
+        return operationSpecs(from: candidates)
+    }
+
+    /// Groups candidates by name (at the first one's place) and drops overloads that repeat a parameter list
+    /// already kept. Within a name the fewest parameters come first, then the most specific binding, then
+    /// document order, so `delta` on `user` beats the inherited `delta` on `directoryObject`.
+    private func operationSpecs(from candidates: [Candidate]) -> [OperationSpec] {
+        var groupOrder: [String] = []
+        var groups: [String: [Candidate]] = [:]
+        for candidate in candidates {
+            if groups[candidate.name] == nil { groupOrder.append(candidate.name) }
+            groups[candidate.name, default: []].append(candidate)
+        }
+        var specs: [OperationSpec] = []
+        for name in groupOrder {
+            let ranked = (groups[name] ?? []).sorted {
+                let left = model.operations[$0.operation].parameters.count
+                let right = model.operations[$1.operation].parameters.count
+                return (left, $0.distance, $0.operation) < (right, $1.distance, $1.operation)
+            }
+            var keptSignatures: [[String]] = []
+            for candidate in ranked {
+                let operation = model.operations[candidate.operation]
+                let signature = operation.parameters.map(\.name).sorted()
+                guard !keptSignatures.contains(signature) else { continue }
+                keptSignatures.append(signature)
+                specs.append(spec(for: operation, as: candidate))
+            }
+        }
+        return specs
+    }
+
+    private func spec(for operation: ResolvedOperation, as candidate: Candidate) -> OperationSpec {
+        let isRawBody = operation.returnType == .primitive(.stream)
+        let response: ResponseSpec
+        if operation.isAction {
+            response = ResponseSpec(
+                type: operation.returnType, successCodes: Self.actionSuccessCodes, isRawBody: isRawBody)
+        } else {
+            response = ResponseSpec(
+                type: operation.returnType,
+                delta: operation.name.name == "delta" ? .odata(tokenParameter: "token") : nil, isRawBody: isRawBody)
+        }
+        return OperationSpec(
+            name: candidate.name, kind: operation.isAction ? .action : .function,
+            method: operation.isAction ? .post : .get, pathSuffix: candidate.pathSuffix,
+            parameters: operation.parameters, response: response, isComposable: operation.isComposable,
+            doc: candidate.doc, location: candidate.location)
+    }
+
+    // MARK: - The container
+
+    private func rootResource(primarySchema: RawSchema, diagnostics: inout Diagnostics) -> ResourceSpec {
+        guard let container = model.containers.first else {
+            let name = QualifiedName(namespace: primarySchema.namespace, name: "Service")
+            diagnostics.warning(
+                "the document declares no EntityContainer; the root resource '\(name)' is empty",
+                at: primarySchema.location)
+            return ResourceSpec(name: name, location: primarySchema.location)
+        }
+        for extra in model.containers.dropFirst() {
+            diagnostics.warning(
+                "only the first EntityContainer is read; '\(extra.name)' is skipped", at: extra.location)
+        }
+        var candidates: [Candidate] = []
+        for operationImport in container.imports {
+            for operationIndex in operationImport.operations {
+                let operation = model.operations[operationIndex]
+                candidates.append(
+                    Candidate(
+                        operation: operationIndex, distance: 0, name: operationImport.name,
+                        pathSuffix: [operationImport.name],
+                        doc: operationImport.doc.isEmpty ? operation.doc : operationImport.doc,
+                        location: operationImport.location))
+            }
+        }
+        return ResourceSpec(
+            name: container.name, children: container.children, operations: operationSpecs(from: candidates),
+            doc: container.doc, location: container.location)
+    }
+}

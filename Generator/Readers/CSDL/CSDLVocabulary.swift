@@ -1,0 +1,107 @@
+import CLibXML2
+
+// The element, attribute and annotation-term names the CSDL reader understands.
+// Names are matched against libxml2's own byte strings so that nothing is allocated for the many
+// nodes and attributes the reader does not care about.
+
+/// The CSDL and EDMX elements the reader distinguishes (by local name; namespaces are not checked).
+enum CSDLElement {
+    case edmx, dataServices, reference, include
+    case schema, entityType, complexType, enumType, typeDefinition, term
+    case member, property, navigationProperty, key, propertyRef
+    case action, function, parameter, returnType
+    case entityContainer, entitySet, singleton, functionImport, actionImport, navigationPropertyBinding
+    case annotations, annotation, string
+    /// Children of a navigation property that only matter to servers.
+    case referentialConstraint, onDelete
+    case other
+
+    private static let names: [(StaticString, CSDLElement)] = [
+        ("Property", .property), ("Annotation", .annotation), ("Member", .member),
+        ("Annotations", .annotations), ("Parameter", .parameter), ("NavigationProperty", .navigationProperty),
+        ("ReturnType", .returnType), ("ComplexType", .complexType), ("EntityType", .entityType),
+        ("EnumType", .enumType), ("Action", .action), ("Function", .function), ("String", .string),
+        ("NavigationPropertyBinding", .navigationPropertyBinding), ("EntitySet", .entitySet),
+        ("Singleton", .singleton), ("Key", .key), ("PropertyRef", .propertyRef), ("Schema", .schema),
+        ("EntityContainer", .entityContainer), ("FunctionImport", .functionImport),
+        ("ActionImport", .actionImport), ("Term", .term), ("TypeDefinition", .typeDefinition),
+        ("ReferentialConstraint", .referentialConstraint), ("OnDelete", .onDelete),
+        ("Edmx", .edmx), ("DataServices", .dataServices), ("Reference", .reference), ("Include", .include),
+    ]
+
+    /// Looks up a libxml2 local name; unknown or missing names are `.other`.
+    init(localName: UnsafePointer<xmlChar>?) {
+        self = lookUp(localName, in: Self.names) ?? .other
+    }
+}
+
+/// The attributes the reader reads; every other attribute is passed over without a copy.
+enum CSDLAttribute: Int, CaseIterable {
+    case name, namespace, alias, type, nullable, baseType, abstract, openType, hasStream
+    case isFlags, underlyingType, value, containsTarget, isBound, isComposable
+    case entityType, function, action, target, term, string, bool
+
+    private static let names: [(StaticString, CSDLAttribute)] = [
+        ("Name", .name), ("Type", .type), ("Nullable", .nullable), ("Value", .value), ("Term", .term),
+        ("String", .string), ("Bool", .bool), ("Target", .target), ("BaseType", .baseType),
+        ("IsBound", .isBound), ("ContainsTarget", .containsTarget), ("Abstract", .abstract),
+        ("OpenType", .openType), ("HasStream", .hasStream), ("IsFlags", .isFlags),
+        ("IsComposable", .isComposable), ("EntityType", .entityType), ("Function", .function),
+        ("Action", .action), ("Namespace", .namespace), ("Alias", .alias), ("UnderlyingType", .underlyingType),
+    ]
+
+    init?(localName: UnsafePointer<xmlChar>?) {
+        guard let match = lookUp(localName, in: Self.names) else { return nil }
+        self = match
+    }
+
+    /// The spelling in CSDL, for diagnostics.
+    var spelling: String {
+        Self.names.first { $0.1 == self }.map { "\($0.0)" } ?? "\(self)"
+    }
+}
+
+/// The `Org.OData.Core.V1` terms that change the spec model; all other annotations are ignored.
+enum CoreTerm {
+    case description, longDescription, computed, immutable, optionalParameter
+
+    var isDocumentation: Bool { self == .description || self == .longDescription }
+
+    /// Classifies a term such as `Org.OData.Core.V1.Description`, `Core.Description` or `MyCore.Description`
+    /// (with `MyCore` an `edmx:Include` alias of `Org.OData.Core.V1`).
+    init?(term: String, vocabularyAliases: [String: String]) {
+        guard let dot = term.lastIndex(of: ".") else { return nil }
+        let qualifier = String(term[..<dot])
+        let namespace = vocabularyAliases[qualifier] ?? qualifier
+        guard namespace == "Core" || namespace == "Core.V1" || namespace.hasSuffix(".Core.V1") else { return nil }
+        switch term[term.index(after: dot)...] {
+        case "Description": self = .description
+        case "LongDescription": self = .longDescription
+        case "Computed": self = .computed
+        case "Immutable": self = .immutable
+        case "OptionalParameter": self = .optionalParameter
+        default: return nil
+        }
+    }
+}
+
+/// Finds a NUL-terminated libxml2 string in a small table without allocating.
+private func lookUp<Value>(_ bytes: UnsafePointer<xmlChar>?, in table: [(StaticString, Value)]) -> Value? {
+    guard let bytes else { return nil }
+    for (name, value) in table where bytesEqual(bytes, name) {
+        return value
+    }
+    return nil
+}
+
+/// Whether a NUL-terminated byte string equals an ASCII literal; stops at the first difference, so it never
+/// reads past the terminator.
+@inline(__always)
+func bytesEqual(_ bytes: UnsafePointer<xmlChar>, _ literal: StaticString) -> Bool {
+    let expected = literal.utf8Start
+    let count = literal.utf8CodeUnitCount
+    for index in 0..<count where bytes[index] != expected[index] {
+        return false
+    }
+    return bytes[count] == 0
+}

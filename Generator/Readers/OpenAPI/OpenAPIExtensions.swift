@@ -1,0 +1,308 @@
+import BinderySpec
+
+/// The `x-bindery-*` vocabulary and its validation. `Docs/OpenAPIExtensions.md` describes the same rules for
+/// spec authors; keep the two in step.
+///
+/// Every bad value is an error at its own location: a silently ignored typo in a convention would produce a
+/// client that pages or unwraps wrongly, which is far harder to find than a compile-time message.
+struct OpenAPIExtensionReader {
+    let context: OpenAPIContext
+
+    /// Which `x-bindery-*` extensions each kind of OpenAPI object may carry.
+    enum Site: String {
+        case document = "the document root"
+        case pathItem = "a path item"
+        case operation = "an operation"
+        case schema = "a schema"
+
+        var allowed: [String] {
+            switch self {
+            case .document: return ["x-bindery-namespace", "x-bindery-conventions"]
+            case .pathItem: return ["x-bindery-resource"]
+            case .operation: return ["x-bindery-paging", "x-bindery-delta"]
+            case .schema: return ["x-bindery-key", "x-bindery-loose"]
+            }
+        }
+    }
+
+    /// Reports `x-bindery-*` members that do not belong on this object; other `x-` extensions are not ours.
+    func checkExtensionNames(of node: OpenAPINode, at site: Site) {
+        for (key, value) in node.members where key.hasPrefix("x-bindery-") && !site.allowed.contains(key) {
+            let allowed = site.allowed.joined(separator: ", ")
+            context.error("unknown extension '\(key)' on \(site.rawValue) (allowed here: \(allowed))", at: value)
+        }
+    }
+
+    // MARK: Document conventions
+
+    /// Reads `x-bindery-conventions`; every key is optional.
+    func conventions(_ node: OpenAPINode?) -> Conventions {
+        var conventions = Conventions(envelope: .none, paging: .none, delta: nil, errors: .odata, queryOptions: .declared)
+        guard let node else { return conventions }
+        let name = "x-bindery-conventions"
+        guard requireObject(node, name) else { return conventions }
+        checkKeys(node, name, allowed: ["envelope", "paging", "delta", "errors", "queryOptions"])
+        if let envelopeNode = node["envelope"], let envelope = envelope(envelopeNode) {
+            conventions.envelope = envelope
+        }
+        if let pagingNode = node["paging"], let paging = paging(pagingNode, name: "\(name).paging") {
+            conventions.paging = paging
+        }
+        if let deltaNode = node["delta"] {
+            conventions.delta = delta(deltaNode, name: "\(name).delta")
+        }
+        if let errorsNode = node["errors"],
+            let errors = keyword(errorsNode, "\(name).errors", as: ErrorDialect.self, choices: ["spark", "inbox", "nylas", "odata"])
+        {
+            conventions.errors = errors
+        }
+        if let optionsNode = node["queryOptions"],
+            let options = keyword(optionsNode, "\(name).queryOptions", as: QueryOptionStyle.self, choices: ["odata", "declared"])
+        {
+            conventions.queryOptions = options
+        }
+        return conventions
+    }
+
+    /// `{"results": ["D", "Results"], "request": ["D"]}`, or the string `"none"`.
+    func envelope(_ node: OpenAPINode) -> Envelope? {
+        let name = "x-bindery-conventions.envelope"
+        if node.string == "none" { return Envelope.none }
+        guard node.isObject else {
+            context.error("\(name) must be an object {\"results\": [...], \"request\": [...]} or \"none\", found \(node.value.kindName)", at: node)
+            return nil
+        }
+        checkKeys(node, name, allowed: ["results", "request"])
+        guard let resultsNode = node["results"] else {
+            context.error("\(name) needs \"results\": the JSON path of the payload in a response, such as [\"D\", \"Results\"]", at: node)
+            return nil
+        }
+        guard let results = path(resultsNode, "\(name).results") else { return nil }
+        var request: [String] = []
+        if let requestNode = node["request"] {
+            guard let requestPath = path(requestNode, "\(name).request", allowEmpty: true) else { return nil }
+            request = requestPath
+        }
+        return .wrapped(resultsPath: results, requestPath: request)
+    }
+
+    /// One of the paging shapes, selected by `style`.
+    func paging(_ node: OpenAPINode, name: String) -> PagingDialect? {
+        guard requireObject(node, name) else { return nil }
+        guard let styleNode = node["style"] else {
+            context.error("\(name) needs \"style\": one of pageNumber, offset, cursor, nextLink, none", at: node)
+            return nil
+        }
+        guard let style = styleNode.string else {
+            context.error("\(name).style must be a string, found \(styleNode.value.kindName)", at: styleNode)
+            return nil
+        }
+        switch style {
+        case "pageNumber":
+            checkKeys(node, name, allowed: ["style", "page", "size", "extraQuery", "totalPages"])
+            let page = requiredString(node, "page", in: name)
+            let size = requiredString(node, "size", in: name)
+            let totalPages = node["totalPages"].flatMap { path($0, "\(name).totalPages") }
+            if node["totalPages"] == nil {
+                context.error("\(name) needs \"totalPages\": the JSON path of the total page count, such as [\"D\", \"Pagination\", \"TotalPages\"]", at: node)
+            }
+            var extraQuery: [String: String] = [:]
+            if let extraNode = node["extraQuery"] {
+                guard let extra = stringMap(extraNode, "\(name).extraQuery") else { return nil }
+                extraQuery = extra
+            }
+            guard let page, let size, let totalPages else { return nil }
+            return .pageNumber(pageParameter: page, sizeParameter: size, extraQuery: extraQuery, totalPagesPath: totalPages)
+        case "offset":
+            checkKeys(node, name, allowed: ["style", "offset", "limit"])
+            let offset = requiredString(node, "offset", in: name)
+            let limit = requiredString(node, "limit", in: name)
+            guard let offset, let limit else { return nil }
+            return .offset(offsetParameter: offset, limitParameter: limit)
+        case "cursor":
+            checkKeys(node, name, allowed: ["style", "field", "parameter"])
+            let field = requiredString(node, "field", in: name)
+            let parameter = requiredString(node, "parameter", in: name)
+            guard let field, let parameter else { return nil }
+            return .cursor(responseField: field, requestParameter: parameter)
+        case "nextLink":
+            checkKeys(node, name, allowed: ["style", "field"])
+            guard let field = requiredString(node, "field", in: name) else { return nil }
+            return .nextLink(field: field)
+        case "none":
+            checkKeys(node, name, allowed: ["style"])
+            return PagingDialect.none
+        default:
+            context.error("\(name).style '\(style)' is not one of pageNumber, offset, cursor, nextLink, none", at: styleNode)
+            return nil
+        }
+    }
+
+    /// One of the delta shapes, selected by `style`.
+    func delta(_ node: OpenAPINode, name: String) -> DeltaDialect? {
+        guard requireObject(node, name) else { return nil }
+        guard let styleNode = node["style"] else {
+            context.error("\(name) needs \"style\": cursor or odata", at: node)
+            return nil
+        }
+        switch styleNode.string {
+        case "cursor":
+            checkKeys(node, name, allowed: ["style", "parameter", "start", "end"])
+            let parameter = requiredString(node, "parameter", in: name)
+            let start = requiredString(node, "start", in: name)
+            let end = requiredString(node, "end", in: name)
+            guard let parameter, let start, let end else { return nil }
+            return .cursor(requestParameter: parameter, startField: start, endField: end)
+        case "odata":
+            checkKeys(node, name, allowed: ["style", "token"])
+            guard let token = requiredString(node, "token", in: name) else { return nil }
+            return .odata(tokenParameter: token)
+        case let other?:
+            context.error("\(name).style '\(other)' is not one of cursor, odata", at: styleNode)
+            return nil
+        case nil:
+            context.error("\(name).style must be a string, found \(styleNode.value.kindName)", at: styleNode)
+            return nil
+        }
+    }
+
+    // MARK: Per-object extensions
+
+    /// `x-bindery-delta` on an operation: `true` uses the document's delta dialect, `false` none, an object its own.
+    /// The outer optional is "not given"; the inner is the dialect.
+    func operationDelta(_ node: OpenAPINode, documentDelta: DeltaDialect?) -> DeltaDialect?? {
+        if let flag = node.bool {
+            guard flag else { return .some(nil) }
+            guard let documentDelta else {
+                context.error("x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta", at: node)
+                return nil
+            }
+            return .some(documentDelta)
+        }
+        guard node.isObject else {
+            context.error("x-bindery-delta must be true, false or an object {\"style\": ...}, found \(node.value.kindName)", at: node)
+            return nil
+        }
+        guard let dialect = delta(node, name: "x-bindery-delta") else { return nil }
+        return .some(dialect)
+    }
+
+    /// `x-bindery-resource`: the name of the resource a path node stands for.
+    func resourceName(_ node: OpenAPINode) -> String? {
+        guard let name = node.string, OpenAPINaming.isIdentifierLike(name) else {
+            context.error("x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \(describe(node))", at: node)
+            return nil
+        }
+        return name
+    }
+
+    /// `x-bindery-key`: the key property names of an object schema.
+    func key(_ node: OpenAPINode) -> [(name: String, node: OpenAPINode)]? {
+        guard let elements = node.elements, !elements.isEmpty else {
+            context.error("x-bindery-key must be a non-empty array of property names, found \(describe(node))", at: node)
+            return nil
+        }
+        var names: [(String, OpenAPINode)] = []
+        for element in elements {
+            guard let name = element.string, !name.isEmpty else {
+                context.error("x-bindery-key entries must be property names, found \(describe(element))", at: element)
+                return nil
+            }
+            names.append((name, element))
+        }
+        return names
+    }
+
+    /// `x-bindery-loose`: a boolean.
+    func loose(_ node: OpenAPINode) -> Bool {
+        guard let flag = node.bool else {
+            context.error("x-bindery-loose must be true or false, found \(describe(node))", at: node)
+            return false
+        }
+        return flag
+    }
+
+    /// `x-bindery-namespace`: a dotted name such as `sample.mail`.
+    func namespace(_ node: OpenAPINode) -> String? {
+        guard let namespace = node.string, OpenAPINaming.isValidNamespace(namespace) else {
+            context.error("x-bindery-namespace must be a dotted name such as \"sample.mail\", found \(describe(node))", at: node)
+            return nil
+        }
+        return namespace
+    }
+
+    // MARK: Value helpers
+
+    private func requireObject(_ node: OpenAPINode, _ name: String) -> Bool {
+        if node.isObject { return true }
+        context.error("\(name) must be an object, found \(node.value.kindName)", at: node)
+        return false
+    }
+
+    private func checkKeys(_ node: OpenAPINode, _ name: String, allowed: [String]) {
+        for (key, value) in node.members where !allowed.contains(key) {
+            context.error("\(name): unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", at: value)
+        }
+    }
+
+    private func requiredString(_ node: OpenAPINode, _ key: String, in name: String) -> String? {
+        guard let value = node[key] else {
+            context.error("\(name) needs \"\(key)\"", at: node)
+            return nil
+        }
+        guard let text = value.string, !text.isEmpty else {
+            context.error("\(name).\(key) must be a non-empty string, found \(describe(value))", at: value)
+            return nil
+        }
+        return text
+    }
+
+    /// A JSON path written as an array of member names: `["D", "Results"]`.
+    private func path(_ node: OpenAPINode, _ name: String, allowEmpty: Bool = false) -> [String]? {
+        guard let elements = node.elements, allowEmpty || !elements.isEmpty else {
+            context.error("\(name) must be a\(allowEmpty ? "n" : " non-empty") array of member names, found \(describe(node))", at: node)
+            return nil
+        }
+        var path: [String] = []
+        for element in elements {
+            guard let text = element.string, !text.isEmpty else {
+                context.error("\(name) entries must be member names, found \(describe(element))", at: element)
+                return nil
+            }
+            path.append(text)
+        }
+        return path
+    }
+
+    private func stringMap(_ node: OpenAPINode, _ name: String) -> [String: String]? {
+        guard node.isObject else {
+            context.error("\(name) must be an object of strings, found \(node.value.kindName)", at: node)
+            return nil
+        }
+        var map: [String: String] = [:]
+        for (key, value) in node.members {
+            guard let text = value.string else {
+                context.error("\(name).\(key) must be a string, found \(describe(value))", at: value)
+                return nil
+            }
+            map[key] = text
+        }
+        return map
+    }
+
+    private func keyword<Value: RawRepresentable<String>>(
+        _ node: OpenAPINode, _ name: String, as type: Value.Type, choices: [String]
+    ) -> Value? {
+        guard let text = node.string, let value = Value(rawValue: text) else {
+            context.error("\(name) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(node))", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A short rendering of a bad value for messages: strings quoted, anything else by kind.
+    private func describe(_ node: OpenAPINode) -> String {
+        if let text = node.string { return "\"\(text)\"" }
+        return node.value.kindName
+    }
+}

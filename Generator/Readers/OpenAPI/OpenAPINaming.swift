@@ -1,0 +1,70 @@
+/// The few naming rules the OpenAPI reader needs. Names stay wire-ish; Swift naming is the emitter's business.
+enum OpenAPINaming {
+    /// `Sample Mail` → `sample.mail`: ASCII letters and digits, lowercased, other runs become one dot
+    /// (a dotted namespace, like OData's `microsoft.graph`).
+    static func namespaceSlug(_ title: String) -> String {
+        var slug = ""
+        var pendingDot = false
+        for scalar in title.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingDot, !slug.isEmpty { slug.append(".") }
+                pendingDot = false
+                slug.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            } else {
+                pendingDot = true
+            }
+        }
+        return slug
+    }
+
+    /// Whether a user-given namespace is dotted identifiers (`sample.mail`), as `QualifiedName` splits at the last dot.
+    static func isValidNamespace(_ namespace: String) -> Bool {
+        let parts = namespace.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { isIdentifierLike(String($0)) }
+    }
+
+    /// Letters, digits, `_` and `-`, not starting with a digit or `-`.
+    static func isIdentifierLike(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+    }
+
+    static func upperFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    /// `<Parent><Child>`: `thread` + `state` → `threadState`; the parent keeps its case, the child is capitalized.
+    static func joined(_ parent: String, _ child: String) -> String {
+        parent + upperFirst(child)
+    }
+
+    /// `threads` → `thread`. Only a final "s" is dropped: a guess that is easy to predict, and
+    /// `x-bindery-resource` overrides it.
+    static func singular(_ segment: String) -> String {
+        guard segment.count > 1, segment.hasSuffix("s") else { return segment }
+        return String(segment.dropLast())
+    }
+}
+
+/// Hands out names that are unique within one kind (types, resources), ignoring case, since the emitter
+/// changes case and `Thread`/`thread` would collide in Swift.
+struct OpenAPINameRegistry {
+    private var taken: Set<String> = []
+
+    func isTaken(_ name: String) -> Bool { taken.contains(name.lowercased()) }
+
+    /// Marks a name as used; returns false when it already was.
+    @discardableResult
+    mutating func reserve(_ name: String) -> Bool {
+        taken.insert(name.lowercased()).inserted
+    }
+
+    /// The first of `name`, `name2`, `name3`, ... that is still free, reserved.
+    mutating func unique(_ name: String) -> String {
+        if reserve(name) { return name }
+        var counter = 2
+        while !reserve("\(name)\(counter)") { counter += 1 }
+        return "\(name)\(counter)"
+    }
+}

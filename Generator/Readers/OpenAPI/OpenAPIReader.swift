@@ -1,0 +1,101 @@
+import BinderyJSON
+import BinderySpec
+
+/// Reads an OpenAPI 3.0 or 3.1 document (JSON) into the spec model.
+///
+/// The document is parsed with BinderyJSON's own parser, which records where every value starts, so each
+/// diagnostic reads `file:line:column: error: message`. The `x-bindery-*` extensions state what OpenAPI cannot
+/// (envelopes, paging, delta, error shapes); `Docs/OpenAPIExtensions.md` describes them and the path rules.
+public struct OpenAPIReader {
+    public init() {}
+
+    /// Reads one document.
+    ///
+    /// - Parameters:
+    ///   - bytes: the file's contents (UTF-8 JSON).
+    ///   - path: the file name used in diagnostics and as the spec's `source`.
+    /// - Returns: the spec (nil when an error was diagnosed) and every diagnostic, in a deterministic order.
+    public func read(bytes: [UInt8], path: String) -> (spec: ServiceSpec?, diagnostics: [Diagnostic]) {
+        let value: JSONValue
+        let locations: JSONLocations
+        do {
+            (value, locations) = try JSONValue.parseWithLocations(bytes)
+        } catch {
+            let location = SourceLocation(file: path, line: error.position.line, column: error.position.column)
+            return (nil, [Diagnostic(.error, "invalid JSON: \(error.message)", at: location)])
+        }
+        let context = OpenAPIContext(file: path, root: OpenAPINode(value: value, pointer: ""), locations: locations)
+        let spec = read(context)
+        let diagnostics = context.diagnostics
+        return (diagnostics.hasErrors ? nil : spec, diagnostics.all)
+    }
+
+    private func read(_ context: OpenAPIContext) -> ServiceSpec? {
+        let root = context.root
+        guard root.isObject else {
+            context.error("an OpenAPI document must be a JSON object, found \(root.value.kindName)", at: root)
+            return nil
+        }
+        guard checkVersion(context) else { return nil }
+        let extensions = OpenAPIExtensionReader(context: context)
+        extensions.checkExtensionNames(of: root, at: .document)
+        if let webhooks = root["webhooks"] {
+            context.warning("webhooks are not supported; skipped", at: webhooks)
+        }
+        guard let namespace = primaryNamespace(context, extensions: extensions) else { return nil }
+        let conventions = extensions.conventions(root["x-bindery-conventions"])
+
+        let schemas = OpenAPISchemaTranslator(context: context, namespace: namespace)
+        schemas.translateComponents()
+        let operations = OpenAPIOperationReader(context: context, schemas: schemas, conventions: conventions)
+        let paths = OpenAPIPathTreeTranslator(context: context, operationReader: operations, namespace: namespace)
+        paths.translate()
+
+        return ServiceSpec(
+            source: context.file, primaryNamespace: namespace,
+            doc: root["info"].map { OpenAPISchemaTranslator.documentation($0, summaryKey: "title") } ?? Documentation(),
+            enums: schemas.enums, structures: schemas.structures, resources: paths.resources,
+            rootResource: paths.rootResourceName, conventions: conventions)
+    }
+
+    /// `openapi: 3.0.x` or `3.1.x`; Swagger 2.0 and later majors are refused with a reason.
+    private func checkVersion(_ context: OpenAPIContext) -> Bool {
+        let root = context.root
+        guard let versionNode = root["openapi"] else {
+            if root["swagger"] != nil {
+                context.error("Swagger 2.0 documents are not supported; convert to OpenAPI 3.0 or 3.1", at: root["swagger"] ?? root)
+            } else {
+                context.error("missing \"openapi\": expected an OpenAPI 3.0 or 3.1 document", at: root)
+            }
+            return false
+        }
+        guard let version = versionNode.string else {
+            context.error("\"openapi\" must be a version string such as \"3.1.0\", found \(versionNode.value.kindName)", at: versionNode)
+            return false
+        }
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "3", parts[1] == "0" || parts[1] == "1" else {
+            context.error("unsupported OpenAPI version '\(version)': expected 3.0.x or 3.1.x", at: versionNode)
+            return false
+        }
+        return true
+    }
+
+    /// `x-bindery-namespace`, else a lowercase slug of `info.title`.
+    private func primaryNamespace(_ context: OpenAPIContext, extensions: OpenAPIExtensionReader) -> String? {
+        let root = context.root
+        if let node = root["x-bindery-namespace"] {
+            return extensions.namespace(node)
+        }
+        guard let titleNode = root["info"]?["title"], let title = titleNode.string else {
+            context.error("missing info.title (or x-bindery-namespace), which names the spec's namespace", at: root["info"] ?? root)
+            return nil
+        }
+        let slug = OpenAPINaming.namespaceSlug(title)
+        guard OpenAPINaming.isValidNamespace(slug) else {
+            context.error("info.title '\(title)' gives no usable namespace; set x-bindery-namespace", at: titleNode)
+            return nil
+        }
+        return slug
+    }
+}

@@ -1,0 +1,366 @@
+import BinderySpec
+
+/// An operation as read from the document, before the path tree decides its kind and where it belongs.
+struct OpenAPIReadOperation {
+    var method: HTTPMethod
+    var name: String
+    var parameters: [ParameterSpec]
+    var requestBody: BodySpec?
+    var response: ResponseSpec?
+    /// The response payload (after envelope unwrapping) is an object schema, not a list: a GET of it reads
+    /// something one can navigate to.
+    var returnsJSONObject: Bool
+    /// The response type is a list (an array, the envelope's results, or an OData `value` array).
+    var returnsList: Bool
+    /// The component name of the response's (element) schema, which names the resource when nothing else does.
+    var responseSchemaName: String?
+    var doc: Documentation
+    var location: SourceLocation
+
+    /// The named type a GET returns (the element of a list): the model of the resource it reads.
+    var model: TypeRef? {
+        guard let type = response?.type?.elementType, case .named = type else { return nil }
+        return type
+    }
+
+    func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
+        OperationSpec(
+            name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
+            requestBody: requestBody, response: response, doc: doc, location: location)
+    }
+}
+
+/// Reads one operation: name, parameters, request body and response, applying the document's envelope.
+final class OpenAPIOperationReader {
+    private let context: OpenAPIContext
+    private let schemas: OpenAPISchemaTranslator
+    private let extensions: OpenAPIExtensionReader
+    private let conventions: Conventions
+    private var operationIds: [String: SourceLocation] = [:]
+
+    init(context: OpenAPIContext, schemas: OpenAPISchemaTranslator, conventions: Conventions) {
+        self.context = context
+        self.schemas = schemas
+        self.extensions = OpenAPIExtensionReader(context: context)
+        self.conventions = conventions
+    }
+
+    /// Reads one operation, or returns nil when it has to be skipped (reported).
+    ///
+    /// - Parameters:
+    ///   - templateParameters: the `{names}` in the path template, each of which must be declared.
+    ///   - fallbackName: the name to use without an `operationId` (`<method><Segment>`).
+    func read(
+        method: HTTPMethod, operation: OpenAPINode, pathItem: OpenAPINode, template: String,
+        templateParameters: [String], fallbackName: String
+    ) -> OpenAPIReadOperation? {
+        guard operation.isObject else {
+            context.error("an operation must be an object, found \(operation.value.kindName)", at: operation)
+            return nil
+        }
+        extensions.checkExtensionNames(of: operation, at: .operation)
+        let name = operationName(operation, fallback: fallbackName)
+
+        let parameters = readParameters(pathItem: pathItem, operation: operation, operationName: name)
+        let declaredPathNames = Set(parameters.filter { $0.location == .path }.map(\.name))
+        for parameter in templateParameters where !declaredPathNames.contains(parameter) {
+            context.error(
+                "path parameter '\(parameter)' of '\(template)' is not declared in the parameters of \(method.rawValue) or its path item",
+                at: operation)
+        }
+        if let callbacks = operation["callbacks"] {
+            context.warning("callbacks are not supported; skipped", at: callbacks)
+        }
+
+        var requestBody: BodySpec?
+        if let bodyNode = operation["requestBody"] {
+            switch readRequestBody(bodyNode, operationName: name) {
+            case .body(let body): requestBody = body
+            case .none: break
+            case .unsupported: return nil
+            }
+        }
+
+        var pagingOverride: PagingDialect?
+        if let pagingNode = operation["x-bindery-paging"] {
+            pagingOverride = extensions.paging(pagingNode, name: "x-bindery-paging")
+        }
+        var deltaOverride: DeltaDialect??
+        if let deltaNode = operation["x-bindery-delta"] {
+            deltaOverride = extensions.operationDelta(deltaNode, documentDelta: conventions.delta)
+        }
+
+        var read = OpenAPIReadOperation(
+            // Path parameters are the keys of the builder chain (`ChildSpec.keyName`), so they are not call arguments.
+            method: method, name: name, parameters: parameters.filter { $0.location != .path }.map(\.spec),
+            requestBody: requestBody, response: nil,
+            returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
+            doc: OpenAPISchemaTranslator.documentation(operation, summaryKey: "summary"),
+            location: context.location(of: operation))
+        readResponses(operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging, into: &read)
+
+        if let pagingOverride {
+            if read.response == nil, let node = operation["x-bindery-paging"] {
+                context.error("x-bindery-paging needs an operation with a 2xx response", at: node)
+            }
+            read.response?.paging = pagingOverride
+        }
+        if let deltaOverride, let delta = deltaOverride {
+            if read.response == nil, let node = operation["x-bindery-delta"] {
+                context.error("x-bindery-delta needs an operation with a 2xx response", at: node)
+            }
+            read.response?.delta = delta
+        }
+        return read
+    }
+
+    private func operationName(_ operation: OpenAPINode, fallback: String) -> String {
+        guard let idNode = operation["operationId"] else { return fallback }
+        guard let id = idNode.string, !id.isEmpty else {
+            context.error("operationId must be a non-empty string", at: idNode)
+            return fallback
+        }
+        let location = context.location(of: idNode)
+        if let first = operationIds[id] {
+            context.error("duplicate operationId '\(id)' (first used at \(first))", at: idNode)
+        } else {
+            operationIds[id] = location
+        }
+        return id
+    }
+
+    // MARK: Parameters
+
+    private struct ReadParameter {
+        var spec: ParameterSpec
+        var location: ParameterSpec.Location { spec.location }
+        var name: String { spec.name }
+    }
+
+    /// Path-item parameters, then the operation's, which replace those with the same name and location.
+    private func readParameters(pathItem: OpenAPINode, operation: OpenAPINode, operationName: String) -> [ReadParameter] {
+        var parameters: [ReadParameter] = []
+        for list in [pathItem["parameters"], operation["parameters"]].compactMap({ $0 }) {
+            guard let elements = list.elements else {
+                context.error("parameters must be an array, found \(list.value.kindName)", at: list)
+                continue
+            }
+            for element in elements {
+                guard let parameter = readParameter(element, operationName: operationName) else { continue }
+                if let existing = parameters.firstIndex(where: { $0.name == parameter.name && $0.location == parameter.location }) {
+                    parameters[existing] = parameter
+                } else {
+                    parameters.append(parameter)
+                }
+            }
+        }
+        return parameters
+    }
+
+    private func readParameter(_ element: OpenAPINode, operationName: String) -> ReadParameter? {
+        var node = element
+        if let reference = element["$ref"] {
+            guard let (_, target) = context.resolveReference(reference, in: .parameters) else { return nil }
+            node = target
+        }
+        guard node.isObject else {
+            context.error("a parameter must be an object, found \(node.value.kindName)", at: node)
+            return nil
+        }
+        guard let name = node["name"]?.string, !name.isEmpty else {
+            context.error("a parameter needs a \"name\"", at: node)
+            return nil
+        }
+        let location: ParameterSpec.Location
+        switch node["in"]?.string {
+        case "path": location = .path
+        case "query": location = .query
+        case "header": location = .header
+        case "cookie":
+            context.warning("cookie parameter '\(name)' is not supported; skipped", at: node)
+            return nil
+        case let other:
+            context.error("parameter '\(name)' needs \"in\": path, query, header or cookie\(other.map { ", found '\($0)'" } ?? "")", at: node["in"] ?? node)
+            return nil
+        }
+        let hint = OpenAPINaming.joined(operationName, name)
+        var type = OpenAPIResolvedType.untyped
+        if let schema = node["schema"] {
+            type = schemas.resolve(schema, nameHint: hint)
+        } else if let schema = node["content"]?.members.first?.node["schema"] {
+            type = schemas.resolve(schema, nameHint: hint)
+        }
+        let isRequired = location == .path || node["required"]?.bool == true
+        let doc = OpenAPISchemaTranslator.documentation(node, summaryKey: "summary")
+        return ReadParameter(spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
+    }
+
+    // MARK: Request body
+
+    private enum BodyOutcome {
+        case body(BodySpec)
+        case none
+        case unsupported
+    }
+
+    /// JSON first, then multipart/form-data, then a binary upload; anything else cannot be sent.
+    private func readRequestBody(_ element: OpenAPINode, operationName: String) -> BodyOutcome {
+        var node = element
+        if let reference = element["$ref"] {
+            guard let (_, target) = context.resolveReference(reference, in: .requestBodies) else { return .none }
+            node = target
+        }
+        guard let content = node["content"], !content.members.isEmpty else {
+            context.error("a requestBody needs \"content\" with at least one media type", at: node)
+            return .none
+        }
+        let isRequired = node["required"]?.bool == true
+        let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
+        let hint = operationName + "Request"
+        if let json = media.first(where: { OpenAPIMediaType.isJSON($0.type) }) {
+            guard let schema = json.node["schema"] else {
+                return .body(BodySpec(type: .primitive(.untyped), contentType: json.type, isRequired: isRequired))
+            }
+            var payload = schema
+            if case .wrapped(_, let requestPath) = conventions.envelope, !requestPath.isEmpty,
+                let inner = schemas.schema(at: requestPath, in: schema)
+            {
+                payload = inner
+            }
+            let type = schemas.resolve(payload, nameHint: hint).type
+            return .body(BodySpec(type: type, contentType: json.type, isRequired: isRequired))
+        }
+        if let form = media.first(where: { $0.type == "multipart/form-data" }) {
+            let type = form.node["schema"].map { schemas.resolve($0, nameHint: hint).type } ?? .primitive(.stream)
+            return .body(BodySpec(type: type, contentType: form.type, isRequired: isRequired))
+        }
+        if let binary = media.first(where: { OpenAPIMediaType.isBinary($0.type, schema: $0.node["schema"]) }) {
+            return .body(BodySpec(type: .primitive(.stream), contentType: binary.type, isRequired: isRequired))
+        }
+        let types = media.map(\.type).joined(separator: ", ")
+        context.warning("request body media type \(types) is not supported (JSON, multipart/form-data or binary); operation '\(operationName)' skipped", at: content)
+        return .unsupported
+    }
+
+    // MARK: Responses
+
+    /// The first 2xx response with content gives the type; every listed 2xx code is a success code.
+    private func readResponses(_ responses: OpenAPINode?, operationName: String, paging: PagingDialect, into read: inout OpenAPIReadOperation) {
+        guard let responses else { return }
+        guard responses.isObject else {
+            context.error("responses must be an object, found \(responses.value.kindName)", at: responses)
+            return
+        }
+        var successes: [(code: Int, node: OpenAPINode)] = []
+        var anySuccess: OpenAPINode?
+        for (key, node) in responses.members {
+            if let code = Int(key), (200...299).contains(code) {
+                successes.append((code, node))
+            } else if key.uppercased() == "2XX" {
+                anySuccess = node
+            }
+        }
+        successes.sort { $0.code < $1.code }
+        let candidates = successes.map(\.node) + [anySuccess].compactMap { $0 }
+        guard !candidates.isEmpty else { return }
+        let successCodes = successes.isEmpty ? [200] : successes.map(\.code)
+
+        var content: OpenAPINode?
+        for candidate in candidates {
+            var node = candidate
+            if let reference = candidate["$ref"] {
+                guard let (_, target) = context.resolveReference(reference, in: .responses) else { continue }
+                node = target
+            }
+            if let found = node["content"], !found.members.isEmpty {
+                content = found
+                break
+            }
+        }
+        guard let content else {
+            read.response = ResponseSpec(type: nil, successCodes: successCodes)
+            return
+        }
+        let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
+        guard let json = media.first(where: { OpenAPIMediaType.isJSON($0.type) }) else {
+            read.response = ResponseSpec(type: .primitive(.stream), successCodes: successCodes, isRawBody: true)
+            return
+        }
+        guard let schema = json.node["schema"] else {
+            read.response = ResponseSpec(type: .primitive(.untyped), successCodes: successCodes)
+            return
+        }
+
+        var payload = schema
+        if case .wrapped(let resultsPath, _) = conventions.envelope {
+            if let inner = schemas.schema(at: resultsPath, in: schema) {
+                payload = inner
+            } else if isEnvelopeWithoutResults(schema, resultsPath: resultsPath) {
+                // `{"D": {"Success": true}}`, `{"request_id": "..."}`: nothing to decode.
+                read.response = ResponseSpec(type: nil, successCodes: successCodes)
+                return
+            } else {
+                context.warning(
+                    "the response schema has no envelope member \(resultsPath.joined(separator: "/")); its type is used as declared",
+                    at: schema)
+            }
+        }
+
+        var items: OpenAPINode?
+        var isList = false
+        let array = schemas.arrayShape(of: payload)
+        if array.isArray {
+            isList = true
+            items = array.items
+        } else if case .none = conventions.envelope, case .nextLink = paging,
+            let value = schemas.schema(at: ["value"], in: payload), schemas.arrayShape(of: value).isArray
+        {
+            // OData-style collection object `{"value": [...], "@odata.nextLink": ...}`.
+            isList = true
+            items = schemas.arrayShape(of: value).items
+        }
+        let type: TypeRef
+        if isList {
+            let element = items.map { schemas.resolve($0, nameHint: operationName + "Item").type } ?? .primitive(.untyped)
+            type = .collection(element)
+            read.responseSchemaName = items.flatMap(schemas.referencedComponentName)
+        } else {
+            type = schemas.resolve(payload, nameHint: operationName + "Response").type
+            read.responseSchemaName = schemas.referencedComponentName(payload)
+        }
+        read.returnsList = isList
+        // Judged on the payload, so that under an envelope a list is still a list and not "an object".
+        if !isList, case .named = type, schemas.isObjectSchema(payload) { read.returnsJSONObject = true }
+        read.response = ResponseSpec(type: type, successCodes: successCodes)
+    }
+
+    /// The object that would hold the results is there, but the results member is not.
+    private func isEnvelopeWithoutResults(_ schema: OpenAPINode, resultsPath: [String]) -> Bool {
+        let parentPath = Array(resultsPath.dropLast())
+        guard let parent = parentPath.isEmpty ? schema : schemas.schema(at: parentPath, in: schema) else { return false }
+        return schemas.isObjectSchema(parent)
+    }
+}
+
+/// Media type names, as the reader classifies them.
+enum OpenAPIMediaType {
+    /// `Application/JSON; charset=utf-8` → `application/json`.
+    static func base(_ mediaType: String) -> String {
+        let head = mediaType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? mediaType
+        return String(head.filter { !$0.isWhitespace }).lowercased()
+    }
+
+    static func isJSON(_ type: String) -> Bool {
+        type == "application/json" || type == "text/json" || type.hasSuffix("+json")
+    }
+
+    /// Bytes sent as they are: `application/octet-stream`, any wildcard, images, audio, video, PDF, or a
+    /// schema that says `format: binary`.
+    static func isBinary(_ type: String, schema: OpenAPINode?) -> Bool {
+        if let schema, schema["format"]?.string == "binary" { return true }
+        if type == "application/octet-stream" || type == "application/pdf" || type == "application/zip" || type.hasSuffix("/*") {
+            return true
+        }
+        return ["image/", "audio/", "video/"].contains { type.hasPrefix($0) }
+    }
+}

@@ -1,0 +1,329 @@
+import BinderySpec
+
+/// One node of the path tree: a path segment, the path item written for it (if any), and deeper segments.
+///
+/// A class because the tree is built by walking down from the root and appending in place.
+final class OpenAPIPathNode {
+    enum Segment: Equatable {
+        case root
+        case literal(String)
+        case parameter(String)
+    }
+
+    let segment: Segment
+    private(set) var children: [OpenAPIPathNode] = []
+    /// The path as the document writes it, when a path item sits exactly here.
+    var template: String?
+    var pathItem: OpenAPINode?
+    var operations: [OpenAPIReadOperation] = []
+    /// `x-bindery-resource` of this node's path item.
+    var resourceName: (name: String, node: OpenAPINode)?
+    /// For a parameter node: the first template that used it, for messages about differing names.
+    var firstTemplate: String?
+
+    init(segment: Segment) { self.segment = segment }
+
+    var isParameter: Bool {
+        if case .parameter = segment { return true }
+        return false
+    }
+
+    var parameterChild: OpenAPIPathNode? { children.first { $0.isParameter } }
+
+    /// The child for a segment, created at the end if new. All parameters at one level share a node, as
+    /// `/n/{a}` and `/n/{b}` are the same URL shape.
+    func child(for segment: Segment) -> OpenAPIPathNode {
+        if let existing = children.first(where: { $0.segment == segment || ($0.isParameter && Self.isParameter(segment)) }) {
+            return existing
+        }
+        let node = OpenAPIPathNode(segment: segment)
+        children.append(node)
+        return node
+    }
+
+    private static func isParameter(_ segment: Segment) -> Bool {
+        if case .parameter = segment { return true }
+        return false
+    }
+
+    /// The first path item at or under this node, to place a message about the whole subtree.
+    var firstPathItem: (template: String, node: OpenAPINode)? {
+        if let template, let pathItem { return (template, pathItem) }
+        for child in children {
+            if let found = child.firstPathItem { return found }
+        }
+        return nil
+    }
+
+    /// The GET of this node's path item, if any.
+    var get: OpenAPIReadOperation? { operations.first { $0.method == .get } }
+}
+
+/// Builds the resource graph from `paths`.
+///
+/// Rules, applied from the root down (see `Docs/OpenAPIExtensions.md`):
+/// - `literal/{param}` is a collection step to the item resource. Methods on `literal` are the item
+///   resource's collection operations (GET list, POST create); methods on `{param}` are its operations.
+/// - A literal without `{param}` after it is a single step to its own resource when it has deeper paths or
+///   a GET returning a JSON object (`/n/{ns}/delta`).
+/// - Any other literal leaf is an operation of the parent resource with that segment as its path suffix
+///   (GET → function, others → action).
+final class OpenAPIPathTreeTranslator {
+    private let context: OpenAPIContext
+    private let operationReader: OpenAPIOperationReader
+    private let extensions: OpenAPIExtensionReader
+    private let namespace: String
+    private let root = OpenAPIPathNode(segment: .root)
+    private var resourceNames = OpenAPINameRegistry()
+    private(set) var resources: [ResourceSpec] = []
+
+    init(context: OpenAPIContext, operationReader: OpenAPIOperationReader, namespace: String) {
+        self.context = context
+        self.operationReader = operationReader
+        self.extensions = OpenAPIExtensionReader(context: context)
+        self.namespace = namespace
+    }
+
+    var rootResourceName: QualifiedName { QualifiedName(namespace: namespace, name: "Service") }
+
+    func translate() {
+        if let paths = context.root["paths"] {
+            if paths.isObject {
+                for (template, pathItem) in paths.members { addPath(template, pathItem: pathItem) }
+            } else {
+                context.error("paths must be an object, found \(paths.value.kindName)", at: paths)
+            }
+        }
+        resourceNames.reserve(rootResourceName.name)
+        resources.append(ResourceSpec(name: rootResourceName, doc: Documentation(summary: "The service root.")))
+        addOperations(of: root, to: 0)
+        attachChildren(of: root, to: 0)
+    }
+
+    // MARK: Building the tree
+
+    private func addPath(_ template: String, pathItem: OpenAPINode) {
+        guard template.hasPrefix("/") else {
+            context.warning("path '\(template)' does not start with '/'; skipped", at: pathItem)
+            return
+        }
+        var segments: [OpenAPIPathNode.Segment] = []
+        for part in template.split(separator: "/") {
+            let text = String(part)
+            if text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2,
+                !text.dropFirst().dropLast().contains(where: { $0 == "{" || $0 == "}" })
+            {
+                segments.append(.parameter(String(text.dropFirst().dropLast())))
+            } else if text.contains("{") || text.contains("}") {
+                context.warning("path '\(template)': a segment that mixes text and parameters ('\(text)') is not supported; skipped", at: pathItem)
+                return
+            } else {
+                segments.append(.literal(text))
+            }
+        }
+        var node = root
+        for segment in segments {
+            node = node.child(for: segment)
+            if case .parameter(let name) = segment {
+                if let first = node.firstTemplate, case .parameter(let existing) = node.segment, existing != name {
+                    context.warning(
+                        "path '\(template)' names the parameter '{\(name)}' where '\(first)' has '{\(existing)}'; the key is named '\(existing)'",
+                        at: pathItem)
+                } else if node.firstTemplate == nil {
+                    node.firstTemplate = template
+                }
+            }
+        }
+        if let earlier = node.template {
+            context.warning("path '\(template)' is the same URL shape as '\(earlier)'; skipped", at: pathItem)
+            return
+        }
+        node.template = template
+        node.pathItem = pathItem
+        readPathItem(pathItem, template: template, segments: segments, into: node)
+    }
+
+    private func readPathItem(_ pathItem: OpenAPINode, template: String, segments: [OpenAPIPathNode.Segment], into node: OpenAPIPathNode) {
+        guard pathItem.isObject else {
+            context.error("a path item must be an object, found \(pathItem.value.kindName)", at: pathItem)
+            return
+        }
+        extensions.checkExtensionNames(of: pathItem, at: .pathItem)
+        if let reference = pathItem["$ref"] {
+            context.warning("path item $ref is not supported; path '\(template)' skipped", at: reference)
+            return
+        }
+        if let nameNode = pathItem["x-bindery-resource"], let name = extensions.resourceName(nameNode) {
+            node.resourceName = (name, nameNode)
+        }
+        let templateParameters = segments.compactMap { segment -> String? in
+            if case .parameter(let name) = segment { return name }
+            return nil
+        }
+        for (key, operation) in pathItem.members {
+            if key == "options" || key == "trace" {
+                context.warning("\(key.uppercased()) operations are not supported; skipped", at: operation)
+                continue
+            }
+            guard let method = HTTPMethod(rawValue: key.uppercased()), key == key.lowercased() else { continue }
+            let fallbackName = key + Self.segmentName(segments)
+            if let read = operationReader.read(
+                method: method, operation: operation, pathItem: pathItem, template: template,
+                templateParameters: templateParameters, fallbackName: fallbackName)
+            {
+                node.operations.append(read)
+            }
+        }
+    }
+
+    /// The `<Segment>` of a generated operation name: the last literal, plus `Item` when a parameter follows it.
+    private static func segmentName(_ segments: [OpenAPIPathNode.Segment]) -> String {
+        guard let last = segments.last else { return "Service" }
+        switch last {
+        case .literal(let text): return OpenAPINaming.upperFirst(text)
+        case .parameter, .root:
+            let literal = segments.reversed().lazy.compactMap { segment -> String? in
+                if case .literal(let text) = segment { return text }
+                return nil
+            }.first
+            return OpenAPINaming.upperFirst(literal ?? "") + "Item"
+        }
+    }
+
+    // MARK: Building resources
+
+    private func attachChildren(of node: OpenAPIPathNode, to resource: Int) {
+        for child in node.children {
+            switch child.segment {
+            case .root:
+                continue
+            case .parameter(let name):
+                skip(child, because: "'{\(name)}' does not follow a collection segment")
+            case .literal(let literal):
+                if let item = child.parameterChild {
+                    addCollection(literal, collection: child, item: item, under: resource)
+                } else if !child.children.isEmpty || child.get?.returnsJSONObject == true {
+                    addSingle(literal, node: child, under: resource)
+                } else {
+                    if let named = child.resourceName {
+                        context.warning("x-bindery-resource is ignored: '\(child.template ?? literal)' is an operation, not a resource", at: named.node)
+                    }
+                    for operation in child.operations {
+                        resources[resource].operations.append(
+                            operation.spec(kind: operation.method == .get ? .function : .action, pathSuffix: [literal]))
+                    }
+                }
+            }
+        }
+    }
+
+    private func addCollection(_ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int) {
+        guard case .parameter(let keyName) = item.segment else { return }
+        let candidates = [
+            explicitName(item: item, collection: collection),
+            item.get?.responseSchemaName,
+            collection.get?.responseSchemaName,
+        ]
+        let name = resourceName(candidates.compactMap { $0 }.first ?? OpenAPINaming.singular(literal), parent: parent)
+        let itemIndex = newResource(
+            name: name, model: item.get?.model ?? collection.get?.model,
+            doc: documentation(of: item.pathItem ?? collection.pathItem), location: item.pathItem ?? collection.pathItem)
+        resources[parent].children.append(
+            ChildSpec(
+                name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true, keyName: keyName,
+                doc: documentation(of: collection.pathItem)))
+
+        for operation in collection.operations {
+            let kind: OperationSpec.Kind
+            switch operation.method {
+            case .get:
+                kind = .list
+                if !operation.returnsList, operation.response?.isRawBody != true, operation.response?.type != nil {
+                    context.warning(
+                        "GET '\(collection.template ?? literal)' lists a collection but its response is not an array; its type is used as declared",
+                        at: collection.pathItem?["get"] ?? context.root)
+                }
+            case .post: kind = .create
+            default: kind = .action
+            }
+            resources[itemIndex].collectionOperations.append(operation.spec(kind: kind))
+        }
+        addOperations(of: item, to: itemIndex)
+
+        // `threads/search`: operations on the collection with a suffix; deeper paths have nowhere to hang.
+        for other in collection.children where !other.isParameter {
+            guard case .literal(let suffix) = other.segment else { continue }
+            guard other.children.isEmpty else {
+                skip(other, because: "'\(suffix)' under the collection '\(literal)' has deeper paths, which a collection cannot have")
+                continue
+            }
+            for operation in other.operations {
+                resources[itemIndex].collectionOperations.append(
+                    operation.spec(kind: operation.method == .get ? .function : .action, pathSuffix: [suffix]))
+            }
+        }
+        attachChildren(of: item, to: itemIndex)
+    }
+
+    private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int) {
+        let candidate = node.resourceName?.name ?? node.get?.responseSchemaName ?? OpenAPINaming.singular(literal)
+        let index = newResource(
+            name: resourceName(candidate, parent: parent), model: node.get?.model, doc: documentation(of: node.pathItem),
+            location: node.pathItem)
+        resources[parent].children.append(
+            ChildSpec(name: literal, segment: literal, target: resources[index].name, isCollection: false, doc: documentation(of: node.pathItem)))
+        addOperations(of: node, to: index)
+        attachChildren(of: node, to: index)
+    }
+
+    /// Methods on a resource's own URL: GET get, PATCH update, PUT replace, DELETE delete, others are actions.
+    /// A GET marked as a delta query is a function: it asks for changes rather than reading the resource.
+    private func addOperations(of node: OpenAPIPathNode, to resource: Int) {
+        for operation in node.operations {
+            let kind: OperationSpec.Kind
+            switch operation.method {
+            case .get: kind = operation.response?.delta == nil ? .get : .function
+            case .patch: kind = .update
+            case .put: kind = .replace
+            case .delete: kind = .delete
+            case .head: kind = .function
+            case .post: kind = .action
+            }
+            resources[resource].operations.append(operation.spec(kind: kind))
+        }
+    }
+
+    /// `x-bindery-resource` on the item path item or the collection's; they must agree.
+    private func explicitName(item: OpenAPIPathNode, collection: OpenAPIPathNode) -> String? {
+        if let itemName = item.resourceName, let collectionName = collection.resourceName, itemName.name != collectionName.name {
+            context.error(
+                "x-bindery-resource '\(collectionName.name)' differs from '\(itemName.name)' on the item path of the same collection",
+                at: collectionName.node)
+        }
+        return item.resourceName?.name ?? collection.resourceName?.name
+    }
+
+    /// A free resource name: the candidate, else prefixed with the parent's name, else numbered.
+    private func resourceName(_ candidate: String, parent: Int) -> String {
+        if resourceNames.reserve(candidate) { return candidate }
+        return resourceNames.unique(OpenAPINaming.joined(resources[parent].name.name, candidate))
+    }
+
+    private func newResource(name: String, model: TypeRef?, doc: Documentation, location: OpenAPINode?) -> Int {
+        resources.append(
+            ResourceSpec(
+                name: QualifiedName(namespace: namespace, name: name), model: model, doc: doc,
+                location: location.map(context.location(of:))))
+        return resources.count - 1
+    }
+
+    private func documentation(of pathItem: OpenAPINode?) -> Documentation {
+        guard let pathItem else { return Documentation() }
+        return OpenAPISchemaTranslator.documentation(pathItem, summaryKey: "summary")
+    }
+
+    private func skip(_ node: OpenAPIPathNode, because reason: String) {
+        guard let first = node.firstPathItem else { return }
+        context.warning("path '\(first.template)' and the others that share its prefix are skipped: \(reason)", at: first.node)
+    }
+}

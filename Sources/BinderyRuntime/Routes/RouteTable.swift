@@ -1,0 +1,118 @@
+/// What one resource (one request builder) answers: its model, where its children lead, its operations.
+///
+/// Generated builders carry their own `route`; a module's `RouteTable` lists them all. The mock server and
+/// `bindery validate` walk it to find the operation behind a method and a URL.
+public struct ResourceRoute: Sendable {
+    /// The spec's qualified name of the resource.
+    public let name: String
+    /// What a GET returns, if anything.
+    public let model: (any JSONModel.Type)?
+    public let children: [Child]
+    public let operations: [Operation]
+
+    public init(_ name: String, model: (any JSONModel.Type)? = nil, children: [Child] = [], operations: [Operation] = []) {
+        self.name = name
+        self.model = model
+        self.children = children
+        self.operations = operations
+    }
+
+    /// A path segment that leads to another resource; a collection's items follow as `segment/{key}`.
+    public struct Child: Sendable {
+        public let segment: String
+        public let target: String
+        public let isCollection: Bool
+
+        public init(_ segment: String, _ target: String, collection: Bool) {
+            self.segment = segment
+            self.target = target
+            self.isCollection = collection
+        }
+    }
+
+    /// An operation other than the generic reads and writes every resource has.
+    public struct Operation: Sendable {
+        public let name: String
+        public let method: HTTPRequest.Method
+        /// Segments after the resource's URL; an OData function matches with or without its `(…)` arguments.
+        public let segments: [String]
+        /// Bound to the collection of this resource rather than to one item.
+        public let onCollection: Bool
+        public let request: FieldKind?
+        public let response: FieldKind?
+
+        public init(
+            _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
+            request: FieldKind? = nil, response: FieldKind? = nil
+        ) {
+            self.name = name
+            self.method = method
+            self.segments = segments
+            self.onCollection = onCollection
+            self.request = request
+            self.response = response
+        }
+    }
+}
+
+/// Every resource of a module, and how a URL path maps onto them.
+public struct RouteTable: Sendable {
+    public let root: String
+    public let resources: [String: ResourceRoute]
+    /// Every model type of the module by its spec name, for decoding by name (`microsoft.graph.driveItem`).
+    public let models: [String: any JSONModel.Type]
+
+    public init(root: ResourceRoute, resources: [ResourceRoute], models: [any JSONModel.Type]) {
+        self.root = root.name
+        var byName = Dictionary(resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        byName[root.name] = root
+        self.resources = byName
+        self.models = Dictionary(models.map { ($0.schema.typeName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What a request addresses.
+    public enum Match: Sendable {
+        /// One item of `resource` (GET, PATCH, PUT, DELETE), or the resource itself for singletons.
+        case item(resource: ResourceRoute, keys: [String])
+        /// The collection of `resource` items (GET lists, POST adds).
+        case collection(resource: ResourceRoute, keys: [String])
+        case operation(ResourceRoute.Operation, on: ResourceRoute, keys: [String])
+    }
+
+    /// Walks `segments` (already percent-decoded) from the root. Keys met on the way are collected in order.
+    public func match(method: HTTPRequest.Method, segments: [String]) -> Match? {
+        guard var current = resources[root] else { return nil }
+        var keys: [String] = []
+        var atCollection = false
+        var index = 0
+        while index < segments.count {
+            let segment = segments[index]
+            if let operation = operation(named: segment, method: method, on: current, collection: atCollection) {
+                if index == segments.count - 1 { return .operation(operation, on: current, keys: keys) }
+            }
+            if atCollection {
+                keys.append(segment)
+                atCollection = false
+            } else if let child = current.children.first(where: { $0.segment == segment }),
+                let target = resources[child.target]
+            {
+                current = target
+                atCollection = child.isCollection
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
+    }
+
+    private func operation(
+        named segment: String, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool
+    ) -> ResourceRoute.Operation? {
+        // `delta()`, `search(q='x')` and plain `delta` all name the function `delta`.
+        let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
+        return resource.operations.first {
+            $0.onCollection == collection && $0.method == method && $0.segments.last == name
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import BinderyEmitter
+import BinderyReaders
+import BinderySpec
+import Foundation
+import Testing
+
+/// The checked-in golden modules are exactly what the generator makes of their specs, and the full
+/// Microsoft Graph generates without errors.
+@Suite struct GoldenTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let graphCorpus = packageRoot.appendingPathComponent("../shared/corpus/graph-v1.0.csdl.xml").standardizedFileURL.path
+
+    /// Generates a golden spec in memory, as `make gen` would.
+    static func generate(_ folder: String, spec specFile: String) throws -> (files: [Emitter.OutputFile], output: URL) {
+        let folderURL = packageRoot.appendingPathComponent("Tests/Golden/\(folder)")
+        let displayPath = "Tests/Golden/\(folder)/\(specFile)"
+        let (spec, diagnostics) = SpecReader.read(path: folderURL.appendingPathComponent(specFile).path, displayPath: displayPath)
+        let errors = diagnostics.filter { $0.severity == .error }
+        guard let spec, errors.isEmpty else { throw TestFailure(errors.map(\.description).joined(separator: "\n")) }
+        let config = try JSONDecoder().decode(
+            GeneratorConfig.self, from: Data(contentsOf: folderURL.appendingPathComponent("bindery.json")))
+        let emitter = Emitter(options: Emitter.Options(config: config, specDisplayPath: displayPath))
+        return (emitter.emit(spec).files, folderURL.appendingPathComponent("Generated"))
+    }
+
+    @Test(arguments: [("OData", "spec.csdl.xml"), ("OpenAPI", "spec.json")])
+    func checkedInOutputMatchesTheGenerator(folder: String, spec: String) throws {
+        let (files, output) = try Self.generate(folder, spec: spec)
+        #expect(files.count > 5)
+        for file in files {
+            let url = output.appendingPathComponent(file.path)
+            let checkedIn = try? String(contentsOf: url, encoding: .utf8)
+            #expect(checkedIn == file.contents, "\(file.path) differs from the generator's output: run `make gen`")
+        }
+        let onDisk = FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        #expect(Set(onDisk) == Set(files.map(\.path)))
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: graphCorpus), "needs ../shared/corpus/graph-v1.0.csdl.xml beside the package"))
+    func theWholeMicrosoftGraphGenerates() throws {
+        let (spec, diagnostics) = SpecReader.read(path: Self.graphCorpus, displayPath: "graph-v1.0.csdl.xml")
+        let errors = diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors.prefix(5))")
+        let graph = try #require(spec)
+        #expect(graph.structures.count == 2962)
+        #expect(graph.enums.count == 861)
+
+        let emitter = Emitter(options: .init(moduleName: "Graph", baseURL: "https://graph.microsoft.com/v1.0", specDisplayPath: "graph-v1.0.csdl.xml"))
+        let (files, _) = emitter.emit(graph)
+
+        #expect(files.count == 3823 + 1182 + 2)  // models, builders, the client and the route table
+        let builder = try #require(files.first { $0.path == "Builders/DriveItemRequestBuilder.swift" })
+        #expect(builder.contents.contains("public var children: CollectionRequestBuilder<DriveItemRequestBuilder>"))
+        // Graph binds driveItem's delta to one item (`root/delta()`), user's to the collection (`users/delta()`).
+        #expect(builder.contents.contains("public func delta(token: String? = nil) -> CollectionRequest<DriveItem>"))
+        let client = try #require(files.first { $0.path == "GraphClient.swift" })
+        #expect(client.contents.contains("public var me: UserRequestBuilder"))
+        let user = try #require(files.first { $0.path == "Builders/UserRequestBuilder.swift" })
+        #expect(user.contents.contains("public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void>"))
+        #expect(user.contents.contains("extension CollectionRequestBuilder where Item == UserRequestBuilder"))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
