@@ -32,7 +32,7 @@ gen_times=(); read_times=(); emit_times=()
 for run in 1 2 3 4 5; do
   # Each run regenerates into an empty folder, so every run writes every file.
   rm -rf "$out"
-  line=$(measure "$gen" "$corpus" --output "$out" --module Graph --timings)
+  line=$(measure "$gen" "$corpus" --output "$out" --config Benchmarks/graph.bindery.json --timings)
   read -r wall _ _ rss <<<"$line"
   timings=$(grep '^timings:' "$log" | tail -1)
   read_ms=$(sed -E 's/.*read ([0-9.]+) ms.*/\1/' <<<"$timings")

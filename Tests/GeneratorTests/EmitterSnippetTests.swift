@@ -172,3 +172,45 @@ import Testing
         #expect(diagnostics.contains { $0.severity == .warning && $0.message.contains("'contoso.security.alert' would be named 'SecurityAlert'") })
     }
 }
+
+/// `include`/`exclude` keep what was asked for and everything it needs to compile.
+@Suite struct PruningTests {
+    static func name(_ local: String) -> QualifiedName { QualifiedName(namespace: "contoso", name: local) }
+
+    static let spec = ServiceSpec(
+        source: "contoso.xml", primaryNamespace: "contoso",
+        enums: [EnumSpec(name: name("color"), members: [.init(name: "red")])],
+        structures: [
+            StructureSpec(name: name("entity"), kind: .entity),
+            StructureSpec(
+                name: name("item"), kind: .entity, baseType: name("entity"),
+                properties: [PropertySpec(name: "tint", type: .named(name("color")))],
+                navigationProperties: [NavigationPropertySpec(name: "owner", type: .named(name("user")))]),
+            StructureSpec(name: name("user"), kind: .entity, baseType: name("entity")),
+            StructureSpec(name: name("unrelated"), kind: .complex),
+        ],
+        resources: [
+            ResourceSpec(name: name("item"), model: .named(name("item")), children: [ChildSpec(name: "owner", segment: "owner", target: name("user"), isCollection: false)]),
+            ResourceSpec(name: name("user"), model: .named(name("user"))),
+            ResourceSpec(name: name("Container"), children: [
+                ChildSpec(name: "items", segment: "items", target: name("item"), isCollection: true),
+                ChildSpec(name: "users", segment: "users", target: name("user"), isCollection: true),
+            ]),
+        ],
+        rootResource: name("Container"), conventions: .odata)
+
+    @Test func includeKeepsTheClosureAndDropsDanglingNavigation() {
+        let pruned = Self.spec.pruned(include: ["items"], exclude: [])
+        #expect(Set(pruned.structures.map(\.name.name)) == ["entity", "item"])
+        #expect(pruned.enums.map(\.name.name) == ["color"])
+        #expect(pruned.structures.first { $0.name.name == "item" }?.navigationProperties.isEmpty == true)
+        #expect(pruned.resources.first { $0.name.name == "Container" }?.children.map(\.name) == ["items"])
+        #expect(pruned.resources.first { $0.name.name == "item" }?.children.isEmpty == true)
+    }
+
+    @Test func excludeWithWildcards() {
+        let pruned = Self.spec.pruned(include: [], exclude: ["contoso.unrel*"])
+        #expect(!pruned.structures.contains { $0.name.name == "unrelated" })
+        #expect(pruned.structures.count == 3)
+    }
+}

@@ -13,11 +13,14 @@ struct OperationTranslator {
 
     private var usesODataSyntax: Bool { spec.conventions.queryOptions == .odata }
 
-    /// CRUD the runtime's generic requests already cover (`request().get()`, `.add(_:)`, ...).
-    static func isGenericCRUD(_ operation: OperationSpec) -> Bool {
+    /// CRUD that the runtime's generic requests already cover (`request().get()`, `.update(_:)`, `.add(_:)`):
+    /// no query or header parameters, and a body, if any, of the resource's own model. Anything else gets a method.
+    static func isGenericCRUD(_ operation: OperationSpec, model: TypeRef?) -> Bool {
+        let plainParameters = operation.parameters.allSatisfy { $0.location != .query && $0.location != .header }
+        let bodyIsModel = operation.requestBody.map { $0.type == model } ?? true
         switch operation.kind {
-        case .get, .update, .replace, .delete, .create: return true
-        case .list: return operation.parameters.allSatisfy { $0.location != .query }
+        case .get, .delete, .list: return plainParameters
+        case .update, .replace, .create: return plainParameters && bodyIsModel
         case .action, .function: return false
         }
     }
@@ -36,9 +39,12 @@ struct OperationTranslator {
         var parameterNames: Set<String> = ["request", "body", "path"]
 
         var specParameters = operation.parameters
-        if operation.response?.delta != nil, !specParameters.contains(where: { $0.name == "token" }) {
+        // OData delta resumes from a token; other delta dialects declare their own cursor parameter.
+        if case .odata(let tokenParameter)? = operation.response?.delta,
+            !specParameters.contains(where: { $0.name == tokenParameter })
+        {
             specParameters.append(ParameterSpec(
-                name: "token", type: .primitive(.string), location: usesODataSyntax ? .function : .query,
+                name: tokenParameter, type: .primitive(.string), location: usesODataSyntax ? .function : .query,
                 doc: Documentation(summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
         }
         // Required parameters first, so optional ones can be left out at the call site.

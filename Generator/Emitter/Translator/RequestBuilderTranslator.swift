@@ -31,7 +31,8 @@ struct RequestBuilderTranslator {
         members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
         members += childMembers(resource, usedNames: &usedNames, diagnostics: &diagnostics)
-        members += operationMembers(resource.operations, owner: resource.name, usedNames: &usedNames, diagnostics: &diagnostics)
+        members += operationMembers(
+            resource.operations, owner: resource.name, model: resource.model, usedNames: &usedNames, diagnostics: &diagnostics)
 
         var doc = DocComment.lines(resource.doc, remark: nil)
         if doc.isEmpty {
@@ -47,7 +48,8 @@ struct RequestBuilderTranslator {
         // Operations on the collection of this resource (delta, collection-bound functions, typed list).
         var collectionNames = Set<String>(["request", "client", "path", "callAsFunction"])
         let collectionMembers = operationMembers(
-            resource.collectionOperations, owner: resource.name, usedNames: &collectionNames, diagnostics: &diagnostics)
+            resource.collectionOperations, owner: resource.name, model: resource.model,
+            usedNames: &collectionNames, diagnostics: &diagnostics)
         if !collectionMembers.isEmpty, conformance == "ModelRequestBuilder" {
             declarations.append(Declaration(
                 .extension(ExtensionDeclaration(
@@ -60,7 +62,7 @@ struct RequestBuilderTranslator {
     func clientMembers(_ root: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         var usedNames = Self.reservedBuilderMembers.union(["defaultBaseURL", "conventions"])
         return childMembers(root, usedNames: &usedNames, diagnostics: &diagnostics)
-            + operationMembers(root.operations, owner: root.name, usedNames: &usedNames, diagnostics: &diagnostics)
+            + operationMembers(root.operations, owner: root.name, model: nil, usedNames: &usedNames, diagnostics: &diagnostics)
     }
 
     /// The builder's own entry of the module's route table.
@@ -76,7 +78,8 @@ struct RequestBuilderTranslator {
         // Overloads share one route: a URL names the operation, not its overload.
         var seen = Set<String>()
         let routes = (resource.operations.map { ($0, false) } + resource.collectionOperations.map { ($0, true) })
-            .filter { !OperationTranslator.isGenericCRUD($0.0) && seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
+            .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
+            .filter { seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
             .map { route($0.0, onCollection: $0.1) }
         if !routes.isEmpty { arguments.append("operations: [\n" + routes.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]") }
         let value = arguments.count == 1 ? "ResourceRoute(\(arguments[0]))"
@@ -121,10 +124,11 @@ struct RequestBuilderTranslator {
     }
 
     private func operationMembers(
-        _ specs: [OperationSpec], owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
+        _ specs: [OperationSpec], owner: QualifiedName, model: TypeRef?, usedNames: inout Set<String>,
+        diagnostics: inout Diagnostics
     ) -> [Declaration] {
         specs.compactMap { operation in
-            guard !OperationTranslator.isGenericCRUD(operation) else { return nil }
+            guard !OperationTranslator.isGenericCRUD(operation, model: model) else { return nil }
             return operations.translate(operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
         }
     }

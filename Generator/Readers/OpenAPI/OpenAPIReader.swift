@@ -6,7 +6,7 @@ import BinderySpec
 /// The document is parsed with BinderyJSON's own parser, which records where every value starts, so each
 /// diagnostic reads `file:line:column: error: message`. The `x-bindery-*` extensions state what OpenAPI cannot
 /// (envelopes, paging, delta, error shapes); `Docs/OpenAPIExtensions.md` describes them and the path rules.
-public struct OpenAPIReader {
+public struct OpenAPIReader: Sendable {
     public init() {}
 
     /// Reads one document.

@@ -76,7 +76,7 @@ final class OpenAPIOperationReader {
         if let bodyNode = operation["requestBody"] {
             switch readRequestBody(bodyNode, operationName: name) {
             case .body(let body): requestBody = body
-            case .none: break
+            case .absent: break
             case .unsupported: return nil
             }
         }
@@ -90,8 +90,8 @@ final class OpenAPIOperationReader {
             deltaOverride = extensions.operationDelta(deltaNode, documentDelta: conventions.delta)
         }
 
+        // Path parameters are the keys of the builder chain (`ChildSpec.keyName`), so they are not call arguments.
         var read = OpenAPIReadOperation(
-            // Path parameters are the keys of the builder chain (`ChildSpec.keyName`), so they are not call arguments.
             method: method, name: name, parameters: parameters.filter { $0.location != .path }.map(\.spec),
             requestBody: requestBody, response: nil,
             returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
@@ -199,7 +199,9 @@ final class OpenAPIOperationReader {
 
     private enum BodyOutcome {
         case body(BodySpec)
-        case none
+        /// Nothing usable, already reported as an error (a bad `$ref`, no content).
+        case absent
+        /// A media type Bindery cannot send: the operation is skipped.
         case unsupported
     }
 
@@ -207,12 +209,12 @@ final class OpenAPIOperationReader {
     private func readRequestBody(_ element: OpenAPINode, operationName: String) -> BodyOutcome {
         var node = element
         if let reference = element["$ref"] {
-            guard let (_, target) = context.resolveReference(reference, in: .requestBodies) else { return .none }
+            guard let (_, target) = context.resolveReference(reference, in: .requestBodies) else { return .absent }
             node = target
         }
         guard let content = node["content"], !content.members.isEmpty else {
             context.error("a requestBody needs \"content\" with at least one media type", at: node)
-            return .none
+            return .absent
         }
         let isRequired = node["required"]?.bool == true
         let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }

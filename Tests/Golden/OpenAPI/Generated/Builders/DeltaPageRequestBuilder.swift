@@ -22,9 +22,23 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
         "sample.mail.delta",
         model: DeltaPage.self,
         operations: [
+            .init("getDelta", .get, [], response: .model(DeltaPage.self)),
             .init("generateCursor", .post, ["generate_cursor"], request: .model(GenerateCursorRequest.self), response: .model(GenerateCursorResponse.self)),
         ]
     )
+
+    /// Changes since a cursor; repeat until cursor_start equals cursor_end.
+    ///
+    /// - Parameters:
+    ///   - excludeTypes: Comma-separated object types to leave out.
+    ///
+    /// - Remark: Generated from `sample.mail.delta/getDelta` (GET).
+    public func getDelta(cursor: String, excludeTypes: String? = nil) -> OperationRequest<DeltaPage> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("cursor", json: cursor)
+        request.setQuery("exclude_types", json: excludeTypes)
+        return OperationRequest(client: client, request: request, decoder: .model(DeltaPage.self))
+    }
 
     /// - Remark: Generated from `sample.mail.delta/generateCursor` (POST).
     public func generateCursor(_ body: GenerateCursorRequest) -> OperationRequest<GenerateCursorResponse> {

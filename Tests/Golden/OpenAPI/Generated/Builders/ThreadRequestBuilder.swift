@@ -22,9 +22,19 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
         "sample.mail.Thread",
         model: Thread.self,
         operations: [
+            .init("updateThreadTags", .put, [], request: .model(UpdateThreadTagsRequest.self), response: .model(Thread.self)),
             .init("listThreads", .get, [], onCollection: true, response: .collection(.model(Thread.self))),
         ]
     )
+
+    /// Adds and removes tags.
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/updateThreadTags` (PUT).
+    public func updateThreadTags(_ body: UpdateThreadTagsRequest) -> OperationRequest<Thread> {
+        var request = APIRequest(method: .put, path: path)
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(client: client, request: request, decoder: .model(Thread.self))
+    }
 }
 
 extension CollectionRequestBuilder where Item == ThreadRequestBuilder {
