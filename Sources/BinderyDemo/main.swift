@@ -14,8 +14,9 @@ final class WalkthroughTransport: HTTPTransport {
     init(routes: [String: String]) { self.routes = routes }
 
     func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
-        let path = request.path ?? "/"
-        print("  → \(request.method) \(path.removingPercentEncoding ?? path)")
+        let rawPath = request.path ?? "/"
+        let path = rawPath.removingPercentEncoding ?? rawPath
+        print("  → \(request.method) \(path)")
         if let body, !body.isEmpty { print("    body \(String(decoding: body, as: UTF8.self))") }
         let key = "\(request.method) \(path)"
         guard let reply = routes[key] else {
