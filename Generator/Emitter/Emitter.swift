@@ -75,10 +75,10 @@ public struct Emitter: Sendable {
         // Each unit is what one type contributes; the layout decides which file it lands in.
         var units: [(name: String, folder: String, declarations: [Declaration])] = []
         for enumeration in spec.enums {
-            units.append((symbols.typeName(enumeration.name), "Models", [models.translate(enumeration, diagnostics: &diagnostics)]))
+            units.append((symbols.typeName(enumeration.name), "Models", models.translate(enumeration, diagnostics: &diagnostics)))
         }
         for structure in spec.structures {
-            units.append((symbols.typeName(structure.name), "Models", [models.translate(structure, diagnostics: &diagnostics)]))
+            units.append((symbols.typeName(structure.name), "Models", models.translate(structure, diagnostics: &diagnostics)))
         }
         for resource in spec.resources where resource.name != spec.rootResource {
             units.append((symbols.builderName(resource.name), "Builders", builders.builderDeclarations(resource, diagnostics: &diagnostics)))

@@ -73,7 +73,7 @@ import Testing
         #expect(broken.output.contains("\(spec.path):4:"))
         #expect(broken.output.contains("error:"))
         #expect(broken.output.contains("t.missing"))
-        #expect(try String(contentsOf: thing, encoding: .utf8).contains("public struct Thing: JSONModel"))
+        #expect(try String(contentsOf: thing, encoding: .utf8).contains("public typealias Thing = Model<ThingFields>"))
         #expect(try FileManager.default.attributesOfItem(atPath: thing.path)[.modificationDate] as? Date == modified)
     }
 

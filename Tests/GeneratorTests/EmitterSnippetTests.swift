@@ -41,20 +41,18 @@ import Testing
             /// A color.
             ///
             /// - Remark: Generated from `contoso.color`.
-            public struct Color: OpenEnum {
-                public let rawValue: String
+            public typealias Color = OpenEnum<ColorValues>
 
-                public init(rawValue: String) {
-                    self.rawValue = rawValue
-                }
+            /// The values of `Color` that the spec declares; others decode and re-encode too.
+            public enum ColorValues: EnumValues {
+                public static let known: [String] = ["red", "default"]
+            }
 
+            extension Color {
                 /// Warm.
                 public static var red: Self { Self(rawValue: "red") }
 
                 public static var `default`: Self { Self(rawValue: "default") }
-
-                /// The values the spec declares; others decode and re-encode too.
-                public static var knownValues: [Self] { [.red, .`default`] }
             }
 
             """)
@@ -72,28 +70,23 @@ import Testing
             ])
         #expect(Self.emit(Self.spec(structures: [base, listing]), file: "Models/Listing.swift") == Self.header + """
 
+            /// Its properties are listed in `ListingFields`; read and write them as `value.name`.
+            ///
             /// - Remark: Generated from `contoso.listing`.
-            public struct Listing: JSONModel {
-                public static let fields = Fields()
-                public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: fields)
-                public var storage: JSONObject
+            public typealias Listing = Model<ListingFields>
 
-                /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-                public init(storage: JSONObject) {
-                    self.storage = storage
-                }
+            /// The properties of a `Listing`, inherited ones included.
+            public struct ListingFields: FieldSet {
+                public static let all = ListingFields()
+                public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: all)
+                public let id: Field<String>
 
-                /// The properties of a `Listing`, inherited ones included: read and write them as `value.name`.
-                public struct Fields: FieldSet {
-                    public let id: Field<String>
+                /// Asking price.
+                public let listPrice: Field<Double>
 
-                    /// Asking price.
-                    public let listPrice: Field<Double>
-
-                    public init() {
-                        self.id = Field("id")
-                        self.listPrice = Field("ListPrice", loose: true)
-                    }
+                public init() {
+                    self.id = Field("id")
+                    self.listPrice = Field("ListPrice", loose: true)
                 }
             }
 

@@ -4,6 +4,8 @@ import BinderySpec
 struct SymbolTable {
     private(set) var typeNames: [QualifiedName: String] = [:]
     private(set) var builderNames: [QualifiedName: String] = [:]
+    /// `DriveItemFields` for a model, `ImportanceValues` for an enumeration.
+    private(set) var companionNames: [QualifiedName: String] = [:]
     let clientName: String
     let routesName: String
     private let overrides: [String: String]
@@ -29,6 +31,12 @@ struct SymbolTable {
             let swiftName = Self.claim(preferred, for: name, in: &taken, location: location, diagnostics: &diagnostics)
             typeNames[name] = swiftName
         }
+        let enumNames = Set(spec.enums.map(\.name))
+        for (name, location) in ordered {
+            guard let typeName = typeNames[name] else { continue }
+            let suffix = enumNames.contains(name) ? "Values" : "Fields"
+            companionNames[name] = Self.claim(typeName + suffix, for: name, in: &taken, location: location, diagnostics: &diagnostics)
+        }
         for resource in spec.resources where resource.name != spec.rootResource {
             let base: String
             if case .named(let model)? = resource.model, let modelName = typeNames[model] {
@@ -46,6 +54,10 @@ struct SymbolTable {
 
     func typeName(_ name: QualifiedName) -> String {
         typeNames[name] ?? SwiftNames.typeName(name.name)
+    }
+
+    func companionName(of name: QualifiedName) -> String {
+        companionNames[name] ?? typeName(name) + "Fields"
     }
 
     func builderName(_ name: QualifiedName) -> String {

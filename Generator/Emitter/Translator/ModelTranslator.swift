@@ -1,4 +1,5 @@
 import BinderySpec
+import Foundation
 
 /// Entity, complex and enum types → storage-backed Swift structs.
 ///
@@ -13,10 +14,12 @@ struct ModelTranslator {
 
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
     static let reservedModelMembers: Set<String> = [
-        "storage", "schema", "fields", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
-        "isDeletedInDelta", "fieldKind", "hashValue",
+        "storage", "schema", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
+        "isDeletedInDelta", "fieldKind", "hashValue", "all",
     ]
-    static let reservedEnumMembers: Set<String> = ["rawValue", "knownValues", "isKnown", "description", "members"]
+    static let reservedEnumMembers: Set<String> = [
+        "rawValue", "knownValues", "isKnown", "description", "members", "json", "fieldKind", "hashValue",
+    ]
 
     init(spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping) {
         self.spec = spec
@@ -40,7 +43,7 @@ struct ModelTranslator {
         return chain
     }
 
-    func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> Declaration {
+    func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let typeName = symbols.typeName(structure.name)
         var fieldDeclarations: [Declaration] = []
         var initializer: [String] = []
@@ -72,60 +75,67 @@ struct ModelTranslator {
         if let base = structure.baseType, structuresByName[base] != nil {
             schemaArguments.append("base: \(symbols.typeName(base)).self")
         }
-        if let derived = derivedByBase[structure.name], !derived.isEmpty {
-            schemaArguments.append("derived: [" + derived.map { "\(symbols.typeName($0)).self" }.joined(separator: ", ") + "]")
+        let derived = (derivedByBase[structure.name] ?? []).map { "\(symbols.typeName($0)).self" }
+        if !derived.isEmpty { schemaArguments.append("derived: [" + derived.joined(separator: ", ") + "]") }
+        schemaArguments.append("fields: all")
+        var schema = "ModelSchema(\(schemaArguments.joined(separator: ", ")))"
+        if schema.count > 90 {
+            // One argument per line, and one derived type per line: long lists stay reviewable.
+            if !derived.isEmpty {
+                schemaArguments[schemaArguments.count - 2] = "derived: [\n" + derived.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
+            }
+            schema = "ModelSchema(\n" + schemaArguments.map { "    " + $0 }.joined(separator: ",\n") + "\n)"
         }
-        schemaArguments.append("fields: fields")
 
+        let fieldsName = symbols.companionName(of: structure.name)
         let fieldsType = TypeDeclaration(
-            .struct, "Fields", conformances: ["FieldSet"],
-            members: fieldDeclarations + [Declaration(.function(FunctionDeclaration("init", body: initializer)))])
-        let members: [Declaration] = [
-            Declaration(.variable(.stored("fields", type: nil, value: "Fields()", isStatic: true))),
-            Declaration(.variable(.stored("schema", type: nil, value: "ModelSchema(\(schemaArguments.joined(separator: ", ")))", isStatic: true))),
-            Declaration(.variable(.stored("storage", type: "JSONObject", isLet: false))),
-            Declaration(
-                doc: ["Wraps a JSON object as is; use `init()` for an empty model and set only what you send."],
-                .function(FunctionDeclaration(
-                    "init", parameters: [.init("storage", "JSONObject")], body: ["self.storage = storage"]))),
-            Declaration(
-                doc: ["The properties of a `\(typeName)`, inherited ones included: read and write them as `value.name`."],
-                .type(fieldsType)),
-        ]
+            .struct, fieldsName, conformances: ["FieldSet"],
+            members: [
+                Declaration(.variable(.stored("all", type: nil, value: "\(fieldsName)()", isStatic: true))),
+                Declaration(.variable(.stored("schema", type: nil, value: schema, isStatic: true))),
+            ] + fieldDeclarations + [Declaration(.function(FunctionDeclaration("init", body: initializer)))])
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
+        doc.insert(contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""], at: doc.count - 1)
         if structure.isAbstract {
             doc.insert(contentsOf: ["Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", ""], at: doc.count - 1)
         }
-        return Declaration(doc: doc, .type(TypeDeclaration(.struct, typeName, conformances: ["JSONModel"], members: members)))
+        return [
+            Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
+            Declaration(
+                doc: ["The properties of a `\(typeName)`, inherited ones included."],
+                .type(fieldsType)),
+        ]
     }
 
-    func translate(_ enumeration: EnumSpec, diagnostics: inout Diagnostics) -> Declaration {
+    func translate(_ enumeration: EnumSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let typeName = symbols.typeName(enumeration.name)
+        let valuesName = symbols.companionName(of: enumeration.name)
         var usedNames: Set<String> = []
-        var members: [Declaration] = [
-            Declaration(.variable(.stored("rawValue", type: "String"))),
-            Declaration(.function(FunctionDeclaration(
-                "init", parameters: [.init("rawValue", "String")], body: ["self.rawValue = rawValue"]))),
-        ]
-        var known: [String] = []
+        var members: [Declaration] = []
         for member in enumeration.members {
             let name = memberName(member.name, owner: enumeration.name, reserved: Self.reservedEnumMembers, used: &usedNames)
-            known.append("." + name)
             // Computed, not stored: one small function each instead of a lazily initialized global.
             members.append(Declaration(
                 doc: DocComment.lines(member.doc, remark: nil),
                 .variable(.computed(name, type: "Self", getter: ["Self(rawValue: \(member.name.swiftLiteral))"], isStatic: true))))
         }
-        members.append(Declaration(
-            doc: ["The values the spec declares; others decode and re-encode too."],
-            .variable(.computed("knownValues", type: "[Self]", getter: ["[" + known.joined(separator: ", ") + "]"], isStatic: true))))
+        let known = "[" + enumeration.members.map(\.name.swiftLiteral).joined(separator: ", ") + "]"
         var doc = DocComment.lines(enumeration.doc, remark: enumeration.name.description)
         if enumeration.isFlags {
             doc.insert(contentsOf: ["Flags: the wire value lists members separated by commas.", ""], at: doc.count - 1)
         }
-        return Declaration(
-            doc: doc,
-            .type(TypeDeclaration(.struct, typeName, conformances: [enumeration.isFlags ? "OpenFlags" : "OpenEnum"], members: members)))
+        var declarations = [
+            Declaration(doc: doc, .typeAlias(name: typeName, type: "OpenEnum<\(valuesName)>")),
+            Declaration(
+                doc: ["The values of `\(typeName)` that the spec declares; others decode and re-encode too."],
+                .type(TypeDeclaration(.enum, valuesName, conformances: [enumeration.isFlags ? "FlagValues" : "EnumValues"], members: [
+                    Declaration(.variable(.stored("known", type: "[String]", value: known, isStatic: true)))
+                ]))),
+        ]
+        if !members.isEmpty {
+            declarations.append(Declaration(.extension(ExtensionDeclaration(typeName, members: members))))
+        }
+        return declarations
     }
 
     private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>) -> String {

@@ -1,30 +1,53 @@
 import Foundation
 
-/// A generated model: a value type whose state is the JSON object it was decoded from.
+/// A model: a value whose state is the JSON object it was decoded from.
 ///
 /// Keeping the object, rather than one stored property per field, is what lets a model
 /// - keep every field it does not declare (`additionalData`) and re-encode it, so decode → encode loses nothing;
 /// - send only the fields a caller set, including explicit `null` (partial PATCH): a fresh model is empty;
-/// - be read as any type of its hierarchy without copying (`downcast(to:)`);
-/// - compile fast: a generated type is a table of fields and nothing else; one generic subscript here reads
-///   and writes every property of every model (`item.name` is `item[dynamicMember: \.name]`), so a module of
-///   thousands of types compiles almost no per-property code.
-@dynamicMemberLookup
+/// - be read as any type of its hierarchy without copying (`downcast(to:)`).
+///
+/// Generated types are all `Model<SomeFields>`; the protocol lets runtime code hold any of them.
 public protocol JSONModel: Codable, Hashable, Sendable, JSONConvertible {
-    /// The declared properties, as `Field` values: what `item.name` reads and writes.
-    associatedtype Fields: FieldSet
     /// The JSON members, in wire order.
     var storage: JSONObject { get set }
     /// Wraps a JSON object without validating it; decoding paths validate with `schema`.
     init(storage: JSONObject)
-    /// The one instance of `Fields`.
-    static var fields: Fields { get }
     /// What the type declares: its name, its fields and their kinds, its base and derived types.
     static var schema: ModelSchema { get }
 }
 
-/// The properties a model declares, each a `Field` stored property of a generated struct.
-public protocol FieldSet: Sendable {}
+/// Every generated model type: `public typealias DriveItem = Model<DriveItemFields>`.
+///
+/// All behaviour (decoding, validation, encoding, equality, property access) is compiled once, here; a generated
+/// type contributes only its table of fields. That is what lets all of Microsoft Graph compile quickly: thousands
+/// of types cost thousands of small tables, not thousands of `Codable` and `Hashable` implementations.
+@dynamicMemberLookup
+public struct Model<Fields: FieldSet>: JSONModel {
+    public var storage: JSONObject
+
+    public init(storage: JSONObject) { self.storage = storage }
+
+    public static var schema: ModelSchema { Fields.schema }
+
+    /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
+    public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
+        get {
+            let field = Fields.all[keyPath: field]
+            return field.isLoose ? storage.looseValue(field.name) : storage.value(field.name)
+        }
+        set {
+            storage.set(Fields.all[keyPath: field].name, newValue)
+        }
+    }
+}
+
+/// The properties a model declares, each a stored `Field`, plus the model's schema.
+public protocol FieldSet: Sendable {
+    /// The one instance, which property access reads field names from.
+    static var all: Self { get }
+    static var schema: ModelSchema { get }
+}
 
 /// One declared property: its JSON name and how strictly it is read. `Value` is its Swift type.
 public struct Field<Value: JSONConvertible>: Sendable, AnyField {
@@ -48,17 +71,6 @@ public protocol AnyField: Sendable {
 }
 
 extension JSONModel {
-    /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
-    public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
-        get {
-            let field = Self.fields[keyPath: field]
-            return field.isLoose ? storage.looseValue(field.name) : storage.value(field.name)
-        }
-        set {
-            storage.set(Self.fields[keyPath: field].name, newValue)
-        }
-    }
-
     public static var fieldKind: FieldKind { .model(Self.self) }
 
     /// An empty model: only the fields you set are encoded.

@@ -1,27 +1,26 @@
 import Foundation
 
-/// A generated enumeration that tolerates values it does not know.
+/// Every generated enumeration: `public typealias Importance = OpenEnum<ImportanceValues>`.
 ///
-/// Services add members over time (Graph's `unknownFutureValue` says as much), so a generated enum is a
-/// struct over its raw string with one static member per known value: an unknown value decodes, compares
-/// and re-encodes like any other.
-public protocol OpenEnum: RawRepresentable, JSONConvertible, Codable, Hashable, Sendable,
-    ExpressibleByStringLiteral, CustomStringConvertible where RawValue == String
+/// Services add members over time (Graph's `unknownFutureValue` says as much), so an enumeration is a struct
+/// over its raw string: an unknown value decodes, compares and re-encodes like any other. Known members are
+/// static properties in an extension of the alias (`Importance.high`), and `Values` lists them.
+public struct OpenEnum<Values: EnumValues>: RawRepresentable, JSONConvertible, Codable, Hashable, Sendable,
+    ExpressibleByStringLiteral, CustomStringConvertible
 {
-    init(rawValue: String)
-    /// The members the spec declares, in its order.
-    static var knownValues: [Self] { get }
-}
+    public let rawValue: String
 
-extension OpenEnum {
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+    /// The members the spec declares, in its order.
+    public static var knownValues: [Self] { Values.known.map(Self.init(rawValue:)) }
+
     /// Whether the spec declares this value.
-    public var isKnown: Bool { Self.knownValues.contains(self) }
+    public var isKnown: Bool { Values.known.contains(rawValue) }
 
     public var description: String { rawValue }
-
-    public static var fieldKind: FieldKind { .enumeration }
 
     public init?(json: JSONValue) {
         guard case .string(let text) = json else { return nil }
@@ -29,6 +28,8 @@ extension OpenEnum {
     }
 
     public var json: JSONValue { .string(rawValue) }
+
+    public static var fieldKind: FieldKind { .enumeration }
 
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
@@ -40,10 +41,15 @@ extension OpenEnum {
     }
 }
 
-/// An OData `IsFlags` enumeration: the wire value is a comma-separated list of members (`"read,write"`).
-public protocol OpenFlags: OpenEnum {}
+/// The raw values an enumeration's spec declares.
+public protocol EnumValues: Sendable {
+    static var known: [String] { get }
+}
 
-extension OpenFlags {
+/// An OData `IsFlags` enumeration: the wire value is a comma-separated list of members (`"read,write"`).
+public protocol FlagValues: EnumValues {}
+
+extension OpenEnum where Values: FlagValues {
     public init(_ members: [Self]) {
         self.init(rawValue: members.map(\.rawValue).joined(separator: ","))
     }

@@ -40,7 +40,7 @@ public struct ODataLiteral: Sendable {
     public init(_ integer: some BinaryInteger) { text = String(integer) }
     public init(_ double: Double) { text = JSONNumber(double).text }
     private init(text: String) { self.text = text }
-    public init(_ value: some OpenEnum) { self.init(value.rawValue) }
+    public init<Values>(_ value: OpenEnum<Values>) { self.init(value.rawValue) }
     /// Dates and other JSON-convertible values: their JSON text, unquoted for numbers and booleans.
     public init(json value: some JSONConvertible) {
         switch value.json {

@@ -4,35 +4,40 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `AttachmentFields`; read and write them as `value.name`.
+///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - Remark: Generated from `sample.drive.attachment`.
-public struct Attachment: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.attachment", base: Entity.self, derived: [FileAttachment.self, ItemAttachment.self], fields: fields)
-    public var storage: JSONObject
+public typealias Attachment = Model<AttachmentFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Attachment`, inherited ones included.
+public struct AttachmentFields: FieldSet {
+    public static let all = AttachmentFields()
 
-    /// The properties of a `Attachment`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let contentType: Field<String>
-        public let size: Field<Int32>
-        public let isInline: Field<Bool>
-        public let lastModifiedDateTime: Field<Date>
+    public static let schema = ModelSchema(
+        "sample.drive.attachment",
+        base: Entity.self,
+        derived: [
+            FileAttachment.self,
+            ItemAttachment.self,
+        ],
+        fields: all
+    )
 
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.contentType = Field("contentType")
-            self.size = Field("size")
-            self.isInline = Field("isInline")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        }
+    public let id: Field<String>
+    public let name: Field<String>
+    public let contentType: Field<String>
+    public let size: Field<Int32>
+    public let isInline: Field<Bool>
+    public let lastModifiedDateTime: Field<Date>
+
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.contentType = Field("contentType")
+        self.size = Field("size")
+        self.isInline = Field("isInline")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
     }
 }

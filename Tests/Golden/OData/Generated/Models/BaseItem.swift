@@ -4,48 +4,53 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `BaseItemFields`; read and write them as `value.name`.
+///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - Remark: Generated from `sample.drive.baseItem`.
-public struct BaseItem: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.baseItem", base: Entity.self, derived: [DriveItem.self, Drive.self], fields: fields)
-    public var storage: JSONObject
+public typealias BaseItem = Model<BaseItemFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `BaseItem`, inherited ones included.
+public struct BaseItemFields: FieldSet {
+    public static let all = BaseItemFields()
 
-    /// The properties of a `BaseItem`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let createdDateTime: Field<Date>
-        public let lastModifiedDateTime: Field<Date>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let webUrl: Field<String>
+    public static let schema = ModelSchema(
+        "sample.drive.baseItem",
+        base: Entity.self,
+        derived: [
+            DriveItem.self,
+            Drive.self,
+        ],
+        fields: all
+    )
 
-        /// Provides a user-visible description of the item.
-        public let description: Field<String>
+    public let id: Field<String>
+    public let name: Field<String>
+    public let createdDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let webUrl: Field<String>
 
-        public let eTag: Field<String>
+    /// Provides a user-visible description of the item.
+    public let description: Field<String>
 
-        /// Present when the request expanded it (`expand("createdByUser")`).
-        public let createdByUser: Field<User>
+    public let eTag: Field<String>
 
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.createdDateTime = Field("createdDateTime")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.webUrl = Field("webUrl")
-            self.description = Field("description")
-            self.eTag = Field("eTag")
-            self.createdByUser = Field("createdByUser")
-        }
+    /// Present when the request expanded it (`expand("createdByUser")`).
+    public let createdByUser: Field<User>
+
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.webUrl = Field("webUrl")
+        self.description = Field("description")
+        self.eTag = Field("eTag")
+        self.createdByUser = Field("createdByUser")
     }
 }

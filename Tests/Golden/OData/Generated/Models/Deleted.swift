@@ -4,23 +4,18 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `DeletedFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.deleted`.
-public struct Deleted: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.deleted", fields: fields)
-    public var storage: JSONObject
+public typealias Deleted = Model<DeletedFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Deleted`, inherited ones included.
+public struct DeletedFields: FieldSet {
+    public static let all = DeletedFields()
+    public static let schema = ModelSchema("sample.drive.deleted", fields: all)
+    public let state: Field<String>
 
-    /// The properties of a `Deleted`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let state: Field<String>
-
-        public init() {
-            self.state = Field("state")
-        }
+    public init() {
+        self.state = Field("state")
     }
 }

@@ -4,61 +4,56 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `DriveFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.drive`.
-public struct Drive: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: fields)
-    public var storage: JSONObject
+public typealias Drive = Model<DriveFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Drive`, inherited ones included.
+public struct DriveFields: FieldSet {
+    public static let all = DriveFields()
+    public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: all)
+    public let id: Field<String>
+    public let name: Field<String>
+    public let createdDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let webUrl: Field<String>
 
-    /// The properties of a `Drive`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let createdDateTime: Field<Date>
-        public let lastModifiedDateTime: Field<Date>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let webUrl: Field<String>
+    /// Provides a user-visible description of the item.
+    public let description: Field<String>
 
-        /// Provides a user-visible description of the item.
-        public let description: Field<String>
+    public let eTag: Field<String>
 
-        public let eTag: Field<String>
+    /// Present when the request expanded it (`expand("createdByUser")`).
+    public let createdByUser: Field<User>
 
-        /// Present when the request expanded it (`expand("createdByUser")`).
-        public let createdByUser: Field<User>
+    public let driveType: Field<String>
+    public let owner: Field<IdentitySet>
+    public let quota: Field<Quota>
 
-        public let driveType: Field<String>
-        public let owner: Field<IdentitySet>
-        public let quota: Field<Quota>
+    /// Present when the request expanded it (`expand("root")`).
+    public let root: Field<DriveItem>
 
-        /// Present when the request expanded it (`expand("root")`).
-        public let root: Field<DriveItem>
+    /// Present when the request expanded it (`expand("items")`).
+    public let items: Field<[DriveItem]>
 
-        /// Present when the request expanded it (`expand("items")`).
-        public let items: Field<[DriveItem]>
-
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.createdDateTime = Field("createdDateTime")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.webUrl = Field("webUrl")
-            self.description = Field("description")
-            self.eTag = Field("eTag")
-            self.createdByUser = Field("createdByUser")
-            self.driveType = Field("driveType")
-            self.owner = Field("owner")
-            self.quota = Field("quota")
-            self.root = Field("root")
-            self.items = Field("items")
-        }
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.webUrl = Field("webUrl")
+        self.description = Field("description")
+        self.eTag = Field("eTag")
+        self.createdByUser = Field("createdByUser")
+        self.driveType = Field("driveType")
+        self.owner = Field("owner")
+        self.quota = Field("quota")
+        self.root = Field("root")
+        self.items = Field("items")
     }
 }

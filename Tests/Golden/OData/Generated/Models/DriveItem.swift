@@ -8,74 +8,69 @@ import Foundation
 ///
 /// Every file system object in OneDrive is returned as a driveItem.
 ///
+/// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.driveItem`.
-public struct DriveItem: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.driveItem", base: BaseItem.self, fields: fields)
-    public var storage: JSONObject
+public typealias DriveItem = Model<DriveItemFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `DriveItem`, inherited ones included.
+public struct DriveItemFields: FieldSet {
+    public static let all = DriveItemFields()
+    public static let schema = ModelSchema("sample.drive.driveItem", base: BaseItem.self, fields: all)
+    public let id: Field<String>
+    public let name: Field<String>
+    public let createdDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let webUrl: Field<String>
 
-    /// The properties of a `DriveItem`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let createdDateTime: Field<Date>
-        public let lastModifiedDateTime: Field<Date>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let webUrl: Field<String>
+    /// Provides a user-visible description of the item.
+    public let description: Field<String>
 
-        /// Provides a user-visible description of the item.
-        public let description: Field<String>
+    public let eTag: Field<String>
 
-        public let eTag: Field<String>
+    /// Present when the request expanded it (`expand("createdByUser")`).
+    public let createdByUser: Field<User>
 
-        /// Present when the request expanded it (`expand("createdByUser")`).
-        public let createdByUser: Field<User>
+    public let size: Field<Int64>
 
-        public let size: Field<Int64>
+    /// An eTag for the content of the item.
+    public let cTag: Field<String>
 
-        /// An eTag for the content of the item.
-        public let cTag: Field<String>
+    public let folder: Field<Folder>
+    public let file: Field<File>
+    public let deleted: Field<Deleted>
+    public let parentReference: Field<ItemReference>
+    public let sharingCapabilities: Field<SharingCapabilities>
+    public let takenDate: Field<CalendarDate>
 
-        public let folder: Field<Folder>
-        public let file: Field<File>
-        public let deleted: Field<Deleted>
-        public let parentReference: Field<ItemReference>
-        public let sharingCapabilities: Field<SharingCapabilities>
-        public let takenDate: Field<CalendarDate>
+    /// Present when the request expanded it (`expand("children")`).
+    public let children: Field<[DriveItem]>
 
-        /// Present when the request expanded it (`expand("children")`).
-        public let children: Field<[DriveItem]>
+    /// Present when the request expanded it (`expand("thumbnails")`).
+    public let thumbnails: Field<[ThumbnailSet]>
 
-        /// Present when the request expanded it (`expand("thumbnails")`).
-        public let thumbnails: Field<[ThumbnailSet]>
-
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.createdDateTime = Field("createdDateTime")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.webUrl = Field("webUrl")
-            self.description = Field("description")
-            self.eTag = Field("eTag")
-            self.createdByUser = Field("createdByUser")
-            self.size = Field("size")
-            self.cTag = Field("cTag")
-            self.folder = Field("folder")
-            self.file = Field("file")
-            self.deleted = Field("deleted")
-            self.parentReference = Field("parentReference")
-            self.sharingCapabilities = Field("sharingCapabilities")
-            self.takenDate = Field("takenDate")
-            self.children = Field("children")
-            self.thumbnails = Field("thumbnails")
-        }
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.webUrl = Field("webUrl")
+        self.description = Field("description")
+        self.eTag = Field("eTag")
+        self.createdByUser = Field("createdByUser")
+        self.size = Field("size")
+        self.cTag = Field("cTag")
+        self.folder = Field("folder")
+        self.file = Field("file")
+        self.deleted = Field("deleted")
+        self.parentReference = Field("parentReference")
+        self.sharingCapabilities = Field("sharingCapabilities")
+        self.takenDate = Field("takenDate")
+        self.children = Field("children")
+        self.thumbnails = Field("thumbnails")
     }
 }

@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `DriveItemUploadablePropertiesFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.driveItemUploadableProperties`.
-public struct DriveItemUploadableProperties: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.driveItemUploadableProperties", fields: fields)
-    public var storage: JSONObject
+public typealias DriveItemUploadableProperties = Model<DriveItemUploadablePropertiesFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `DriveItemUploadableProperties`, inherited ones included.
+public struct DriveItemUploadablePropertiesFields: FieldSet {
+    public static let all = DriveItemUploadablePropertiesFields()
+    public static let schema = ModelSchema("sample.drive.driveItemUploadableProperties", fields: all)
+    public let name: Field<String>
+    public let description: Field<String>
+    public let fileSize: Field<Int64>
 
-    /// The properties of a `DriveItemUploadableProperties`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let name: Field<String>
-        public let description: Field<String>
-        public let fileSize: Field<Int64>
-
-        public init() {
-            self.name = Field("name")
-            self.description = Field("description")
-            self.fileSize = Field("fileSize")
-        }
+    public init() {
+        self.name = Field("name")
+        self.description = Field("description")
+        self.fileSize = Field("fileSize")
     }
 }

@@ -4,25 +4,34 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `EntityFields`; read and write them as `value.name`.
+///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - Remark: Generated from `sample.drive.entity`.
-public struct Entity: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.entity", derived: [BaseItem.self, ThumbnailSet.self, User.self, Message.self, Attachment.self, Onenote.self, OnenoteEntityBaseModel.self], fields: fields)
-    public var storage: JSONObject
+public typealias Entity = Model<EntityFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Entity`, inherited ones included.
+public struct EntityFields: FieldSet {
+    public static let all = EntityFields()
 
-    /// The properties of a `Entity`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
+    public static let schema = ModelSchema(
+        "sample.drive.entity",
+        derived: [
+            BaseItem.self,
+            ThumbnailSet.self,
+            User.self,
+            Message.self,
+            Attachment.self,
+            Onenote.self,
+            OnenoteEntityBaseModel.self,
+        ],
+        fields: all
+    )
 
-        public init() {
-            self.id = Field("id")
-        }
+    public let id: Field<String>
+
+    public init() {
+        self.id = Field("id")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `FileFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.file`.
-public struct File: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.file", fields: fields)
-    public var storage: JSONObject
+public typealias File = Model<FileFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `File`, inherited ones included.
+public struct FileFields: FieldSet {
+    public static let all = FileFields()
+    public static let schema = ModelSchema("sample.drive.file", fields: all)
+    public let hashes: Field<Hashes>
+    public let mimeType: Field<String>
 
-    /// The properties of a `File`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let hashes: Field<Hashes>
-        public let mimeType: Field<String>
-
-        public init() {
-            self.hashes = Field("hashes")
-            self.mimeType = Field("mimeType")
-        }
+    public init() {
+        self.hashes = Field("hashes")
+        self.mimeType = Field("mimeType")
     }
 }

@@ -4,37 +4,32 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `FileAttachmentFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.fileAttachment`.
-public struct FileAttachment: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.fileAttachment", base: Attachment.self, fields: fields)
-    public var storage: JSONObject
+public typealias FileAttachment = Model<FileAttachmentFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `FileAttachment`, inherited ones included.
+public struct FileAttachmentFields: FieldSet {
+    public static let all = FileAttachmentFields()
+    public static let schema = ModelSchema("sample.drive.fileAttachment", base: Attachment.self, fields: all)
+    public let id: Field<String>
+    public let name: Field<String>
+    public let contentType: Field<String>
+    public let size: Field<Int32>
+    public let isInline: Field<Bool>
+    public let lastModifiedDateTime: Field<Date>
+    public let contentBytes: Field<Data>
+    public let contentId: Field<String>
 
-    /// The properties of a `FileAttachment`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let contentType: Field<String>
-        public let size: Field<Int32>
-        public let isInline: Field<Bool>
-        public let lastModifiedDateTime: Field<Date>
-        public let contentBytes: Field<Data>
-        public let contentId: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.contentType = Field("contentType")
-            self.size = Field("size")
-            self.isInline = Field("isInline")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.contentBytes = Field("contentBytes")
-            self.contentId = Field("contentId")
-        }
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.contentType = Field("contentType")
+        self.size = Field("size")
+        self.isInline = Field("isInline")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.contentBytes = Field("contentBytes")
+        self.contentId = Field("contentId")
     }
 }

@@ -4,23 +4,18 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `FolderFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.folder`.
-public struct Folder: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.folder", fields: fields)
-    public var storage: JSONObject
+public typealias Folder = Model<FolderFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Folder`, inherited ones included.
+public struct FolderFields: FieldSet {
+    public static let all = FolderFields()
+    public static let schema = ModelSchema("sample.drive.folder", fields: all)
+    public let childCount: Field<Int32>
 
-    /// The properties of a `Folder`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let childCount: Field<Int32>
-
-        public init() {
-            self.childCount = Field("childCount")
-        }
+    public init() {
+        self.childCount = Field("childCount")
     }
 }

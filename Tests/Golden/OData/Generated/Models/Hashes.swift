@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `HashesFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.hashes`.
-public struct Hashes: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.hashes", fields: fields)
-    public var storage: JSONObject
+public typealias Hashes = Model<HashesFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Hashes`, inherited ones included.
+public struct HashesFields: FieldSet {
+    public static let all = HashesFields()
+    public static let schema = ModelSchema("sample.drive.hashes", fields: all)
+    public let quickXorHash: Field<String>
+    public let sha1Hash: Field<String>
+    public let sha256Hash: Field<String>
 
-    /// The properties of a `Hashes`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let quickXorHash: Field<String>
-        public let sha1Hash: Field<String>
-        public let sha256Hash: Field<String>
-
-        public init() {
-            self.quickXorHash = Field("quickXorHash")
-            self.sha1Hash = Field("sha1Hash")
-            self.sha256Hash = Field("sha256Hash")
-        }
+    public init() {
+        self.quickXorHash = Field("quickXorHash")
+        self.sha1Hash = Field("sha1Hash")
+        self.sha256Hash = Field("sha256Hash")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `IdentityFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.identity`.
-public struct Identity: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.identity", fields: fields)
-    public var storage: JSONObject
+public typealias Identity = Model<IdentityFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Identity`, inherited ones included.
+public struct IdentityFields: FieldSet {
+    public static let all = IdentityFields()
+    public static let schema = ModelSchema("sample.drive.identity", fields: all)
+    public let id: Field<String>
+    public let displayName: Field<String>
 
-    /// The properties of a `Identity`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let displayName: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.displayName = Field("displayName")
-        }
+    public init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
     }
 }

@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `IdentitySetFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.identitySet`.
-public struct IdentitySet: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.identitySet", fields: fields)
-    public var storage: JSONObject
+public typealias IdentitySet = Model<IdentitySetFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `IdentitySet`, inherited ones included.
+public struct IdentitySetFields: FieldSet {
+    public static let all = IdentitySetFields()
+    public static let schema = ModelSchema("sample.drive.identitySet", fields: all)
+    public let application: Field<Identity>
+    public let device: Field<Identity>
+    public let user: Field<Identity>
 
-    /// The properties of a `IdentitySet`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let application: Field<Identity>
-        public let device: Field<Identity>
-        public let user: Field<Identity>
-
-        public init() {
-            self.application = Field("application")
-            self.device = Field("device")
-            self.user = Field("user")
-        }
+    public init() {
+        self.application = Field("application")
+        self.device = Field("device")
+        self.user = Field("user")
     }
 }

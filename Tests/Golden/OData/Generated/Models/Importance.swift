@@ -5,20 +5,18 @@ import BinderyRuntime
 import Foundation
 
 /// - Remark: Generated from `sample.drive.importance`.
-public struct Importance: OpenEnum {
-    public let rawValue: String
+public typealias Importance = OpenEnum<ImportanceValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `Importance` that the spec declares; others decode and re-encode too.
+public enum ImportanceValues: EnumValues {
+    public static let known: [String] = ["low", "normal", "high"]
+}
 
+extension Importance {
     public static var low: Self { Self(rawValue: "low") }
 
     public static var normal: Self { Self(rawValue: "normal") }
 
     /// Needs attention soon.
     public static var high: Self { Self(rawValue: "high") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.low, .normal, .high] }
 }

@@ -4,37 +4,32 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ItemAttachmentFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.itemAttachment`.
-public struct ItemAttachment: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.itemAttachment", base: Attachment.self, fields: fields)
-    public var storage: JSONObject
+public typealias ItemAttachment = Model<ItemAttachmentFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `ItemAttachment`, inherited ones included.
+public struct ItemAttachmentFields: FieldSet {
+    public static let all = ItemAttachmentFields()
+    public static let schema = ModelSchema("sample.drive.itemAttachment", base: Attachment.self, fields: all)
+    public let id: Field<String>
+    public let name: Field<String>
+    public let contentType: Field<String>
+    public let size: Field<Int32>
+    public let isInline: Field<Bool>
+    public let lastModifiedDateTime: Field<Date>
 
-    /// The properties of a `ItemAttachment`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-        public let contentType: Field<String>
-        public let size: Field<Int32>
-        public let isInline: Field<Bool>
-        public let lastModifiedDateTime: Field<Date>
+    /// Present when the request expanded it (`expand("item")`).
+    public let item: Field<Message>
 
-        /// Present when the request expanded it (`expand("item")`).
-        public let item: Field<Message>
-
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-            self.contentType = Field("contentType")
-            self.size = Field("size")
-            self.isInline = Field("isInline")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.item = Field("item")
-        }
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
+        self.contentType = Field("contentType")
+        self.size = Field("size")
+        self.isInline = Field("isInline")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.item = Field("item")
     }
 }

@@ -4,29 +4,24 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ItemReferenceFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.itemReference`.
-public struct ItemReference: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.itemReference", fields: fields)
-    public var storage: JSONObject
+public typealias ItemReference = Model<ItemReferenceFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `ItemReference`, inherited ones included.
+public struct ItemReferenceFields: FieldSet {
+    public static let all = ItemReferenceFields()
+    public static let schema = ModelSchema("sample.drive.itemReference", fields: all)
+    public let driveId: Field<String>
+    public let id: Field<String>
+    public let name: Field<String>
+    public let path: Field<String>
 
-    /// The properties of a `ItemReference`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let driveId: Field<String>
-        public let id: Field<String>
-        public let name: Field<String>
-        public let path: Field<String>
-
-        public init() {
-            self.driveId = Field("driveId")
-            self.id = Field("id")
-            self.name = Field("name")
-            self.path = Field("path")
-        }
+    public init() {
+        self.driveId = Field("driveId")
+        self.id = Field("id")
+        self.name = Field("name")
+        self.path = Field("path")
     }
 }

@@ -4,41 +4,36 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `MessageFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.message`.
-public struct Message: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.message", base: Entity.self, fields: fields)
-    public var storage: JSONObject
+public typealias Message = Model<MessageFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Message`, inherited ones included.
+public struct MessageFields: FieldSet {
+    public static let all = MessageFields()
+    public static let schema = ModelSchema("sample.drive.message", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let subject: Field<String>
+    public let bodyPreview: Field<String>
+    public let importance: Field<Importance>
+    public let receivedDateTime: Field<Date>
+    public let hasAttachments: Field<Bool>
+    public let categories: Field<[String]>
+    public let from: Field<Identity>
 
-    /// The properties of a `Message`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let subject: Field<String>
-        public let bodyPreview: Field<String>
-        public let importance: Field<Importance>
-        public let receivedDateTime: Field<Date>
-        public let hasAttachments: Field<Bool>
-        public let categories: Field<[String]>
-        public let from: Field<Identity>
+    /// Present when the request expanded it (`expand("attachments")`).
+    public let attachments: Field<[Attachment]>
 
-        /// Present when the request expanded it (`expand("attachments")`).
-        public let attachments: Field<[Attachment]>
-
-        public init() {
-            self.id = Field("id")
-            self.subject = Field("subject")
-            self.bodyPreview = Field("bodyPreview")
-            self.importance = Field("importance")
-            self.receivedDateTime = Field("receivedDateTime")
-            self.hasAttachments = Field("hasAttachments")
-            self.categories = Field("categories")
-            self.from = Field("from")
-            self.attachments = Field("attachments")
-        }
+    public init() {
+        self.id = Field("id")
+        self.subject = Field("subject")
+        self.bodyPreview = Field("bodyPreview")
+        self.importance = Field("importance")
+        self.receivedDateTime = Field("receivedDateTime")
+        self.hasAttachments = Field("hasAttachments")
+        self.categories = Field("categories")
+        self.from = Field("from")
+        self.attachments = Field("attachments")
     }
 }

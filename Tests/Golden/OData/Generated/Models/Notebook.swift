@@ -4,47 +4,42 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `NotebookFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.notebook`.
-public struct Notebook: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.notebook", base: OnenoteEntityHierarchyModel.self, fields: fields)
-    public var storage: JSONObject
+public typealias Notebook = Model<NotebookFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Notebook`, inherited ones included.
+public struct NotebookFields: FieldSet {
+    public static let all = NotebookFields()
+    public static let schema = ModelSchema("sample.drive.notebook", base: OnenoteEntityHierarchyModel.self, fields: all)
+    public let id: Field<String>
+    public let selfValue: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let isDefault: Field<Bool>
+    public let userRole: Field<OnenoteUserRole>
 
-    /// The properties of a `Notebook`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let selfValue: Field<String>
-        public let createdDateTime: Field<Date>
-        public let displayName: Field<String>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let lastModifiedDateTime: Field<Date>
-        public let isDefault: Field<Bool>
-        public let userRole: Field<OnenoteUserRole>
+    /// Present when the request expanded it (`expand("sectionGroups")`).
+    public let sectionGroups: Field<[SectionGroup]>
 
-        /// Present when the request expanded it (`expand("sectionGroups")`).
-        public let sectionGroups: Field<[SectionGroup]>
+    /// Present when the request expanded it (`expand("sections")`).
+    public let sections: Field<[OnenoteSection]>
 
-        /// Present when the request expanded it (`expand("sections")`).
-        public let sections: Field<[OnenoteSection]>
-
-        public init() {
-            self.id = Field("id")
-            self.selfValue = Field("self")
-            self.createdDateTime = Field("createdDateTime")
-            self.displayName = Field("displayName")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.isDefault = Field("isDefault")
-            self.userRole = Field("userRole")
-            self.sectionGroups = Field("sectionGroups")
-            self.sections = Field("sections")
-        }
+    public init() {
+        self.id = Field("id")
+        self.selfValue = Field("self")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.isDefault = Field("isDefault")
+        self.userRole = Field("userRole")
+        self.sectionGroups = Field("sectionGroups")
+        self.sections = Field("sections")
     }
 }

@@ -4,31 +4,26 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `OnenoteFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.onenote`.
-public struct Onenote: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: fields)
-    public var storage: JSONObject
+public typealias Onenote = Model<OnenoteFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Onenote`, inherited ones included.
+public struct OnenoteFields: FieldSet {
+    public static let all = OnenoteFields()
+    public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: all)
+    public let id: Field<String>
 
-    /// The properties of a `Onenote`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
+    /// Present when the request expanded it (`expand("notebooks")`).
+    public let notebooks: Field<[Notebook]>
 
-        /// Present when the request expanded it (`expand("notebooks")`).
-        public let notebooks: Field<[Notebook]>
+    /// Present when the request expanded it (`expand("sections")`).
+    public let sections: Field<[OnenoteSection]>
 
-        /// Present when the request expanded it (`expand("sections")`).
-        public let sections: Field<[OnenoteSection]>
-
-        public init() {
-            self.id = Field("id")
-            self.notebooks = Field("notebooks")
-            self.sections = Field("sections")
-        }
+    public init() {
+        self.id = Field("id")
+        self.notebooks = Field("notebooks")
+        self.sections = Field("sections")
     }
 }

@@ -4,27 +4,31 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `OnenoteEntityBaseModelFields`; read and write them as `value.name`.
+///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - Remark: Generated from `sample.drive.onenoteEntityBaseModel`.
-public struct OnenoteEntityBaseModel: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.onenoteEntityBaseModel", base: Entity.self, derived: [OnenoteEntityHierarchyModel.self], fields: fields)
-    public var storage: JSONObject
+public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
+public struct OnenoteEntityBaseModelFields: FieldSet {
+    public static let all = OnenoteEntityBaseModelFields()
 
-    /// The properties of a `OnenoteEntityBaseModel`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let selfValue: Field<String>
+    public static let schema = ModelSchema(
+        "sample.drive.onenoteEntityBaseModel",
+        base: Entity.self,
+        derived: [
+            OnenoteEntityHierarchyModel.self,
+        ],
+        fields: all
+    )
 
-        public init() {
-            self.id = Field("id")
-            self.selfValue = Field("self")
-        }
+    public let id: Field<String>
+    public let selfValue: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.selfValue = Field("self")
     }
 }

@@ -4,37 +4,43 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `OnenoteEntityHierarchyModelFields`; read and write them as `value.name`.
+///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel`.
-public struct OnenoteEntityHierarchyModel: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.onenoteEntityHierarchyModel", base: OnenoteEntityBaseModel.self, derived: [Notebook.self, SectionGroup.self, OnenoteSection.self], fields: fields)
-    public var storage: JSONObject
+public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModelFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
+public struct OnenoteEntityHierarchyModelFields: FieldSet {
+    public static let all = OnenoteEntityHierarchyModelFields()
 
-    /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let selfValue: Field<String>
-        public let createdDateTime: Field<Date>
-        public let displayName: Field<String>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let lastModifiedDateTime: Field<Date>
+    public static let schema = ModelSchema(
+        "sample.drive.onenoteEntityHierarchyModel",
+        base: OnenoteEntityBaseModel.self,
+        derived: [
+            Notebook.self,
+            SectionGroup.self,
+            OnenoteSection.self,
+        ],
+        fields: all
+    )
 
-        public init() {
-            self.id = Field("id")
-            self.selfValue = Field("self")
-            self.createdDateTime = Field("createdDateTime")
-            self.displayName = Field("displayName")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        }
+    public let id: Field<String>
+    public let selfValue: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+
+    public init() {
+        self.id = Field("id")
+        self.selfValue = Field("self")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
     }
 }

@@ -4,43 +4,44 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `OnenoteSectionFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.onenoteSection`.
-public struct OnenoteSection: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.onenoteSection", base: OnenoteEntityHierarchyModel.self, fields: fields)
-    public var storage: JSONObject
+public typealias OnenoteSection = Model<OnenoteSectionFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `OnenoteSection`, inherited ones included.
+public struct OnenoteSectionFields: FieldSet {
+    public static let all = OnenoteSectionFields()
 
-    /// The properties of a `OnenoteSection`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let selfValue: Field<String>
-        public let createdDateTime: Field<Date>
-        public let displayName: Field<String>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let lastModifiedDateTime: Field<Date>
-        public let isDefault: Field<Bool>
-        public let pagesUrl: Field<String>
+    public static let schema = ModelSchema(
+        "sample.drive.onenoteSection",
+        base: OnenoteEntityHierarchyModel.self,
+        fields: all
+    )
 
-        /// Present when the request expanded it (`expand("parentNotebook")`).
-        public let parentNotebook: Field<Notebook>
+    public let id: Field<String>
+    public let selfValue: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let isDefault: Field<Bool>
+    public let pagesUrl: Field<String>
 
-        public init() {
-            self.id = Field("id")
-            self.selfValue = Field("self")
-            self.createdDateTime = Field("createdDateTime")
-            self.displayName = Field("displayName")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.isDefault = Field("isDefault")
-            self.pagesUrl = Field("pagesUrl")
-            self.parentNotebook = Field("parentNotebook")
-        }
+    /// Present when the request expanded it (`expand("parentNotebook")`).
+    public let parentNotebook: Field<Notebook>
+
+    public init() {
+        self.id = Field("id")
+        self.selfValue = Field("self")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.isDefault = Field("isDefault")
+        self.pagesUrl = Field("pagesUrl")
+        self.parentNotebook = Field("parentNotebook")
     }
 }

@@ -5,13 +5,14 @@ import BinderyRuntime
 import Foundation
 
 /// - Remark: Generated from `sample.drive.onenoteUserRole`.
-public struct OnenoteUserRole: OpenEnum {
-    public let rawValue: String
+public typealias OnenoteUserRole = OpenEnum<OnenoteUserRoleValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `OnenoteUserRole` that the spec declares; others decode and re-encode too.
+public enum OnenoteUserRoleValues: EnumValues {
+    public static let known: [String] = ["none", "owner", "contributor", "reader"]
+}
 
+extension OnenoteUserRole {
     public static var none: Self { Self(rawValue: "none") }
 
     public static var owner: Self { Self(rawValue: "owner") }
@@ -19,7 +20,4 @@ public struct OnenoteUserRole: OpenEnum {
     public static var contributor: Self { Self(rawValue: "contributor") }
 
     public static var reader: Self { Self(rawValue: "reader") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.none, .owner, .contributor, .reader] }
 }

@@ -4,29 +4,24 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `QuotaFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.quota`.
-public struct Quota: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.quota", fields: fields)
-    public var storage: JSONObject
+public typealias Quota = Model<QuotaFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Quota`, inherited ones included.
+public struct QuotaFields: FieldSet {
+    public static let all = QuotaFields()
+    public static let schema = ModelSchema("sample.drive.quota", fields: all)
+    public let total: Field<Int64>
+    public let used: Field<Int64>
+    public let remaining: Field<Int64>
+    public let state: Field<String>
 
-    /// The properties of a `Quota`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let total: Field<Int64>
-        public let used: Field<Int64>
-        public let remaining: Field<Int64>
-        public let state: Field<String>
-
-        public init() {
-            self.total = Field("total")
-            self.used = Field("used")
-            self.remaining = Field("remaining")
-            self.state = Field("state")
-        }
+    public init() {
+        self.total = Field("total")
+        self.used = Field("used")
+        self.remaining = Field("remaining")
+        self.state = Field("state")
     }
 }

@@ -4,45 +4,46 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SectionGroupFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.sectionGroup`.
-public struct SectionGroup: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.sectionGroup", base: OnenoteEntityHierarchyModel.self, fields: fields)
-    public var storage: JSONObject
+public typealias SectionGroup = Model<SectionGroupFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `SectionGroup`, inherited ones included.
+public struct SectionGroupFields: FieldSet {
+    public static let all = SectionGroupFields()
 
-    /// The properties of a `SectionGroup`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let selfValue: Field<String>
-        public let createdDateTime: Field<Date>
-        public let displayName: Field<String>
-        public let createdBy: Field<IdentitySet>
-        public let lastModifiedBy: Field<IdentitySet>
-        public let lastModifiedDateTime: Field<Date>
-        public let sectionsUrl: Field<String>
+    public static let schema = ModelSchema(
+        "sample.drive.sectionGroup",
+        base: OnenoteEntityHierarchyModel.self,
+        fields: all
+    )
 
-        /// Present when the request expanded it (`expand("sections")`).
-        public let sections: Field<[OnenoteSection]>
+    public let id: Field<String>
+    public let selfValue: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let sectionsUrl: Field<String>
 
-        /// Present when the request expanded it (`expand("parentNotebook")`).
-        public let parentNotebook: Field<Notebook>
+    /// Present when the request expanded it (`expand("sections")`).
+    public let sections: Field<[OnenoteSection]>
 
-        public init() {
-            self.id = Field("id")
-            self.selfValue = Field("self")
-            self.createdDateTime = Field("createdDateTime")
-            self.displayName = Field("displayName")
-            self.createdBy = Field("createdBy")
-            self.lastModifiedBy = Field("lastModifiedBy")
-            self.lastModifiedDateTime = Field("lastModifiedDateTime")
-            self.sectionsUrl = Field("sectionsUrl")
-            self.sections = Field("sections")
-            self.parentNotebook = Field("parentNotebook")
-        }
+    /// Present when the request expanded it (`expand("parentNotebook")`).
+    public let parentNotebook: Field<Notebook>
+
+    public init() {
+        self.id = Field("id")
+        self.selfValue = Field("self")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.createdBy = Field("createdBy")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.sectionsUrl = Field("sectionsUrl")
+        self.sections = Field("sections")
+        self.parentNotebook = Field("parentNotebook")
     }
 }

@@ -7,13 +7,14 @@ import Foundation
 /// Flags: the wire value lists members separated by commas.
 ///
 /// - Remark: Generated from `sample.drive.sharingCapabilities`.
-public struct SharingCapabilities: OpenFlags {
-    public let rawValue: String
+public typealias SharingCapabilities = OpenEnum<SharingCapabilitiesValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `SharingCapabilities` that the spec declares; others decode and re-encode too.
+public enum SharingCapabilitiesValues: FlagValues {
+    public static let known: [String] = ["none", "view", "edit", "share"]
+}
 
+extension SharingCapabilities {
     public static var none: Self { Self(rawValue: "none") }
 
     public static var view: Self { Self(rawValue: "view") }
@@ -21,7 +22,4 @@ public struct SharingCapabilities: OpenFlags {
     public static var edit: Self { Self(rawValue: "edit") }
 
     public static var share: Self { Self(rawValue: "share") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.none, .view, .edit, .share] }
 }

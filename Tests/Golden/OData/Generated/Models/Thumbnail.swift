@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ThumbnailFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.thumbnail`.
-public struct Thumbnail: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.thumbnail", fields: fields)
-    public var storage: JSONObject
+public typealias Thumbnail = Model<ThumbnailFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Thumbnail`, inherited ones included.
+public struct ThumbnailFields: FieldSet {
+    public static let all = ThumbnailFields()
+    public static let schema = ModelSchema("sample.drive.thumbnail", fields: all)
+    public let height: Field<Int32>
+    public let width: Field<Int32>
+    public let url: Field<String>
 
-    /// The properties of a `Thumbnail`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let height: Field<Int32>
-        public let width: Field<Int32>
-        public let url: Field<String>
-
-        public init() {
-            self.height = Field("height")
-            self.width = Field("width")
-            self.url = Field("url")
-        }
+    public init() {
+        self.height = Field("height")
+        self.width = Field("width")
+        self.url = Field("url")
     }
 }

@@ -4,29 +4,24 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ThumbnailSetFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.thumbnailSet`.
-public struct ThumbnailSet: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: fields)
-    public var storage: JSONObject
+public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `ThumbnailSet`, inherited ones included.
+public struct ThumbnailSetFields: FieldSet {
+    public static let all = ThumbnailSetFields()
+    public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let large: Field<Thumbnail>
+    public let medium: Field<Thumbnail>
+    public let small: Field<Thumbnail>
 
-    /// The properties of a `ThumbnailSet`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let large: Field<Thumbnail>
-        public let medium: Field<Thumbnail>
-        public let small: Field<Thumbnail>
-
-        public init() {
-            self.id = Field("id")
-            self.large = Field("large")
-            self.medium = Field("medium")
-            self.small = Field("small")
-        }
+    public init() {
+        self.id = Field("id")
+        self.large = Field("large")
+        self.medium = Field("medium")
+        self.small = Field("small")
     }
 }

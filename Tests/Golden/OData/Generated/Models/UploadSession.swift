@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.uploadSession`.
-public struct UploadSession: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.uploadSession", fields: fields)
-    public var storage: JSONObject
+public typealias UploadSession = Model<UploadSessionFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `UploadSession`, inherited ones included.
+public struct UploadSessionFields: FieldSet {
+    public static let all = UploadSessionFields()
+    public static let schema = ModelSchema("sample.drive.uploadSession", fields: all)
+    public let uploadUrl: Field<String>
+    public let expirationDateTime: Field<Date>
+    public let nextExpectedRanges: Field<[String]>
 
-    /// The properties of a `UploadSession`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let uploadUrl: Field<String>
-        public let expirationDateTime: Field<Date>
-        public let nextExpectedRanges: Field<[String]>
-
-        public init() {
-            self.uploadUrl = Field("uploadUrl")
-            self.expirationDateTime = Field("expirationDateTime")
-            self.nextExpectedRanges = Field("nextExpectedRanges")
-        }
+    public init() {
+        self.uploadUrl = Field("uploadUrl")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.nextExpectedRanges = Field("nextExpectedRanges")
     }
 }

@@ -4,45 +4,40 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `UserFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.user`.
-public struct User: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: fields)
-    public var storage: JSONObject
+public typealias User = Model<UserFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `User`, inherited ones included.
+public struct UserFields: FieldSet {
+    public static let all = UserFields()
+    public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let mail: Field<String>
+    public let userPrincipalName: Field<String>
+    public let birthday: Field<CalendarDate>
+    public let workingHours: Field<WorkingHours>
 
-    /// The properties of a `User`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let displayName: Field<String>
-        public let mail: Field<String>
-        public let userPrincipalName: Field<String>
-        public let birthday: Field<CalendarDate>
-        public let workingHours: Field<WorkingHours>
+    /// Present when the request expanded it (`expand("drive")`).
+    public let drive: Field<Drive>
 
-        /// Present when the request expanded it (`expand("drive")`).
-        public let drive: Field<Drive>
+    /// Present when the request expanded it (`expand("messages")`).
+    public let messages: Field<[Message]>
 
-        /// Present when the request expanded it (`expand("messages")`).
-        public let messages: Field<[Message]>
+    /// Present when the request expanded it (`expand("onenote")`).
+    public let onenote: Field<Onenote>
 
-        /// Present when the request expanded it (`expand("onenote")`).
-        public let onenote: Field<Onenote>
-
-        public init() {
-            self.id = Field("id")
-            self.displayName = Field("displayName")
-            self.mail = Field("mail")
-            self.userPrincipalName = Field("userPrincipalName")
-            self.birthday = Field("birthday")
-            self.workingHours = Field("workingHours")
-            self.drive = Field("drive")
-            self.messages = Field("messages")
-            self.onenote = Field("onenote")
-        }
+    public init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.mail = Field("mail")
+        self.userPrincipalName = Field("userPrincipalName")
+        self.birthday = Field("birthday")
+        self.workingHours = Field("workingHours")
+        self.drive = Field("drive")
+        self.messages = Field("messages")
+        self.onenote = Field("onenote")
     }
 }

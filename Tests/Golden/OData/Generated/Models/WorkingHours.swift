@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `WorkingHoursFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.drive.workingHours`.
-public struct WorkingHours: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.drive.workingHours", fields: fields)
-    public var storage: JSONObject
+public typealias WorkingHours = Model<WorkingHoursFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `WorkingHours`, inherited ones included.
+public struct WorkingHoursFields: FieldSet {
+    public static let all = WorkingHoursFields()
+    public static let schema = ModelSchema("sample.drive.workingHours", fields: all)
+    public let daysOfWeek: Field<[String]>
+    public let startTime: Field<TimeOfDay>
+    public let endTime: Field<TimeOfDay>
 
-    /// The properties of a `WorkingHours`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let daysOfWeek: Field<[String]>
-        public let startTime: Field<TimeOfDay>
-        public let endTime: Field<TimeOfDay>
-
-        public init() {
-            self.daysOfWeek = Field("daysOfWeek")
-            self.startTime = Field("startTime")
-            self.endTime = Field("endTime")
-        }
+    public init() {
+        self.daysOfWeek = Field("daysOfWeek")
+        self.startTime = Field("startTime")
+        self.endTime = Field("endTime")
     }
 }

@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `DeltaPageFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.DeltaPage`.
-public struct DeltaPage: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.DeltaPage", fields: fields)
-    public var storage: JSONObject
+public typealias DeltaPage = Model<DeltaPageFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `DeltaPage`, inherited ones included.
+public struct DeltaPageFields: FieldSet {
+    public static let all = DeltaPageFields()
+    public static let schema = ModelSchema("sample.mail.DeltaPage", fields: all)
+    public let cursorStart: Field<String>
+    public let cursorEnd: Field<String>
+    public let deltas: Field<[DeltaPageDeltas]>
 
-    /// The properties of a `DeltaPage`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let cursorStart: Field<String>
-        public let cursorEnd: Field<String>
-        public let deltas: Field<[DeltaPageDeltas]>
-
-        public init() {
-            self.cursorStart = Field("cursor_start")
-            self.cursorEnd = Field("cursor_end")
-            self.deltas = Field("deltas")
-        }
+    public init() {
+        self.cursorStart = Field("cursor_start")
+        self.cursorEnd = Field("cursor_end")
+        self.deltas = Field("deltas")
     }
 }

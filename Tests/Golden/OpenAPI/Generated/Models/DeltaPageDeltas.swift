@@ -4,35 +4,31 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `DeltaPageDeltasFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.DeltaPageDeltas`.
-public struct DeltaPageDeltas: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.DeltaPageDeltas", fields: fields)
-    public var storage: JSONObject
+public typealias DeltaPageDeltas = Model<DeltaPageDeltasFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `DeltaPageDeltas`, inherited ones included.
+public struct DeltaPageDeltasFields: FieldSet {
+    public static let all = DeltaPageDeltasFields()
+    public static let schema = ModelSchema("sample.mail.DeltaPageDeltas", fields: all)
 
-    /// The properties of a `DeltaPageDeltas`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        /// The changed object's type, such as "thread".
-        public let object: Field<String>
+    /// The changed object's type, such as "thread".
+    public let object: Field<String>
 
-        public let event: Field<DeltaPageDeltasEvent>
-        public let id: Field<String>
-        public let cursor: Field<String>
+    public let event: Field<DeltaPageDeltasEvent>
+    public let id: Field<String>
+    public let cursor: Field<String>
 
-        /// The object after the change (absent for deletes).
-        public let attributes: Field<JSONValue>
+    /// The object after the change (absent for deletes).
+    public let attributes: Field<JSONValue>
 
-        public init() {
-            self.object = Field("object")
-            self.event = Field("event")
-            self.id = Field("id")
-            self.cursor = Field("cursor")
-            self.attributes = Field("attributes")
-        }
+    public init() {
+        self.object = Field("object")
+        self.event = Field("event")
+        self.id = Field("id")
+        self.cursor = Field("cursor")
+        self.attributes = Field("attributes")
     }
 }

@@ -5,19 +5,17 @@ import BinderyRuntime
 import Foundation
 
 /// - Remark: Generated from `sample.mail.DeltaPageDeltasEvent`.
-public struct DeltaPageDeltasEvent: OpenEnum {
-    public let rawValue: String
+public typealias DeltaPageDeltasEvent = OpenEnum<DeltaPageDeltasEventValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `DeltaPageDeltasEvent` that the spec declares; others decode and re-encode too.
+public enum DeltaPageDeltasEventValues: EnumValues {
+    public static let known: [String] = ["create", "modify", "delete"]
+}
 
+extension DeltaPageDeltasEvent {
     public static var create: Self { Self(rawValue: "create") }
 
     public static var modify: Self { Self(rawValue: "modify") }
 
     public static var delete: Self { Self(rawValue: "delete") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.create, .modify, .delete] }
 }

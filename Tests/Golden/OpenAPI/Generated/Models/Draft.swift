@@ -6,43 +6,39 @@ import Foundation
 
 /// An unsent message.
 ///
+/// Its properties are listed in `DraftFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Draft`.
-public struct Draft: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Draft", base: VersionedReference.self, fields: fields)
-    public var storage: JSONObject
+public typealias Draft = Model<DraftFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Draft`, inherited ones included.
+public struct DraftFields: FieldSet {
+    public static let all = DraftFields()
+    public static let schema = ModelSchema("sample.mail.Draft", base: VersionedReference.self, fields: all)
 
-    /// The properties of a `Draft`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        /// Bumped by every change.
-        public let version: Field<Int32>
+    /// Bumped by every change.
+    public let version: Field<Int32>
 
-        public let id: Field<String>
-        public let subject: Field<String>
-        public let body: Field<String>
-        public let to: Field<[Participant]>
-        public let state: Field<DraftState>
-        public let replyToThread: Field<String>
-        public let fileIds: Field<[String]>
+    public let id: Field<String>
+    public let subject: Field<String>
+    public let body: Field<String>
+    public let to: Field<[Participant]>
+    public let state: Field<DraftState>
+    public let replyToThread: Field<String>
+    public let fileIds: Field<[String]>
 
-        /// Unix seconds.
-        public let date: Field<Int64>
+    /// Unix seconds.
+    public let date: Field<Int64>
 
-        public init() {
-            self.version = Field("version")
-            self.id = Field("id")
-            self.subject = Field("subject")
-            self.body = Field("body")
-            self.to = Field("to")
-            self.state = Field("state")
-            self.replyToThread = Field("reply_to_thread")
-            self.fileIds = Field("file_ids")
-            self.date = Field("date")
-        }
+    public init() {
+        self.version = Field("version")
+        self.id = Field("id")
+        self.subject = Field("subject")
+        self.body = Field("body")
+        self.to = Field("to")
+        self.state = Field("state")
+        self.replyToThread = Field("reply_to_thread")
+        self.fileIds = Field("file_ids")
+        self.date = Field("date")
     }
 }

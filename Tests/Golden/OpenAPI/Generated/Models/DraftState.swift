@@ -5,19 +5,17 @@ import BinderyRuntime
 import Foundation
 
 /// - Remark: Generated from `sample.mail.DraftState`.
-public struct DraftState: OpenEnum {
-    public let rawValue: String
+public typealias DraftState = OpenEnum<DraftStateValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `DraftState` that the spec declares; others decode and re-encode too.
+public enum DraftStateValues: EnumValues {
+    public static let known: [String] = ["draft", "sending", "sent"]
+}
 
+extension DraftState {
     public static var draft: Self { Self(rawValue: "draft") }
 
     public static var sending: Self { Self(rawValue: "sending") }
 
     public static var sent: Self { Self(rawValue: "sent") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.draft, .sending, .sent] }
 }

@@ -4,29 +4,24 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `EventFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Event`.
-public struct Event: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Event", fields: fields)
-    public var storage: JSONObject
+public typealias Event = Model<EventFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Event`, inherited ones included.
+public struct EventFields: FieldSet {
+    public static let all = EventFields()
+    public static let schema = ModelSchema("sample.mail.Event", fields: all)
+    public let id: Field<String>
+    public let title: Field<String>
+    public let when: Field<When>
+    public let location: Field<String>
 
-    /// The properties of a `Event`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let title: Field<String>
-        public let when: Field<When>
-        public let location: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.title = Field("title")
-            self.when = Field("when")
-            self.location = Field("location")
-        }
+    public init() {
+        self.id = Field("id")
+        self.title = Field("title")
+        self.when = Field("when")
+        self.location = Field("location")
     }
 }

@@ -4,29 +4,24 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `FileFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.File`.
-public struct File: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.File", fields: fields)
-    public var storage: JSONObject
+public typealias File = Model<FileFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `File`, inherited ones included.
+public struct FileFields: FieldSet {
+    public static let all = FileFields()
+    public static let schema = ModelSchema("sample.mail.File", fields: all)
+    public let id: Field<String>
+    public let filename: Field<String>
+    public let size: Field<Int64>
+    public let contentType: Field<String>
 
-    /// The properties of a `File`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let filename: Field<String>
-        public let size: Field<Int64>
-        public let contentType: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.filename = Field("filename")
-            self.size = Field("size")
-            self.contentType = Field("content_type")
-        }
+    public init() {
+        self.id = Field("id")
+        self.filename = Field("filename")
+        self.size = Field("size")
+        self.contentType = Field("content_type")
     }
 }

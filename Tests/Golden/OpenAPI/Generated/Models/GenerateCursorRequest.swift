@@ -4,24 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `GenerateCursorRequestFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.generateCursorRequest`.
-public struct GenerateCursorRequest: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.generateCursorRequest", fields: fields)
-    public var storage: JSONObject
+public typealias GenerateCursorRequest = Model<GenerateCursorRequestFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `GenerateCursorRequest`, inherited ones included.
+public struct GenerateCursorRequestFields: FieldSet {
+    public static let all = GenerateCursorRequestFields()
+    public static let schema = ModelSchema("sample.mail.generateCursorRequest", fields: all)
 
-    /// The properties of a `GenerateCursorRequest`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        /// Unix seconds.
-        public let start: Field<Int64>
+    /// Unix seconds.
+    public let start: Field<Int64>
 
-        public init() {
-            self.start = Field("start")
-        }
+    public init() {
+        self.start = Field("start")
     }
 }

@@ -4,23 +4,18 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `GenerateCursorResponseFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.generateCursorResponse`.
-public struct GenerateCursorResponse: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.generateCursorResponse", fields: fields)
-    public var storage: JSONObject
+public typealias GenerateCursorResponse = Model<GenerateCursorResponseFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `GenerateCursorResponse`, inherited ones included.
+public struct GenerateCursorResponseFields: FieldSet {
+    public static let all = GenerateCursorResponseFields()
+    public static let schema = ModelSchema("sample.mail.generateCursorResponse", fields: all)
+    public let cursor: Field<String>
 
-    /// The properties of a `GenerateCursorResponse`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let cursor: Field<String>
-
-        public init() {
-            self.cursor = Field("cursor")
-        }
+    public init() {
+        self.cursor = Field("cursor")
     }
 }

@@ -4,36 +4,31 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `MessageFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Message`.
-public struct Message: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Message", fields: fields)
-    public var storage: JSONObject
+public typealias Message = Model<MessageFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Message`, inherited ones included.
+public struct MessageFields: FieldSet {
+    public static let all = MessageFields()
+    public static let schema = ModelSchema("sample.mail.Message", fields: all)
+    public let id: Field<String>
+    public let threadId: Field<String>
+    public let subject: Field<String>
+    public let from: Field<[Participant]>
 
-    /// The properties of a `Message`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let threadId: Field<String>
-        public let subject: Field<String>
-        public let from: Field<[Participant]>
+    /// Unix seconds.
+    public let date: Field<Int64>
 
-        /// Unix seconds.
-        public let date: Field<Int64>
+    public let body: Field<String>
 
-        public let body: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.threadId = Field("thread_id")
-            self.subject = Field("subject")
-            self.from = Field("from")
-            self.date = Field("date")
-            self.body = Field("body")
-        }
+    public init() {
+        self.id = Field("id")
+        self.threadId = Field("thread_id")
+        self.subject = Field("subject")
+        self.from = Field("from")
+        self.date = Field("date")
+        self.body = Field("body")
     }
 }

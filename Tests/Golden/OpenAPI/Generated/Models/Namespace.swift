@@ -6,29 +6,24 @@ import Foundation
 
 /// One email account.
 ///
+/// Its properties are listed in `NamespaceFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Namespace`.
-public struct Namespace: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Namespace", fields: fields)
-    public var storage: JSONObject
+public typealias Namespace = Model<NamespaceFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Namespace`, inherited ones included.
+public struct NamespaceFields: FieldSet {
+    public static let all = NamespaceFields()
+    public static let schema = ModelSchema("sample.mail.Namespace", fields: all)
+    public let id: Field<String>
+    public let emailAddress: Field<String>
+    public let provider: Field<String>
+    public let accountId: Field<String>
 
-    /// The properties of a `Namespace`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let emailAddress: Field<String>
-        public let provider: Field<String>
-        public let accountId: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.emailAddress = Field("email_address")
-            self.provider = Field("provider")
-            self.accountId = Field("account_id")
-        }
+    public init() {
+        self.id = Field("id")
+        self.emailAddress = Field("email_address")
+        self.provider = Field("provider")
+        self.accountId = Field("account_id")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ParticipantFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Participant`.
-public struct Participant: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Participant", fields: fields)
-    public var storage: JSONObject
+public typealias Participant = Model<ParticipantFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Participant`, inherited ones included.
+public struct ParticipantFields: FieldSet {
+    public static let all = ParticipantFields()
+    public static let schema = ModelSchema("sample.mail.Participant", fields: all)
+    public let name: Field<String>
+    public let email: Field<String>
 
-    /// The properties of a `Participant`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let name: Field<String>
-        public let email: Field<String>
-
-        public init() {
-            self.name = Field("name")
-            self.email = Field("email")
-        }
+    public init() {
+        self.name = Field("name")
+        self.email = Field("email")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SendDraftRequestFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.sendDraftRequest`.
-public struct SendDraftRequest: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.sendDraftRequest", fields: fields)
-    public var storage: JSONObject
+public typealias SendDraftRequest = Model<SendDraftRequestFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `SendDraftRequest`, inherited ones included.
+public struct SendDraftRequestFields: FieldSet {
+    public static let all = SendDraftRequestFields()
+    public static let schema = ModelSchema("sample.mail.sendDraftRequest", fields: all)
+    public let draftId: Field<String>
+    public let version: Field<Int32>
 
-    /// The properties of a `SendDraftRequest`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let draftId: Field<String>
-        public let version: Field<Int32>
-
-        public init() {
-            self.draftId = Field("draft_id")
-            self.version = Field("version")
-        }
+    public init() {
+        self.draftId = Field("draft_id")
+        self.version = Field("version")
     }
 }

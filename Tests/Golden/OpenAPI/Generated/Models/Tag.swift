@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `TagFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Tag`.
-public struct Tag: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Tag", fields: fields)
-    public var storage: JSONObject
+public typealias Tag = Model<TagFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Tag`, inherited ones included.
+public struct TagFields: FieldSet {
+    public static let all = TagFields()
+    public static let schema = ModelSchema("sample.mail.Tag", fields: all)
+    public let id: Field<String>
+    public let name: Field<String>
 
-    /// The properties of a `Tag`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let name: Field<String>
-
-        public init() {
-            self.id = Field("id")
-            self.name = Field("name")
-        }
+    public init() {
+        self.id = Field("id")
+        self.name = Field("name")
     }
 }

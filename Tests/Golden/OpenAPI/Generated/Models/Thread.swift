@@ -6,42 +6,37 @@ import Foundation
 
 /// A conversation.
 ///
+/// Its properties are listed in `ThreadFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Thread`.
-public struct Thread: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Thread", fields: fields)
-    public var storage: JSONObject
+public typealias Thread = Model<ThreadFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Thread`, inherited ones included.
+public struct ThreadFields: FieldSet {
+    public static let all = ThreadFields()
+    public static let schema = ModelSchema("sample.mail.Thread", fields: all)
+    public let id: Field<String>
+    public let subject: Field<String>
+    public let snippet: Field<String>
+    public let participants: Field<[ThreadParticipants]>
 
-    /// The properties of a `Thread`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let id: Field<String>
-        public let subject: Field<String>
-        public let snippet: Field<String>
-        public let participants: Field<[ThreadParticipants]>
+    /// Unix seconds.
+    public let lastMessageTimestamp: Field<Int64>
 
-        /// Unix seconds.
-        public let lastMessageTimestamp: Field<Int64>
+    /// Older servers send "true".
+    public let unread: Field<Bool>
 
-        /// Older servers send "true".
-        public let unread: Field<Bool>
+    public let tags: Field<[Tag]>
+    public let state: Field<ThreadState>
 
-        public let tags: Field<[Tag]>
-        public let state: Field<ThreadState>
-
-        public init() {
-            self.id = Field("id")
-            self.subject = Field("subject")
-            self.snippet = Field("snippet")
-            self.participants = Field("participants")
-            self.lastMessageTimestamp = Field("last_message_timestamp")
-            self.unread = Field("unread", loose: true)
-            self.tags = Field("tags")
-            self.state = Field("state")
-        }
+    public init() {
+        self.id = Field("id")
+        self.subject = Field("subject")
+        self.snippet = Field("snippet")
+        self.participants = Field("participants")
+        self.lastMessageTimestamp = Field("last_message_timestamp")
+        self.unread = Field("unread", loose: true)
+        self.tags = Field("tags")
+        self.state = Field("state")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ThreadParticipantsFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.ThreadParticipants`.
-public struct ThreadParticipants: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.ThreadParticipants", fields: fields)
-    public var storage: JSONObject
+public typealias ThreadParticipants = Model<ThreadParticipantsFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `ThreadParticipants`, inherited ones included.
+public struct ThreadParticipantsFields: FieldSet {
+    public static let all = ThreadParticipantsFields()
+    public static let schema = ModelSchema("sample.mail.ThreadParticipants", fields: all)
+    public let name: Field<String>
+    public let email: Field<String>
 
-    /// The properties of a `ThreadParticipants`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let name: Field<String>
-        public let email: Field<String>
-
-        public init() {
-            self.name = Field("name")
-            self.email = Field("email")
-        }
+    public init() {
+        self.name = Field("name")
+        self.email = Field("email")
     }
 }

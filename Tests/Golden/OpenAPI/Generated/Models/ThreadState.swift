@@ -5,19 +5,17 @@ import BinderyRuntime
 import Foundation
 
 /// - Remark: Generated from `sample.mail.ThreadState`.
-public struct ThreadState: OpenEnum {
-    public let rawValue: String
+public typealias ThreadState = OpenEnum<ThreadStateValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// The values of `ThreadState` that the spec declares; others decode and re-encode too.
+public enum ThreadStateValues: EnumValues {
+    public static let known: [String] = ["open", "archived", "trashed"]
+}
 
+extension ThreadState {
     public static var `open`: Self { Self(rawValue: "open") }
 
     public static var archived: Self { Self(rawValue: "archived") }
 
     public static var trashed: Self { Self(rawValue: "trashed") }
-
-    /// The values the spec declares; others decode and re-encode too.
-    public static var knownValues: [Self] { [.`open`, .archived, .trashed] }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `TimeFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Time`.
-public struct Time: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Time", base: When.self, fields: fields)
-    public var storage: JSONObject
+public typealias Time = Model<TimeFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Time`, inherited ones included.
+public struct TimeFields: FieldSet {
+    public static let all = TimeFields()
+    public static let schema = ModelSchema("sample.mail.Time", base: When.self, fields: all)
+    public let object: Field<String>
+    public let time: Field<Int64>
 
-    /// The properties of a `Time`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let object: Field<String>
-        public let time: Field<Int64>
-
-        public init() {
-            self.object = Field("object")
-            self.time = Field("time")
-        }
+    public init() {
+        self.object = Field("object")
+        self.time = Field("time")
     }
 }

@@ -4,27 +4,22 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `TimespanFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.Timespan`.
-public struct Timespan: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.Timespan", base: When.self, fields: fields)
-    public var storage: JSONObject
+public typealias Timespan = Model<TimespanFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `Timespan`, inherited ones included.
+public struct TimespanFields: FieldSet {
+    public static let all = TimespanFields()
+    public static let schema = ModelSchema("sample.mail.Timespan", base: When.self, fields: all)
+    public let object: Field<String>
+    public let startTime: Field<Int64>
+    public let endTime: Field<Int64>
 
-    /// The properties of a `Timespan`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let object: Field<String>
-        public let startTime: Field<Int64>
-        public let endTime: Field<Int64>
-
-        public init() {
-            self.object = Field("object")
-            self.startTime = Field("start_time")
-            self.endTime = Field("end_time")
-        }
+    public init() {
+        self.object = Field("object")
+        self.startTime = Field("start_time")
+        self.endTime = Field("end_time")
     }
 }

@@ -4,25 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `UpdateThreadTagsRequestFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.updateThreadTagsRequest`.
-public struct UpdateThreadTagsRequest: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.updateThreadTagsRequest", fields: fields)
-    public var storage: JSONObject
+public typealias UpdateThreadTagsRequest = Model<UpdateThreadTagsRequestFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `UpdateThreadTagsRequest`, inherited ones included.
+public struct UpdateThreadTagsRequestFields: FieldSet {
+    public static let all = UpdateThreadTagsRequestFields()
+    public static let schema = ModelSchema("sample.mail.updateThreadTagsRequest", fields: all)
+    public let addTags: Field<[String]>
+    public let removeTags: Field<[String]>
 
-    /// The properties of a `UpdateThreadTagsRequest`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let addTags: Field<[String]>
-        public let removeTags: Field<[String]>
-
-        public init() {
-            self.addTags = Field("add_tags")
-            self.removeTags = Field("remove_tags")
-        }
+    public init() {
+        self.addTags = Field("add_tags")
+        self.removeTags = Field("remove_tags")
     }
 }

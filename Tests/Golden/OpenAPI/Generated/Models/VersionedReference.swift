@@ -4,24 +4,20 @@
 import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `VersionedReferenceFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.VersionedReference`.
-public struct VersionedReference: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.VersionedReference", derived: [Draft.self], fields: fields)
-    public var storage: JSONObject
+public typealias VersionedReference = Model<VersionedReferenceFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `VersionedReference`, inherited ones included.
+public struct VersionedReferenceFields: FieldSet {
+    public static let all = VersionedReferenceFields()
+    public static let schema = ModelSchema("sample.mail.VersionedReference", derived: [Draft.self], fields: all)
 
-    /// The properties of a `VersionedReference`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        /// Bumped by every change.
-        public let version: Field<Int32>
+    /// Bumped by every change.
+    public let version: Field<Int32>
 
-        public init() {
-            self.version = Field("version")
-        }
+    public init() {
+        self.version = Field("version")
     }
 }

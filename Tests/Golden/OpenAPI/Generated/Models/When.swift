@@ -6,23 +6,18 @@ import Foundation
 
 /// When an event happens; `object` says which kind.
 ///
+/// Its properties are listed in `WhenFields`; read and write them as `value.name`.
+///
 /// - Remark: Generated from `sample.mail.When`.
-public struct When: JSONModel {
-    public static let fields = Fields()
-    public static let schema = ModelSchema("sample.mail.When", derived: [Time.self, Timespan.self], fields: fields)
-    public var storage: JSONObject
+public typealias When = Model<WhenFields>
 
-    /// Wraps a JSON object as is; use `init()` for an empty model and set only what you send.
-    public init(storage: JSONObject) {
-        self.storage = storage
-    }
+/// The properties of a `When`, inherited ones included.
+public struct WhenFields: FieldSet {
+    public static let all = WhenFields()
+    public static let schema = ModelSchema("sample.mail.When", derived: [Time.self, Timespan.self], fields: all)
+    public let object: Field<String>
 
-    /// The properties of a `When`, inherited ones included: read and write them as `value.name`.
-    public struct Fields: FieldSet {
-        public let object: Field<String>
-
-        public init() {
-            self.object = Field("object")
-        }
+    public init() {
+        self.object = Field("object")
     }
 }
