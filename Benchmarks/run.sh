@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 corpus=../shared/corpus/graph-v1.0.csdl.xml
-work=.build-bench
+work="$root/.build-bench"
 if [ ! -f "$corpus" ]; then
   echo "bench: $corpus is missing; the Graph benchmarks need ../shared beside the package." >&2
   exit 1

@@ -1,4 +1,6 @@
 import BinderySpec
+import Dispatch
+import Synchronization
 
 /// The spec model → Swift source files. The only entry point of the emitter; it never looks at spec text.
 public struct Emitter: Sendable {
@@ -57,7 +59,14 @@ public struct Emitter: Sendable {
     public func emit(_ spec: ServiceSpec) -> (files: [OutputFile], diagnostics: [Diagnostic]) {
         let (swiftFiles, diagnostics) = translate(spec)
         let renderer = SwiftRenderer(accessLevel: options.accessLevel)
-        return (swiftFiles.map { OutputFile(path: $0.path, contents: renderer.render($0)) }, diagnostics)
+        // Files are independent: render them on every core.
+        let rendered = Mutex([String](repeating: "", count: swiftFiles.count))
+        DispatchQueue.concurrentPerform(iterations: swiftFiles.count) { index in
+            let text = renderer.render(swiftFiles[index])
+            rendered.withLock { $0[index] = text }
+        }
+        let texts = rendered.withLock { $0 }
+        return (zip(swiftFiles, texts).map { OutputFile(path: $0.path, contents: $1) }, diagnostics)
     }
 
     /// The typed declarations, before rendering (snippet tests compare these).
@@ -72,17 +81,36 @@ public struct Emitter: Sendable {
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
         let builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations)
 
-        // Each unit is what one type contributes; the layout decides which file it lands in.
-        var units: [(name: String, folder: String, declarations: [Declaration])] = []
-        for enumeration in spec.enums {
-            units.append((symbols.typeName(enumeration.name), "Models", models.translate(enumeration, diagnostics: &diagnostics)))
+        // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
+        // so they are translated on every core; their diagnostics are merged back in spec order.
+        enum Work { case enumeration(EnumSpec), structure(StructureSpec), resource(ResourceSpec) }
+        let work: [Work] = spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure)
+            + spec.resources.filter { $0.name != spec.rootResource }.map(Work.resource)
+        typealias Unit = (name: String, folder: String, declarations: [Declaration], diagnostics: [Diagnostic])
+        let results = Mutex([Unit?](repeating: nil, count: work.count))
+        let chunk = 64
+        DispatchQueue.concurrentPerform(iterations: (work.count + chunk - 1) / chunk) { part in
+            var local: [(Int, Unit)] = []
+            for index in part * chunk..<min(work.count, (part + 1) * chunk) {
+                var unitDiagnostics = Diagnostics()
+                let unit: Unit
+                switch work[index] {
+                case .enumeration(let enumeration):
+                    let declarations = models.translate(enumeration, diagnostics: &unitDiagnostics)
+                    unit = (symbols.typeName(enumeration.name), "Models", declarations, unitDiagnostics.all)
+                case .structure(let structure):
+                    let declarations = models.translate(structure, diagnostics: &unitDiagnostics)
+                    unit = (symbols.typeName(structure.name), "Models", declarations, unitDiagnostics.all)
+                case .resource(let resource):
+                    let declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
+                    unit = (symbols.builderName(resource.name), "Builders", declarations, unitDiagnostics.all)
+                }
+                local.append((index, unit))
+            }
+            results.withLock { all in for (index, unit) in local { all[index] = unit } }
         }
-        for structure in spec.structures {
-            units.append((symbols.typeName(structure.name), "Models", models.translate(structure, diagnostics: &diagnostics)))
-        }
-        for resource in spec.resources where resource.name != spec.rootResource {
-            units.append((symbols.builderName(resource.name), "Builders", builders.builderDeclarations(resource, diagnostics: &diagnostics)))
-        }
+        let units = results.withLock { $0 }.compactMap { $0 }
+        for unit in units { diagnostics.all.append(contentsOf: unit.diagnostics) }
         let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
         let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
         let client = clientTranslator.translate(

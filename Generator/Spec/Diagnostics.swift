@@ -35,7 +35,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 /// Collects diagnostics while a stage runs; a stage that recorded an error must not produce output.
 public struct Diagnostics: Sendable {
-    public private(set) var all: [Diagnostic] = []
+    public var all: [Diagnostic] = []
 
     public init() {}
 

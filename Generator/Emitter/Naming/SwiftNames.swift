@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Turns spec names into Swift names: casing, keywords, OData's `@`/`$`/`.` spellings, digits, collisions.
 ///
 /// Every rule lives here so that a table test can pin it down (`NamingTests`).
@@ -14,8 +16,14 @@ public enum SwiftNames {
 
     /// `@odata.nextLink` → `nextLink`, `$top` → `top`, `Last-Modified` → `lastModified`, `class` → `` `class` ``.
     public static func memberName(_ name: String) -> String {
-        escapeKeyword(identifier(name))
+        // The same few thousand names recur across a large spec (every inherited property, every parameter).
+        if let cached = memberNameCache.withLock({ $0[name] }) { return cached }
+        let result = escapeKeyword(identifier(name))
+        memberNameCache.withLock { $0[name] = result }
+        return result
     }
+
+    private static let memberNameCache = Mutex<[String: String]>([:])
 
     /// The identifier without keyword escaping (for composing names such as `\(name)Property`).
     public static func identifier(_ name: String) -> String {
@@ -42,6 +50,37 @@ public enum SwiftNames {
     /// Splits `driveItem`, `drive_item`, `drive-item`, `DriveItem`, `HTMLContent`, `ODataType`, `x2Value`
     /// into words, keeping acronyms together (`HTML`, `Content`).
     static func splitWords(_ text: String) -> [String] {
+        // Spec names are ASCII in practice; classify bytes directly instead of asking Unicode properties.
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return splitWordsUnicode(text) }
+        var words: [String] = []
+        let bytes = Array(text.utf8)
+        var start = -1
+        func isUpper(_ b: UInt8) -> Bool { b >= 65 && b <= 90 }
+        func isLower(_ b: UInt8) -> Bool { b >= 97 && b <= 122 }
+        func isDigitByte(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard isUpper(byte) || isLower(byte) || isDigitByte(byte) else {
+                if start >= 0 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)); start = -1 }
+                continue
+            }
+            if start >= 0 {
+                let previous = bytes[index - 1]
+                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                // aB → a|B;  ABc → A|Bc (end of an acronym)
+                if isUpper(byte) && (!isUpper(previous) || nextIsLower) {
+                    words.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    start = index
+                }
+            } else {
+                start = index
+            }
+        }
+        if start >= 0 { words.append(String(decoding: bytes[start...], as: UTF8.self)) }
+        return words
+    }
+
+    private static func splitWordsUnicode(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         let scalars = Array(text.unicodeScalars)
@@ -53,10 +92,8 @@ public enum SwiftNames {
             }
             if !current.isEmpty, let previous = current.unicodeScalars.last {
                 let isUpper = isUppercase(scalar)
-                let previousIsUpper = isUppercase(previous)
                 let nextIsLower = index + 1 < scalars.count && isLowercase(scalars[index + 1])
-                // aB → a|B;  ABc → A|Bc (end of an acronym)
-                if (isUpper && !previousIsUpper) || (isUpper && previousIsUpper && nextIsLower) {
+                if isUpper && (!isUppercase(previous) || nextIsLower) {
                     words.append(current)
                     current = ""
                 }

@@ -11,6 +11,7 @@ public struct SwiftRenderer: Sendable {
 
     public func render(_ file: SwiftFile) -> String {
         var printer = Printer()
+        printer.reserve(estimatedSize(of: file))
         for line in file.header { printer.line(line) }
         if !file.header.isEmpty { printer.blank() }
         for module in file.imports { printer.line("import \(module)") }
@@ -20,6 +21,9 @@ public struct SwiftRenderer: Sendable {
         }
         return printer.text
     }
+
+    /// A rough size, so the output string grows once or twice instead of dozens of times.
+    private func estimatedSize(of file: SwiftFile) -> Int { 1024 + file.declarations.count * 2048 }
 
     func render(_ declaration: Declaration, into printer: inout Printer, inExtension: Bool) {
         for line in declaration.doc { printer.line(line.isEmpty ? "///" : "/// " + line) }
@@ -111,24 +115,31 @@ public struct SwiftRenderer: Sendable {
     }
 }
 
-/// Accumulates indented lines.
+/// Accumulates indented lines into one string.
 struct Printer {
-    private(set) var output: [String] = []
+    private var output = ""
     private(set) var indentation = ""
+    /// Whether the last line written was blank (or nothing was written yet), so blanks never double up.
+    private var lastLineIsBlank = true
 
-    var text: String { output.joined(separator: "\n") + "\n" }
+    var text: String { output }
+
+    mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
 
     mutating func line(_ text: String) {
-        output.append(text.isEmpty ? "" : indentation + text)
+        if !text.isEmpty { output += indentation; output += text }
+        output += "\n"
+        lastLineIsBlank = text.isEmpty
     }
 
     /// Several lines given as one string (multi-line values keep their relative indentation).
     mutating func lines(_ text: String) {
+        guard text.utf8.contains(UInt8(ascii: "\n")) else { return line(text) }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) { self.line(String(line)) }
     }
 
     mutating func blank() {
-        if let last = output.last, !last.isEmpty { output.append("") }
+        if !lastLineIsBlank { line("") }
     }
 
     mutating func indent(_ body: (inout Printer) -> Void) {
@@ -141,7 +152,7 @@ struct Printer {
     /// `head { body }`, on one line when the body is one short statement.
     mutating func block(_ head: String, _ body: [String], forceMultiline: Bool = false) {
         if !forceMultiline, body.count == 1, let only = body.first,
-            indentation.count + head.count + only.count + 6 <= 120
+            indentation.count + head.count + only.count + 6 <= 120, !only.utf8.contains(UInt8(ascii: "\n"))
         {
             line("\(head) { \(only) }")
             return

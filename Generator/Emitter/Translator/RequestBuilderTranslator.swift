@@ -74,16 +74,23 @@ struct RequestBuilderTranslator {
         let children = resource.children.map {
             ".init(\($0.segment.swiftLiteral), \($0.target.description.swiftLiteral), collection: \($0.isCollection))"
         }
-        if !children.isEmpty { arguments.append("children: [\n" + children.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]") }
         // Overloads share one route: a URL names the operation, not its overload.
         var seen = Set<String>()
         let routes = (resource.operations.map { ($0, false) } + resource.collectionOperations.map { ($0, true) })
             .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
             .filter { seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
             .map { route($0.0, onCollection: $0.1) }
-        if !routes.isEmpty { arguments.append("operations: [\n" + routes.map { "    " + $0 + "," }.joined(separator: "\n") + "\n]") }
-        let value = arguments.count == 1 ? "ResourceRoute(\(arguments[0]))"
-            : "ResourceRoute(\n" + arguments.map { "    " + $0.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: ",\n") + "\n)"
+        var value: String
+        if children.isEmpty && routes.isEmpty {
+            value = "ResourceRoute(\(arguments.joined(separator: ", ")))"
+        } else {
+            value = "ResourceRoute(\n" + arguments.map { "    " + $0 + ",\n" }.joined()
+            if !children.isEmpty { value += "    children: [\n" + children.map { "        " + $0 + ",\n" }.joined() + "    ],\n" }
+            if !routes.isEmpty { value += "    operations: [\n" + routes.map { "        " + $0 + ",\n" }.joined() + "    ],\n" }
+            // No trailing comma after the last argument.
+            value.removeLast(2)
+            value += "\n)"
+        }
         return Declaration(
             doc: ["What this resource answers, for the module's route table."],
             .variable(.stored("route", type: nil, value: value, isStatic: true)))

@@ -90,7 +90,11 @@ enum DocComment {
 
     /// Splits on newlines and trims trailing blanks; `*/`-free text is all `///` needs.
     private static func paragraph(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+        if !text.utf8.contains(UInt8(ascii: "\n")) {
+            let trimmed = text.trimmingTrailingWhitespace()
+            return trimmed.isEmpty ? [] : [trimmed]
+        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).trimmingTrailingWhitespace() }
             .drop { $0.isEmpty }
             .reversed().drop { $0.isEmpty }.reversed()
@@ -106,6 +110,10 @@ extension String {
 
     /// A Swift string literal with escapes, for names and wire strings in generated code.
     var swiftLiteral: String {
+        // Most names need no escaping at all.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + self + "\""
+        }
         var text = "\""
         for scalar in unicodeScalars {
             switch scalar {
