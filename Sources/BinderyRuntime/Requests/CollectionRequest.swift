@@ -2,34 +2,17 @@ import Foundation
 import HTTPTypes
 
 /// Lists a collection one page at a time, in whichever paging dialect the service speaks.
-public struct CollectionRequest<Element: JSONModel>: Sendable {
+public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
     public let client: ServiceClient
-    public private(set) var request: APIRequest
+    public var request: APIRequest
 
     public init(client: ServiceClient, request: APIRequest) {
         self.client = client
         self.request = request
     }
 
-    // MARK: Query options
+    // MARK: Query options (query, header, select and expand come from AdjustableRequest)
 
-    /// Returns a copy that sets a query parameter (nil removes it).
-    public func query(_ name: String, _ value: String?) -> Self {
-        var copy = self
-        copy.request.setQuery(name, value)
-        return copy
-    }
-
-    public func header(_ name: HTTPField.Name, _ value: String) -> Self {
-        var copy = self
-        copy.request.headers[name] = value
-        return copy
-    }
-
-    /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")`.
-    public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
-    /// `$select`: only these properties are returned.
-    public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
     /// `$filter`, an OData expression such as `name eq 'a''b'` (quote string literals with `ODataLiteral`).
     public func filter(_ expression: String) -> Self { query("$filter", expression) }
     /// `$orderby`, e.g. `orderBy("name desc")`.

@@ -2,27 +2,15 @@ import HTTPTypes
 
 /// A request for an action or function (`copy`, `sendMail`, `send`, `generate_cursor`): built by a generated
 /// method, inspectable before it is sent, sent by `execute()`.
-public struct OperationRequest<Output: Sendable>: Sendable {
+public struct OperationRequest<Output: Sendable>: AdjustableRequest {
     public let client: ServiceClient
-    public private(set) var request: APIRequest
+    public var request: APIRequest
     let decoder: ResponseDecoder<Output>
 
     public init(client: ServiceClient, request: APIRequest, decoder: ResponseDecoder<Output>) {
         self.client = client
         self.request = request
         self.decoder = decoder
-    }
-
-    public func header(_ name: HTTPField.Name, _ value: String) -> Self {
-        var copy = self
-        copy.request.headers[name] = value
-        return copy
-    }
-
-    public func query(_ name: String, _ value: String?) -> Self {
-        var copy = self
-        copy.request.setQuery(name, value)
-        return copy
     }
 
     @discardableResult

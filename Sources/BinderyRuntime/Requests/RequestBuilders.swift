@@ -44,18 +44,14 @@ public struct CollectionRequestBuilder<Item: ModelRequestBuilder>: Sendable {
     }
 }
 
-/// Reads, updates or deletes one entity.
-public struct EntityRequest<Model: JSONModel>: Sendable {
-    public let client: ServiceClient
-    /// The GET request as it will be sent; `update` and `delete` reuse its path and headers.
-    public private(set) var request: APIRequest
+/// A request value that can be adjusted before it is sent: each method returns an adjusted copy.
+public protocol AdjustableRequest: Sendable {
+    /// The HTTP request as it will be sent.
+    var request: APIRequest { get set }
+}
 
-    public init(client: ServiceClient, request: APIRequest) {
-        self.client = client
-        self.request = request
-    }
-
-    /// Returns a copy that sets a query parameter.
+extension AdjustableRequest {
+    /// Returns a copy that sets a query parameter (nil removes it).
     public func query(_ name: String, _ value: String?) -> Self {
         var copy = self
         copy.request.setQuery(name, value)
@@ -73,6 +69,18 @@ public struct EntityRequest<Model: JSONModel>: Sendable {
     public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
     /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")` or `expand("children($top=5)")`.
     public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
+}
+
+/// Reads, updates or deletes one entity.
+public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
+    public let client: ServiceClient
+    /// The GET request as it will be sent; `update` and `delete` reuse its path and headers.
+    public var request: APIRequest
+
+    public init(client: ServiceClient, request: APIRequest) {
+        self.client = client
+        self.request = request
+    }
 
     public func get() async throws(BinderyError) -> Model {
         let response = try await client.send(request)
