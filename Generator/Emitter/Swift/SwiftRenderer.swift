@@ -84,9 +84,13 @@ public struct SwiftRenderer: Sendable {
                 printer.block("\(prefix)\(variable.name)\(type)", getter)
             }
         } else if let value = variable.value {
-            printer.lines("\(prefix)\(variable.name)\(type) = \(value)")
+            if value.utf8.contains(UInt8(ascii: "\n")) {
+                printer.lines(prefix + variable.name + type + " = " + value)
+            } else {
+                printer.line(prefix, variable.name, type, " = ", value)
+            }
         } else {
-            printer.line("\(prefix)\(variable.name)\(type)")
+            printer.line(prefix, variable.name, type)
         }
     }
 
@@ -115,27 +119,42 @@ public struct SwiftRenderer: Sendable {
     }
 }
 
-/// Accumulates indented lines into one string.
+/// Accumulates indented lines as UTF-8 bytes (appending to a `String` checks grapheme boundaries on every append,
+/// which made up most of the rendering time for the full Graph).
 struct Printer {
-    private var output = ""
+    private var output: [UInt8] = []
     private(set) var indentation = ""
     /// Whether the last line written was blank (or nothing was written yet), so blanks never double up.
     private var lastLineIsBlank = true
 
-    var text: String { output }
+    var text: String { String(decoding: output, as: UTF8.self) }
 
     mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
 
-    mutating func line(_ text: String) {
-        if !text.isEmpty { output += indentation; output += text }
-        output += "\n"
-        lastLineIsBlank = text.isEmpty
+    /// One line made of `parts`, indented.
+    mutating func line(_ parts: String...) {
+        write(parts)
+    }
+
+    private mutating func write(_ parts: [String]) {
+        var isEmpty = true
+        for part in parts where !part.isEmpty {
+            if isEmpty { output.append(contentsOf: indentation.utf8); isEmpty = false }
+            output.append(contentsOf: part.utf8)
+        }
+        output.append(UInt8(ascii: "\n"))
+        lastLineIsBlank = isEmpty
     }
 
     /// Several lines given as one string (multi-line values keep their relative indentation).
     mutating func lines(_ text: String) {
         guard text.utf8.contains(UInt8(ascii: "\n")) else { return line(text) }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { self.line(String(line)) }
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if !line.isEmpty { output.append(contentsOf: indentation.utf8) }
+            output.append(contentsOf: line)
+            output.append(UInt8(ascii: "\n"))
+            lastLineIsBlank = line.isEmpty
+        }
     }
 
     mutating func blank() {
@@ -152,12 +171,12 @@ struct Printer {
     /// `head { body }`, on one line when the body is one short statement.
     mutating func block(_ head: String, _ body: [String], forceMultiline: Bool = false) {
         if !forceMultiline, body.count == 1, let only = body.first,
-            indentation.count + head.count + only.count + 6 <= 120, !only.utf8.contains(UInt8(ascii: "\n"))
+            indentation.utf8.count + head.utf8.count + only.utf8.count + 6 <= 120, !only.utf8.contains(UInt8(ascii: "\n"))
         {
-            line("\(head) { \(only) }")
+            line(head, " { ", only, " }")
             return
         }
-        line("\(head) {")
+        line(head, " {")
         indent { printer in for statement in body { printer.lines(statement) } }
         line("}")
     }
