@@ -55,6 +55,9 @@ let client = GoldenODataClient(baseURL: URL(string: base)!, transport: transport
 
 func heading(_ text: String) { print("\n== \(text)") }
 
+print("Bindery walkthrough: a client generated from Tests/Golden/OData/spec.csdl.xml.")
+print("Responses come from an in-process table of real-shaped payloads until the loopback mock server lands (issue 6).")
+
 do {
     heading("OneDrive: children of the root, two per page, with thumbnails")
     for try await page in client.me.drive.items("root").children.request().expand("thumbnails").top(2).pages() {

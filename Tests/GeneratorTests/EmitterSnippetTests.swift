@@ -147,6 +147,17 @@ import Testing
             """)
     }
 
+    @Test func membersThatCollideAfterNamingAreNumbered() {
+        let category = EnumSpec(
+            name: Self.name("category"),
+            members: [.init(name: "remote_Control_Software"), .init(name: "remoteControlSoftware"), .init(name: "default"), .init(name: "Default")])
+        let text = Self.emit(Self.spec(enums: [category]), file: "Models/Category.swift") ?? ""
+        #expect(text.contains("public static var remoteControlSoftware: Self { Self(rawValue: \"remote_Control_Software\") }"))
+        #expect(text.contains("public static var remoteControlSoftware2: Self { Self(rawValue: \"remoteControlSoftware\") }"))
+        #expect(text.contains("public static var `default`: Self { Self(rawValue: \"default\") }"))
+        #expect(text.contains("public static var default2: Self { Self(rawValue: \"Default\") }"))
+    }
+
     @Test func outputIsDeterministic() {
         let item = StructureSpec(name: Self.name("item"), kind: .entity, properties: [PropertySpec(name: "a", type: .primitive(.int64))])
         let spec = Self.spec(structures: [item])

@@ -142,9 +142,12 @@ struct ModelTranslator {
         var swiftName = symbols.memberName(name, of: owner)
         if reserved.contains(swiftName) { swiftName += "Value" }
         if used.contains(swiftName) {
+            // `remote_Control_Software` and `remoteControlSoftware` both want one name; a keyword such as
+            // `default` loses its backticks once a number makes it an ordinary identifier.
+            let base = swiftName.hasPrefix("`") ? String(swiftName.dropFirst().dropLast()) : swiftName
             var counter = 2
-            while used.contains("\(swiftName)\(counter)") { counter += 1 }
-            swiftName = "\(swiftName)\(counter)"
+            while used.contains("\(base)\(counter)") { counter += 1 }
+            swiftName = "\(base)\(counter)"
         }
         used.insert(swiftName)
         return swiftName
