@@ -110,7 +110,7 @@ public struct Emitter: Sendable {
             results.withLock { all in for (index, unit) in local { all[index] = unit } }
         }
         let units = results.withLock { $0 }.compactMap { $0 }
-        for unit in units { diagnostics.all.append(contentsOf: unit.diagnostics) }
+        for unit in units { diagnostics.append(contentsOf: unit.diagnostics) }
         let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
         let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
         let client = clientTranslator.translate(

@@ -35,7 +35,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 /// Collects diagnostics while a stage runs; a stage that recorded an error must not produce output.
 public struct Diagnostics: Sendable {
-    public var all: [Diagnostic] = []
+    public private(set) var all: [Diagnostic] = []
 
     public init() {}
 
@@ -52,6 +52,10 @@ public struct Diagnostics: Sendable {
 
     public mutating func append(contentsOf other: Diagnostics) {
         all.append(contentsOf: other.all)
+    }
+
+    public mutating func append(contentsOf diagnostics: [Diagnostic]) {
+        all.append(contentsOf: diagnostics)
     }
 }
 

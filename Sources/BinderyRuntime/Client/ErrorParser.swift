@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Reads an error response in each service's dialect into one `BinderyError`.
 ///
 /// A body that matches no dialect (an HTML error page, an empty or truncated body) still gives an API
@@ -47,5 +49,3 @@ enum ErrorParser {
         }
     }
 }
-
-import HTTPTypes

@@ -38,12 +38,24 @@ public struct ModelSchema: Sendable {
     /// The most-derived known type an `@odata.type` names, searched among `declared` and its descendants.
     /// Nil when there is no annotation or it names no known descendant (the payload is then read as `declared`).
     public static func resolve(declared: any JSONModel.Type, odataType: String?) -> (any JSONModel.Type)? {
-        guard var name = odataType else { return nil }
-        if name.hasPrefix("#") { name.removeFirst() }
-        return resolutionCache.withLock { cache in
-            let key = CacheKey(declared: declared.schema.typeName, odataType: name)
+        guard let odataType else { return nil }
+        if declared.schema.typeName == odataType.trimmingPrefix("#") { return declared }
+        return declared.schema.descendant(named: odataType)
+    }
+
+    /// The descendant of this type that an `@odata.type` (`#ns.name` or `ns.name`) names, if any; cached, since
+    /// validation asks for every element of a page and a base type may have hundreds of descendants.
+    func descendant(named odataType: String) -> (any JSONModel.Type)? {
+        guard !derived.isEmpty else { return nil }
+        let name = String(odataType.trimmingPrefix("#"))
+        return ModelSchema.resolutionCache.withLock { cache in
+            let key = CacheKey(declared: typeName, odataType: name)
             if let hit = cache[key] { return hit.type }
-            let found = search(declared, for: name)
+            var found: (any JSONModel.Type)?
+            for child in derived {
+                found = ModelSchema.search(child, for: name)
+                if found != nil { break }
+            }
             cache[key] = CachedType(type: found)
             return found
         }
@@ -130,20 +142,11 @@ extension ModelSchema {
     /// Checks every declared field present in `object`; undeclared members are kept, not checked.
     /// An `@odata.type` naming a known derived type validates against that type's fields instead.
     public func validate(_ object: JSONObject, path: [JSONPathComponent]) throws(ModelDecodingError) {
-        let schema = selfType(for: object)?.schema ?? self
+        let schema = object["@odata.type"]?.stringValue.flatMap(descendant(named:))?.schema ?? self
         for field in schema.fields {
             guard let value = object[field.name], !value.isNull else { continue }
             try ModelSchema.check(value, field.kind, loose: field.isLoose, path: path + [.key(field.name)])
         }
-    }
-
-    private func selfType(for object: JSONObject) -> (any JSONModel.Type)? {
-        guard let annotation = object["@odata.type"]?.stringValue, !derived.isEmpty else { return nil }
-        let name = annotation.hasPrefix("#") ? String(annotation.dropFirst()) : annotation
-        for child in derived {
-            if let found = ModelSchema.search(child, for: name) { return found }
-        }
-        return nil
     }
 
     static func check(

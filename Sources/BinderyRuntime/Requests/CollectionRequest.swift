@@ -81,10 +81,9 @@ struct PageReader<Element: JSONModel> {
 
     static func prepareFirstRequest(_ request: inout APIRequest, paging: ServiceConventions.Paging) {
         switch paging {
-        case .pageNumber(let page, let size, let extraQuery, _):
+        case .pageNumber(let page, _, let extraQuery, _):
             for (name, value) in extraQuery where request.queryValue(name) == nil { request.setQuery(name, value) }
             if request.queryValue(page) == nil { request.setQuery(page, "1") }
-            _ = size
         case .offset(_, let limit, let defaultLimit):
             // A short page ends offset paging, so the page size must be known.
             if request.queryValue(limit) == nil { request.setQuery(limit, String(defaultLimit)) }

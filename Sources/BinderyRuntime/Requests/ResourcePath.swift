@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path under a service's base URL, built one segment at a time, each segment percent-encoded.
 ///
 /// Encoding happens here and only here, so an ID such as `../../x`, `a/b` or `a'b` can never change which
@@ -52,8 +54,6 @@ public struct ODataLiteral: Sendable {
         }
     }
 }
-
-import Foundation
 
 enum PercentEncoding {
     private static let unreserved: Set<UInt8> = Set(
