@@ -16,6 +16,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tests only: a small HTTP server on 127.0.0.1 for the transport tests.
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // MARK: Generator (spec text → spec model → Swift)
@@ -43,9 +46,19 @@ let package = Package(
 
         // MARK: Runtime (handwritten, imported by generated modules)
         .target(name: "BinderyJSON", path: "Sources/BinderyJSON"),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         .target(
             name: "BinderyRuntime",
-            dependencies: ["BinderyJSON", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "BinderyJSON", "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Sources/BinderyRuntime"
         ),
 
@@ -64,7 +77,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RuntimeTests",
-            dependencies: ["BinderyRuntime", "GoldenOData", "GoldenOpenAPI"],
+            dependencies: [
+                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             path: "Tests/RuntimeTests"
         ),
     ],

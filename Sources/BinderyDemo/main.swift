@@ -13,16 +13,17 @@ final class WalkthroughTransport: HTTPTransport {
 
     init(routes: [String: String]) { self.routes = routes }
 
-    func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
+    func send(_ transportRequest: TransportRequest) async throws -> APIResponse {
+        let request = transportRequest.head
         let rawPath = request.path ?? "/"
         let path = rawPath.removingPercentEncoding ?? rawPath
         print("  → \(request.method) \(path)")
-        if let body, !body.isEmpty { print("    body \(String(decoding: body, as: UTF8.self))") }
+        if case .bytes(let body)? = transportRequest.body, !body.isEmpty { print("    body \(String(decoding: body, as: UTF8.self))") }
         let key = "\(request.method) \(path)"
         guard let reply = routes[key] else {
-            return (HTTPResponse(status: .notFound), Array(#"{"error":{"code":"itemNotFound","message":"No such item"}}"#.utf8))
+            return APIResponse(status: .notFound, body: Array(#"{"error":{"code":"itemNotFound","message":"No such item"}}"#.utf8))
         }
-        return (HTTPResponse(status: request.method == .post ? .created : .ok), Array(reply.utf8))
+        return APIResponse(status: request.method == .post ? .created : .ok, body: Array(reply.utf8))
     }
 }
 

@@ -1,48 +1,62 @@
 import Foundation
 import HTTPTypes
 
-/// Sends HTTP requests. One protocol for every transport (libcurl, URLSession, a test double).
-public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8])
-}
-
 /// What every generated client holds: where the service is, how to reach it, and how it speaks.
 ///
 /// Generated builders only describe requests (`APIRequest`); this is the one place they are sent,
-/// so credentials, retries and logging have a single seam.
+/// through the middleware chain (retry, redirects, auth, logging) and then the transport.
 public struct ServiceClient: Sendable {
     public var baseURL: URL
-    public var transport: any HTTPTransport
+    /// The hosts credentials may go to: the base URL's host unless configured otherwise. Next links,
+    /// delta links and redirects elsewhere are followed without `Authorization` and cookies.
+    public var trustedHosts: Set<String>
     public var conventions: ServiceConventions
-    /// Sent with every request (`User-Agent`, `Authorization` until auth providers arrive).
+    /// Sent with every request.
     public var defaultHeaders: HTTPFields
+    /// The transport and the middleware in front of it, in order.
+    public var pipeline: MiddlewareChain
 
     public init(
-        baseURL: URL, transport: any HTTPTransport, conventions: ServiceConventions, defaultHeaders: HTTPFields = [:]
+        baseURL: URL, transport: any HTTPTransport, middleware: [any HTTPMiddleware] = .defaults,
+        conventions: ServiceConventions, defaultHeaders: HTTPFields = [:], trustedHosts: Set<String>? = nil
     ) {
         self.baseURL = baseURL
-        self.transport = transport
+        self.trustedHosts = trustedHosts ?? Set([baseURL.host].compactMap { $0 })
         self.conventions = conventions
         self.defaultHeaders = defaultHeaders
+        self.pipeline = MiddlewareChain(middleware, transport: transport)
+    }
+
+    public var transport: any HTTPTransport { pipeline.transport }
+
+    /// A copy whose middleware chain has `middleware` added at the end (closest to the transport).
+    public func adding(_ middleware: any HTTPMiddleware) -> ServiceClient {
+        var copy = self
+        copy.pipeline = MiddlewareChain(pipeline.middleware + [middleware], transport: pipeline.transport)
+        return copy
+    }
+
+    /// Whether credentials may be sent to this URL.
+    public func isTrusted(_ url: URL) -> Bool {
+        guard let host = url.host?.lowercased() else { return false }
+        return trustedHosts.contains { $0.lowercased() == host }
     }
 
     /// Sends a request and returns the response when its status is a success; otherwise throws the
     /// service's error, parsed in the service's dialect.
-    public func send(_ request: APIRequest) async throws(BinderyError) -> APIResponse {
+    public func send(_ request: APIRequest, options: TransferOptions = TransferOptions()) async throws(BinderyError) -> APIResponse {
         let url = request.url(relativeTo: baseURL)
         var fields = defaultHeaders
         for field in request.headers { fields[field.name] = field.value }
-        // Credentials belong to the configured host only; a link elsewhere goes without them.
-        if url.host != baseURL.host { fields[.authorization] = nil }
-        let httpRequest = HTTPRequest(method: request.method, url: url, headerFields: fields)
+        var outgoing = TransportRequest(
+            HTTPRequest(method: request.method, url: url, headerFields: fields),
+            body: request.body, options: options)
+        outgoing.sendsCredentials = isTrusted(url)
         let response: APIResponse
         do {
-            let (head, body) = try await transport.send(httpRequest, body: request.body)
-            response = APIResponse(status: head.status, headers: head.headerFields, body: body)
-        } catch let error as BinderyError {
-            throw error
+            response = try await pipeline.send(outgoing)
         } catch {
-            throw BinderyError(kind: .transport, message: "\(error)", underlying: error)
+            throw BinderyError.system(error)
         }
         guard response.status.kind == .successful else {
             throw ErrorParser.parse(response, dialect: conventions.errors)
@@ -52,7 +66,7 @@ public struct ServiceClient: Sendable {
 
     /// Decodes a model from a response body, unwrapping the service's envelope.
     public func decodeModel<Model: JSONModel>(_ type: Model.Type, from response: APIResponse) throws(BinderyError) -> Model {
-        let root = try response.json()
+        let root = try conventions.checkEnvelope(try response.json(), response: response)
         guard case .object(let object)? = conventions.unwrapSingle(root) else {
             throw BinderyError.invalidResponse("expected a \(Model.schema.typeName) object in the response", response: response)
         }
@@ -66,5 +80,14 @@ public struct ServiceClient: Sendable {
     /// Encodes a model as a request body, wrapped in the service's envelope.
     public func body(for model: some JSONModel) -> JSONValue {
         conventions.wrapRequestBody(.object(model.storage))
+    }
+}
+
+extension BinderyError {
+    /// Any error from a transport or middleware as a `BinderyError`: kept as it is when it already is one.
+    static func system(_ error: any Error) -> BinderyError {
+        if let error = error as? BinderyError { return error }
+        if error is CancellationError { return BinderyError(kind: .cancelled, message: "the task was cancelled", underlying: error) }
+        return BinderyError(kind: .connection, message: "\(error)", underlying: error)
     }
 }

@@ -45,6 +45,21 @@ public struct ServiceConventions: Sendable {
         return results.first
     }
 
+    /// Checks that a successful response carries the service's envelope: a Spark body without `D`, or
+    /// with `"Success": false`, is an error even under a 200 status.
+    public func checkEnvelope(_ root: JSONValue, response: APIResponse) throws(BinderyError) -> JSONValue {
+        guard case .wrapped(let path) = listShape, let outer = path.first else { return root }
+        guard let envelope = root[outer] else {
+            throw BinderyError.invalidResponse("the response has no \"\(outer)\" envelope", response: response)
+        }
+        if envelope["Success"]?.boolValue == false {
+            var error = ErrorParser.parse(response, dialect: errors)
+            error.message = error.serviceCode == nil ? "the service reported Success: false" : error.message
+            throw error
+        }
+        return root
+    }
+
     /// Wraps a request body in the service's envelope.
     public func wrapRequestBody(_ value: JSONValue) -> JSONValue {
         requestEnvelope.reversed().reduce(value) { inner, key in .object([key: inner]) }

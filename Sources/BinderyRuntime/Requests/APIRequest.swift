@@ -11,11 +11,12 @@ public struct APIRequest: Sendable, Hashable {
     /// Query parameters in order; values are percent-encoded when the URL is built.
     public var query: [QueryItem]
     public var headers: HTTPFields
-    public var body: [UInt8]?
+    /// Bytes, or a file streamed as it is sent (uploads).
+    public var body: RequestBody?
 
     public init(
         method: HTTPRequest.Method, path: ResourcePath, query: [QueryItem] = [], headers: HTTPFields = [:],
-        body: [UInt8]? = nil
+        body: RequestBody? = nil
     ) {
         self.method = method
         self.path = path
@@ -60,7 +61,7 @@ public struct APIRequest: Sendable, Hashable {
 
     /// Sets the body to a JSON value, with its content type.
     public mutating func setJSONBody(_ value: JSONValue) {
-        body = value.serialized()
+        body = .bytes(value.serialized())
         headers[.contentType] = "application/json"
     }
 }
@@ -75,6 +76,14 @@ public struct APIResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// The `Retry-After` header as a duration: seconds (decimals such as `0.249` included) or an HTTP date.
+    public var retryAfter: Duration? {
+        guard let value = headers[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return .milliseconds(Int64(seconds * 1000)) }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000))
     }
 
     /// The body parsed as JSON, or a typed error naming what was wrong with it.

@@ -17,13 +17,13 @@ final class ScriptedTransport: HTTPTransport {
     var requests: [HTTPRequest] { state.withLock { $0.requests } }
     var bodies: [String?] { state.withLock { $0.bodies.map { $0.map { String(decoding: $0, as: UTF8.self) } } } }
 
-    func send(_ request: HTTPRequest, body: [UInt8]?) async throws -> (HTTPResponse, [UInt8]) {
+    func send(_ request: TransportRequest) async throws -> APIResponse {
         let reply: Reply = state.withLock { state in
-            state.requests.append(request)
-            state.bodies.append(body)
+            state.requests.append(request.head)
+            if case .bytes(let bytes)? = request.body { state.bodies.append(bytes) } else { state.bodies.append(nil) }
             return state.replies.isEmpty ? Reply(status: 500, body: "no scripted reply") : state.replies.removeFirst()
         }
-        return (HTTPResponse(status: .init(code: reply.status)), Array(reply.body.utf8))
+        return APIResponse(status: .init(code: reply.status), body: Array(reply.body.utf8))
     }
 }
 
