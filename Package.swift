@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "BinderyRuntime", "GoldenOData", "GoldenOpenAPI",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/RuntimeTests"
         ),

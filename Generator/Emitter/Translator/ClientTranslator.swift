@@ -28,18 +28,22 @@ struct ClientTranslator {
                     "",
                     "- Parameters:",
                     "  - baseURL: The service root; every request path is appended to it.",
-                    "  - transport: How requests travel.",
+                    "  - transport: How requests travel (libcurl on Linux, URLSession on Apple platforms).",
+                    "  - middleware: What every request passes through: headers, retry, redirects, logging.",
                     "  - headers: Sent with every request.",
                 ],
                 .function(FunctionDeclaration(
                     "init",
                     parameters: [
                         .init("baseURL", "URL", default: "defaultBaseURL"),
-                        .init("transport", "any HTTPTransport", default: "URLSessionTransport()"),
+                        .init("transport", "any HTTPTransport", default: "DefaultTransport.shared"),
+                        .init("middleware", "[any HTTPMiddleware]", default: ".defaults"),
                         .init("headers", "HTTPFields", default: "[:]"),
                     ],
                     body: [
-                        "self.init(client: ServiceClient(baseURL: baseURL, transport: transport, conventions: Self.conventions, defaultHeaders: headers))"
+                        "self.init(client: ServiceClient(",
+                        "    baseURL: baseURL, transport: transport, middleware: middleware, conventions: Self.conventions,",
+                        "    defaultHeaders: headers))",
                     ]))),
         ]
         clientMembers += members
@@ -92,7 +96,11 @@ struct ClientTranslator {
         case .none:
             paging = ".none"
         }
-        return "ServiceConventions(\n    listShape: \(listShape),\n    paging: \(paging),\n    requestEnvelope: \(requestEnvelope),\n    errors: .\(conventions.errors.rawValue)\n)"
+        var delta = ""
+        if case .cursor(let parameter, let start, let end)? = conventions.delta {
+            delta = "\n    delta: .cursor(parameter: \(parameter.swiftLiteral), start: \(start.swiftLiteral), end: \(end.swiftLiteral)),"
+        }
+        return "ServiceConventions(\n    listShape: \(listShape),\n    paging: \(paging),\n    requestEnvelope: \(requestEnvelope),\(delta)\n    errors: .\(conventions.errors.rawValue)\n)"
     }
 
     private func literal(_ path: [String]) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Reads an error response in each service's dialect into one `BinderyError`.
@@ -7,37 +8,42 @@ import HTTPTypes
 enum ErrorParser {
     static func parse(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
         let status = response.status.code
-        let requestIDHeader = response.headers[HTTPField.Name("request-id")!] ?? response.headers[HTTPField.Name("x-request-id")!]
+        var error = BinderyError(
+            kind: .api, message: "HTTP \(status) \(response.status.reasonPhrase)", status: status,
+            requestID: response.headers[requestID] ?? response.headers[xRequestID] ?? response.headers[HeadersMiddleware.clientRequestID],
+            date: response.headers[.date], retryAfter: response.retryAfter, body: response.body)
         guard let root = try? JSONValue.parse(response.body) else {
-            return BinderyError(
-                kind: .api, message: "HTTP \(status) \(response.status.reasonPhrase)", status: status,
-                requestID: requestIDHeader, body: response.body)
+            if !response.body.isEmpty { error.message += " (the body is not JSON: \(Self.preview(response.body)))" }
+            return error
         }
-        var code: String?
-        var message: String?
-        var requestID = requestIDHeader
         switch dialect {
         case .odata:
-            let error = root["error"]
-            code = error?["code"].flatMap(text)
-            message = error?["message"].flatMap(text)
-            let inner = error?["innerError"] ?? error?["innererror"]
-            requestID = inner?["request-id"]?.stringValue ?? requestID
+            // `{"error": {"code", "message", "innerError": {"date", "request-id"}}}`; older bodies say
+            // `innererror` and may nest it; legacy OneNote adds `@api.url`.
+            let body = root["error"]
+            error.serviceCode = body?["code"].flatMap(text)
+            error.message = body?["message"].flatMap(text) ?? error.message
+            error.helpURL = body?["@api.url"]?.stringValue
+            if let inner = body?["innerError"] ?? body?["innererror"] {
+                error.details = inner
+                error.requestID = inner["request-id"]?.stringValue ?? error.requestID
+                error.date = inner["date"]?.stringValue ?? error.date
+            }
         case .spark:
             let body = root["D"]
-            code = body?["Code"].flatMap(text)
-            message = body?["Message"].flatMap(text)
+            error.serviceCode = body?["Code"].flatMap(text)
+            error.message = body?["Message"].flatMap(text) ?? error.message
+            error.details = body?["Details"]
         case .inbox:
-            code = root["type"].flatMap(text)
-            message = root["message"].flatMap(text)
+            error.serviceCode = root["type"].flatMap(text)
+            error.message = root["message"].flatMap(text) ?? error.message
         case .nylas:
-            code = root["error"]?["type"].flatMap(text)
-            message = root["error"]?["message"].flatMap(text)
-            requestID = root["request_id"]?.stringValue ?? requestID
+            error.serviceCode = root["error"]?["type"].flatMap(text)
+            error.message = root["error"]?["message"].flatMap(text) ?? error.message
+            error.details = root["error"]?["provider_error"]
+            error.requestID = root["request_id"]?.stringValue ?? error.requestID
         }
-        return BinderyError(
-            kind: .api, message: message ?? "HTTP \(status) \(response.status.reasonPhrase)", status: status,
-            serviceCode: code, requestID: requestID, body: response.body)
+        return error
     }
 
     /// Codes arrive as strings or numbers (Spark's `1020`).
@@ -48,4 +54,14 @@ enum ErrorParser {
         default: return nil
         }
     }
+
+    /// The start of a non-JSON body, on one line, for the message.
+    private static func preview(_ body: [UInt8]) -> String {
+        let text = String(decoding: body.prefix(120), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return body.count > 120 ? line + "…" : line
+    }
+
+    private static let requestID = HTTPField.Name("request-id")!
+    private static let xRequestID = HTTPField.Name("x-request-id")!
 }

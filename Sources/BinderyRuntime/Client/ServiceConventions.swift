@@ -18,6 +18,14 @@ public struct ServiceConventions: Sendable {
         case none
     }
 
+    /// How a delta query reports changes, beyond OData's delta links (read by every `Page`).
+    public enum Delta: Sendable {
+        case odata
+        /// Inbox: rounds of `{"cursor_start", "cursor_end", "deltas": [...]}`; the `parameter` sends the
+        /// cursor; the loop ends when `start == end`.
+        case cursor(parameter: String, start: String, end: String, events: String = "deltas")
+    }
+
     public enum ErrorDialect: String, Sendable {
         case odata, spark, inbox, nylas
     }
@@ -26,12 +34,16 @@ public struct ServiceConventions: Sendable {
     public var paging: Paging
     /// Request bodies are wrapped in an object at this path (Spark: `["D"]`).
     public var requestEnvelope: [String]
+    public var delta: Delta
     public var errors: ErrorDialect
 
-    public init(listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], errors: ErrorDialect) {
+    public init(
+        listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], delta: Delta = .odata, errors: ErrorDialect
+    ) {
         self.listShape = listShape
         self.paging = paging
         self.requestEnvelope = requestEnvelope
+        self.delta = delta
         self.errors = errors
     }
 

@@ -76,8 +76,11 @@ public enum Redaction {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
         components.user = nil
         components.password = nil
-        if let query = components.percentEncodedQuery { components.percentEncodedQuery = form(query) }
-        return components.string ?? "<unparseable URL>"
+        let query = components.percentEncodedQuery
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        let base = components.string ?? "<unparseable URL>"
+        return query.map { base + "?" + form($0) } ?? base
     }
 
     /// An `a=1&b=2` string with secret values replaced.

@@ -45,6 +45,15 @@ public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
         return try client.decodeModel(Element.self, from: response)
     }
 
+    /// The same collection continued from a next link the service handed out elsewhere, such as an
+    /// expanded collection's `children@odata.nextLink` (see `JSONModel.nextLink(of:)`).
+    public func following(_ nextLink: URL) -> Self {
+        var copy = self
+        copy.request.absoluteURL = nextLink
+        copy.request.query = []
+        return copy
+    }
+
     /// Every page, fetched as the sequence is iterated; a repeated next link ends it with an error.
     public func pages() -> PageSequence<Element> { PageSequence(first: self) }
 
@@ -68,6 +77,13 @@ public struct Page<Element: JSONModel>: Sendable {
 }
 
 extension JSONModel {
+    /// The next link of an expanded collection property: `children@odata.nextLink` (Graph) or the
+    /// legacy `children@nextLink`. Continue it with `CollectionRequest.following(_:)`.
+    public func nextLink(of property: String) -> URL? {
+        let link = storage[property + "@odata.nextLink"]?.stringValue ?? storage[property + "@nextLink"]?.stringValue
+        return link.flatMap(URL.init(string:))
+    }
+
     /// In a delta page: whether this item was deleted (`"@removed"` in Graph, `"deleted": {}` in OneDrive).
     public var isDeletedInDelta: Bool {
         storage["@removed"] != nil || storage["deleted"]?.objectValue != nil

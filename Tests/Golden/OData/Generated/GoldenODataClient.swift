@@ -48,14 +48,18 @@ public struct GoldenODataClient: RequestBuilder {
     ///
     /// - Parameters:
     ///   - baseURL: The service root; every request path is appended to it.
-    ///   - transport: How requests travel.
+    ///   - transport: How requests travel (libcurl on Linux, URLSession on Apple platforms).
+    ///   - middleware: What every request passes through: headers, retry, redirects, logging.
     ///   - headers: Sent with every request.
     public init(
         baseURL: URL = defaultBaseURL,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = .defaults,
         headers: HTTPFields = [:]
     ) {
-        self.init(client: ServiceClient(baseURL: baseURL, transport: transport, conventions: Self.conventions, defaultHeaders: headers))
+        self.init(client: ServiceClient(
+            baseURL: baseURL, transport: transport, middleware: middleware, conventions: Self.conventions,
+            defaultHeaders: headers))
     }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.

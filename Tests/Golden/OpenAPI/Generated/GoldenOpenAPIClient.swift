@@ -20,6 +20,7 @@ public struct GoldenOpenAPIClient: RequestBuilder {
         listShape: .bare,
         paging: .offset(offset: "offset", limit: "limit", defaultLimit: 100),
         requestEnvelope: [],
+        delta: .cursor(parameter: "cursor", start: "cursor_start", end: "cursor_end"),
         errors: .inbox
     )
 
@@ -43,14 +44,18 @@ public struct GoldenOpenAPIClient: RequestBuilder {
     ///
     /// - Parameters:
     ///   - baseURL: The service root; every request path is appended to it.
-    ///   - transport: How requests travel.
+    ///   - transport: How requests travel (libcurl on Linux, URLSession on Apple platforms).
+    ///   - middleware: What every request passes through: headers, retry, redirects, logging.
     ///   - headers: Sent with every request.
     public init(
         baseURL: URL = defaultBaseURL,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = .defaults,
         headers: HTTPFields = [:]
     ) {
-        self.init(client: ServiceClient(baseURL: baseURL, transport: transport, conventions: Self.conventions, defaultHeaders: headers))
+        self.init(client: ServiceClient(
+            baseURL: baseURL, transport: transport, middleware: middleware, conventions: Self.conventions,
+            defaultHeaders: headers))
     }
 
     /// `n.request()` lists them; `n("namespace_id")` addresses one.
