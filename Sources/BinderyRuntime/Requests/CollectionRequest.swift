@@ -109,8 +109,8 @@ struct PageReader<Element: JSONModel> {
     }
 
     func read(_ response: APIResponse) throws(BinderyError) -> Page<Element> {
-        let root = try response.json()
         let conventions = client.conventions
+        let root = try conventions.checkEnvelope(try response.json(), response: response)
         let itemsValue: JSONValue?
         var additional = JSONObject()
         switch conventions.listShape {

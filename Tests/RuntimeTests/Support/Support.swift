@@ -41,3 +41,11 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The transport loopback tests send through: the real default transport of this platform.
+func loopbackTransport() -> any HTTPTransport { DefaultTransport.shared }
+
+/// Middleware for loopback tests: the defaults, with retries that wait at most a few milliseconds.
+func fastMiddleware() -> [any HTTPMiddleware] {
+    [HeadersMiddleware(), RetryMiddleware(baseBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)), RedirectMiddleware(), LoggingMiddleware()]
+}
