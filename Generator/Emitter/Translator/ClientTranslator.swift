@@ -28,6 +28,7 @@ struct ClientTranslator {
                     "",
                     "- Parameters:",
                     "  - baseURL: The service root; every request path is appended to it.",
+                    "  - auth: Signs requests to the service's own hosts and renews the session when it expires.",
                     "  - transport: How requests travel (libcurl on Linux, URLSession on Apple platforms).",
                     "  - middleware: What every request passes through: headers, retry, redirects, logging.",
                     "  - headers: Sent with every request.",
@@ -36,13 +37,15 @@ struct ClientTranslator {
                     "init",
                     parameters: [
                         .init("baseURL", "URL", default: "defaultBaseURL"),
+                        .init("auth", "(any AuthProvider)?", default: "nil"),
                         .init("transport", "any HTTPTransport", default: "DefaultTransport.shared"),
                         .init("middleware", "[any HTTPMiddleware]", default: ".defaults"),
                         .init("headers", "HTTPFields", default: "[:]"),
                     ],
                     body: [
                         "self.init(client: ServiceClient(",
-                        "    baseURL: baseURL, transport: transport, middleware: middleware, conventions: Self.conventions,",
+                        "    baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),",
+                        "    conventions: Self.conventions,",
                         "    defaultHeaders: headers))",
                     ]))),
         ]

@@ -11,7 +11,7 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case api, connection, tls, timeout, cancelled, invalidResponse, decoding, pagingLoop
-            case tooManyRedirects, interactionRequired
+            case tooManyRedirects, interactionRequired, authorization, storage
         }
 
         private let code: Code
@@ -36,6 +36,11 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Kind(code: .tooManyRedirects)
         /// No usable token: the user must sign in again.
         public static let interactionRequired = Kind(code: .interactionRequired)
+        /// A sign-in step failed: the identity provider answered with an OAuth error, the `state` of a
+        /// callback did not match, the user cancelled.
+        public static let authorization = Kind(code: .authorization)
+        /// A token file could not be read or written, or its contents are not a token.
+        public static let storage = Kind(code: .storage)
 
         public var description: String { code.rawValue }
     }

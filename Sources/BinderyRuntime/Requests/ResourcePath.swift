@@ -72,6 +72,9 @@ enum PercentEncoding {
 
     static func query(_ text: String) -> String { encode(text, keeping: querySafe) }
 
+    /// A form or OAuth parameter: everything but the unreserved characters is escaped.
+    static func form(_ text: String) -> String { encode(text, keeping: unreserved) }
+
     private static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)

@@ -44,17 +44,20 @@ public struct GoldenOpenAPIClient: RequestBuilder {
     ///
     /// - Parameters:
     ///   - baseURL: The service root; every request path is appended to it.
+    ///   - auth: Signs requests to the service's own hosts and renews the session when it expires.
     ///   - transport: How requests travel (libcurl on Linux, URLSession on Apple platforms).
     ///   - middleware: What every request passes through: headers, retry, redirects, logging.
     ///   - headers: Sent with every request.
     public init(
         baseURL: URL = defaultBaseURL,
+        auth: (any AuthProvider)? = nil,
         transport: any HTTPTransport = DefaultTransport.shared,
         middleware: [any HTTPMiddleware] = .defaults,
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware, conventions: Self.conventions,
+            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            conventions: Self.conventions,
             defaultHeaders: headers))
     }
 

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Receives the browser's redirect after a sign-in, on 127.0.0.1 (RFC 8252 §7.3): the way a
+/// terminal program or a server without a web view gets the authorization code.
+///
+/// It listens on a free port, answers the first request under `/callback` with a short page telling
+/// the user to return to the program, and hands back the URL the browser requested.
+final class LoopbackRedirectListener: Sendable {
+    private let socket: Int32
+    let port: UInt16
+
+    var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
+
+    init(port requested: UInt16 = 0) throws {
+        #if canImport(Glibc)
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Self.failure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = requested.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 4) == 0 else {
+            let error = Self.failure("bind to 127.0.0.1")
+            _ = Glibc.close(descriptor)
+            throw error
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        socket = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { _ = shutdown(socket, Int32(SHUT_RDWR)); _ = Glibc.close(socket) }
+
+    /// Waits for the browser's request to `/callback` and returns its full URL.
+    func waitForCallback(timeout: Duration) async throws -> URL {
+        let socket = self.socket
+        let port = self.port
+        let deadline = ContinuousClock.now + timeout
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try Self.accept(socket, port: port, until: deadline) })
+            }
+        }
+    }
+
+    private static func accept(_ socket: Int32, port: UInt16, until deadline: ContinuousClock.Instant) throws -> URL {
+        while true {
+            let remaining = deadline - .now
+            guard remaining > .zero else {
+                throw BinderyError(kind: .authorization, message: "no browser came back to \(port) in time", serviceCode: "timeout")
+            }
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining.components.seconds * 1000 + 1, 1000)))
+            if ready < 0 && errno != EINTR { throw failure("wait for the browser") }
+            guard ready > 0 else { continue }
+            let client = Glibc.accept(socket, nil, nil)
+            guard client >= 0 else { throw failure("accept") }
+            defer { _ = Glibc.close(client) }
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let head = String(decoding: buffer[..<count], as: UTF8.self)
+            // "GET /callback?code=...&state=... HTTP/1.1"
+            let parts = head.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
+            guard parts.count >= 2, parts[0] == "GET", parts[1].hasPrefix("/callback"),
+                let url = URL(string: "http://127.0.0.1:\(port)\(parts[1])")
+            else {
+                respond(client, status: "404 Not Found", text: "Not the sign-in callback.")
+                continue
+            }
+            respond(client, status: "200 OK", text: "Signed in. You can close this window and return to the program.")
+            return url
+        }
+    }
+
+    private static func respond(_ client: Int32, status: String, text: String) {
+        let body = "<!doctype html><title>Bindery</title><p>\(text)</p>"
+        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    private static func failure(_ step: String) -> BinderyError {
+        BinderyError(kind: .connection, message: "cannot \(step) for the sign-in redirect: \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+
+/// Spark platform sign-in: OAuth 2 (`/v1/oauth2/grant`), the hybrid OpenID + OAuth 2 flow, plain
+/// OpenID with Simple Registration / Attribute Exchange, and API-key sessions with signed requests.
+public struct SparkSignIn: Sendable {
+    public var clientID: String
+    public var clientSecret: String
+    public var redirectURI: String
+    /// `https://sparkplatform.com` unless tests point it elsewhere.
+    public var openIDBase: URL
+    /// `https://sparkapi.com` unless tests point it elsewhere.
+    public var apiBase: URL
+
+    public init(
+        clientID: String, clientSecret: String, redirectURI: String,
+        openIDBase: URL = URL(string: "https://sparkplatform.com")!, apiBase: URL = URL(string: "https://sparkapi.com")!
+    ) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.redirectURI = redirectURI
+        self.openIDBase = openIDBase
+        self.apiBase = apiBase
+    }
+
+    /// The OAuth 2 side: grants go to `/v1/oauth2/grant` as JSON.
+    public var oauth: OAuth2Configuration {
+        let grant = apiBase.appendingPathComponent("v1/oauth2/grant")
+        return OAuth2Configuration(
+            authorizeURL: openIDBase.appendingPathComponent("oauth2"), tokenURL: grant, clientID: clientID,
+            clientSecret: clientSecret, redirectURI: redirectURI, tokenRequestStyle: .json)
+    }
+
+    /// The headers every Spark request needs besides `Authorization: OAuth <token>`.
+    public static func headers(userAgent: String) -> HTTPFields {
+        [HTTPField.Name("X-SparkApi-User-Agent")!: userAgent]
+    }
+
+    // MARK: Hybrid OpenID + OAuth 2
+
+    /// The URL that starts the hybrid flow in a browser: OpenID authentication that also returns an
+    /// OAuth 2 code (`openid.spark.combined_flow=true`).
+    public func hybridURL(extraParameters: [(String, String)] = []) -> URL {
+        OAuth2Client.url(openIDBase.appendingPathComponent("openid"), adding: [
+            ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID), ("openid.return_to", redirectURI),
+            ("openid.spark.combined_flow", "true"),
+        ] + extraParameters)
+    }
+
+    /// The outcome of an OpenID callback.
+    public enum OpenIDResult: Sendable, Equatable {
+        /// Hybrid: the OAuth 2 code to exchange (`openid.spark.code`), and the OpenID identity.
+        case code(String, identity: String?)
+        /// Plain OpenID: the identity and the attributes asked for (`email`, `fullname`...).
+        case identity(String, attributes: [String: String])
+        /// The user cancelled (`openid.mode=cancel`).
+        case cancelled
+    }
+
+    /// Reads an OpenID callback: `openid.mode=id_res` gives a code (hybrid) or an identity with its
+    /// Simple Registration / Attribute Exchange attributes; `error` is an `authorization` error.
+    public static func parseCallback(_ url: URL) throws(BinderyError) -> OpenIDResult {
+        var values: [String: String] = [:]
+        for (name, value) in OAuth2Client.formValues(in: url) { values[name] = value }
+        switch values["openid.mode"] {
+        case "id_res"?:
+            let identity = values["openid.claimed_id"] ?? values["openid.identity"]
+            if let code = values["openid.spark.code"], !code.isEmpty { return .code(code, identity: identity) }
+            guard let identity else {
+                throw BinderyError(kind: .authorization, message: "the OpenID callback has neither a code nor an identity")
+            }
+            var attributes: [String: String] = [:]
+            for (name, value) in values {
+                if name.hasPrefix("openid.sreg.") { attributes[String(name.dropFirst("openid.sreg.".count))] = value }
+                if name.hasPrefix("openid.ax.value.") { attributes[String(name.dropFirst("openid.ax.value.".count))] = value }
+            }
+            return .identity(identity, attributes: attributes)
+        case "cancel"?:
+            return .cancelled
+        case "error"?:
+            throw BinderyError(
+                kind: .authorization, message: values["openid.error"] ?? "the OpenID provider reported an error",
+                serviceCode: "openid.error")
+        default:
+            throw BinderyError(kind: .authorization, message: "not an OpenID callback (openid.mode is \(values["openid.mode"] ?? "missing"))")
+        }
+    }
+
+    /// Plain OpenID asking for attributes with Simple Registration (`openid.sreg.required`).
+    public func openIDURL(requiredAttributes: [String] = ["email", "fullname"]) -> URL {
+        OAuth2Client.url(openIDBase.appendingPathComponent("openid"), adding: [
+            ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID), ("openid.return_to", redirectURI),
+            ("openid.ns.sreg", "http://openid.net/extensions/sreg/1.1"), ("openid.sreg.required", requiredAttributes.joined(separator: ",")),
+        ])
+    }
+
+    /// Completes the hybrid flow: the code from the callback, exchanged for tokens.
+    public func completeHybrid(callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared) async throws -> Token {
+        switch try Self.parseCallback(callback) {
+        case .code(let code, _):
+            return try await OAuth2Client(oauth, transport: transport)
+                .exchange(code: code, codeVerifier: nil, redirectURI: redirectURI, account: account)
+        case .cancelled:
+            throw BinderyError(kind: .authorization, message: "the sign-in was cancelled", serviceCode: "cancel")
+        case .identity:
+            throw BinderyError(kind: .authorization, message: "the callback is plain OpenID; the hybrid flow needs openid.spark.code")
+        }
+    }
+
+    /// The auth provider for an OAuth 2 token: `Authorization: OAuth <token>`, renewed with the
+    /// refresh token on a 401 or on code 1020 in the body.
+    public func session(account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared) -> TokenSession {
+        OAuth2Client(oauth, transport: transport).session(
+            account: account, store: store, scheme: .oauth,
+            renewOn: RenewalTrigger { RenewalTrigger.unauthorized.matches($0) || RenewalTrigger.sparkSessionExpired.matches($0) })
+    }
+}
+
+/// A Spark API-key session: `POST /v1/session` signed with the key's secret gives an `AuthToken`;
+/// every request then carries `AuthToken` and its own `ApiSig`. Renewed (a new session) on 1020.
+public final class SparkAPIKeySession: AuthProvider {
+    public let apiKey: String
+    private let secret: String
+    private let apiBase: URL
+    private let pipeline: MiddlewareChain
+    private let state = SessionState()
+
+    public init(apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, transport: any HTTPTransport = DefaultTransport.shared) {
+        self.apiKey = apiKey
+        self.secret = secret
+        self.apiBase = apiBase
+        self.pipeline = MiddlewareChain(.defaults, transport: transport)
+    }
+
+    /// `MD5(secret + "ApiKey" + key)`: the signature that opens a session.
+    public func sessionSignature() -> String { Digest.hex(Digest.md5(Array((secret + "ApiKey" + apiKey).utf8))) }
+
+    /// `MD5(secret + "ApiKey" + key + "ServicePath" + path + sorted name+value pairs + body)`.
+    public func signature(path: String, parameters: [(String, String)], body: [UInt8]) -> String {
+        let sorted = parameters.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 }.joined()
+        let text = secret + "ApiKey" + apiKey + "ServicePath" + path + sorted
+        return Digest.hex(Digest.md5(Array(text.utf8) + body))
+    }
+
+    public func authorize(_ request: inout TransportRequest) async throws {
+        let token = try await state.token { try await self.openSession() }
+        guard let url = request.head.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        var parameters = (components.queryItems ?? []).filter { $0.name != "ApiSig" && $0.name != "AuthToken" }
+            .map { ($0.name, $0.value ?? "") }
+        parameters.append(("AuthToken", token))
+        var body: [UInt8] = []
+        if case .bytes(let bytes)? = request.body { body = bytes }
+        let signature = signature(path: components.path, parameters: parameters, body: body)
+        components.percentEncodedQuery = OAuth2Client.form(parameters + [("ApiSig", signature)])
+        request.head.url = components.url
+    }
+
+    public func shouldRenew(after response: APIResponse) -> Bool { RenewalTrigger.sparkSessionExpired.matches(response) }
+
+    public func renew(rejected request: TransportRequest) async throws -> Bool {
+        let used = request.head.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "AuthToken" }?.value }
+        try await state.renew(rejected: used) { try await self.openSession() }
+        return true
+    }
+
+    private func openSession() async throws -> String {
+        let url = OAuth2Client.url(apiBase.appendingPathComponent("v1/session"), adding: [("ApiKey", apiKey), ("ApiSig", sessionSignature())])
+        var head = HTTPRequest(method: .post, url: url)
+        head.headerFields[.contentType] = "application/json"
+        let response = try await pipeline.send(TransportRequest(head, body: .bytes([])))
+        guard response.status.kind == .successful else { throw ErrorParser.parse(response, dialect: .spark) }
+        guard let token = try response.json()["D"]?["Results"]?.arrayValue?.first?["AuthToken"]?.stringValue else {
+            throw BinderyError.invalidResponse("the session response has no D.Results[0].AuthToken", response: response)
+        }
+        return token
+    }
+
+    /// One session at a time, renewed once however many requests saw it expire.
+    private actor SessionState {
+        var token: String?
+        var opening: Task<String, any Error>?
+
+        func token(open: @escaping @Sendable () async throws -> String) async throws -> String {
+            if let token { return token }
+            return try await start(open)
+        }
+
+        func renew(rejected: String?, open: @escaping @Sendable () async throws -> String) async throws {
+            if let token, token != rejected { return }
+            token = nil
+            _ = try await start(open)
+        }
+
+        private func start(_ open: @escaping @Sendable () async throws -> String) async throws -> String {
+            if let opening { return try await opening.value }
+            let task = Task { try await open() }
+            opening = task
+            defer { opening = nil }
+            let value = try await task.value
+            token = value
+            return value
+        }
+    }
+}
