@@ -7,7 +7,7 @@ GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
           Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
 SPECS := $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test demo bench clean
+.PHONY: help setup build gen check-gen test demo bench bench-transport clean
 
 help:
 	@echo "make demo       walk through the generated library (README's first command)"
@@ -15,7 +15,8 @@ help:
 	@echo "make gen        regenerate every module from its spec"
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
 	@echo "make build      build everything"
-	@echo "make bench      measure generation and the build of the full Microsoft Graph (writes BENCHMARKS.md)"
+	@echo "make bench      measure generation, the build of the full Microsoft Graph and the HTTP transports (writes BENCHMARKS.md)"
+	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
 	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
 
 setup:
@@ -45,6 +46,9 @@ demo: setup
 
 bench: setup
 	Benchmarks/run.sh
+
+bench-transport: setup
+	Benchmarks/run.sh transport
 
 clean:
 	rm -rf .build

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `make bench`: generation speed and the build cost of the full Microsoft Graph module, side by side in one
-# run with a naive baseline, written to BENCHMARKS.md. Takes 20-40 minutes on 2 cores.
+# run with a naive baseline, written to BENCHMARKS.md, then the HTTP transports (Benchmarks/transport.sh).
+# Takes 25-45 minutes on 2 cores. `Benchmarks/run.sh transport [options]` runs only the transports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+if [ "${1:-}" = transport ]; then shift; exec Benchmarks/transport.sh "$@"; fi
 corpus=../shared/corpus/graph-v1.0.csdl.xml
 work="$root/.build-bench"
 if [ ! -f "$corpus" ]; then
@@ -149,5 +151,7 @@ models only like the baseline, built in release in 140 s with a 2.64 GiB peak: 0
 memory. The request builders (one struct per entity type, every navigation property, action and function) are what
 keeps the full module above the release targets.
 MD
+say "HTTP transports (Benchmarks/transport.sh; its log is .build-bench/transport/log.txt)"
+Benchmarks/transport.sh >>"$log" 2>&1 || { say "the transport benchmark failed; see $log"; exit 1; }
 say "done: BENCHMARKS.md"
 cat BENCHMARKS.md

@@ -95,7 +95,9 @@ public enum Redaction {
 
     public static func headers(_ fields: HTTPFields) -> String {
         fields.map { field in
-            let value = secretHeaders.contains(field.name.canonicalName) ? placeholder : field.value
+            var value = secretHeaders.contains(field.name.canonicalName) ? placeholder : field.value
+            // A redirect back from sign-in carries the code in its query.
+            if field.name == .location, let url = URL(string: value) { value = Redaction.url(url) }
             return "\(field.name): \(value)"
         }.joined(separator: ", ")
     }

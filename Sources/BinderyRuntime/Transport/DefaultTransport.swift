@@ -3,7 +3,7 @@ public enum DefaultTransport {
     public static var shared: any HTTPTransport { instance }
 
     #if os(Linux)
-        private static let instance: any HTTPTransport = URLSessionTransport()
+        private static let instance: any HTTPTransport = CurlTransport.shared
     #else
         private static let instance: any HTTPTransport = URLSessionTransport()
     #endif

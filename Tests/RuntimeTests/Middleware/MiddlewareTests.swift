@@ -158,7 +158,9 @@ import Testing
     @Test func oneLinePerRequestWithSecretsRedactedAtEveryLevel() async throws {
         let log = CapturedLog()
         let transport = RecordingTransport { _, index in
-            index == 0 ? APIResponse(status: .ok, headers: [.setCookie: "session=cookie-secret"]) : APIResponse(status: .unauthorized)
+            index == 0
+                ? APIResponse(status: .found, headers: [.setCookie: "session=cookie-secret", .location: "http://127.0.0.1:9/callback?code=location-secret&state=s"])
+                : APIResponse(status: .unauthorized)
         }
         let chain = MiddlewareChain([LoggingMiddleware(logger: log.logger(level: .trace))], transport: transport)
         var head = HTTPRequest(
@@ -176,11 +178,11 @@ import Testing
         _ = try await chain.send(TransportRequest(json, body: .bytes(Array(body.utf8))))
 
         let lines = log.all
-        #expect(lines.contains { $0.hasPrefix("debug: POST https://login.example.com/token?") && $0.contains("→ 200 in") })
+        #expect(lines.contains { $0.hasPrefix("debug: POST https://login.example.com/token?") && $0.contains("→ 302 in") })
         #expect(lines.contains { $0.hasPrefix("info: POST https://api.example.com/v1/session → 401") })
         #expect(lines.contains { $0.contains("state=visible") && $0.contains("client_id=app") })
         #expect(lines.contains { $0.contains("\"Name\":\"visible\"") })
-        for secret in ["code-secret", "sig-secret", "at-secret", "bearer-secret", "cookie-secret", "rt-secret", "verifier-secret", "auth-secret", "pw-secret"] {
+        for secret in ["location-secret", "code-secret", "sig-secret", "at-secret", "bearer-secret", "cookie-secret", "rt-secret", "verifier-secret", "auth-secret", "pw-secret"] {
             #expect(!lines.contains { $0.contains(secret) }, "\(secret) leaked into the log")
         }
     }

@@ -1,0 +1,220 @@
+import CCurl
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The loop thread of one `CurlTransport` and the only owner of its libcurl multi handle.
+///
+/// Other threads talk to it through `inbox` (transfers to start, ids to cancel, a stop request) and wake
+/// it with `curl_multi_wakeup`. Everything else (easy handles, the transfers in flight) is local to
+/// `run()`, so it needs no lock.
+final class CurlEngine: Sendable {
+    /// What other threads leave for the loop; it takes all of it at the top of each turn.
+    private struct Inbox {
+        var incoming: [CurlTransfer] = []
+        var cancellations: [UInt64] = []
+        var stopping = false
+    }
+
+    /// libcurl's multi handle. `nonisolated(unsafe)`: off the loop thread only `curl_multi_wakeup` touches
+    /// it, which libcurl documents as callable from any thread, and the loop frees the handle only after
+    /// `stop()`, which runs when no `send` can be in progress any more.
+    nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private let nextTransferID = Atomic<UInt64>(0)
+    private let settings: Settings
+    /// The loop thread's identity, so `stop()` can tell whether it is running on it (and must not wait
+    /// for itself). The `Thread` object lives as long as the thread runs, so the identity is not reused.
+    private let loopThread = Mutex<ObjectIdentifier?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// The configuration as libcurl options want it, worked out once rather than per request.
+    struct Settings: Sendable {
+        var connectTimeoutMilliseconds: Int
+        var timeoutMilliseconds: Int?
+        var httpVersion: Int
+        var verifiesCertificates: Bool
+        var caBundlePath: String?
+    }
+
+    /// libcurl's process-wide setup, done once however many transports there are (a `static let` is
+    /// initialised exactly once, thread-safely). FoundationNetworking's URLSession calls it too; libcurl
+    /// builds with the `threadsafe` feature (7.84 and later, as Debian's) make that concurrent call safe.
+    /// libcurl is never torn down, since other code in the process may still be using it.
+    private static let globalInit: CURLcode = ccurl_global_init()
+
+    /// The longest the loop sleeps in one `curl_multi_poll`. The value hardly matters: a new request or a
+    /// cancellation wakes it at once, and libcurl shortens the wait to its own next timer (timeouts).
+    private static let idleWaitMilliseconds: Int32 = 60_000
+    /// Idle connections kept alive, across all hosts. libcurl's default is four per transfer in flight,
+    /// so a lull between bursts (or sequential use after a burst) would close the very connections the
+    /// next requests need. Idle connections still close after libcurl's maximum age (118 s).
+    private static let connectionCacheSize = 64
+    /// Easy handles kept for reuse: enough for a busy client's requests in flight; more are freed.
+    private static let maxIdleHandles = 32
+
+    init(configuration: CurlTransport.Configuration) {
+        precondition(Self.globalInit == CURLE_OK, "curl_global_init failed with code \(Self.globalInit.rawValue)")
+        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed (out of memory)") }
+        self.multi = multi
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.connectionCacheSize)
+        if let limit = configuration.maxConnectionsPerHost, limit > 0 {
+            _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
+        }
+        settings = Settings(
+            connectTimeoutMilliseconds: configuration.connectTimeout.curlMilliseconds,
+            timeoutMilliseconds: configuration.timeout?.curlMilliseconds,
+            httpVersion: configuration.httpVersion.curlValue,
+            verifiesCertificates: configuration.verifiesCertificates,
+            caBundlePath: configuration.caBundlePath)
+        let loop = Thread { [self] in run() }
+        loop.name = "CurlTransport"
+        loopThread.withLock { $0 = ObjectIdentifier(loop) }
+        loop.start()
+    }
+
+    func makeTransferID() -> UInt64 {
+        nextTransferID.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Queues a transfer and wakes the loop; false (and nothing queued) when the current task is already
+    /// cancelled. Checking under the lock closes the race with `cancel`: a cancellation either comes
+    /// before this check (and is seen here) or queues its id after the transfer (and the loop sees both).
+    func submit(_ transfer: CurlTransfer) -> Bool {
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !Task.isCancelled, !inbox.stopping else { return (false, false) }
+            // A non-empty inbox means a wake-up is already on its way; one is enough for a whole batch.
+            let wake = inbox.incoming.isEmpty && inbox.cancellations.isEmpty
+            inbox.incoming.append(transfer)
+            return (true, wake)
+        }
+        if wake { curl_multi_wakeup(multi) }
+        return accepted
+    }
+
+    /// Asks the loop to abort a transfer; an id that has finished already is ignored.
+    func cancel(_ id: UInt64) {
+        let wake = inbox.withLock { inbox -> Bool in
+            guard !inbox.stopping else { return false }
+            let wake = inbox.incoming.isEmpty && inbox.cancellations.isEmpty
+            inbox.cancellations.append(id)
+            return wake
+        }
+        if wake { curl_multi_wakeup(multi) }
+    }
+
+    /// Ends the loop and waits until it has freed the libcurl handles, unless called from the loop thread
+    /// itself (a progress callback may hold the last reference to the transport), which then finishes on
+    /// its own right after.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+        if loopThread.withLock({ $0 }) != ObjectIdentifier(Thread.current) { finished.wait() }
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        var active: [UInt64: CurlTransfer] = [:]
+        var idle: [CurlEasy] = []
+        var incoming: [CurlTransfer] = []
+        var cancellations: [UInt64] = []
+        var stillRunning: Int32 = 0
+        var queued: Int32 = 0
+
+        /// Takes back the easy handle of a transfer that is over (and out of the multi handle), reset for reuse.
+        func release(_ transfer: CurlTransfer) {
+            guard let easy = transfer.easy else { return }
+            transfer.easy = nil
+            curl_easy_reset(easy.handle)
+            if idle.count < Self.maxIdleHandles { idle.append(easy) }
+        }
+
+        while true {
+            let stopping = inbox.withLock { inbox -> Bool in
+                swap(&incoming, &inbox.incoming)
+                swap(&cancellations, &inbox.cancellations)
+                return inbox.stopping
+            }
+            if stopping { break }
+
+            for transfer in incoming {
+                guard let easy = idle.popLast() ?? CurlEasy() else {
+                    transfer.fail(BinderyError(kind: .connection, message: "curl_easy_init failed (out of memory)"))
+                    continue
+                }
+                if let failure = transfer.attach(to: easy, settings: settings) {
+                    release(transfer)
+                    transfer.fail(failure)
+                    continue
+                }
+                let added = curl_multi_add_handle(multi, easy.handle)
+                guard added == CURLM_OK else {
+                    release(transfer)
+                    let text = String(cString: curl_multi_strerror(added))
+                    transfer.fail(BinderyError(kind: .connection, message: "cannot start the request (\(text))"))
+                    continue
+                }
+                active[transfer.id] = transfer
+            }
+            incoming.removeAll(keepingCapacity: true)
+
+            for id in cancellations {
+                guard let transfer = active.removeValue(forKey: id), let easy = transfer.easy else { continue }
+                // Removing the handle aborts the transfer there and then; libcurl closes its connection.
+                curl_multi_remove_handle(multi, easy.handle)
+                release(transfer)
+                transfer.fail(CurlTransfer.cancelledError)
+            }
+            cancellations.removeAll(keepingCapacity: true)
+
+            curl_multi_perform(multi, &stillRunning)
+
+            while let message = curl_multi_info_read(multi, &queued) {
+                // `message` is only valid until its handle leaves the multi handle, so everything is read first.
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result
+                var context: UnsafeMutableRawPointer?
+                _ = ccurl_easy_getinfo_ptr(handle, CURLINFO_PRIVATE, &context)
+                guard let context else { continue }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                active.removeValue(forKey: transfer.id)
+                let result = transfer.result(of: code)
+                curl_multi_remove_handle(multi, handle)
+                // Resume first, recycle after: the caller's next request can be on its way meanwhile.
+                transfer.complete(result)
+                release(transfer)
+            }
+
+            curl_multi_poll(multi, nil, 0, Self.idleWaitMilliseconds, nil)
+        }
+
+        for transfer in active.values {
+            if let easy = transfer.easy { curl_multi_remove_handle(multi, easy.handle) }
+            release(transfer)
+            transfer.fail(CurlTransfer.cancelledError)
+        }
+        for transfer in incoming { transfer.fail(CurlTransfer.cancelledError) }
+        // Whatever was queued after the last turn (nothing, normally) is failed too, not left hanging.
+        let late = inbox.withLock { inbox -> [CurlTransfer] in
+            defer { inbox.incoming.removeAll() }
+            return inbox.incoming
+        }
+        for transfer in late { transfer.fail(CurlTransfer.cancelledError) }
+        active.removeAll()
+        idle.removeAll()  // curl_easy_cleanup, before the multi handle goes
+        curl_multi_cleanup(multi)
+        finished.signal()
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds for a libcurl option, at least 1: libcurl reads 0 as "no limit".
+    var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        guard !milliseconds.overflow else { return seconds > 0 ? Int(Int32.max) : 1 }
+        let total = milliseconds.partialValue + attoseconds / 1_000_000_000_000_000
+        return Int(min(max(total, 1), Int64(Int32.max)))
+    }
+}
