@@ -229,7 +229,8 @@ struct CurlTransportTests {
         #expect(try scratch.contents() == ["downloaded.bin", "source.bin"])  // no temporary file left behind
 
         let reports = progress.all
-        #expect(reports.count > 10)
+        // Reported while under way, not only at the end (how often is libcurl's choice).
+        #expect(reports.contains { $0.received > 0 && $0.received < Int64(size) })
         #expect(progress.isMonotonic)
         #expect(reports.last?.received == Int64(size))
         #expect(reports.last?.totalToReceive == Int64(size))
