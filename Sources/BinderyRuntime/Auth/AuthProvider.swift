@@ -49,12 +49,7 @@ public struct RenewalTrigger: Sendable {
 
     /// Spark: `{"D": {"Code": 1020}}` ("session token has expired"), whatever the status.
     public static let sparkSessionExpired = RenewalTrigger { response in
-        guard let root = try? JSONValue.parse(response.body) else { return false }
-        switch root["D"]?["Code"] {
-        case .number(let code)?: return code.text == "1020"
-        case .string(let code)?: return code == "1020"
-        default: return false
-        }
+        (try? JSONValue.parse(response.body))?["D"]?["Code"]?.scalarText == "1020"
     }
 }
 

@@ -12,17 +12,13 @@ import Foundation
 /// It listens on a free port, answers the first request under `/callback` with a short page telling
 /// the user to return to the program, and hands back the URL the browser requested.
 final class LoopbackRedirectListener: Sendable {
-    private let socket: Int32
+    private let listening: Int32
     let port: UInt16
 
     var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
 
     init(port requested: UInt16 = 0) throws {
-        #if canImport(Glibc)
-            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw Self.failure("socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -33,22 +29,25 @@ final class LoopbackRedirectListener: Sendable {
         }
         guard bound == 0, listen(descriptor, 4) == 0 else {
             let error = Self.failure("bind to 127.0.0.1")
-            _ = Glibc.close(descriptor)
+            closeDescriptor(descriptor)
             throw error
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        socket = descriptor
+        listening = descriptor
         port = UInt16(bigEndian: address.sin_port)
     }
 
-    func close() { _ = shutdown(socket, Int32(SHUT_RDWR)); _ = Glibc.close(socket) }
+    func close() {
+        _ = shutdown(listening, Int32(SHUT_RDWR))
+        closeDescriptor(listening)
+    }
 
     /// Waits for the browser's request to `/callback` and returns its full URL.
     func waitForCallback(timeout: Duration) async throws -> URL {
-        let socket = self.socket
+        let socket = listening
         let port = self.port
         let deadline = ContinuousClock.now + timeout
         return try await withCheckedThrowingContinuation { continuation in
@@ -68,9 +67,9 @@ final class LoopbackRedirectListener: Sendable {
             let ready = poll(&poller, 1, Int32(min(remaining.components.seconds * 1000 + 1, 1000)))
             if ready < 0 && errno != EINTR { throw failure("wait for the browser") }
             guard ready > 0 else { continue }
-            let client = Glibc.accept(socket, nil, nil)
+            let client = acceptConnection(socket)
             guard client >= 0 else { throw failure("accept") }
-            defer { _ = Glibc.close(client) }
+            defer { closeDescriptor(client) }
             var buffer = [UInt8](repeating: 0, count: 8192)
             let count = recv(client, &buffer, buffer.count, 0)
             guard count > 0 else { continue }
@@ -91,10 +90,29 @@ final class LoopbackRedirectListener: Sendable {
     private static func respond(_ client: Int32, status: String, text: String) {
         let body = "<!doctype html><title>Bindery</title><p>\(text)</p>"
         let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, noSignal) }
     }
 
     private static func failure(_ step: String) -> BinderyError {
         BinderyError(kind: .connection, message: "cannot \(step) for the sign-in redirect: \(String(cString: strerror(errno)))")
     }
 }
+
+// The listener's methods are named like the C calls (`close`, `accept`), so the C calls go through these.
+#if canImport(Glibc)
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    /// A browser that hangs up early must not kill the process with SIGPIPE.
+    private let noSignal = Int32(MSG_NOSIGNAL)
+    private func closeDescriptor(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
+    private func acceptConnection(_ descriptor: Int32) -> Int32 { Glibc.accept(descriptor, nil, nil) }
+#else
+    private let streamSocket = SOCK_STREAM
+    private let noSignal: Int32 = 0  // Darwin has no MSG_NOSIGNAL: SO_NOSIGPIPE is set on each accepted socket.
+    private func closeDescriptor(_ descriptor: Int32) { _ = Darwin.close(descriptor) }
+    private func acceptConnection(_ descriptor: Int32) -> Int32 {
+        let client = Darwin.accept(descriptor, nil, nil)
+        var on: Int32 = 1
+        if client >= 0 { _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) }
+        return client
+    }
+#endif

@@ -252,9 +252,7 @@ public struct OAuth2Client: Sendable {
         } catch {
             throw BinderyError.system(error)
         }
-        let root = try? JSONValue.parse(response.body)
-        // Spark wraps its answers in `D`.
-        let answer = root?["D"]?["Results"]?.arrayValue?.first ?? root
+        let answer = try? JSONValue.parse(response.body)
         if let code = answer?["error"]?.stringValue ?? (response.status.kind == .successful ? nil : "HTTP \(response.status.code)") {
             throw BinderyError(
                 kind: .authorization, message: answer?["error_description"]?.stringValue ?? "the identity provider refused the request (\(code))",

@@ -21,8 +21,8 @@ enum ErrorParser {
             // `{"error": {"code", "message", "innerError": {"date", "request-id"}}}`; older bodies say
             // `innererror` and may nest it; legacy OneNote adds `@api.url`.
             let body = root["error"]
-            error.serviceCode = body?["code"].flatMap(text)
-            error.message = body?["message"].flatMap(text) ?? error.message
+            error.serviceCode = body?["code"]?.scalarText
+            error.message = body?["message"]?.scalarText ?? error.message
             error.helpURL = body?["@api.url"]?.stringValue
             if let inner = body?["innerError"] ?? body?["innererror"] {
                 error.details = inner
@@ -31,28 +31,19 @@ enum ErrorParser {
             }
         case .spark:
             let body = root["D"]
-            error.serviceCode = body?["Code"].flatMap(text)
-            error.message = body?["Message"].flatMap(text) ?? error.message
+            error.serviceCode = body?["Code"]?.scalarText
+            error.message = body?["Message"]?.scalarText ?? error.message
             error.details = body?["Details"]
         case .inbox:
-            error.serviceCode = root["type"].flatMap(text)
-            error.message = root["message"].flatMap(text) ?? error.message
+            error.serviceCode = root["type"]?.scalarText
+            error.message = root["message"]?.scalarText ?? error.message
         case .nylas:
-            error.serviceCode = root["error"]?["type"].flatMap(text)
-            error.message = root["error"]?["message"].flatMap(text) ?? error.message
+            error.serviceCode = root["error"]?["type"]?.scalarText
+            error.message = root["error"]?["message"]?.scalarText ?? error.message
             error.details = root["error"]?["provider_error"]
             error.requestID = root["request_id"]?.stringValue ?? error.requestID
         }
         return error
-    }
-
-    /// Codes arrive as strings or numbers (Spark's `1020`).
-    private static func text(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let string): return string
-        case .number(let number): return number.text
-        default: return nil
-        }
     }
 
     /// The start of a non-JSON body, on one line, for the message.
@@ -64,4 +55,15 @@ enum ErrorParser {
 
     private static let requestID = HTTPField.Name("request-id")!
     private static let xRequestID = HTTPField.Name("x-request-id")!
+}
+
+extension JSONValue {
+    /// A string, or a number's text: codes, ids and cursors arrive as either (Spark's `1020`).
+    var scalarText: String? {
+        switch self {
+        case .string(let string): return string
+        case .number(let number): return number.text
+        default: return nil
+        }
+    }
 }

@@ -27,15 +27,6 @@ public struct ServiceClient: Sendable {
         self.pipeline = MiddlewareChain(middleware, transport: transport)
     }
 
-    public var transport: any HTTPTransport { pipeline.transport }
-
-    /// A copy whose middleware chain has `middleware` added at the end (closest to the transport).
-    public func adding(_ middleware: any HTTPMiddleware) -> ServiceClient {
-        var copy = self
-        copy.pipeline = MiddlewareChain(pipeline.middleware + [middleware], transport: pipeline.transport)
-        return copy
-    }
-
     /// Whether credentials may be sent to this URL.
     public func isTrusted(_ url: URL) -> Bool {
         guard let host = url.host?.lowercased() else { return false }

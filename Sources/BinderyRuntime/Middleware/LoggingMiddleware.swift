@@ -26,7 +26,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ) async throws -> APIResponse {
         let clock = ContinuousClock()
         let start = clock.now
-        let line = "\(request.head.method) \(request.head.url.map(Redaction.url) ?? "?")"
+        // Redacting parses the URL: done only for lines that are written, not on every request.
+        var line: String { "\(request.head.method) \(request.head.url.map(Redaction.url) ?? "?")" }
         if logger.logLevel <= .trace {
             logger.trace("\(line) headers: \(Redaction.headers(request.head.headerFields))")
             if case .bytes(let body)? = request.body, !body.isEmpty {

@@ -60,7 +60,7 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
             }
             let response = try await client.send(request)
             let root = try response.json()
-            guard let start = root[startField].flatMap(Self.text), let end = root[endField].flatMap(Self.text),
+            guard let start = root[startField]?.scalarText, let end = root[endField]?.scalarText,
                 case .array(let elements)? = root[eventsField]
             else {
                 throw BinderyError.invalidResponse(
@@ -68,7 +68,7 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
             }
             var events: [DeltaEvent] = []
             for (index, element) in elements.enumerated() {
-                guard case .object(let object) = element, let id = object["id"].flatMap(Self.text),
+                guard case .object(let object) = element, let id = object["id"]?.scalarText,
                     let kind = object["event"]?.stringValue
                 else {
                     throw BinderyError.decoding(
@@ -77,7 +77,7 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
                 }
                 events.append(DeltaEvent(
                     object: object["object"]?.stringValue ?? "", event: kind, id: id,
-                    cursor: object["cursor"].flatMap(Self.text), attributes: object["attributes"]?.objectValue, raw: object))
+                    cursor: object["cursor"]?.scalarText, attributes: object["attributes"]?.objectValue, raw: object))
             }
             let round = DeltaRound(cursorStart: start, cursorEnd: end, events: events)
             if !round.isLast {
@@ -89,11 +89,6 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
                 next = following
             }
             return round
-        }
-
-        private static func text(_ value: JSONValue) -> String? {
-            if case .number(let number) = value { return number.text }
-            return value.stringValue
         }
     }
 }
