@@ -79,7 +79,7 @@ public struct Emitter: Sendable {
         let models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping)
         let operations = OperationTranslator(
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
-        let builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations)
+        let builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations, models: models)
 
         // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
         // so they are translated on every core; their diagnostics are merged back in spec order.

@@ -86,13 +86,16 @@ public struct OperationSpec: Equatable, Sendable {
     public var response: ResponseSpec?
     /// OData `IsComposable` functions can be followed by further segments; kept for the route table.
     public var isComposable: Bool
+    /// False when this operation's bodies travel bare, outside the service's envelope (`x-bindery-envelope: "none"`,
+    /// Spark's OAuth grant).
+    public var isEnveloped: Bool
     public var doc: Documentation
     public var location: SourceLocation?
 
     public init(
         name: String, kind: Kind, method: HTTPMethod, pathSuffix: [String] = [], parameters: [ParameterSpec] = [],
         requestBody: BodySpec? = nil, response: ResponseSpec? = nil, isComposable: Bool = false,
-        doc: Documentation = .init(), location: SourceLocation? = nil
+        isEnveloped: Bool = true, doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -102,6 +105,7 @@ public struct OperationSpec: Equatable, Sendable {
         self.requestBody = requestBody
         self.response = response
         self.isComposable = isComposable
+        self.isEnveloped = isEnveloped
         self.doc = doc
         self.location = location
     }

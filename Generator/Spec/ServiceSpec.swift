@@ -173,14 +173,19 @@ public struct StructureSpec: Equatable, Sendable {
     public var properties: [PropertySpec]
     /// Own navigation properties only.
     public var navigationProperties: [NavigationPropertySpec]
+    /// The member whose value names a payload's concrete type among this type's descendants (OpenAPI
+    /// `discriminator.propertyName`); nil for OData's `@odata.type`, or inherited from the base type.
+    public var discriminatorProperty: String?
+    /// The discriminator value that names this type (a `discriminator.mapping` key); nil for the qualified name.
+    public var discriminatorValue: String?
     public var doc: Documentation
     public var location: SourceLocation?
 
     public init(
         name: QualifiedName, kind: Kind, baseType: QualifiedName? = nil, isAbstract: Bool = false,
         isOpen: Bool = false, hasStream: Bool = false, key: [String] = [], properties: [PropertySpec] = [],
-        navigationProperties: [NavigationPropertySpec] = [], doc: Documentation = .init(),
-        location: SourceLocation? = nil
+        navigationProperties: [NavigationPropertySpec] = [], discriminatorProperty: String? = nil,
+        discriminatorValue: String? = nil, doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -191,6 +196,8 @@ public struct StructureSpec: Equatable, Sendable {
         self.key = key
         self.properties = properties
         self.navigationProperties = navigationProperties
+        self.discriminatorProperty = discriminatorProperty
+        self.discriminatorValue = discriminatorValue
         self.doc = doc
         self.location = location
     }

@@ -1031,6 +1031,70 @@ struct OpenAPIErrorTests {
         #expect(valuePosition(ofKey: "x-bindery-loose", in: text) == "9:61")
     }
 
+    @Test func anOperationCanOptOutOfTheEnvelope() throws {
+        let text = document(
+            """
+            "x-bindery-conventions": {"envelope": {"results": ["D", "Results"], "request": ["D"]}},
+            "paths": {
+              "/oauth2/grant": {"post": {"operationId": "grant", "x-bindery-envelope": "none",
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Grant"}}}},
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Tokens"}}}}}}},
+              "/bad": {"post": {"x-bindery-envelope": {"results": ["x"]}, "responses": {"204": {"description": "ok"}}}}
+            },
+            "components": {"schemas": {
+              "Grant": {"type": "object", "properties": {"grant_type": {"type": "string"}}},
+              "Tokens": {"type": "object", "properties": {"access_token": {"type": "string"}}}
+            }}
+            """)
+        let result = read(text)
+        #expect(errors(result.diagnostics) == [
+            "inline.json:9:43: error: x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found an object"
+        ])
+        #expect(position(of: #"{"results": ["x"]}"#, in: text) == "9:43")
+        let fixed = read(text.replacingOccurrences(of: #""x-bindery-envelope": {"results": ["x"]}, "#, with: ""))
+        let spec = try #require(fixed.spec)
+        let grant = try #require(spec.resources.flatMap(\.operations).first { $0.name == "grant" })
+        #expect(grant.isEnveloped == false)
+        // Read bare: the body and the answer are the declared schemas, not unwrapped from `D`.
+        #expect(grant.requestBody?.type == named("Grant", in: "inline.test"))
+        #expect(grant.response?.type == named("Tokens", in: "inline.test"))
+        #expect(spec.resources.flatMap(\.operations).first { $0.name != "grant" }?.isEnveloped == true)
+    }
+
+    @Test func readsDiscriminatorsWithAndWithoutAMapping() throws {
+        let text = document(
+            """
+            "paths": {},
+            "components": {"schemas": {
+              "When": {"type": "object", "required": ["object"], "properties": {"object": {"type": "string"}}},
+              "Time": {"allOf": [{"$ref": "#/components/schemas/When"}, {"type": "object", "properties": {"time": {"type": "integer"}}}]},
+              "Datespan": {"allOf": [{"$ref": "#/components/schemas/When"}, {"type": "object", "properties": {"start_date": {"type": "string"}}}]},
+              "Event": {"type": "object", "properties": {"when": {
+                "oneOf": [{"$ref": "#/components/schemas/Time"}, {"$ref": "#/components/schemas/Datespan"}],
+                "discriminator": {"propertyName": "object", "mapping": {"time": "#/components/schemas/Time"}}}}},
+              "Pet": {"type": "object", "discriminator": {"propertyName": "kind"}, "properties": {"kind": {"type": "string"}}},
+              "Cat": {"allOf": [{"$ref": "#/components/schemas/Pet"}, {"type": "object", "properties": {"purrs": {"type": "boolean"}}}]},
+              "Bad": {"type": "object", "properties": {"x": {
+                "oneOf": [{"$ref": "#/components/schemas/Time"}, {"$ref": "#/components/schemas/Datespan"}],
+                "discriminator": {"propertyName": "object", "mapping": {"cat": "#/components/schemas/Cat"}}}}}
+            }}
+            """)
+        let result = read(text)
+        #expect(errors(result.diagnostics) == [
+            "inline.json:16:68: error: discriminator.mapping 'cat' names 'Cat', which does not derive from 'When'"
+        ])
+        #expect(valuePosition(ofKey: "cat", in: text) == "16:68")
+        let fixed = read(text.replacingOccurrences(of: ##""cat": "#/components/schemas/Cat""##, with: ##""time": "#/components/schemas/Time""##))
+        let spec = try #require(fixed.spec)
+        #expect(spec.structure("When")?.discriminatorProperty == "object")
+        #expect(spec.structure("Time")?.discriminatorValue == "time")
+        // Left out of the mapping: named by its component name, as OpenAPI says.
+        #expect(spec.structure("Datespan")?.discriminatorValue == "Datespan")
+        #expect(spec.structure("Pet")?.discriminatorProperty == "kind")
+        #expect(spec.structure("Cat")?.discriminatorValue == "Cat")
+        #expect(spec.structure("Event")?.properties.first?.type == named("When", in: "inline.test"))
+    }
+
     @Test func reportsTypeErrorsInSchemas() {
         let text = document(
             """

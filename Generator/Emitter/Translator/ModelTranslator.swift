@@ -43,6 +43,13 @@ struct ModelTranslator {
         return chain
     }
 
+    /// The stream properties of a type, inherited ones included (`driveItem/content`): builders reach them
+    /// as `StreamRequestBuilder`s, since a stream has no JSON form.
+    func streamProperties(of name: QualifiedName) -> [PropertySpec] {
+        guard let structure = structuresByName[name] else { return [] }
+        return lineage(of: structure).flatMap(\.properties).filter { $0.type == .primitive(.stream) }
+    }
+
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let typeName = symbols.typeName(structure.name)
         var fieldDeclarations: [Declaration] = []
@@ -77,12 +84,16 @@ struct ModelTranslator {
         }
         let derived = (derivedByBase[structure.name] ?? []).map { "\(symbols.typeName($0)).self" }
         if !derived.isEmpty { schemaArguments.append("derived: [" + derived.joined(separator: ", ") + "]") }
+        if let discriminator = structure.discriminatorProperty {
+            schemaArguments.append("discriminator: \(discriminator.swiftLiteral)")
+        }
+        if let tag = structure.discriminatorValue { schemaArguments.append("tag: \(tag.swiftLiteral)") }
         schemaArguments.append("fields: all")
         var schema = "ModelSchema(\(schemaArguments.joined(separator: ", ")))"
         if schema.count > 90 {
             // One argument per line, and one derived type per line: long lists stay reviewable.
-            if !derived.isEmpty {
-                schemaArguments[schemaArguments.count - 2] = "derived: [\n" + derived.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
+            if !derived.isEmpty, let index = schemaArguments.firstIndex(where: { $0.hasPrefix("derived: ") }) {
+                schemaArguments[index] = "derived: [\n" + derived.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
             }
             schema = "ModelSchema(\n" + schemaArguments.map { "    " + $0 }.joined(separator: ",\n") + "\n)"
         }

@@ -89,9 +89,12 @@ struct OperationTranslator {
         // The request body, when the operation takes one value rather than named parameters.
         var bodyExpression: String?
         if let requestBody = operation.requestBody {
-            if case .primitive(.stream) = requestBody.type {
-                parameters.insert(.init(label: "_", "data", "[UInt8]"), at: 0)
-                bodyExpression = "data"
+            if requestBody.contentType == "multipart/form-data" {
+                parameters.insert(.init(label: "_", "form", "MultipartForm"), at: 0)
+                bodyExpression = "form"
+            } else if case .primitive(.stream) = requestBody.type {
+                parameters.insert(.init(label: "_", "content", "RequestBody"), at: 0)
+                bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 parameters.insert(.init(label: "_", "body", swiftType), at: 0)
                 bodyExpression = modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init("")) && !requestBody.type.isCollection
@@ -149,8 +152,10 @@ struct OperationTranslator {
             mutations += bodyMembers
             mutations.append("request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))")
         } else if let bodyExpression {
-            if bodyExpression == "data" {
-                mutations.append("request.body = data")
+            if bodyExpression == "form" {
+                mutations.append("request.setMultipartBody(form)")
+            } else if bodyExpression == "content" {
+                mutations.append("request.body = content")
                 let contentType = operation.requestBody?.contentType ?? "application/octet-stream"
                 mutations.append("request.setHeader(\"Content-Type\", json: \(contentType.swiftLiteral))")
             } else {
@@ -158,6 +163,10 @@ struct OperationTranslator {
             }
         }
         mutations += queryLines + headerLines
+        if !operation.isEnveloped {
+            // This operation's bodies travel bare, outside the service's envelope.
+            body.insert("let client = self.client.withoutEnvelope", at: 0)
+        }
         body.append("\(mutations.isEmpty ? "let" : "var") request = APIRequest(method: \(method), path: \(pathExpression))")
         body += mutations
         body.append(finish)

@@ -10,6 +10,7 @@ struct RequestBuilderTranslator {
     let spec: ServiceSpec
     let symbols: SymbolTable
     let operations: OperationTranslator
+    let models: ModelTranslator
 
     static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
 
@@ -31,6 +32,7 @@ struct RequestBuilderTranslator {
         members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
         members += childMembers(resource, usedNames: &usedNames, diagnostics: &diagnostics)
+        members += streamMembers(resource, usedNames: &usedNames)
         members += operationMembers(
             resource.operations, owner: resource.name, model: resource.model, usedNames: &usedNames, diagnostics: &diagnostics)
 
@@ -128,6 +130,22 @@ struct RequestBuilderTranslator {
             }
         }
         return members
+    }
+
+    /// `content` and other stream properties: their bytes are read and written at their own URL.
+    private func streamMembers(_ resource: ResourceSpec, usedNames: inout Set<String>) -> [Declaration] {
+        guard case .named(let model)? = resource.model, operations.modelNames.contains(model) else { return [] }
+        let modelName = symbols.typeName(model)
+        return models.streamProperties(of: model).compactMap { property in
+            let name = SwiftNames.memberName(property.name)
+            guard usedNames.insert(name).inserted else { return nil }
+            var doc = DocComment.lines(property.doc, remark: nil)
+            if !doc.isEmpty { doc.append("") }
+            doc.append("The `\(property.name)` stream: `\(name).download()`, `\(name).download(to:)`, `\(name).upload(_:)`.")
+            return Declaration(doc: doc, .variable(.computed(
+                name, type: "StreamRequestBuilder<\(modelName)>",
+                getter: [".init(client: client, path: path.appending(\(property.name.swiftLiteral)))"])))
+        }
     }
 
     private func operationMembers(

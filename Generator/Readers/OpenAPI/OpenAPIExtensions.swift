@@ -19,7 +19,7 @@ struct OpenAPIExtensionReader {
             switch self {
             case .document: return ["x-bindery-namespace", "x-bindery-conventions"]
             case .pathItem: return ["x-bindery-resource"]
-            case .operation: return ["x-bindery-paging", "x-bindery-delta"]
+            case .operation: return ["x-bindery-paging", "x-bindery-delta", "x-bindery-envelope"]
             case .schema: return ["x-bindery-key", "x-bindery-loose"]
             }
         }

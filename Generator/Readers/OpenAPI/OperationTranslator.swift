@@ -14,6 +14,8 @@ struct OpenAPIReadOperation {
     var returnsList: Bool
     /// The component name of the response's (element) schema, which names the resource when nothing else does.
     var responseSchemaName: String?
+    /// False under `x-bindery-envelope: "none"`.
+    var isEnveloped = true
     var doc: Documentation
     var location: SourceLocation
 
@@ -26,7 +28,7 @@ struct OpenAPIReadOperation {
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         OperationSpec(
             name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
-            requestBody: requestBody, response: response, doc: doc, location: location)
+            requestBody: requestBody, response: response, isEnveloped: isEnveloped, doc: doc, location: location)
     }
 }
 
@@ -72,9 +74,18 @@ final class OpenAPIOperationReader {
             context.warning("callbacks are not supported; skipped", at: callbacks)
         }
 
+        var envelope = conventions.envelope
+        if let envelopeNode = operation["x-bindery-envelope"] {
+            if envelopeNode.string == "none" {
+                envelope = .none
+            } else {
+                context.error("x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found \(envelopeNode.value.kindName)", at: envelopeNode)
+            }
+        }
+
         var requestBody: BodySpec?
         if let bodyNode = operation["requestBody"] {
-            switch readRequestBody(bodyNode, operationName: name) {
+            switch readRequestBody(bodyNode, operationName: name, envelope: envelope) {
             case .body(let body): requestBody = body
             case .absent: break
             case .unsupported: return nil
@@ -97,7 +108,8 @@ final class OpenAPIOperationReader {
             returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
             doc: OpenAPISchemaTranslator.documentation(operation, summaryKey: "summary"),
             location: context.location(of: operation))
-        readResponses(operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging, into: &read)
+        read.isEnveloped = envelope == conventions.envelope
+        readResponses(operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging, envelope: envelope, into: &read)
 
         if let pagingOverride {
             if read.response == nil, let node = operation["x-bindery-paging"] {
@@ -206,7 +218,7 @@ final class OpenAPIOperationReader {
     }
 
     /// JSON first, then multipart/form-data, then a binary upload; anything else cannot be sent.
-    private func readRequestBody(_ element: OpenAPINode, operationName: String) -> BodyOutcome {
+    private func readRequestBody(_ element: OpenAPINode, operationName: String, envelope: Envelope) -> BodyOutcome {
         var node = element
         if let reference = element["$ref"] {
             guard let (_, target) = context.resolveReference(reference, in: .requestBodies) else { return .absent }
@@ -224,7 +236,7 @@ final class OpenAPIOperationReader {
                 return .body(BodySpec(type: .primitive(.untyped), contentType: json.type, isRequired: isRequired))
             }
             var payload = schema
-            if case .wrapped(_, let requestPath) = conventions.envelope, !requestPath.isEmpty,
+            if case .wrapped(_, let requestPath) = envelope, !requestPath.isEmpty,
                 let inner = schemas.schema(at: requestPath, in: schema)
             {
                 payload = inner
@@ -247,7 +259,10 @@ final class OpenAPIOperationReader {
     // MARK: Responses
 
     /// The first 2xx response with content gives the type; every listed 2xx code is a success code.
-    private func readResponses(_ responses: OpenAPINode?, operationName: String, paging: PagingDialect, into read: inout OpenAPIReadOperation) {
+    private func readResponses(
+        _ responses: OpenAPINode?, operationName: String, paging: PagingDialect, envelope: Envelope,
+        into read: inout OpenAPIReadOperation
+    ) {
         guard let responses else { return }
         guard responses.isObject else {
             context.error("responses must be an object, found \(responses.value.kindName)", at: responses)
@@ -294,7 +309,7 @@ final class OpenAPIOperationReader {
         }
 
         var payload = schema
-        if case .wrapped(let resultsPath, _) = conventions.envelope {
+        if case .wrapped(let resultsPath, _) = envelope {
             if let inner = schemas.schema(at: resultsPath, in: schema) {
                 payload = inner
             } else if isEnvelopeWithoutResults(schema, resultsPath: resultsPath) {
@@ -314,7 +329,7 @@ final class OpenAPIOperationReader {
         if array.isArray {
             isList = true
             items = array.items
-        } else if case .none = conventions.envelope, case .nextLink = paging,
+        } else if case .none = envelope, case .nextLink = paging,
             let value = schemas.schema(at: ["value"], in: payload), schemas.arrayShape(of: value).isArray
         {
             // OData-style collection object `{"value": [...], "@odata.nextLink": ...}`.

@@ -36,6 +36,10 @@ final class OpenAPISchemaTranslator {
     /// Where each structure named its base type, to point a base-type cycle at it.
     private var baseReferences: [QualifiedName: OpenAPINode] = [:]
     private var explicitKeys: [QualifiedName: [(name: String, node: OpenAPINode)]] = [:]
+    /// `discriminator`s read so far: the member a base type's payloads are told apart by, and each derived
+    /// type's value. Applied when the structures are read, since a union may be met before its members are built.
+    private var discriminatorProperties: [String: String] = [:]
+    private var discriminatorValues: [String: String] = [:]
 
     init(context: OpenAPIContext, namespace: String) {
         self.context = context
@@ -44,7 +48,20 @@ final class OpenAPISchemaTranslator {
     }
 
     /// Components first in document order, then inline types in the order they were met.
-    var structures: [StructureSpec] { componentOrder.compactMap { componentStructures[$0] } + inlineStructures }
+    var structures: [StructureSpec] {
+        componentOrder.compactMap { name in
+            guard var structure = componentStructures[name] else { return nil }
+            structure.discriminatorProperty = discriminatorProperties[name]
+            structure.discriminatorValue = discriminatorValues[name]
+            // Under a discriminated base, a schema the mapping leaves out is named by its component name.
+            if structure.discriminatorValue == nil,
+                ancestry(of: name).dropFirst().contains(where: { discriminatorProperties[$0] != nil })
+            {
+                structure.discriminatorValue = name
+            }
+            return structure
+        } + inlineStructures
+    }
     var enums: [EnumSpec] { componentOrder.compactMap { componentEnums[$0] } + inlineEnums }
 
     private func qualified(_ name: String) -> QualifiedName { QualifiedName(namespace: namespace, name: name) }
@@ -99,6 +116,9 @@ final class OpenAPISchemaTranslator {
         validateKeywords(of: node)
         let structure = buildStructure(node, name: qualified(name))
         componentStructures[name] = structure
+        if let discriminator = node["discriminator"] {
+            readDiscriminator(discriminator, base: name, members: [])
+        }
         return structure
     }
 
@@ -228,12 +248,54 @@ final class OpenAPISchemaTranslator {
             }
         }
         if allAreObjectReferences, let base = commonBase(of: referencedNames) {
+            if let discriminator = schema["discriminator"] {
+                readDiscriminator(discriminator, base: base, members: referencedNames)
+            }
             return OpenAPIResolvedType(type: .named(qualified(base)), isNullable: includesNull)
         }
         context.warning(
             "\(keyword) members do not share an allOf base type; read as an untyped JSON value",
             at: schema[keyword] ?? schema)
         return OpenAPIResolvedType(type: .primitive(.untyped), isNullable: includesNull)
+    }
+
+    /// `discriminator` on a union (or on a base schema): which member names the concrete type, and the value
+    /// that names each derived schema. Without a `mapping`, a schema's value is its component name (OpenAPI's rule).
+    private func readDiscriminator(_ node: OpenAPINode, base: String, members: [String]) {
+        guard let property = node["propertyName"]?.string, !property.isEmpty else {
+            context.error("discriminator needs a \"propertyName\" string", at: node)
+            return
+        }
+        if let existing = discriminatorProperties[base], existing != property {
+            context.error("discriminator '\(property)' differs from '\(existing)', which '\(base)' already uses", at: node)
+            return
+        }
+        discriminatorProperties[base] = property
+        var named = Set<String>()
+        if let mapping = node["mapping"] {
+            guard mapping.isObject else {
+                context.error("discriminator.mapping must be an object of values to schema references, found \(mapping.value.kindName)", at: mapping)
+                return
+            }
+            for (value, target) in mapping.members {
+                guard let text = target.string,
+                    let name = OpenAPIReferences.componentName(in: text, section: .schemas) ?? (text.contains("/") ? nil : text),
+                    let component = context.component(.schemas, named: name), componentKind(of: component) == .structure
+                else {
+                    context.error("discriminator.mapping '\(value)' must name an object schema (\"#/components/schemas/Name\")", at: target)
+                    continue
+                }
+                guard ancestry(of: name).contains(base) else {
+                    context.error("discriminator.mapping '\(value)' names '\(name)', which does not derive from '\(base)'", at: target)
+                    continue
+                }
+                discriminatorValues[name] = value
+                named.insert(name)
+            }
+        }
+        for member in members where !named.contains(member) && member != base && discriminatorValues[member] == nil {
+            discriminatorValues[member] = member
+        }
     }
 
     /// The nearest schema that every one of `names` is or derives from (through the first allOf `$ref`).

@@ -68,6 +68,15 @@ public struct ServiceClient: Sendable {
         }
     }
 
+    /// The same client for an operation whose bodies the service sends bare, outside its usual envelope
+    /// (Spark's OAuth grant answers plain JSON).
+    public var withoutEnvelope: ServiceClient {
+        var copy = self
+        copy.conventions.listShape = .bare
+        copy.conventions.requestEnvelope = []
+        return copy
+    }
+
     /// Encodes a model as a request body, wrapped in the service's envelope.
     public func body(for model: some JSONModel) -> JSONValue {
         conventions.wrapRequestBody(.object(model.storage))

@@ -23,6 +23,16 @@ extension String: JSONConvertible {
         self = string
     }
 
+    /// Also reads numbers and booleans as their JSON text: Spark sends some ids as numbers, others as strings.
+    public init?(looseJSON: JSONValue) {
+        switch looseJSON {
+        case .string(let string): self = string
+        case .number(let number): self = number.text
+        case .bool(let bool): self = bool ? "true" : "false"
+        default: return nil
+        }
+    }
+
     public var json: JSONValue { .string(self) }
 }
 

@@ -101,20 +101,24 @@ extension JSONModel {
     /// The `@odata.type` the payload names, if any (`#microsoft.graph.user`).
     public var odataType: String? { storage["@odata.type"]?.stringValue }
 
+    /// The value of the member that names this payload's concrete type (`@odata.type`, or the discriminator
+    /// the type declares, such as Inbox's `object`).
+    public var typeTag: String? { storage[Self.schema.discriminatorMember]?.stringValue }
+
     /// This value read as `type`, when the payload is of that type or one derived from it.
     ///
     /// The data is shared, not converted: downcasting and re-encoding loses nothing.
     public func downcast<Target: JSONModel>(to type: Target.Type) -> Target? {
         if Target.schema.typeName == Self.schema.typeName { return Target(storage: storage) }
-        guard let actual = ModelSchema.resolve(declared: Self.self, odataType: odataType),
+        guard let actual = ModelSchema.resolve(declared: Self.self, object: storage),
             actual.schema.isKind(of: Target.schema)
         else { return nil }
         return Target(storage: storage)
     }
 
-    /// This value as its most-derived known type (from `@odata.type`), or as itself.
+    /// This value as its most-derived known type (from `@odata.type` or the discriminator), or as itself.
     public var resolved: any JSONModel {
-        guard let actual = ModelSchema.resolve(declared: Self.self, odataType: odataType) else { return self }
+        guard let actual = ModelSchema.resolve(declared: Self.self, object: storage) else { return self }
         return actual.init(storage: storage)
     }
 

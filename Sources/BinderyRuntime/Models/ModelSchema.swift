@@ -15,18 +15,38 @@ public struct ModelSchema: Sendable {
     /// Types derived directly from this one.
     public let derived: [any JSONModel.Type]
     public let fieldNames: Set<String>
+    /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
+    /// `discriminator.propertyName`, Inbox's `object`); derived types inherit it. Default: OData's `@odata.type`.
+    public let discriminator: String?
+    /// The value of the discriminator that names this type (`timespan`); default: the qualified type name.
+    public let tag: String?
 
     /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
     public init(
-        _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [], fields: some FieldSet
+        _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
+        discriminator: String? = nil, tag: String? = nil, fields: some FieldSet
     ) {
         // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
         let declared = Mirror(reflecting: fields).children.compactMap { $0.value as? any AnyField }
         self.typeName = typeName
         self.base = base
         self.derived = derived
+        self.discriminator = discriminator
+        self.tag = tag
         self.fields = declared
         self.fieldNames = Set(declared.map(\.name))
+    }
+
+    /// The member whose value names a payload's concrete type: this type's discriminator, else its base's,
+    /// else `@odata.type`.
+    public var discriminatorMember: String {
+        discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
+    }
+
+    /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.
+    func isNamed(by value: String) -> Bool {
+        if let tag { return value == tag }
+        return value.trimmingPrefix("#") == typeName
     }
 
     /// Whether this type is `other` or derives from it.
@@ -35,25 +55,25 @@ public struct ModelSchema: Sendable {
         return base?.schema.isKind(of: other) ?? false
     }
 
-    /// The most-derived known type an `@odata.type` names, searched among `declared` and its descendants.
-    /// Nil when there is no annotation or it names no known descendant (the payload is then read as `declared`).
-    public static func resolve(declared: any JSONModel.Type, odataType: String?) -> (any JSONModel.Type)? {
-        guard let odataType else { return nil }
-        if declared.schema.typeName == odataType.trimmingPrefix("#") { return declared }
-        return declared.schema.descendant(named: odataType)
+    /// The most-derived known type a payload names (by `@odata.type`, or the discriminator its type declares),
+    /// searched among `declared` and its descendants. Nil when the payload names no type or no known descendant
+    /// (it is then read as `declared`).
+    public static func resolve(declared: any JSONModel.Type, object: JSONObject) -> (any JSONModel.Type)? {
+        guard let value = object[declared.schema.discriminatorMember]?.stringValue else { return nil }
+        if declared.schema.isNamed(by: value) { return declared }
+        return declared.schema.descendant(named: value)
     }
 
-    /// The descendant of this type that an `@odata.type` (`#ns.name` or `ns.name`) names, if any; cached, since
-    /// validation asks for every element of a page and a base type may have hundreds of descendants.
-    func descendant(named odataType: String) -> (any JSONModel.Type)? {
+    /// The descendant of this type that a discriminator value names, if any; cached, since validation asks for
+    /// every element of a page and a base type may have hundreds of descendants.
+    func descendant(named value: String) -> (any JSONModel.Type)? {
         guard !derived.isEmpty else { return nil }
-        let name = String(odataType.trimmingPrefix("#"))
         return ModelSchema.resolutionCache.withLock { cache in
-            let key = CacheKey(declared: typeName, odataType: name)
+            let key = CacheKey(declared: typeName, value: value)
             if let hit = cache[key] { return hit.type }
             var found: (any JSONModel.Type)?
             for child in derived {
-                found = ModelSchema.search(child, for: name)
+                found = ModelSchema.search(child, for: value)
                 if found != nil { break }
             }
             cache[key] = CachedType(type: found)
@@ -61,17 +81,17 @@ public struct ModelSchema: Sendable {
         }
     }
 
-    private static func search(_ type: any JSONModel.Type, for name: String) -> (any JSONModel.Type)? {
-        if type.schema.typeName == name { return type }
+    private static func search(_ type: any JSONModel.Type, for value: String) -> (any JSONModel.Type)? {
+        if type.schema.isNamed(by: value) { return type }
         for child in type.schema.derived {
-            if let found = search(child, for: name) { return found }
+            if let found = search(child, for: value) { return found }
         }
         return nil
     }
 
     private struct CacheKey: Hashable {
         let declared: String
-        let odataType: String
+        let value: String
     }
 
     private struct CachedType {
@@ -140,9 +160,10 @@ public enum JSONPathComponent: Hashable, Sendable {
 
 extension ModelSchema {
     /// Checks every declared field present in `object`; undeclared members are kept, not checked.
-    /// An `@odata.type` naming a known derived type validates against that type's fields instead.
+    /// A payload that names a known derived type (`@odata.type`, or the declared discriminator) validates
+    /// against that type's fields instead.
     public func validate(_ object: JSONObject, path: [JSONPathComponent]) throws(ModelDecodingError) {
-        let schema = object["@odata.type"]?.stringValue.flatMap(descendant(named:))?.schema ?? self
+        let schema = object[discriminatorMember]?.stringValue.flatMap(descendant(named:))?.schema ?? self
         for field in schema.fields {
             guard let value = object[field.name], !value.isNull else { continue }
             try ModelSchema.check(value, field.kind, loose: field.isLoose, path: path + [.key(field.name)])
@@ -159,7 +180,7 @@ extension ModelSchema {
         case .any:
             return
         case .string, .enumeration:
-            guard case .string = value else { throw fail("a string") }
+            guard (loose ? String(looseJSON: value) : String(json: value)) != nil else { throw fail("a string") }
         case .boolean:
             let ok = loose ? Bool(looseJSON: value) != nil : Bool(json: value) != nil
             guard ok else { throw fail("a boolean") }

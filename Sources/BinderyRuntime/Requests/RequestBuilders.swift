@@ -69,6 +69,40 @@ extension AdjustableRequest {
     public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
     /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")` or `expand("children($top=5)")`.
     public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
+    /// `$expand` with options per property: `expand("sections", Expansion("sectionGroups").allLevels())`.
+    public func expand(_ items: Expansion...) -> Self { query("$expand", items.map(\.description).joined(separator: ",")) }
+}
+
+/// One `$expand` item and the options that apply inside it, as OData writes them:
+/// `Expansion("sectionGroups").expand("sections").allLevels()` is `sectionGroups($expand=sections;$levels=max)`.
+public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var property: String
+    /// Options in the order they were added (`$select`, `$expand`, `$filter`, `$levels`...).
+    public private(set) var options: [APIRequest.QueryItem] = []
+
+    public init(_ property: String) { self.property = property }
+    public init(stringLiteral property: String) { self.init(property) }
+
+    public func select(_ properties: String...) -> Expansion { with("$select", properties.joined(separator: ",")) }
+    public func expand(_ items: Expansion...) -> Expansion { with("$expand", items.map(\.description).joined(separator: ",")) }
+    public func filter(_ expression: String) -> Expansion { with("$filter", expression) }
+    public func orderBy(_ properties: String...) -> Expansion { with("$orderby", properties.joined(separator: ",")) }
+    public func top(_ count: Int) -> Expansion { with("$top", String(count)) }
+    /// `$levels=n`: follow a recursive navigation property (section groups in section groups) n levels deep.
+    public func levels(_ depth: Int) -> Expansion { with("$levels", String(depth)) }
+    /// `$levels=max`: follow a recursive navigation property as deep as it goes.
+    public func allLevels() -> Expansion { with("$levels", "max") }
+
+    public var description: String {
+        options.isEmpty ? property : property + "(" + options.map { "\($0.name)=\($0.value)" }.joined(separator: ";") + ")"
+    }
+
+    private func with(_ name: String, _ value: String) -> Expansion {
+        var copy = self
+        copy.options.removeAll { $0.name == name }
+        copy.options.append(.init(name, value))
+        return copy
+    }
 }
 
 /// Reads, updates or deletes one entity.

@@ -29,6 +29,21 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// Addresses an item by its path below the last segment, the OneDrive way: `root` + `Docs/a b.txt` gives
+    /// `root:/Docs/a%20b.txt:`. Each path component is encoded on its own, so only the `/` between components
+    /// separates; empty, `.` and `..` components are dropped rather than allowed to climb out of the folder.
+    public func appending(pathBelow relativePath: String) -> ResourcePath {
+        let components = relativePath.split(separator: "/").map(String.init).filter { $0 != "." && $0 != ".." }
+        var copy = self
+        let last = copy.encodedSegments.popLast() ?? ""
+        guard !components.isEmpty else {
+            copy.encodedSegments.append(last)
+            return copy
+        }
+        copy.encodedSegments.append(last + ":/" + components.map(PercentEncoding.pathComponent).joined(separator: "/") + ":")
+        return copy
+    }
+
     /// `/me/drive/items/a%2Fb`
     public var description: String { "/" + encodedSegments.joined(separator: "/") }
 }
@@ -71,6 +86,12 @@ enum PercentEncoding {
     }
 
     static func query(_ text: String) -> String { encode(text, keeping: querySafe) }
+
+    /// A component of a `root:/a/b:` path address: `:` is escaped too, since it ends the address.
+    static func pathComponent(_ text: String) -> String {
+        text == "." || text == ".." ? segment(text) : encode(text, keeping: pathSafe)
+    }
+    private static let pathSafe: Set<UInt8> = segmentSafe.subtracting([UInt8(ascii: ":")])
 
     /// A form or OAuth parameter: everything but the unreserved characters is escaped.
     static func form(_ text: String) -> String { encode(text, keeping: unreserved) }

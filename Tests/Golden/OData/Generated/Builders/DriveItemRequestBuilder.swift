@@ -48,6 +48,9 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("thumbnails"))
     }
 
+    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
+    public var content: StreamRequestBuilder<DriveItem> { .init(client: client, path: path.appending("content")) }
+
     /// - Remark: Generated from `sample.drive.driveItem/search` (GET).
     public func search(q: String) -> CollectionRequest<DriveItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))]))

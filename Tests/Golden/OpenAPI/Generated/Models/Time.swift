@@ -12,7 +12,7 @@ public typealias Time = Model<TimeFields>
 /// The properties of a `Time`, inherited ones included.
 public struct TimeFields: FieldSet {
     public static let all = TimeFields()
-    public static let schema = ModelSchema("sample.mail.Time", base: When.self, fields: all)
+    public static let schema = ModelSchema("sample.mail.Time", base: When.self, tag: "time", fields: all)
     public let object: Field<String>
     public let time: Field<Int64>
 

@@ -14,7 +14,17 @@ public typealias When = Model<WhenFields>
 /// The properties of a `When`, inherited ones included.
 public struct WhenFields: FieldSet {
     public static let all = WhenFields()
-    public static let schema = ModelSchema("sample.mail.When", derived: [Time.self, Timespan.self], fields: all)
+
+    public static let schema = ModelSchema(
+        "sample.mail.When",
+        derived: [
+            Time.self,
+            Timespan.self,
+        ],
+        discriminator: "object",
+        fields: all
+    )
+
     public let object: Field<String>
 
     public init() {

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+
+/// A `multipart/form-data` body (RFC 7578): named text fields and files, such as an Inbox file upload.
+public struct MultipartForm: Sendable, Hashable {
+    public enum Part: Sendable, Hashable {
+        case field(name: String, value: String)
+        case file(name: String, filename: String, contentType: String, bytes: [UInt8])
+    }
+
+    public var parts: [Part]
+    /// Separates the parts; random, so that it does not occur in the content.
+    public let boundary: String
+
+    public init(_ parts: [Part] = [], boundary: String = "bindery-" + UUID().uuidString) {
+        self.parts = parts
+        self.boundary = boundary
+    }
+
+    /// A form holding one file.
+    public static func file(
+        _ bytes: [UInt8], filename: String, contentType: String = "application/octet-stream", name: String = "file"
+    ) -> MultipartForm {
+        MultipartForm([.file(name: name, filename: filename, contentType: contentType, bytes: bytes)])
+    }
+
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    public func encoded() -> [UInt8] {
+        var output: [UInt8] = []
+        func line(_ text: String) { output += Array(text.utf8) + [13, 10] }
+        for part in parts {
+            line("--\(boundary)")
+            switch part {
+            case .field(let name, let value):
+                line("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"")
+                line("")
+                output += Array(value.utf8)
+            case .file(let name, let filename, let contentType, let bytes):
+                line("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"")
+                line("Content-Type: \(Self.quoted(contentType))")
+                line("")
+                output += bytes
+            }
+            line("")
+        }
+        line("--\(boundary)--")
+        return output
+    }
+
+    /// Keeps a name inside its quotes and on its line: quotes and line breaks are percent-encoded (RFC 7578 §2).
+    private static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\"", with: "%22")
+            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+}
+
+extension APIRequest {
+    /// Sets the body to a multipart form, with its content type and boundary.
+    public mutating func setMultipartBody(_ form: MultipartForm) {
+        body = .bytes(form.encoded())
+        headers[.contentType] = form.contentType
+    }
+}
