@@ -5,7 +5,12 @@ GEN := .build/debug/bindery-gen
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
 GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
           Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
-SPECS := $(GOLDEN)
+SERVICES := Specs/OneDrive/OneDrive.csdl.xml:Sources/OneDrive/Generated \
+            Specs/OneNote/OneNote.csdl.xml:Sources/OneNote/Generated \
+            Specs/Graph/Graph.csdl.xml:Sources/Graph/Generated \
+            Specs/Spark/Spark.json:Sources/Spark/Generated \
+            Specs/Inbox/Inbox.json:Sources/Inbox/Generated
+SPECS := $(SERVICES) $(GOLDEN)
 
 .PHONY: help setup build gen check-gen test demo bench bench-transport clean
 

@@ -38,12 +38,15 @@ struct SymbolTable {
             companionNames[name] = Self.claim(typeName + suffix, for: name, in: &taken, location: location, diagnostics: &diagnostics)
         }
         for resource in spec.resources where resource.name != spec.rootResource {
-            let base: String
-            if case .named(let model)? = resource.model, let modelName = typeNames[model] {
+            // Named after the model it reads (`DriveItemRequestBuilder`); when another resource reads the same
+            // model (Inbox's `delta` and `delta/longpoll` both answer a `DeltaPage`), after the resource itself.
+            let ownName = SwiftNames.typeName(
+                Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "." + resource.name.name)
+            var base = ownName
+            if case .named(let model)? = resource.model, let modelName = typeNames[model],
+                taken[modelName + "RequestBuilder"] == nil
+            {
                 base = modelName
-            } else {
-                base = SwiftNames.typeName(
-                    Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "." + resource.name.name)
             }
             builderNames[resource.name] = Self.claim(
                 base + "RequestBuilder", for: resource.name, in: &taken, location: resource.location,

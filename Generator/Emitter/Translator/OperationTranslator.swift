@@ -19,7 +19,9 @@ struct OperationTranslator {
         let plainParameters = operation.parameters.allSatisfy { $0.location != .query && $0.location != .header }
         let bodyIsModel = operation.requestBody.map { $0.type == model } ?? true
         switch operation.kind {
-        case .get, .delete, .list: return plainParameters
+        case .get, .list: return plainParameters
+        // A DELETE with a body (Inbox sends a draft's `version`) needs a method that takes it.
+        case .delete: return plainParameters && operation.requestBody == nil
         case .update, .replace, .create: return plainParameters && bodyIsModel
         case .action, .function: return false
         }
@@ -39,12 +41,14 @@ struct OperationTranslator {
         var parameterNames: Set<String> = ["request", "body", "path"]
 
         var specParameters = operation.parameters
-        // OData delta resumes from a token; other delta dialects declare their own cursor parameter.
-        if case .odata(let tokenParameter)? = operation.response?.delta,
+        // An OpenAPI operation in the OData delta dialect resumes from a token query parameter, declared or not.
+        // CSDL functions say for themselves whether they take one (OneDrive's `delta(token=)` does, Outlook's
+        // `messages/delta()` resumes from its delta link instead), so they are left as declared.
+        if case .odata(let tokenParameter)? = operation.response?.delta, !usesODataSyntax,
             !specParameters.contains(where: { $0.name == tokenParameter })
         {
             specParameters.append(ParameterSpec(
-                name: tokenParameter, type: .primitive(.string), location: usesODataSyntax ? .function : .query,
+                name: tokenParameter, type: .primitive(.string), location: .query,
                 doc: Documentation(summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
         }
         // Required parameters first, so optional ones can be left out at the call site.

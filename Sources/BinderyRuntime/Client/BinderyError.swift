@@ -94,11 +94,13 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    static func invalidResponse(_ message: String, response: APIResponse) -> BinderyError {
-        BinderyError(kind: .invalidResponse, message: message, status: response.status.code, body: response.body)
+    /// A body that is not what the service promised (for handwritten conveniences beside generated code too).
+    public static func invalidResponse(_ message: String, response: APIResponse?) -> BinderyError {
+        BinderyError(kind: .invalidResponse, message: message, status: response?.status.code, body: response?.body)
     }
 
-    static func decoding(_ error: ModelDecodingError, response: APIResponse) -> BinderyError {
+    /// A JSON body whose value at `error.jsonPath` does not match the spec.
+    public static func decoding(_ error: ModelDecodingError, response: APIResponse) -> BinderyError {
         BinderyError(
             kind: .decoding, message: error.description, status: response.status.code, body: response.body,
             underlying: error)

@@ -45,16 +45,22 @@ public struct APIRequest: Sendable, Hashable {
         query.last { $0.name == name }?.value
     }
 
+    /// The path and the encoded query, as a `$batch` step addresses a request: `/me/messages?$top=5`.
+    public var pathAndQuery: String {
+        var text = path.description
+        if !query.isEmpty {
+            text += "?" + query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }
+                .joined(separator: "&")
+        }
+        return text
+    }
+
     /// The full URL under `baseURL` (or the absolute URL the service gave).
     public func url(relativeTo baseURL: URL) -> URL {
         if let absoluteURL { return absoluteURL }
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        text += path.description
-        if !query.isEmpty {
-            text += "?" + query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }
-                .joined(separator: "&")
-        }
+        text += pathAndQuery
         // Every component was encoded above, so this only fails for a malformed base URL.
         return URL(string: text) ?? baseURL
     }

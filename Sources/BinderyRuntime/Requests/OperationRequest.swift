@@ -33,18 +33,24 @@ public struct ResponseDecoder<Output: Sendable>: Sendable {
         Self { response, client throws(BinderyError) in try client.decodeModel(Output.self, from: response) }
     }
 
-    /// A primitive or a collection of values: OData wraps them as `{"value": ...}`; others send them bare.
+    /// A primitive or a collection of values: OData wraps them as `{"value": ...}`, an envelope holds them in its
+    /// results (the whole array, or its one element), others send them bare.
     public static func value(_ type: Output.Type) -> Self where Output: JSONConvertible {
         Self { response, client throws(BinderyError) in
-            let root = try response.json()
-            let payload = root.objectValue?["value"] ?? client.conventions.unwrapSingle(root) ?? root
-            guard let output = Output(json: payload) else {
-                throw BinderyError.invalidResponse("the response is not a \(Output.self): \(payload.kindName)", response: response)
+            let root = try client.conventions.checkEnvelope(try response.json(), response: response)
+            var candidates: [JSONValue] = []
+            if let value = root.objectValue?["value"] { candidates.append(value) }
+            if case .wrapped(let path) = client.conventions.listShape, let results = root.value(at: path) {
+                candidates.append(results)
+                if case .array(let items) = results, items.count == 1 { candidates.append(items[0]) }
             }
-            return output
+            candidates.append(root)
+            for candidate in candidates {
+                if let output = Output(json: candidate) { return output }
+            }
+            throw BinderyError.invalidResponse("the response is not a \(Output.self): \(root.kindName)", response: response)
         }
     }
-
 }
 
 extension ResponseDecoder where Output == [UInt8] {

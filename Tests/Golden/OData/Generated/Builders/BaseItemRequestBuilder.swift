@@ -33,14 +33,9 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == BaseItemRequestBuilder {
-    /// - Parameters:
-    ///   - token: A token from an earlier round's `deltaToken`, to get only later changes.
-    ///
     /// - Remark: Generated from `sample.drive.baseItem/delta` (GET).
-    public func delta(token: String? = nil) -> CollectionRequest<BaseItem> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let token { arguments.append(("token", ODataLiteral(json: token))) }
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: arguments))
+    public func delta() -> CollectionRequest<BaseItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }

@@ -78,14 +78,15 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == DriveItemRequestBuilder {
-    /// - Parameters:
-    ///   - token: A token from an earlier round's `deltaToken`, to get only later changes.
-    ///
     /// - Remark: Generated from `sample.drive.driveItem/delta` (GET).
-    public func delta(token: String? = nil) -> CollectionRequest<DriveItem> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let token { arguments.append(("token", ODataLiteral(json: token))) }
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: arguments))
+    public func delta() -> CollectionRequest<DriveItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `sample.drive.driveItem/delta` (GET).
+    public func delta(token: String) -> CollectionRequest<DriveItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))]))
         return CollectionRequest(client: client, request: request)
     }
 }

@@ -49,14 +49,9 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == DriveRequestBuilder {
-    /// - Parameters:
-    ///   - token: A token from an earlier round's `deltaToken`, to get only later changes.
-    ///
     /// - Remark: Generated from `sample.drive.drive/delta` (GET).
-    public func delta(token: String? = nil) -> CollectionRequest<BaseItem> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let token { arguments.append(("token", ODataLiteral(json: token))) }
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: arguments))
+    public func delta() -> CollectionRequest<BaseItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }

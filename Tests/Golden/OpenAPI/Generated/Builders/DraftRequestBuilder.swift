@@ -22,9 +22,17 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
         "sample.mail.Draft",
         model: Draft.self,
         operations: [
+            .init("deleteDraft", .delete, [], request: .model(VersionedReference.self)),
             .init("listDrafts", .get, [], onCollection: true, response: .collection(.model(Draft.self))),
         ]
     )
+
+    /// - Remark: Generated from `sample.mail.Draft/deleteDraft` (DELETE).
+    public func deleteDraft(_ body: VersionedReference) -> OperationRequest<Void> {
+        var request = APIRequest(method: .delete, path: path)
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 }
 
 extension CollectionRequestBuilder where Item == DraftRequestBuilder {

@@ -1,0 +1,70 @@
+import BinderyRuntime
+import Foundation
+
+// Handwritten beside the generated code: the legacy API's field names, the picker's one-call request, and
+// creating a page from HTML (a body the spec cannot describe).
+
+extension OneNoteClient {
+    /// The legacy OneNote API the iOS picker used; the same builders work there (`name`, `createdTime`... instead of
+    /// Graph's `displayName`, `createdDateTime`...: read them through `title`, `created`, `lastModified`).
+    public static let legacyBaseURL = URL(string: "https://www.onenote.com/api/v1.0/me/notes")!
+
+    public static let scopes = ["Notes.ReadWrite", "offline_access"]
+
+    /// Every notebook with its sections and section groups, nested to any depth, in one request: the picker's
+    /// `notebooks?$expand=sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))`.
+    /// Expanded collections may still carry `sections@odata.nextLink`; follow it with `following(_:)`.
+    public func notebooksWithSections() -> CollectionRequest<Notebook> {
+        notebooks.request().expand(
+            "sections",
+            Expansion("sectionGroups").expand(
+                "sections", Expansion("sectionGroups").allLevels().expand("sections")))
+    }
+}
+
+extension CollectionRequestBuilder where Item == OnenotePageRequestBuilder {
+    /// Creates a page from HTML (its `<title>` becomes the page title) and returns it as the service stored it.
+    public func create(html: String) async throws(BinderyError) -> OnenotePage {
+        var request = APIRequest(method: .post, path: path, body: .bytes(Array(html.utf8)))
+        request.headers[.contentType] = "text/html"
+        let response = try await client.send(request)
+        return try client.decodeModel(OnenotePage.self, from: response)
+    }
+}
+
+/// The fields Graph and the legacy API name differently, for notebooks, section groups and sections alike.
+public protocol OneNoteHierarchyFields: FieldSet {
+    var displayName: Field<String> { get }
+    var name: Field<String> { get }
+    var createdDateTime: Field<Date> { get }
+    var createdTime: Field<Date> { get }
+    var lastModifiedDateTime: Field<Date> { get }
+    var lastModifiedTime: Field<Date> { get }
+    var lastModifiedBy: Field<JSONValue> { get }
+}
+
+extension NotebookFields: OneNoteHierarchyFields {}
+extension SectionGroupFields: OneNoteHierarchyFields {}
+extension OnenoteSectionFields: OneNoteHierarchyFields {}
+
+extension Model where Fields: OneNoteHierarchyFields {
+    /// Graph's `displayName`, or the legacy `name`.
+    public var title: String? { self.displayName ?? self.name }
+    /// Graph's `createdDateTime`, or the legacy `createdTime`.
+    public var created: Date? { self.createdDateTime ?? self.createdTime }
+    /// Graph's `lastModifiedDateTime`, or the legacy `lastModifiedTime` (which the iOS picker misread as `modifiedTime`).
+    public var lastModified: Date? { self.lastModifiedDateTime ?? self.lastModifiedTime }
+
+    /// Who changed it last: the user's display name from Graph's identity set, or the legacy API's plain string.
+    public var lastModifiedByName: String? {
+        switch self.lastModifiedBy {
+        case .string(let name)?: return name
+        case .object(let identitySet)?:
+            for role in ["user", "application", "device"] {
+                if let name = identitySet[role]?["displayName"]?.stringValue { return name }
+            }
+            return nil
+        default: return nil
+        }
+    }
+}
