@@ -53,8 +53,10 @@ import Testing
         #expect(files.count == 3823 + 1182 + 2)  // models, builders, the client and the route table
         let builder = try #require(files.first { $0.path == "Builders/DriveItemRequestBuilder.swift" })
         #expect(builder.contents.contains("public var children: CollectionRequestBuilder<DriveItemRequestBuilder>"))
-        // Graph binds driveItem's delta to one item (`root/delta()`), user's to the collection (`users/delta()`).
-        #expect(builder.contents.contains("public func delta(token: String? = nil) -> CollectionRequest<DriveItem>"))
+        // Graph binds driveItem's delta to one item (`root/delta()`), user's to the collection (`users/delta()`);
+        // driveItem declares a `token` overload, and both are generated as declared.
+        #expect(builder.contents.contains("public func delta() -> CollectionRequest<DriveItem>"))
+        #expect(builder.contents.contains("public func delta(token: String) -> CollectionRequest<DriveItem>"))
         let client = try #require(files.first { $0.path == "GraphClient.swift" })
         #expect(client.contents.contains("public var me: UserRequestBuilder"))
         let user = try #require(files.first { $0.path == "Builders/UserRequestBuilder.swift" })

@@ -30,7 +30,11 @@ final class CapturingTransport: HTTPTransport {
 }
 
 extension TransportRequest {
-    var url: String { "\(head.scheme ?? "")://\(head.authority ?? "")\(head.path ?? "")" }
+    /// The URL without its query.
+    var url: String {
+        let path = (head.path ?? "").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return "\(head.scheme ?? "")://\(head.authority ?? "")\(path)"
+    }
     var bodyText: String? {
         guard case .bytes(let bytes)? = body else { return nil }
         return String(decoding: bytes, as: UTF8.self)
