@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "BinderyRuntime", targets: ["BinderyRuntime"]),
         .executable(name: "bindery-gen", targets: ["bindery-gen"]),
+        .executable(name: "bindery", targets: ["bindery"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,6 +65,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/BinderyRuntime"
+        ),
+
+        // `bindery validate` (and, next, `bindery mock` and `bindery demo`) over the five service modules.
+        .executableTarget(
+            name: "bindery",
+            dependencies: ["BinderyRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                + services.map { .target(name: $0) },
+            path: "Sources/BinderyCLI"
         ),
 
         // The README's first command: a walkthrough of a generated client.

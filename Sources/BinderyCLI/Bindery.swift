@@ -1,0 +1,77 @@
+import ArgumentParser
+import BinderyRuntime
+import Foundation
+import HTTPTypes
+
+@main
+struct Bindery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bindery",
+        abstract: "Works with the generated OneDrive, OneNote, Graph, Spark and Inbox modules.",
+        subcommands: [Validate.self])
+}
+
+/// `bindery validate SERVICE METHOD URL FILE` or `bindery validate SERVICE --type NAME FILE`.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Checks a captured response body against the generated types.",
+        discussion: """
+            Finds the operation for METHOD and URL in the service's route table (concrete ids and {placeholder} \
+            segments both match), or takes --type (microsoft.graph.driveItem, Collection(microsoft.graph.driveItem)), \
+            decodes FILE with that type, lists the fields the spec does not declare and re-encodes it. \
+            Exits 0 only when FILE decodes and re-encodes to the same JSON.
+            """)
+
+    @Argument(help: "onedrive, onenote, graph, spark or inbox.")
+    var service: String
+
+    @Argument(help: "METHOD URL FILE, or just FILE with --type.")
+    var arguments: [String]
+
+    @Option(help: "The spec's qualified type name, instead of METHOD and URL.")
+    var type: String?
+
+    func run() throws {
+        guard let service = Service.named(service) else {
+            throw ValidationError("unknown service '\(self.service)' (use \(Service.all.map(\.name).joined(separator: ", ")))")
+        }
+        let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
+        let kind: FieldKind
+        let file: String
+        if let type {
+            guard arguments.count == 1 else { throw ValidationError("with --type, give only FILE") }
+            guard let found = validator.kind(named: type) else {
+                throw ValidationError("\(service.name) has no type '\(type)'")
+            }
+            (kind, file) = (found, arguments[0])
+        } else {
+            guard arguments.count == 3 else { throw ValidationError("give METHOD URL FILE, or --type NAME FILE") }
+            let method = HTTPRequest.Method(arguments[0].uppercased())
+            let path = service.path(of: arguments[1])
+            guard let method, let found = validator.responseKind(method: method, path: path) else {
+                throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
+            }
+            (kind, file) = (found, arguments[2])
+        }
+        guard let handle = FileHandle(forReadingAtPath: file), let bytes = try? handle.readToEnd() else {
+            throw ValidationError("cannot read \(file)")
+        }
+        let report = validator.validate(Array(bytes), as: kind)
+        print(Self.describe(report))
+        if !report.isValid { throw ExitCode.failure }
+    }
+
+    static func describe(_ report: PayloadReport) -> String {
+        var lines = ["type: \(report.typeName)" + (report.itemCount.map { " (\($0) items)" } ?? "")]
+        if let failure = report.failure {
+            lines.append("decoded: no, at \(failure.jsonPath): \(failure.message)")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("decoded: yes")
+        lines.append("unknown fields kept: \(report.unknownFields.isEmpty ? "none" : String(report.unknownFields.count))")
+        lines += report.unknownFields.prefix(20).map { "  \($0)" }
+        if report.unknownFields.count > 20 { lines.append("  ... and \(report.unknownFields.count - 20) more") }
+        lines.append("round trip: \(report.roundTrips ? "identical" : "differs")")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HTTPTypes
+
+/// What a payload was checked against, and what came of it: `bindery validate`'s answer.
+public struct PayloadReport: Sendable {
+    /// `microsoft.graph.driveItem`, or `Collection(microsoft.graph.driveItem)` for a page.
+    public var typeName: String
+    /// The first value that is not what the spec promised (or malformed JSON); nil when it decodes.
+    public var failure: ModelDecodingError?
+    /// JSON paths of members the spec does not declare: kept by the models and re-encoded, but worth knowing.
+    /// OData control annotations (`@odata.context`, `thumbnails@odata.nextLink`) are left out.
+    public var unknownFields: [String] = []
+    /// Whether encoding the decoded models gives back the JSON that was read.
+    public var roundTrips = false
+    /// Items in a collection payload.
+    public var itemCount: Int?
+
+    public var decoded: Bool { failure == nil }
+    public var isValid: Bool { decoded && roundTrips }
+}
+
+/// Checks real response bodies against a module's generated types: decode, list what the spec does not declare,
+/// and re-encode. The mock server checks request bodies the same way.
+public struct PayloadValidator: Sendable {
+    public let routes: RouteTable
+    public let conventions: ServiceConventions
+
+    public init(routes: RouteTable, conventions: ServiceConventions) {
+        self.routes = routes
+        self.conventions = conventions
+    }
+
+    /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the
+    /// route table: a model, a page of models, or an operation's declared response.
+    public func responseKind(method: HTTPRequest.Method, path: String) -> FieldKind? {
+        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        switch routes.match(method: method, segments: segments) {
+        case .item(let resource, _)?: return resource.model.map { .model($0) }
+        case .collection(let resource, _)?: return resource.model.map { .collection(.model($0)) }
+        case .operation(let operation, _, _)?: return operation.response
+        case nil: return nil
+        }
+    }
+
+    /// The path of a captured URL below the service root, to look up in the route table: an absolute URL loses
+    /// whichever of `bases` it starts with (`https://graph.microsoft.com/v1.0/me/drive` gives `/me/drive`), or
+    /// just its host; a relative path is taken as it is. Query and fragment are dropped.
+    public static func path(of url: String, below bases: [URL]) -> String {
+        var text = url
+        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
+        for base in bases {
+            var prefix = base.absoluteString
+            while prefix.hasSuffix("/") { prefix.removeLast() }
+            if text.hasPrefix(prefix + "/") { return String(text.dropFirst(prefix.count)) }
+            let basePath = base.path
+            if basePath.count > 1, text.hasPrefix(basePath + "/") { return String(text.dropFirst(basePath.count)) }
+        }
+        if let parsed = URL(string: text), parsed.host != nil {
+            return parsed.path(percentEncoded: true)
+        }
+        return text
+    }
+
+    /// The kind a spec type name stands for: `microsoft.graph.driveItem` or `Collection(microsoft.graph.driveItem)`.
+    public func kind(named typeName: String) -> FieldKind? {
+        if typeName.hasPrefix("Collection("), typeName.hasSuffix(")") {
+            return kind(named: String(typeName.dropFirst("Collection(".count).dropLast())).map { .collection($0) }
+        }
+        return routes.models[typeName].map { .model($0) }
+    }
+
+    /// Decodes `bytes` as `kind`, where the service puts it (a page's `value`, Spark's `D.Results`, a bare array).
+    public func validate(_ bytes: [UInt8], as kind: FieldKind) -> PayloadReport {
+        var report = PayloadReport(typeName: Self.name(of: kind))
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            report.failure = ModelDecodingError(path: [], message: "malformed JSON at \(error.position): \(error.message)")
+            return report
+        }
+        let (payload, path) = locate(kind, in: root)
+        do {
+            try ModelSchema.validate(payload, as: kind, path: path)
+        } catch {
+            report.failure = error
+            return report
+        }
+        if case .collection = kind { report.itemCount = payload.arrayValue?.count }
+        collectUnknownFields(payload, kind, path: Self.text(path), into: &report.unknownFields)
+        report.roundTrips = reencodes(payload, kind)
+        return report
+    }
+
+    /// Where the payload sits: OData and Nylas-style pages hold items in `value`, an envelope in its results path
+    /// (where a single item is a one-element array), everything else is the body itself.
+    private func locate(_ kind: FieldKind, in root: JSONValue) -> (JSONValue, [JSONPathComponent]) {
+        switch conventions.listShape {
+        case .wrapped(let resultsPath):
+            let results = root.value(at: resultsPath) ?? .null
+            let path = resultsPath.map(JSONPathComponent.key)
+            if case .collection = kind { return (results, path) }
+            if case .array(let items) = results, items.count == 1 { return (items[0], path + [.index(0)]) }
+            return (results, path)
+        case .odata:
+            if case .collection = kind, let value = root["value"] { return (value, [.key("value")]) }
+            return (root, [])
+        case .bare:
+            return (root, [])
+        }
+    }
+
+    private func collectUnknownFields(_ value: JSONValue, _ kind: FieldKind, path: String, into found: inout [String]) {
+        switch (kind, value) {
+        case (.collection(let element), .array(let items)):
+            for (index, item) in items.enumerated() {
+                collectUnknownFields(item, element, path: path + "[\(index)]", into: &found)
+            }
+        case (.model(let declared), .object(let object)):
+            let type = ModelSchema.resolve(declared: declared, object: object) ?? declared
+            let fields = Dictionary(type.schema.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for member in object {
+                if let field = fields[member.key] {
+                    collectUnknownFields(member.value, field.kind, path: path + "." + member.key, into: &found)
+                } else if !member.key.contains("@odata.") {
+                    found.append(path + "." + member.key)
+                }
+            }
+        default:
+            return
+        }
+    }
+
+    /// Encodes each decoded model through `Codable` and compares with what was read.
+    private func reencodes(_ value: JSONValue, _ kind: FieldKind) -> Bool {
+        switch (kind, value) {
+        case (.collection(let element), .array(let items)):
+            return items.allSatisfy { $0.isNull || reencodes($0, element) }
+        case (.model(let type), .object(let object)):
+            do {
+                let model = try type.init(validating: object)
+                let encoded = try JSONEncoder().encode(model)
+                return try JSONValue.parse(Array(encoded)) == value
+            } catch {
+                return false
+            }
+        default:
+            return true
+        }
+    }
+
+    /// `microsoft.graph.driveItem`, `Collection(microsoft.graph.driveItem)`: how reports and `--type` name a kind.
+    public static func name(of kind: FieldKind) -> String {
+        switch kind {
+        case .model(let type): return type.schema.typeName
+        case .collection(let element): return "Collection(\(name(of: element)))"
+        default: return "\(kind)"
+        }
+    }
+
+    static func text(_ path: [JSONPathComponent]) -> String {
+        ModelDecodingError(path: path, message: "").jsonPath
+    }
+}
+
+extension ModelSchema {
+    /// Checks any JSON value against a field kind, reporting paths below `path`.
+    public static func validate(_ value: JSONValue, as kind: FieldKind, path: [JSONPathComponent] = []) throws(ModelDecodingError) {
+        try check(value, kind, loose: false, path: path)
+    }
+}

@@ -1,0 +1,82 @@
+import BinderyRuntime
+import Foundation
+import Graph
+import Inbox
+import OneDrive
+import Spark
+import Testing
+
+/// `bindery validate`'s engine: finding the operation behind a captured URL, decoding real-shaped bodies with the
+/// generated types, listing undeclared fields and re-encoding.
+@Suite struct ValidateTests {
+    let onedrive = PayloadValidator(routes: OneDriveRoutes.table, conventions: OneDriveClient.conventions)
+    let spark = PayloadValidator(routes: SparkRoutes.table, conventions: SparkClient.conventions)
+
+    @Test func capturedURLsFindTheirOperation() throws {
+        let bases = [OneDriveClient.defaultBaseURL, OneDriveClient.consumerBaseURL]
+        func kind(_ method: HTTPRequest.Method, _ url: String) -> String? {
+            onedrive.responseKind(method: method, path: PayloadValidator.path(of: url, below: bases))
+                .map { "\($0)" }
+        }
+        #expect(PayloadValidator.path(of: "https://graph.microsoft.com/v1.0/me/drive/root?$expand=children", below: bases) == "/me/drive/root")
+        #expect(PayloadValidator.path(of: "https://api.onedrive.com/v1.0/drive/items/A1", below: bases) == "/drive/items/A1")
+        #expect(PayloadValidator.path(of: "/v1.0/drives/b!1", below: bases) == "/drives/b!1")
+        #expect(PayloadValidator.path(of: "https://elsewhere.example/x/y", below: bases) == "/x/y")
+        // Concrete ids and {placeholders} both stand for a key.
+        let item = onedrive.responseKind(method: .get, path: "/me/drive/items/{item-id}")
+        #expect(item.map(PayloadValidator.name(of:)) == "microsoft.graph.driveItem")
+        let children = onedrive.responseKind(method: .get, path: "/drives/b%21x/items/01ABC/children")
+        #expect(children.map(PayloadValidator.name(of:)) == "Collection(microsoft.graph.driveItem)")
+        let delta = onedrive.responseKind(method: .get, path: "/me/drive/root/delta(token='abc')")
+        #expect(delta.map(PayloadValidator.name(of:)) == "Collection(microsoft.graph.driveItem)")
+        let session = onedrive.responseKind(method: .post, path: "/me/drive/items/1/createUploadSession")
+        #expect(session.map(PayloadValidator.name(of:)) == "microsoft.graph.uploadSession")
+        #expect(kind(.get, "/me/drive/nothing/here") == nil)
+    }
+
+    @Test func aGoodPageDecodesListsUnknownFieldsAndRoundTrips() throws {
+        let body = #"""
+            {"@odata.context":"x","value":[
+              {"id":"1","name":"a.txt","size":12,"malware":{"description":"new"},"thumbnails@odata.nextLink":"https://x",
+               "parentReference":{"id":"r","siteId":"s"}},
+              {"id":"2","@odata.type":"#microsoft.graph.driveItem","folder":{"childCount":1}}],
+             "@odata.nextLink":"https://graph.microsoft.com/v1.0/next"}
+            """#
+        let report = onedrive.validate(bytes(body), as: try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)")))
+        #expect(report.decoded && report.roundTrips && report.isValid)
+        #expect(report.itemCount == 2)
+        #expect(report.unknownFields == ["$.value[0].malware", "$.value[0].parentReference.siteId"])
+    }
+
+    @Test func aBadValueIsReportedAtItsPath() throws {
+        let kind = try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)"))
+        let report = onedrive.validate(bytes(#"{"value":[{"id":"1"},{"id":"2","parentReference":{"driveId":7}}]}"#), as: kind)
+        #expect(!report.isValid)
+        #expect(report.failure?.jsonPath == "$.value[1].parentReference.driveId")
+        let malformed = onedrive.validate(bytes(#"{"value":[{"id":"1"}"#), as: kind)
+        #expect(malformed.failure?.message.hasPrefix("malformed JSON") == true)
+        #expect(onedrive.kind(named: "microsoft.graph.nothing") == nil)
+    }
+
+    @Test func sparkBodiesAreReadInsideTheirEnvelope() throws {
+        let listing = try #require(spark.responseKind(method: .get, path: "/listings/20060412165917817933000000"))
+        let good = spark.validate(bytes(#"{"D":{"Success":true,"Results":[{"Id":20060412165917817933000000,"StandardFields":{"ListPrice":"250000.0","X_Custom":1}}]}}"#), as: listing)
+        #expect(good.isValid)
+        #expect(good.unknownFields == ["$.D.Results[0].StandardFields.X_Custom"])
+        let bad = spark.validate(bytes(#"{"D":{"Success":true,"Results":[{"Id":"1","StandardFields":{"ListPrice":"cheap"}}]}}"#), as: listing)
+        #expect(bad.failure?.jsonPath == "$.D.Results[0].StandardFields.ListPrice")
+    }
+
+    @Test func graphPolymorphismAndInboxDiscriminatorsAreFollowed() throws {
+        let graph = PayloadValidator(routes: GraphRoutes.table, conventions: GraphClient.conventions)
+        let message = try #require(graph.kind(named: "microsoft.graph.message"))
+        let attachment = graph.validate(bytes(##"{"id":"m","attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"AA==","contentId":"c"}]}"##), as: message)
+        #expect(attachment.isValid && attachment.unknownFields.isEmpty)
+        let inbox = PayloadValidator(routes: InboxRoutes.table, conventions: InboxClient.conventions)
+        let event = try #require(inbox.kind(named: "inbox.Event"))
+        let span = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"2014-01-01","end_date":"2014-01-02"}}"#), as: event)
+        #expect(span.isValid && span.unknownFields.isEmpty)
+        let wrong = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"soon"}}"#), as: event)
+        #expect(wrong.failure?.jsonPath == "$.when.start_date")
+    }
+}
