@@ -105,8 +105,14 @@ public struct CopyMonitor: Sendable {
         }
     }
 
-    /// Polls until the copy completes and returns the new item's id; a failed job is an error.
-    public func waitForCompletion(pollingEvery interval: Duration = .seconds(1)) async throws(BinderyError) -> String {
+    /// Polls until the copy completes and returns the new item's id. A failed, cancelled or unreadable job is an
+    /// error, and so is one still running after `timeout`; polls are at least 100 ms apart.
+    public func waitForCompletion(
+        pollingEvery interval: Duration = .seconds(1), timeout: Duration = .seconds(600)
+    ) async throws(BinderyError) -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        let pause = max(interval, .milliseconds(100))
         while true {
             let job = try await status()
             switch job.status {
@@ -115,11 +121,16 @@ public struct CopyMonitor: Sendable {
                     throw BinderyError.invalidResponse("the completed copy names no resourceId", response: nil)
                 }
                 return id
-            case "failed":
+            case "notStarted", "inProgress", "waiting":
+                guard clock.now + pause < deadline else {
+                    throw BinderyError(kind: .timeout, message: "the copy was still \(job.status ?? "") after \(timeout)")
+                }
+                do { try await Task.sleep(for: pause) } catch {
+                    throw BinderyError(kind: .cancelled, message: "the wait for the copy was cancelled")
+                }
+            case let other:
                 throw BinderyError.invalidResponse(
-                    "the copy failed: \(job.statusDescription ?? "no description")", response: nil)
-            default:
-                do { try await Task.sleep(for: interval) } catch { throw BinderyError(kind: .cancelled, message: "the wait for the copy was cancelled") }
+                    "the copy ended as \(other ?? "no status"): \(job.statusDescription ?? "no description")", response: nil)
             }
         }
     }

@@ -20,15 +20,27 @@ extension SparkClient {
     }
 
     /// Any Spark endpoint, as SparkiOS's `get:`/`post:`/`put:`/`delete:` offer it: `path` is relative to the base
-    /// URL (`"listings/20060412165917817933000000/openhouses"`; each segment is percent-encoded on its own), the body
+    /// URL (`"listings/20060412165917817933000000/openhouses"`, or a `ResourceUri` such as `"/v1/contacts/20…"`;
+    /// each segment is percent-encoded on its own and `..` is dropped; a `?query` is read as parameters), the body
     /// is wrapped in `D`, and the answer's `D.Results` come back as JSON with the pagination, if any.
     public func api(
         _ method: HTTPRequest.Method, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil
     ) async throws(BinderyError) -> SparkResults {
+        // `ResourceUri` values (`/v1/contacts/20…`) and paths with a query are accepted as they are written.
+        var relative = Substring(path)
+        var inlineQuery: [(String, String)] = []
+        if let mark = relative.firstIndex(of: "?") {
+            inlineQuery = URLComponents(string: "?" + relative[relative.index(after: mark)...])?.queryItems?
+                .map { ($0.name, $0.value ?? "") } ?? []
+            relative = relative[..<mark]
+        }
+        if relative.hasPrefix("/v1/") { relative = relative.dropFirst(3) }
         var segments = self.path
-        for segment in path.split(separator: "/") { segments = segments.appending(String(segment)) }
+        for segment in relative.split(separator: "/") where segment != "." && segment != ".." {
+            segments = segments.appending(String(segment))
+        }
         var request = APIRequest(method: method, path: segments)
-        for (name, value) in query { request.setQuery(name, value) }
+        for (name, value) in inlineQuery + query { request.setQuery(name, value) }
         if let body { request.setJSONBody(client.conventions.wrapRequestBody(body)) }
         let response = try await client.send(request)
         let root = try client.conventions.checkEnvelope(try response.json(), response: response)
@@ -62,21 +74,20 @@ public struct SparkResults: Sendable {
 extension ListingRequestBuilder {
     /// The listing itself (Spark answers it as a one-element `Results` array).
     public func fetch(select: String? = nil, expand: String? = nil) async throws(BinderyError) -> Listing {
-        try await single(getListing(select: select, expand: expand), "listing")
+        try await single(getListing(select: select, expand: expand).request, as: Listing.self)
     }
 }
 
 extension MyRequestBuilder {
     /// The signed-in user's account (`my/account`, answered as a one-element `Results` array).
     public func account() async throws(BinderyError) -> Account {
-        try await single(getAccount(), "account")
+        try await single(getAccount().request, as: Account.self)
     }
 }
 
-/// The one item a Spark "list" of a single resource holds.
-private func single<Element: JSONModel>(_ request: CollectionRequest<Element>, _ what: String) async throws(BinderyError) -> Element {
-    guard let first = try await request.get().value.first else {
-        throw BinderyError(kind: .invalidResponse, message: "the service answered no \(what)")
+extension RequestBuilder {
+    /// Sends a read as it is (no paging parameters) and decodes its one result.
+    fileprivate func single<Element: JSONModel>(_ request: APIRequest, as type: Element.Type) async throws(BinderyError) -> Element {
+        try await OperationRequest(client: client, request: request, decoder: .model(Element.self)).execute()
     }
-    return first
 }

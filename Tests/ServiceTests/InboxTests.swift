@@ -42,6 +42,7 @@ import Testing
         changes.removeTags = ["unread"]
         _ = try await inbox.namespace("ns").threads("t1").updateTags(changes).execute()
         #expect(transport.sent[0].head.method == .put)
+        #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/threads/t1")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"add_tags":["important"],"remove_tags":["unread"]}"#)))
         let sent = try await inbox.namespace("ns").send(draftID: "d1", version: 2).execute()
         #expect(transport.sent[1].url == "https://api.inboxapp.com/n/ns/send")
@@ -49,6 +50,7 @@ import Testing
         #expect(sent.id == "m1")
         try await inbox.namespace("ns").drafts("d1").delete(version: 3).execute()
         #expect(transport.sent[2].head.method == .delete)
+        #expect(transport.sent[2].url == "https://api.inboxapp.com/n/ns/drafts/d1")
         #expect(transport.sent[2].bodyJSON == (try json(#"{"version":3}"#)))
     }
 

@@ -71,6 +71,7 @@ import Testing
         let (onenote, transport) = client([.init(status: 201, body: #"{"id":"p1","title":"Lunch","contentUrl":"https://x/content"}"#)])
         let page = try await onenote.sections("s-1").pages.create(html: "<html><head><title>Lunch</title></head><body/></html>")
         #expect(transport.last?.head.method == .post)
+        #expect(transport.last?.url == "https://graph.microsoft.com/v1.0/me/onenote/sections/s-1/pages")
         #expect(transport.last?.head.headerFields[.contentType] == "text/html")
         #expect(transport.last?.bodyText?.contains("<title>Lunch</title>") == true)
         #expect(page.title == "Lunch")

@@ -47,7 +47,8 @@ import Testing
     @Test func aListingByIdIsItsOneElementResults() async throws {
         let (spark, transport) = client([.init(body: Self.listingPage)])
         let listing = try await spark.listings("20060412165917817933000000").fetch(expand: "Photos")
-        #expect(transport.last?.url == "https://sparkapi.com/v1/listings/20060412165917817933000000")
+        // A read of one item sends no paging parameters.
+        #expect(transport.last?.head.path == "/v1/listings/20060412165917817933000000?_expand=Photos")
         #expect(listing.standardFields?.city == "Fargo")
         #expect(try roundTrips(listing, #"""
             {"Id":20060412165917817933000000,"ResourceUri":"/v1/listings/20060412165917817933000000",
@@ -65,7 +66,7 @@ import Testing
         ])
         let account = try await spark.my.account()
         #expect(account.name == "Joe Agent" && account.emails?.first?.address == "joe@example.com")
-        #expect(transport.sent[0].url == "https://sparkapi.com/v1/my/account")
+        #expect(transport.sent[0].head.path == "/v1/my/account")
         var contacts = NewContacts()
         var contact = Contact()
         contact.displayName = "Jane Buyer"
@@ -110,14 +111,42 @@ import Testing
         let (spark, transport) = client([
             .init(body: #"{"D":{"Success":true,"Results":[{"Id":"oh1","Date":"10/12/2014"}],"Pagination":{"TotalRows":1}}}"#),
             .init(body: #"{"D":{"Success":true}}"#),
+            .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
         ])
         let answer = try await spark.get("listings/2006/openhouses", query: [("_limit", "5")])
         #expect(transport.sent[0].url == "https://sparkapi.com/v1/listings/2006/openhouses")
         #expect(answer.results.first?["Id"] == .string("oh1"))
         #expect(answer.pagination?["TotalRows"] == .number(JSONNumber(1)))
-        _ = try await spark.post("listings/../my/x", body: .object(["Name": .string("n")]))
-        // Segments are encoded one by one: `..` cannot climb, and the body is wrapped in D.
-        #expect(transport.sent[1].url == "https://sparkapi.com/v1/listings/%2E%2E/my/x")
+        _ = try await spark.post("listings/../my x/y", body: .object(["Name": .string("n")]))
+        // Segments are encoded one by one and `..` is dropped; the body is wrapped in D.
+        #expect(transport.sent[1].url == "https://sparkapi.com/v1/listings/my%20x/y")
         #expect(transport.sent[1].bodyJSON == (try json(#"{"D":{"Name":"n"}}"#)))
+        // A ResourceUri as the service gave it, with a query.
+        _ = try await spark.get("/v1/contacts/2011?_select=DisplayName")
+        #expect(transport.sent[2].head.path == "/v1/contacts/2011?_select=DisplayName")
+    }
+}
+
+/// Spark's sign-in requests carry the user agent Spark requires, like every API request.
+@Suite struct SparkSignInHeaderTests {
+    @Test func grantAndSessionRequestsSendTheUserAgent() async throws {
+        let transport = CapturingTransport([
+            .init(body: #"{"access_token":"a","refresh_token":"r","expires_in":3600}"#),
+            .init(body: #"{"D":{"Success":true,"Results":[{"AuthToken":"s1","Expires":"2026-11-23T00:00:00Z"}]}}"#),
+            .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
+        ])
+        let signIn = SparkSignIn(clientID: "c", clientSecret: "s", redirectURI: "https://app/cb", userAgent: "MyApp/2")
+        _ = try await OAuth2Client(signIn.oauth, transport: transport, middleware: []).password(username: "u", password: "p")
+        let agent = HTTPField.Name("X-SparkApi-User-Agent")!
+        #expect(transport.sent[0].url == "https://sparkapi.com/v1/oauth2/grant")
+        #expect(transport.sent[0].head.headerFields[agent] == "MyApp/2")
+
+        let session = SparkAPIKeySession(apiKey: "k", secret: "x", userAgent: "MyApp/2", transport: transport)
+        let spark = SparkClient(userAgent: "MyApp/2", auth: session, transport: transport, middleware: [])
+        _ = try await spark.get("listings")
+        #expect(transport.sent[1].url == "https://sparkapi.com/v1/session")
+        #expect(transport.sent[1].head.headerFields[agent] == "MyApp/2")
+        #expect(transport.sent[2].head.headerFields[agent] == "MyApp/2")
+        #expect(transport.sent[2].head.path?.contains("AuthToken=s1") == true)
     }
 }

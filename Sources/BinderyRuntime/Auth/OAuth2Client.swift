@@ -20,10 +20,13 @@ public struct OAuth2Configuration: Sendable {
     public var redirectURI: String?
     public var scopes: [String]
     public var tokenRequestStyle: TokenRequestStyle
+    /// Sent with every request to the provider (Spark requires its `X-SparkApi-User-Agent` there too).
+    public var headers: HTTPFields
 
     public init(
         authorizeURL: URL, tokenURL: URL, deviceCodeURL: URL? = nil, clientID: String, clientSecret: String? = nil,
-        redirectURI: String? = nil, scopes: [String] = [], tokenRequestStyle: TokenRequestStyle = .form
+        redirectURI: String? = nil, scopes: [String] = [], tokenRequestStyle: TokenRequestStyle = .form,
+        headers: HTTPFields = [:]
     ) {
         self.authorizeURL = authorizeURL
         self.tokenURL = tokenURL
@@ -33,6 +36,7 @@ public struct OAuth2Configuration: Sendable {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.tokenRequestStyle = tokenRequestStyle
+        self.headers = headers
     }
 }
 
@@ -236,6 +240,7 @@ public struct OAuth2Client: Sendable {
     /// OAuth error (`{"error": "invalid_grant", "error_description": ...}`) as an `authorization` error.
     private func post(_ url: URL, _ parameters: [(String, String)]) async throws(BinderyError) -> JSONValue {
         var head = HTTPRequest(method: .post, url: url)
+        head.headerFields = configuration.headers
         head.headerFields[.accept] = "application/json"
         let body: [UInt8]
         switch configuration.tokenRequestStyle {

@@ -11,11 +11,15 @@ public struct SparkSignIn: Sendable {
     public var openIDBase: URL
     /// `https://sparkapi.com` unless tests point it elsewhere.
     public var apiBase: URL
+    /// The `X-SparkApi-User-Agent` Spark requires, sent with the grant requests too.
+    public var userAgent: String?
 
     public init(
         clientID: String, clientSecret: String, redirectURI: String,
-        openIDBase: URL = URL(string: "https://sparkplatform.com")!, apiBase: URL = URL(string: "https://sparkapi.com")!
+        openIDBase: URL = URL(string: "https://sparkplatform.com")!, apiBase: URL = URL(string: "https://sparkapi.com")!,
+        userAgent: String? = nil
     ) {
+        self.userAgent = userAgent
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI
@@ -28,7 +32,8 @@ public struct SparkSignIn: Sendable {
         let grant = apiBase.appendingPathComponent("v1/oauth2/grant")
         return OAuth2Configuration(
             authorizeURL: openIDBase.appendingPathComponent("oauth2"), tokenURL: grant, clientID: clientID,
-            clientSecret: clientSecret, redirectURI: redirectURI, tokenRequestStyle: .json)
+            clientSecret: clientSecret, redirectURI: redirectURI, tokenRequestStyle: .json,
+            headers: userAgent.map(Self.headers(userAgent:)) ?? [:])
     }
 
     /// The headers every Spark request needs besides `Authorization: OAuth <token>`.
@@ -124,8 +129,13 @@ public final class SparkAPIKeySession: AuthProvider {
     private let apiBase: URL
     private let pipeline: MiddlewareChain
     private let state = SessionState()
+    private let userAgent: String?
 
-    public init(apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, transport: any HTTPTransport = DefaultTransport.shared) {
+    public init(
+        apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, userAgent: String? = nil,
+        transport: any HTTPTransport = DefaultTransport.shared
+    ) {
+        self.userAgent = userAgent
         self.apiKey = apiKey
         self.secret = secret
         self.apiBase = apiBase
@@ -166,6 +176,7 @@ public final class SparkAPIKeySession: AuthProvider {
     private func openSession() async throws -> String {
         let url = OAuth2Client.url(apiBase.appendingPathComponent("v1/session"), adding: [("ApiKey", apiKey), ("ApiSig", sessionSignature())])
         var head = HTTPRequest(method: .post, url: url)
+        if let userAgent { head.headerFields = SparkSignIn.headers(userAgent: userAgent) }
         head.headerFields[.contentType] = "application/json"
         let response = try await pipeline.send(TransportRequest(head, body: .bytes([])))
         guard response.status.kind == .successful else { throw ErrorParser.parse(response, dialect: .spark) }

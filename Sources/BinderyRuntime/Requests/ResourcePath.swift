@@ -40,7 +40,13 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
             copy.encodedSegments.append(last)
             return copy
         }
-        copy.encodedSegments.append(last + ":/" + components.map(PercentEncoding.pathComponent).joined(separator: "/") + ":")
+        let encoded = components.map(PercentEncoding.pathComponent).joined(separator: "/")
+        // `root:/a:` + `b` is `root:/a/b:`: an address is extended, not nested.
+        if last.hasSuffix(":"), last.contains(":/") {
+            copy.encodedSegments.append(String(last.dropLast()) + "/" + encoded + ":")
+        } else {
+            copy.encodedSegments.append(last + ":/" + encoded + ":")
+        }
         return copy
     }
 
