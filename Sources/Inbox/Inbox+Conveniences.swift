@@ -1,13 +1,7 @@
 import BinderyRuntime
 import Foundation
 
-// Handwritten beside the generated code: names that read better than the wire's (`n` is a namespace), drafts'
-// optimistic concurrency, and the four forms of an event's `when`.
-
-extension InboxClient {
-    /// The email account `id` (the API's `/n/{namespace_id}`).
-    public func namespace(_ id: String) -> NamespaceRequestBuilder { n(id) }
-}
+// Handwritten beside the generated code: drafts' optimistic concurrency, and the four forms of an event's `when`.
 
 extension NamespaceRequestBuilder {
     /// Sends a saved draft; `version` must be the draft's latest, or the service refuses with a conflict.

@@ -15,7 +15,7 @@ import Testing
         let (inbox, transport) = client([
             .init(body: #"[{"id":"t1","object":"thread","namespace_id":"ns","subject":"Hi","unread":"true","tags":[{"id":"inbox","name":"inbox"}],"last_message_timestamp":1398291521,"x_new_field":1}]"#),
         ])
-        let threads = inbox.namespace("ns").threads.list(to: "ben@example.com", tag: "unread", limit: 50)
+        let threads = inbox.namespaces("ns").threads.list(to: "ben@example.com", tag: "unread", limit: 50)
         let page = try await threads.get()
         let sent = try #require(transport.last)
         #expect(sent.url == "https://api.inboxapp.com/n/ns/threads")
@@ -40,15 +40,15 @@ import Testing
         var changes = TagChanges()
         changes.addTags = ["important"]
         changes.removeTags = ["unread"]
-        _ = try await inbox.namespace("ns").threads("t1").updateTags(changes).execute()
+        _ = try await inbox.namespaces("ns").threads("t1").updateTags(changes).execute()
         #expect(transport.sent[0].head.method == .put)
         #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/threads/t1")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"add_tags":["important"],"remove_tags":["unread"]}"#)))
-        let sent = try await inbox.namespace("ns").send(draftID: "d1", version: 2).execute()
+        let sent = try await inbox.namespaces("ns").send(draftID: "d1", version: 2).execute()
         #expect(transport.sent[1].url == "https://api.inboxapp.com/n/ns/send")
         #expect(transport.sent[1].bodyJSON == (try json(#"{"draft_id":"d1","version":2}"#)))
         #expect(sent.id == "m1")
-        try await inbox.namespace("ns").drafts("d1").delete(version: 3).execute()
+        try await inbox.namespaces("ns").drafts("d1").delete(version: 3).execute()
         #expect(transport.sent[2].head.method == .delete)
         #expect(transport.sent[2].url == "https://api.inboxapp.com/n/ns/drafts/d1")
         #expect(transport.sent[2].bodyJSON == (try json(#"{"version":3}"#)))
@@ -59,12 +59,12 @@ import Testing
             .init(body: #"[{"id":"f1","object":"file","filename":"a.txt","size":3,"content_type":"text/plain"}]"#),
             .init(body: "abc"),
         ])
-        let files = try await inbox.namespace("ns").files.upload(.file(bytes("abc"), filename: "a.txt", contentType: "text/plain")).execute()
+        let files = try await inbox.namespaces("ns").files.upload(.file(bytes("abc"), filename: "a.txt", contentType: "text/plain")).execute()
         let upload = try #require(transport.sent.first)
         #expect(upload.head.headerFields[.contentType]?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(upload.bodyText?.contains("name=\"file\"; filename=\"a.txt\"") == true)
         #expect(files.first?.size == 3)
-        #expect(try await inbox.namespace("ns").files("f1").download().execute() == bytes("abc"))
+        #expect(try await inbox.namespaces("ns").files("f1").download().execute() == bytes("abc"))
         #expect(transport.sent[1].url == "https://api.inboxapp.com/n/ns/files/f1/download")
     }
 
@@ -76,10 +76,10 @@ import Testing
         ])
         var start = CursorStart()
         start.start = 1_398_291_521
-        let cursor = try await inbox.namespace("ns").delta.generateCursor(start).execute()
+        let cursor = try await inbox.namespaces("ns").delta.generateCursor(start).execute()
         #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/delta/generate_cursor")
         var events: [DeltaEvent] = []
-        for try await round in inbox.namespace("ns").delta.listChanges(cursor: try #require(cursor.cursor), excludeTypes: "contact").deltaRounds() {
+        for try await round in inbox.namespaces("ns").delta.listChanges(cursor: try #require(cursor.cursor), excludeTypes: "contact").deltaRounds() {
             events += round.events
         }
         #expect(events.map(\.id) == ["t1", "m9"])
@@ -120,7 +120,7 @@ import Testing
     @Test func errorsAreTyped() async throws {
         let (inbox, _) = client([.init(status: 409, body: #"{"type":"invalid_request_error","message":"Draft version is stale"}"#)])
         do {
-            _ = try await inbox.namespace("ns").send(draftID: "d1", version: 1).execute()
+            _ = try await inbox.namespaces("ns").send(draftID: "d1", version: 1).execute()
             Issue.record("a 409 must throw")
         } catch {
             #expect(error.status == 409 && error.serviceCode == "invalid_request_error")

@@ -40,7 +40,7 @@ struct SymbolTable {
         for resource in spec.resources where resource.name != spec.rootResource {
             // Named after the model it reads (`DriveItemRequestBuilder`); when another resource reads the same
             // model (Inbox's `delta` and `delta/longpoll` both answer a `DeltaPage`), after the resource itself.
-            let ownName = SwiftNames.typeName(
+            let ownName = overrides[resource.name.description] ?? SwiftNames.typeName(
                 Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "." + resource.name.name)
             var base = ownName
             if case .named(let model)? = resource.model, let modelName = typeNames[model],

@@ -110,7 +110,7 @@ struct RequestBuilderTranslator {
     private func childMembers(_ resource: ResourceSpec, usedNames: inout Set<String>, diagnostics: inout Diagnostics) -> [Declaration] {
         var members: [Declaration] = []
         for child in resource.children {
-            let name = SwiftNames.memberName(child.name)
+            let name = symbols.memberName(child.name, of: resource.name)
             guard usedNames.insert(name).inserted else {
                 diagnostics.warning("skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location)
                 continue

@@ -63,8 +63,8 @@ public struct InboxClient: RequestBuilder {
 
     /// The email accounts (namespaces) the token gives access to.
     ///
-    /// `n.request()` lists them; `n("namespace_id")` addresses one.
-    public var n: CollectionRequestBuilder<NamespaceRequestBuilder> {
+    /// `namespaces.request()` lists them; `namespaces("namespace_id")` addresses one.
+    public var namespaces: CollectionRequestBuilder<NamespaceRequestBuilder> {
         .init(client: client, path: path.appending("n"))
     }
 }

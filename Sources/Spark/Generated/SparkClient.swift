@@ -86,13 +86,13 @@ public struct SparkClient: RequestBuilder {
 
     /// Metadata of the standard listing fields.
     ///
-    /// `standardfields.request()` lists them; `standardfields("Field")` addresses one.
-    public var standardfields: CollectionRequestBuilder<StandardFieldMapRequestBuilder> {
+    /// `standardFields.request()` lists them; `standardFields("Field")` addresses one.
+    public var standardFields: CollectionRequestBuilder<StandardFieldMapRequestBuilder> {
         .init(client: client, path: path.appending("standardfields"))
     }
 
     /// OAuth 2 sign-in: exchanging grants for tokens.
-    public var oauth2: Oauth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }
+    public var oauth2: OAuth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }
 
     /// Starts an API-key session; later requests are signed with the key's secret.
     ///

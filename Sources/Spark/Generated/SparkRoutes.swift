@@ -14,7 +14,7 @@ public enum SparkRoutes {
             ContactRequestBuilder.route,
             ListingRequestBuilder.route,
             MyRequestBuilder.route,
-            Oauth2RequestBuilder.route,
+            OAuth2RequestBuilder.route,
             PhotoRequestBuilder.route,
             StandardFieldMapRequestBuilder.route,
         ],

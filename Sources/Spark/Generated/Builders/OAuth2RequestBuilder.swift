@@ -7,7 +7,7 @@ import Foundation
 /// OAuth 2 sign-in: exchanging grants for tokens.
 ///
 /// - Remark: Generated from `spark.oauth2`.
-public struct Oauth2RequestBuilder: RequestBuilder {
+public struct OAuth2RequestBuilder: RequestBuilder {
     public let client: ServiceClient
     public let path: ResourcePath
 
