@@ -15,6 +15,8 @@ public typealias Attendee = Model<AttendeeFields>
 public struct AttendeeFields: FieldSet {
     public static let all = AttendeeFields()
     public static let schema = ModelSchema("microsoft.graph.attendee", base: AttendeeBase.self, fields: all)
+
+    /// The recipient's email address and display name.
     public let emailAddress: Field<EmailAddress>
 
     /// Whether the attendee is required, optional or a resource.

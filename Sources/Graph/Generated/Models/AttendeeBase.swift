@@ -24,6 +24,7 @@ public struct AttendeeBaseFields: FieldSet {
         fields: all
     )
 
+    /// The recipient's email address and display name.
     public let emailAddress: Field<EmailAddress>
 
     /// Whether the attendee is required, optional or a resource.

@@ -31,6 +31,7 @@ public struct EventFields: FieldSet {
     /// The names of the categories assigned to the item.
     public let categories: Field<[String]>
 
+    /// The event's subject line, shown as its title.
     public let subject: Field<String>
 
     /// The event's description, as HTML or text.
@@ -57,6 +58,7 @@ public struct EventFields: FieldSet {
     /// Whether the event lasts whole days; start and end are then midnights in the same time zone.
     public let isAllDay: Field<Bool>
 
+    /// Whether the organizer has cancelled the event.
     public let isCancelled: Field<Bool>
 
     /// A URL that opens the event in Outlook on the web.

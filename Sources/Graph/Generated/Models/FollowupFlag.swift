@@ -15,6 +15,8 @@ public typealias FollowupFlag = Model<FollowupFlagFields>
 public struct FollowupFlagFields: FieldSet {
     public static let all = FollowupFlagFields()
     public static let schema = ModelSchema("microsoft.graph.followupFlag", fields: all)
+
+    /// Whether the message is flagged, and whether its follow-up is complete.
     public let flagStatus: Field<FollowupFlagStatus>
 
     /// When the follow-up is to start.

@@ -15,10 +15,12 @@ public enum FreeBusyStatusValues: EnumValues {
 }
 
 extension FreeBusyStatus {
+    /// The status is not known.
     public static var unknown: Self { Self(rawValue: "unknown") }
 
     public static var free: Self { Self(rawValue: "free") }
 
+    /// The time is tentatively booked.
     public static var tentative: Self { Self(rawValue: "tentative") }
 
     public static var busy: Self { Self(rawValue: "busy") }
@@ -26,5 +28,6 @@ extension FreeBusyStatus {
     /// Out of office.
     public static var oof: Self { Self(rawValue: "oof") }
 
+    /// The person is working away from their usual place, such as at home.
     public static var workingElsewhere: Self { Self(rawValue: "workingElsewhere") }
 }

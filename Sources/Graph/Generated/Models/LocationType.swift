@@ -15,14 +15,17 @@ public enum LocationTypeValues: EnumValues {
 }
 
 extension LocationType {
+    /// A location typed as plain text, or one set through the API.
     public static var `default`: Self { Self(rawValue: "default") }
 
+    /// A room chosen from the organization's room list in Outlook.
     public static var conferenceRoom: Self { Self(rawValue: "conferenceRoom") }
 
     public static var homeAddress: Self { Self(rawValue: "homeAddress") }
 
     public static var businessAddress: Self { Self(rawValue: "businessAddress") }
 
+    /// A place given by its geographic coordinates.
     public static var geoCoordinates: Self { Self(rawValue: "geoCoordinates") }
 
     public static var streetAddress: Self { Self(rawValue: "streetAddress") }
@@ -31,6 +34,7 @@ extension LocationType {
 
     public static var restaurant: Self { Self(rawValue: "restaurant") }
 
+    /// A local business, such as a shop, found through Bing.
     public static var localBusiness: Self { Self(rawValue: "localBusiness") }
 
     public static var postalAddress: Self { Self(rawValue: "postalAddress") }

@@ -19,6 +19,7 @@ public struct MailFolderFields: FieldSet {
     /// The resource's unique identifier.
     public let id: Field<String>
 
+    /// The folder's name, such as `Inbox`.
     public let displayName: Field<String>
 
     /// The identifier of the folder that holds this one.

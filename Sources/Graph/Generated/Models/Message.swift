@@ -31,6 +31,7 @@ public struct MessageFields: FieldSet {
     /// The names of the categories assigned to the item.
     public let categories: Field<[String]>
 
+    /// The subject line of the message.
     public let subject: Field<String>
 
     /// The body of the message, as HTML or text.
@@ -39,6 +40,7 @@ public struct MessageFields: FieldSet {
     /// The first 255 characters of the body, as text.
     public let bodyPreview: Field<String>
 
+    /// How important the sender marked the message: `low`, `normal` or `high`.
     public let importance: Field<Importance>
 
     /// The mailbox the message was sent from (differs from `sender` when someone sends on another's behalf).
@@ -47,8 +49,13 @@ public struct MessageFields: FieldSet {
     /// The account that actually sent the message.
     public let sender: Field<Recipient>
 
+    /// The recipients on the To line.
     public let toRecipients: Field<[Recipient]>
+
+    /// The recipients on the Cc line.
     public let ccRecipients: Field<[Recipient]>
+
+    /// The recipients on the Bcc line.
     public let bccRecipients: Field<[Recipient]>
 
     /// The addresses to use when replying, if not the sender's.
@@ -72,6 +79,7 @@ public struct MessageFields: FieldSet {
     /// The identifier of the mail folder that holds the message.
     public let parentFolderId: Field<String>
 
+    /// Whether the message has been read.
     public let isRead: Field<Bool>
 
     /// Whether the message is a draft that has not been sent yet.

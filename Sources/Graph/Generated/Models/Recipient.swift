@@ -15,6 +15,8 @@ public typealias Recipient = Model<RecipientFields>
 public struct RecipientFields: FieldSet {
     public static let all = RecipientFields()
     public static let schema = ModelSchema("microsoft.graph.recipient", derived: [AttendeeBase.self], fields: all)
+
+    /// The recipient's email address and display name.
     public let emailAddress: Field<EmailAddress>
 
     public init() {

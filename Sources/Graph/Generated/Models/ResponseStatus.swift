@@ -15,6 +15,8 @@ public typealias ResponseStatus = Model<ResponseStatusFields>
 public struct ResponseStatusFields: FieldSet {
     public static let all = ResponseStatusFields()
     public static let schema = ModelSchema("microsoft.graph.responseStatus", fields: all)
+
+    /// The kind of response, such as `accepted`, `declined` or `notResponded`.
     public let response: Field<ResponseType>
 
     /// When the response was given.

@@ -34,7 +34,10 @@ public struct UserFields: FieldSet {
     /// The user's sign-in name, in the form `alias@domain`.
     public let userPrincipalName: Field<String>
 
+    /// The user's job title.
     public let jobTitle: Field<String>
+
+    /// The user's primary mobile phone number.
     public let mobilePhone: Field<String>
 
     /// Where the user's office is, such as a building and room.

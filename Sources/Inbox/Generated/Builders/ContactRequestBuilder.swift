@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Contact`: `request()` reads, updates or deletes it.
+/// One person a namespace has corresponded with.
 ///
 /// - Remark: Generated from `inbox.Contact`.
 public struct ContactRequestBuilder: ModelRequestBuilder {

@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Draft`: `request()` reads, updates or deletes it.
+/// One unsent message of a namespace.
 ///
 /// - Remark: Generated from `inbox.Draft`.
 public struct DraftRequestBuilder: ModelRequestBuilder {

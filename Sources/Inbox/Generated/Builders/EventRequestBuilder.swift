@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Event`: `request()` reads, updates or deletes it.
+/// One calendar event of a namespace.
 ///
 /// - Remark: Generated from `inbox.Event`.
 public struct EventRequestBuilder: ModelRequestBuilder {

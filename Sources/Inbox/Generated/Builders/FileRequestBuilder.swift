@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `File`: `request()` reads, updates or deletes it.
+/// One attachment or uploaded file of a namespace.
 ///
 /// - Remark: Generated from `inbox.File`.
 public struct FileRequestBuilder: ModelRequestBuilder {

@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `MailCalendar`: `request()` reads, updates or deletes it.
+/// One calendar of a namespace.
 ///
 /// - Remark: Generated from `inbox.Calendar`.
 public struct MailCalendarRequestBuilder: ModelRequestBuilder {

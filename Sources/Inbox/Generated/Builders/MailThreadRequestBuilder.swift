@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `MailThread`: `request()` reads, updates or deletes it.
+/// One conversation of a namespace.
 ///
 /// - Remark: Generated from `inbox.Thread`.
 public struct MailThreadRequestBuilder: ModelRequestBuilder {

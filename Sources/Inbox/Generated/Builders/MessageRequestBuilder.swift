@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Message`: `request()` reads, updates or deletes it.
+/// One message of a namespace.
 ///
 /// - Remark: Generated from `inbox.Message`.
 public struct MessageRequestBuilder: ModelRequestBuilder {

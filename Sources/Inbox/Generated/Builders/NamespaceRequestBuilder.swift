@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Namespace`: `request()` reads, updates or deletes it.
+/// One email account the token gives access to, with everything in it.
 ///
 /// - Remark: Generated from `inbox.Namespace`.
 public struct NamespaceRequestBuilder: ModelRequestBuilder {

@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Tag`: `request()` reads, updates or deletes it.
+/// One tag of a namespace, a system tag or one the user created.
 ///
 /// - Remark: Generated from `inbox.Tag`.
 public struct TagRequestBuilder: ModelRequestBuilder {

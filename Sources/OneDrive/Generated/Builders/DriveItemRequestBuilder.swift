@@ -28,7 +28,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
             .init("thumbnails", "microsoft.graph.thumbnailSet", collection: true),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(DriveItem.self)),
+            .init("copy", .post, ["copy"]),
             .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
             .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
             .init("delta", .get, ["delta"], response: .collection(.model(DriveItem.self))),
@@ -54,20 +54,20 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<DriveItem> { .init(client: client, path: path.appending("content")) }
 
-    /// Copies the item (and, for a folder, everything inside it) asynchronously; the service answers 202 Accepted with a monitor URL in the Location header, whose status is an asyncJobStatus.
+    /// Copies the item (and, for a folder, everything inside it) asynchronously; the service answers 202 Accepted with a monitor URL in the Location header, whose status is an asyncJobStatus (use `startCopy(to:name:)` to get a CopyMonitor). Graph declares a driveItem result, but none is ever sent, so none is declared here.
     ///
     /// - Parameters:
     ///   - parentReference: The folder to copy into.
     ///   - name: A new name for the copy; by default it keeps the original name.
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/copy` (POST).
-    public func copy(parentReference: ItemReference, name: String? = nil) -> OperationRequest<DriveItem> {
+    public func copy(parentReference: ItemReference, name: String? = nil) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("copy"))
         var body = JSONObject()
         body.set("parentReference", parentReference)
         if let name { body.set("name", name) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
     /// Starts a resumable upload of a large file; bind it to the new file's path (`root:/folder/name.ext:`) or to an existing item to replace its content.

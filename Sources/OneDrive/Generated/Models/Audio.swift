@@ -15,30 +15,53 @@ public typealias Audio = Model<AudioFields>
 public struct AudioFields: FieldSet {
     public static let all = AudioFields()
     public static let schema = ModelSchema("microsoft.graph.audio", fields: all)
+
+    /// The title of the album the track belongs to.
     public let album: Field<String>
+
+    /// The artist named on the album, which may differ from the track's artist.
     public let albumArtist: Field<String>
+
+    /// The artist who performed the track.
     public let artist: Field<String>
 
     /// The bit rate, in kilobits per second.
     public let bitrate: Field<Int64>
 
+    /// The composer or composers of the track, as one string.
     public let composers: Field<String>
+
+    /// The copyright notice of the track.
     public let copyright: Field<String>
+
+    /// The number of the disc the track is on.
     public let disc: Field<Int16>
+
+    /// The number of discs in the album.
     public let discCount: Field<Int16>
 
     /// The length of the track, in milliseconds.
     public let duration: Field<Int64>
 
+    /// The genre of the track.
     public let genre: Field<String>
 
     /// Whether the file is protected by digital rights management.
     public let hasDrm: Field<Bool>
 
+    /// Whether the track is encoded with a variable bit rate.
     public let isVariableBitrate: Field<Bool>
+
+    /// The title of the track.
     public let title: Field<String>
+
+    /// The number of the track on its disc.
     public let track: Field<Int32>
+
+    /// The number of tracks on the disc.
     public let trackCount: Field<Int32>
+
+    /// The year the track was recorded.
     public let year: Field<Int32>
 
     public init() {

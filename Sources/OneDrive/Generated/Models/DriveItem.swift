@@ -57,19 +57,46 @@ public struct DriveItemFields: FieldSet {
     /// A WebDAV-compatible URL for the item.
     public let webDavUrl: Field<String>
 
+    /// Present when the item is a folder.
     public let folder: Field<Folder>
+
+    /// Present when the item is a file.
     public let file: Field<File>
+
+    /// Present when the item is an image, with its dimensions.
     public let image: Field<ImageFacet>
+
+    /// Present when the item is a photo, with the camera's metadata.
     public let photo: Field<Photo>
+
+    /// Present when the item is a video, with its dimensions, length and encoding.
     public let video: Field<Video>
+
+    /// Present when the item is an audio file, with its tags.
     public let audio: Field<Audio>
+
+    /// Present (as an empty object) when the item is the top-level folder of its drive.
     public let root: Field<Root>
+
+    /// Present when the item is a package, such as a OneNote notebook, that should be treated as one file.
     public let package: Field<PackageFacet>
+
+    /// Present when the item is a reference to an item in another drive, such as an item shared with the user.
     public let remoteItem: Field<RemoteItem>
+
+    /// Present when the item has been shared with others.
     public let shared: Field<Shared>
+
+    /// Present when the item is one of the drive's special folders, with that folder's name.
     public let specialFolder: Field<SpecialFolder>
+
+    /// Present when the item has been deleted; delta responses report deleted items this way.
     public let deleted: Field<Deleted>
+
+    /// Times reported by the client's file system, which may differ from the service's own times.
     public let fileSystemInfo: Field<FileSystemInfo>
+
+    /// Present on items returned by a search.
     public let searchResult: Field<SearchResult>
 
     /// The items directly inside this folder.

@@ -19,6 +19,7 @@ public struct FileFields: FieldSet {
     /// The MIME type the service determined for the file; not always reliable.
     public let mimeType: Field<String>
 
+    /// Hashes of the file's content, for checking a download or noticing a change.
     public let hashes: Field<Hashes>
 
     public init() {

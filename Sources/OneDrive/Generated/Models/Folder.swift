@@ -19,6 +19,7 @@ public struct FolderFields: FieldSet {
     /// The number of items directly inside the folder.
     public let childCount: Field<Int32>
 
+    /// How the folder's contents are shown, as last set in the OneDrive apps.
     public let view: Field<FolderView>
 
     public init() {

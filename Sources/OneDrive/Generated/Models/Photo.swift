@@ -15,7 +15,11 @@ public typealias Photo = Model<PhotoFields>
 public struct PhotoFields: FieldSet {
     public static let all = PhotoFields()
     public static let schema = ModelSchema("microsoft.graph.photo", fields: all)
+
+    /// The manufacturer of the camera that took the photo.
     public let cameraMake: Field<String>
+
+    /// The model of the camera that took the photo.
     public let cameraModel: Field<String>
 
     /// The denominator of the exposure time, in seconds.

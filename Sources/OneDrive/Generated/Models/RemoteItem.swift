@@ -19,28 +19,55 @@ public struct RemoteItemFields: FieldSet {
     /// The identifier of the item in the remote drive.
     public let id: Field<String>
 
+    /// The name of the remote item (a file name, including its extension).
     public let name: Field<String>
 
     /// The size of the remote item, in bytes.
     public let size: Field<Int64>
 
+    /// Who created the remote item.
     public let createdBy: Field<IdentitySet>
+
+    /// When the remote item was created on the service.
     public let createdDateTime: Field<Date>
+
+    /// Who last modified the remote item.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// When the remote item was last modified on the service.
     public let lastModifiedDateTime: Field<Date>
+
+    /// Present when the remote item is a file.
     public let file: Field<File>
+
+    /// Present when the remote item is a folder.
     public let folder: Field<Folder>
+
+    /// Times of the remote item as reported by the client's file system.
     public let fileSystemInfo: Field<FileSystemInfo>
+
+    /// Present when the remote item is an image.
     public let image: Field<ImageFacet>
+
+    /// Present when the remote item is a package, such as a OneNote notebook.
     public let package: Field<PackageFacet>
 
     /// Where the remote item lives; its `driveId` addresses the other drive.
     public let parentReference: Field<ItemReference>
 
+    /// Present when the remote item has been shared with others.
     public let shared: Field<Shared>
+
+    /// Present when the remote item is one of its drive's special folders.
     public let specialFolder: Field<SpecialFolder>
+
+    /// Present when the remote item is a video.
     public let video: Field<Video>
+
+    /// A WebDAV-compatible URL for the remote item.
     public let webDavUrl: Field<String>
+
+    /// A URL that opens the remote item in a browser.
     public let webUrl: Field<String>
 
     public init() {

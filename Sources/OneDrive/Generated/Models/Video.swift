@@ -15,9 +15,17 @@ public typealias Video = Model<VideoFields>
 public struct VideoFields: FieldSet {
     public static let all = VideoFields()
     public static let schema = ModelSchema("microsoft.graph.video", fields: all)
+
+    /// The number of bits in each audio sample.
     public let audioBitsPerSample: Field<Int32>
+
+    /// The number of audio channels.
     public let audioChannels: Field<Int32>
+
+    /// The name of the audio format, such as `AAC`.
     public let audioFormat: Field<String>
+
+    /// The audio sample rate, in samples per second.
     public let audioSamplesPerSecond: Field<Int32>
 
     /// The video bit rate, in bits per second.
@@ -32,7 +40,10 @@ public struct VideoFields: FieldSet {
     /// Frames per second.
     public let frameRate: Field<Double>
 
+    /// The video height, in pixels.
     public let height: Field<Int32>
+
+    /// The video width, in pixels.
     public let width: Field<Int32>
 
     public init() {

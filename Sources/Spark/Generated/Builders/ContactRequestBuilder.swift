@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Contact`: `request()` reads, updates or deletes it.
+/// One of the signed-in user's contacts, addressed by its 26-digit id.
 ///
 /// - Remark: Generated from `spark.Contact`.
 public struct ContactRequestBuilder: ModelRequestBuilder {

@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Listing`: `request()` reads, updates or deletes it.
+/// One listing, addressed by its 26-digit id.
 ///
 /// - Remark: Generated from `spark.Listing`.
 public struct ListingRequestBuilder: ModelRequestBuilder {
@@ -30,6 +30,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The photos of a listing.
+    ///
     /// `photos.request()` lists them; `photos("PhotoId")` addresses one.
     public var photos: CollectionRequestBuilder<PhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos"))

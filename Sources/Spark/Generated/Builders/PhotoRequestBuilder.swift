@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `Photo`: `request()` reads, updates or deletes it.
+/// One photo of a listing, addressed by its 26-digit id.
 ///
 /// - Remark: Generated from `spark.Photo`.
 public struct PhotoRequestBuilder: ModelRequestBuilder {

@@ -4,7 +4,7 @@
 import BinderyRuntime
 import Foundation
 
-/// Requests for one `StandardFieldMap`: `request()` reads, updates or deletes it.
+/// One standard listing field, addressed by its name.
 ///
 /// - Remark: Generated from `spark.standardField`.
 public struct StandardFieldMapRequestBuilder: ModelRequestBuilder {
