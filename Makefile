@@ -31,13 +31,16 @@ setup:
 $(GEN): setup
 	$(SWIFT) build --product bindery-gen
 
+# A service module's conformance fixtures go to Tests/Fixtures/<Service>.
+fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(word 2,$(subst /, ,$(1))))
+
 gen: $(GEN)
-	@for pair in $(SPECS); do spec=$${pair%%:*}; out=$${pair##*:}; \
-	  $(GEN) $$spec --output $$out || exit 1; done
+	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \
+	  $(call fixtures,$(word 2,$(subst :, ,$(pair)))) || exit 1;)
 
 check-gen: $(GEN)
-	@for pair in $(SPECS); do spec=$${pair%%:*}; out=$${pair##*:}; \
-	  $(GEN) $$spec --output $$out --check || exit 1; done
+	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \
+	  $(call fixtures,$(word 2,$(subst :, ,$(pair)))) --check || exit 1;)
 	@echo "check-gen: generated code matches the specs and the generator."
 
 build: setup

@@ -27,6 +27,9 @@ struct BinderyGen: ParsableCommand {
     @Option(name: .long, help: "The module name, when there is no configuration file.")
     var module: String?
 
+    @Option(name: .long, help: "Also write a conformance fixture (JSON) for every operation into this folder.")
+    var fixtures: String?
+
     @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
     var check = false
 
@@ -49,17 +52,22 @@ struct BinderyGen: ParsableCommand {
         Self.print(warnings)
         let emitTime = clock.now - start - readTime
 
-        let writer = OutputWriter(folder: output)
-        if check {
-            let differences = try writer.differences(from: files)
-            for difference in differences { FileHandle.standardError.write(Data("\(difference)\n".utf8)) }
-            if !differences.isEmpty {
-                FileHandle.standardError.write(Data("\(output) is out of date: run `make gen`.\n".utf8))
-                throw ExitCode.failure
+        var outputs = [(OutputWriter(folder: output), files)]
+        if let fixtures {
+            outputs.append((OutputWriter(folder: fixtures, fileExtension: "json"), FixtureEmitter(spec: pruned).emit()))
+        }
+        for (writer, files) in outputs {
+            if check {
+                let differences = try writer.differences(from: files)
+                for difference in differences { FileHandle.standardError.write(Data("\(difference)\n".utf8)) }
+                if !differences.isEmpty {
+                    FileHandle.standardError.write(Data("\(writer.folder) is out of date: run `make gen`.\n".utf8))
+                    throw ExitCode.failure
+                }
+            } else {
+                let changed = try writer.write(files)
+                Swift.print("\(writer.folder): \(files.count) files, \(changed) changed")
             }
-        } else {
-            let changed = try writer.write(files)
-            Swift.print("\(output): \(files.count) files, \(changed) changed")
         }
         if timings {
             let writeTime = clock.now - start - readTime - emitTime

@@ -8,6 +8,8 @@ import Foundation
 /// the build system recompiles only what changed. Stale `.swift` files are removed last.
 struct OutputWriter {
     let folder: String
+    /// The kind of file this run owns in the folder: others of the kind that it does not produce are stale.
+    var fileExtension = "swift"
 
     private var fileManager: FileManager { .default }
 
@@ -63,7 +65,7 @@ struct OutputWriter {
         let produced = Set(files.map(\.path))
         var stale: [String] = []
         while let path = enumerator.nextObject() as? String {
-            if path.hasSuffix(".swift"), !produced.contains(path) { stale.append(path) }
+            if path.hasSuffix("." + fileExtension), !produced.contains(path) { stale.append(path) }
         }
         return stale.sorted()
     }

@@ -38,6 +38,7 @@ struct Validate: ParsableCommand {
         let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
         let kind: FieldKind
         let file: String
+        var enveloped = true
         if let type {
             guard arguments.count == 1 else { throw ValidationError("with --type, give only FILE") }
             guard let found = validator.kind(named: type) else {
@@ -52,11 +53,12 @@ struct Validate: ParsableCommand {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
             }
             (kind, file) = (found, arguments[2])
+            enveloped = validator.isEnveloped(method: method, path: path)
         }
         guard let handle = FileHandle(forReadingAtPath: file), let bytes = try? handle.readToEnd() else {
             throw ValidationError("cannot read \(file)")
         }
-        let report = validator.validate(Array(bytes), as: kind)
+        let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped)
         print(Self.describe(report))
         if !report.isValid { throw ExitCode.failure }
     }

@@ -104,6 +104,7 @@ struct RequestBuilderTranslator {
         if onCollection { text += ", onCollection: true" }
         if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) { text += ", request: \(kind)" }
         if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) { text += ", response: \(kind)" }
+        if !operation.isEnveloped { text += ", enveloped: false" }
         return text + ")"
     }
 

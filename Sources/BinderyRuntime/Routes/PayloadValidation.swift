@@ -33,13 +33,25 @@ public struct PayloadValidator: Sendable {
     /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the
     /// route table: a model, a page of models, or an operation's declared response.
     public func responseKind(method: HTTPRequest.Method, path: String) -> FieldKind? {
-        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-        switch routes.match(method: method, segments: segments) {
+        switch match(method, path) {
         case .item(let resource, _)?: return resource.model.map { .model($0) }
+        // A POST to a collection answers the one item it created.
+        case .collection(let resource, _)? where method == .post: return resource.model.map { .model($0) }
         case .collection(let resource, _)?: return resource.model.map { .collection(.model($0)) }
         case .operation(let operation, _, _)?: return operation.response
         case nil: return nil
         }
+    }
+
+    /// Whether the response to `method` on `path` sits in the service's envelope (all but a few operations).
+    public func isEnveloped(method: HTTPRequest.Method, path: String) -> Bool {
+        if case .operation(let operation, _, _)? = match(method, path) { return operation.isEnveloped }
+        return true
+    }
+
+    private func match(_ method: HTTPRequest.Method, _ path: String) -> RouteTable.Match? {
+        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        return routes.match(method: method, segments: segments)
     }
 
     /// The path of a captured URL below the service root, to look up in the route table: an absolute URL loses
@@ -69,8 +81,9 @@ public struct PayloadValidator: Sendable {
         return routes.models[typeName].map { .model($0) }
     }
 
-    /// Decodes `bytes` as `kind`, where the service puts it (a page's `value`, Spark's `D.Results`, a bare array).
-    public func validate(_ bytes: [UInt8], as kind: FieldKind) -> PayloadReport {
+    /// Decodes `bytes` as `kind`, where the service puts it (a page's `value`, Spark's `D.Results`, a bare array;
+    /// the body itself when the operation is not `enveloped`).
+    public func validate(_ bytes: [UInt8], as kind: FieldKind, enveloped: Bool = true) -> PayloadReport {
         var report = PayloadReport(typeName: Self.name(of: kind))
         let root: JSONValue
         do {
@@ -79,7 +92,7 @@ public struct PayloadValidator: Sendable {
             report.failure = ModelDecodingError(path: [], message: "malformed JSON at \(error.position): \(error.message)")
             return report
         }
-        let (payload, path) = locate(kind, in: root)
+        let (payload, path) = enveloped ? locate(kind, in: root) : (root, [])
         do {
             try ModelSchema.validate(payload, as: kind, path: path)
         } catch {

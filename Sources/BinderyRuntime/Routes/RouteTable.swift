@@ -40,11 +40,14 @@ public struct ResourceRoute: Sendable {
         public let onCollection: Bool
         public let request: FieldKind?
         public let response: FieldKind?
+        /// False when the operation's bodies travel outside the service's envelope (Spark's OAuth grant).
+        public let isEnveloped: Bool
 
         public init(
             _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
-            request: FieldKind? = nil, response: FieldKind? = nil
+            request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true
         ) {
+            self.isEnveloped = enveloped
             self.name = name
             self.method = method
             self.segments = segments
@@ -102,6 +105,13 @@ public struct RouteTable: Sendable {
                 return nil
             }
             index += 1
+        }
+        // An operation on the resource's own URL (Inbox's `PUT threads/{id}` with tag changes, `POST files` with an
+        // upload) answers what it declares, not the generic item or collection.
+        if let own = current.operations.first(where: {
+            $0.segments.isEmpty && $0.method == method && $0.onCollection == atCollection
+        }) {
+            return .operation(own, on: current, keys: keys)
         }
         return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
     }

@@ -20,7 +20,7 @@ public struct OAuth2RequestBuilder: RequestBuilder {
     public static let route = ResourceRoute(
         "spark.oauth2",
         operations: [
-            .init("grantToken", .post, ["grant"], request: .model(TokenGrant.self), response: .model(OAuth2Tokens.self)),
+            .init("grantToken", .post, ["grant"], request: .model(TokenGrant.self), response: .model(OAuth2Tokens.self), enveloped: false),
         ]
     )
 

@@ -1,0 +1,302 @@
+import BinderySpec
+import Foundation
+
+/// One conformance fixture per operation: the request a generated builder should send and a response the
+/// service could answer, synthesized from the spec's types (every property set, a derived type where the base
+/// allows one, nested collections, one member the spec does not declare). The mock server seeds its store from
+/// them; the conformance tests replay them.
+public struct FixtureEmitter {
+    let spec: ServiceSpec
+    private let structures: [QualifiedName: StructureSpec]
+    private let derived: [QualifiedName: [QualifiedName]]
+    private let enums: [QualifiedName: EnumSpec]
+    private let resources: [QualifiedName: ResourceSpec]
+
+    public init(spec: ServiceSpec) {
+        self.spec = spec
+        structures = Dictionary(spec.structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        enums = Dictionary(spec.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        resources = Dictionary(spec.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var derived: [QualifiedName: [QualifiedName]] = [:]
+        for structure in spec.structures {
+            if let base = structure.baseType { derived[base, default: []].append(structure.name) }
+        }
+        self.derived = derived
+    }
+
+    /// `<resource>/<operation>.json` for every operation reachable from the service root.
+    public func emit() -> [Emitter.OutputFile] {
+        var files: [Emitter.OutputFile] = []
+        var used = Set<String>()
+        for (resource, route) in routes() {
+            for (operation, onCollection) in resource.operations.map({ ($0, false) }) + resource.collectionOperations.map({ ($0, true) }) {
+                guard onCollection ? route.collection != nil : route.item != nil else { continue }
+                // `driveItem/copy.json`; overloads and same-named operations are told apart by method, then parameters.
+                let base = "\(resource.name.name)/\(operation.name)"
+                let candidates = [
+                    base, base + "-" + operation.method.rawValue.lowercased(),
+                    base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
+                ]
+                guard let name = candidates.first(where: { used.insert($0.lowercased()).inserted }) else { continue }
+                let fixture = self.fixture(operation, owner: resource, path: onCollection ? route.collection! : route.item!)
+                files.append(Emitter.OutputFile(path: name + ".json", contents: fixture.rendered() + "\n"))
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    // MARK: Paths
+
+    /// The shortest path from the root to each resource: to one item (keys filled in) and to its collection.
+    private func routes() -> [(ResourceSpec, (item: [String]?, collection: [String]?))] {
+        var found: [QualifiedName: (item: [String]?, collection: [String]?)] = [spec.rootResource: ([], nil)]
+        var queue: [(QualifiedName, [String])] = [(spec.rootResource, [])]
+        var order: [QualifiedName] = [spec.rootResource]
+        while !queue.isEmpty {
+            let (name, path) = queue.removeFirst()
+            for child in resources[name]?.children ?? [] {
+                let collection = child.isCollection ? path + [child.segment] : nil
+                let item = child.isCollection ? path + [child.segment, Self.key(child)] : path + [child.segment]
+                var entry = found[child.target] ?? (nil, nil)
+                if entry.collection == nil, let collection { entry.collection = collection }
+                let isNew = entry.item == nil
+                if isNew { entry.item = item }
+                if found[child.target] == nil { order.append(child.target) }
+                found[child.target] = entry
+                if isNew { queue.append((child.target, item)) }
+            }
+        }
+        return order.compactMap { name in resources[name].map { ($0, found[name]!) } }
+    }
+
+    private static func key(_ child: ChildSpec) -> String {
+        "\(child.keyName ?? child.target.name)-1".replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+    }
+
+    // MARK: One fixture
+
+    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> FixtureJSON {
+        var segments = path
+        var query: [(String, FixtureJSON)] = []
+        var bodyMembers: [(String, FixtureJSON)] = []
+        var functionArguments: [String] = []
+        for parameter in operation.parameters {
+            let value = sample(parameter.type, depth: 1, loose: false) ?? .string("text")
+            switch parameter.location {
+            case .query: if parameter.isRequired || query.count < 2 { query.append((parameter.name, .string(value.queryText))) }
+            case .header, .path: break
+            case .body: bodyMembers.append((parameter.name, value))
+            case .function: functionArguments.append("\(parameter.name)=\(value.literalText)")
+            }
+        }
+        for (index, suffix) in operation.pathSuffix.enumerated() {
+            var segment = unqualified(suffix)
+            if index == operation.pathSuffix.count - 1, operation.kind == .function, spec.conventions.queryOptions == .odata {
+                segment += "(" + functionArguments.joined(separator: ",") + ")"
+            }
+            segments.append(segment)
+        }
+        var request: [(String, FixtureJSON)] = [
+            ("method", .string(operation.method.rawValue)),
+            ("path", .string("/" + segments.joined(separator: "/"))),
+        ]
+        if !query.isEmpty { request.append(("query", .object(query))) }
+        if !bodyMembers.isEmpty {
+            request.append(("body", wrapRequest(.object(bodyMembers), operation)))
+        } else if let body = operation.requestBody {
+            if body.contentType == "multipart/form-data" {
+                request.append(("multipart", .array([.string("file")])))
+            } else if case .primitive(.stream) = body.type {
+                request.append(("bodyText", .string("bytes")))
+            } else if let value = sample(body.type, depth: 0, loose: false, extra: true) {
+                request.append(("body", wrapRequest(value, operation)))
+            }
+        }
+        return .object([
+            ("operation", .string("\(owner.name)/\(operation.name)")),
+            ("request", .object(request)),
+            ("response", response(operation)),
+        ])
+    }
+
+    private func response(_ operation: OperationSpec) -> FixtureJSON {
+        guard let response = operation.response else { return .object([("status", .number("204"))]) }
+        let status = FixtureJSON.number(String(response.successCodes.first ?? 200))
+        if response.isRawBody { return .object([("status", status), ("bodyText", .string("bytes"))]) }
+        guard let type = response.type, let value = sample(type, depth: 0, loose: false, extra: true) else {
+            return .object([("status", status)])
+        }
+        return .object([("status", status), ("body", wrapResponse(value, type, operation))])
+    }
+
+    /// Where the service puts a payload: OData collections in `value`, an envelope's results path (a single item
+    /// as a one-element array), everything else bare.
+    private func wrapResponse(_ value: FixtureJSON, _ type: TypeRef, _ operation: OperationSpec) -> FixtureJSON {
+        if operation.isEnveloped, case .wrapped(let results, _) = spec.conventions.envelope {
+            let items: FixtureJSON = type.isCollection ? value : .array([value])
+            var wrapped = items
+            for (index, key) in results.enumerated().reversed() {
+                var members: [(String, FixtureJSON)] = [(key, wrapped)]
+                if index == results.count - 1, results.count > 1 { members.insert(("Success", .bool(true)), at: 0) }
+                wrapped = .object(members)
+            }
+            return wrapped
+        }
+        if spec.conventions.queryOptions == .odata, type.isCollection || type.namedTypes.isEmpty {
+            return .object([("value", value)])
+        }
+        return value
+    }
+
+    private func wrapRequest(_ value: FixtureJSON, _ operation: OperationSpec) -> FixtureJSON {
+        guard operation.isEnveloped, case .wrapped(_, let path) = spec.conventions.envelope else { return value }
+        return path.reversed().reduce(value) { inner, key in .object([(key, inner)]) }
+    }
+
+    // MARK: Sample values
+
+    private func sample(_ type: TypeRef, depth: Int, loose: Bool, extra: Bool = false) -> FixtureJSON? {
+        switch type {
+        case .primitive(let primitive): return Self.sample(primitive, loose: loose)
+        case .collection(let element):
+            guard depth < 4 else { return .array([]) }
+            if case .named(let name) = element, structures[name] != nil {
+                // The base type, then a derived one where the base has any: polymorphism on the wire.
+                var items: [FixtureJSON] = []
+                if structures[name]?.isAbstract == false, let base = object(name, as: name, depth: depth + 1, extra: extra) {
+                    items.append(base)
+                }
+                if let concrete = firstConcreteDescendant(of: name), let item = object(concrete, as: name, depth: depth + 1, extra: extra) {
+                    items.append(item)
+                }
+                return .array(items)
+            }
+            return sample(element, depth: depth + 1, loose: loose).map { .array([$0]) } ?? .array([])
+        case .named(let name):
+            if let enumeration = enums[name] { return .string(enumeration.members.first?.name ?? "value") }
+            guard depth < 4 else { return nil }
+            let concrete = structures[name]?.isAbstract == true ? firstConcreteDescendant(of: name) ?? name : name
+            return object(concrete, as: name, depth: depth + 1, extra: extra)
+        }
+    }
+
+    /// Every property of `name` (inherited ones included); names its type when it stands in for `declared`.
+    private func object(_ name: QualifiedName, as declared: QualifiedName, depth: Int, extra: Bool) -> FixtureJSON? {
+        guard let structure = structures[name] else { return nil }
+        var members: [(String, FixtureJSON)] = []
+        if name != declared {
+            if let tagged = lineage(structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
+                members.append((tagged, .string(structure.discriminatorValue ?? name.description)))
+            } else {
+                members.append(("@odata.type", .string("#" + name.description)))
+            }
+        }
+        for property in lineage(structure).flatMap(\.properties) where !members.contains(where: { $0.0 == property.name }) {
+            if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
+                members.append((property.name, value))
+            }
+        }
+        if extra { members.append(("fieldUnknownToTheSpec", .object([("kept", .bool(true))]))) }
+        return .object(members)
+    }
+
+    private func lineage(_ structure: StructureSpec) -> [StructureSpec] {
+        var chain = [structure]
+        var seen: Set<QualifiedName> = [structure.name]
+        while let base = chain[0].baseType, let found = structures[base], seen.insert(base).inserted { chain.insert(found, at: 0) }
+        return chain
+    }
+
+    private func firstConcreteDescendant(of name: QualifiedName) -> QualifiedName? {
+        for child in derived[name] ?? [] {
+            if structures[child]?.isAbstract == false { return child }
+            if let deeper = firstConcreteDescendant(of: child) { return deeper }
+        }
+        return nil
+    }
+
+    private static func sample(_ primitive: Primitive, loose: Bool) -> FixtureJSON? {
+        switch primitive {
+        case .string: return loose ? .number("12345678901234567890123456") : .string("text")
+        case .boolean: return loose ? .string("true") : .bool(true)
+        case .byte: return .number("7")
+        case .sbyte, .int16: return .number("-7")
+        case .int32: return loose ? .string(" 42") : .number("42")
+        case .int64: return loose ? .string("1099511627776") : .number("1099511627776")
+        case .single, .double: return loose ? .string(" -116.3237") : .number("1.5")
+        case .decimal: return .number("1.25")
+        case .guid: return .string("00000000-0000-0000-0000-000000000001")
+        case .binary: return .string("SGVsbG8=")
+        case .date: return .string("2017-04-21")
+        case .dateTimeOffset: return .string("2017-04-21T10:00:00.1234567Z")
+        case .timeOfDay: return .string("10:00:00")
+        case .duration: return .string("PT1H")
+        case .stream: return nil
+        case .untyped: return .object([("any", .string("value"))])
+        }
+    }
+
+    private func unqualified(_ segment: String) -> String {
+        let prefix = spec.primaryNamespace + "."
+        if segment.hasPrefix(prefix), !segment.dropFirst(prefix.count).contains(".") { return String(segment.dropFirst(prefix.count)) }
+        return segment
+    }
+}
+
+/// Just enough JSON to write fixtures deterministically, members in order, two-space indents.
+indirect enum FixtureJSON {
+    case object([(String, FixtureJSON)])
+    case array([FixtureJSON])
+    case string(String)
+    case number(String)
+    case bool(Bool)
+
+    /// The value as a URL query parameter carries it.
+    var queryText: String {
+        switch self {
+        case .string(let text): return text
+        case .number(let text): return text
+        case .bool(let value): return value ? "true" : "false"
+        default: return rendered(indent: "")
+        }
+    }
+
+    /// The value as an OData literal in a function call: strings quoted.
+    var literalText: String {
+        if case .string(let text) = self { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        return queryText
+    }
+
+    func rendered(indent: String = "") -> String {
+        switch self {
+        case .string(let text): return Self.quoted(text)
+        case .number(let text): return text
+        case .bool(let value): return value ? "true" : "false"
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            let inner = indent + "  "
+            return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+        case .object(let members):
+            if members.isEmpty { return "{}" }
+            let inner = indent + "  "
+            return "{\n" + members.map { inner + Self.quoted($0.0) + ": " + $0.1.rendered(indent: inner) }.joined(separator: ",\n")
+                + "\n" + indent + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 { output += String(format: "\\u%04x", scalar.value) } else { output.unicodeScalars.append(scalar) }
+            }
+        }
+        return output + "\""
+    }
+}
