@@ -36,16 +36,10 @@ extension DriveItem {
         return text.flatMap(URL.init(string:))
     }
 
-    /// `@microsoft.graph.conflictBehavior`, sent with a new item or an upload session.
+    /// `@microsoft.graph.conflictBehavior`, sent with a new item.
     public var conflictBehavior: ConflictBehavior? {
-        get { storage["@microsoft.graph.conflictBehavior"]?.stringValue.flatMap(ConflictBehavior.init(rawValue:)) }
-        set {
-            if let newValue {
-                storage["@microsoft.graph.conflictBehavior"] = .string(newValue.rawValue)
-            } else {
-                storage.removeValue(forKey: "@microsoft.graph.conflictBehavior")
-            }
-        }
+        get { storage.conflictBehavior }
+        set { storage.conflictBehavior = newValue }
     }
 
     public var isFolder: Bool { storage["folder"]?.objectValue != nil }
@@ -57,8 +51,16 @@ extension DriveItem {
 extension DriveItemUploadableProperties {
     /// `@microsoft.graph.conflictBehavior` for the file the upload session creates.
     public var conflictBehavior: ConflictBehavior? {
-        get { storage["@microsoft.graph.conflictBehavior"]?.stringValue.flatMap(ConflictBehavior.init(rawValue:)) }
-        set { storage["@microsoft.graph.conflictBehavior"] = newValue.map { .string($0.rawValue) } }
+        get { storage.conflictBehavior }
+        set { storage.conflictBehavior = newValue }
+    }
+}
+
+extension JSONObject {
+    /// The instance annotation both a new item and an upload session's properties carry; nil removes it.
+    fileprivate var conflictBehavior: ConflictBehavior? {
+        get { self["@microsoft.graph.conflictBehavior"]?.stringValue.flatMap(ConflictBehavior.init(rawValue:)) }
+        set { self["@microsoft.graph.conflictBehavior"] = newValue.map { .string($0.rawValue) } }
     }
 }
 

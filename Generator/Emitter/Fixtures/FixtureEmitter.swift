@@ -7,21 +7,15 @@ import Foundation
 /// them; the conformance tests replay them.
 public struct FixtureEmitter {
     let spec: ServiceSpec
-    private let structures: [QualifiedName: StructureSpec]
-    private let derived: [QualifiedName: [QualifiedName]]
+    private let structures: StructureIndex
     private let enums: [QualifiedName: EnumSpec]
     private let resources: [QualifiedName: ResourceSpec]
 
     public init(spec: ServiceSpec) {
         self.spec = spec
-        structures = Dictionary(spec.structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        structures = StructureIndex(spec.structures)
         enums = Dictionary(spec.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         resources = Dictionary(spec.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var derived: [QualifiedName: [QualifiedName]] = [:]
-        for structure in spec.structures {
-            if let base = structure.baseType { derived[base, default: []].append(structure.name) }
-        }
-        self.derived = derived
     }
 
     /// `<resource>/<operation>.json` for every operation reachable from the service root.
@@ -90,7 +84,7 @@ public struct FixtureEmitter {
             }
         }
         for (index, suffix) in operation.pathSuffix.enumerated() {
-            var segment = unqualified(suffix)
+            var segment = spec.urlSegment(suffix)
             if index == operation.pathSuffix.count - 1, operation.kind == .function, spec.conventions.queryOptions == .odata {
                 segment += "(" + functionArguments.joined(separator: ",") + ")"
             }
@@ -166,7 +160,7 @@ public struct FixtureEmitter {
                 if structures[name]?.isAbstract == false, let base = object(name, as: name, depth: depth + 1, extra: extra) {
                     items.append(base)
                 }
-                if let concrete = firstConcreteDescendant(of: name), let item = object(concrete, as: name, depth: depth + 1, extra: extra) {
+                if let concrete = structures.firstConcreteDescendant(of: name), let item = object(concrete, as: name, depth: depth + 1, extra: extra) {
                     items.append(item)
                 }
                 return .array(items)
@@ -175,7 +169,7 @@ public struct FixtureEmitter {
         case .named(let name):
             if let enumeration = enums[name] { return .string(enumeration.members.first?.name ?? "value") }
             guard depth < 4 else { return nil }
-            let concrete = structures[name]?.isAbstract == true ? firstConcreteDescendant(of: name) ?? name : name
+            let concrete = structures[name]?.isAbstract == true ? structures.firstConcreteDescendant(of: name) ?? name : name
             return object(concrete, as: name, depth: depth + 1, extra: extra)
         }
     }
@@ -185,34 +179,19 @@ public struct FixtureEmitter {
         guard let structure = structures[name] else { return nil }
         var members: [(String, FixtureJSON)] = []
         if name != declared {
-            if let tagged = lineage(structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
+            if let tagged = structures.lineage(of: structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
                 members.append((tagged, .string(structure.discriminatorValue ?? name.description)))
             } else {
                 members.append(("@odata.type", .string("#" + name.description)))
             }
         }
-        for property in lineage(structure).flatMap(\.properties) where !members.contains(where: { $0.0 == property.name }) {
+        for property in structures.lineage(of: structure).flatMap(\.properties) where !members.contains(where: { $0.0 == property.name }) {
             if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
                 members.append((property.name, value))
             }
         }
         if extra { members.append(("fieldUnknownToTheSpec", .object([("kept", .bool(true))]))) }
         return .object(members)
-    }
-
-    private func lineage(_ structure: StructureSpec) -> [StructureSpec] {
-        var chain = [structure]
-        var seen: Set<QualifiedName> = [structure.name]
-        while let base = chain[0].baseType, let found = structures[base], seen.insert(base).inserted { chain.insert(found, at: 0) }
-        return chain
-    }
-
-    private func firstConcreteDescendant(of name: QualifiedName) -> QualifiedName? {
-        for child in derived[name] ?? [] {
-            if structures[child]?.isAbstract == false { return child }
-            if let deeper = firstConcreteDescendant(of: child) { return deeper }
-        }
-        return nil
     }
 
     private static func sample(_ primitive: Primitive, loose: Bool) -> FixtureJSON? {
@@ -234,12 +213,6 @@ public struct FixtureEmitter {
         case .stream: return nil
         case .untyped: return .object([("any", .string("value"))])
         }
-    }
-
-    private func unqualified(_ segment: String) -> String {
-        let prefix = spec.primaryNamespace + "."
-        if segment.hasPrefix(prefix), !segment.dropFirst(prefix.count).contains(".") { return String(segment.dropFirst(prefix.count)) }
-        return segment
     }
 }
 

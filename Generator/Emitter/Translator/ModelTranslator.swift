@@ -9,8 +9,7 @@ struct ModelTranslator {
     let spec: ServiceSpec
     let symbols: SymbolTable
     let mapping: TypeMapping
-    private let structuresByName: [QualifiedName: StructureSpec]
-    private let derivedByBase: [QualifiedName: [QualifiedName]]
+    private let index: StructureIndex
 
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
     static let reservedModelMembers: Set<String> = [
@@ -25,29 +24,14 @@ struct ModelTranslator {
         self.spec = spec
         self.symbols = symbols
         self.mapping = mapping
-        structuresByName = Dictionary(spec.structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var derived: [QualifiedName: [QualifiedName]] = [:]
-        for structure in spec.structures {
-            if let base = structure.baseType { derived[base, default: []].append(structure.name) }
-        }
-        derivedByBase = derived
-    }
-
-    /// The type and its ancestors, root first.
-    func lineage(of structure: StructureSpec) -> [StructureSpec] {
-        var chain: [StructureSpec] = [structure]
-        var seen: Set<QualifiedName> = [structure.name]
-        while let baseName = chain[0].baseType, let base = structuresByName[baseName], seen.insert(baseName).inserted {
-            chain.insert(base, at: 0)
-        }
-        return chain
+        index = StructureIndex(spec.structures)
     }
 
     /// The stream properties of a type, inherited ones included (`driveItem/content`): builders reach them
     /// as `StreamRequestBuilder`s, since a stream has no JSON form.
     func streamProperties(of name: QualifiedName) -> [PropertySpec] {
-        guard let structure = structuresByName[name] else { return [] }
-        return lineage(of: structure).flatMap(\.properties).filter { $0.type == .primitive(.stream) }
+        guard let structure = index[name] else { return [] }
+        return index.lineage(of: structure).flatMap(\.properties).filter { $0.type == .primitive(.stream) }
     }
 
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
@@ -65,7 +49,7 @@ struct ModelTranslator {
             initializer.append("self.\(plain) = Field(\(wireName.swiftLiteral)\(loose ? ", loose: true" : ""))")
         }
 
-        for owner in lineage(of: structure) {
+        for owner in index.lineage(of: structure) {
             for property in owner.properties {
                 addField(property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
                     doc: DocComment.lines(property.doc, remark: nil))
@@ -79,10 +63,10 @@ struct ModelTranslator {
         }
 
         var schemaArguments = [structure.name.description.swiftLiteral]
-        if let base = structure.baseType, structuresByName[base] != nil {
+        if let base = structure.baseType, index[base] != nil {
             schemaArguments.append("base: \(symbols.typeName(base)).self")
         }
-        let derived = (derivedByBase[structure.name] ?? []).map { "\(symbols.typeName($0)).self" }
+        let derived = (index.derived[structure.name] ?? []).map { "\(symbols.typeName($0)).self" }
         if !derived.isEmpty { schemaArguments.append("derived: [" + derived.joined(separator: ", ") + "]") }
         if let discriminator = structure.discriminatorProperty {
             schemaArguments.append("discriminator: \(discriminator.swiftLiteral)")

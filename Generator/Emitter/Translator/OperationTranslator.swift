@@ -118,7 +118,7 @@ struct OperationTranslator {
                 }
                 pathExpression += ".appending(\(name))"
             } else if isLast, operation.kind == .function, usesODataSyntax {
-                let functionName = unqualified(segment)
+                let functionName = spec.urlSegment(segment)
                 let arguments = "[" + functionArguments.joined(separator: ", ") + "]"
                 if optionalFunctionArguments.isEmpty {
                     pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: \(arguments))"
@@ -128,7 +128,7 @@ struct OperationTranslator {
                     pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: arguments)"
                 }
             } else {
-                pathExpression += ".appending(\(unqualified(segment).swiftLiteral))"
+                pathExpression += ".appending(\(spec.urlSegment(segment).swiftLiteral))"
             }
         }
 
@@ -214,16 +214,8 @@ struct OperationTranslator {
     }
 
     /// The segment as a URL carries it (the route table matches on this).
-    func routeSegment(_ segment: String) -> String { unqualified(segment) }
+    func routeSegment(_ segment: String) -> String { spec.urlSegment(segment) }
 
-    /// Operations of the primary namespace are addressed unqualified (`sendMail`, `delta()`), as Graph documents them.
-    private func unqualified(_ segment: String) -> String {
-        let prefix = spec.primaryNamespace + "."
-        if segment.hasPrefix(prefix), !segment.dropFirst(prefix.count).contains(".") {
-            return String(segment.dropFirst(prefix.count))
-        }
-        return segment
-    }
 
     /// Swift tells overloads apart by name and argument labels (types too, but not for defaulted calls).
     private func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool) -> String {

@@ -20,6 +20,9 @@ public struct ModelSchema: Sendable {
     public let discriminator: String?
     /// The value of the discriminator that names this type (`timespan`); default: the qualified type name.
     public let tag: String?
+    /// The member whose value names a payload's concrete type: this type's discriminator, else its base's,
+    /// else `@odata.type`. Worked out once, since validation reads it for every object.
+    public let discriminatorMember: String
 
     /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
     public init(
@@ -33,14 +36,10 @@ public struct ModelSchema: Sendable {
         self.derived = derived
         self.discriminator = discriminator
         self.tag = tag
+        // Base chains are acyclic, so reading the base's schema here cannot recurse into this one.
+        self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
         self.fieldNames = Set(declared.map(\.name))
-    }
-
-    /// The member whose value names a payload's concrete type: this type's discriminator, else its base's,
-    /// else `@odata.type`.
-    public var discriminatorMember: String {
-        discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
     }
 
     /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.
