@@ -17,12 +17,13 @@ let package = Package(
         .library(name: "BinderyRuntime", targets: ["BinderyRuntime"]),
         .executable(name: "bindery-gen", targets: ["bindery-gen"]),
         .executable(name: "bindery", targets: ["bindery"]),
+        .library(name: "BinderyMock", targets: ["BinderyMock"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Tests only: a small HTTP server on 127.0.0.1 for the transport tests.
+        // The mock server's HTTP/1.1 (and the transport tests' loopback servers).
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
@@ -67,10 +68,21 @@ let package = Package(
             path: "Sources/BinderyRuntime"
         ),
 
-        // `bindery validate` (and, next, `bindery mock` and `bindery demo`) over the five service modules.
+        // The mock server: any generated service from its route table, stateful, on 127.0.0.1.
+        .target(
+            name: "BinderyMock",
+            dependencies: [
+                "BinderyRuntime",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ] + services.map { .target(name: $0) },
+            path: "Sources/BinderyMock"
+        ),
+
+        // `bindery validate`, `bindery mock` and `bindery demo` over the five service modules.
         .executableTarget(
             name: "bindery",
-            dependencies: ["BinderyRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BinderyRuntime", "BinderyMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
         ),
@@ -90,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["BinderyRuntime"] + services.map { .target(name: $0) },
+            dependencies: ["BinderyRuntime", "BinderyMock"] + services.map { .target(name: $0) },
             path: "Tests/ServiceTests"
         ),
         .testTarget(

@@ -77,7 +77,8 @@ public struct FixtureEmitter {
         for parameter in operation.parameters {
             let value = sample(parameter.type, depth: 1, loose: false) ?? .string("text")
             switch parameter.location {
-            case .query: if parameter.isRequired || query.count < 2 { query.append((parameter.name, .string(value.queryText))) }
+            // Optional query parameters are left out: a sample filter (`subject=text`) would leave lists empty.
+            case .query: if parameter.isRequired { query.append((parameter.name, .string(value.queryText))) }
             case .header, .path: break
             case .body: bodyMembers.append((parameter.name, value))
             case .function: functionArguments.append("\(parameter.name)=\(value.literalText)")

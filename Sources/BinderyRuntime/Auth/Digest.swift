@@ -3,8 +3,8 @@ import Foundation
 /// The two digests sign-in needs, written out so the runtime needs no crypto library on Linux:
 /// SHA-256 for PKCE's S256 challenge (RFC 7636) and MD5 for Spark's `ApiSig` request signatures.
 /// Neither is used to protect secrets at rest.
-enum Digest {
-    static func sha256(_ message: [UInt8]) -> [UInt8] {
+public enum Digest {
+    public static func sha256(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -35,7 +35,7 @@ enum Digest {
         return h.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xff), UInt8($0 >> 8 & 0xff), UInt8($0 & 0xff)] }
     }
 
-    static func md5(_ message: [UInt8]) -> [UInt8] {
+    public static func md5(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476]
         let data = padded(message, bigEndian: false)
         var m = [UInt32](repeating: 0, count: 16)
@@ -68,7 +68,7 @@ enum Digest {
         return state.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8 & 0xff), UInt8($0 >> 16 & 0xff), UInt8($0 >> 24)] }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }

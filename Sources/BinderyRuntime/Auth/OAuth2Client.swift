@@ -290,10 +290,10 @@ public struct OAuth2Client: Sendable {
 }
 
 /// PKCE (RFC 7636): a random verifier and its S256 challenge.
-enum PKCE {
-    static func makeVerifier() -> String { randomToken(bytes: 32) }
+public enum PKCE {
+    public static func makeVerifier() -> String { randomToken(bytes: 32) }
 
-    static func challenge(for verifier: String) -> String { base64URL(Digest.sha256(Array(verifier.utf8))) }
+    public static func challenge(for verifier: String) -> String { base64URL(Digest.sha256(Array(verifier.utf8))) }
 
     /// Random bytes from the system's generator, base64url without padding.
     static func randomToken(bytes count: Int) -> String {

@@ -59,7 +59,7 @@ enum ErrorParser {
 
 extension JSONValue {
     /// A string, or a number's text: codes, ids and cursors arrive as either (Spark's `1020`).
-    var scalarText: String? {
+    public var scalarText: String? {
         switch self {
         case .string(let string): return string
         case .number(let number): return number.text

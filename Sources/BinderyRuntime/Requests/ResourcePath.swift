@@ -76,7 +76,8 @@ public struct ODataLiteral: Sendable {
     }
 }
 
-enum PercentEncoding {
+/// Percent-encoding for path segments, query values and forms (RFC 3986), shared with the mock server.
+public enum PercentEncoding {
     private static let unreserved: Set<UInt8> = Set(
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
     /// Characters a path segment may carry unescaped: enough for readable OData syntax (`f(a='x',b=1)`), but
@@ -85,13 +86,13 @@ enum PercentEncoding {
     /// Characters a query value may carry unescaped: no `&`, `=`, `+`, `#` or `%`.
     private static let querySafe: Set<UInt8> = unreserved.union(Array("!$'()*,;:@/?".utf8))
 
-    static func segment(_ text: String) -> String {
+    public static func segment(_ text: String) -> String {
         // "." and ".." would be removed or resolved by URL normalization.
         if text == "." || text == ".." { return text.replacingOccurrences(of: ".", with: "%2E") }
         return encode(text, keeping: segmentSafe)
     }
 
-    static func query(_ text: String) -> String { encode(text, keeping: querySafe) }
+    public static func query(_ text: String) -> String { encode(text, keeping: querySafe) }
 
     /// A component of a `root:/a/b:` path address: `:` is escaped too, since it ends the address.
     static func pathComponent(_ text: String) -> String {
@@ -100,7 +101,7 @@ enum PercentEncoding {
     private static let pathSafe: Set<UInt8> = segmentSafe.subtracting([UInt8(ascii: ":")])
 
     /// A form or OAuth parameter: everything but the unreserved characters is escaped.
-    static func form(_ text: String) -> String { encode(text, keeping: unreserved) }
+    public static func form(_ text: String) -> String { encode(text, keeping: unreserved) }
 
     private static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
         var output: [UInt8] = []

@@ -1,0 +1,71 @@
+import ArgumentParser
+import BinderyMock
+import BinderyRuntime
+import Foundation
+
+/// `bindery mock --service NAME [--port P] [--fixtures DIR]`: serves one service until interrupted.
+struct Mock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serves a stateful mock of one service on 127.0.0.1.",
+        discussion: """
+            The API answers at the printed URL with the service's paging, query options, errors and delta; the \
+            identity provider (authorize, token, device code, Spark OpenID/grant/session) shares the port. The \
+            store is seeded from the service's conformance fixtures. Send `X-Bindery-Fault: 429; retry-after=1` \
+            (or expired, 503, reset, truncated, slow=250) to get a fault.
+            """)
+
+    @Option(help: "onedrive, onenote, graph, spark or inbox.")
+    var service: String
+
+    @Option(help: "The port; 0 takes a free one.")
+    var port: UInt16 = 0
+
+    @Option(help: "The fixtures folder that seeds the store (its <Service>/ subfolder is read).")
+    var fixtures: String = "Tests/Fixtures"
+
+    func run() async throws {
+        guard let service = MockService.named(service) else {
+            throw ValidationError("unknown service '\(self.service)' (use \(MockService.all.map { $0.name.lowercased() }.joined(separator: ", ")))")
+        }
+        let server = try await MockServer(service, port: port)
+        let folder = URL(fileURLWithPath: fixtures).appendingPathComponent(service.name)
+        if FileManager.default.fileExists(atPath: folder.path) { try server.seed(fixturesIn: folder) }
+        print("""
+            \(service.name) mock on \(server.serviceURL.absoluteString)
+              identity provider: \(server.baseURL.absoluteString) (authority for MicrosoftIdentity, SparkSignIn bases)
+              a token it accepts: \(server.identity.acceptedToken)
+            Ctrl-C stops it.
+            """)
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}
+
+/// `bindery conformance`: replays every fixture of every service over HTTP and prints coverage.
+struct Conformance: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replays every conformance fixture against the mock server and prints coverage per service.")
+
+    @Option(help: "The fixtures folder (one subfolder per service).")
+    var fixtures: String = "Tests/Fixtures"
+
+    @Flag(help: "List every fixture, not only failures.")
+    var verbose = false
+
+    func run() async throws {
+        var complete = true
+        print("service    operations passing / in the spec")
+        for service in MockService.all {
+            let folder = URL(fileURLWithPath: fixtures).appendingPathComponent(service.name)
+            let outcomes = try await ConformanceRun(service, fixtures: try MockFixture.load(from: folder)).run()
+            let (passed, total) = ConformanceRun.coverage(outcomes)
+            let percent = total == 0 ? 0 : passed * 100 / total
+            print("\(service.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(passed) / \(total)  \(percent)%")
+            for outcome in outcomes where verbose || !outcome.passed {
+                print("  \(outcome.passed ? "ok  " : "FAIL") \(outcome.fixture)")
+                for problem in outcome.problems { print("       \(problem)") }
+            }
+            if passed < total || total == 0 { complete = false }
+        }
+        if !complete { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,116 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// One conformance fixture (`bindery-gen --fixtures`): a request a generated builder sends and an answer.
+public struct MockFixture: Sendable {
+    /// `microsoft.graph.driveItem/copy`: the spec's resource and operation.
+    public var operation: String
+    /// `driveItem/copy`, the file's path below the fixture folder without `.json`.
+    public var name: String
+    public var method: String
+    /// Below the service root, percent-encoded as a client sends it.
+    public var path: String
+    public var query: [(String, String)]
+    public var requestBody: JSONValue?
+    /// A multipart body's part names, or a raw body's text.
+    public var multipartParts: [String]?
+    public var requestText: String?
+    public var status: Int
+    public var responseBody: JSONValue?
+    public var responseText: String?
+
+    public var segments: [String] {
+        path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+    }
+
+    public struct LoadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Every `*.json` below `directory`, sorted by name.
+    public static func load(from directory: URL) throws -> [MockFixture] {
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            throw LoadError(description: "\(directory.path): no such folder")
+        }
+        var fixtures: [MockFixture] = []
+        for case let url as URL in enumerator where url.pathExtension == "json" {
+            let name = String(url.path.dropFirst(directory.path.count).drop { $0 == "/" }.dropLast(5))
+            fixtures.append(try load(url, name: name))
+        }
+        return fixtures.sorted { $0.name < $1.name }
+    }
+
+    static func load(_ url: URL, name: String) throws -> MockFixture {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(try Data(contentsOf: url)))
+        } catch {
+            throw LoadError(description: "\(url.path): \(error)")
+        }
+        guard let operation = json["operation"]?.stringValue, let request = json["request"], let response = json["response"],
+            let method = request["method"]?.stringValue, let path = request["path"]?.stringValue
+        else {
+            throw LoadError(description: "\(url.path): a fixture needs operation, request.method, request.path and response")
+        }
+        let query = request["query"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
+        return MockFixture(
+            operation: operation, name: name, method: method, path: path, query: query, requestBody: request["body"],
+            multipartParts: request["multipart"]?.arrayValue?.compactMap(\.stringValue), requestText: request["bodyText"]?.stringValue,
+            status: response["status"]?.numberValue?.intValue ?? 200, responseBody: response["body"],
+            responseText: response["bodyText"]?.stringValue)
+    }
+}
+
+extension MockServer {
+    /// Puts what a read fixture answered into the store: a list's items into their collection, an item
+    /// at its path (its key member set to the key in the path).
+    func seed(_ fixture: MockFixture) {
+        guard fixture.method == "GET", let body = fixture.responseBody,
+            let method = HTTPRequest.Method(rawValue: fixture.method)
+        else { return }
+        let path = fixture.segments
+        switch service.routes.match(method: method, segments: path) {
+        case .collection?:
+            store.createCollection(at: path)
+            for case .object(let item) in items(in: body) {
+                store.insert(item, into: path, idMember: service.idMember, logged: false)
+            }
+        case .item(_, let keys)?:
+            guard case .object(let object)? = self.item(in: body) else { return }
+            if let key = keys.last, path.last == key, path.count >= 2 {
+                store.createCollection(at: Array(path.dropLast()))
+                store.insert(object, into: Array(path.dropLast()), key: key, idMember: service.idMember, logged: false)
+            } else {
+                store.set(object, at: path)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A list payload's items, wherever the service puts them.
+    func items(in body: JSONValue) -> [JSONValue] {
+        switch service.conventions.listShape {
+        case .odata: return body["value"]?.arrayValue ?? []
+        case .wrapped(let path): return body.value(at: path)?.arrayValue ?? []
+        case .bare: return body.arrayValue ?? []
+        }
+    }
+
+    /// A single-item payload's object (Spark's first result).
+    func item(in body: JSONValue) -> JSONValue? {
+        service.conventions.unwrapSingle(body)
+    }
+
+    /// The status a generic write's fixture gives (`"microsoft.graph.event"`, `"DELETE"` → 204).
+    func fixtureStatus(resource: String, method: String) -> Int? {
+        allFixtures.first { fixture in
+            guard fixture.method == method, let verb = HTTPRequest.Method(rawValue: method) else { return false }
+            switch service.routes.match(method: verb, segments: fixture.segments) {
+            case .item(let found, _)?, .collection(let found, _)?: return found.name == resource
+            default: return false
+            }
+        }?.status
+    }
+}

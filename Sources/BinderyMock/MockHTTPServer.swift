@@ -1,0 +1,83 @@
+// The only file of the mock that imports FlyingFox: its HTTPRequest/HTTPResponse would clash with
+// swift-http-types' names, so the rest of the mock sees `MockRequest` and `MockResponse`.
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// An HTTP/1.1 server on 127.0.0.1 that hands every request to one handler.
+final class MockHTTPServer: Sendable {
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+    let port: UInt16
+
+    init(port: UInt16, handler: @escaping @Sendable (MockRequest) async -> MockResponse) async throws {
+        let server = try HTTPServer(address: .inet(ip4: "127.0.0.1", port: port), timeout: 120, logger: .disabled)
+        self.server = server
+        task = Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case .ip4(_, let bound)? = await server.listeningAddress else { throw MockServerError.noPort }
+        self.port = bound
+        await server.appendRoute("*") { request in
+            let body = Array(try await request.bodyData)
+            var headers: [(String, String)] = []
+            for (name, values) in zip(request.headers.keys, request.headers.values) {
+                for value in values { headers.append((name.rawValue, value)) }
+            }
+            let seen = MockRequest(
+                method: request.method.rawValue, path: request.path, query: request.query.map { ($0.name, $0.value) },
+                headers: headers, body: body)
+            return Self.encode(await handler(seen))
+        }
+    }
+
+    func stop() async {
+        await server.stop(timeout: 1)
+        task.cancel()
+    }
+
+    private static func encode(_ response: MockResponse) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.addValue(value, for: HTTPHeader(name)) }
+        let status = HTTPStatusCode(response.status, phrase: MockResponse.phrase(response.status))
+        switch response.delivery {
+        case .whole:
+            return HTTPResponse(statusCode: status, headers: headers, body: Data(response.body))
+        case .truncated:
+            // Content-Length promises the whole body; the connection closes after half of it.
+            let half = Array(response.body.prefix(response.body.count / 2))
+            return HTTPResponse(
+                statusCode: status, headers: headers,
+                body: HTTPBodySequence(from: BrokenBytes(bytes: half), count: response.body.count))
+        case .reset:
+            // The status line and headers, then the connection drops before a byte of the promised body.
+            return HTTPResponse(
+                statusCode: status, headers: headers,
+                body: HTTPBodySequence(from: BrokenBytes(bytes: []), count: max(response.body.count, 1)))
+        }
+    }
+}
+
+enum MockServerError: Error { case noPort }
+
+/// Bytes that end in an error: FlyingFox then closes the connection mid-body.
+private struct BrokenBytes: AsyncBufferedSequence, Sendable {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+
+    func makeAsyncIterator() -> Iterator { Iterator(remaining: bytes) }
+
+    struct Iterator: AsyncBufferedIteratorProtocol {
+        var remaining: [UInt8]
+
+        mutating func next() async throws -> UInt8? {
+            guard !remaining.isEmpty else { throw CancellationError() }
+            return remaining.removeFirst()
+        }
+
+        mutating func nextBuffer(suggested count: Int) async throws -> [UInt8]? {
+            guard !remaining.isEmpty else { throw CancellationError() }
+            defer { remaining = [] }
+            return remaining
+        }
+    }
+}

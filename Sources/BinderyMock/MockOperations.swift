@@ -1,0 +1,316 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// Operations with behaviour: delta, mail, uploads, sign-in, Inbox's drafts and cursors.
+extension MockOperation {
+    /// Answers `status` with no body (`send`, `reply`: 202 Accepted).
+    public static func accepted(_ status: Int = 202) -> MockOperation { MockOperation { _ in .empty(status) } }
+
+    /// OData delta: every item below the resource first, then what was created, changed or deleted since
+    /// the token; the last page carries `@odata.deltaLink` with the next token.
+    public static let odataDelta = MockOperation(prepare: { fixture, server in
+        let token = fixture.query.first { $0.0 == "$deltatoken" || $0.0 == "token" }?.1 ?? MockServer.functionToken(fixture.segments.last)
+        if let token { server.acceptDeltaToken(token) }
+    }) { call in call.server.odataDelta(call) }
+
+    /// Graph `sendMail`: the message lands in Sent Items unless `saveToSentItems` is false; 202.
+    public static let sendMail = MockOperation { call in
+        guard case .object(let message)? = call.body?["message"] else {
+            return call.server.errorResponse(400, code: "ErrorInvalidRequest", message: "the body needs a message")
+        }
+        if call.body?["saveToSentItems"] != .bool(false) {
+            call.store.insert(message, into: ["me", "mailFolders", "sentitems", "messages"])
+        }
+        return .empty(202)
+    }
+
+    /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
+    public static let uploadSession = MockOperation { call in call.server.startUpload(call) }
+
+    /// OneDrive `copy`: the copy is made at once and the answer is 202 with a monitor URL that reports it done.
+    public static let copy = MockOperation { call in
+        guard let source = call.store.object(at: call.resourcePath) else {
+            return call.server.errorResponse(404, code: "itemNotFound", message: "nothing to copy")
+        }
+        var copy = source
+        copy["id"] = nil
+        if let name = call.body?["name"]?.stringValue { copy["name"] = .string(name) }
+        let parent = Array(call.resourcePath.dropLast())
+        let stored = call.store.insert(copy, into: parent.isEmpty ? ["copies"] : parent)
+        let monitor = call.server.origin(of: call.request) + "/\(MockServer.monitorSegment)/\(stored.key)"
+        return MockResponse(status: 202, headers: [("Location", monitor)])
+    }
+
+    /// Spark `/v1/oauth2/grant`: authorization code (from the OpenID hybrid flow), refresh token, password.
+    public static let sparkGrant = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
+        if let code = fixture.requestBody?["code"]?.stringValue { server.identity.acceptCode(code) }
+        if let refresh = fixture.requestBody?["refresh_token"]?.stringValue { server.identity.acceptRefreshToken(refresh) }
+    }) { call in
+        var grant: [String: String] = [:]
+        for member in call.request.json?.objectValue ?? [:] { grant[member.key] = member.value.text }
+        return await call.server.identity.token(grant: grant, style: .json)
+    }
+
+    /// Spark `/v1/session`: an API-key session (see `MockIdentity.registerSparkAPIKey`).
+    public static let sparkSession = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
+        let query = Dictionary(fixture.query, uniquingKeysWith: { _, last in last })
+        if let key = query["ApiKey"], let signature = query["ApiSig"] { server.identity.trustSessionSignature(signature, forKey: key) }
+    }) { call in
+        call.server.identity.sparkSession(call.request, server: call.server)
+    }
+
+    // MARK: Inbox
+
+    /// `POST /n/{ns}/send {"draft_id", "version"}`: the draft (at its current version) becomes a message.
+    public static let inboxSend = MockOperation(prepare: { fixture, server in
+        guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
+        let drafts = Array(fixture.segments.prefix(2)) + ["drafts"]
+        server.store.insert(["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
+    }) { call in
+        let namespace = Array(call.resourcePath.prefix(2))
+        guard let draftID = call.body?["draft_id"]?.text else {
+            // Sending without a draft: the body is the message.
+            guard case .object(var message)? = call.body else {
+                return call.server.errorResponse(400, code: "invalid_request_error", message: "send needs a draft_id or a message")
+            }
+            message["object"] = "message"
+            return call.server.single(call.store.insert(message, into: namespace + ["messages"]).object)
+        }
+        let draftPath = namespace + ["drafts", draftID]
+        guard var draft = call.store.object(at: draftPath) else {
+            return call.server.errorResponse(404, code: "not_found_error", message: "no draft \(draftID)")
+        }
+        if let version = call.body?["version"], version != draft["version"] {
+            return call.server.errorResponse(409, code: "invalid_request_error", message: "draft \(draftID) has changed since version \(version.text ?? "?")")
+        }
+        call.store.remove(at: draftPath)
+        draft["object"] = "message"
+        draft["version"] = nil
+        draft["date"] = .number(JSONNumber(Int(Date().timeIntervalSince1970)))
+        return call.server.single(call.store.insert(draft, into: namespace + ["messages"], key: draftID).object)
+    }
+
+    /// `DELETE /n/{ns}/drafts/{id} {"version"}`: only the current version may be deleted.
+    public static let inboxDeleteDraft = MockOperation { call in
+        guard let draft = call.store.object(at: call.resourcePath) else {
+            return call.server.errorResponse(404, code: "not_found_error", message: "no such draft")
+        }
+        if let version = call.body?["version"], version != draft["version"] {
+            return call.server.errorResponse(409, code: "invalid_request_error", message: "the draft has changed since that version")
+        }
+        call.store.remove(at: call.resourcePath)
+        return MockResponse(json: [:])
+    }
+
+    /// `PUT /n/{ns}/threads/{id} {"add_tags", "remove_tags"}`.
+    public static let inboxUpdateTags = MockOperation { call in
+        guard let thread = call.store.object(at: call.resourcePath) else {
+            return call.server.errorResponse(404, code: "not_found_error", message: "no such thread")
+        }
+        let adding = call.body?["add_tags"]?.arrayValue?.compactMap(\.text) ?? []
+        let removing = Set(call.body?["remove_tags"]?.arrayValue?.compactMap(\.text) ?? [])
+        var tags = (thread["tags"]?.arrayValue ?? []).filter { tag in
+            !removing.contains(tag["id"]?.text ?? "") && !removing.contains(tag["name"]?.text ?? "")
+        }
+        for name in adding where !tags.contains(where: { $0["name"]?.text == name || $0["id"]?.text == name }) {
+            tags.append(["id": .string(name), "name": .string(name)])
+        }
+        var changes = JSONObject()
+        changes["tags"] = .array(tags)
+        if removing.contains("unread") { changes["unread"] = false }
+        if adding.contains("unread") { changes["unread"] = true }
+        return call.server.single(call.store.update(at: call.resourcePath, merging: changes) ?? thread)
+    }
+
+    /// `POST /n/{ns}/files` (multipart): each file part becomes a file; the answer lists them.
+    public static let inboxUpload = MockOperation { call in
+        let parts = MultipartParts(call.request)
+        guard !parts.files.isEmpty else {
+            return call.server.errorResponse(400, code: "invalid_request_error", message: "no file part in the upload")
+        }
+        var created: [JSONValue] = []
+        for part in parts.files {
+            let object: JSONObject = [
+                "object": "file", "namespace_id": .string(call.resourcePath.dropFirst().first ?? ""),
+                "filename": .string(part.filename), "size": .number(JSONNumber(part.bytes.count)),
+                "content_type": .string(part.contentType),
+            ]
+            let stored = call.store.insert(object, into: call.resourcePath)
+            call.store.setBlob(part.bytes, at: call.resourcePath + [stored.key, "download"])
+            created.append(.object(stored.object))
+        }
+        return MockResponse(json: .array(created))
+    }
+
+    /// `GET /n/{ns}/files/{id}/download`: the uploaded bytes.
+    public static let inboxDownload = MockOperation(prepare: { fixture, server in
+        server.store.setBlob(Array((fixture.responseText ?? "bytes").utf8), at: fixture.segments)
+    }) { call in
+        guard let bytes = call.store.blob(at: call.resourcePath + ["download"]) else {
+            return call.server.errorResponse(404, code: "not_found_error", message: "no such file")
+        }
+        return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+    }
+
+    /// `POST …/delta/generate_cursor {"start": <unix seconds>}`: a cursor before the first change at or after `start`.
+    public static let generateCursor = MockOperation { call in
+        let start = call.body?["start"]?.numberValue?.doubleValue ?? 0
+        let before = call.store.changes(after: 0, below: []).last { $0.date.timeIntervalSince1970 < start }?.sequence ?? 0
+        return MockResponse(json: ["cursor": .string(InboxCursor.text(before))])
+    }
+
+    /// `POST …/delta/latest_cursor`: a cursor after every change so far.
+    public static let latestCursor = MockOperation { call in
+        MockResponse(json: ["cursor": .string(InboxCursor.text(call.store.latestSequence))])
+    }
+
+    /// `GET …/delta?cursor=C`: up to 100 changes after the cursor; `cursor_start == cursor_end` when there are none.
+    public static let cursorDelta = MockOperation { call in call.server.cursorDelta(call) }
+
+    /// `GET …/delta/longpoll?cursor=C&timeout=S`: holds the request until a change arrives or the timeout passes.
+    public static let longpoll = MockOperation { call in
+        // Without a timeout the mock waits 2 s (the service: 30 s), so replays stay quick.
+        let timeout = min(60, Double(call.request.queryValue("timeout") ?? "") ?? 2)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        let after = InboxCursor.sequence(call.request.queryValue("cursor"))
+        while Date() < deadline, call.store.changes(after: after, below: InboxCursor.namespace(of: call.resourcePath)).isEmpty {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return call.server.cursorDelta(call)
+    }
+}
+
+/// Inbox cursors are opaque to clients; the mock's carry the change sequence number.
+enum InboxCursor {
+    static func text(_ sequence: Int) -> String { "cursor-\(sequence)" }
+
+    static func sequence(_ text: String?) -> Int {
+        guard let text, text.hasPrefix("cursor-") else { return 0 }
+        return Int(text.dropFirst(7)) ?? 0
+    }
+
+    /// `/n/{ns}`: the namespace a delta path belongs to.
+    static func namespace(of path: [String]) -> [String] { Array(path.prefix(2)) }
+}
+
+extension MockServer {
+    func odataDelta(_ call: MockCall) -> MockResponse {
+        let request = call.request
+        let token = request.queryValue("$deltatoken") ?? request.queryValue("token") ?? Self.functionToken(request.segments.last)
+        let prefix = call.resourcePath
+        var items: [JSONObject] = []
+        if let token, let after = deltaSequence(token) {
+            var latest: [String: MockStore.Change] = [:]
+            var order: [String] = []
+            for change in store.changes(after: after, below: prefix) {
+                let id = (change.collection + [change.key]).joined(separator: "/")
+                if latest[id] == nil { order.append(id) }
+                latest[id] = change
+            }
+            for id in order {
+                guard let change = latest[id] else { continue }
+                if change.kind != .deleted, let object = store.object(at: change.collection + [change.key]) {
+                    items.append(object)
+                } else {
+                    var tombstone = JSONObject()
+                    tombstone[service.idMember] = .string(change.key)
+                    switch service.deletionMarker {
+                    case .removedAnnotation: tombstone["@removed"] = ["reason": "deleted"]
+                    case .deletedFacet: tombstone["deleted"] = ["state": "deleted"]
+                    }
+                    items.append(tombstone)
+                }
+            }
+        } else if token != nil {
+            return errorResponse(410, code: "resyncRequired", message: "the delta token is not valid; start again without one")
+        } else {
+            items = store.allItems(below: prefix).map(\.object)
+        }
+        let deltaLink = link(request, replacing: "$deltatoken", with: String(store.latestSequence), dropping: ["$skiptoken", "token"])
+        return odataPage(items, request, onLastPage: ["@odata.deltaLink": .string(deltaLink)])
+    }
+
+    /// `delta(token='42')` → `42`.
+    static func functionToken(_ segment: String?) -> String? {
+        guard let segment, let start = segment.range(of: "token='") else { return nil }
+        let rest = segment[start.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        let token = String(rest[..<end])
+        return token.isEmpty ? nil : token
+    }
+
+    func cursorDelta(_ call: MockCall) -> MockResponse {
+        let cursor = call.request.queryValue("cursor")
+        let after = InboxCursor.sequence(cursor)
+        let excluded = Set((call.request.queryValue("exclude_types") ?? "").split(separator: ",").map(String.init))
+        let changes = Array(store.changes(after: after, below: InboxCursor.namespace(of: call.resourcePath)).prefix(100))
+        var deltas: [JSONValue] = []
+        for change in changes {
+            let object = store.object(at: change.collection + [change.key])
+            let type = object?["object"]?.text ?? String((change.collection.last ?? "item").dropLast())
+            guard !excluded.contains(type) else { continue }
+            var delta: JSONObject = [
+                "object": .string(type), "event": .string(change.kind == .created ? "create" : change.kind == .updated ? "modify" : "delete"),
+                "id": .string(change.key), "cursor": .string(InboxCursor.text(change.sequence)),
+            ]
+            if change.kind != .deleted, let object { delta["attributes"] = .object(object) }
+            deltas.append(.object(delta))
+        }
+        let start = InboxCursor.text(after)
+        let end = changes.last.map { InboxCursor.text($0.sequence) } ?? start
+        return MockResponse(json: ["cursor_start": .string(start), "cursor_end": .string(end), "deltas": .array(deltas)])
+    }
+}
+
+/// The parts of a `multipart/form-data` body.
+struct MultipartParts {
+    struct File {
+        var filename: String
+        var contentType: String
+        var bytes: [UInt8]
+    }
+
+    var files: [File] = []
+
+    init(_ request: MockRequest) {
+        guard let type = request.header("Content-Type"), let range = type.range(of: "boundary=") else { return }
+        let boundary = Array(("--" + type[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))).utf8)
+        let body = request.body
+        var starts: [Int] = []
+        var index = 0
+        while index + boundary.count <= body.count {
+            if body[index] == boundary[0], Array(body[index..<index + boundary.count]) == boundary {
+                starts.append(index)
+                index += boundary.count
+            } else {
+                index += 1
+            }
+        }
+        for (start, end) in zip(starts, starts.dropFirst()) {
+            let part = Array(body[(start + boundary.count)..<end])
+            guard let split = Self.headerEnd(part) else { continue }
+            let head = String(decoding: part[..<split], as: UTF8.self)
+            var content = Array(part[(split + 4)...])
+            if content.suffix(2) == [13, 10] { content.removeLast(2) }
+            guard let name = Self.parameter("filename", in: head) else { continue }
+            let contentType = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) } ?? "application/octet-stream"
+            files.append(File(filename: name, contentType: contentType, bytes: content))
+        }
+    }
+
+    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    private static func parameter(_ name: String, in head: String) -> String? {
+        guard let range = head.range(of: name + "=\"") else { return nil }
+        let rest = head[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}

@@ -1,0 +1,261 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// Reads and writes of items and collections, in each service's query dialect.
+extension MockServer {
+    // MARK: Lists
+
+    func list(_ request: MockRequest, at path: [String]) -> MockResponse {
+        guard store.isCollection(path) || store.object(at: path) == nil else {
+            return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
+        }
+        let options = QueryNames(service.dialect)
+        var items = store.items(in: path)
+        switch filtered(items, request, options) {
+        case .success(let kept): items = kept
+        case .failure(let error): return errorResponse(400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
+        }
+        if let order = request.queryValue(options.orderBy) { items = SortOrder(order).sorted(items) { $0.object } }
+        let shaped = items.map { shape($0.object, at: path + [$0.key], request, options) }
+        return page(shaped, request, path: path)
+    }
+
+    /// One page of `items` in the service's paging dialect.
+    func page(_ items: [JSONObject], _ request: MockRequest, path: [String], extra: JSONObject = [:]) -> MockResponse {
+        switch service.conventions.paging {
+        case .pageNumber(let pageName, let sizeName, _, _):
+            let size = max(1, Int(request.queryValue(sizeName) ?? "") ?? 25)
+            let current = max(1, Int(request.queryValue(pageName) ?? "") ?? 1)
+            let slice = items.dropFirst((current - 1) * size).prefix(size)
+            let totalPages = max(1, (items.count + size - 1) / size)
+            let pagination: JSONObject = [
+                "TotalRows": .number(JSONNumber(items.count)), "PageSize": .number(JSONNumber(size)),
+                "TotalPages": .number(JSONNumber(totalPages)), "CurrentPage": .number(JSONNumber(current)),
+            ]
+            var extraMembers = extra
+            extraMembers["Pagination"] = .object(pagination)
+            let shape: [String] = { if case .wrapped(let path) = service.conventions.listShape { return path }; return ["D", "Results"] }()
+            return MockResponse(json: Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers))
+        case .offset(let offsetName, let limitName, let defaultLimit):
+            let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
+            let offset = max(0, Int(request.queryValue(offsetName) ?? "") ?? 0)
+            return MockResponse(json: .array(items.dropFirst(offset).prefix(limit).map { .object($0) }))
+        default:
+            return odataPage(items, request, onLastPage: extra)
+        }
+    }
+
+    /// `{"value": [...], "@odata.nextLink": "...?$skiptoken=N"}`; `$top` sets the page size.
+    func odataPage(_ items: [JSONObject], _ request: MockRequest, onLastPage: JSONObject) -> MockResponse {
+        let size = max(1, Int(request.queryValue("$top") ?? "") ?? service.pageSize)
+        let skip = max(0, Int(request.queryValue("$skiptoken") ?? "") ?? 0)
+        var body = JSONObject()
+        body["value"] = .array(items.dropFirst(skip).prefix(size).map { .object($0) })
+        if skip + size < items.count {
+            body["@odata.nextLink"] = .string(link(request, replacing: "$skiptoken", with: String(skip + size)))
+        } else {
+            for member in onLastPage { body[member.key] = member.value }
+        }
+        return MockResponse(json: .object(body))
+    }
+
+    /// The request's own URL with one query parameter set: next links and delta links.
+    func link(_ request: MockRequest, replacing name: String, with value: String, dropping: Set<String> = []) -> String {
+        var query = request.query.filter { $0.name != name && !dropping.contains($0.name) }
+        query.append((name, value))
+        let text = query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }.joined(separator: "&")
+        return origin(of: request) + request.path + "?" + text
+    }
+
+    private func filtered(
+        _ items: [(key: String, object: JSONObject)], _ request: MockRequest, _ options: QueryNames
+    ) -> Result<[(key: String, object: JSONObject)], FilterExpression.SyntaxError> {
+        if service.dialect == .inbox {
+            // Inbox filters by parameters named after fields: `unread=true`, `tag=inbox`, `any_email=a@b.c`.
+            let filters = request.query.filter { !["limit", "offset", "view", "cursor", "exclude_types"].contains($0.name) }
+            return .success(items.filter { item in filters.allSatisfy { Self.inboxMatches(item.object, $0.name, $0.value) } })
+        }
+        guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
+        do {
+            let expression = try FilterExpression.parse(text)
+            return .success(items.filter { item in
+                // Spark filters on the listing's StandardFields.
+                if service.dialect == .spark, let fields = item.object["StandardFields"]?.objectValue {
+                    var merged = item.object
+                    for member in fields { merged[member.key] = member.value }
+                    return expression.matches(merged)
+                }
+                return expression.matches(item.object)
+            })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func inboxMatches(_ object: JSONObject, _ name: String, _ value: String) -> Bool {
+        let wanted = value.lowercased()
+        func contains(_ json: JSONValue?) -> Bool {
+            switch json {
+            case .array(let items)?: return items.contains { contains($0) }
+            case .object(let members)?: return members.contains { contains($0.value) }
+            case let scalar?: return scalar.text?.lowercased() == wanted
+            case nil: return false
+            }
+        }
+        switch name {
+        case "tag": return contains(object["tags"])
+        case "any_email": return ["from", "to", "cc", "bcc", "participants"].contains { contains(object[$0]) }
+        case "in": return contains(object["folders"]) || contains(object["labels"]) || contains(object["tags"])
+        default: return object[name] == nil ? false : contains(object[name])
+        }
+    }
+
+    // MARK: Items
+
+    func read(_ request: MockRequest, at path: [String]) -> MockResponse {
+        let path = store.locate(path)
+        guard let object = store.object(at: path) else {
+            return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
+        }
+        return single(shape(object, at: path, request, QueryNames(service.dialect)))
+    }
+
+    func create(_ request: MockRequest, in path: [String], resource: ResourceRoute) -> MockResponse {
+        guard case .object(let object)? = requestBody(request) else {
+            return errorResponse(400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+        }
+        if let refusal = invalidBody(object, resource: resource) { return refusal }
+        let stored = store.insert(object, into: path, idMember: service.idMember)
+        return single(stored.object, status: fixtureStatus(resource, "POST", otherwise: 201))
+    }
+
+    func update(_ request: MockRequest, at path: [String], resource: ResourceRoute, replacing: Bool) -> MockResponse {
+        guard case .object(var changes)? = requestBody(request) else {
+            return errorResponse(400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+        }
+        if let refusal = invalidBody(changes, resource: resource) { return refusal }
+        let path = store.locate(path)
+        guard let current = store.object(at: path) else {
+            return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
+        }
+        if replacing {
+            for member in current where changes[member.key] == nil { changes[member.key] = .null }
+            changes[service.idMember] = current[service.idMember]
+        }
+        let updated = store.update(at: path, merging: changes) ?? current
+        let status = fixtureStatus(resource, replacing ? "PUT" : "PATCH", otherwise: 200)
+        return status == 204 ? .empty(204) : single(updated, status: status)
+    }
+
+    func delete(at path: [String], resource: ResourceRoute) -> MockResponse {
+        guard store.remove(at: store.locate(path)) else {
+            return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
+        }
+        let status = fixtureStatus(resource, "DELETE", otherwise: 204)
+        if status == 204 { return .empty(204) }
+        return service.dialect == .spark ? MockResponse(status: status, json: ["D": ["Success": true]]) : MockResponse(status: status, json: [:])
+    }
+
+    /// Bytes behind a stream property: GET reads them, PUT writes them (and answers the owner).
+    func stream(_ request: MockRequest, at path: [String]) -> MockResponse {
+        let owner = Array(path.dropLast())
+        switch request.method {
+        case "GET":
+            guard let bytes = store.blob(at: path) else {
+                return errorResponse(404, code: "itemNotFound", message: "no content at /\(path.joined(separator: "/"))")
+            }
+            return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+        case "PUT":
+            store.setBlob(request.body, at: path)
+            let object = store.update(at: owner, merging: ["size": .number(JSONNumber(request.body.count))])
+            return object.map { single($0) } ?? .empty(204)
+        default:
+            return errorResponse(405, code: "methodNotAllowed", message: "\(request.method) on a stream")
+        }
+    }
+
+    /// Request bodies are checked against the generated model, as the service would: a builder that
+    /// writes the wrong shape fails here rather than in production.
+    private func invalidBody(_ object: JSONObject, resource: ResourceRoute) -> MockResponse? {
+        guard let model = resource.model else { return nil }
+        do {
+            try model.schema.validate(object, path: [])
+            return nil
+        } catch {
+            return errorResponse(400, code: service.dialect == .spark ? "1040" : "BadRequest", message: "invalid \(model.schema.typeName): \(error)")
+        }
+    }
+
+    /// The status the spec gives a generic write (Graph's PATCH answers 200, Inbox's DELETE 200).
+    private func fixtureStatus(_ resource: ResourceRoute, _ method: String, otherwise status: Int) -> Int {
+        fixtureStatus(resource: resource.name, method: method) ?? status
+    }
+
+    // MARK: Shaping: $select and $expand
+
+    func shape(_ object: JSONObject, at path: [String], _ request: MockRequest, _ options: QueryNames) -> JSONObject {
+        let select = request.queryValue(options.select).map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let expand = request.queryValue(options.expand).map(Expansion.parse) ?? []
+        return shape(object, at: path, select: select, expand: expand)
+    }
+
+    private func shape(_ object: JSONObject, at path: [String], select: [String]?, expand: [Expansion]) -> JSONObject {
+        var result = object
+        var expanded: [String] = []
+        for item in expand {
+            guard let value = expansion(item, below: path) else { continue }
+            // Spark puts expansions (`Photos`) among the listing's StandardFields.
+            if service.dialect == .spark, case .object(var fields)? = result["StandardFields"] {
+                fields[item.property] = value
+                result["StandardFields"] = .object(fields)
+            } else {
+                result[item.property] = value
+            }
+            expanded.append(item.property)
+        }
+        guard let select, !select.isEmpty, !select.contains("*") else { return result }
+        let keep = Set(select + expanded + [service.idMember])
+        if service.dialect == .spark, case .object(let fields)? = result["StandardFields"] {
+            result["StandardFields"] = .object(JSONObject(fields.members.filter { keep.contains($0.key) }))
+            return result
+        }
+        return JSONObject(result.members.filter { keep.contains($0.key) || $0.key.hasPrefix("@") })
+    }
+
+    private func expansion(_ item: Expansion, below path: [String]) -> JSONValue? {
+        let childPath = childCollection(named: item.property, below: path)
+        var nested = item.expand
+        if item.levels > 1 {
+            var deeper = item
+            deeper.levels -= 1
+            nested.append(deeper)
+        }
+        if store.isCollection(childPath) {
+            return .array(store.items(in: childPath).map { .object(shape($0.object, at: childPath + [$0.key], select: item.select, expand: nested)) })
+        }
+        if let object = store.object(at: childPath) {
+            return .object(shape(object, at: childPath, select: item.select, expand: nested))
+        }
+        return nil
+    }
+
+    /// `Photos` expands the `photos` collection: names match case-insensitively, as Spark's do.
+    private func childCollection(named name: String, below path: [String]) -> [String] {
+        let exact = path + [name]
+        if store.isCollection(exact) || store.object(at: exact) != nil { return exact }
+        return path + [name.lowercased()]
+    }
+}
+
+/// The query option names of a dialect.
+struct QueryNames {
+    let filter: String, select: String, expand: String, orderBy: String
+
+    init(_ dialect: MockService.Dialect) {
+        switch dialect {
+        case .spark: (filter, select, expand, orderBy) = ("_filter", "_select", "_expand", "_orderby")
+        default: (filter, select, expand, orderBy) = ("$filter", "$select", "$expand", "$orderby")
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+import Synchronization
+
+/// A stateful stand-in for one service on 127.0.0.1: its API from the generated route table, an in-memory
+/// store, the service's paging, query and error dialect, an identity provider, and faults on demand.
+///
+/// ```swift
+/// let mock = try await MockServer(.oneDrive)
+/// let client = OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+/// ```
+public final class MockServer: Sendable {
+    public let service: MockService
+    public let store = MockStore()
+    public let identity = MockIdentity()
+    private let http = Mutex<MockHTTPServer?>(nil)
+    private let state = Mutex(State())
+
+    private struct State {
+        var requests: [MockRequest] = []
+        var faults: [(fault: MockFault, remaining: Int, pathContains: String?)] = []
+        var fixtures: [String: MockFixture] = [:]
+        var uploads: [String: UploadSession] = [:]
+        var deltaTokens: [String: Int] = [:]
+    }
+
+    /// A resumable upload in progress: bytes so far, and where the finished item goes.
+    struct UploadSession {
+        var parent: [String]
+        var item: JSONObject
+        var received: [UInt8] = []
+    }
+
+    func withUploads<T>(_ body: (inout [String: UploadSession]) -> T) -> T { state.withLock { body(&$0.uploads) } }
+
+    /// Starts serving on 127.0.0.1: `port` 0 takes a free one.
+    public init(_ service: MockService, port: UInt16 = 0) async throws {
+        self.service = service
+        let server = try await MockHTTPServer(port: port) { [weak self] request in
+            await self?.handle(request) ?? MockResponse(status: 503)
+        }
+        http.withLock { $0 = server }
+    }
+
+    public func stop() async {
+        guard let server = http.withLock({ $0 }) else { return }
+        await server.stop()
+    }
+
+    public var port: UInt16 { http.withLock { $0?.port ?? 0 } }
+    /// `http://127.0.0.1:<port>`: the identity provider's authority.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// Where the API lives: give it to the client as `baseURL`.
+    public var serviceURL: URL { service.basePath.reduce(baseURL) { $0.appendingPathComponent($1) } }
+
+    /// Every request received, oldest first.
+    public var requests: [MockRequest] { state.withLock { $0.requests } }
+
+    public func clearRequests() { state.withLock { $0.requests.removeAll() } }
+
+    // MARK: Faults
+
+    /// Answers the next `count` requests whose path contains `pathContains` (any request when nil) with `fault`.
+    /// A request can also ask for one itself with the `X-Bindery-Fault` header (see `MockFault.init(header:)`).
+    public func inject(_ fault: MockFault, count: Int = 1, pathContains: String? = nil) {
+        state.withLock { $0.faults.append((fault, count, pathContains)) }
+    }
+
+    private func takeFault(for request: MockRequest) -> MockFault? {
+        if let header = request.header(MockFault.headerName), let fault = MockFault(header: header) { return fault }
+        return state.withLock { state in
+            guard let index = state.faults.firstIndex(where: { entry in
+                entry.pathContains.map { request.path.contains($0) } ?? true
+            }) else { return nil }
+            let fault = state.faults[index].fault
+            state.faults[index].remaining -= 1
+            if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
+            return fault
+        }
+    }
+
+    // MARK: Fixtures
+
+    /// Loads every fixture under `directory` (`<resource>/<operation>.json`): read responses seed the store,
+    /// and each operation's response becomes its answer unless the operation has behaviour.
+    public func seed(fixturesIn directory: URL) throws {
+        seed(try MockFixture.load(from: directory))
+    }
+
+    /// Takes `token` as a delta token for the state after change `sequence` (for replaying a recorded delta call).
+    public func acceptDeltaToken(_ token: String, as sequence: Int = 0) {
+        state.withLock { $0.deltaTokens[token] = sequence }
+    }
+
+    func deltaSequence(_ token: String) -> Int? { Int(token) ?? state.withLock { $0.deltaTokens[token] } }
+
+    /// Lets an operation with behaviour accept a fixture's sample request (see `MockOperation.prepare`).
+    public func prepare(for fixture: MockFixture) {
+        service.operations[fixture.operation]?.prepare?(fixture, self)
+    }
+
+    /// Seeds the store from fixtures already loaded (see `seed(fixturesIn:)`).
+    public func seed(_ fixtures: [MockFixture]) {
+        for fixture in fixtures { seed(fixture) }
+        state.withLock { state in
+            for fixture in fixtures where state.fixtures[fixture.operation] == nil { state.fixtures[fixture.operation] = fixture }
+        }
+    }
+
+    func fixture(for operation: String) -> MockFixture? { state.withLock { $0.fixtures[operation] } }
+
+    var allFixtures: [MockFixture] { state.withLock { Array($0.fixtures.values) } }
+
+    /// Forgets the data, requests and faults (fixture answers stay); the identity provider keeps its tokens.
+    public func reset() {
+        store.removeAll()
+        state.withLock { state in
+            state.requests.removeAll()
+            state.faults.removeAll()
+        }
+    }
+
+    // MARK: Handling
+
+    func handle(_ request: MockRequest) async -> MockResponse {
+        state.withLock { $0.requests.append(request) }
+        guard let fault = takeFault(for: request) else { return await answer(request) }
+        switch fault {
+        case .expiredToken:
+            return expiredTokenResponse()
+        case .status(let status, let retryAfter):
+            var response = errorResponse(status, code: status == 429 ? "TooManyRequests" : "ServiceUnavailable",
+                message: "injected fault: HTTP \(status)")
+            if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
+            return response
+        case .reset, .truncated:
+            var response = await answer(request)
+            if response.body.isEmpty { response.body = Array(#"{"padding":"so that a body can be cut"}"#.utf8) }
+            response.delivery = fault == .reset ? .reset : .truncated
+            return response
+        case .slow(let delay):
+            try? await Task.sleep(for: delay)
+            return await answer(request)
+        }
+    }
+
+    private func answer(_ request: MockRequest) async -> MockResponse {
+        let segments = request.segments
+        if let response = await identity.handle(request, segments: segments, server: self) { return response }
+        if segments.first == MockServer.uploadSegment { return upload(request, session: segments.dropFirst().first ?? "") }
+        if segments.first == MockServer.monitorSegment, segments.count == 2 {
+            return MockResponse(json: ["status": "completed", "percentageComplete": 100, "resourceId": .string(segments[1])])
+        }
+        guard segments.starts(with: service.basePath) else {
+            return errorResponse(404, code: "itemNotFound", message: "no API at \(request.path)")
+        }
+        return await serve(request, path: Array(segments.dropFirst(service.basePath.count)))
+    }
+
+    /// An API request below the service root (also each step of a `$batch`).
+    func serve(_ request: MockRequest, path: [String]) async -> MockResponse {
+        guard let method = HTTPRequest.Method(rawValue: request.method.uppercased()) else {
+            return errorResponse(405, code: "methodNotAllowed", message: request.method)
+        }
+        if path == ["$batch"], method == .post { return await batch(request) }
+        let match = service.routes.match(method: method, segments: path)
+        if case .operation(let operation, let resource, _)? = match {
+            let key = "\(resource.name)/\(operation.name)"
+            let behaviour = service.operations[key]
+            if behaviour?.requiresAuthorization ?? true, let refusal = authorize(request) { return refusal }
+            let resourcePath = Array(path.dropLast(operation.segments.count))
+            let call = MockCall(request: request, server: self, resourcePath: resourcePath, operation: operation, body: requestBody(request))
+            if let behaviour { return await behaviour.handle(call) }
+            // An operation on the resource's own URL (Spark's `searchListings`, Inbox's `listThreads` with their
+            // filters) is a read or write of that collection or item with parameters.
+            if operation.segments.isEmpty {
+                switch (method, operation.onCollection) {
+                case (.get, true): return list(request, at: path)
+                case (.post, true): return create(request, in: path, resource: resource)
+                case (.get, false): return read(request, at: path)
+                case (.put, false), (.patch, false): return update(request, at: path, resource: resource, replacing: false)
+                case (.delete, false): return delete(at: path, resource: resource)
+                default: break
+                }
+            }
+            return cannedAnswer(key, for: call)
+        }
+        if let refusal = authorize(request) { return refusal }
+        switch match {
+        case .collection(let resource, _)?:
+            if method == .post { return create(request, in: path, resource: resource) }
+            if method == .get { return list(request, at: path) }
+        case .item(let resource, _)?:
+            switch method {
+            case .get: return read(request, at: path)
+            case .patch, .put: return update(request, at: path, resource: resource, replacing: method == .put)
+            case .delete: return delete(at: path, resource: resource)
+            default: break
+            }
+        case .operation, nil:
+            // A stream property (`items/{id}/content`) is not in the route table: its owner is.
+            if case .item? = service.routes.match(method: .get, segments: Array(path.dropLast())) {
+                return stream(request, at: path)
+            }
+        }
+        return errorResponse(404, code: "itemNotFound", message: "\(request.method) \(request.path) is not an operation of \(service.name)")
+    }
+
+    /// The request body without the service's envelope (`{"D": …}` for Spark).
+    func requestBody(_ request: MockRequest) -> JSONValue? {
+        guard let json = request.json else { return nil }
+        return json.value(at: service.conventions.requestEnvelope) ?? json
+    }
+
+    /// An operation without behaviour answers its fixture's status and body.
+    private func cannedAnswer(_ key: String, for call: MockCall) -> MockResponse {
+        guard let fixture = fixture(for: key) else {
+            return call.operation.response == nil ? .empty(204) : MockResponse(json: .object([:]))
+        }
+        if let text = fixture.responseText { return MockResponse(status: fixture.status, body: Array(text.utf8)) }
+        guard let body = fixture.responseBody else { return .empty(fixture.status) }
+        return MockResponse(status: fixture.status, json: body)
+    }
+
+    // MARK: Authorization
+
+    /// Nil when the request carries a token the identity provider issued and is still valid.
+    private func authorize(_ request: MockRequest) -> MockResponse? {
+        switch identity.check(request) {
+        case .valid: return nil
+        case .expired: return expiredTokenResponse()
+        case .missing: return errorResponse(401, code: service.dialect == .spark ? "1000" : "InvalidAuthenticationToken",
+            message: "the request carries no valid credentials")
+        case .badSignature: return errorResponse(401, code: "1000", message: "ApiSig does not match the request")
+        }
+    }
+
+    private func expiredTokenResponse() -> MockResponse {
+        service.dialect == .spark
+            ? errorResponse(401, code: "1020", message: "Session token has expired")
+            : errorResponse(401, code: "InvalidAuthenticationToken", message: "Access token has expired or is not yet valid.")
+    }
+
+    // MARK: Dialect
+
+    /// An error body as the service writes one.
+    public func errorResponse(_ status: Int, code: String, message: String) -> MockResponse {
+        switch service.conventions.errors {
+        case .spark:
+            let number = Int(code).map { JSONValue.number(JSONNumber($0)) } ?? .string(code)
+            return MockResponse(status: status, json: ["D": ["Success": false, "Code": number, "Message": .string(message)]])
+        case .inbox, .nylas:
+            let type = status == 404 ? "not_found_error" : (status >= 500 ? "api_error" : "invalid_request_error")
+            return MockResponse(status: status, json: ["type": .string(type), "message": .string(message)])
+        case .odata:
+            return MockResponse(status: status, json: ["error": [
+                "code": .string(code), "message": .string(message),
+                "innerError": ["date": .string(Self.isoDate(Date())), "request-id": .string(UUID().uuidString.lowercased())],
+            ]])
+        }
+    }
+
+    /// One object as the service answers it (Spark: `{"D": {"Success": true, "Results": [object]}}`).
+    public func single(_ object: JSONObject, status: Int = 200) -> MockResponse {
+        if case .wrapped(let path) = service.conventions.listShape {
+            return MockResponse(status: status, json: Self.envelope(path, results: [.object(object)], extra: [:]))
+        }
+        return MockResponse(status: status, json: .object(object))
+    }
+
+    static func envelope(_ path: [String], results: [JSONValue], extra: JSONObject) -> JSONValue {
+        guard let outer = path.first else { return .array(results) }
+        var inner = JSONObject()
+        inner["Success"] = true
+        inner[path.last ?? "Results"] = .array(results)
+        for member in extra { inner[member.key] = member.value }
+        return .object([outer: .object(inner)])
+    }
+
+    static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// The origin the client used, for links the mock writes (next pages, upload URLs).
+    func origin(of request: MockRequest) -> String {
+        "http://" + (request.header("Host") ?? "127.0.0.1:\(port)")
+    }
+
+    /// Upload sessions live outside the API, as on OneDrive: `/_upload/<session>`.
+    static let uploadSegment = "_upload"
+    /// Copy monitors: `/_monitor/<new item>`.
+    static let monitorSegment = "_monitor"
+}
+
+/// A failure the mock plays on request.
+public enum MockFault: Sendable, Equatable {
+    /// The token has expired: 401, or Spark's 1020.
+    case expiredToken
+    /// An error status (429, 503, …), with `Retry-After` seconds when given.
+    case status(Int, retryAfter: Int? = nil)
+    /// The status line and headers, then the connection drops before the body.
+    case reset
+    /// Content-Length promises the whole body; the connection closes after half of it.
+    case truncated
+    /// The normal answer, late.
+    case slow(Duration)
+
+    public static let headerName = "X-Bindery-Fault"
+
+    /// `expired`, `429`, `429; retry-after=2`, `503`, `reset`, `truncated`, `slow=250` (milliseconds).
+    public init?(header: String) {
+        let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let first = parts.first else { return nil }
+        switch first {
+        case "expired": self = .expiredToken
+        case "reset": self = .reset
+        case "truncated": self = .truncated
+        default:
+            if first.hasPrefix("slow="), let milliseconds = Int(first.dropFirst(5)) {
+                self = .slow(.milliseconds(milliseconds))
+            } else if let status = Int(first), (400...599).contains(status) {
+                let retryAfter = parts.dropFirst().first { $0.hasPrefix("retry-after=") }.flatMap { Int($0.dropFirst(12)) }
+                self = .status(status, retryAfter: retryAfter)
+            } else {
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// What the mock needs to know to speak for one service: its route table and wire conventions (both
+/// generated), where its API lives, and the operations that do more than answer their fixture.
+public struct MockService: Sendable {
+    public var name: String
+    public var routes: RouteTable
+    public var conventions: ServiceConventions
+    /// The path of the API below the server's root: `["v1.0"]` for Graph, `["v1"]` for Spark, `[]` for Inbox.
+    public var basePath: [String]
+    /// The member that holds an item's key: `id`, or Spark's `Id`.
+    public var idMember: String
+    /// How delta marks a deleted item.
+    public var deletionMarker: DeletionMarker
+    /// Items in a page when the request does not say.
+    public var pageSize: Int
+    /// Operations with behaviour, by `"<resource>/<operation>"` (`"microsoft.graph.driveItem/delta"`).
+    public var operations: [String: MockOperation]
+
+    public enum DeletionMarker: Sendable {
+        /// Graph: `"@removed": {"reason": "deleted"}`.
+        case removedAnnotation
+        /// OneDrive: a `"deleted": {}` facet.
+        case deletedFacet
+    }
+
+    public init(
+        name: String, routes: RouteTable, conventions: ServiceConventions, basePath: [String], idMember: String = "id",
+        deletionMarker: DeletionMarker = .removedAnnotation, pageSize: Int = 100, operations: [String: MockOperation] = [:]
+    ) {
+        self.name = name
+        self.routes = routes
+        self.conventions = conventions
+        self.basePath = basePath
+        self.idMember = idMember
+        self.deletionMarker = deletionMarker
+        self.pageSize = pageSize
+        self.operations = operations
+    }
+
+    /// The query dialect, read from how the service pages.
+    enum Dialect { case odata, spark, inbox }
+
+    var dialect: Dialect {
+        switch conventions.paging {
+        case .pageNumber: return .spark
+        case .offset: return .inbox
+        default: return .odata
+        }
+    }
+}
+
+/// An operation the mock implements rather than answering with its fixture.
+public struct MockOperation: Sendable {
+    /// False for the calls that obtain credentials (Spark's OAuth grant and API-key session).
+    public var requiresAuthorization: Bool
+    let handle: @Sendable (MockCall) async -> MockResponse
+    /// Makes a recorded request valid before it is replayed: a fixture's sample code, signature or draft
+    /// cannot be one the mock issued, so this registers it.
+    let prepare: (@Sendable (MockFixture, MockServer) -> Void)?
+
+    public init(
+        requiresAuthorization: Bool = true, prepare: (@Sendable (MockFixture, MockServer) -> Void)? = nil,
+        _ handle: @escaping @Sendable (MockCall) async -> MockResponse
+    ) {
+        self.requiresAuthorization = requiresAuthorization
+        self.prepare = prepare
+        self.handle = handle
+    }
+}
+
+/// One call of an operation: the request, where it landed, and the server to read and change.
+public struct MockCall: Sendable {
+    public let request: MockRequest
+    public let server: MockServer
+    /// The path of the resource the operation is bound to, below the service root.
+    public let resourcePath: [String]
+    public let operation: ResourceRoute.Operation
+    /// The request body with the service's envelope taken off.
+    public let body: JSONValue?
+
+    public var store: MockStore { server.store }
+}

@@ -1,0 +1,127 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// Resumable uploads and `$batch`.
+extension MockServer {
+    /// `createUploadSession`: `{uploadUrl, expirationDateTime, nextExpectedRanges: ["0-"]}`.
+    func startUpload(_ call: MockCall) -> MockResponse {
+        let id = store.newKey(prefix: "session")
+        var item = call.body?["item"]?.objectValue ?? [:]
+        item["@microsoft.graph.conflictBehavior"] = nil
+        if item["name"] == nil { item["name"] = "upload" }
+        let parent = call.resourcePath + ["children"]
+        withUploads { $0[id] = UploadSession(parent: parent, item: item) }
+        return MockResponse(json: [
+            "uploadUrl": .string(origin(of: call.request) + "/\(Self.uploadSegment)/\(id)"),
+            "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))), "nextExpectedRanges": ["0-"],
+        ])
+    }
+
+    /// The upload URL: `PUT` with `Content-Range: bytes a-b/total` appends (a must be the next byte expected,
+    /// else 416); the last range creates the item (201); `GET` reports progress; `DELETE` cancels. Like
+    /// OneDrive, the URL is its own credential: no Authorization is needed (or wanted).
+    func upload(_ request: MockRequest, session id: String) -> MockResponse {
+        guard withUploads({ $0[id] }) != nil else {
+            return errorResponse(404, code: "itemNotFound", message: "the upload session does not exist or has expired")
+        }
+        switch request.method {
+        case "DELETE":
+            withUploads { $0[id] = nil }
+            return .empty(204)
+        case "GET":
+            let received = withUploads { $0[id]?.received.count ?? 0 }
+            return MockResponse(json: ["nextExpectedRanges": [.string("\(received)-")]])
+        case "PUT":
+            guard let range = ContentRange(request.header("Content-Range")), range.length == request.body.count else {
+                return errorResponse(400, code: "invalidRange", message: "Content-Range must say bytes first-last/total and match the body")
+            }
+            enum Outcome { case outOfOrder(expected: Int), finished(UploadSession), partial(received: Int) }
+            let outcome = withUploads { uploads -> Outcome in
+                guard var session = uploads[id] else { return .partial(received: 0) }
+                guard range.first == session.received.count else { return .outOfOrder(expected: session.received.count) }
+                session.received += request.body
+                if session.received.count >= range.total {
+                    uploads[id] = nil
+                    return .finished(session)
+                }
+                uploads[id] = session
+                return .partial(received: session.received.count)
+            }
+            switch outcome {
+            case .outOfOrder(let expected):
+                return errorResponse(416, code: "invalidRange", message: "expected the range to start at \(expected)")
+            case .finished(let finished):
+                var item = finished.item
+                item["size"] = .number(JSONNumber(finished.received.count))
+                item["file"] = ["mimeType": "application/octet-stream"]
+                let stored = store.insert(item, into: finished.parent, idMember: service.idMember)
+                store.setBlob(finished.received, at: finished.parent + [stored.key, "content"])
+                return single(stored.object, status: 201)
+            case .partial(let received):
+                return MockResponse(status: 202, json: [
+                    "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))),
+                    "nextExpectedRanges": [.string("\(received)-")],
+                ])
+            }
+        default:
+            return errorResponse(405, code: "methodNotAllowed", message: "\(request.method) on an upload session")
+        }
+    }
+
+    /// `POST $batch {"requests": [{id, method, url, headers, body}]}`: each step is served as if sent alone
+    /// (with the batch's credentials), at most 20.
+    func batch(_ request: MockRequest) async -> MockResponse {
+        guard let steps = request.json?["requests"]?.arrayValue else {
+            return errorResponse(400, code: "BadRequest", message: "a batch needs a requests array")
+        }
+        guard steps.count <= 20 else {
+            return errorResponse(400, code: "BadRequest", message: "a batch holds at most 20 requests, not \(steps.count)")
+        }
+        var responses: [JSONValue] = []
+        for step in steps {
+            let id = step["id"] ?? .null
+            guard let method = step["method"]?.stringValue, let url = step["url"]?.stringValue else {
+                responses.append(["id": id, "status": 400, "body": ["error": ["code": "BadRequest", "message": "a step needs method and url"]]])
+                continue
+            }
+            var headers = request.headers.filter { $0.name.lowercased() == "authorization" || $0.name.lowercased() == "host" }
+            for member in step["headers"]?.objectValue ?? [:] { headers.append((member.key, member.value.text ?? "")) }
+            let relative = url.hasPrefix("/") ? url : "/" + url
+            let pathPart = relative.split(separator: "?", maxSplits: 1).first.map(String.init) ?? relative
+            let queryPart = relative.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+            let query = queryPart.split(separator: "&").map { pair -> (name: String, value: String) in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }
+            let body = step["body"].map { $0.serialized() } ?? []
+            let inner = MockRequest(
+                method: method, path: "/" + (service.basePath + [""]).joined(separator: "/") + pathPart.dropFirst(),
+                query: query, headers: headers, body: body)
+            let answer = await serve(inner, path: pathPart.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) })
+            var entry: JSONObject = ["id": id, "status": .number(JSONNumber(answer.status))]
+            var answerHeaders = JSONObject()
+            for (name, value) in answer.headers { answerHeaders[name] = .string(value) }
+            entry["headers"] = .object(answerHeaders)
+            if let json = answer.json { entry["body"] = json }
+            responses.append(.object(entry))
+        }
+        return MockResponse(json: ["responses": .array(responses)])
+    }
+}
+
+/// `bytes 0-327679/1048576`.
+struct ContentRange {
+    let first: Int, last: Int, total: Int
+    var length: Int { last - first + 1 }
+
+    init?(_ header: String?) {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "/")
+        let bounds = parts.first?.split(separator: "-") ?? []
+        guard parts.count == 2, bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), let total = Int(parts[1]),
+            first <= last, last < total
+        else { return nil }
+        (self.first, self.last, self.total) = (first, last, total)
+    }
+}

@@ -1,0 +1,127 @@
+import BinderyJSON
+import BinderyMock
+import BinderyRuntime
+import Foundation
+import Graph
+import Inbox
+import OneDrive
+import Spark
+import Testing
+
+/// Every fixture of every service, end to end over HTTP on 127.0.0.1 (`CurlTransport` → `MockServer`),
+/// and the scenarios a client lives through: long lists, delta after changes, sessions that expire
+/// mid-sequence, throttling and broken connections.
+@Suite struct ConformanceTests {
+    @Test(arguments: MockService.all.map(\.name))
+    func everyFixturePassesEndToEnd(service name: String) async throws {
+        let service = try #require(MockService.named(name))
+        let fixtures = try MockFixture.load(from: FixtureTests.root.appendingPathComponent(name))
+        let outcomes = try await ConformanceRun(service, fixtures: fixtures).run()
+        for outcome in outcomes where !outcome.passed {
+            Issue.record("\(name) \(outcome.fixture): \(outcome.problems.joined(separator: "; "))")
+        }
+        let coverage = ConformanceRun.coverage(outcomes)
+        #expect(coverage.total >= 10 && coverage.passed == coverage.total, "\(name): \(coverage.passed)/\(coverage.total)")
+    }
+
+    // MARK: Scenarios
+
+    @Test func oneDrivePagesThroughAThousandItemsAndSeesDeltaChanges() async throws {
+        let mock = try await MockServer(.oneDrive)
+        defer { Task { await mock.stop() } }
+        let children = ["drive", "root", "children"]
+        mock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
+        for index in 1...1000 { mock.store.insert(["name": .string("file \(index).txt"), "size": 10], into: children) }
+        let client = OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+
+        var names: [String] = []
+        for try await item in client.drive.root.children.request().all() { names.append(item.name ?? "") }
+        #expect(names.count == 1000 && Set(names).count == 1000)
+        #expect(mock.requests.count == 10, "100 a page: \(mock.requests.count) requests")
+
+        // Delta: the first round lists everything and ends with a token; later rounds only what changed.
+        var firstRound = 0
+        var token: String?
+        for try await page in client.drive.root.delta().pages() {
+            firstRound += page.value.count
+            token = page.deltaToken ?? token
+        }
+        #expect(firstRound == 1000)
+        let since = try #require(token)
+        let added = try await client.drive.root.children.request().add(DriveItem.folder(named: "Reports"))
+        let first = mock.store.items(in: children)[0].key
+        try await client.drive.items(first).request().delete()
+        let changes = try await client.drive.root.delta(token: since).get()
+        #expect(changes.value.contains { $0.id == added.id && $0.name == "Reports" && $0.isFolder })
+        #expect(changes.value.contains { $0.id == first && $0.isDeleted })
+        #expect(changes.value.count == 2)
+        #expect(changes.deltaToken != nil && changes.deltaToken != since)
+    }
+
+    @Test func retriesAfter429And503ThenTypedErrorsForBrokenConnections() async throws {
+        let mock = try await MockServer(.graph)
+        defer { Task { await mock.stop() } }
+        mock.store.insert(["subject": "Hello"], into: ["me", "messages"])
+        let client = GraphClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+
+        mock.inject(.status(429, retryAfter: 1), count: 1)
+        mock.inject(.status(503), count: 1)
+        let page = try await client.me.messages.request().get()
+        #expect(page.value.map(\.subject) == ["Hello"])
+        #expect(mock.requests.count == 3, "one 429, one 503, then the answer")
+
+        for fault in [MockFault.truncated, .reset] {
+            mock.inject(fault, count: 5)
+            await #expect(throws: BinderyError.self) { _ = try await client.me.messages.request().get() }
+        }
+    }
+
+    @Test func sparkSessionExpiresMidSequenceAndIsRenewedOnce() async throws {
+        let mock = try await MockServer(.spark)
+        defer { Task { await mock.stop() } }
+        mock.identity.registerSparkAPIKey("key-1", secret: "secret-1")
+        for index in 1...60 {
+            mock.store.insert(["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]], into: ["listings"], idMember: "Id")
+        }
+        let session = SparkAPIKeySession(apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
+        let client = SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session)
+
+        var seen = 0
+        for try await _ in client.listings.list(limit: 25).all() {
+            seen += 1
+            if seen == 30 { mock.identity.expireAllTokens() }  // the session dies between page 2 and page 3
+        }
+        #expect(seen == 60)
+        let sessions = mock.requests.filter { $0.path.hasSuffix("/session") }.count
+        #expect(sessions == 2, "one session, then one renewal after 1020")
+        let refused = mock.requests.count - sessions - 3
+        #expect(refused == 1, "one request answered 1020 and replayed")
+    }
+
+    @Test func inboxCursorDeltaSeesADraftSentAndLongpollWakesUp() async throws {
+        let mock = try await MockServer(.inbox)
+        defer { Task { await mock.stop() } }
+        let namespace = ["n", "ns-1"]
+        mock.store.set(["id": "ns-1", "object": "namespace"], at: namespace)
+        let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+        let cursor = try await client.namespaces("ns-1").delta.getLatestCursor().execute()
+
+        mock.store.insert(["object": "draft", "subject": "Quarterly numbers", "version": 0], into: namespace + ["drafts"], key: "d-1")
+        _ = try await client.namespaces("ns-1").send(draftID: "d-1", version: 0).execute()
+
+        var events: [String] = []
+        for try await round in client.namespaces("ns-1").delta.listChanges(cursor: try #require(cursor.cursor)).deltaRounds() {
+            events += round.events.map { "\($0.event) \($0.object)" }
+        }
+        #expect(events == ["create draft", "delete draft", "create message"])
+
+        // A longpoll returns as soon as something changes.
+        let latest = try #require(try await client.namespaces("ns-1").delta.getLatestCursor().execute().cursor)
+        Task {
+            try await Task.sleep(for: .milliseconds(300))
+            mock.store.insert(["object": "tag", "name": "urgent"], into: namespace + ["tags"])
+        }
+        let woke = try await client.namespaces("ns-1").delta.longpoll.waitForChanges(cursor: latest, timeout: 10).execute()
+        #expect(woke.deltas?.map { $0.object } == ["tag"])
+    }
+}
