@@ -12,11 +12,12 @@ SERVICES := Specs/OneDrive/OneDrive.csdl.xml:Sources/OneDrive/Generated \
             Specs/Inbox/Inbox.json:Sources/Inbox/Generated
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test demo bench bench-transport clean
+.PHONY: help setup build gen check-gen test conformance demo bench bench-transport clean
 
 help:
-	@echo "make demo       walk through the generated library (README's first command)"
+	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
 	@echo "make test       install what is missing, then run every test"
+	@echo "make conformance  replay every operation's fixture over HTTP against the mock server; coverage per service"
 	@echo "make gen        regenerate every module from its spec"
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
 	@echo "make build      build everything"
@@ -50,7 +51,11 @@ test: setup
 	$(SWIFT) test
 
 demo: setup
-	$(SWIFT) run bindery-demo
+	@echo "Building and running 'bindery demo': five typed clients against mock servers on 127.0.0.1."
+	$(SWIFT) run bindery demo
+
+conformance: setup
+	$(SWIFT) run bindery conformance
 
 bench: setup
 	Benchmarks/run.sh

@@ -79,16 +79,13 @@ let package = Package(
             path: "Sources/BinderyMock"
         ),
 
-        // `bindery validate`, `bindery mock` and `bindery demo` over the five service modules.
+        // `bindery demo` (the README's first command), `validate`, `mock` and `conformance`.
         .executableTarget(
             name: "bindery",
             dependencies: ["BinderyRuntime", "BinderyMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
         ),
-
-        // The README's first command: a walkthrough of a generated client.
-        .executableTarget(name: "bindery-demo", dependencies: ["BinderyRuntime", "GoldenOData"], path: "Sources/BinderyDemo"),
 
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
         .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),

@@ -30,7 +30,7 @@ public final class MockIdentity: Sendable {
     /// How many polls of the device-code grant answer `authorization_pending` before the user "approves".
     public let pendingDevicePolls = 1
 
-    init() {
+    public init() {
         // A token every mock accepts from the start: `StaticTokenAuth(mock.identity.acceptedToken)`.
         state.withLock { $0.accessTokens[Self.staticToken] = .distantFuture }
     }

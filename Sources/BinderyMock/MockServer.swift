@@ -13,7 +13,7 @@ import Synchronization
 public final class MockServer: Sendable {
     public let service: MockService
     public let store = MockStore()
-    public let identity = MockIdentity()
+    public let identity: MockIdentity
     private let http = Mutex<MockHTTPServer?>(nil)
     private let state = Mutex(State())
 
@@ -34,9 +34,11 @@ public final class MockServer: Sendable {
 
     func withUploads<T>(_ body: (inout [String: UploadSession]) -> T) -> T { state.withLock { body(&$0.uploads) } }
 
-    /// Starts serving on 127.0.0.1: `port` 0 takes a free one.
-    public init(_ service: MockService, port: UInt16 = 0) async throws {
+    /// Starts serving on 127.0.0.1: `port` 0 takes a free one. Mocks that share an `identity` accept each
+    /// other's tokens, as Graph, OneDrive and OneNote accept one Microsoft sign-in.
+    public init(_ service: MockService, port: UInt16 = 0, identity: MockIdentity = MockIdentity()) async throws {
         self.service = service
+        self.identity = identity
         let server = try await MockHTTPServer(port: port) { [weak self] request in
             await self?.handle(request) ?? MockResponse(status: 503)
         }

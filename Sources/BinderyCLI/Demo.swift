@@ -1,0 +1,275 @@
+import ArgumentParser
+import BinderyJSON
+import BinderyMock
+import BinderyRuntime
+import Foundation
+import Graph
+import Inbox
+import OneDrive
+import OneNote
+import Spark
+
+/// `bindery demo`: the typed library as a user writes it, against the embedded mock server (one per service,
+/// on 127.0.0.1), or against the real services for whichever credentials are in the environment.
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Walks through the five generated clients against the embedded mock server.",
+        discussion: """
+            Every step goes over real HTTP (libcurl) to a mock server on 127.0.0.1 that this command starts and \
+            stops. With credentials in the environment a step talks to the real service instead:
+              BINDERY_MS_CLIENT_ID        Graph, OneDrive, OneNote (device-code sign-in; add BINDERY_MS_TENANT)
+              BINDERY_SPARK_CLIENT_ID, BINDERY_SPARK_CLIENT_SECRET, BINDERY_SPARK_REDIRECT_URI   Spark hybrid sign-in
+              BINDERY_INBOX_TOKEN, BINDERY_INBOX_NAMESPACE                                     Inbox
+            """)
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        print("Bindery walkthrough: typed clients over HTTP. Mock servers unless credentials are set (see --help).\n")
+        let microsoft = try await microsoftSignIn(clientID: environment["BINDERY_MS_CLIENT_ID"], tenant: environment["BINDERY_MS_TENANT"])
+        try await graph(microsoft)
+        try await oneDrive(microsoft)
+        try await oneNote(microsoft)
+        try await spark(environment)
+        try await inbox(environment)
+        await microsoft.mock?.stop()
+        print("\nDone: five services, one runtime, every answer typed.")
+    }
+
+    // MARK: Microsoft: one sign-in for Graph, OneDrive and OneNote
+
+    struct MicrosoftSession {
+        let auth: TokenSession
+        /// The Graph mock, whose identity provider issued the token; nil against the real service.
+        let mock: MockServer?
+    }
+
+    private func microsoftSignIn(clientID: String?, tenant: String?) async throws -> MicrosoftSession {
+        section("Microsoft identity: device-code sign-in")
+        let mock: MockServer? = clientID == nil ? try await MockServer(.graph) : nil
+        let configuration = MicrosoftIdentity.configuration(
+            clientID: clientID ?? "bindery-demo", tenant: tenant ?? "common",
+            scopes: ["User.Read", "Mail.Send", "Files.ReadWrite", "Notes.Read", "offline_access"],
+            authority: mock?.baseURL ?? MicrosoftIdentity.defaultAuthority)
+        let oauth = OAuth2Client(configuration)
+        let device = try await oauth.startDeviceAuthorization()
+        print("  \(device.message ?? "Open \(device.verificationURI) and enter \(device.userCode)")")
+        if mock != nil { print("  (the mock approves on its own after one poll)") }
+        let token = try await oauth.completeDeviceAuthorization(device, account: "me")
+        print("  signed in; the access token expires \(token.expiresAt.map { "at \($0)" } ?? "later"), a refresh token is kept")
+        return MicrosoftSession(auth: oauth.session(account: "me", store: MemoryTokenStore([token])), mock: mock)
+    }
+
+    private func graph(_ session: MicrosoftSession) async throws {
+        section("Graph: sendMail")
+        let client = GraphClient(baseURL: session.mock?.serviceURL ?? GraphClient.defaultBaseURL, auth: session.auth)
+        var address = EmailAddress()
+        address.address = "adele@contoso.example"
+        var recipient = Recipient()
+        recipient.emailAddress = address
+        var body = ItemBody()
+        body.content = "The mock server speaks Graph."
+        var message = Message()
+        message.subject = "Hello from Bindery"
+        message.body = body
+        message.toRecipients = [recipient]
+        try await client.me.sendMail(message: message, saveToSentItems: true).execute()
+        print("  sent \"Hello from Bindery\" to adele@contoso.example (202 Accepted)")
+        if let mock = session.mock {
+            print("  Sent Items now holds \(mock.store.items(in: ["me", "mailFolders", "sentitems", "messages"]).count) message")
+        }
+    }
+
+    // MARK: OneDrive
+
+    private func oneDrive(_ session: MicrosoftSession) async throws {
+        section("OneDrive: children page by page, thumbnails, a new folder picked up by delta")
+        var mock: MockServer?
+        if session.mock != nil {
+            let server = try await MockServer(.oneDrive, identity: session.mock!.identity)
+            Self.seedDrive(server.store)
+            mock = server
+        }
+        let client = OneDriveClient(
+            baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL,
+            auth: session.auth)
+        let root = client.me.drive.root
+
+        var pageNumber = 0
+        for try await page in root.children.request().top(5).orderBy("name").pages() {
+            pageNumber += 1
+            print("  page \(pageNumber): " + page.value.map { $0.name ?? "?" }.joined(separator: ", "))
+            if pageNumber == 3 { break }
+        }
+        let withThumbnails = try await root.children.request().top(2).expand("thumbnails").get()
+        for item in withThumbnails.value {
+            let url = item.thumbnails?.first?.small?.url ?? "(none)"
+            print("  \(item.name ?? "?"): small thumbnail \(url)")
+        }
+
+        var token: String?
+        for try await page in root.delta().pages() { token = page.deltaToken ?? token }
+        let folder = try await root.children.request().add(DriveItem.folder(named: "Bindery demo", onConflict: .rename))
+        print("  added folder \"\(folder.name ?? "?")\" (id \(folder.id ?? "?"))")
+        if let token {
+            let changes = try await root.delta(token: token).get()
+            for item in changes.value {
+                print("  delta since the last sync: \(item.isDeleted ? "deleted" : "changed") \(item.name ?? item.id ?? "?")\(item.isFolder ? " (folder)" : "")")
+            }
+        }
+        await mock?.stop()
+    }
+
+    static func seedDrive(_ store: MockStore) {
+        let children = ["me", "drive", "root", "children"]
+        store.set(["id": "root", "name": "root", "folder": ["childCount": 12]], at: ["me", "drive", "root"])
+        let names = ["Budget.xlsx", "Cabin.jpg", "Cat.png", "Contract.docx", "Dunes.jpg", "Garden.heic", "Invoice.pdf",
+            "Lake.jpg", "Notes.txt", "Plan.pptx", "Receipt.pdf", "Skyline.jpg"]
+        for name in names {
+            let stored = store.insert([
+                "name": .string(name), "size": 1_048_576, "file": ["mimeType": "application/octet-stream"],
+                "lastModifiedDateTime": "2026-11-20T09:30:00.1234567Z",
+            ], into: children, logged: false)
+            store.insert([
+                "small": ["url": .string("https://thumbnails.example/\(stored.key)/small.jpg"), "width": 96, "height": 96],
+            ], into: children + [stored.key, "thumbnails"], key: "0", logged: false)
+        }
+    }
+
+    // MARK: OneNote
+
+    private func oneNote(_ session: MicrosoftSession) async throws {
+        section("OneNote: notebooks → section groups → sections, and the picked section")
+        var mock: MockServer?
+        if session.mock != nil {
+            let server = try await MockServer(.oneNote, identity: session.mock!.identity)
+            Self.seedNotebooks(server.store)
+            mock = server
+        }
+        let client = OneNoteClient(
+            baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL,
+            auth: session.auth)
+        var picked: OnenoteSection?
+        for try await notebook in client.notebooksWithSections().all() {
+            print("  notebook \(notebook.title ?? "?")")
+            for section in notebook.sections ?? [] {
+                print("    section \(section.title ?? "?")")
+                picked = picked ?? section
+            }
+            for group in notebook.sectionGroups ?? [] {
+                print("    group \(group.title ?? "?")")
+                for section in group.sections ?? [] { print("      section \(section.title ?? "?")") }
+            }
+        }
+        if let section = picked {
+            print("  picked: id \(section.id ?? "?"), name \(section.title ?? "?")")
+            print("          pages \(section.pagesUrl ?? "?")")
+            print("          created \(section.created.map { "\($0)" } ?? "?"), modified \(section.lastModified.map { "\($0)" } ?? "?") by \(section.lastModifiedByName ?? "?")")
+        }
+        await mock?.stop()
+    }
+
+    static func seedNotebooks(_ store: MockStore) {
+        func section(_ name: String, _ id: String) -> JSONObject {
+            [
+                "displayName": .string(name), "createdDateTime": "2026-10-01T08:00:00Z", "lastModifiedDateTime": "2026-11-21T17:45:00Z",
+                "lastModifiedBy": ["user": ["id": "u1", "displayName": "Adele Vance"]],
+                "pagesUrl": .string("https://graph.microsoft.com/v1.0/me/onenote/sections/\(id)/pages"),
+            ]
+        }
+        store.insert(["displayName": "Work"], into: ["notebooks"], key: "nb-work", logged: false)
+        store.insert(section("Meetings", "s-meetings"), into: ["notebooks", "nb-work", "sections"], key: "s-meetings", logged: false)
+        store.insert(["displayName": "Projects"], into: ["notebooks", "nb-work", "sectionGroups"], key: "g-projects", logged: false)
+        store.insert(section("Bindery", "s-bindery"), into: ["notebooks", "nb-work", "sectionGroups", "g-projects", "sections"], key: "s-bindery", logged: false)
+        store.insert(["displayName": "Home"], into: ["notebooks"], key: "nb-home", logged: false)
+        store.insert(section("Recipes", "s-recipes"), into: ["notebooks", "nb-home", "sections"], key: "s-recipes", logged: false)
+    }
+
+    // MARK: Spark
+
+    private func spark(_ environment: [String: String]) async throws {
+        section("Spark: hybrid OpenID + OAuth 2 sign-in, listings, a session that expires mid-way")
+        let live = environment["BINDERY_SPARK_CLIENT_ID"] != nil
+        let mock: MockServer? = live ? nil : try await MockServer(.spark)
+        if let mock {
+            for index in 1...40 {
+                mock.store.insert([
+                    "StandardFields": ["ListPrice": .number(JSONNumber(250_000 + index * 5_000)), "City": index % 2 == 0 ? "Fargo" : "Moorhead",
+                        "BedsTotal": .string(String(2 + index % 3))],
+                ], into: ["listings"], key: "2026111200000000000000\(1000 + index)", idMember: "Id", logged: false)
+            }
+        }
+        let signIn = SparkSignIn(
+            clientID: environment["BINDERY_SPARK_CLIENT_ID"] ?? "bindery-demo",
+            clientSecret: environment["BINDERY_SPARK_CLIENT_SECRET"] ?? "demo-secret",
+            redirectURI: environment["BINDERY_SPARK_REDIRECT_URI"] ?? "https://example.com/callback",
+            openIDBase: mock?.baseURL ?? URL(string: "https://sparkplatform.com")!, apiBase: mock?.baseURL ?? URL(string: "https://sparkapi.com")!,
+            userAgent: "Bindery demo")
+        let callback: URL
+        if mock != nil {
+            // A browser would follow this; the mock consents at once and redirects back with the code.
+            let answer = try await DefaultTransport.shared.send(TransportRequest(HTTPRequest(method: .get, url: signIn.hybridURL())))
+            guard let location = answer.headers[.location], let url = URL(string: location) else {
+                throw ValidationError("the OpenID endpoint did not redirect back")
+            }
+            callback = url
+        } else {
+            print("  open \(signIn.hybridURL()) and paste the URL you are sent back to:")
+            guard let line = readLine(), let url = URL(string: line) else { throw ValidationError("no callback URL") }
+            callback = url
+        }
+        let token = try await signIn.completeHybrid(callback: callback, account: "agent")
+        print("  signed in (OpenID identity and an OAuth 2 code, exchanged at /v1/oauth2/grant)")
+        let session = signIn.session(account: "agent", store: MemoryTokenStore([token]))
+        let client = SparkClient(userAgent: "Bindery demo", baseURL: mock?.serviceURL ?? SparkClient.defaultBaseURL, auth: session)
+
+        var count = 0
+        var total = 0.0
+        for try await listing in client.listings.list(filter: "City Eq 'Fargo'", orderby: "-ListPrice", limit: 5).all() {
+            count += 1
+            total += Double(listing.standardFields?.listPrice ?? 0)
+            if count == 5, let mock {
+                mock.identity.expireAllTokens()
+                print("  (the server ends the session after the first page: the next request gets error 1020)")
+            }
+        }
+        print("  \(count) listings in Fargo, average price \(count == 0 ? 0 : Int(total) / count)")
+        print("  session renewals: \(await session.refreshCount) — the loop never saw the expiry")
+        await mock?.stop()
+    }
+
+    // MARK: Inbox
+
+    private func inbox(_ environment: [String: String]) async throws {
+        section("Inbox: unread threads, and a draft sent")
+        let token = environment["BINDERY_INBOX_TOKEN"]
+        let namespace = environment["BINDERY_INBOX_NAMESPACE"] ?? "ns-demo"
+        let mock: MockServer? = token == nil ? try await MockServer(.inbox) : nil
+        if let mock {
+            let threads = ["n", namespace, "threads"]
+            for (subject, unread) in [("Offer on Elm Street", true), ("Team lunch", false), ("Inspection report", true)] {
+                var tags: [JSONValue] = [["id": "inbox", "name": "inbox"]]
+                if unread { tags.append(["id": "unread", "name": "unread"]) }
+                mock.store.insert([
+                    "object": "thread", "subject": .string(subject), "unread": .bool(unread), "tags": .array(tags),
+                    "participants": [["name": "Sam Agent", "email": "sam@example.com"]], "last_message_timestamp": 1_763_800_000,
+                ], into: threads, logged: false)
+            }
+            mock.store.insert([
+                "object": "draft", "subject": "Re: Offer on Elm Street", "body": "Accepted, see attached.", "version": 0,
+                "to": [["name": "Sam Agent", "email": "sam@example.com"]],
+            ], into: ["n", namespace, "drafts"], key: "draft-1", logged: false)
+        }
+        let client = InboxClient(baseURL: mock?.serviceURL ?? InboxClient.defaultBaseURL, auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken))
+        let space = client.namespaces(namespace)
+        for try await thread in space.threads.list(tag: "unread").all() {
+            print("  unread: \(thread.subject ?? "?")")
+        }
+        if mock != nil {
+            let sent = try await space.send(draftID: "draft-1", version: 0).execute()
+            print("  sent draft-1 as message \(sent.id ?? "?"): \"\(sent.subject ?? "?")\"")
+        }
+        await mock?.stop()
+    }
+
+    private func section(_ title: String) { print("\n== \(title)") }
+}
