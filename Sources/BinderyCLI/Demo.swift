@@ -41,6 +41,14 @@ struct Demo: AsyncParsableCommand {
         let auth: TokenSession
         /// The Graph mock, whose identity provider issued the token; nil against the real service.
         let mock: MockServer?
+
+        /// Another Microsoft service's mock, accepting this sign-in's tokens; nil against the real services.
+        func mock(_ service: MockService, seed: (MockStore) -> Void) async throws -> MockServer? {
+            guard let identity = mock?.identity else { return nil }
+            let server = try await MockServer(service, identity: identity)
+            seed(server.store)
+            return server
+        }
     }
 
     private func microsoftSignIn(clientID: String?, tenant: String?) async throws -> MicrosoftSession {
@@ -83,15 +91,8 @@ struct Demo: AsyncParsableCommand {
 
     private func oneDrive(_ session: MicrosoftSession) async throws {
         section("OneDrive: children page by page, thumbnails, a new folder picked up by delta")
-        var mock: MockServer?
-        if session.mock != nil {
-            let server = try await MockServer(.oneDrive, identity: session.mock!.identity)
-            Self.seedDrive(server.store)
-            mock = server
-        }
-        let client = OneDriveClient(
-            baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL,
-            auth: session.auth)
+        let mock = try await session.mock(.oneDrive, seed: Self.seedDrive)
+        let client = OneDriveClient(baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL, auth: session.auth)
         let root = client.me.drive.root
 
         var pageNumber = 0
@@ -139,15 +140,8 @@ struct Demo: AsyncParsableCommand {
 
     private func oneNote(_ session: MicrosoftSession) async throws {
         section("OneNote: notebooks → section groups → sections, and the picked section")
-        var mock: MockServer?
-        if session.mock != nil {
-            let server = try await MockServer(.oneNote, identity: session.mock!.identity)
-            Self.seedNotebooks(server.store)
-            mock = server
-        }
-        let client = OneNoteClient(
-            baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL,
-            auth: session.auth)
+        let mock = try await session.mock(.oneNote, seed: Self.seedNotebooks)
+        let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
         var picked: OnenoteSection?
         for try await notebook in client.notebooksWithSections().all() {
             print("  notebook \(notebook.title ?? "?")")

@@ -29,6 +29,7 @@ public struct ConformanceRun: Sendable {
 
     public func run(transport: any HTTPTransport = DefaultTransport.shared) async throws -> [Outcome] {
         let server = try await MockServer(service)
+        server.seed(fixtures)
         var outcomes: [Outcome] = []
         for fixture in fixtures {
             outcomes.append(await replay(fixture, on: server, transport: transport))
@@ -39,7 +40,6 @@ public struct ConformanceRun: Sendable {
 
     private func replay(_ fixture: MockFixture, on server: MockServer, transport: any HTTPTransport) async -> Outcome {
         server.reset()
-        server.seed(fixtures)
         server.prepare(for: fixture)
         var problems: [String] = []
         let scheme: AuthorizationScheme = switch service.conventions.errors {
@@ -68,13 +68,14 @@ public struct ConformanceRun: Sendable {
 
         // What came back decodes with the generated type and re-encodes to the same JSON.
         let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
+        let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
         if fixture.responseText != nil {
             if response.body.isEmpty { problems.append("the raw body is empty") }
         } else if fixture.responseBody != nil {
-            guard let kind = validator.responseKind(method: HTTPRequest.Method(rawValue: fixture.method) ?? .get, path: fixture.path) else {
+            guard let kind = validator.responseKind(method: method, path: fixture.path) else {
                 return Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems + ["no response type in the route table"])
             }
-            let report = validator.validate(response.body, as: kind, enveloped: validator.isEnveloped(method: HTTPRequest.Method(rawValue: fixture.method) ?? .get, path: fixture.path))
+            let report = validator.validate(response.body, as: kind, enveloped: validator.isEnveloped(method: method, path: fixture.path))
             if let failure = report.failure { problems.append("the answer does not decode as \(report.typeName): \(failure)") }
             if report.decoded, !report.roundTrips { problems.append("re-encoding \(report.typeName) does not give back the wire JSON") }
         }

@@ -65,7 +65,7 @@ public struct MockFixture: Sendable {
 extension MockServer {
     /// Puts what a read fixture answered into the store: a list's items into their collection, an item
     /// at its path (its key member set to the key in the path).
-    func seed(_ fixture: MockFixture) {
+    func seedStore(from fixture: MockFixture) {
         guard fixture.method == "GET", let body = fixture.responseBody,
             let method = HTTPRequest.Method(rawValue: fixture.method)
         else { return }
@@ -103,14 +103,17 @@ extension MockServer {
         service.conventions.unwrapSingle(body)
     }
 
-    /// The status a generic write's fixture gives (`"microsoft.graph.event"`, `"DELETE"` → 204).
-    func fixtureStatus(resource: String, method: String) -> Int? {
-        allFixtures.first { fixture in
-            guard fixture.method == method, let verb = HTTPRequest.Method(rawValue: method) else { return false }
-            switch service.routes.match(method: verb, segments: fixture.segments) {
-            case .item(let found, _)?, .collection(let found, _)?: return found.name == resource
-            default: return false
+    /// The status each generic write's fixture gives, by `"<resource> <METHOD>"` (`"microsoft.graph.event DELETE"` → 204).
+    func writeStatuses(of fixtures: [MockFixture]) -> [String: Int] {
+        var statuses: [String: Int] = [:]
+        for fixture in fixtures {
+            guard let method = HTTPRequest.Method(rawValue: fixture.method) else { continue }
+            switch service.routes.match(method: method, segments: fixture.segments) {
+            case .item(let found, _)?, .collection(let found, _)?:
+                if statuses["\(found.name) \(fixture.method)"] == nil { statuses["\(found.name) \(fixture.method)"] = fixture.status }
+            default: break
             }
-        }?.status
+        }
+        return statuses
     }
 }

@@ -65,10 +65,10 @@ extension MockOperation {
     /// `POST /n/{ns}/send {"draft_id", "version"}`: the draft (at its current version) becomes a message.
     public static let inboxSend = MockOperation(prepare: { fixture, server in
         guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
-        let drafts = Array(fixture.segments.prefix(2)) + ["drafts"]
+        let drafts = InboxPaths.namespace(of: fixture.segments) + ["drafts"]
         server.store.insert(["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
     }) { call in
-        let namespace = Array(call.resourcePath.prefix(2))
+        let namespace = InboxPaths.namespace(of: call.resourcePath)
         guard let draftID = call.body?["draft_id"]?.text else {
             // Sending without a draft: the body is the message.
             guard case .object(var message)? = call.body else {
@@ -157,12 +157,12 @@ extension MockOperation {
     public static let generateCursor = MockOperation { call in
         let start = call.body?["start"]?.numberValue?.doubleValue ?? 0
         let before = call.store.changes(after: 0, below: []).last { $0.date.timeIntervalSince1970 < start }?.sequence ?? 0
-        return MockResponse(json: ["cursor": .string(InboxCursor.text(before))])
+        return MockResponse(json: ["cursor": .string(InboxPaths.cursor(before))])
     }
 
     /// `POST …/delta/latest_cursor`: a cursor after every change so far.
     public static let latestCursor = MockOperation { call in
-        MockResponse(json: ["cursor": .string(InboxCursor.text(call.store.latestSequence))])
+        MockResponse(json: ["cursor": .string(InboxPaths.cursor(call.store.latestSequence))])
     }
 
     /// `GET …/delta?cursor=C`: up to 100 changes after the cursor; `cursor_start == cursor_end` when there are none.
@@ -173,17 +173,17 @@ extension MockOperation {
         // Without a timeout the mock waits 2 s (the service: 30 s), so replays stay quick.
         let timeout = min(60, Double(call.request.queryValue("timeout") ?? "") ?? 2)
         let deadline = Date(timeIntervalSinceNow: timeout)
-        let after = InboxCursor.sequence(call.request.queryValue("cursor"))
-        while Date() < deadline, call.store.changes(after: after, below: InboxCursor.namespace(of: call.resourcePath)).isEmpty {
+        let after = InboxPaths.sequence(call.request.queryValue("cursor"))
+        while Date() < deadline, call.store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).isEmpty {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return call.server.cursorDelta(call)
     }
 }
 
-/// Inbox cursors are opaque to clients; the mock's carry the change sequence number.
-enum InboxCursor {
-    static func text(_ sequence: Int) -> String { "cursor-\(sequence)" }
+/// Inbox's namespace paths and cursors (opaque to clients; the mock's carry the change sequence number).
+enum InboxPaths {
+    static func cursor(_ sequence: Int) -> String { "cursor-\(sequence)" }
 
     static func sequence(_ text: String?) -> Int {
         guard let text, text.hasPrefix("cursor-") else { return 0 }
@@ -242,9 +242,9 @@ extension MockServer {
 
     func cursorDelta(_ call: MockCall) -> MockResponse {
         let cursor = call.request.queryValue("cursor")
-        let after = InboxCursor.sequence(cursor)
+        let after = InboxPaths.sequence(cursor)
         let excluded = Set((call.request.queryValue("exclude_types") ?? "").split(separator: ",").map(String.init))
-        let changes = Array(store.changes(after: after, below: InboxCursor.namespace(of: call.resourcePath)).prefix(100))
+        let changes = Array(store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).prefix(100))
         var deltas: [JSONValue] = []
         for change in changes {
             let object = store.object(at: change.collection + [change.key])
@@ -252,13 +252,13 @@ extension MockServer {
             guard !excluded.contains(type) else { continue }
             var delta: JSONObject = [
                 "object": .string(type), "event": .string(change.kind == .created ? "create" : change.kind == .updated ? "modify" : "delete"),
-                "id": .string(change.key), "cursor": .string(InboxCursor.text(change.sequence)),
+                "id": .string(change.key), "cursor": .string(InboxPaths.cursor(change.sequence)),
             ]
             if change.kind != .deleted, let object { delta["attributes"] = .object(object) }
             deltas.append(.object(delta))
         }
-        let start = InboxCursor.text(after)
-        let end = changes.last.map { InboxCursor.text($0.sequence) } ?? start
+        let start = InboxPaths.cursor(after)
+        let end = changes.last.map { InboxPaths.cursor($0.sequence) } ?? start
         return MockResponse(json: ["cursor_start": .string(start), "cursor_end": .string(end), "deltas": .array(deltas)])
     }
 }

@@ -196,11 +196,11 @@ extension MockServer {
 
     func shape(_ object: JSONObject, at path: [String], _ request: MockRequest, _ options: QueryNames) -> JSONObject {
         let select = request.queryValue(options.select).map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-        let expand = request.queryValue(options.expand).map(Expansion.parse) ?? []
+        let expand = request.queryValue(options.expand).map(ExpandOption.parse) ?? []
         return shape(object, at: path, select: select, expand: expand)
     }
 
-    private func shape(_ object: JSONObject, at path: [String], select: [String]?, expand: [Expansion]) -> JSONObject {
+    private func shape(_ object: JSONObject, at path: [String], select: [String]?, expand: [ExpandOption]) -> JSONObject {
         var result = object
         var expanded: [String] = []
         for item in expand {
@@ -223,7 +223,7 @@ extension MockServer {
         return JSONObject(result.members.filter { keep.contains($0.key) || $0.key.hasPrefix("@") })
     }
 
-    private func expansion(_ item: Expansion, below path: [String]) -> JSONValue? {
+    private func expansion(_ item: ExpandOption, below path: [String]) -> JSONValue? {
         let childPath = childCollection(named: item.property, below: path)
         var nested = item.expand
         if item.levels > 1 {

@@ -20,7 +20,9 @@ public final class MockServer: Sendable {
     private struct State {
         var requests: [MockRequest] = []
         var faults: [(fault: MockFault, remaining: Int, pathContains: String?)] = []
-        var fixtures: [String: MockFixture] = [:]
+        var fixtures: [MockFixture] = []
+        /// `"<resource> <METHOD>"` → the status its fixture gives a generic write, worked out once at seeding.
+        var writeStatuses: [String: Int] = [:]
         var uploads: [String: UploadSession] = [:]
         var deltaTokens: [String: Int] = [:]
     }
@@ -102,25 +104,33 @@ public final class MockServer: Sendable {
         service.operations[fixture.operation]?.prepare?(fixture, self)
     }
 
-    /// Seeds the store from fixtures already loaded (see `seed(fixturesIn:)`).
+    /// Seeds the store from fixtures already loaded (see `seed(fixturesIn:)`); `reset()` returns to this state.
     public func seed(_ fixtures: [MockFixture]) {
-        for fixture in fixtures { seed(fixture) }
+        for fixture in fixtures { seedStore(from: fixture) }
+        let statuses = writeStatuses(of: fixtures)
         state.withLock { state in
-            for fixture in fixtures where state.fixtures[fixture.operation] == nil { state.fixtures[fixture.operation] = fixture }
+            state.fixtures += fixtures
+            state.writeStatuses.merge(statuses) { first, _ in first }
         }
     }
 
-    func fixture(for operation: String) -> MockFixture? { state.withLock { $0.fixtures[operation] } }
+    /// The first fixture of `operation` (`"microsoft.graph.driveItem/copy"`).
+    func fixture(for operation: String) -> MockFixture? { state.withLock { $0.fixtures.first { $0.operation == operation } } }
 
-    var allFixtures: [MockFixture] { state.withLock { Array($0.fixtures.values) } }
+    func fixtureStatus(resource: String, method: String) -> Int? { state.withLock { $0.writeStatuses["\(resource) \(method)"] } }
 
-    /// Forgets the data, requests and faults (fixture answers stay); the identity provider keeps its tokens.
+    /// Back to the seeded state: changes, requests, faults, uploads and accepted delta tokens are forgotten and the
+    /// store holds what the fixtures seeded again. The identity provider keeps its tokens.
     public func reset() {
         store.removeAll()
-        state.withLock { state in
+        let fixtures = state.withLock { state in
             state.requests.removeAll()
             state.faults.removeAll()
+            state.uploads.removeAll()
+            state.deltaTokens.removeAll()
+            return state.fixtures
         }
+        for fixture in fixtures { seedStore(from: fixture) }
     }
 
     // MARK: Handling

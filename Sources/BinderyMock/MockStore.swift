@@ -173,13 +173,9 @@ public final class MockStore: Sendable {
 }
 
 extension JSONValue {
-    /// A string, or a number's or boolean's text: ids, codes and query values arrive as any of them.
+    /// `scalarText`, booleans included: query values (`unread=true`) compare with them.
     var text: String? {
-        switch self {
-        case .string(let string): return string
-        case .number(let number): return number.text
-        case .bool(let value): return value ? "true" : "false"
-        default: return nil
-        }
+        if case .bool(let value) = self { return value ? "true" : "false" }
+        return scalarText
     }
 }

@@ -237,23 +237,23 @@ struct SortOrder: Sendable {
     }
 }
 
-/// One item of `$expand`: `thumbnails`, `sections($select=id,name)`, `sectionGroups($levels=max;$expand=sections)`.
-struct Expansion: Sendable {
+/// One item of `$expand` as the server reads it (the runtime's `Expansion` writes it): `thumbnails`, `sections($select=id,name)`, `sectionGroups($levels=max;$expand=sections)`.
+struct ExpandOption: Sendable {
     var property: String
     var select: [String]?
-    var expand: [Expansion]
+    var expand: [ExpandOption]
     /// Levels of the same expansion to repeat below itself (`$levels=max` is capped).
     var levels: Int
 
     /// Splits a comma list at the top level only: `a,b($expand=c,d)` is two items.
-    static func parse(_ text: String) -> [Expansion] {
+    static func parse(_ text: String) -> [ExpandOption] {
         topLevel(text, separator: ",").compactMap { item in
             let trimmed = item.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return nil }
             guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else {
-                return Expansion(property: trimmed, select: nil, expand: [], levels: 1)
+                return ExpandOption(property: trimmed, select: nil, expand: [], levels: 1)
             }
-            var expansion = Expansion(property: String(trimmed[..<open]), select: nil, expand: [], levels: 1)
+            var expansion = ExpandOption(property: String(trimmed[..<open]), select: nil, expand: [], levels: 1)
             let inner = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
             for option in topLevel(inner, separator: ";") {
                 let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
