@@ -32,8 +32,10 @@ setup:
 $(GEN): setup
 	$(SWIFT) build --product bindery-gen
 
-# A service module's conformance fixtures go to Tests/Fixtures/<Service>.
-fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(word 2,$(subst /, ,$(1))))
+# A service module's conformance fixtures go to Tests/Fixtures/<Service>, and the calls that make each fixture's
+# request through the generated builders to Sources/BinderyMock/Calls/<Service>.
+service = $(word 2,$(subst /, ,$(1)))
+fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyMock/Calls/$(call service,$(1)))
 
 gen: $(GEN)
 	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \

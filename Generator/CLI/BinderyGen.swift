@@ -30,6 +30,9 @@ struct BinderyGen: ParsableCommand {
     @Option(name: .long, help: "Also write a conformance fixture (JSON) for every operation into this folder.")
     var fixtures: String?
 
+    @Option(name: .long, help: "Also write Swift that calls every fixture's operation through the generated builders into this folder.")
+    var calls: String?
+
     @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
     var check = false
 
@@ -56,6 +59,7 @@ struct BinderyGen: ParsableCommand {
         if let fixtures {
             outputs.append((OutputWriter(folder: fixtures, fileExtension: "json"), FixtureEmitter(spec: pruned).emit()))
         }
+        if let calls { outputs.append((OutputWriter(folder: calls), emitter.conformanceCalls(pruned))) }
         for (writer, files) in outputs {
             if check {
                 let differences = try writer.differences(from: files)

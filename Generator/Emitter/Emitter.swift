@@ -69,6 +69,26 @@ public struct Emitter: Sendable {
         return (zip(swiftFiles, texts).map { OutputFile(path: $0.path, contents: $1) }, diagnostics)
     }
 
+    /// Swift that calls every conformance fixture's operation through the generated builders (`bindery-gen --calls`):
+    /// one file, an extension of `BinderyMock`'s `ConformanceCalls`.
+    public func conformanceCalls(_ spec: ServiceSpec) -> [OutputFile] {
+        var diagnostics = Diagnostics()  // the same as `emit` reports
+        let symbols = SymbolTable(
+            spec: spec, moduleName: options.moduleName, clientName: options.clientName,
+            overrides: options.nameOverrides, diagnostics: &diagnostics)
+        let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
+        let operations = OperationTranslator(
+            spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
+        let builders = RequestBuilderTranslator(
+            spec: spec, symbols: symbols, operations: operations,
+            models: ModelTranslator(spec: spec, symbols: symbols, mapping: mapping))
+        let file = ConformanceCallEmitter(
+            spec: spec, symbols: symbols, builders: builders, moduleName: options.moduleName,
+            specDisplayPath: options.specDisplayPath
+        ).emit(FixtureEmitter(spec: spec).cases())
+        return [OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: "public").render(file))]
+    }
+
     /// The typed declarations, before rendering (snippet tests compare these).
     public func translate(_ spec: ServiceSpec) -> (files: [SwiftFile], diagnostics: [Diagnostic]) {
         var diagnostics = Diagnostics()

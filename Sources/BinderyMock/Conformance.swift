@@ -1,10 +1,12 @@
 import BinderyJSON
 import BinderyRuntime
 import Foundation
+import Synchronization
 
-/// Replays every fixture of a service end to end: the request goes through a real `ServiceClient` pipeline
-/// (middleware, auth, the transport) to a `MockServer` on 127.0.0.1; the mock must receive what the fixture
-/// says, and its answer must decode with the generated type and re-encode to the JSON on the wire.
+/// Replays every fixture of a service end to end: its generated call builds the request with the typed builders
+/// and sends it through a real `ServiceClient` pipeline (middleware, auth, the transport) to a `MockServer` on
+/// 127.0.0.1. The mock must receive what the fixture says, the call must decode the answer with the generated
+/// type, and the answer must re-encode to the JSON on the wire.
 public struct ConformanceRun: Sendable {
     public struct Outcome: Sendable {
         public let fixture: String
@@ -15,10 +17,14 @@ public struct ConformanceRun: Sendable {
 
     public let service: MockService
     public let fixtures: [MockFixture]
+    /// The generated calls by fixture name (`ConformanceCalls.oneDrive`…).
+    public let calls: [String: ConformanceCall]
 
-    public init(_ service: MockService, fixtures: [MockFixture]) {
+    /// `calls` defaults to the generated table of the service of that name, if it is one of the five.
+    public init(_ service: MockService, fixtures: [MockFixture], calls: [String: ConformanceCall]? = nil) {
         self.service = service
         self.fixtures = fixtures
+        self.calls = calls ?? ConformanceCalls.byService[service.name] ?? [:]
     }
 
     /// Operations with a passing fixture, and operations in the spec (one fixture each).
@@ -39,64 +45,55 @@ public struct ConformanceRun: Sendable {
     }
 
     private func replay(_ fixture: MockFixture, on server: MockServer, transport: any HTTPTransport) async -> Outcome {
+        func outcome(_ problems: [String]) -> Outcome {
+            Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems)
+        }
+        guard let call = calls[fixture.name] else {
+            return outcome(["no generated call reaches this operation (see Sources/BinderyMock/Calls)"])
+        }
         server.reset()
         server.prepare(for: fixture)
-        var problems: [String] = []
         let scheme: AuthorizationScheme = switch service.conventions.errors {
         case .spark: .oauth
         case .inbox, .nylas: .basicUser
         case .odata: .bearer
         }
+        let recorder = ResponseRecorder()
         let client = ServiceClient(
             baseURL: server.serviceURL, transport: transport,
-            middleware: .defaults + [AuthMiddleware(StaticTokenAuth(server.identity.acceptedToken, scheme: scheme))],
+            middleware: [recorder] + .defaults + [AuthMiddleware(StaticTokenAuth(server.identity.acceptedToken, scheme: scheme))],
+            conventions: service.conventions)
+        let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
+        let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
+        let arguments = ConformanceArguments(
+            fixture: fixture, enveloped: validator.isEnveloped(method: method, path: fixture.path),
             conventions: service.conventions)
 
-        let response: APIResponse
-        switch await Result(catching: { () async throws(BinderyError) -> APIResponse in try await client.send(request(for: fixture)) }) {
-        case .success(let answer): response = answer
-        case .failure(let error):
-            return Outcome(fixture: fixture.name, operation: fixture.operation, problems: ["the mock refused it: \(error)"])
+        // The call decodes the answer with the generated type; a failure here is a builder's or a model's.
+        var problems: [String] = []
+        do {
+            try await call(client, arguments)
+        } catch {
+            problems.append("the generated call failed: \(error)")
         }
 
         // What arrived is what the fixture says a client sends.
-        if let received = server.requests.last {
-            problems += Self.differences(fixture, received, basePath: service.basePath)
-        } else {
-            problems.append("the mock received nothing")
-        }
+        guard let received = server.requests.last else { return outcome(problems + ["the mock received nothing"]) }
+        problems += Self.differences(fixture, received, basePath: service.basePath)
 
-        // What came back decodes with the generated type and re-encodes to the same JSON.
-        let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
-        let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
+        // What came back re-encodes to the same JSON.
+        guard let response = recorder.last else { return outcome(problems + ["no answer came back"]) }
         if fixture.responseText != nil {
             if response.body.isEmpty { problems.append("the raw body is empty") }
         } else if fixture.responseBody != nil {
             guard let kind = validator.responseKind(method: method, path: fixture.path) else {
-                return Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems + ["no response type in the route table"])
+                return outcome(problems + ["no response type in the route table"])
             }
-            let report = validator.validate(response.body, as: kind, enveloped: validator.isEnveloped(method: method, path: fixture.path))
+            let report = validator.validate(response.body, as: kind, enveloped: arguments.enveloped)
             if let failure = report.failure { problems.append("the answer does not decode as \(report.typeName): \(failure)") }
             if report.decoded, !report.roundTrips { problems.append("re-encoding \(report.typeName) does not give back the wire JSON") }
         }
-        return Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems)
-    }
-
-    /// The fixture's request as an `APIRequest`: its path, query and body, nothing added.
-    func request(for fixture: MockFixture) -> APIRequest {
-        var path = ResourcePath()
-        for segment in fixture.segments { path = path.appending(segment) }
-        var request = APIRequest(method: HTTPRequest.Method(rawValue: fixture.method) ?? .get, path: path)
-        for (name, value) in fixture.query { request.query.append(.init(name, value)) }
-        if let body = fixture.requestBody {
-            request.setJSONBody(body)
-        } else if fixture.multipartParts != nil {
-            request.setMultipartBody(.file(Array("conformance".utf8), filename: "conformance.txt", contentType: "text/plain"))
-        } else if let text = fixture.requestText {
-            request.body = .bytes(Array(text.utf8))
-            request.headers[.contentType] = "application/octet-stream"
-        }
-        return request
+        return outcome(problems)
     }
 
     static func differences(_ fixture: MockFixture, _ received: MockRequest, basePath: [String]) -> [String] {
@@ -108,8 +105,17 @@ public struct ConformanceRun: Sendable {
         for (name, value) in fixture.query where received.queryValue(name) != value {
             problems.append("query \(name)=\(received.queryValue(name) ?? "(missing)"), expected \(value)")
         }
+        for (name, value) in fixture.headers where received.header(name) != value {
+            problems.append("header \(name): \(received.header(name) ?? "(missing)"), expected \(value)")
+        }
         if let body = fixture.requestBody, received.json != body {
             problems.append("the body differs from the fixture's: \(received.json?.jsonText ?? "(none)")")
+        }
+        if fixture.multipartParts != nil, received.header("Content-Type")?.hasPrefix("multipart/form-data") != true {
+            problems.append("not a multipart body: \(received.header("Content-Type") ?? "no content type")")
+        }
+        if let text = fixture.requestText, received.body != Array(text.utf8) {
+            problems.append("the raw body differs from the fixture's")
         }
         return problems
     }
@@ -122,5 +128,76 @@ extension Result where Failure == BinderyError {
         } catch {
             self = .failure(error)
         }
+    }
+}
+
+/// One generated conformance call: the fixture's operation reached through the typed builders, sent with
+/// `client`, its answer decoded by the generated type.
+public typealias ConformanceCall = @Sendable (ServiceClient, ConformanceArguments) async throws -> Void
+
+/// The generated calls, one table per service (`make gen` writes them into `Sources/BinderyMock/Calls`).
+public enum ConformanceCalls {}
+
+/// What a generated call passes to a builder's method, read from its fixture and typed by the method it is
+/// passed to: `copy(parentReference: arguments("parentReference"))`.
+public struct ConformanceArguments: Sendable {
+    public let fixture: MockFixture
+    /// Whether the operation's bodies travel in the service's envelope (Spark's `D`).
+    public let enveloped: Bool
+    let conventions: ServiceConventions
+
+    /// The spec parameter `name`, as the type the method takes: from the fixture's `arguments`, or a member of
+    /// its request body (body parameters are written once, in the body).
+    public func callAsFunction<Value: JSONConvertible>(_ name: String) throws(BinderyError) -> Value {
+        guard let json = fixture.arguments[name] ?? (try? unwrappedBody())?[name] else {
+            throw Self.error("the fixture has no argument '\(name)'")
+        }
+        guard let value = Value(json: json) else { throw Self.error("argument '\(name)' is not a \(Value.self): \(json.jsonText)") }
+        return value
+    }
+
+    /// The operation's one body value: the fixture's request body, outside the service's envelope.
+    public func body<Value: JSONConvertible>() throws(BinderyError) -> Value {
+        let json = try unwrappedBody()
+        guard let value = Value(json: json) else { throw Self.error("the fixture's body is not a \(Value.self)") }
+        return value
+    }
+
+    private func unwrappedBody() throws(BinderyError) -> JSONValue {
+        guard var json = fixture.requestBody else { throw Self.error("the fixture's request has no body") }
+        if enveloped {
+            for key in conventions.requestEnvelope {
+                guard let inner = json[key] else { throw Self.error("the fixture's body is not in the '\(key)' envelope") }
+                json = inner
+            }
+        }
+        return json
+    }
+
+    /// The multipart form of an upload: one small text file.
+    public var form: MultipartForm {
+        .file(Array("conformance".utf8), filename: "conformance.txt", contentType: "text/plain")
+    }
+
+    /// A raw body: the fixture's text.
+    public var content: RequestBody { .bytes(Array((fixture.requestText ?? "").utf8)) }
+
+    private static func error(_ message: String) -> BinderyError {
+        BinderyError(kind: .invalidResponse, message: "conformance fixture: " + message)
+    }
+}
+
+/// Keeps the last answer a client received, for checks on the raw bytes after the typed call returns.
+final class ResponseRecorder: HTTPMiddleware, Sendable {
+    private let response = Mutex<APIResponse?>(nil)
+
+    var last: APIResponse? { response.withLock { $0 } }
+
+    func intercept(
+        _ request: TransportRequest, next: @Sendable (TransportRequest) async throws -> APIResponse
+    ) async throws -> APIResponse {
+        let answer = try await next(request)
+        response.withLock { $0 = answer }
+        return answer
     }
 }

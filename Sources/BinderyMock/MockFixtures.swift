@@ -12,6 +12,8 @@ public struct MockFixture: Sendable {
     /// Below the service root, percent-encoded as a client sends it.
     public var path: String
     public var query: [(String, String)]
+    /// Header parameters the operation declares (not the ones every request carries).
+    public var headers: [(String, String)]
     public var requestBody: JSONValue?
     /// A multipart body's part names, or a raw body's text.
     public var multipartParts: [String]?
@@ -19,6 +21,8 @@ public struct MockFixture: Sendable {
     public var status: Int
     public var responseBody: JSONValue?
     public var responseText: String?
+    /// What the generated call passes for each spec parameter, by its name in the spec.
+    public var arguments: [String: JSONValue]
 
     public var segments: [String] {
         path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
@@ -54,11 +58,15 @@ public struct MockFixture: Sendable {
             throw LoadError(description: "\(url.path): a fixture needs operation, request.method, request.path and response")
         }
         let query = request["query"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
+        let headers = request["headers"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
+        var arguments: [String: JSONValue] = [:]
+        for member in json["arguments"]?.objectValue?.members ?? [] { arguments[member.key] = member.value }
         return MockFixture(
-            operation: operation, name: name, method: method, path: path, query: query, requestBody: request["body"],
+            operation: operation, name: name, method: method, path: path, query: query, headers: headers,
+            requestBody: request["body"],
             multipartParts: request["multipart"]?.arrayValue?.compactMap(\.stringValue), requestText: request["bodyText"]?.stringValue,
             status: response["status"]?.numberValue?.intValue ?? 200, responseBody: response["body"],
-            responseText: response["bodyText"]?.stringValue)
+            responseText: response["bodyText"]?.stringValue, arguments: arguments)
     }
 }
 

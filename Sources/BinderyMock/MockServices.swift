@@ -62,3 +62,10 @@ extension MockService {
 
     private static func basePath(_ url: URL) -> [String] { url.pathComponents.filter { $0 != "/" } }
 }
+
+extension ConformanceCalls {
+    /// The generated calls of the five services, by `MockService.name`.
+    public static let byService: [String: [String: ConformanceCall]] = [
+        "OneDrive": oneDrive, "OneNote": oneNote, "Graph": graph, "Spark": spark, "Inbox": inbox,
+    ]
+}

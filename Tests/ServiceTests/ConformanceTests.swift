@@ -24,6 +24,36 @@ import Testing
         #expect(coverage.total >= 10 && coverage.passed == coverage.total, "\(name): \(coverage.passed)/\(coverage.total)")
     }
 
+    @Test(arguments: MockService.all.map(\.name))
+    func everyFixtureHasAGeneratedCall(service name: String) throws {
+        let fixtures = try MockFixture.load(from: FixtureTests.root.appendingPathComponent(name))
+        let calls = try #require(ConformanceCalls.byService[name])
+        #expect(Set(calls.keys) == Set(fixtures.map(\.name)))
+    }
+
+    /// The suite proves the builders: a call that builds a different request, or none, does not pass.
+    @Test func aCallThatBuildsAnotherRequestFails() async throws {
+        let fixtures = try MockFixture.load(from: FixtureTests.root.appendingPathComponent("OneDrive"))
+            .filter { ["driveItem/copy", "driveItem/get", "drive/get"].contains($0.name) }
+        let calls: [String: ConformanceCall] = [
+            // Leaves out the `name` the fixture's body carries.
+            "driveItem/copy": { client, arguments in
+                _ = try await OneDriveClient(client: client).drives("drive-id-1").root
+                    .copy(parentReference: arguments("parentReference")).execute()
+            },
+            // Reads the drive, not its root.
+            "driveItem/get": { client, _ in
+                _ = try await OneDriveClient(client: client).drives("drive-id-1").request().get()
+            },
+        ]
+        let outcomes = try await ConformanceRun(.oneDrive, fixtures: fixtures, calls: calls).run()
+        let problems = Dictionary(uniqueKeysWithValues: outcomes.map { ($0.fixture, $0.problems.joined(separator: "; ")) })
+        #expect(problems["driveItem/copy"]?.contains("the body differs") == true)
+        #expect(problems["driveItem/get"]?.contains("path /v1.0/drives/drive-id-1, expected /drives/drive-id-1/root") == true)
+        #expect(problems["drive/get"]?.contains("no generated call") == true)
+        #expect(ConformanceRun.coverage(outcomes).passed == 0)
+    }
+
     // MARK: Scenarios
 
     @Test func oneDrivePagesThroughAThousandItemsAndSeesDeltaChanges() async throws {

@@ -20,11 +20,42 @@ public struct FixtureEmitter {
 
     /// `<resource>/<operation>.json` for every operation reachable from the service root.
     public func emit() -> [Emitter.OutputFile] {
-        var files: [Emitter.OutputFile] = []
+        cases().map { Emitter.OutputFile(path: $0.name + ".json", contents: $0.json.rendered() + "\n") }
+    }
+
+    /// One fixture, before it is written, with what a call through the builders needs to reach its operation.
+    struct Case {
+        /// `driveItem/copy`: the file's path without `.json`.
+        var name: String
+        var owner: ResourceSpec
+        var operation: OperationSpec
+        /// The operation's place in `owner.operations`, or in `owner.collectionOperations` when `onCollection`.
+        var index: Int
+        var onCollection: Bool
+        /// The navigation from the root to the item or collection the operation is on.
+        var steps: [Step]
+        /// The spec parameters the request carries: the call passes these, and no others.
+        var arguments: Set<String>
+        var json: FixtureJSON
+    }
+
+    /// Following `child` of `owner`; `key` addresses one item of a collection.
+    struct Step {
+        var owner: QualifiedName
+        var child: ChildSpec
+        var key: String?
+
+        var segments: [String] { [child.segment] + (key.map { [$0] } ?? []) }
+    }
+
+    func cases() -> [Case] {
+        var cases: [Case] = []
         var used = Set<String>()
         for (resource, route) in routes() {
-            for (operation, onCollection) in resource.operations.map({ ($0, false) }) + resource.collectionOperations.map({ ($0, true) }) {
-                guard onCollection ? route.collection != nil : route.item != nil else { continue }
+            let all = resource.operations.enumerated().map { ($1, $0, false) }
+                + resource.collectionOperations.enumerated().map { ($1, $0, true) }
+            for (operation, index, onCollection) in all {
+                guard let steps = onCollection ? route.collection : route.item else { continue }
                 // `driveItem/copy.json`; overloads and same-named operations are told apart by method, then parameters.
                 let base = "\(resource.name.name)/\(operation.name)"
                 let candidates = [
@@ -32,25 +63,27 @@ public struct FixtureEmitter {
                     base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
                 ]
                 guard let name = candidates.first(where: { used.insert($0.lowercased()).inserted }) else { continue }
-                let fixture = self.fixture(operation, owner: resource, path: onCollection ? route.collection! : route.item!)
-                files.append(Emitter.OutputFile(path: name + ".json", contents: fixture.rendered() + "\n"))
+                let (json, arguments) = fixture(operation, owner: resource, path: steps.flatMap(\.segments))
+                cases.append(Case(
+                    name: name, owner: resource, operation: operation, index: index, onCollection: onCollection,
+                    steps: steps, arguments: arguments, json: json))
             }
         }
-        return files.sorted { $0.path < $1.path }
+        return cases.sorted { $0.name < $1.name }
     }
 
     // MARK: Paths
 
-    /// The shortest path from the root to each resource: to one item (keys filled in) and to its collection.
-    private func routes() -> [(ResourceSpec, (item: [String]?, collection: [String]?))] {
-        var found: [QualifiedName: (item: [String]?, collection: [String]?)] = [spec.rootResource: ([], nil)]
-        var queue: [(QualifiedName, [String])] = [(spec.rootResource, [])]
+    /// The shortest navigation from the root to each resource: to one item (keys filled in) and to its collection.
+    private func routes() -> [(ResourceSpec, (item: [Step]?, collection: [Step]?))] {
+        var found: [QualifiedName: (item: [Step]?, collection: [Step]?)] = [spec.rootResource: ([], nil)]
+        var queue: [(QualifiedName, [Step])] = [(spec.rootResource, [])]
         var order: [QualifiedName] = [spec.rootResource]
         while !queue.isEmpty {
             let (name, path) = queue.removeFirst()
             for child in resources[name]?.children ?? [] {
-                let collection = child.isCollection ? path + [child.segment] : nil
-                let item = child.isCollection ? path + [child.segment, Self.key(child)] : path + [child.segment]
+                let collection = child.isCollection ? path + [Step(owner: name, child: child)] : nil
+                let item = path + [Step(owner: name, child: child, key: child.isCollection ? Self.key(child) : nil)]
                 var entry = found[child.target] ?? (nil, nil)
                 if entry.collection == nil, let collection { entry.collection = collection }
                 let isNew = entry.item == nil
@@ -69,22 +102,42 @@ public struct FixtureEmitter {
 
     // MARK: One fixture
 
-    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> FixtureJSON {
+    /// The fixture, and the names of the parameters its request carries.
+    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> (FixtureJSON, Set<String>) {
         var segments = path
+        var arguments: [(String, FixtureJSON)] = []
         var query: [(String, FixtureJSON)] = []
+        var headers: [(String, FixtureJSON)] = []
         var bodyMembers: [(String, FixtureJSON)] = []
         var functionArguments: [String] = []
+        var bodyParameters = Set<String>()
         for parameter in operation.parameters {
-            let value = sample(parameter.type, depth: 1, loose: false) ?? .string("text")
+            // A path parameter's value is the segment it names (see below).
+            let value = parameter.location == .path
+                ? .string(parameter.name + "-1") : sample(parameter.type, depth: 1, loose: false) ?? .string("text")
+            // Optional query and header parameters are left out: a sample filter (`subject=text`) would leave lists empty.
+            let isSent = parameter.isRequired || (parameter.location != .query && parameter.location != .header)
+            guard isSent else { continue }
             switch parameter.location {
-            // Optional query parameters are left out: a sample filter (`subject=text`) would leave lists empty.
-            case .query: if parameter.isRequired { query.append((parameter.name, .string(value.queryText))) }
-            case .header, .path: break
-            case .body: bodyMembers.append((parameter.name, value))
+            case .query: query.append((parameter.name, .string(value.queryText)))
+            case .header: headers.append((parameter.name, .string(value.queryText)))
+            case .path: break
+            case .body:
+                // The call reads it from the request body: written once.
+                bodyMembers.append((parameter.name, value))
+                bodyParameters.insert(parameter.name)
+                continue
             case .function: functionArguments.append("\(parameter.name)=\(value.literalText)")
             }
+            arguments.append((parameter.name, value))
         }
         for (index, suffix) in operation.pathSuffix.enumerated() {
+            if suffix.hasPrefix("{"), suffix.hasSuffix("}") {
+                let variable = String(suffix.dropFirst().dropLast())
+                if !arguments.contains(where: { $0.0 == variable }) { arguments.append((variable, .string(variable + "-1"))) }
+                segments.append(variable + "-1")
+                continue
+            }
             var segment = spec.urlSegment(suffix)
             if index == operation.pathSuffix.count - 1, operation.kind == .function, spec.conventions.queryOptions == .odata {
                 segment += "(" + functionArguments.joined(separator: ",") + ")"
@@ -96,6 +149,7 @@ public struct FixtureEmitter {
             ("path", .string("/" + segments.joined(separator: "/"))),
         ]
         if !query.isEmpty { request.append(("query", .object(query))) }
+        if !headers.isEmpty { request.append(("headers", .object(headers))) }
         if !bodyMembers.isEmpty {
             request.append(("body", wrapRequest(.object(bodyMembers), operation)))
         } else if let body = operation.requestBody {
@@ -107,11 +161,12 @@ public struct FixtureEmitter {
                 request.append(("body", wrapRequest(value, operation)))
             }
         }
-        return .object([
-            ("operation", .string("\(owner.name)/\(operation.name)")),
-            ("request", .object(request)),
-            ("response", response(operation)),
-        ])
+        var members: [(String, FixtureJSON)] = [("operation", .string("\(owner.name)/\(operation.name)"))]
+        // What the generated call passes, by spec name; body parameters and a single body value it reads from the
+        // request's body.
+        if !arguments.isEmpty { members.append(("arguments", .object(arguments))) }
+        members += [("request", .object(request)), ("response", response(operation))]
+        return (.object(members), Set(arguments.map(\.0)).union(bodyParameters))
     }
 
     private func response(_ operation: OperationSpec) -> FixtureJSON {

@@ -27,11 +27,18 @@ struct OperationTranslator {
         }
     }
 
+    /// A translated operation: the method, and how a call site invokes it.
+    struct Translation {
+        var declaration: Declaration
+        var call: OperationCall
+    }
+
     func translate(
         _ operation: OperationSpec, owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
-    ) -> Declaration? {
+    ) -> Translation? {
         let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
         var parameters: [FunctionDeclaration.Parameter] = []
+        var sources: [OperationCall.Source] = []  // one per parameter, in the same order
         var body: [String] = []
         var functionArguments: [String] = []
         var optionalFunctionArguments: [String] = []
@@ -67,6 +74,7 @@ struct OperationTranslator {
             parameters.append(parameter.isRequired
                 ? .init(name, swiftType)
                 : .init(name, swiftType + "?", default: "nil"))
+            sources.append(.parameter(parameter.name))
             let wire = parameter.name.swiftLiteral
             let required = parameter.isRequired
             switch parameter.location {
@@ -95,12 +103,15 @@ struct OperationTranslator {
         if let requestBody = operation.requestBody {
             if requestBody.contentType == "multipart/form-data" {
                 parameters.insert(.init(label: "_", "form", "MultipartForm"), at: 0)
+                sources.insert(.multipartForm, at: 0)
                 bodyExpression = "form"
             } else if case .primitive(.stream) = requestBody.type {
                 parameters.insert(.init(label: "_", "content", "RequestBody"), at: 0)
+                sources.insert(.content, at: 0)
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 parameters.insert(.init(label: "_", "body", swiftType), at: 0)
+                sources.insert(.body, at: 0)
                 bodyExpression = modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init("")) && !requestBody.type.isCollection
                     ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
             }
@@ -115,6 +126,7 @@ struct OperationTranslator {
                 let name = SwiftNames.memberName(variable)
                 if !operation.parameters.contains(where: { $0.name == variable }) {
                     parameters.insert(.init(name, "String"), at: 0)
+                    sources.insert(.parameter(variable), at: 0)
                 }
                 pathExpression += ".appending(\(name))"
             } else if isLast, operation.kind == .function, usesODataSyntax {
@@ -132,7 +144,7 @@ struct OperationTranslator {
             }
         }
 
-        guard let (returnType, finish) = result(of: operation, pathExpression: pathExpression) else {
+        guard let (returnType, finish) = result(of: operation) else {
             diagnostics.warning("skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form", at: operation.location)
             return nil
         }
@@ -186,11 +198,17 @@ struct OperationTranslator {
         }
         if !doc.isEmpty { doc.append("") }
         doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
-        return Declaration(doc: doc, .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
+        let declaration = Declaration(
+            doc: doc, .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
+        let call = OperationCall(
+            methodName: methodName,
+            arguments: zip(parameters, sources).map { (label: $0.label ?? $0.name, source: $1, isOptional: $0.defaultValue != nil) },
+            sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
+        return Translation(declaration: declaration, call: call)
     }
 
     /// The return type and the last statement, which wraps `request` in the right request value.
-    private func result(of operation: OperationSpec, pathExpression: String) -> (String, String)? {
+    private func result(of operation: OperationSpec) -> (String, String)? {
         guard let response = operation.response else {
             return ("OperationRequest<Void>", "return OperationRequest(client: client, request: request, decoder: .empty)")
         }
@@ -222,4 +240,21 @@ struct OperationTranslator {
         let labels = parameters.filter { includingDefaulted || $0.defaultValue == nil }.map { ($0.label ?? $0.name) + ":" }
         return name + "(" + labels.joined() + ")"
     }
+}
+
+/// How a call site invokes a generated operation method: `copy(parentReference: …, name: …).execute()`.
+/// The conformance calls are written from it, so they call exactly what the builders declare.
+struct OperationCall {
+    enum Source: Equatable {
+        /// A spec parameter (or a path variable), by its name in the spec.
+        case parameter(String)
+        /// The operation's one body value, a multipart form, or raw content.
+        case body, multipartForm, content
+    }
+
+    var methodName: String
+    /// In declaration order; the label is `_` for an unlabelled argument.
+    var arguments: [(label: String, source: Source, isOptional: Bool)]
+    /// `execute` for an `OperationRequest`, `get` for a `CollectionRequest`.
+    var sendsWith: String
 }

@@ -15,6 +15,25 @@ struct RequestBuilderTranslator {
     static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
 
     func builderDeclarations(_ resource: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
+        var surface = BuilderSurface()
+        return builderDeclarations(resource, surface: &surface, diagnostics: &diagnostics)
+    }
+
+    /// What a call site can reach from the builder of `resource` (the client's, for the root).
+    func surface(of resource: ResourceSpec) -> BuilderSurface {
+        var surface = BuilderSurface()
+        var diagnostics = Diagnostics()  // already reported when the builders were written
+        if resource.name == spec.rootResource {
+            _ = clientMembers(resource, surface: &surface, diagnostics: &diagnostics)
+        } else {
+            _ = builderDeclarations(resource, surface: &surface, diagnostics: &diagnostics)
+        }
+        return surface
+    }
+
+    private func builderDeclarations(
+        _ resource: ResourceSpec, surface: inout BuilderSurface, diagnostics: inout Diagnostics
+    ) -> [Declaration] {
         let builderName = symbols.builderName(resource.name)
         var members: [Declaration] = []
         var conformance = "RequestBuilder"
@@ -31,10 +50,12 @@ struct RequestBuilderTranslator {
         ]
         members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
-        members += childMembers(resource, usedNames: &usedNames, diagnostics: &diagnostics)
+        surface.isModelBuilder = conformance == "ModelRequestBuilder"
+        members += childMembers(resource, usedNames: &usedNames, surface: &surface, diagnostics: &diagnostics)
         members += streamMembers(resource, usedNames: &usedNames)
         members += operationMembers(
-            resource.operations, owner: resource.name, model: resource.model, usedNames: &usedNames, diagnostics: &diagnostics)
+            resource.operations, onCollection: false, owner: resource.name, model: resource.model,
+            usedNames: &usedNames, surface: &surface, diagnostics: &diagnostics)
 
         var doc = DocComment.lines(resource.doc, remark: nil)
         if doc.isEmpty {
@@ -49,10 +70,12 @@ struct RequestBuilderTranslator {
 
         // Operations on the collection of this resource (delta, collection-bound functions, typed list).
         var collectionNames = Set<String>(["request", "client", "path", "callAsFunction"])
+        var collectionSurface = BuilderSurface()
         let collectionMembers = operationMembers(
-            resource.collectionOperations, owner: resource.name, model: resource.model,
-            usedNames: &collectionNames, diagnostics: &diagnostics)
+            resource.collectionOperations, onCollection: true, owner: resource.name, model: resource.model,
+            usedNames: &collectionNames, surface: &collectionSurface, diagnostics: &diagnostics)
         if !collectionMembers.isEmpty, conformance == "ModelRequestBuilder" {
+            surface.calls.merge(collectionSurface.calls) { first, _ in first }
             declarations.append(Declaration(
                 .extension(ExtensionDeclaration(
                     "CollectionRequestBuilder", where: "Item == \(builderName)", members: collectionMembers))))
@@ -62,9 +85,16 @@ struct RequestBuilderTranslator {
 
     /// The client: the root resource's builder plus how to make one.
     func clientMembers(_ root: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
+        var surface = BuilderSurface()
+        return clientMembers(root, surface: &surface, diagnostics: &diagnostics)
+    }
+
+    private func clientMembers(_ root: ResourceSpec, surface: inout BuilderSurface, diagnostics: inout Diagnostics) -> [Declaration] {
         var usedNames = Self.reservedBuilderMembers.union(["defaultBaseURL", "conventions"])
-        return childMembers(root, usedNames: &usedNames, diagnostics: &diagnostics)
-            + operationMembers(root.operations, owner: root.name, model: nil, usedNames: &usedNames, diagnostics: &diagnostics)
+        return childMembers(root, usedNames: &usedNames, surface: &surface, diagnostics: &diagnostics)
+            + operationMembers(
+                root.operations, onCollection: false, owner: root.name, model: nil, usedNames: &usedNames,
+                surface: &surface, diagnostics: &diagnostics)
     }
 
     /// The builder's own entry of the module's route table.
@@ -108,7 +138,9 @@ struct RequestBuilderTranslator {
         return text + ")"
     }
 
-    private func childMembers(_ resource: ResourceSpec, usedNames: inout Set<String>, diagnostics: inout Diagnostics) -> [Declaration] {
+    private func childMembers(
+        _ resource: ResourceSpec, usedNames: inout Set<String>, surface: inout BuilderSurface, diagnostics: inout Diagnostics
+    ) -> [Declaration] {
         var members: [Declaration] = []
         for child in resource.children {
             let name = symbols.memberName(child.name, of: resource.name)
@@ -116,6 +148,7 @@ struct RequestBuilderTranslator {
                 diagnostics.warning("skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location)
                 continue
             }
+            surface.navigation[child.name] = name
             let target = symbols.builderName(child.target)
             let segment = child.segment.swiftLiteral
             var doc = DocComment.lines(child.doc, remark: nil)
@@ -150,12 +183,30 @@ struct RequestBuilderTranslator {
     }
 
     private func operationMembers(
-        _ specs: [OperationSpec], owner: QualifiedName, model: TypeRef?, usedNames: inout Set<String>,
-        diagnostics: inout Diagnostics
+        _ specs: [OperationSpec], onCollection: Bool, owner: QualifiedName, model: TypeRef?, usedNames: inout Set<String>,
+        surface: inout BuilderSurface, diagnostics: inout Diagnostics
     ) -> [Declaration] {
-        specs.compactMap { operation in
-            guard !OperationTranslator.isGenericCRUD(operation, model: model) else { return nil }
-            return operations.translate(operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
+        specs.enumerated().compactMap { index, operation in
+            guard !OperationTranslator.isGenericCRUD(operation, model: model),
+                let translation = operations.translate(operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
+            else { return nil }
+            surface.calls[.init(index: index, onCollection: onCollection)] = translation.call
+            return translation.declaration
         }
     }
+}
+
+/// What a call site can reach from one builder: the conformance calls are written from it.
+struct BuilderSurface {
+    struct OperationKey: Hashable {
+        /// The operation's place in `ResourceSpec.operations` or `.collectionOperations`.
+        var index: Int
+        var onCollection: Bool
+    }
+
+    /// Whether it is a `ModelRequestBuilder`, whose `request()` reads, updates and deletes.
+    var isModelBuilder = false
+    /// A navigation property's name in the spec → its member on the builder.
+    var navigation: [String: String] = [:]
+    var calls: [OperationKey: OperationCall] = [:]
 }
