@@ -237,9 +237,9 @@ public struct FixtureEmitter {
         if name != declared {
             if let tagged = structures.lineage(of: structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
                 members.append((tagged, .string(structure.discriminatorValue ?? name.description)))
-            } else {
+            } else if spec.conventions.queryOptions == .odata {
                 members.append(("@odata.type", .string("#" + name.description)))
-            }
+            }  // elsewhere an untagged derived object is only its members
         }
         for property in structures.lineage(of: structure).flatMap(\.properties) where !members.contains(where: { $0.0 == property.name }) {
             if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
