@@ -81,15 +81,21 @@ public struct DeviceAuthorization: Sendable {
 /// The OAuth 2.0 flows (RFC 6749): authorization code with PKCE and a checked `state`, device code
 /// (RFC 8628), client credentials, password (Spark), and refresh.
 ///
-/// Token requests go through the given transport with the default middleware (retries, logging
-/// with secrets redacted); no credentials but the client's own are sent.
+/// Token requests go through the given transport with `tokenEndpointDefaults` (retries, logging with secrets
+/// redacted); no credentials but the client's own are sent.
 public struct OAuth2Client: Sendable {
     public let configuration: OAuth2Configuration
     private let pipeline: MiddlewareChain
 
+    /// The default middleware, with 4xx answers logged at debug: each one is an OAuth error this client throws,
+    /// and a device-code sign-in hears `authorization_pending` on every poll until the user approves.
+    public static var tokenEndpointDefaults: [any HTTPMiddleware] {
+        [HeadersMiddleware(), RetryMiddleware(), RedirectMiddleware(), LoggingMiddleware(failureLevel: .debug)]
+    }
+
     public init(
         _ configuration: OAuth2Configuration, transport: any HTTPTransport = DefaultTransport.shared,
-        middleware: [any HTTPMiddleware] = .defaults
+        middleware: [any HTTPMiddleware] = tokenEndpointDefaults
     ) {
         self.configuration = configuration
         self.pipeline = MiddlewareChain(middleware, transport: transport)
