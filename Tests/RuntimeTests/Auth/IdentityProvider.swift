@@ -4,7 +4,9 @@ import Synchronization
 
 /// A small OAuth 2.0 identity provider on 127.0.0.1 for the auth tests: it issues codes, checks PKCE
 /// and `state`-independent parameters as a real provider does, rotates refresh tokens and counts refreshes.
-/// (The conformance mock server will take this role over.)
+/// `BinderyMock`'s `MockIdentity` does the same for the services; the runtime's tests keep their own so that they
+/// depend on nothing built on top of the runtime, and can script answers the mock has no reason to give
+/// (`slow_down` between pending polls).
 final class IdentityProvider: Sendable {
     struct State {
         var challenges: [String: String] = [:]  // code → PKCE challenge
