@@ -78,7 +78,13 @@ extension MockServer {
             let method = HTTPRequest.Method(rawValue: fixture.method)
         else { return }
         let path = fixture.segments
-        switch service.routes.match(method: method, segments: path) {
+        var match = service.routes.match(method: method, segments: path)
+        // A read on a resource's own URL with parameters (Spark's `searchListings`, Inbox's `listThreads`) is served
+        // as that collection or item, so it seeds it too.
+        if case .operation(let operation, let resource, let keys)? = match, operation.segments.isEmpty {
+            match = operation.onCollection ? .collection(resource: resource, keys: keys) : .item(resource: resource, keys: keys)
+        }
+        switch match {
         case .collection?:
             store.createCollection(at: path)
             for case .object(let item) in items(in: body) {
