@@ -294,6 +294,23 @@ struct OpenAPISampleTests {
         #expect(deltas.type == .collection(named("DeltaPageDeltas")) && !deltas.isNullable)
     }
 
+    @Test func keepsAResponseExampleAsWritten() throws {
+        let text = document(#"""
+            "paths": {"/notes": {"get": {"operationId": "listNotes", "responses": {"200": {"description": "Notes.",
+              "content": {"application/json": {
+                "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}},
+                "examples": {"two": {"value": [{"id": "n1", "size": 1.50, "tags": [], "parent": null, "done": true}]}}
+              }}}}}}},
+            "components": {"schemas": {"Note": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+            """#)
+        let spec = try #require(read(text).spec)
+        let list = try #require(spec.resources.flatMap { $0.operations + $0.collectionOperations }.first { $0.name == "listNotes" })
+        #expect(list.response?.example == .array([.object([
+            .init("id", .string("n1")), .init("size", .number("1.50")), .init("tags", .array([])), .init("parent", .null),
+            .init("done", .bool(true)),
+        ])]))
+    }
+
     @Test func isDeterministic() throws {
         let bytes = Array(try sampleText().utf8)
         let first = OpenAPIReader().read(bytes: bytes, path: "spec.json")

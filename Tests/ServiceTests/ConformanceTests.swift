@@ -128,6 +128,26 @@ import Testing
         #expect(refused == 1, "one request answered 1020 and replayed")
     }
 
+    /// A spec's own response example becomes the fixture, seeds the mock and comes back typed, quirks and all.
+    @Test func sparkListingsFromTheSpecExampleDecodeTheirLooseValues() async throws {
+        let mock = try await MockServer(.spark)
+        defer { Task { await mock.stop() } }
+        try mock.seed(fixturesIn: FixtureTests.root.appendingPathComponent("Spark"))
+        let client = SparkClient(
+            userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken, scheme: .oauth))
+
+        let page = try await client.listings.list().get()
+        let byID = Dictionary(uniqueKeysWithValues: page.value.compactMap { listing in listing.id.map { ($0, listing) } })
+        let bungalow = try #require(byID["20060412165917817933000000"])
+        let fields = try #require(bungalow.standardFields)
+        #expect(fields.longitude == -96.7945)  // " -96.7945" on the wire
+        #expect(fields.bedsTotal == 4)  // "4"
+        #expect(fields.streetNumber == "611")  // 611
+        #expect(fields.additionalData["Supplement"] == "********")  // undeclared, kept
+        // A 26-digit id sent as a JSON number is read as its digits.
+        #expect(byID["20100815153524571646000000"]?.standardFields?.city == "Moorhead")
+    }
+
     @Test func inboxCursorDeltaSeesADraftSentAndLongpollWakesUp() async throws {
         let mock = try await MockServer(.inbox)
         defer { Task { await mock.stop() } }

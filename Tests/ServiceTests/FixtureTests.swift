@@ -44,7 +44,10 @@ import Testing
             let report = validator.validate(
                 body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path))
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
-            #expect(report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") }, "\(file): the extra member is kept")
+            // A synthesized answer carries one member the spec does not declare; a spec's example is as written.
+            if fixture["response"]?["fromSpecExample"] == nil {
+                #expect(report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") }, "\(file): the extra member is kept")
+            }
             checkedBodies += 1
         }
         #expect(checkedBodies > 0)

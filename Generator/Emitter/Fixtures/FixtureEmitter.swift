@@ -173,6 +173,10 @@ public struct FixtureEmitter {
         guard let response = operation.response else { return .object([("status", .number("204"))]) }
         let status = FixtureJSON.number(String(response.successCodes.first ?? 200))
         if response.isRawBody { return .object([("status", status), ("bodyText", .string("bytes"))]) }
+        // The spec's own example is what the service sends, envelope and all: it is used as it is.
+        if let example = response.example {
+            return .object([("status", status), ("fromSpecExample", .bool(true)), ("body", FixtureJSON(example))])
+        }
         guard let type = response.type, let value = sample(type, depth: 0, loose: false, extra: true) else {
             return .object([("status", status)])
         }
@@ -279,6 +283,18 @@ indirect enum FixtureJSON {
     case string(String)
     case number(String)
     case bool(Bool)
+    case null
+
+    init(_ example: ExampleValue) {
+        switch example {
+        case .object(let members): self = .object(members.map { ($0.name, FixtureJSON($0.value)) })
+        case .array(let items): self = .array(items.map(FixtureJSON.init))
+        case .string(let text): self = .string(text)
+        case .number(let text): self = .number(text)
+        case .bool(let value): self = .bool(value)
+        case .null: self = .null
+        }
+    }
 
     /// The value as a URL query parameter carries it.
     var queryText: String {
@@ -301,6 +317,7 @@ indirect enum FixtureJSON {
         case .string(let text): return Self.quoted(text)
         case .number(let text): return text
         case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
         case .array(let items):
             if items.isEmpty { return "[]" }
             let inner = indent + "  "

@@ -1,3 +1,4 @@
+import BinderyJSON
 import BinderySpec
 
 /// An operation as read from the document, before the path tree decides its kind and where it belongs.
@@ -348,7 +349,24 @@ final class OpenAPIOperationReader {
         read.returnsList = isList
         // Judged on the payload, so that under an envelope a list is still a list and not "an object".
         if !isList, case .named = type, schemas.isObjectSchema(payload) { read.returnsJSONObject = true }
-        read.response = ResponseSpec(type: type, successCodes: successCodes)
+        read.response = ResponseSpec(type: type, successCodes: successCodes, example: example(of: json.node))
+    }
+
+    /// The media type's `example`, or the first of its `examples` (the whole body, envelope included).
+    private func example(of media: OpenAPINode) -> ExampleValue? {
+        if let example = media["example"] { return Self.exampleValue(example.value) }
+        return media["examples"]?.members.first.flatMap { $0.node["value"] }.map { Self.exampleValue($0.value) }
+    }
+
+    private static func exampleValue(_ json: JSONValue) -> ExampleValue {
+        switch json {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .number(let number): return .number(number.text)
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(exampleValue))
+        case .object(let object): return .object(object.members.map { .init($0.key, exampleValue($0.value)) })
+        }
     }
 
     /// The object that would hold the results is there, but the results member is not.
