@@ -88,9 +88,10 @@ public struct OAuth2Client: Sendable {
     private let pipeline: MiddlewareChain
 
     /// The default middleware, with 4xx answers logged at debug: each one is an OAuth error this client throws,
-    /// and a device-code sign-in hears `authorization_pending` on every poll until the user approves.
+    /// and a device-code sign-in hears `authorization_pending` on every poll until the user approves. Server
+    /// errors are logged as everywhere else.
     public static var tokenEndpointDefaults: [any HTTPMiddleware] {
-        [HeadersMiddleware(), RetryMiddleware(), RedirectMiddleware(), LoggingMiddleware(failureLevel: .debug)]
+        [any HTTPMiddleware].defaults.map { $0 is LoggingMiddleware ? LoggingMiddleware(clientErrorLevel: .debug) : $0 }
     }
 
     public init(

@@ -6,19 +6,22 @@ import Logging
 /// secret redacted. At `trace` it adds the headers and the request body, redacted the same way.
 ///
 /// Levels follow the Spark SDK's error / warning / info / fine: a success is logged at `successLevel`
-/// (debug unless set), a 4xx or 5xx at `failureLevel`, a failed exchange at `error`.
+/// (debug unless set), a 4xx at `clientErrorLevel` (`failureLevel` unless set), a 5xx at `failureLevel`, a failed
+/// exchange at `error`.
 public struct LoggingMiddleware: HTTPMiddleware {
     public var logger: Logger
     public var successLevel: Logger.Level
     public var failureLevel: Logger.Level
+    public var clientErrorLevel: Logger.Level
 
     public init(
         logger: Logger = Logger(label: "bindery.http"), successLevel: Logger.Level = .debug,
-        failureLevel: Logger.Level = .info
+        failureLevel: Logger.Level = .info, clientErrorLevel: Logger.Level? = nil
     ) {
         self.logger = logger
         self.successLevel = successLevel
         self.failureLevel = failureLevel
+        self.clientErrorLevel = clientErrorLevel ?? failureLevel
     }
 
     public func intercept(
@@ -38,7 +41,11 @@ public struct LoggingMiddleware: HTTPMiddleware {
         do {
             let response = try await next(request)
             let elapsed = Self.milliseconds(clock.now - start)
-            let level = response.status.kind == .successful || response.status.kind == .redirection ? successLevel : failureLevel
+            let level = switch response.status.kind {
+            case .successful, .redirection: successLevel
+            case .clientError: clientErrorLevel
+            default: failureLevel
+            }
             logger.log(level: level, "\(line) → \(response.status.code) in \(elapsed) ms")
             if logger.logLevel <= .trace {
                 logger.trace("\(line) response headers: \(Redaction.headers(response.headers))")

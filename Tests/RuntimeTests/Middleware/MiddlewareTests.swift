@@ -155,6 +155,21 @@ import Testing
         #expect(transport.requests[1].head.headerFields[HTTPField.Name("client-request-id")!] != id)
     }
 
+    /// A token endpoint's OAuth errors (4xx) are thrown to the caller and logged at debug; its outages are not hidden.
+    @Test func clientErrorsCanBeQuieterThanServerErrors() async throws {
+        let log = CapturedLog()
+        let transport = RecordingTransport { _, index in APIResponse(status: index == 0 ? .badRequest : .serviceUnavailable) }
+        let chain = MiddlewareChain(
+            [LoggingMiddleware(logger: log.logger(level: .trace), clientErrorLevel: .debug)], transport: transport)
+        let head = HTTPRequest(method: .post, url: URL(string: "https://login.example.com/token")!)
+        _ = try await chain.send(TransportRequest(head))
+        _ = try await chain.send(TransportRequest(head))
+        #expect(log.all.contains { $0.hasPrefix("debug: POST https://login.example.com/token → 400 in") })
+        #expect(log.all.contains { $0.hasPrefix("info: POST https://login.example.com/token → 503 in") })
+        #expect(OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.clientErrorLevel } == [.debug])
+        #expect(OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.failureLevel } == [.info])
+    }
+
     @Test func oneLinePerRequestWithSecretsRedactedAtEveryLevel() async throws {
         let log = CapturedLog()
         let transport = RecordingTransport { _, index in
