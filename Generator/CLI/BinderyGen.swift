@@ -59,7 +59,11 @@ struct BinderyGen: ParsableCommand {
         if let fixtures {
             outputs.append((OutputWriter(folder: fixtures, fileExtension: "json"), FixtureEmitter(spec: pruned).emit()))
         }
-        if let calls { outputs.append((OutputWriter(folder: calls), emitter.conformanceCalls(pruned))) }
+        if let calls {
+            let (files, warnings) = emitter.conformanceCalls(pruned)
+            Self.print(warnings)
+            outputs.append((OutputWriter(folder: calls), files))
+        }
         for (writer, files) in outputs {
             if check {
                 let differences = try writer.differences(from: files)

@@ -71,35 +71,22 @@ public struct Emitter: Sendable {
 
     /// Swift that calls every conformance fixture's operation through the generated builders (`bindery-gen --calls`):
     /// one file, an extension of `BinderyMock`'s `ConformanceCalls`.
-    public func conformanceCalls(_ spec: ServiceSpec) -> [OutputFile] {
-        var diagnostics = Diagnostics()  // the same as `emit` reports
-        let symbols = SymbolTable(
-            spec: spec, moduleName: options.moduleName, clientName: options.clientName,
-            overrides: options.nameOverrides, diagnostics: &diagnostics)
-        let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
-        let operations = OperationTranslator(
-            spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
-        let builders = RequestBuilderTranslator(
-            spec: spec, symbols: symbols, operations: operations,
-            models: ModelTranslator(spec: spec, symbols: symbols, mapping: mapping))
+    public func conformanceCalls(_ spec: ServiceSpec) -> (files: [OutputFile], diagnostics: [Diagnostic]) {
+        var naming = Diagnostics()  // the same as `emit` reports
+        let translators = Translators(spec: spec, options: options, diagnostics: &naming)
+        var diagnostics = Diagnostics()
         let file = ConformanceCallEmitter(
-            spec: spec, symbols: symbols, builders: builders, moduleName: options.moduleName,
+            spec: spec, symbols: translators.symbols, builders: translators.builders, moduleName: options.moduleName,
             specDisplayPath: options.specDisplayPath
-        ).emit(FixtureEmitter(spec: spec).cases())
-        return [OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: "public").render(file))]
+        ).emit(FixtureEmitter(spec: spec).cases(), diagnostics: &diagnostics)
+        return ([OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: "public").render(file))], diagnostics.all)
     }
 
     /// The typed declarations, before rendering (snippet tests compare these).
     public func translate(_ spec: ServiceSpec) -> (files: [SwiftFile], diagnostics: [Diagnostic]) {
         var diagnostics = Diagnostics()
-        let symbols = SymbolTable(
-            spec: spec, moduleName: options.moduleName, clientName: options.clientName,
-            overrides: options.nameOverrides, diagnostics: &diagnostics)
-        let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
-        let models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping)
-        let operations = OperationTranslator(
-            spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
-        let builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations, models: models)
+        let translators = Translators(spec: spec, options: options, diagnostics: &diagnostics)
+        let (symbols, models, builders) = (translators.symbols, translators.models, translators.builders)
 
         // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
         // so they are translated on every core; their diagnostics are merged back in spec order.
@@ -164,5 +151,24 @@ public struct Emitter: Sendable {
             }
         }
         return (files, diagnostics.all)
+    }
+}
+
+/// The translators of one spec, made in one place so that the builders and the conformance calls that reach
+/// them are named by the same rules.
+private struct Translators {
+    let symbols: SymbolTable
+    let models: ModelTranslator
+    let builders: RequestBuilderTranslator
+
+    init(spec: ServiceSpec, options: Emitter.Options, diagnostics: inout Diagnostics) {
+        symbols = SymbolTable(
+            spec: spec, moduleName: options.moduleName, clientName: options.clientName,
+            overrides: options.nameOverrides, diagnostics: &diagnostics)
+        let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
+        models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping)
+        let operations = OperationTranslator(
+            spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
+        builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations, models: models)
     }
 }

@@ -79,7 +79,7 @@ public struct ConformanceRun: Sendable {
 
         // What arrived is what the fixture says a client sends.
         guard let received = server.requests.last else { return outcome(problems + ["the mock received nothing"]) }
-        problems += Self.differences(fixture, received, basePath: service.basePath)
+        problems += Self.differences(fixture, received, service: service)
 
         // What came back re-encodes to the same JSON.
         guard let response = recorder.last else { return outcome(problems + ["no answer came back"]) }
@@ -96,28 +96,43 @@ public struct ConformanceRun: Sendable {
         return outcome(problems)
     }
 
-    static func differences(_ fixture: MockFixture, _ received: MockRequest, basePath: [String]) -> [String] {
+    /// Everything in which the request the mock received differs from the fixture's. The query must be the
+    /// fixture's exactly, except for the paging parameters a collection's first request adds (`_pagination=1`,
+    /// `_page=1`, `limit=100`) where the fixture names none.
+    static func differences(_ fixture: MockFixture, _ received: MockRequest, service: MockService) -> [String] {
         var problems: [String] = []
         if received.method != fixture.method { problems.append("method \(received.method), expected \(fixture.method)") }
-        if received.segments != basePath + fixture.segments {
-            problems.append("path \(received.path), expected \(fixture.path) below /\(basePath.joined(separator: "/"))")
+        if received.segments != service.basePath + fixture.segments {
+            problems.append("path \(received.path), expected \(fixture.path) below /\(service.basePath.joined(separator: "/"))")
         }
-        for (name, value) in fixture.query where received.queryValue(name) != value {
-            problems.append("query \(name)=\(received.queryValue(name) ?? "(missing)"), expected \(value)")
+        let pagingNames = Set(pagingParameters(service.conventions.paging)).subtracting(fixture.query.map(\.0))
+        let sent = received.query.filter { !pagingNames.contains($0.name) }.map { "\($0.name)=\($0.value)" }.sorted()
+        let expected = fixture.query.map { "\($0.0)=\($0.1)" }.sorted()
+        if sent != expected {
+            problems.append("query \(sent.joined(separator: "&")), expected \(expected.joined(separator: "&"))")
         }
         for (name, value) in fixture.headers where received.header(name) != value {
             problems.append("header \(name): \(received.header(name) ?? "(missing)"), expected \(value)")
         }
-        if let body = fixture.requestBody, received.json != body {
-            problems.append("the body differs from the fixture's: \(received.json?.jsonText ?? "(none)")")
-        }
-        if fixture.multipartParts != nil, received.header("Content-Type")?.hasPrefix("multipart/form-data") != true {
-            problems.append("not a multipart body: \(received.header("Content-Type") ?? "no content type")")
-        }
-        if let text = fixture.requestText, received.body != Array(text.utf8) {
-            problems.append("the raw body differs from the fixture's")
+        if let body = fixture.requestBody {
+            if received.json != body { problems.append("the body differs from the fixture's: \(received.json?.jsonText ?? "(none)")") }
+        } else if let names = fixture.multipartParts {
+            let parts = MultipartParts(received).files.map { $0.name ?? "(unnamed)" }
+            if parts != names { problems.append("multipart parts \(parts), expected \(names)") }
+        } else if let text = fixture.requestText {
+            if received.body != Array(text.utf8) { problems.append("the raw body differs from the fixture's") }
+        } else if !received.body.isEmpty {
+            problems.append("a body was sent; the fixture has none")
         }
         return problems
+    }
+
+    private static func pagingParameters(_ paging: ServiceConventions.Paging) -> [String] {
+        switch paging {
+        case .pageNumber(let page, let size, let extraQuery, _): return [page, size] + extraQuery.map(\.0)
+        case .offset(let offset, let limit, _): return [offset, limit]
+        case .nextLink, .cursor, .none: return []
+        }
     }
 }
 
@@ -146,13 +161,20 @@ public struct ConformanceArguments: Sendable {
     public let enveloped: Bool
     let conventions: ServiceConventions
 
-    /// The spec parameter `name`, as the type the method takes: from the fixture's `arguments`, or a member of
-    /// its request body (body parameters are written once, in the body).
+    /// The spec parameter `name` (query, header, path or function), as the type the method takes.
     public func callAsFunction<Value: JSONConvertible>(_ name: String) throws(BinderyError) -> Value {
-        guard let json = fixture.arguments[name] ?? (try? unwrappedBody())?[name] else {
-            throw Self.error("the fixture has no argument '\(name)'")
-        }
-        guard let value = Value(json: json) else { throw Self.error("argument '\(name)' is not a \(Value.self): \(json.jsonText)") }
+        guard let json = fixture.arguments[name] else { throw Self.error("the fixture has no argument '\(name)'") }
+        return try Self.value(json, name)
+    }
+
+    /// The body parameter `name`: a member of the fixture's request body (body parameters are written once, there).
+    public func bodyMember<Value: JSONConvertible>(_ name: String) throws(BinderyError) -> Value {
+        guard let json = try unwrappedBody()[name] else { throw Self.error("the fixture's body has no member '\(name)'") }
+        return try Self.value(json, name)
+    }
+
+    private static func value<Value: JSONConvertible>(_ json: JSONValue, _ name: String) throws(BinderyError) -> Value {
+        guard let value = Value(json: json) else { throw error("argument '\(name)' is not a \(Value.self): \(json.jsonText)") }
         return value
     }
 

@@ -266,6 +266,8 @@ extension MockServer {
 /// The parts of a `multipart/form-data` body.
 struct MultipartParts {
     struct File {
+        /// The form field's name (`file`).
+        var name: String?
         var filename: String
         var contentType: String
         var bytes: [UInt8]
@@ -296,7 +298,7 @@ struct MultipartParts {
             guard let name = Self.parameter("filename", in: head) else { continue }
             let contentType = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
                 .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) } ?? "application/octet-stream"
-            files.append(File(filename: name, contentType: contentType, bytes: content))
+            files.append(File(name: Self.parameter("; name", in: head), filename: name, contentType: contentType, bytes: content))
         }
     }
 

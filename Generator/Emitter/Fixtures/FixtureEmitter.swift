@@ -62,10 +62,15 @@ public struct FixtureEmitter {
                     base, base + "-" + operation.method.rawValue.lowercased(),
                     base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
                 ]
-                guard let name = candidates.first(where: { used.insert($0.lowercased()).inserted }) else { continue }
+                var name = candidates.first { used.insert($0.lowercased()).inserted }
+                var number = 2
+                while name == nil {  // never drop an operation: number it
+                    if used.insert("\(base)-\(number)".lowercased()).inserted { name = "\(base)-\(number)" }
+                    number += 1
+                }
                 let (json, arguments) = fixture(operation, owner: resource, path: steps.flatMap(\.segments))
                 cases.append(Case(
-                    name: name, owner: resource, operation: operation, index: index, onCollection: onCollection,
+                    name: name!, owner: resource, operation: operation, index: index, onCollection: onCollection,
                     steps: steps, arguments: arguments, json: json))
             }
         }

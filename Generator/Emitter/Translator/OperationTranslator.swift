@@ -27,9 +27,10 @@ struct OperationTranslator {
         }
     }
 
-    /// A translated operation: the method, and how a call site invokes it.
+    /// A translated operation: the method (nil when one with the same call surface is already written), and how a
+    /// call site invokes it.
     struct Translation {
-        var declaration: Declaration
+        var declaration: Declaration?
         var call: OperationCall
     }
 
@@ -74,7 +75,7 @@ struct OperationTranslator {
             parameters.append(parameter.isRequired
                 ? .init(name, swiftType)
                 : .init(name, swiftType + "?", default: "nil"))
-            sources.append(.parameter(parameter.name))
+            sources.append(parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name))
             let wire = parameter.name.swiftLiteral
             let required = parameter.isRequired
             switch parameter.location {
@@ -151,7 +152,12 @@ struct OperationTranslator {
         // Swift picks an overload by name and labels; two that a call cannot tell apart keep the first.
         let callKey = signatureKey(methodName, parameters, includingDefaulted: false)
         let fullKey = signatureKey(methodName, parameters, includingDefaulted: true)
-        if usedNames.contains(fullKey) { return nil }  // the same call surface: nothing is lost
+        let call = OperationCall(
+            methodName: methodName,
+            arguments: zip(parameters, sources).map { (label: $0.label ?? $0.name, source: $1, isOptional: $0.defaultValue != nil) },
+            sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
+        // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
+        if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }
         guard !usedNames.contains(callKey) else {
             diagnostics.warning(
                 "skipped an overload of '\(operation.name)' on '\(owner)': Swift cannot tell it from another one",
@@ -200,10 +206,6 @@ struct OperationTranslator {
         doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
         let declaration = Declaration(
             doc: doc, .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
-        let call = OperationCall(
-            methodName: methodName,
-            arguments: zip(parameters, sources).map { (label: $0.label ?? $0.name, source: $1, isOptional: $0.defaultValue != nil) },
-            sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
         return Translation(declaration: declaration, call: call)
     }
 
@@ -248,6 +250,8 @@ struct OperationCall {
     enum Source: Equatable {
         /// A spec parameter (or a path variable), by its name in the spec.
         case parameter(String)
+        /// A spec parameter that travels as a member of the JSON body.
+        case bodyMember(String)
         /// The operation's one body value, a multipart form, or raw content.
         case body, multipartForm, content
     }

@@ -43,7 +43,7 @@ public struct PayloadValidator: Sendable {
         }
     }
 
-    /// Whether the response to `method` on `path` sits in the service's envelope (all but a few operations).
+    /// Whether the bodies of `method` on `path` sit in the service's envelope, both ways (all but a few operations).
     public func isEnveloped(method: HTTPRequest.Method, path: String) -> Bool {
         if case .operation(let operation, _, _)? = match(method, path) { return operation.isEnveloped }
         return true

@@ -106,7 +106,7 @@ extension ConformanceCalls {
         },
         "message/reply": { client, arguments in
             _ = try await GraphClient(client: client).me.messages("message-id-1")
-                .reply(comment: arguments("comment"), message: arguments("message")).execute()
+                .reply(comment: arguments.bodyMember("comment"), message: arguments.bodyMember("message")).execute()
         },
         "message/send": { client, arguments in
             _ = try await GraphClient(client: client).me.messages("message-id-1")
@@ -134,7 +134,7 @@ extension ConformanceCalls {
         },
         "user/sendMail": { client, arguments in
             _ = try await GraphClient(client: client).me
-                .sendMail(message: arguments("message"), saveToSentItems: arguments("saveToSentItems")).execute()
+                .sendMail(message: arguments.bodyMember("message"), saveToSentItems: arguments.bodyMember("saveToSentItems")).execute()
         },
         "user/update": { client, arguments in
             _ = try await GraphClient(client: client).me

@@ -30,7 +30,7 @@ extension ConformanceCalls {
         },
         "driveItem/copy": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .copy(parentReference: arguments("parentReference"), name: arguments("name")).execute()
+                .copy(parentReference: arguments.bodyMember("parentReference"), name: arguments.bodyMember("name")).execute()
         },
         "driveItem/create": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").items
@@ -38,7 +38,7 @@ extension ConformanceCalls {
         },
         "driveItem/createUploadSession": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .createUploadSession(item: arguments("item"), deferCommit: arguments("deferCommit")).execute()
+                .createUploadSession(item: arguments.bodyMember("item"), deferCommit: arguments.bodyMember("deferCommit")).execute()
         },
         "driveItem/delete": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
