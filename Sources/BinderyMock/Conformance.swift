@@ -97,7 +97,7 @@ public struct ConformanceRun: Sendable {
     }
 
     /// Everything in which the request the mock received differs from the fixture's. The query must be the
-    /// fixture's exactly, except for the paging parameters a collection's first request adds (`_pagination=1`,
+    /// fixture's exactly, except for what the pager adds to a collection's first request (`_pagination=1`,
     /// `_page=1`, `limit=100`) where the fixture names none.
     static func differences(_ fixture: MockFixture, _ received: MockRequest, service: MockService) -> [String] {
         var problems: [String] = []
@@ -105,7 +105,7 @@ public struct ConformanceRun: Sendable {
         if received.segments != service.basePath + fixture.segments {
             problems.append("path \(received.path), expected \(fixture.path) below /\(service.basePath.joined(separator: "/"))")
         }
-        let pagingNames = Set(pagingParameters(service.conventions.paging)).subtracting(fixture.query.map(\.0))
+        let pagingNames = Set(service.conventions.paging.firstPageQuery.map(\.name)).subtracting(fixture.query.map(\.0))
         let sent = received.query.filter { !pagingNames.contains($0.name) }.map { "\($0.name)=\($0.value)" }.sorted()
         let expected = fixture.query.map { "\($0.0)=\($0.1)" }.sorted()
         if sent != expected {
@@ -125,14 +125,6 @@ public struct ConformanceRun: Sendable {
             problems.append("a body was sent; the fixture has none")
         }
         return problems
-    }
-
-    private static func pagingParameters(_ paging: ServiceConventions.Paging) -> [String] {
-        switch paging {
-        case .pageNumber(let page, let size, let extraQuery, _): return [page, size] + extraQuery.map(\.0)
-        case .offset(let offset, let limit, _): return [offset, limit]
-        case .nextLink, .cursor, .none: return []
-        }
     }
 }
 

@@ -76,19 +76,14 @@ struct ConformanceCallEmitter {
         for argument in call.arguments {
             let value: String
             switch argument.source {
-            case .parameter(let name):
+            case .parameter(let name), .bodyMember(let name):
                 // Left out when the fixture's request does not carry it (an optional filter, say).
                 guard fixture.arguments.contains(name) else {
                     if argument.isOptional { continue }
                     return nil
                 }
-                value = "arguments(\(name.swiftLiteral))"
-            case .bodyMember(let name):
-                guard fixture.arguments.contains(name) else {
-                    if argument.isOptional { continue }
-                    return nil
-                }
-                value = "arguments.bodyMember(\(name.swiftLiteral))"
+                value = argument.source == .bodyMember(name)
+                    ? "arguments.bodyMember(\(name.swiftLiteral))" : "arguments(\(name.swiftLiteral))"
             case .body: value = "arguments.body()"
             case .multipartForm: value = "arguments.form"
             case .content: value = "arguments.content"

@@ -62,15 +62,12 @@ public struct FixtureEmitter {
                     base, base + "-" + operation.method.rawValue.lowercased(),
                     base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
                 ]
-                var name = candidates.first { used.insert($0.lowercased()).inserted }
-                var number = 2
-                while name == nil {  // never drop an operation: number it
-                    if used.insert("\(base)-\(number)".lowercased()).inserted { name = "\(base)-\(number)" }
-                    number += 1
-                }
+                // Never drop an operation: when every name is taken, number it.
+                let name = candidates.first { used.insert($0.lowercased()).inserted }
+                    ?? (2...).lazy.map { "\(base)-\($0)" }.first { used.insert($0.lowercased()).inserted }!
                 let (json, arguments) = fixture(operation, owner: resource, path: steps.flatMap(\.segments))
                 cases.append(Case(
-                    name: name!, owner: resource, operation: operation, index: index, onCollection: onCollection,
+                    name: name, owner: resource, operation: operation, index: index, onCollection: onCollection,
                     steps: steps, arguments: arguments, json: json))
             }
         }

@@ -38,8 +38,8 @@ struct OperationTranslator {
         _ operation: OperationSpec, owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
     ) -> Translation? {
         let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
-        var parameters: [FunctionDeclaration.Parameter] = []
-        var sources: [OperationCall.Source] = []  // one per parameter, in the same order
+        // Each parameter of the method, with where a call site's argument for it comes from.
+        var signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)] = []
         var body: [String] = []
         var functionArguments: [String] = []
         var optionalFunctionArguments: [String] = []
@@ -72,10 +72,9 @@ struct OperationTranslator {
             if parameterNames.contains(name) { name += "Value" }
             parameterNames.insert(name)
             let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
-            parameters.append(parameter.isRequired
-                ? .init(name, swiftType)
-                : .init(name, swiftType + "?", default: "nil"))
-            sources.append(parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name))
+            signature.append((
+                parameter.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"),
+                parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name)))
             let wire = parameter.name.swiftLiteral
             let required = parameter.isRequired
             switch parameter.location {
@@ -103,16 +102,13 @@ struct OperationTranslator {
         var bodyExpression: String?
         if let requestBody = operation.requestBody {
             if requestBody.contentType == "multipart/form-data" {
-                parameters.insert(.init(label: "_", "form", "MultipartForm"), at: 0)
-                sources.insert(.multipartForm, at: 0)
+                signature.insert((.init(label: "_", "form", "MultipartForm"), .multipartForm), at: 0)
                 bodyExpression = "form"
             } else if case .primitive(.stream) = requestBody.type {
-                parameters.insert(.init(label: "_", "content", "RequestBody"), at: 0)
-                sources.insert(.content, at: 0)
+                signature.insert((.init(label: "_", "content", "RequestBody"), .content), at: 0)
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
-                parameters.insert(.init(label: "_", "body", swiftType), at: 0)
-                sources.insert(.body, at: 0)
+                signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
                 bodyExpression = modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init("")) && !requestBody.type.isCollection
                     ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
             }
@@ -126,8 +122,7 @@ struct OperationTranslator {
                 let variable = String(segment.dropFirst().dropLast())
                 let name = SwiftNames.memberName(variable)
                 if !operation.parameters.contains(where: { $0.name == variable }) {
-                    parameters.insert(.init(name, "String"), at: 0)
-                    sources.insert(.parameter(variable), at: 0)
+                    signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                 }
                 pathExpression += ".appending(\(name))"
             } else if isLast, operation.kind == .function, usesODataSyntax {
@@ -149,12 +144,13 @@ struct OperationTranslator {
             diagnostics.warning("skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form", at: operation.location)
             return nil
         }
+        let parameters = signature.map(\.parameter)
         // Swift picks an overload by name and labels; two that a call cannot tell apart keep the first.
         let callKey = signatureKey(methodName, parameters, includingDefaulted: false)
         let fullKey = signatureKey(methodName, parameters, includingDefaulted: true)
         let call = OperationCall(
             methodName: methodName,
-            arguments: zip(parameters, sources).map { (label: $0.label ?? $0.name, source: $1, isOptional: $0.defaultValue != nil) },
+            arguments: signature.map { ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil) },
             sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
         // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
         if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }

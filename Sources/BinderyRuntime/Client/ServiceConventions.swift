@@ -16,6 +16,16 @@ public struct ServiceConventions: Sendable {
         case offset(offset: String, limit: String, defaultLimit: Int)
         case cursor(field: String, parameter: String)
         case none
+
+        /// What the pager sets on a collection's first request where the caller has not: Spark's
+        /// `_pagination=1&_page=1`; with offsets the page size, since a short page is what ends the listing.
+        public var firstPageQuery: [(name: String, value: String)] {
+            switch self {
+            case .pageNumber(let page, _, let extraQuery, _): return extraQuery + [(page, "1")]
+            case .offset(_, let limit, let defaultLimit): return [(limit, String(defaultLimit))]
+            case .nextLink, .cursor, .none: return []
+            }
+        }
     }
 
     /// How a delta query reports changes, beyond OData's delta links (read by every `Page`).

@@ -96,16 +96,7 @@ struct PageReader<Element: JSONModel> {
     let request: APIRequest
 
     static func prepareFirstRequest(_ request: inout APIRequest, paging: ServiceConventions.Paging) {
-        switch paging {
-        case .pageNumber(let page, _, let extraQuery, _):
-            for (name, value) in extraQuery where request.queryValue(name) == nil { request.setQuery(name, value) }
-            if request.queryValue(page) == nil { request.setQuery(page, "1") }
-        case .offset(_, let limit, let defaultLimit):
-            // A short page ends offset paging, so the page size must be known.
-            if request.queryValue(limit) == nil { request.setQuery(limit, String(defaultLimit)) }
-        case .nextLink, .cursor, .none:
-            break
-        }
+        for (name, value) in paging.firstPageQuery where request.queryValue(name) == nil { request.setQuery(name, value) }
     }
 
     func read(_ response: APIResponse) throws(BinderyError) -> Page<Element> {
