@@ -5,11 +5,9 @@ GEN := .build/debug/bindery-gen
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
 GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
           Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
-SERVICES := Specs/OneDrive/OneDrive.csdl.xml:Sources/OneDrive/Generated \
-            Specs/OneNote/OneNote.csdl.xml:Sources/OneNote/Generated \
-            Specs/Graph/Graph.csdl.xml:Sources/Graph/Generated \
-            Specs/Spark/Spark.json:Sources/Spark/Generated \
-            Specs/Inbox/Inbox.json:Sources/Inbox/Generated
+# The services are the folders of Specs/ (Package.swift reads the same list): Specs/X/<spec> → Sources/X/Generated.
+SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.json))
+SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
 .PHONY: help setup build gen check-gen test conformance demo bench bench-transport clean
@@ -33,9 +31,9 @@ $(GEN): setup
 	$(SWIFT) build --product bindery-gen
 
 # A service module's conformance fixtures go to Tests/Fixtures/<Service>, and the calls that make each fixture's
-# request through the generated builders to Sources/BinderyMock/Calls/<Service>.
+# request through the generated builders to Sources/BinderyServiceMocks/Generated/<Service>.
 service = $(word 2,$(subst /, ,$(1)))
-fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyMock/Calls/$(call service,$(1)))
+fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyServiceMocks/Generated/$(call service,$(1)))
 
 gen: $(GEN)
 	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \

@@ -100,8 +100,9 @@ struct BinderyGen: ParsableCommand {
             if let access = configuration.accessLevel, access != "public", access != "internal" {
                 throw ValidationError("\(path): error: accessLevel must be \"public\" or \"internal\", not \"\(access)\"")
             }
-            if let baseURL = configuration.baseURL, URL(string: baseURL)?.scheme == nil {
-                throw ValidationError("\(path): error: baseURL is not an absolute URL: \(baseURL)")
+            for baseURL in [configuration.baseURL].compactMap({ $0 }) + (configuration.alternativeBaseURLs ?? [:]).values.sorted()
+            where URL(string: baseURL)?.scheme == nil {
+                throw ValidationError("\(path): error: not an absolute URL: \(baseURL)")
             }
             return configuration
         } catch let error as ValidationError {

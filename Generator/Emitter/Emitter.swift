@@ -8,6 +8,8 @@ public struct Emitter: Sendable {
         public var moduleName: String
         public var clientName: String?
         public var baseURL: String
+        /// Other service roots by name (`consumer` → `consumerBaseURL`).
+        public var alternativeBaseURLs: [String: String]
         public var accessLevel: String
         public var nameOverrides: [String: String]
         /// How the spec is named in file headers (a path relative to the repository, not to this machine).
@@ -22,12 +24,14 @@ public struct Emitter: Sendable {
         }
 
         public init(
-            moduleName: String, clientName: String? = nil, baseURL: String, accessLevel: String = "public",
+            moduleName: String, clientName: String? = nil, baseURL: String, alternativeBaseURLs: [String: String] = [:],
+            accessLevel: String = "public",
             nameOverrides: [String: String] = [:], specDisplayPath: String, layout: Layout = .perType
         ) {
             self.moduleName = moduleName
             self.clientName = clientName
             self.baseURL = baseURL
+            self.alternativeBaseURLs = alternativeBaseURLs
             self.accessLevel = accessLevel
             self.nameOverrides = nameOverrides
             self.specDisplayPath = specDisplayPath
@@ -39,6 +43,7 @@ public struct Emitter: Sendable {
             if config.layout == "grouped" { layout = .grouped(files: max(1, config.fileCount ?? 16)) }
             self.init(
                 moduleName: config.moduleName, clientName: config.clientName, baseURL: config.baseURL ?? "https://localhost",
+                alternativeBaseURLs: config.alternativeBaseURLs ?? [:],
                 accessLevel: config.accessLevel ?? "public", nameOverrides: config.nameOverrides ?? [:],
                 specDisplayPath: specDisplayPath, layout: layout)
         }
@@ -70,7 +75,7 @@ public struct Emitter: Sendable {
     }
 
     /// Swift that calls every conformance fixture's operation through the generated builders (`bindery-gen --calls`):
-    /// one file, an extension of `BinderyMock`'s `ConformanceCalls`.
+    /// one file, an extension of `BinderyMock`'s `ConformanceCalls`, compiled into `BinderyServiceMocks`.
     public func conformanceCalls(_ spec: ServiceSpec) -> (files: [OutputFile], diagnostics: [Diagnostic]) {
         var naming = Diagnostics()  // the same as `emit` reports
         let translators = Translators(spec: spec, options: options, diagnostics: &naming)
@@ -122,7 +127,7 @@ public struct Emitter: Sendable {
         let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
         let client = clientTranslator.translate(
             root: root, route: builders.routeDeclaration(root), members: builders.clientMembers(root, diagnostics: &diagnostics))
-        let routes = clientTranslator.routeTable(
+        let service = clientTranslator.serviceDescriptor(
             builders: spec.resources.filter { $0.name != spec.rootResource }.map { symbols.builderName($0.name) }.sorted(),
             models: spec.structures.map { symbols.typeName($0.name) }.sorted())
 
@@ -133,7 +138,7 @@ public struct Emitter: Sendable {
         let imports = ["BinderyRuntime", "Foundation"]
         var files: [SwiftFile] = [
             SwiftFile(path: "\(symbols.clientName).swift", header: header, imports: imports, declarations: client),
-            SwiftFile(path: "\(symbols.routesName).swift", header: header, imports: imports, declarations: [routes]),
+            SwiftFile(path: "\(symbols.serviceName).swift", header: header, imports: imports, declarations: [service]),
         ]
         switch options.layout {
         case .perType:

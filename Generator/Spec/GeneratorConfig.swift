@@ -4,6 +4,9 @@ public struct GeneratorConfig: Codable, Equatable, Sendable {
     public var moduleName: String
     /// The client's default base URL.
     public var baseURL: String?
+    /// Other documented service roots, by name: `{"consumer": "https://api.onedrive.com/v1.0"}` gives the client
+    /// `consumerBaseURL`, and tools accept URLs below it.
+    public var alternativeBaseURLs: [String: String]?
     public var clientName: String?
     /// `public` (default) or `internal`.
     public var accessLevel: String?
@@ -21,12 +24,13 @@ public struct GeneratorConfig: Codable, Equatable, Sendable {
     public var fileCount: Int?
 
     public init(
-        moduleName: String, baseURL: String? = nil, clientName: String? = nil, accessLevel: String? = nil,
+        moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String]? = nil, clientName: String? = nil, accessLevel: String? = nil,
         include: [String]? = nil, exclude: [String]? = nil, nameOverrides: [String: String]? = nil,
         layout: String? = nil, fileCount: Int? = nil
     ) {
         self.moduleName = moduleName
         self.baseURL = baseURL
+        self.alternativeBaseURLs = alternativeBaseURLs
         self.clientName = clientName
         self.accessLevel = accessLevel
         self.include = include

@@ -1,5 +1,7 @@
 import ArgumentParser
+import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
 import HTTPTypes
 
@@ -22,7 +24,7 @@ struct Validate: ParsableCommand {
             Exits 0 only when FILE decodes and re-encodes to the same JSON.
             """)
 
-    @Argument(help: "onedrive, onenote, graph, spark or inbox.")
+    @Argument(help: ArgumentHelp(MockService.choices))
     var service: String
 
     @Argument(help: "METHOD URL FILE, or just FILE with --type.")
@@ -32,10 +34,8 @@ struct Validate: ParsableCommand {
     var type: String?
 
     func run() throws {
-        guard let service = Service.named(service) else {
-            throw ValidationError("unknown service '\(self.service)' (use \(Service.all.map(\.name).joined(separator: ", ")))")
-        }
-        let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
+        let service = try MockService.chosen(service).descriptor
+        let validator = PayloadValidator(service)
         let kind: FieldKind
         let file: String
         var enveloped = true
@@ -48,7 +48,7 @@ struct Validate: ParsableCommand {
         } else {
             guard arguments.count == 3 else { throw ValidationError("give METHOD URL FILE, or --type NAME FILE") }
             let method = HTTPRequest.Method(arguments[0].uppercased())
-            let path = service.path(of: arguments[1])
+            let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
             guard let method, let found = validator.responseKind(method: method, path: path) else {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
             }
@@ -75,5 +75,16 @@ struct Validate: ParsableCommand {
         if report.unknownFields.count > 20 { lines.append("  ... and \(report.unknownFields.count - 20) more") }
         lines.append("round trip: \(report.roundTrips ? "identical" : "differs")")
         return lines.joined(separator: "\n")
+    }
+}
+
+extension MockService {
+    /// `graph, inbox, onedrive, onenote, spark`: what `--service` takes.
+    static var choices: String { all.map { $0.name.lowercased() }.joined(separator: ", ") }
+
+    /// The service called `name` (any case), or a usage error that lists the choices.
+    static func chosen(_ name: String) throws -> MockService {
+        guard let service = named(name) else { throw ValidationError("unknown service '\(name)' (use \(choices))") }
+        return service
     }
 }

@@ -2,9 +2,11 @@ import ArgumentParser
 import BinderyJSON
 import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
 import Graph
 import Inbox
+import MicrosoftIdentity
 import OneDrive
 import OneNote
 import Spark

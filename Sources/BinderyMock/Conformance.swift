@@ -20,11 +20,11 @@ public struct ConformanceRun: Sendable {
     /// The generated calls by fixture name (`ConformanceCalls.oneDrive`…).
     public let calls: [String: ConformanceCall]
 
-    /// `calls` defaults to the generated table of the service of that name, if it is one of the five.
-    public init(_ service: MockService, fixtures: [MockFixture], calls: [String: ConformanceCall]? = nil) {
+    /// `calls`: the service's generated calls (`ConformanceCalls.byService[service.name]` in `BinderyServiceMocks`).
+    public init(_ service: MockService, fixtures: [MockFixture], calls: [String: ConformanceCall]) {
         self.service = service
         self.fixtures = fixtures
-        self.calls = calls ?? ConformanceCalls.byService[service.name] ?? [:]
+        self.calls = calls
     }
 
     /// Operations with a passing fixture, and operations in the spec (one fixture each).
@@ -49,7 +49,7 @@ public struct ConformanceRun: Sendable {
             Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems)
         }
         guard let call = calls[fixture.name] else {
-            return outcome(["no generated call reaches this operation (see Sources/BinderyMock/Calls)"])
+            return outcome(["no generated call reaches this operation (see Sources/BinderyServiceMocks/Generated)"])
         }
         server.reset()
         server.prepare(for: fixture)

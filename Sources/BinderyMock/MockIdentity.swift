@@ -3,10 +3,11 @@ import BinderyRuntime
 import Foundation
 import Synchronization
 
-/// The identity provider side of the mock: Microsoft's `/{tenant}/oauth2/v2.0/{authorize,token,devicecode}`,
-/// Spark's OpenID (`/openid`, hybrid with `openid.spark.combined_flow`), OAuth grant and API-key session,
-/// and Inbox's `/oauth/authorize` + `/oauth/token`. Consent is automatic; PKCE, refresh-token rotation and
-/// request signatures are checked as the real providers check them.
+/// The identity provider side of the mock: OAuth 2 at Microsoft's `/{tenant}/oauth2/v2.0/{authorize,token,devicecode}`,
+/// at `/oauth/authorize` + `/oauth/token` (Inbox) and `/oauth2` (Spark's authorize page), with every grant the
+/// services use. Consent is automatic; PKCE and refresh-token rotation are checked as the real providers check them.
+/// Sign-in a provider does its own way (Spark's OpenID and signed API-key sessions) comes in as a
+/// `MockSignInExtension`, with the service that needs it.
 public final class MockIdentity: Sendable {
     /// Seconds an issued access token lives.
     public let lifetime: TimeInterval = 3600
@@ -18,9 +19,7 @@ public final class MockIdentity: Sendable {
         /// Authorization code → the PKCE challenge it was issued with (nil without PKCE).
         var codes: [String: String?] = [:]
         var devicePolls: [String: Int] = [:]
-        var sparkKeys: [String: String] = [:]
-        var sparkSessions: [String: String] = [:]  // AuthToken → ApiKey
-        var trustedSignatures: [String: String] = [:]  // ApiKey → a session signature taken as valid
+        var extensions: [any MockSignInExtension] = []
         var issued = 0
         var refreshes = 0
     }
@@ -62,30 +61,43 @@ public final class MockIdentity: Sendable {
         }
     }
 
-    /// Lets `key` open Spark API-key sessions signed with `secret`.
-    public func registerSparkAPIKey(_ key: String, secret: String) {
-        state.withLock { $0.sparkKeys[key] = secret }
-    }
-
     /// Takes `code` as issued (for replaying a recorded grant).
     public func acceptCode(_ code: String) { state.withLock { $0.codes[code] = .some(nil) } }
 
     /// Takes `token` as a live refresh token (for replaying a recorded grant).
     public func acceptRefreshToken(_ token: String) { _ = state.withLock { $0.refreshTokens.insert(token) } }
 
-    /// Takes `signature` as valid for opening a session with `key` (for replaying a recorded session request,
-    /// whose secret the mock cannot know).
-    public func trustSessionSignature(_ signature: String, forKey key: String) {
+    /// Adds a provider's own sign-in; one of each type, however many services share this identity.
+    public func add(_ signIn: any MockSignInExtension) {
         state.withLock { state in
-            state.trustedSignatures[key] = signature
-            if state.sparkKeys[key] == nil { state.sparkKeys[key] = "" }
+            guard !state.extensions.contains(where: { type(of: $0) == type(of: signIn) }) else { return }
+            state.extensions.append(signIn)
+        }
+    }
+
+    /// The sign-in extension of that type, if one was added.
+    public func signIn<Extension: MockSignInExtension>(_ type: Extension.Type) -> Extension? {
+        state.withLock { $0.extensions.lazy.compactMap { $0 as? Extension }.first }
+    }
+
+    private var extensions: [any MockSignInExtension] { state.withLock { $0.extensions } }
+
+    /// Issues an access token that lives `lifetime` seconds, named `<prefix>-<n>` (for extensions' sessions).
+    public func issueAccessToken(prefix: String) -> String {
+        state.withLock { state in
+            state.issued += 1
+            let token = "\(prefix)-\(state.issued)"
+            state.accessTokens[token] = Date(timeIntervalSinceNow: lifetime)
+            return token
         }
     }
 
     // MARK: Checking requests
 
     func check(_ request: MockRequest) -> Check {
-        if let authToken = request.queryValue("AuthToken") { return checkSigned(request, authToken: authToken) }
+        for signIn in extensions {
+            if let check = signIn.check(request, identity: self) { return check }
+        }
         guard let header = request.header("Authorization") else { return .missing }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return .missing }
@@ -98,40 +110,32 @@ public final class MockIdentity: Sendable {
         return validity(of: token)
     }
 
-    private func validity(of token: String) -> Check {
+    /// Whether `token` was issued here and has not expired.
+    public func validity(of token: String) -> Check {
         guard let expiry = state.withLock({ $0.accessTokens[token] }) else { return .missing }
         return expiry > Date() ? .valid : .expired
-    }
-
-    /// Spark API-key sessions sign every request: MD5(secret + "ApiKey" + key + "ServicePath" + path +
-    /// sorted parameters + body).
-    private func checkSigned(_ request: MockRequest, authToken: String) -> Check {
-        guard let key = state.withLock({ $0.sparkSessions[authToken] }), let secret = state.withLock({ $0.sparkKeys[key] }) else {
-            return validity(of: authToken) == .expired ? .expired : .missing
-        }
-        let parameters = request.query.filter { $0.name != "ApiSig" }.sorted { $0.name < $1.name }.map { $0.name + $0.value }.joined()
-        let text = secret + "ApiKey" + key + "ServicePath" + (request.path.removingPercentEncoding ?? request.path) + parameters
-        let expected = Digest.hex(Digest.md5(Array(text.utf8) + request.body))
-        guard request.queryValue("ApiSig") == expected else { return .badSignature }
-        return validity(of: authToken)
     }
 
     // MARK: Endpoints
 
     /// Answers identity-provider requests; nil for everything else.
     func handle(_ request: MockRequest, segments: [String], server: MockServer) async -> MockResponse? {
+        for signIn in extensions {
+            if let response = await signIn.handle(request, segments: segments, identity: self, server: server) {
+                return response
+            }
+        }
         if segments.count == 4, segments[1] == "oauth2", segments[2] == "v2.0" {
             switch (request.method, segments[3]) {
             case ("GET", "authorize"): return authorize(request, codeName: "code")
-            case ("POST", "token"): return await token(grant: request.form, style: .form)
+            case ("POST", "token"): return await token(grant: request.form)
             case ("POST", "devicecode"): return deviceCode()
             default: return nil
             }
         }
         switch (request.method, segments) {
-        case ("GET", ["openid"]): return openID(request)
         case ("GET", ["oauth2"]), ("GET", ["oauth", "authorize"]): return authorize(request, codeName: "code")
-        case ("POST", ["oauth", "token"]): return await token(grant: request.form, style: .form)
+        case ("POST", ["oauth", "token"]): return await token(grant: request.form)
         default: return nil
         }
     }
@@ -151,20 +155,6 @@ public final class MockIdentity: Sendable {
         return redirect(to: redirectURI, parameters)
     }
 
-    /// Spark's OpenID endpoint: `checkid_setup` answers `id_res` with an identity, and in the hybrid flow
-    /// (`openid.spark.combined_flow=true`) an OAuth 2 code to exchange at `/v1/oauth2/grant`.
-    private func openID(_ request: MockRequest) -> MockResponse {
-        guard let returnTo = request.queryValue("openid.return_to") else {
-            return MockResponse(status: 400, json: ["error": "openid.return_to is required"])
-        }
-        var parameters = [("openid.mode", "id_res"), ("openid.identity", "https://sparkplatform.com/openid/id/mock-user")]
-        if request.queryValue("openid.spark.combined_flow") == "true" {
-            parameters.append(("openid.spark.code", newCode(challenge: nil)))
-        }
-        parameters += [("openid.sreg.email", "agent@example.com"), ("openid.sreg.fullname", "Mock Agent")]
-        return redirect(to: returnTo, parameters)
-    }
-
     private func deviceCode() -> MockResponse {
         let code = "device-\(UUID().uuidString)"
         state.withLock { $0.devicePolls[code] = 0 }
@@ -175,11 +165,9 @@ public final class MockIdentity: Sendable {
         ])
     }
 
-    enum GrantStyle { case form, json }
-
     /// The token endpoint: authorization code (PKCE checked), refresh token (rotated), device code,
-    /// client credentials and password.
-    func token(grant: [String: String], style: GrantStyle) async -> MockResponse {
+    /// client credentials and password. `grant` is the request's form, or a JSON body's members (Spark).
+    public func token(grant: [String: String]) async -> MockResponse {
         func refuse(_ error: String, _ description: String) -> MockResponse {
             MockResponse(status: 400, json: ["error": .string(error), "error_description": .string(description)])
         }
@@ -224,30 +212,6 @@ public final class MockIdentity: Sendable {
         }
     }
 
-    /// Spark's API-key session: `POST /v1/session?ApiKey=K&ApiSig=MD5(secret + "ApiKey" + K)`.
-    func sparkSession(_ request: MockRequest, server: MockServer) -> MockResponse {
-        let key = request.queryValue("ApiKey") ?? ""
-        guard let secret = state.withLock({ $0.sparkKeys[key] }) else {
-            return server.errorResponse(401, code: "1000", message: "Invalid API key and/or request signed improperly")
-        }
-        let signature = request.queryValue("ApiSig")
-        let trusted = state.withLock { $0.trustedSignatures[key] }
-        guard signature == Digest.hex(Digest.md5(Array((secret + "ApiKey" + key).utf8))) || (trusted != nil && signature == trusted) else {
-            return server.errorResponse(401, code: "1000", message: "Invalid API key and/or request signed improperly")
-        }
-        let token = state.withLock { state -> String in
-            state.issued += 1
-            let token = "session-\(state.issued)"
-            state.accessTokens[token] = Date(timeIntervalSinceNow: lifetime)
-            state.sparkSessions[token] = key
-            return token
-        }
-        return server.single([
-            "AuthToken": .string(token), "Expires": .string(MockServer.isoDate(Date(timeIntervalSinceNow: lifetime))),
-            "Roles": ["idx"],
-        ])
-    }
-
     private func issue(refresh: Bool = true) -> MockResponse {
         let number = state.withLock { state -> Int in
             state.issued += 1
@@ -263,14 +227,25 @@ public final class MockIdentity: Sendable {
         return MockResponse(json: .object(body))
     }
 
-    private func newCode(challenge: String?) -> String {
+    /// A fresh authorization code, bound to a PKCE challenge when there is one.
+    public func newCode(challenge: String?) -> String {
         let code = "code-\(UUID().uuidString)"
         state.withLock { $0.codes[code] = .some(challenge) }
         return code
     }
 
-    private func redirect(to base: String, _ parameters: [(String, String)]) -> MockResponse {
+    /// 302 to `base` with `parameters` added to its query: how an authorize page answers.
+    public func redirect(to base: String, _ parameters: [(String, String)]) -> MockResponse {
         let query = parameters.map { PercentEncoding.form($0.0) + "=" + PercentEncoding.form($0.1) }.joined(separator: "&")
         return MockResponse(status: 302, headers: [("Location", base + (base.contains("?") ? "&" : "?") + query)])
     }
+}
+
+/// Sign-in a provider does its own way, added to a `MockIdentity` by the service that needs it: Spark's OpenID
+/// pages and API-key sessions whose requests are signed rather than carrying a bearer token.
+public protocol MockSignInExtension: Sendable {
+    /// Answers one of the provider's identity endpoints; nil for any other request.
+    func handle(_ request: MockRequest, segments: [String], identity: MockIdentity, server: MockServer) async -> MockResponse?
+    /// Judges a request the provider authorizes its own way; nil for a request it does not recognise.
+    func check(_ request: MockRequest, identity: MockIdentity) -> MockIdentity.Check?
 }

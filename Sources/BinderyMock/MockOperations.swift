@@ -2,7 +2,9 @@ import BinderyJSON
 import BinderyRuntime
 import Foundation
 
-/// Operations with behaviour: delta, mail, uploads, sign-in, Inbox's drafts and cursors.
+/// Operations every service of a dialect has: OData delta, upload sessions and copy monitors, Inbox-style cursors
+/// and longpoll. Behaviours of one service (sending mail, Spark's sign-in, Inbox's drafts) live with the service
+/// in `BinderyServiceMocks`.
 extension MockOperation {
     /// Answers `status` with no body (`send`, `reply`: 202 Accepted).
     public static func accepted(_ status: Int = 202) -> MockOperation { MockOperation { _ in .empty(status) } }
@@ -13,17 +15,6 @@ extension MockOperation {
         let token = fixture.query.first { $0.0 == "$deltatoken" || $0.0 == "token" }?.1 ?? MockServer.functionToken(fixture.segments.last)
         if let token { server.acceptDeltaToken(token) }
     }) { call in call.server.odataDelta(call) }
-
-    /// Graph `sendMail`: the message lands in Sent Items unless `saveToSentItems` is false; 202.
-    public static let sendMail = MockOperation { call in
-        guard case .object(let message)? = call.body?["message"] else {
-            return call.server.errorResponse(400, code: "ErrorInvalidRequest", message: "the body needs a message")
-        }
-        if call.body?["saveToSentItems"] != .bool(false) {
-            call.store.insert(message, into: ["me", "mailFolders", "sentitems", "messages"])
-        }
-        return .empty(202)
-    }
 
     /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
     public static let uploadSession = MockOperation { call in call.server.startUpload(call) }
@@ -40,117 +31,6 @@ extension MockOperation {
         let stored = call.store.insert(copy, into: parent.isEmpty ? ["copies"] : parent)
         let monitor = call.server.origin(of: call.request) + "/\(MockServer.monitorSegment)/\(stored.key)"
         return MockResponse(status: 202, headers: [("Location", monitor)])
-    }
-
-    /// Spark `/v1/oauth2/grant`: authorization code (from the OpenID hybrid flow), refresh token, password.
-    public static let sparkGrant = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
-        if let code = fixture.requestBody?["code"]?.stringValue { server.identity.acceptCode(code) }
-        if let refresh = fixture.requestBody?["refresh_token"]?.stringValue { server.identity.acceptRefreshToken(refresh) }
-    }) { call in
-        var grant: [String: String] = [:]
-        for member in call.request.json?.objectValue ?? [:] { grant[member.key] = member.value.text }
-        return await call.server.identity.token(grant: grant, style: .json)
-    }
-
-    /// Spark `/v1/session`: an API-key session (see `MockIdentity.registerSparkAPIKey`).
-    public static let sparkSession = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
-        let query = Dictionary(fixture.query, uniquingKeysWith: { _, last in last })
-        if let key = query["ApiKey"], let signature = query["ApiSig"] { server.identity.trustSessionSignature(signature, forKey: key) }
-    }) { call in
-        call.server.identity.sparkSession(call.request, server: call.server)
-    }
-
-    // MARK: Inbox
-
-    /// `POST /n/{ns}/send {"draft_id", "version"}`: the draft (at its current version) becomes a message.
-    public static let inboxSend = MockOperation(prepare: { fixture, server in
-        guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
-        let drafts = InboxPaths.namespace(of: fixture.segments) + ["drafts"]
-        server.store.insert(["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
-    }) { call in
-        let namespace = InboxPaths.namespace(of: call.resourcePath)
-        guard let draftID = call.body?["draft_id"]?.text else {
-            // Sending without a draft: the body is the message.
-            guard case .object(var message)? = call.body else {
-                return call.server.errorResponse(400, code: "invalid_request_error", message: "send needs a draft_id or a message")
-            }
-            message["object"] = "message"
-            return call.server.single(call.store.insert(message, into: namespace + ["messages"]).object)
-        }
-        let draftPath = namespace + ["drafts", draftID]
-        guard var draft = call.store.object(at: draftPath) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no draft \(draftID)")
-        }
-        if let version = call.body?["version"], version != draft["version"] {
-            return call.server.errorResponse(409, code: "invalid_request_error", message: "draft \(draftID) has changed since version \(version.text ?? "?")")
-        }
-        call.store.remove(at: draftPath)
-        draft["object"] = "message"
-        draft["version"] = nil
-        draft["date"] = .number(JSONNumber(Int(Date().timeIntervalSince1970)))
-        return call.server.single(call.store.insert(draft, into: namespace + ["messages"], key: draftID).object)
-    }
-
-    /// `DELETE /n/{ns}/drafts/{id} {"version"}`: only the current version may be deleted.
-    public static let inboxDeleteDraft = MockOperation { call in
-        guard let draft = call.store.object(at: call.resourcePath) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no such draft")
-        }
-        if let version = call.body?["version"], version != draft["version"] {
-            return call.server.errorResponse(409, code: "invalid_request_error", message: "the draft has changed since that version")
-        }
-        call.store.remove(at: call.resourcePath)
-        return MockResponse(json: [:])
-    }
-
-    /// `PUT /n/{ns}/threads/{id} {"add_tags", "remove_tags"}`.
-    public static let inboxUpdateTags = MockOperation { call in
-        guard let thread = call.store.object(at: call.resourcePath) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no such thread")
-        }
-        let adding = call.body?["add_tags"]?.arrayValue?.compactMap(\.text) ?? []
-        let removing = Set(call.body?["remove_tags"]?.arrayValue?.compactMap(\.text) ?? [])
-        var tags = (thread["tags"]?.arrayValue ?? []).filter { tag in
-            !removing.contains(tag["id"]?.text ?? "") && !removing.contains(tag["name"]?.text ?? "")
-        }
-        for name in adding where !tags.contains(where: { $0["name"]?.text == name || $0["id"]?.text == name }) {
-            tags.append(["id": .string(name), "name": .string(name)])
-        }
-        var changes = JSONObject()
-        changes["tags"] = .array(tags)
-        if removing.contains("unread") { changes["unread"] = false }
-        if adding.contains("unread") { changes["unread"] = true }
-        return call.server.single(call.store.update(at: call.resourcePath, merging: changes) ?? thread)
-    }
-
-    /// `POST /n/{ns}/files` (multipart): each file part becomes a file; the answer lists them.
-    public static let inboxUpload = MockOperation { call in
-        let parts = MultipartParts(call.request)
-        guard !parts.files.isEmpty else {
-            return call.server.errorResponse(400, code: "invalid_request_error", message: "no file part in the upload")
-        }
-        var created: [JSONValue] = []
-        for part in parts.files {
-            let object: JSONObject = [
-                "object": "file", "namespace_id": .string(call.resourcePath.dropFirst().first ?? ""),
-                "filename": .string(part.filename), "size": .number(JSONNumber(part.bytes.count)),
-                "content_type": .string(part.contentType),
-            ]
-            let stored = call.store.insert(object, into: call.resourcePath)
-            call.store.setBlob(part.bytes, at: call.resourcePath + [stored.key, "download"])
-            created.append(.object(stored.object))
-        }
-        return MockResponse(json: .array(created))
-    }
-
-    /// `GET /n/{ns}/files/{id}/download`: the uploaded bytes.
-    public static let inboxDownload = MockOperation(prepare: { fixture, server in
-        server.store.setBlob(Array((fixture.responseText ?? "bytes").utf8), at: fixture.segments)
-    }) { call in
-        guard let bytes = call.store.blob(at: call.resourcePath + ["download"]) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no such file")
-        }
-        return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
     }
 
     /// `POST …/delta/generate_cursor {"start": <unix seconds>}`: a cursor before the first change at or after `start`.
@@ -182,16 +62,16 @@ extension MockOperation {
 }
 
 /// Inbox's namespace paths and cursors (opaque to clients; the mock's carry the change sequence number).
-enum InboxPaths {
-    static func cursor(_ sequence: Int) -> String { "cursor-\(sequence)" }
+public enum InboxPaths {
+    public static func cursor(_ sequence: Int) -> String { "cursor-\(sequence)" }
 
-    static func sequence(_ text: String?) -> Int {
+    public static func sequence(_ text: String?) -> Int {
         guard let text, text.hasPrefix("cursor-") else { return 0 }
         return Int(text.dropFirst(7)) ?? 0
     }
 
     /// `/n/{ns}`: the namespace a delta path belongs to.
-    static func namespace(of path: [String]) -> [String] { Array(path.prefix(2)) }
+    public static func namespace(of path: [String]) -> [String] { Array(path.prefix(2)) }
 }
 
 extension MockServer {
@@ -264,18 +144,18 @@ extension MockServer {
 }
 
 /// The parts of a `multipart/form-data` body.
-struct MultipartParts {
-    struct File {
+public struct MultipartParts: Sendable {
+    public struct File: Sendable {
         /// The form field's name (`file`).
-        var name: String?
-        var filename: String
-        var contentType: String
-        var bytes: [UInt8]
+        public var name: String?
+        public var filename: String
+        public var contentType: String
+        public var bytes: [UInt8]
     }
 
-    var files: [File] = []
+    public var files: [File] = []
 
-    init(_ request: MockRequest) {
+    public init(_ request: MockRequest) {
         guard let type = request.header("Content-Type"), let range = type.range(of: "boundary=") else { return }
         let boundary = Array(("--" + type[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))).utf8)
         let body = request.body

@@ -41,6 +41,7 @@ public final class MockServer: Sendable {
     public init(_ service: MockService, port: UInt16 = 0, identity: MockIdentity = MockIdentity()) async throws {
         self.service = service
         self.identity = identity
+        if let signIn = service.signIn { identity.add(signIn) }
         let server = try await MockHTTPServer(port: port) { [weak self] request in
             await self?.handle(request) ?? MockResponse(status: 503)
         }
@@ -290,7 +291,8 @@ public final class MockServer: Sendable {
         return .object([outer: .object(inner)])
     }
 
-    static func isoDate(_ date: Date) -> String {
+    /// `2026-11-24T18:43:58Z`: how the services write a date.
+    public static func isoDate(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

@@ -2,14 +2,11 @@ import BinderyJSON
 import BinderyRuntime
 import Foundation
 
-/// What the mock needs to know to speak for one service: its route table and wire conventions (both
-/// generated), where its API lives, and the operations that do more than answer their fixture.
+/// What the mock needs to know to speak for one service: its generated descriptor (name, base URLs, route table,
+/// wire conventions), how its dialect marks keys and deletions, and the operations that do more than answer their
+/// fixture.
 public struct MockService: Sendable {
-    public var name: String
-    public var routes: RouteTable
-    public var conventions: ServiceConventions
-    /// The path of the API below the server's root: `["v1.0"]` for Graph, `["v1"]` for Spark, `[]` for Inbox.
-    public var basePath: [String]
+    public var descriptor: ServiceDescriptor
     /// The member that holds an item's key: `id`, or Spark's `Id`.
     public var idMember: String
     /// How delta marks a deleted item.
@@ -18,6 +15,8 @@ public struct MockService: Sendable {
     public var pageSize: Int
     /// Operations with behaviour, by `"<resource>/<operation>"` (`"microsoft.graph.driveItem/delta"`).
     public var operations: [String: MockOperation]
+    /// Sign-in the provider does its own way (Spark's OpenID and signed sessions), added to the server's identity.
+    public var signIn: (any MockSignInExtension)?
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -27,18 +26,22 @@ public struct MockService: Sendable {
     }
 
     public init(
-        name: String, routes: RouteTable, conventions: ServiceConventions, basePath: [String], idMember: String = "id",
-        deletionMarker: DeletionMarker = .removedAnnotation, pageSize: Int = 100, operations: [String: MockOperation] = [:]
+        _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
+        pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil
     ) {
-        self.name = name
-        self.routes = routes
-        self.conventions = conventions
-        self.basePath = basePath
+        self.descriptor = descriptor
         self.idMember = idMember
         self.deletionMarker = deletionMarker
         self.pageSize = pageSize
         self.operations = operations
+        self.signIn = signIn
     }
+
+    public var name: String { descriptor.name }
+    public var routes: RouteTable { descriptor.routes }
+    public var conventions: ServiceConventions { descriptor.conventions }
+    /// The path of the API below the server's root: `["v1.0"]` for Graph, `["v1"]` for Spark, `[]` for Inbox.
+    public var basePath: [String] { descriptor.basePath }
 
     /// The query dialect, read from how the service pages.
     enum Dialect { case odata, spark, inbox }

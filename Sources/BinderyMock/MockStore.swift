@@ -174,7 +174,7 @@ public final class MockStore: Sendable {
 
 extension JSONValue {
     /// `scalarText`, booleans included: query values (`unread=true`) compare with them.
-    var text: String? {
+    public var text: String? {
         if case .bool(let value) = self { return value ? "true" : "false" }
         return scalarText
     }

@@ -6,9 +6,6 @@ import HTTPTypes
 // the copy monitor). Everything here is built from the generated builders and models.
 
 extension OneDriveClient {
-    /// The consumer OneDrive API the OneDrive SDK for iOS spoke (`/drive`, `/drives`); the same builders work there.
-    public static let consumerBaseURL = URL(string: "https://api.onedrive.com/v1.0")!
-
     /// The scopes to ask for when signing in (`MicrosoftIdentity.configuration`): read and write files, and a
     /// refresh token so that the session renews silently.
     public static let scopes = ["Files.ReadWrite", "offline_access"]

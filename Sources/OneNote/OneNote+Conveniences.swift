@@ -5,10 +5,6 @@ import Foundation
 // creating a page from HTML (a body the spec cannot describe).
 
 extension OneNoteClient {
-    /// The legacy OneNote API the iOS picker used; the same builders work there (`name`, `createdTime`... instead of
-    /// Graph's `displayName`, `createdDateTime`...: read them through `title`, `created`, `lastModified`).
-    public static let legacyBaseURL = URL(string: "https://www.onenote.com/api/v1.0/me/notes")!
-
     public static let scopes = ["Notes.ReadWrite", "offline_access"]
 
     /// Every notebook with its sections and section groups, nested to any depth, in one request: the picker's

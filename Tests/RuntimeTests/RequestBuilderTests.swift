@@ -157,7 +157,7 @@ import Testing
 
 /// The generated route table: a method and a URL path lead to the resource or operation behind them.
 @Suite struct RouteTableTests {
-    let table = GoldenODataRoutes.table
+    let table = GoldenODataService.descriptor.routes
 
     @Test func collectionsItemsAndKeys() throws {
         guard case .collection(let resource, let keys)? = table.match(method: .get, segments: ["me", "drive", "items", "x 1", "children"])

@@ -1,9 +1,11 @@
 import BinderyJSON
 import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
 import Graph
 import Inbox
+import MicrosoftIdentity
 import OneDrive
 import Spark
 import Testing
@@ -16,7 +18,8 @@ import Testing
     func everyFixturePassesEndToEnd(service name: String) async throws {
         let service = try #require(MockService.named(name))
         let fixtures = try MockFixture.load(from: FixtureTests.root.appendingPathComponent(name))
-        let outcomes = try await ConformanceRun(service, fixtures: fixtures).run()
+        let calls = ConformanceCalls.byService[name] ?? [:]
+        let outcomes = try await ConformanceRun(service, fixtures: fixtures, calls: calls).run()
         for outcome in outcomes where !outcome.passed {
             Issue.record("\(name) \(outcome.fixture): \(outcome.problems.joined(separator: "; "))")
         }

@@ -16,11 +16,11 @@ import Testing
         .appendingPathComponent("Fixtures")
 
     static let services: [(String, PayloadValidator)] = [
-        ("OneDrive", PayloadValidator(routes: OneDriveRoutes.table, conventions: OneDriveClient.conventions)),
-        ("OneNote", PayloadValidator(routes: OneNoteRoutes.table, conventions: OneNoteClient.conventions)),
-        ("Graph", PayloadValidator(routes: GraphRoutes.table, conventions: GraphClient.conventions)),
-        ("Spark", PayloadValidator(routes: SparkRoutes.table, conventions: SparkClient.conventions)),
-        ("Inbox", PayloadValidator(routes: InboxRoutes.table, conventions: InboxClient.conventions)),
+        ("OneDrive", PayloadValidator(OneDriveService.descriptor)),
+        ("OneNote", PayloadValidator(OneNoteService.descriptor)),
+        ("Graph", PayloadValidator(GraphService.descriptor)),
+        ("Spark", PayloadValidator(SparkService.descriptor)),
+        ("Inbox", PayloadValidator(InboxService.descriptor)),
     ]
 
     @Test(arguments: services.map(\.0))

@@ -9,8 +9,8 @@ import Testing
 /// `bindery validate`'s engine: finding the operation behind a captured URL, decoding real-shaped bodies with the
 /// generated types, listing undeclared fields and re-encoding.
 @Suite struct ValidateTests {
-    let onedrive = PayloadValidator(routes: OneDriveRoutes.table, conventions: OneDriveClient.conventions)
-    let spark = PayloadValidator(routes: SparkRoutes.table, conventions: SparkClient.conventions)
+    let onedrive = PayloadValidator(OneDriveService.descriptor)
+    let spark = PayloadValidator(SparkService.descriptor)
 
     @Test func capturedURLsFindTheirOperation() throws {
         let bases = [OneDriveClient.defaultBaseURL, OneDriveClient.consumerBaseURL]
@@ -68,11 +68,11 @@ import Testing
     }
 
     @Test func graphPolymorphismAndInboxDiscriminatorsAreFollowed() throws {
-        let graph = PayloadValidator(routes: GraphRoutes.table, conventions: GraphClient.conventions)
+        let graph = PayloadValidator(GraphService.descriptor)
         let message = try #require(graph.kind(named: "microsoft.graph.message"))
         let attachment = graph.validate(bytes(##"{"id":"m","attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"AA==","contentId":"c"}]}"##), as: message)
         #expect(attachment.isValid && attachment.unknownFields.isEmpty)
-        let inbox = PayloadValidator(routes: InboxRoutes.table, conventions: InboxClient.conventions)
+        let inbox = PayloadValidator(InboxService.descriptor)
         let event = try #require(inbox.kind(named: "inbox.Event"))
         let span = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"2014-01-01","end_date":"2014-01-02"}}"#), as: event)
         #expect(span.isValid && span.unknownFields.isEmpty)

@@ -7,17 +7,18 @@ struct SymbolTable {
     /// `DriveItemFields` for a model, `ImportanceValues` for an enumeration.
     private(set) var companionNames: [QualifiedName: String] = [:]
     let clientName: String
-    let routesName: String
+    /// `OneDriveService`: the module's descriptor (name, base URLs, routes, conventions).
+    let serviceName: String
     private let overrides: [String: String]
 
     init(spec: ServiceSpec, moduleName: String, clientName: String?, overrides: [String: String], diagnostics: inout Diagnostics) {
         self.overrides = overrides
         self.clientName = clientName ?? SwiftNames.typeName(moduleName) + "Client"
-        self.routesName = SwiftNames.typeName(moduleName) + "Routes"
+        self.serviceName = SwiftNames.typeName(moduleName) + "Service"
         var taken: [String: QualifiedName] = [:]
         let reservedOwner = QualifiedName(namespace: "", name: "<module>")
         taken[self.clientName] = reservedOwner
-        taken[self.routesName] = reservedOwner
+        taken[self.serviceName] = reservedOwner
         for name in SwiftNames.typeNamesToAvoid { taken[name] = reservedOwner }
 
         // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one.

@@ -13,6 +13,13 @@ struct ClientTranslator {
             Declaration(
                 doc: ["Where the service lives unless you say otherwise (tests point clients at a local mock)."],
                 .variable(.stored("defaultBaseURL", type: "URL", value: "URL(string: \(options.baseURL.swiftLiteral))!", isStatic: true))),
+        ]
+        clientMembers += alternativeBaseURLs.map { alternative in
+            Declaration(
+                doc: ["The `\(alternative.name)` service root: the same API at \(alternative.url)."],
+                .variable(.stored(alternative.member, type: "URL", value: "URL(string: \(alternative.url.swiftLiteral))!", isStatic: true)))
+        }
+        clientMembers += [
             Declaration(
                 doc: ["How the service pages, wraps bodies and reports errors."],
                 .variable(.stored("conventions", type: nil, value: conventionsExpression(), isStatic: true))),
@@ -56,21 +63,35 @@ struct ClientTranslator {
         return [Declaration(doc: doc, .type(TypeDeclaration(.struct, name, conformances: ["RequestBuilder"], members: clientMembers)))]
     }
 
-    /// The module's route table: every builder's route and every model type.
-    func routeTable(builders: [String], models: [String]) -> Declaration {
-        func list(_ items: [String]) -> String {
-            "[\n" + items.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
+    /// The module's descriptor: its name, base URLs, wire conventions and route table (every builder's route and
+    /// every model type), read by the mock server, `bindery validate` and the conformance suite.
+    func serviceDescriptor(builders: [String], models: [String]) -> Declaration {
+        func list(_ items: [String], indent: String) -> String {
+            "[\n" + items.map { indent + "    " + $0 + "," }.joined(separator: "\n") + "\n" + indent + "]"
         }
-        let value = "RouteTable(\n    root: \(symbols.clientName).route,\n    resources: \(list(builders.map { $0 + ".route" })),\n    models: \(list(models.map { $0 + ".self" }))\n)"
+        let client = symbols.clientName
+        let baseURLs = ["\(client).defaultBaseURL"] + alternativeBaseURLs.map { "\(client).\($0.member)" }
+        let routes = "RouteTable(\n        root: \(client).route,\n        resources: "
+            + list(builders.map { $0 + ".route" }, indent: "        ") + ",\n        models: "
+            + list(models.map { $0 + ".self" }, indent: "        ") + "\n    )"
+        let value = "ServiceDescriptor(\n    name: \(options.moduleName.swiftLiteral),\n    baseURLs: ["
+            + baseURLs.joined(separator: ", ") + "],\n    conventions: \(client).conventions,\n    routes: \(routes)\n)"
         return Declaration(
             doc: [
-                "Every resource and model of the module: what the mock server serves and `bindery validate` checks.",
+                "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks",
+                "and the conformance suite replays.",
                 "",
                 "- Remark: Generated from `\(options.specDisplayPath)`.",
             ],
-            .type(TypeDeclaration(.enum, symbols.routesName, members: [
-                Declaration(.variable(.stored("table", type: nil, value: value, isStatic: true)))
+            .type(TypeDeclaration(.enum, symbols.serviceName, members: [
+                Declaration(.variable(.stored("descriptor", type: nil, value: value, isStatic: true)))
             ])))
+    }
+
+    /// `consumer` → `consumerBaseURL`, in name order.
+    private var alternativeBaseURLs: [(member: String, url: String, name: String)] {
+        options.alternativeBaseURLs.sorted { $0.key < $1.key }
+            .map { (SwiftNames.memberName($0.key) + "BaseURL", $0.value, $0.key) }
     }
 
     private func conventionsExpression() -> String {

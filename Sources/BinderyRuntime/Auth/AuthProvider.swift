@@ -46,11 +46,6 @@ public struct RenewalTrigger: Sendable {
 
     /// Any 401 (Graph says `InvalidAuthenticationToken`; older services say less).
     public static let unauthorized = RenewalTrigger { $0.status.code == 401 }
-
-    /// Spark: `{"D": {"Code": 1020}}` ("session token has expired"), whatever the status.
-    public static let sparkSessionExpired = RenewalTrigger { response in
-        (try? JSONValue.parse(response.body))?["D"]?["Code"]?.scalarText == "1020"
-    }
 }
 
 /// How a token is written into the `Authorization` header.

@@ -1,15 +1,14 @@
 import Foundation
 
-/// The two digests sign-in needs, written out so the runtime needs no crypto library on Linux:
-/// SHA-256 for PKCE's S256 challenge (RFC 7636) and MD5 for Spark's `ApiSig` request signatures.
-/// Neither is used to protect secrets at rest.
+/// SHA-256 for PKCE's S256 challenge (RFC 7636), written out so the runtime needs no crypto library on Linux.
+/// It is not used to protect secrets at rest.
 public enum Digest {
     public static func sha256(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
         var w = [UInt32](repeating: 0, count: 64)
-        let data = padded(message, bigEndian: true)
+        let data = padded(message)
         for chunk in stride(from: 0, to: data.count, by: 64) {
             for i in 0..<16 {
                 let b = chunk + i * 4
@@ -35,59 +34,24 @@ public enum Digest {
         return h.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xff), UInt8($0 >> 8 & 0xff), UInt8($0 & 0xff)] }
     }
 
-    public static func md5(_ message: [UInt8]) -> [UInt8] {
-        var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476]
-        let data = padded(message, bigEndian: false)
-        var m = [UInt32](repeating: 0, count: 16)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                m[i] = UInt32(data[b]) | UInt32(data[b + 1]) << 8 | UInt32(data[b + 2]) << 16 | UInt32(data[b + 3]) << 24
-            }
-            var (a, b, c, d) = (state[0], state[1], state[2], state[3])
-            for i in 0..<64 {
-                var f: UInt32
-                let g: Int
-                switch i {
-                case 0..<16: f = (b & c) | (~b & d); g = i
-                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
-                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
-                default: f = c ^ (b | ~d); g = (7 * i) % 16
-                }
-                f = f &+ a &+ md5K[i] &+ m[g]
-                a = d
-                d = c
-                c = b
-                b = b &+ rotl(f, md5Shifts[i])
-            }
-            state[0] = state[0] &+ a
-            state[1] = state[1] &+ b
-            state[2] = state[2] &+ c
-            state[3] = state[3] &+ d
-        }
-        return state.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8 & 0xff), UInt8($0 >> 16 & 0xff), UInt8($0 >> 24)] }
-    }
-
     public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
-    /// The message, a 1 bit, zeros, and the bit length: a whole number of 64-byte blocks.
-    private static func padded(_ message: [UInt8], bigEndian: Bool) -> [UInt8] {
+    /// The message, a 1 bit, zeros, and the bit length: a whole number of 64-byte blocks (big-endian length).
+    private static func padded(_ message: [UInt8]) -> [UInt8] {
         var data = message
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
         let bits = UInt64(message.count) &* 8
         for i in 0..<8 {
-            let shift = bigEndian ? UInt64(56 - i * 8) : UInt64(i * 8)
-            data.append(UInt8(truncatingIfNeeded: bits >> shift))
+            data.append(UInt8(truncatingIfNeeded: bits >> UInt64(56 - i * 8)))
         }
         return data
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-    private static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x << n | x >> (32 - n) }
 
     private static let k256: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -99,12 +63,4 @@ public enum Digest {
         0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
-
-    private static let md5Shifts: [UInt32] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-    ]
-
-    /// floor(|sin(i + 1)| × 2^32), computed once rather than typed out.
-    private static let md5K: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64((abs(sin(Double($0 + 1))) * 4_294_967_296).rounded(.down))) }
 }

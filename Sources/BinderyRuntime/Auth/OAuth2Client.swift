@@ -274,12 +274,13 @@ public struct OAuth2Client: Sendable {
         return answer
     }
 
-    static func form(_ parameters: [(String, String)]) -> String {
+    /// `a=1&b=two+words`: parameters form-encoded (`application/x-www-form-urlencoded`).
+    public static func form(_ parameters: [(String, String)]) -> String {
         parameters.map { PercentEncoding.form($0.0) + "=" + PercentEncoding.form($0.1) }.joined(separator: "&")
     }
 
     /// The query of a callback URL, read as a form: `+` is a space (browsers and OpenID providers send it).
-    static func formValues(in url: URL) -> [(String, String)] {
+    public static func formValues(in url: URL) -> [(String, String)] {
         guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { part in
@@ -290,7 +291,8 @@ public struct OAuth2Client: Sendable {
         }
     }
 
-    static func url(_ base: URL, adding parameters: [(String, String)]) -> URL {
+    /// `base` with `parameters` form-encoded into its query (the authorize URLs of every provider).
+    public static func url(_ base: URL, adding parameters: [(String, String)]) -> URL {
         let separator = base.query == nil ? "?" : "&"
         return URL(string: base.absoluteString + separator + form(parameters)) ?? base
     }

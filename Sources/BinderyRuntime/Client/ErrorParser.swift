@@ -67,3 +67,11 @@ extension JSONValue {
         }
     }
 }
+
+extension BinderyError {
+    /// The error an unsuccessful response means, read in the service's dialect (for calls made outside a
+    /// `ServiceClient`, such as a sign-in request).
+    public static func api(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
+        ErrorParser.parse(response, dialect: dialect)
+    }
+}

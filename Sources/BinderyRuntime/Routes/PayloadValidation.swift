@@ -30,6 +30,11 @@ public struct PayloadValidator: Sendable {
         self.conventions = conventions
     }
 
+    /// Checks payloads against a generated module (`OneDriveService.descriptor`).
+    public init(_ service: ServiceDescriptor) {
+        self.init(routes: service.routes, conventions: service.conventions)
+    }
+
     /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the
     /// route table: a model, a page of models, or an operation's declared response.
     public func responseKind(method: HTTPRequest.Method, path: String) -> FieldKind? {

@@ -13,6 +13,9 @@ public struct OneDriveClient: RequestBuilder {
     /// Where the service lives unless you say otherwise (tests point clients at a local mock).
     public static let defaultBaseURL: URL = URL(string: "https://graph.microsoft.com/v1.0")!
 
+    /// The `consumer` service root: the same API at https://api.onedrive.com/v1.0.
+    public static let consumerBaseURL: URL = URL(string: "https://api.onedrive.com/v1.0")!
+
     /// How the service pages, wraps bodies and reports errors.
     public static let conventions = ServiceConventions(
         listShape: .odata,

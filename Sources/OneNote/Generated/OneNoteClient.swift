@@ -13,6 +13,9 @@ public struct OneNoteClient: RequestBuilder {
     /// Where the service lives unless you say otherwise (tests point clients at a local mock).
     public static let defaultBaseURL: URL = URL(string: "https://graph.microsoft.com/v1.0/me/onenote")!
 
+    /// The `legacy` service root: the same API at https://www.onenote.com/api/v1.0/me/notes.
+    public static let legacyBaseURL: URL = URL(string: "https://www.onenote.com/api/v1.0/me/notes")!
+
     /// How the service pages, wraps bodies and reports errors.
     public static let conventions = ServiceConventions(
         listShape: .odata,

@@ -2,6 +2,9 @@
 import Foundation
 import GoldenOData
 import GoldenOpenAPI
+import Inbox
+import MicrosoftIdentity
+@testable import Spark
 import Synchronization
 import Testing
 
@@ -11,8 +14,8 @@ import Testing
         #expect(Digest.hex(Digest.sha256([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let long = Array(String(repeating: "a", count: 1000).utf8)
         #expect(Digest.hex(Digest.sha256(long)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
-        #expect(Digest.hex(Digest.md5([])) == "d41d8cd98f00b204e9800998ecf8427e")
-        #expect(Digest.hex(Digest.md5(Array("The quick brown fox jumps over the lazy dog".utf8))) == "9e107d9d372bb6826bd81d3542a419d6")
+        #expect(MD5.hex([]) == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(MD5.hex(Array("The quick brown fox jumps over the lazy dog".utf8)) == "9e107d9d372bb6826bd81d3542a419d6")
     }
 
     @Test func pkceChallengeIsBase64URLOfSHA256() {
@@ -206,7 +209,7 @@ import Testing
         let api = try await LoopbackServer([
             "POST /v1/session": { request in
                 #expect(request.queryValue("ApiKey") == "key")
-                #expect(request.queryValue("ApiSig") == Digest.hex(Digest.md5(Array("secretApiKeykey".utf8))))
+                #expect(request.queryValue("ApiSig") == MD5.hex(Array("secretApiKeykey".utf8)))
                 let token = "auth-\(sessions.withLock { $0 += 1; return $0 })"
                 live.withLock { $0 = token }
                 return .init(json: #"{"D":{"Success":true,"Results":[{"AuthToken":"\#(token)","Expires":"2026-11-23T00:00:00Z","Roles":["idx"]}]}}"#)
@@ -221,7 +224,7 @@ import Testing
                 // Every request is signed over its path, sorted parameters and body.
                 var parameters = request.query.filter { $0.name != "ApiSig" }.map { ($0.name, $0.value) }
                 parameters.sort { $0.0 < $1.0 }
-                let expected = Digest.hex(Digest.md5(Array(("secretApiKeykeyServicePath" + request.path + parameters.map { $0.0 + $0.1 }.joined()).utf8)))
+                let expected = MD5.hex(Array(("secretApiKeykeyServicePath" + request.path + parameters.map { $0.0 + $0.1 }.joined()).utf8))
                 guard request.queryValue("ApiSig") == expected else { return .init(status: 401, json: #"{"D":{"Success":false,"Code":1000,"Message":"bad signature"}}"#) }
                 let results = items.dropFirst((page - 1) * 5).prefix(5)
                 return .init(json: #"{"D":{"Success":true,"Results":[\#(results.joined(separator: ","))],"Pagination":{"TotalPages":3,"CurrentPage":\#(page)}}}"#)

@@ -1,5 +1,6 @@
 @testable import BinderyRuntime
 import Foundation
+import MicrosoftIdentity
 import Synchronization
 
 /// A small OAuth 2.0 identity provider on 127.0.0.1 for the auth tests: it issues codes, checks PKCE

@@ -1,5 +1,7 @@
 @testable import BinderyRuntime
 import Foundation
+import Inbox
+import Spark
 import Synchronization
 import Testing
 

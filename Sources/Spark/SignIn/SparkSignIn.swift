@@ -1,3 +1,5 @@
+import BinderyRuntime
+import BinderyJSON
 import Foundation
 import HTTPTypes
 
@@ -143,13 +145,11 @@ public final class SparkAPIKeySession: AuthProvider {
     }
 
     /// `MD5(secret + "ApiKey" + key)`: the signature that opens a session.
-    public func sessionSignature() -> String { Digest.hex(Digest.md5(Array((secret + "ApiKey" + apiKey).utf8))) }
+    public func sessionSignature() -> String { SparkSignature(apiKey: apiKey, secret: secret).session }
 
     /// `MD5(secret + "ApiKey" + key + "ServicePath" + path + sorted name+value pairs + body)`.
     public func signature(path: String, parameters: [(String, String)], body: [UInt8]) -> String {
-        let sorted = parameters.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 }.joined()
-        let text = secret + "ApiKey" + apiKey + "ServicePath" + path + sorted
-        return Digest.hex(Digest.md5(Array(text.utf8) + body))
+        SparkSignature(apiKey: apiKey, secret: secret).request(path: path, parameters: parameters, body: body)
     }
 
     public func authorize(_ request: inout TransportRequest) async throws {
@@ -179,7 +179,7 @@ public final class SparkAPIKeySession: AuthProvider {
         if let userAgent { head.headerFields = SparkSignIn.headers(userAgent: userAgent) }
         head.headerFields[.contentType] = "application/json"
         let response = try await pipeline.send(TransportRequest(head, body: .bytes([])))
-        guard response.status.kind == .successful else { throw ErrorParser.parse(response, dialect: .spark) }
+        guard response.status.kind == .successful else { throw BinderyError.api(response, dialect: .spark) }
         guard let token = try response.json()["D"]?["Results"]?.arrayValue?.first?["AuthToken"]?.stringValue else {
             throw BinderyError.invalidResponse("the session response has no D.Results[0].AuthToken", response: response)
         }
@@ -211,5 +211,32 @@ public final class SparkAPIKeySession: AuthProvider {
             token = value
             return value
         }
+    }
+}
+
+extension RenewalTrigger {
+    /// Spark: `{"D": {"Code": 1020}}` ("session token has expired"), whatever the status.
+    public static let sparkSessionExpired = RenewalTrigger { response in
+        (try? JSONValue.parse(response.body))?["D"]?["Code"]?.scalarText == "1020"
+    }
+}
+
+/// The `ApiSig` values of Spark's API-key sessions: what the client sends, and what a server (the mock) checks.
+public struct SparkSignature: Sendable {
+    public let apiKey: String
+    let secret: String
+
+    public init(apiKey: String, secret: String) {
+        self.apiKey = apiKey
+        self.secret = secret
+    }
+
+    /// `MD5(secret + "ApiKey" + key)`: opens a session.
+    public var session: String { MD5.hex(Array((secret + "ApiKey" + apiKey).utf8)) }
+
+    /// `MD5(secret + "ApiKey" + key + "ServicePath" + path + sorted name+value pairs + body)`: signs one request.
+    public func request(path: String, parameters: [(String, String)], body: [UInt8]) -> String {
+        let sorted = parameters.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 }.joined()
+        return MD5.hex(Array((secret + "ApiKey" + apiKey + "ServicePath" + path + sorted).utf8) + body)
     }
 }

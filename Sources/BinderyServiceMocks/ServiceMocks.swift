@@ -1,3 +1,4 @@
+import BinderyMock
 import BinderyRuntime
 import Foundation
 import Graph
@@ -6,24 +7,23 @@ import OneDrive
 import OneNote
 import Spark
 
-/// The five services Bindery ships, each from its generated route table and conventions.
+/// The services Bindery ships, as the mock speaks for them: each from its generated descriptor, with what its
+/// dialect does differently and the operations that do more than answer their fixture.
+///
+/// `all` is the one list of services in Swift; the CLI, the conformance suite and the tests read it.
 extension MockService {
     public static let oneDrive = MockService(
-        name: "OneDrive", routes: OneDriveRoutes.table, conventions: OneDriveClient.conventions,
-        basePath: basePath(OneDriveClient.defaultBaseURL), deletionMarker: .deletedFacet,
+        OneDriveService.descriptor, deletionMarker: .deletedFacet,
         operations: [
             "microsoft.graph.driveItem/delta": .odataDelta,
             "microsoft.graph.driveItem/copy": .copy,
             "microsoft.graph.driveItem/createUploadSession": .uploadSession,
         ])
 
-    public static let oneNote = MockService(
-        name: "OneNote", routes: OneNoteRoutes.table, conventions: OneNoteClient.conventions,
-        basePath: basePath(OneNoteClient.defaultBaseURL))
+    public static let oneNote = MockService(OneNoteService.descriptor)
 
     public static let graph = MockService(
-        name: "Graph", routes: GraphRoutes.table, conventions: GraphClient.conventions,
-        basePath: basePath(GraphClient.defaultBaseURL),
+        GraphService.descriptor,
         operations: [
             "microsoft.graph.user/sendMail": .sendMail,
             "microsoft.graph.message/delta": .odataDelta,
@@ -33,16 +33,15 @@ extension MockService {
         ])
 
     public static let spark = MockService(
-        name: "Spark", routes: SparkRoutes.table, conventions: SparkClient.conventions,
-        basePath: basePath(SparkClient.defaultBaseURL), idMember: "Id", pageSize: 25,
+        SparkService.descriptor, idMember: "Id", pageSize: 25,
         operations: [
             "spark.oauth2/grantToken": .sparkGrant,
             "spark.Service/createSession": .sparkSession,
-        ])
+        ],
+        signIn: SparkSignInMock())
 
     public static let inbox = MockService(
-        name: "Inbox", routes: InboxRoutes.table, conventions: InboxClient.conventions,
-        basePath: basePath(InboxClient.defaultBaseURL),
+        InboxService.descriptor,
         operations: [
             "inbox.Namespace/send": .inboxSend,
             "inbox.Draft/deleteDraft": .inboxDeleteDraft,
@@ -55,17 +54,20 @@ extension MockService {
             "inbox.longpoll/waitForChanges": .longpoll,
         ])
 
-    public static let all: [MockService] = [oneDrive, oneNote, graph, spark, inbox]
+    /// Every service, with the generated calls that prove it: the one list of services.
+    fileprivate static let catalogue: [(service: MockService, calls: [String: ConformanceCall])] = [
+        (oneDrive, ConformanceCalls.oneDrive), (oneNote, ConformanceCalls.oneNote), (graph, ConformanceCalls.graph),
+        (spark, ConformanceCalls.spark), (inbox, ConformanceCalls.inbox),
+    ]
+
+    public static let all: [MockService] = catalogue.map(\.service)
 
     /// `onedrive`, `OneNote`… (case-insensitive).
     public static func named(_ name: String) -> MockService? { all.first { $0.name.lowercased() == name.lowercased() } }
-
-    private static func basePath(_ url: URL) -> [String] { url.pathComponents.filter { $0 != "/" } }
 }
 
 extension ConformanceCalls {
-    /// The generated calls of the five services, by `MockService.name`.
-    public static let byService: [String: [String: ConformanceCall]] = [
-        "OneDrive": oneDrive, "OneNote": oneNote, "Graph": graph, "Spark": spark, "Inbox": inbox,
-    ]
+    /// The generated calls of every service, by `MockService.name`.
+    public static let byService: [String: [String: ConformanceCall]] = Dictionary(
+        uniqueKeysWithValues: MockService.catalogue.map { ($0.service.name, $0.calls) })
 }
