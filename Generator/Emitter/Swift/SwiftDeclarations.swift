@@ -6,15 +6,31 @@ public struct SwiftFile: Equatable, Sendable {
     /// Path relative to the output folder, e.g. `Models/DriveItem.swift`.
     public var path: String
     public var header: [String]
-    public var imports: [String]
+    public var imports: [Import]
     public var declarations: [Declaration]
 
-    public init(path: String, header: [String], imports: [String], declarations: [Declaration]) {
+    public init(path: String, header: [String], imports: [Import], declarations: [Declaration]) {
         self.path = path
         self.header = header
         self.imports = imports
         self.declarations = declarations
     }
+}
+
+/// `import Foundation`, or `@_spi(Generated) import BinderyRuntime` for the runtime API only generated code uses.
+public struct Import: Equatable, Sendable, ExpressibleByStringLiteral {
+    public var module: String
+    public var spi: String?
+
+    public init(_ module: String, spi: String? = nil) {
+        self.module = module
+        self.spi = spi
+    }
+
+    public init(stringLiteral module: String) { self.init(module) }
+
+    /// The runtime, with the declarations it keeps for generated code (`@_spi(Generated)`).
+    public static let runtime = Import("BinderyRuntime", spi: "Generated")
 }
 
 public struct Declaration: Equatable, Sendable {

@@ -14,7 +14,7 @@ public struct SwiftRenderer: Sendable {
         printer.reserve(estimatedSize(of: file))
         for line in file.header { printer.line(line) }
         if !file.header.isEmpty { printer.blank() }
-        for module in file.imports { printer.line("import \(module)") }
+        for module in file.imports { printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)") }
         for declaration in file.declarations {
             printer.blank()
             render(declaration, into: &printer, inExtension: false)

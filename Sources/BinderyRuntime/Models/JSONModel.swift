@@ -55,6 +55,7 @@ public struct Field<Value: JSONConvertible>: Sendable, AnyField {
     /// Also accept loose forms (numbers and booleans sent as strings).
     public let isLoose: Bool
 
+    @_spi(Generated)
     public init(_ name: String, loose: Bool = false) {
         self.name = name
         self.isLoose = loose
@@ -184,6 +185,7 @@ extension JSONObject {
     }
 
     /// Sets `key` to `value`; `nil` writes an explicit JSON `null` (use `removeValue(forKey:)` to unset).
+    @_spi(Generated)
     public mutating func set<T: JSONConvertible>(_ key: String, _ value: T?) {
         self[key] = value?.json ?? .null
     }

@@ -25,6 +25,7 @@ public struct ModelSchema: Sendable {
     public let discriminatorMember: String
 
     /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
+    @_spi(Generated)
     public init(
         _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
         discriminator: String? = nil, tag: String? = nil, fields: some FieldSet

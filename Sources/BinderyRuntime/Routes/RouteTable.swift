@@ -10,6 +10,7 @@ public struct ResourceRoute: Sendable {
     public let children: [Child]
     public let operations: [Operation]
 
+    @_spi(Generated)
     public init(_ name: String, model: (any JSONModel.Type)? = nil, children: [Child] = [], operations: [Operation] = []) {
         self.name = name
         self.model = model
@@ -23,6 +24,7 @@ public struct ResourceRoute: Sendable {
         public let target: String
         public let isCollection: Bool
 
+        @_spi(Generated)
         public init(_ segment: String, _ target: String, collection: Bool) {
             self.segment = segment
             self.target = target
@@ -43,6 +45,7 @@ public struct ResourceRoute: Sendable {
         /// False when the operation's bodies travel outside the service's envelope (Spark's OAuth grant).
         public let isEnveloped: Bool
 
+        @_spi(Generated)
         public init(
             _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
             request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true
@@ -65,6 +68,7 @@ public struct RouteTable: Sendable {
     /// Every model type of the module by its spec name, for decoding by name (`microsoft.graph.driveItem`).
     public let models: [String: any JSONModel.Type]
 
+    @_spi(Generated)
     public init(root: ResourceRoute, resources: [ResourceRoute], models: [any JSONModel.Type]) {
         self.root = root.name
         var byName = Dictionary(resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

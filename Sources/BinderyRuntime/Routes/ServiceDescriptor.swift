@@ -14,6 +14,7 @@ public struct ServiceDescriptor: Sendable {
     public let conventions: ServiceConventions
     public let routes: RouteTable
 
+    @_spi(Generated)
     public init(name: String, baseURLs: [URL], conventions: ServiceConventions, routes: RouteTable) {
         precondition(!baseURLs.isEmpty, "a service has at least its default base URL")
         self.name = name
