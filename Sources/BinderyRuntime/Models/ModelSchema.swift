@@ -228,3 +228,12 @@ extension ModelSchema {
         }
     }
 }
+
+extension BinderyError {
+    /// A JSON body whose value at `error.jsonPath` does not match the spec.
+    public static func decoding(_ error: ModelDecodingError, response: APIResponse) -> BinderyError {
+        BinderyError(
+            kind: .decoding, message: error.description, status: response.status.code, body: response.body,
+            underlying: error)
+    }
+}

@@ -8,27 +8,6 @@ import HTTPTypes
     import Darwin
 #endif
 
-/// A libcurl easy handle and its error buffer, reused from one transfer to the next (after
-/// `curl_easy_reset`), so a request pays for neither a new handle nor new buffers. Loop thread only.
-final class CurlEasy {
-    let handle: UnsafeMutableRawPointer
-    /// Where libcurl writes the detail of a failure (`CURLOPT_ERRORBUFFER`), e.g. which port refused.
-    let errorBuffer: UnsafeMutablePointer<CChar>
-
-    init?() {
-        guard let handle = curl_easy_init() else { return nil }
-        self.handle = handle
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-    }
-
-    deinit {
-        curl_easy_cleanup(handle)
-        errorBuffer.deallocate()
-    }
-
-    var errorText: String { String(cString: errorBuffer) }
-}
 
 /// One request from `send` to its result.
 ///
@@ -253,7 +232,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Callbacks (loop thread, inside curl_multi_perform)
 
-    fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: line[..<end])
@@ -291,7 +270,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Takes body bytes (already decoded when the response was compressed); returns how many were taken,
     /// anything short of all of them stops the transfer.
-    fileprivate func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+    func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         if !bodyStarted {
             bodyStarted = true
             // The status is final once the body starts: only a success goes to the download file, so an
@@ -323,7 +302,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Fills `buffer` with the next body bytes; 0 at the end.
-    fileprivate func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let upload else { return 0 }
         switch upload {
         case .bytes(let bytes, let offset):
@@ -346,7 +325,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Goes back to `offset` in the body, for a resend.
-    fileprivate func seekBody(to offset: Int64) -> Int32 {
+    func seekBody(to offset: Int64) -> Int32 {
         guard let upload, offset >= 0, offset <= upload.size else { return CURL_SEEKFUNC_FAIL }
         switch upload {
         case .bytes(_, let position):
@@ -357,7 +336,7 @@ final class CurlTransfer: @unchecked Sendable {
         return CURL_SEEKFUNC_OK
     }
 
-    fileprivate func reportProgress(
+    func reportProgress(
         received: curl_off_t, totalToReceive: curl_off_t, sent: curl_off_t, totalToSend: curl_off_t
     ) {
         guard let progress else { return }
@@ -369,155 +348,4 @@ final class CurlTransfer: @unchecked Sendable {
         lastProgress = report
         progress(report)
     }
-}
-
-/// `CURL_READFUNC_ABORT` as the callback's return type.
-private let ccurl_readfunc_abort_value = Int(CURL_READFUNC_ABORT)
-
-// The C callbacks: each finds its transfer in the user-data pointer (unretained: the loop's table of
-// transfers in flight keeps it alive for as long as libcurl may call).
-
-private func curlHeaderCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-) -> Int {
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
-}
-
-private func curlWriteCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-) -> Int {
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-}
-
-private func curlReadCallback(
-    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-) -> Int {
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-}
-
-private func curlSeekCallback(_ context: UnsafeMutableRawPointer?, _ offset: curl_off_t, _ origin: Int32) -> Int32 {
-    // libcurl only ever seeks from the start (SEEK_SET) to rewind a body.
-    guard origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.seekBody(to: Int64(offset))
-}
-
-private func curlProgressCallback(
-    _ context: UnsafeMutableRawPointer?, _ totalToReceive: curl_off_t, _ received: curl_off_t,
-    _ totalToSend: curl_off_t, _ sent: curl_off_t
-) -> Int32 {
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    transfer.reportProgress(received: received, totalToReceive: totalToReceive, sent: sent, totalToSend: totalToSend)
-    return 0
-}
-
-// MARK: - Bodies on disk
-
-/// A request body, read as libcurl asks for it.
-private enum Upload {
-    /// In memory; `offset` is the next byte to send (a box, so the enum need not be reassigned per chunk).
-    case bytes([UInt8], offset: Box)
-    /// An open file, streamed: never read into memory whole.
-    case file(File)
-
-    final class Box {
-        var value = 0
-    }
-
-    struct File {
-        let descriptor: Int32
-        let path: String
-        let size: Int64
-    }
-
-    static func inMemory(_ bytes: [UInt8]) -> Upload { .bytes(bytes, offset: Box()) }
-
-    /// Opens the file now, on the caller's thread, so a missing file fails the call before anything is sent.
-    static func opening(_ path: String) throws(BinderyError) -> Upload {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw BinderyError(
-                kind: .connection, message: "cannot open the request body \(path): \(String(cString: strerror(errno)))")
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw BinderyError(kind: .connection, message: "the request body \(path) is not a regular file")
-        }
-        return .file(File(descriptor: descriptor, path: path, size: Int64(info.st_size)))
-    }
-
-    var size: Int64 {
-        switch self {
-        case .bytes(let bytes, _): Int64(bytes.count)
-        case .file(let file): file.size
-        }
-    }
-}
-
-/// A response body streamed to a temporary file beside its destination, renamed into place only when the
-/// whole body has arrived: the destination never holds half a download.
-private struct Download {
-    let destination: String
-    let temporary: String
-    private(set) var descriptor: Int32
-
-    init(destination: String) throws(BinderyError) {
-        self.destination = destination
-        let directory = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        let suffix = String(UInt64.random(in: .min ... .max), radix: 36)
-        temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(suffix).download"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw Self.error("cannot create", temporary) }
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws(BinderyError) {
-        guard writeAll(descriptor, bytes) else { throw Self.error("cannot write", temporary) }
-    }
-
-    /// Closes the file and moves it to its destination.
-    mutating func commit() throws(BinderyError) {
-        let closed = close(descriptor)
-        descriptor = -1
-        guard closed == 0 else {
-            let error = Self.error("cannot write", temporary)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, destination) == 0 else {
-            let error = Self.error("cannot move the download to", destination)
-            unlink(temporary)
-            throw error
-        }
-    }
-
-    /// Closes and deletes the temporary file; nothing is left behind.
-    func discard() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        unlink(temporary)
-    }
-
-    private static func error(_ action: String, _ path: String) -> BinderyError {
-        BinderyError(kind: .connection, message: "\(action) \(path): \(String(cString: strerror(errno)))")
-    }
-}
-
-/// Writes every byte, retrying short and interrupted writes; false (with `errno` set) on failure.
-private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        offset += written
-    }
-    return true
 }

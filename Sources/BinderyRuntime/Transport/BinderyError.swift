@@ -98,11 +98,4 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
     public static func invalidResponse(_ message: String, response: APIResponse?) -> BinderyError {
         BinderyError(kind: .invalidResponse, message: message, status: response?.status.code, body: response?.body)
     }
-
-    /// A JSON body whose value at `error.jsonPath` does not match the spec.
-    public static func decoding(_ error: ModelDecodingError, response: APIResponse) -> BinderyError {
-        BinderyError(
-            kind: .decoding, message: error.description, status: response.status.code, body: response.body,
-            underlying: error)
-    }
 }
