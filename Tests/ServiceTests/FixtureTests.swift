@@ -1,11 +1,8 @@
+import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
-import Graph
 import HTTPTypes
-import Inbox
-import OneDrive
-import OneNote
-import Spark
 import Testing
 
 /// The fixtures `make gen` writes for every operation agree with the generated modules: each request path leads
@@ -15,17 +12,9 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    static let services: [(String, PayloadValidator)] = [
-        ("OneDrive", PayloadValidator(OneDriveService.descriptor)),
-        ("OneNote", PayloadValidator(OneNoteService.descriptor)),
-        ("Graph", PayloadValidator(GraphService.descriptor)),
-        ("Spark", PayloadValidator(SparkService.descriptor)),
-        ("Inbox", PayloadValidator(InboxService.descriptor)),
-    ]
-
-    @Test(arguments: services.map(\.0))
+    @Test(arguments: MockService.all.map(\.name))
     func everyFixtureResolvesDecodesAndRoundTrips(service: String) throws {
-        let validator = try #require(Self.services.first(where: { $0.0 == service })).1
+        let validator = PayloadValidator(try #require(MockService.named(service)).descriptor)
         let folder = Self.root.appendingPathComponent(service)
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String])
             .filter { $0.hasSuffix(".json") }.sorted()
