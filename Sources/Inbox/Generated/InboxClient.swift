@@ -27,9 +27,7 @@ public struct InboxClient: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "inbox.Service",
-        children: [
-            .init("n", "inbox.Namespace", collection: true),
-        ]
+        children: [.init("n", "inbox.Namespace", collection: true)]
     )
 
     public let client: ServiceClient
@@ -56,9 +54,12 @@ public struct InboxClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// The email accounts (namespaces) the token gives access to.

@@ -18,7 +18,12 @@ public struct SparkClient: RequestBuilder {
     /// How the service pages, wraps bodies and reports errors.
     public static let conventions = ServiceConventions(
         listShape: .wrapped(["D", "Results"]),
-        paging: .pageNumber(page: "_page", size: "_limit", extraQuery: [("_pagination", "1")], totalPages: ["D", "Pagination", "TotalPages"]),
+        paging: .pageNumber(
+            page: "_page",
+            size: "_limit",
+            extraQuery: [("_pagination", "1")],
+            totalPages: ["D", "Pagination", "TotalPages"]
+        ),
         requestEnvelope: ["D"],
         errors: .spark
     )
@@ -33,9 +38,7 @@ public struct SparkClient: RequestBuilder {
             .init("standardfields", "spark.standardField", collection: true),
             .init("oauth2", "spark.oauth2", collection: false),
         ],
-        operations: [
-            .init("createSession", .post, ["session"], response: .collection(.model(Session.self))),
-        ]
+        operations: [.init("createSession", .post, ["session"], response: .collection(.model(Session.self)))]
     )
 
     public let client: ServiceClient
@@ -62,9 +65,12 @@ public struct SparkClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// Listings the signed-in user may search.

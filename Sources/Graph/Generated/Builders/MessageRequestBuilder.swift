@@ -21,9 +21,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.message",
         model: Message.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
-        ],
+        children: [.init("attachments", "microsoft.graph.attachment", collection: true)],
         operations: [
             .init("send", .post, ["send"]),
             .init("reply", .post, ["reply"]),

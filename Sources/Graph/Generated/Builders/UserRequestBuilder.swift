@@ -27,9 +27,7 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("events", "microsoft.graph.event", collection: true),
             .init("calendar", "microsoft.graph.calendar", collection: false),
         ],
-        operations: [
-            .init("sendMail", .post, ["sendMail"]),
-        ]
+        operations: [.init("sendMail", .post, ["sendMail"])]
     )
 
     /// Every message in the user's mailbox, across folders.

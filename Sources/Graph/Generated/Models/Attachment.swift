@@ -22,11 +22,7 @@ public struct AttachmentFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.attachment",
         base: Entity.self,
-        derived: [
-            FileAttachment.self,
-            ItemAttachment.self,
-            ReferenceAttachment.self,
-        ],
+        derived: [FileAttachment.self, ItemAttachment.self, ReferenceAttachment.self],
         fields: all
     )
 

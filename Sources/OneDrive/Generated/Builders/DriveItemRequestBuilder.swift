@@ -96,7 +96,10 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/search` (GET).
     public func search(q: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 
@@ -115,7 +118,10 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/delta` (GET).
     public func delta(token: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }

@@ -20,10 +20,7 @@ public struct BaseItemFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
-        derived: [
-            Drive.self,
-            DriveItem.self,
-        ],
+        derived: [Drive.self, DriveItem.self],
         fields: all
     )
 

@@ -14,7 +14,6 @@ public typealias Notebook = Model<NotebookFields>
 /// The properties of a `Notebook`, inherited ones included.
 public struct NotebookFields: FieldSet {
     public static let all = NotebookFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.notebook",
         base: OnenoteEntityHierarchyModel.self,

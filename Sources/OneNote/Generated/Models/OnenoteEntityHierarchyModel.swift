@@ -20,11 +20,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityHierarchyModel",
         base: OnenoteEntitySchemaObjectModel.self,
-        derived: [
-            Notebook.self,
-            SectionGroup.self,
-            OnenoteSection.self,
-        ],
+        derived: [Notebook.self, SectionGroup.self, OnenoteSection.self],
         fields: all
     )
 
