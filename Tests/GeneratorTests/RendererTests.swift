@@ -2,7 +2,8 @@ import BinderyEmitter
 import Testing
 
 /// The renderer's layout: an expression on one line when it fits 120 columns at its indentation, otherwise one
-/// argument or element per line. (No Foundation here: it has an `Expression` of its own.)
+/// argument or element per line; doc comments wrapped at word boundaries. (No Foundation here: it has an
+/// `Expression` of its own.)
 @Suite struct RendererTests {
     /// `value` as the initial value of `static let name` inside `enum Box`.
     static func render(_ value: Expression, doc: [String] = []) -> String {
@@ -153,5 +154,32 @@ import Testing
             }
 
             """)
+    }
+
+    @Test func docCommentsWrapAtWordsKeepingListItemsAndCodeSpans() {
+        let words = Array(repeating: "word", count: 24).joined(separator: " ")
+        let doc = [
+            words + " `a code span with spaces` " + words,
+            "",
+            "- Parameters:",
+            "  - name: " + words + " " + words,
+            "- Remark: Generated from `" + String(repeating: "x", count: 130) + "`.",
+            "Ends with a dash - " + Array(repeating: "word", count: 20).joined(separator: " ") + " - and more",
+        ]
+        let lines = Self.render(.raw("1"), doc: doc).split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("    ///") } == [
+            "    /// word word word word word word word word word word word word word word word word word word word word word word",
+            "    /// word word `a code span with spaces` word word word word word word word word word word word word word word word",
+            "    /// word word word word word word word word word",
+            "    ///",
+            "    /// - Parameters:",
+            "    ///   - name: word word word word word word word word word word word word word word word word word word word word",
+            "    ///     word word word word word word word word word word word word word word word word word word word word word",
+            "    ///     word word word word word word word",
+            "    /// - Remark: Generated from",
+            "    ///   `" + String(repeating: "x", count: 130) + "`.",
+            "    /// Ends with a dash - word word word word word word word word word word word word word word word word word word",
+            "    /// word word - and more",
+        ])
     }
 }

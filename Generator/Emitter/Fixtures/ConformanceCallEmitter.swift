@@ -30,8 +30,8 @@ struct ConformanceCallEmitter {
         }
         let property = Declaration(
             doc: [
-                "Every \(moduleName) operation called through the generated builders, by fixture name",
-                "(`Tests/Fixtures/\(moduleName)/<name>.json`).",
+                "Every \(moduleName) operation called through the generated builders, by fixture name "
+                    + "(`Tests/Fixtures/\(moduleName)/<name>.json`).",
             ],
             .variable(.stored(
                 SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: .dictionary(entries),

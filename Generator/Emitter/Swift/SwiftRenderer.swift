@@ -1,5 +1,6 @@
 /// Prints Swift declarations as text: four-space indentation, blank lines between members, a newline at the end,
-/// and long calls and literals with one argument or element on each line.
+/// and no line wider than 120 columns where a break is possible (doc comments are wrapped at word boundaries, long
+/// calls and literals put one argument or element on each line).
 ///
 /// It knows layout and nothing about specs.
 public struct SwiftRenderer: Sendable {
@@ -338,9 +339,18 @@ struct Printer {
 
     // MARK: Doc comments
 
-    /// `///` lines.
+    /// `///` lines, each wrapped to the width at the current indentation.
     mutating func documentation(_ doc: [String]) {
-        for text in doc { line(text.isEmpty ? "///" : "/// " + text) }
+        var inCodeBlock = false
+        for text in doc {
+            if text.isEmpty { line("///"); continue }
+            if text.trimmingLeadingSpaces.hasPrefix("```") { inCodeBlock.toggle() }
+            if inCodeBlock || fits("/// ", text) {
+                line("/// ", text)
+            } else {
+                for wrapped in DocWrapper.wrap(text, width: Self.width - indentation.utf8.count - 4) { line("/// ", wrapped) }
+            }
+        }
     }
 }
 
@@ -446,7 +456,78 @@ extension Statement {
     }
 }
 
+/// Re-flows one line of a doc comment at word boundaries: a list item (`- `, `  - name:`) continues under its text,
+/// a code span (`` `a b` ``) is never split, and a word longer than the width stays whole on its own line.
+enum DocWrapper {
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let leading = text.prefix { $0 == " " }
+        var rest = text.dropFirst(leading.count)
+        // A list item's marker: `- `, `* `, `+ `, `1. `.
+        var marker = ""
+        if let first = rest.first, "-*+".contains(first), rest.dropFirst().first == " " {
+            marker = String(rest.prefix(2))
+        } else {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let after = rest.dropFirst(digits.count)
+            if !digits.isEmpty, after.hasPrefix(". ") || after.hasPrefix(") ") { marker = String(rest.prefix(digits.count + 2)) }
+        }
+        rest = rest.dropFirst(marker.count)
+        // Indented code and tables keep their lines.
+        if marker.isEmpty, leading.count >= 4 || rest.hasPrefix("|") { return [text] }
+        let firstPrefix = String(leading) + marker
+        let continuation = String(repeating: " ", count: firstPrefix.count)
+
+        var lines: [String] = []
+        var current: [Substring] = []
+        var columns = firstPrefix.columns
+        for word in words(rest) {
+            let wordColumns = word.columns
+            if current.isEmpty || columns + 1 + wordColumns <= width {
+                columns += (current.isEmpty ? 0 : 1) + wordColumns
+                current.append(word)
+                continue
+            }
+            // A line must not start with what Markdown reads as a list item or a heading: the word before comes along.
+            var carried: [Substring] = []
+            if startsABlock(word), current.count > 1 { carried.append(current.removeLast()) }
+            lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " "))
+            current = carried + [word]
+            columns = continuation.columns + current.reduce(current.count - 1) { $0 + $1.columns }
+        }
+        if !current.isEmpty { lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " ")) }
+        return lines
+    }
+
+    /// The words of a line; a code span with spaces in it is one word.
+    private static func words(_ text: Substring) -> [Substring] {
+        var words: [Substring] = []
+        var start: Substring.Index?
+        var inCode = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "`" { inCode.toggle() }
+            if character == " ", !inCode {
+                if let wordStart = start { words.append(text[wordStart..<index]); start = nil }
+            } else if start == nil {
+                start = index
+            }
+            index = text.index(after: index)
+        }
+        if let wordStart = start { words.append(text[wordStart..<text.endIndex]) }
+        return words
+    }
+
+    private static func startsABlock(_ word: Substring) -> Bool {
+        if ["-", "*", "+", ">", "|"].contains(word) || word.hasPrefix("#") || word.hasPrefix("```") { return true }
+        let digits = word.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && (word.dropFirst(digits.count) == "." || word.dropFirst(digits.count) == ")")
+    }
+}
+
 extension StringProtocol {
     /// Columns on screen: one per character (generated Swift is left-to-right text without wide characters).
     var columns: Int { count }
+
+    var trimmingLeadingSpaces: SubSequence { drop { $0 == " " } }
 }

@@ -86,8 +86,8 @@ struct ClientTranslator {
         ])
         return Declaration(
             doc: [
-                "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks",
-                "and the conformance suite replays.",
+                "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks "
+                    + "and the conformance suite replays.",
                 "",
                 "- Remark: Generated from `\(options.specDisplayPath)`.",
             ],

@@ -6,7 +6,9 @@ import Foundation
 
 /// Inbox API
 ///
-/// The Inbox mail API (inboxapp.com, 2014; later Nylas): the email accounts a token reaches (namespaces) and, inside each, threads, messages, drafts and sending, contacts, tags, files, calendars and events, and a delta cursor for syncing. Bodies are bare JSON, lists page with offset and limit, and dates are Unix seconds.
+/// The Inbox mail API (inboxapp.com, 2014; later Nylas): the email accounts a token reaches (namespaces) and, inside
+/// each, threads, messages, drafts and sending, contacts, tags, files, calendars and events, and a delta cursor for
+/// syncing. Bodies are bare JSON, lists page with offset and limit, and dates are Unix seconds.
 ///
 /// Start here: its members lead to every resource of the service.
 ///

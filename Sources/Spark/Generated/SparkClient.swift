@@ -6,7 +6,9 @@ import Foundation
 
 /// Spark API
 ///
-/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, the signed-in user's account and listings, contacts, standard field metadata, and the two ways to sign in (an OAuth 2 grant or an API-key session). Every body is wrapped as {"D": {...}}; answers carry Success, Results and, when asked for, Pagination.
+/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, the signed-in user's
+/// account and listings, contacts, standard field metadata, and the two ways to sign in (an OAuth 2 grant or an API-key
+/// session). Every body is wrapped as {"D": {...}}; answers carry Success, Results and, when asked for, Pagination.
 ///
 /// Start here: its members lead to every resource of the service.
 ///

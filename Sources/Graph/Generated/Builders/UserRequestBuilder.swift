@@ -37,7 +37,8 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("messages"))
     }
 
-    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`, `deleteditems`).
+    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`,
+    /// `deleteditems`).
     ///
     /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
     public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {

@@ -48,10 +48,12 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     /// Legacy OneNote API name for `lastModifiedDateTime`.
     public let lastModifiedTime: Field<Date>
 
-    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
+    /// API.
     public let createdBy: Field<JSONValue>
 
-    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
+    /// OneNote API.
     public let lastModifiedBy: Field<JSONValue>
 
     public init() {
