@@ -85,15 +85,7 @@ struct OpenAPISchemaLookup {
 
     /// A component and its bases, nearest first; stops at a cycle (reported elsewhere).
     func ancestry(of name: String) -> [String] {
-        var chain = [name]
-        var current = name
-        while let node = context.component(.schemas, named: current),
-            let base = baseComponentName(of: node), !chain.contains(base)
-        {
-            chain.append(base)
-            current = base
-        }
-        return chain
+        BaseTypes.chain(from: name) { context.component(.schemas, named: $0).flatMap(baseComponentName(of:)) }
     }
 
     /// The first allOf `$ref` to an object component, looking into inline allOf members in document order.

@@ -81,8 +81,9 @@ final class OpenAPISchemaReader {
             case .alias: _ = componentAlias(named: name, node: node, referencedAt: node)
             }
         }
-        checkBaseTypeCycles()
-        settleEntityKinds()
+        let index = StructureIndex(structures)
+        checkBaseTypeCycles(index)
+        settleEntityKinds(index)
     }
 
     /// A component object schema, read once; asking for one that is being read is an allOf cycle.
@@ -341,15 +342,14 @@ final class OpenAPISchemaReader {
 
     /// A component's properties including those of its bases, bases first.
     private func inheritedProperties(ofComponent name: String, referencedAt reference: OpenAPINode) -> [PropertySpec] {
+        // Reading each component on the way (its base is known once it is read); one being read is a cycle.
         var chain: [StructureSpec] = []
-        var visited: Set<String> = []
-        var current: String? = name
-        while let next = current, visited.insert(next).inserted,
-            let node = context.component(.schemas, named: next),
-            let structure = componentStructure(named: next, node: node, referencedAt: reference)
-        {
+        _ = BaseTypes.chain(from: name) { next in
+            guard let node = context.component(.schemas, named: next),
+                let structure = componentStructure(named: next, node: node, referencedAt: reference)
+            else { return nil }
             chain.append(structure)
-            current = structure.baseType.map(\.name)
+            return structure.baseType.map(\.name)
         }
         var properties: [PropertySpec] = []
         for structure in chain.reversed() {
@@ -411,46 +411,21 @@ final class OpenAPISchemaReader {
 
     // MARK: Checks after all components are read
 
-    /// A base chain that comes back to where it started cannot be generated; reported once per cycle.
-    private func checkBaseTypeCycles() {
-        let byName = Dictionary(structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var reported: Set<QualifiedName> = []
-        for structure in structures where !reported.contains(structure.name) {
-            var chain: [QualifiedName] = [structure.name]
-            var current = structure.baseType
-            while let base = current, let baseStructure = byName[base] {
-                if base == structure.name {
-                    reported.formUnion(chain)
-                    let cycle = (chain + [base]).map(\.name).joined(separator: " → ")
-                    if let reference = baseReferences[structure.name] {
-                        context.error("$ref cycle in allOf base types: \(cycle)", at: reference)
-                    }
-                    break
-                }
-                if chain.contains(base) { break }  // a cycle further up; reported from its own members
-                chain.append(base)
-                current = baseStructure.baseType
+    /// A base chain that comes back to where it started cannot be generated; reported once per cycle, at the
+    /// allOf reference of its member read first.
+    private func checkBaseTypeCycles(_ index: StructureIndex) {
+        for cycle in index.baseTypeCycles() {
+            let names = (cycle + cycle.prefix(1)).map(\.name.name).joined(separator: " → ")
+            if let reference = baseReferences[cycle[0].name] {
+                context.error("$ref cycle in allOf base types: \(names)", at: reference)
             }
         }
     }
 
     /// Types derived from an entity are entities (their key is inherited); explicit keys must name properties.
-    private func settleEntityKinds() {
-        let all = structures
-        let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func ancestors(of structure: StructureSpec) -> [StructureSpec] {
-            var result: [StructureSpec] = []
-            var current = structure.baseType
-            while let base = current, let found = byName[base], !result.contains(where: { $0.name == base }),
-                base != structure.name
-            {
-                result.append(found)
-                current = found.baseType
-            }
-            return result
-        }
-        for structure in all {
-            let bases = ancestors(of: structure)
+    private func settleEntityKinds(_ index: StructureIndex) {
+        for structure in index.structures {
+            let bases = index.ancestors(of: structure)
             if let keys = explicitKeys[structure.name] {
                 let known = Set((bases.flatMap(\.properties) + structure.properties).map(\.name))
                 for key in keys where !known.contains(key.name) {
