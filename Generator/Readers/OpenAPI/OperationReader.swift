@@ -353,12 +353,12 @@ final class OpenAPIOperationReader {
     }
 
     /// The media type's `example`, or the first of its `examples` (the whole body, envelope included).
-    private func example(of media: OpenAPINode) -> ExampleValue? {
+    private func example(of media: OpenAPINode) -> JSONLiteral? {
         if let example = media["example"] { return Self.exampleValue(example.value) }
         return media["examples"]?.members.first.flatMap { $0.node["value"] }.map { Self.exampleValue($0.value) }
     }
 
-    private static func exampleValue(_ json: JSONValue) -> ExampleValue {
+    private static func exampleValue(_ json: JSONValue) -> JSONLiteral {
         switch json {
         case .null: return .null
         case .bool(let value): return .bool(value)
