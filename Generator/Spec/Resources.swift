@@ -166,11 +166,11 @@ public struct ResponseSpec: Equatable, Sendable {
     /// A raw (non-JSON) body such as a file download.
     public var isRawBody: Bool
     /// A whole response body as the service sends it, when the spec gives one (OpenAPI `example`).
-    public var example: ExampleValue?
+    public var example: JSONLiteral?
 
     public init(
         type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
-        isRawBody: Bool = false, example: ExampleValue? = nil
+        isRawBody: Bool = false, example: JSONLiteral? = nil
     ) {
         self.type = type
         self.paging = paging
@@ -178,26 +178,5 @@ public struct ResponseSpec: Equatable, Sendable {
         self.successCodes = successCodes
         self.isRawBody = isRawBody
         self.example = example
-    }
-}
-
-/// A JSON value written in a spec (an example), members in order and numbers as written, so that the
-/// spec model needs no JSON library.
-public indirect enum ExampleValue: Equatable, Sendable {
-    case object([Member])
-    case array([ExampleValue])
-    case string(String)
-    case number(String)
-    case bool(Bool)
-    case null
-
-    public struct Member: Equatable, Sendable {
-        public var name: String
-        public var value: ExampleValue
-
-        public init(_ name: String, _ value: ExampleValue) {
-            self.name = name
-            self.value = value
-        }
     }
 }

@@ -1,11 +1,56 @@
-/// The structures of a spec by name, with their derived types: what the emitter and the fixture writer both ask
-/// (a type's ancestors, its descendants) without rebuilding the tables each.
+/// The one ancestor walk and the one base-type cycle check of the spec model, shared by both readers and the emitter.
+///
+/// Generic over how a type is named, so a reader can ask before its structures exist (the OpenAPI reader follows
+/// allOf references by component name while it still reads schemas); `StructureIndex` asks over finished structures.
+public enum BaseTypes {
+    /// `start` and its bases, nearest first, following `base` until it names nothing or a type already in the chain
+    /// (a cycle, which `cycles(among:base:)` reports).
+    public static func chain<Name: Hashable>(from start: Name, base: (Name) -> Name?) -> [Name] {
+        var chain = [start]
+        var seen: Set<Name> = [start]
+        while let next = base(chain[chain.count - 1]), seen.insert(next).inserted {
+            chain.append(next)
+        }
+        return chain
+    }
+
+    /// Every cycle of base types once, each starting at its member that comes first in `names` (declaration
+    /// order), in the order of those members. A type whose bases lead into a cycle is not part of it.
+    public static func cycles<Name: Hashable>(among names: [Name], base: (Name) -> Name?) -> [[Name]] {
+        let order = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var done: Set<Name> = []
+        var cycles: [[Name]] = []
+        for start in names where !done.contains(start) {
+            var path: [Name] = []
+            var onPath: [Name: Int] = [:]
+            var current: Name? = start
+            while let name = current, !done.contains(name), onPath[name] == nil {
+                onPath[name] = path.count
+                path.append(name)
+                current = base(name)
+            }
+            if let name = current, let cycleStart = onPath[name] {
+                let cycle = path[cycleStart...]
+                let first = cycle.indices.min { order[cycle[$0]] ?? .max < order[cycle[$1]] ?? .max } ?? cycleStart
+                cycles.append(Array(cycle[first...] + cycle[..<first]))
+            }
+            done.formUnion(path)
+        }
+        return cycles.sorted { order[$0[0]] ?? .max < order[$1[0]] ?? .max }
+    }
+}
+
+/// The structures of a spec by name, with their derived types: what the readers, the emitter and the fixture
+/// writer ask (a type's ancestors, its descendants, base-type cycles) without rebuilding the tables each.
 public struct StructureIndex: Sendable {
+    /// In spec order.
+    public let structures: [StructureSpec]
     public let byName: [QualifiedName: StructureSpec]
     /// Types derived directly from each base, in spec order.
     public let derived: [QualifiedName: [QualifiedName]]
 
     public init(_ structures: [StructureSpec]) {
+        self.structures = structures
         byName = Dictionary(structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var derived: [QualifiedName: [QualifiedName]] = [:]
         for structure in structures {
@@ -18,12 +63,26 @@ public struct StructureIndex: Sendable {
 
     /// The type and its ancestors, root first; stops at a base that is missing or repeats.
     public func lineage(of structure: StructureSpec) -> [StructureSpec] {
-        var chain: [StructureSpec] = [structure]
-        var seen: Set<QualifiedName> = [structure.name]
-        while let baseName = chain[0].baseType, let base = byName[baseName], seen.insert(baseName).inserted {
-            chain.insert(base, at: 0)
+        ancestors(of: structure).reversed() + [structure]
+    }
+
+    /// The type's bases, nearest first; stops at a base that is missing or repeats.
+    public func ancestors(of structure: StructureSpec) -> [StructureSpec] {
+        let chain = BaseTypes.chain(from: structure.name) { name in
+            name == structure.name ? structure.baseType.flatMap { byName[$0] != nil ? $0 : nil } : indexedBase(of: name)
         }
-        return chain
+        return chain.dropFirst().compactMap { byName[$0] }
+    }
+
+    /// Each base-type cycle once, starting at its member declared first, in declaration order.
+    public func baseTypeCycles() -> [[StructureSpec]] {
+        BaseTypes.cycles(among: structures.map(\.name), base: indexedBase(of:)).map { $0.compactMap { byName[$0] } }
+    }
+
+    /// The base type of `name`, when both are in the index.
+    private func indexedBase(of name: QualifiedName) -> QualifiedName? {
+        guard let base = byName[name]?.baseType, byName[base] != nil else { return nil }
+        return base
     }
 
     /// The first non-abstract type derived (at any depth) from `name`, in spec order.

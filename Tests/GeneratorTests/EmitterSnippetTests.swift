@@ -124,12 +124,8 @@ import Testing
                 public static let route = ResourceRoute(
                     "contoso.item",
                     model: Item.self,
-                    children: [
-                        .init("children", "contoso.item", collection: true),
-                    ],
-                    operations: [
-                        .init("preview", .get, ["preview"], response: .string),
-                    ]
+                    children: [.init("children", "contoso.item", collection: true)],
+                    operations: [.init("preview", .get, ["preview"], response: .string)]
                 )
 
                 /// `children.request()` lists them; `children("item-id")` addresses one.
@@ -139,7 +135,10 @@ import Testing
 
                 /// - Remark: Generated from `contoso.item/preview` (GET).
                 public func preview(page: Int32) -> OperationRequest<String> {
-                    let request = APIRequest(method: .get, path: path.appending(function: "preview", parameters: [("page", ODataLiteral(json: page))]))
+                    let request = APIRequest(
+                        method: .get,
+                        path: path.appending(function: "preview", parameters: [("page", ODataLiteral(json: page))])
+                    )
                     return OperationRequest(client: client, request: request, decoder: .value(String.self))
                 }
             }
@@ -194,16 +193,13 @@ import Testing
                 /// (`Tests/Fixtures/Contoso/<name>.json`).
                 public static let contoso: [String: ConformanceCall] = [
                     "item/create": { client, arguments in
-                        _ = try await ContosoClient(client: client).items
-                            .request().add(arguments.body())
+                        _ = try await ContosoClient(client: client).items.request().add(arguments.body())
                     },
                     "item/get": { client, arguments in
-                        _ = try await ContosoClient(client: client).items("id-1")
-                            .request().get()
+                        _ = try await ContosoClient(client: client).items("id-1").request().get()
                     },
                     "item/preview": { client, arguments in
-                        _ = try await ContosoClient(client: client).items("id-1")
-                            .preview(page: arguments("page")).execute()
+                        _ = try await ContosoClient(client: client).items("id-1").preview(page: arguments("page")).execute()
                     },
                     "item/rename": { client, arguments in
                         _ = try await ContosoClient(client: client).items("id-1")

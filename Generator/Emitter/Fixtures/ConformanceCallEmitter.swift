@@ -16,7 +16,7 @@ struct ConformanceCallEmitter {
         var surfaces: [QualifiedName: BuilderSurface] = [:]
         for resource in spec.resources { surfaces[resource.name] = builders.surface(of: resource) }
 
-        var entries: [String] = []
+        var entries: [Expression.DictionaryEntry] = []
         for fixture in cases {
             guard let call = call(for: fixture, surfaces: surfaces) else {
                 // Its conformance fails ("no generated call"), and the generator says why here.
@@ -25,16 +25,17 @@ struct ConformanceCallEmitter {
                         + "a navigation or method on the way was skipped", at: fixture.operation.location)
                 continue
             }
-            entries.append("    \(fixture.name.swiftLiteral): { client, arguments in\n\(call)\n    },")
+            let closure = Expression.closure(parameters: ["client", "arguments"], body: [.assignment("_", .keyword("try await", call))])
+            entries.append(.init(.string(fixture.name), closure))
         }
-        let table = entries.isEmpty ? "[:]" : "[\n" + entries.joined(separator: "\n") + "\n]"
         let property = Declaration(
             doc: [
-                "Every \(moduleName) operation called through the generated builders, by fixture name",
-                "(`Tests/Fixtures/\(moduleName)/<name>.json`).",
+                "Every \(moduleName) operation called through the generated builders, by fixture name "
+                    + "(`Tests/Fixtures/\(moduleName)/<name>.json`).",
             ],
             .variable(.stored(
-                SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: table, isStatic: true)))
+                SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: .dictionary(entries),
+                isStatic: true)))
         return SwiftFile(
             path: "\(moduleName)Calls.swift",
             header: [
@@ -45,34 +46,36 @@ struct ConformanceCallEmitter {
             declarations: [Declaration(.extension(ExtensionDeclaration("ConformanceCalls", members: [property])))])
     }
 
-    /// The statement that makes the call, or nil when the builders offer no way to it.
-    private func call(for fixture: FixtureEmitter.Case, surfaces: [QualifiedName: BuilderSurface]) -> String? {
-        var chain = "\(symbols.clientName)(client: client)"
+    /// The expression that makes the call, or nil when the builders offer no way to it.
+    private func call(for fixture: FixtureEmitter.Case, surfaces: [QualifiedName: BuilderSurface]) -> Expression? {
+        var chain = Expression.call(symbols.clientName, [.init("client", .raw("client"))])
         for step in fixture.steps {
             guard let member = surfaces[step.owner]?.navigation[step.child.name] else { return nil }
-            chain += "." + member + (step.key.map { "(\($0.swiftLiteral))" } ?? "")
+            chain = step.key.map { chain.call(member, [.init(.string($0))]) } ?? chain.dot(member)
         }
-        guard let surface = surfaces[fixture.owner.name], let operation = invocation(of: fixture, on: surface) else { return nil }
-        return "        _ = try await \(chain)\n            .\(operation)"
+        guard let surface = surfaces[fixture.owner.name] else { return nil }
+        return invocation(of: fixture, on: surface, builder: chain)
     }
 
-    /// `request().get()`, `copy(name: arguments("name")).execute()`…
-    private func invocation(of fixture: FixtureEmitter.Case, on surface: BuilderSurface) -> String? {
+    /// `builder.request().get()`, `builder.copy(name: arguments("name")).execute()`…
+    private func invocation(of fixture: FixtureEmitter.Case, on surface: BuilderSurface, builder: Expression) -> Expression? {
         let operation = fixture.operation
+        let body = Expression.Argument(.raw("arguments.body()"))
         if OperationTranslator.isGenericCRUD(operation, model: fixture.owner.model) {
             // The runtime's generic requests: only a model's builder has them.
             guard surface.isModelBuilder else { return nil }
+            let request = builder.call("request")
             switch (operation.kind, fixture.onCollection) {
-            case (.list, true), (.get, true), (.get, false): return "request().get()"
-            case (.create, true): return "request().add(arguments.body())"
-            case (.update, false): return "request().update(arguments.body())"
-            case (.replace, false): return "request().replace(arguments.body())"
-            case (.delete, false): return "request().delete()"
+            case (.list, true), (.get, true), (.get, false): return request.call("get")
+            case (.create, true): return request.call("add", [body])
+            case (.update, false): return request.call("update", [body])
+            case (.replace, false): return request.call("replace", [body])
+            case (.delete, false): return request.call("delete")
             default: return nil
             }
         }
         guard let call = surface.calls[.init(index: fixture.index, onCollection: fixture.onCollection)] else { return nil }
-        var arguments: [String] = []
+        var arguments: [Expression.Argument] = []
         for argument in call.arguments {
             let value: String
             switch argument.source {
@@ -88,8 +91,8 @@ struct ConformanceCallEmitter {
             case .multipartForm: value = "arguments.form"
             case .content: value = "arguments.content"
             }
-            arguments.append(argument.label == "_" ? value : "\(argument.label): \(value)")
+            arguments.append(.init(argument.label == "_" ? nil : argument.label, .raw(value)))
         }
-        return "\(call.methodName)(\(arguments.joined(separator: ", "))).\(call.sendsWith)()"
+        return builder.call(call.methodName, arguments).call(call.sendsWith)
     }
 }

@@ -36,7 +36,7 @@ public struct FixtureEmitter {
         var steps: [Step]
         /// The spec parameters the request carries: the call passes these, and no others.
         var arguments: Set<String>
-        var json: FixtureJSON
+        var json: JSONLiteral
     }
 
     /// Following `child` of `owner`; `key` addresses one item of a collection.
@@ -105,12 +105,12 @@ public struct FixtureEmitter {
     // MARK: One fixture
 
     /// The fixture, and the names of the parameters its request carries.
-    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> (FixtureJSON, Set<String>) {
+    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> (JSONLiteral, Set<String>) {
         var segments = path
-        var arguments: [(String, FixtureJSON)] = []
-        var query: [(String, FixtureJSON)] = []
-        var headers: [(String, FixtureJSON)] = []
-        var bodyMembers: [(String, FixtureJSON)] = []
+        var arguments: [JSONLiteral.Member] = []
+        var query: [JSONLiteral.Member] = []
+        var headers: [JSONLiteral.Member] = []
+        var bodyMembers: [JSONLiteral.Member] = []
         var functionArguments: [String] = []
         var bodyParameters = Set<String>()
         for parameter in operation.parameters {
@@ -121,22 +121,22 @@ public struct FixtureEmitter {
             let isSent = parameter.isRequired || (parameter.location != .query && parameter.location != .header)
             guard isSent else { continue }
             switch parameter.location {
-            case .query: query.append((parameter.name, .string(value.queryText)))
-            case .header: headers.append((parameter.name, .string(value.queryText)))
+            case .query: query.append(.init(parameter.name, .string(value.queryText)))
+            case .header: headers.append(.init(parameter.name, .string(value.queryText)))
             case .path: break
             case .body:
                 // The call reads it from the request body: written once.
-                bodyMembers.append((parameter.name, value))
+                bodyMembers.append(.init(parameter.name, value))
                 bodyParameters.insert(parameter.name)
                 continue
             case .function: functionArguments.append("\(parameter.name)=\(value.literalText)")
             }
-            arguments.append((parameter.name, value))
+            arguments.append(.init(parameter.name, value))
         }
         for (index, suffix) in operation.pathSuffix.enumerated() {
             if suffix.hasPrefix("{"), suffix.hasSuffix("}") {
                 let variable = String(suffix.dropFirst().dropLast())
-                if !arguments.contains(where: { $0.0 == variable }) { arguments.append((variable, .string(variable + "-1"))) }
+                if !arguments.contains(where: { $0.name == variable }) { arguments.append(.init(variable, .string(variable + "-1"))) }
                 segments.append(variable + "-1")
                 continue
             }
@@ -146,79 +146,79 @@ public struct FixtureEmitter {
             }
             segments.append(segment)
         }
-        var request: [(String, FixtureJSON)] = [
-            ("method", .string(operation.method.rawValue)),
-            ("path", .string("/" + segments.joined(separator: "/"))),
+        var request: [JSONLiteral.Member] = [
+            .init("method", .string(operation.method.rawValue)),
+            .init("path", .string("/" + segments.joined(separator: "/"))),
         ]
-        if !query.isEmpty { request.append(("query", .object(query))) }
-        if !headers.isEmpty { request.append(("headers", .object(headers))) }
+        if !query.isEmpty { request.append(.init("query", .object(query))) }
+        if !headers.isEmpty { request.append(.init("headers", .object(headers))) }
         if !bodyMembers.isEmpty {
-            request.append(("body", wrapRequest(.object(bodyMembers), operation)))
+            request.append(.init("body", wrapRequest(.object(bodyMembers), operation)))
         } else if let body = operation.requestBody {
             if body.contentType == "multipart/form-data" {
-                request.append(("multipart", .array([.string("file")])))
+                request.append(.init("multipart", .array([.string("file")])))
             } else if case .primitive(.stream) = body.type {
-                request.append(("bodyText", .string("bytes")))
+                request.append(.init("bodyText", .string("bytes")))
             } else if let value = sample(body.type, depth: 0, loose: false, extra: true) {
-                request.append(("body", wrapRequest(value, operation)))
+                request.append(.init("body", wrapRequest(value, operation)))
             }
         }
-        var members: [(String, FixtureJSON)] = [("operation", .string("\(owner.name)/\(operation.name)"))]
+        var members: [JSONLiteral.Member] = [.init("operation", .string("\(owner.name)/\(operation.name)"))]
         // What the generated call passes, by spec name; body parameters and a single body value it reads from the
         // request's body.
-        if !arguments.isEmpty { members.append(("arguments", .object(arguments))) }
-        members += [("request", .object(request)), ("response", response(operation))]
-        return (.object(members), Set(arguments.map(\.0)).union(bodyParameters))
+        if !arguments.isEmpty { members.append(.init("arguments", .object(arguments))) }
+        members += [.init("request", .object(request)), .init("response", response(operation))]
+        return (.object(members), Set(arguments.map(\.name)).union(bodyParameters))
     }
 
-    private func response(_ operation: OperationSpec) -> FixtureJSON {
-        guard let response = operation.response else { return .object([("status", .number("204"))]) }
-        let status = FixtureJSON.number(String(response.successCodes.first ?? 200))
-        if response.isRawBody { return .object([("status", status), ("bodyText", .string("bytes"))]) }
+    private func response(_ operation: OperationSpec) -> JSONLiteral {
+        guard let response = operation.response else { return .object([.init("status", .number("204"))]) }
+        let status = JSONLiteral.number(String(response.successCodes.first ?? 200))
+        if response.isRawBody { return .object([.init("status", status), .init("bodyText", .string("bytes"))]) }
         // The spec's own example is what the service sends, envelope and all: it is used as it is.
         if let example = response.example {
-            return .object([("status", status), ("fromSpecExample", .bool(true)), ("body", FixtureJSON(example))])
+            return .object([.init("status", status), .init("fromSpecExample", .bool(true)), .init("body", example)])
         }
         guard let type = response.type, let value = sample(type, depth: 0, loose: false, extra: true) else {
-            return .object([("status", status)])
+            return .object([.init("status", status)])
         }
-        return .object([("status", status), ("body", wrapResponse(value, type, operation))])
+        return .object([.init("status", status), .init("body", wrapResponse(value, type, operation))])
     }
 
     /// Where the service puts a payload: OData collections in `value`, an envelope's results path (a single item
     /// as a one-element array), everything else bare.
-    private func wrapResponse(_ value: FixtureJSON, _ type: TypeRef, _ operation: OperationSpec) -> FixtureJSON {
+    private func wrapResponse(_ value: JSONLiteral, _ type: TypeRef, _ operation: OperationSpec) -> JSONLiteral {
         if operation.isEnveloped, case .wrapped(let results, _) = spec.conventions.envelope {
-            let items: FixtureJSON = type.isCollection ? value : .array([value])
+            let items: JSONLiteral = type.isCollection ? value : .array([value])
             var wrapped = items
             for (index, key) in results.enumerated().reversed() {
-                var members: [(String, FixtureJSON)] = [(key, wrapped)]
-                if index == results.count - 1, results.count > 1 { members.insert(("Success", .bool(true)), at: 0) }
+                var members: [JSONLiteral.Member] = [.init(key, wrapped)]
+                if index == results.count - 1, results.count > 1 { members.insert(.init("Success", .bool(true)), at: 0) }
                 wrapped = .object(members)
             }
             return wrapped
         }
         if spec.conventions.queryOptions == .odata, type.isCollection || type.namedTypes.isEmpty {
-            return .object([("value", value)])
+            return .object([.init("value", value)])
         }
         return value
     }
 
-    private func wrapRequest(_ value: FixtureJSON, _ operation: OperationSpec) -> FixtureJSON {
+    private func wrapRequest(_ value: JSONLiteral, _ operation: OperationSpec) -> JSONLiteral {
         guard operation.isEnveloped, case .wrapped(_, let path) = spec.conventions.envelope else { return value }
-        return path.reversed().reduce(value) { inner, key in .object([(key, inner)]) }
+        return path.reversed().reduce(value) { inner, key in .object([.init(key, inner)]) }
     }
 
     // MARK: Sample values
 
-    private func sample(_ type: TypeRef, depth: Int, loose: Bool, extra: Bool = false) -> FixtureJSON? {
+    private func sample(_ type: TypeRef, depth: Int, loose: Bool, extra: Bool = false) -> JSONLiteral? {
         switch type {
         case .primitive(let primitive): return Self.sample(primitive, loose: loose)
         case .collection(let element):
             guard depth < 4 else { return .array([]) }
             if case .named(let name) = element, structures[name] != nil {
                 // The base type, then a derived one where the base has any: polymorphism on the wire.
-                var items: [FixtureJSON] = []
+                var items: [JSONLiteral] = []
                 if structures[name]?.isAbstract == false, let base = object(name, as: name, depth: depth + 1, extra: extra) {
                     items.append(base)
                 }
@@ -237,26 +237,26 @@ public struct FixtureEmitter {
     }
 
     /// Every property of `name` (inherited ones included); names its type when it stands in for `declared`.
-    private func object(_ name: QualifiedName, as declared: QualifiedName, depth: Int, extra: Bool) -> FixtureJSON? {
+    private func object(_ name: QualifiedName, as declared: QualifiedName, depth: Int, extra: Bool) -> JSONLiteral? {
         guard let structure = structures[name] else { return nil }
-        var members: [(String, FixtureJSON)] = []
+        var members: [JSONLiteral.Member] = []
         if name != declared {
             if let tagged = structures.lineage(of: structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
-                members.append((tagged, .string(structure.discriminatorValue ?? name.description)))
+                members.append(.init(tagged, .string(structure.discriminatorValue ?? name.description)))
             } else if spec.conventions.queryOptions == .odata {
-                members.append(("@odata.type", .string("#" + name.description)))
+                members.append(.init("@odata.type", .string("#" + name.description)))
             }  // elsewhere an untagged derived object is only its members
         }
-        for property in structures.lineage(of: structure).flatMap(\.properties) where !members.contains(where: { $0.0 == property.name }) {
+        for property in structures.lineage(of: structure).flatMap(\.properties) where !members.contains(where: { $0.name == property.name }) {
             if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
-                members.append((property.name, value))
+                members.append(.init(property.name, value))
             }
         }
-        if extra { members.append(("fieldUnknownToTheSpec", .object([("kept", .bool(true))]))) }
+        if extra { members.append(.init("fieldUnknownToTheSpec", .object([.init("kept", .bool(true))]))) }
         return .object(members)
     }
 
-    private static func sample(_ primitive: Primitive, loose: Bool) -> FixtureJSON? {
+    private static func sample(_ primitive: Primitive, loose: Bool) -> JSONLiteral? {
         switch primitive {
         case .string: return loose ? .number("12345678901234567890123456") : .string("text")
         case .boolean: return loose ? .string("true") : .bool(true)
@@ -273,31 +273,13 @@ public struct FixtureEmitter {
         case .timeOfDay: return .string("10:00:00")
         case .duration: return .string("PT1H")
         case .stream: return nil
-        case .untyped: return .object([("any", .string("value"))])
+        case .untyped: return .object([.init("any", .string("value"))])
         }
     }
 }
 
-/// Just enough JSON to write fixtures deterministically, members in order, two-space indents.
-indirect enum FixtureJSON {
-    case object([(String, FixtureJSON)])
-    case array([FixtureJSON])
-    case string(String)
-    case number(String)
-    case bool(Bool)
-    case null
-
-    init(_ example: ExampleValue) {
-        switch example {
-        case .object(let members): self = .object(members.map { ($0.name, FixtureJSON($0.value)) })
-        case .array(let items): self = .array(items.map(FixtureJSON.init))
-        case .string(let text): self = .string(text)
-        case .number(let text): self = .number(text)
-        case .bool(let value): self = .bool(value)
-        case .null: self = .null
-        }
-    }
-
+/// Fixture text: members in order, two-space indents.
+extension JSONLiteral {
     /// The value as a URL query parameter carries it.
     var queryText: String {
         switch self {
@@ -327,7 +309,7 @@ indirect enum FixtureJSON {
         case .object(let members):
             if members.isEmpty { return "{}" }
             let inner = indent + "  "
-            return "{\n" + members.map { inner + Self.quoted($0.0) + ": " + $0.1.rendered(indent: inner) }.joined(separator: ",\n")
+            return "{\n" + members.map { inner + Self.quoted($0.name) + ": " + $0.value.rendered(indent: inner) }.joined(separator: ",\n")
                 + "\n" + indent + "}"
         }
     }

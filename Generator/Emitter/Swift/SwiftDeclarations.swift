@@ -1,7 +1,9 @@
 /// The typed Swift that translators produce and the renderer prints.
 ///
-/// Declarations are values (tests compare them, the renderer owns all layout); expressions and statements
-/// stay as text, which is where a full syntax tree would cost more than it gives.
+/// Declarations, the expressions that can grow long (calls, arrays, tables) and the statements that hold them are
+/// values: tests compare them, and the renderer owns all layout (indentation, wrapping, where a list breaks).
+/// Short expressions and statements stay as text (`Expression.raw`, `Statement.raw`), where a full syntax tree
+/// would cost more than it gives.
 public struct SwiftFile: Equatable, Sendable {
     /// Path relative to the output folder, e.g. `Models/DriveItem.swift`.
     public var path: String
@@ -89,16 +91,18 @@ public struct VariableDeclaration: Equatable, Sendable {
     public var name: String
     public var type: String?
     /// `= value` for stored properties.
-    public var value: String?
+    public var value: Expression?
     /// A computed property's getter; with `setter`, a get/set pair.
-    public var getter: [String]?
-    public var setter: [String]?
+    public var getter: [Statement]?
+    public var setter: [Statement]?
 
-    public static func stored(_ name: String, type: String?, value: String? = nil, isStatic: Bool = false, isLet: Bool = true) -> Self {
+    public static func stored(_ name: String, type: String?, value: Expression? = nil, isStatic: Bool = false, isLet: Bool = true) -> Self {
         Self(isStatic: isStatic, isLet: isLet, name: name, type: type, value: value, getter: nil, setter: nil)
     }
 
-    public static func computed(_ name: String, type: String, getter: [String], setter: [String]? = nil, isStatic: Bool = false) -> Self {
+    public static func computed(
+        _ name: String, type: String, getter: [Statement], setter: [Statement]? = nil, isStatic: Bool = false
+    ) -> Self {
         Self(isStatic: isStatic, isLet: false, name: name, type: type, value: nil, getter: getter, setter: setter)
     }
 }
@@ -125,11 +129,11 @@ public struct FunctionDeclaration: Equatable, Sendable {
     public var parameters: [Parameter]
     public var effects: String?
     public var returnType: String?
-    public var body: [String]
+    public var body: [Statement]
 
     public init(
         _ name: String, parameters: [Parameter] = [], effects: String? = nil, returns returnType: String? = nil,
-        isStatic: Bool = false, body: [String]
+        isStatic: Bool = false, body: [Statement]
     ) {
         self.isStatic = isStatic
         self.name = name
@@ -138,4 +142,85 @@ public struct FunctionDeclaration: Equatable, Sendable {
         self.returnType = returnType
         self.body = body
     }
+}
+
+/// A statement of a function or accessor body.
+public enum Statement: Equatable, Sendable, ExpressibleByStringInterpolation {
+    /// Written as is, on one line: `self.path = path`, `if let name { body.set("name", name) }`.
+    case raw(String)
+    /// An expression on its own: `self.init(client: …)`.
+    case expression(Expression)
+    /// `target = value`, where the target is written as is: `let request`, `var arguments: [(String, ODataLiteral)]`, `_`.
+    case assignment(String, Expression)
+    /// `return value`.
+    case `return`(Expression)
+    /// `if let name { body }`, on one line when it fits.
+    case ifLet(String, [Statement])
+
+    public init(stringLiteral text: String) { self = .raw(text) }
+}
+
+/// A Swift expression whose layout the renderer decides: on one line when it fits the width at its indentation,
+/// otherwise one argument or element per line.
+///
+/// Only what generated code needs to break is a case of its own; anything short is `raw` text.
+public indirect enum Expression: Equatable, Sendable {
+    /// Written as is: an identifier, a literal, `DriveItem.self`, `.odata`.
+    case raw(String)
+    /// `base.member`; `.member` (an implicit member, such as `.init`) when there is no base.
+    case member(Expression?, String)
+    /// `callee(label: value, value)`.
+    case call(Expression, [Argument])
+    /// `[a, b]`; broken, one element per line with a trailing comma.
+    case array([Expression])
+    /// `[key: value]`, `[:]` when empty; broken, one entry per line with a trailing comma.
+    case dictionary([DictionaryEntry])
+    /// `(a, b)`.
+    case tuple([Expression])
+    /// `{ parameters in statements }`, always over several lines.
+    case closure(parameters: [String], body: [Statement])
+    /// A keyword before an expression: `try await client.send()`.
+    case keyword(String, Expression)
+
+    /// A labelled or unlabelled argument of a call.
+    public struct Argument: Equatable, Sendable {
+        public var label: String?
+        public var value: Expression
+
+        public init(_ label: String?, _ value: Expression) {
+            self.label = label
+            self.value = value
+        }
+
+        /// An unlabelled argument.
+        public init(_ value: Expression) { self.init(nil, value) }
+    }
+
+    public struct DictionaryEntry: Equatable, Sendable {
+        public var key: Expression
+        public var value: Expression
+
+        public init(_ key: Expression, _ value: Expression) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// A string literal, escaped: `"microsoft.graph.driveItem"`.
+    public static func string(_ text: String) -> Expression { .raw(text.swiftLiteral) }
+
+    /// `name(arguments)`, for a type or function named by text.
+    public static func call(_ name: String, _ arguments: [Argument] = []) -> Expression { .call(.raw(name), arguments) }
+
+    /// `.name(arguments)`, an implicit member: `.nextLink(field: "@odata.nextLink")`.
+    public static func dot(_ name: String, _ arguments: [Argument]) -> Expression { .call(.member(nil, name), arguments) }
+
+    /// `.init(arguments)`.
+    public static func initializer(_ arguments: [Argument]) -> Expression { .dot("init", arguments) }
+
+    /// `self.member`.
+    public func dot(_ member: String) -> Expression { .member(self, member) }
+
+    /// `self.name(arguments)`.
+    public func call(_ name: String, _ arguments: [Argument] = []) -> Expression { .call(.member(self, name), arguments) }
 }

@@ -1,4 +1,6 @@
-/// Prints Swift declarations as text: four-space indentation, blank lines between members, a newline at the end.
+/// Prints Swift declarations as text: four-space indentation, blank lines between members, a newline at the end,
+/// and no line wider than 120 columns where a break is possible (doc comments are wrapped at word boundaries, long
+/// calls and literals put one argument or element on each line).
 ///
 /// It knows layout and nothing about specs.
 public struct SwiftRenderer: Sendable {
@@ -26,7 +28,7 @@ public struct SwiftRenderer: Sendable {
     private func estimatedSize(of file: SwiftFile) -> Int { 1024 + file.declarations.count * 2048 }
 
     func render(_ declaration: Declaration, into printer: inout Printer, inExtension: Bool) {
-        for line in declaration.doc { printer.line(line.isEmpty ? "///" : "/// " + line) }
+        printer.documentation(declaration.doc)
         for attribute in declaration.attributes { printer.line(attribute) }
         let access = accessLevel == "internal" ? "" : accessLevel + " "
         switch declaration.kind {
@@ -52,45 +54,52 @@ public struct SwiftRenderer: Sendable {
 
     private func renderMembers(_ members: [Declaration], into printer: inout Printer) {
         printer.indent { printer in
+            var previousIsCompact = false
             for (index, member) in members.enumerated() {
-                // Stored lets and type aliases group tightly; everything else gets air.
-                if index > 0, !(isCompact(member) && isCompact(members[index - 1])) { printer.blank() }
+                // Stored lets and type aliases that fit on one line group tightly; everything else gets air.
+                let isCompact = isCompact(member, in: printer)
+                if index > 0, !(isCompact && previousIsCompact) { printer.blank() }
                 render(member, into: &printer, inExtension: true)
+                previousIsCompact = isCompact
             }
         }
     }
 
-    private func isCompact(_ declaration: Declaration) -> Bool {
+    private func isCompact(_ declaration: Declaration, in printer: Printer) -> Bool {
         guard declaration.doc.isEmpty else { return false }
         switch declaration.kind {
         case .typeAlias: return true
-        case .variable(let variable): return variable.getter == nil && !(variable.value?.contains("\n") ?? false)
+        case .variable(let variable):
+            guard variable.getter == nil else { return false }
+            guard let value = variable.value else { return true }
+            return printer.fits(value, prefix: variablePrefix(variable, access: accessLevel == "internal" ? "" : accessLevel + " "))
         default: return false
         }
     }
 
+    /// `public static let name: Type` (a stored value follows as ` = value`).
+    private func variablePrefix(_ variable: VariableDeclaration, access: String) -> String {
+        access + (variable.isStatic ? "static " : "") + (variable.isLet ? "let " : "var ") + variable.name
+            + (variable.type.map { ": " + $0 } ?? "")
+    }
+
     private func renderVariable(_ variable: VariableDeclaration, access: String, into printer: inout Printer) {
-        let prefix = access + (variable.isStatic ? "static " : "") + (variable.isLet ? "let " : "var ")
-        let type = variable.type.map { ": " + $0 } ?? ""
+        let head = variablePrefix(variable, access: access)
         if let getter = variable.getter {
             if let setter = variable.setter {
-                printer.line("\(prefix)\(variable.name)\(type) {")
+                printer.line(head, " {")
                 printer.indent { printer in
                     printer.block("get", getter)
                     printer.block("set", setter)
                 }
                 printer.line("}")
             } else {
-                printer.block("\(prefix)\(variable.name)\(type)", getter)
+                printer.block(head, getter)
             }
         } else if let value = variable.value {
-            if value.utf8.contains(UInt8(ascii: "\n")) {
-                printer.lines(prefix + variable.name + type + " = " + value)
-            } else {
-                printer.line(prefix, variable.name, type, " = ", value)
-            }
+            printer.expression(value, prefix: head + " = ")
         } else {
-            printer.line(prefix, variable.name, type)
+            printer.line(head)
         }
     }
 
@@ -105,7 +114,7 @@ public struct SwiftRenderer: Sendable {
         let keyword = function.name == "init" ? "" : "func "
         let head = "\(access)\(function.isStatic ? "static " : "")\(keyword)\(function.name)"
         let oneLine = "\(head)(\(parameters.joined(separator: ", ")))\(effects)\(returns)"
-        if oneLine.count + printer.indentation.count <= 120 || parameters.count < 2 {
+        if oneLine.count + printer.indentation.count + 2 <= Printer.width || parameters.isEmpty {
             printer.block(oneLine, function.body, forceMultiline: true)
         } else {
             printer.line("\(head)(")
@@ -122,6 +131,9 @@ public struct SwiftRenderer: Sendable {
 /// Accumulates indented lines as UTF-8 bytes (appending to a `String` checks grapheme boundaries on every append,
 /// which made up most of the rendering time for the full Graph).
 struct Printer {
+    /// The widest line the printer writes when it has a choice.
+    static let width = 120
+
     private var output: [UInt8] = []
     private(set) var indentation = ""
     /// Whether the last line written was blank (or nothing was written yet), so blanks never double up.
@@ -161,23 +173,361 @@ struct Printer {
         if !lastLineIsBlank { line("") }
     }
 
-    mutating func indent(_ body: (inout Printer) -> Void) {
+    mutating func indent<Result>(_ body: (inout Printer) -> Result) -> Result {
         let saved = indentation
         indentation += "    "
-        body(&self)
-        indentation = saved
+        defer { indentation = saved }
+        return body(&self)
+    }
+
+    /// Whether `prefix`, then `expression` on one line, then `suffix` fit the width at the current indentation.
+    func fits(_ expression: Expression, prefix: String = "", suffix: String = "") -> Bool {
+        guard let flat = expression.flat else { return false }
+        return fits(prefix, flat, suffix)
+    }
+
+    private func fits(_ parts: String...) -> Bool {
+        var columns = indentation.utf8.count
+        for part in parts { columns += part.columns }
+        return columns <= Self.width
     }
 
     /// `head { body }`, on one line when the body is one short statement.
-    mutating func block(_ head: String, _ body: [String], forceMultiline: Bool = false) {
-        if !forceMultiline, body.count == 1, let only = body.first,
-            indentation.utf8.count + head.utf8.count + only.utf8.count + 6 <= 120, !only.utf8.contains(UInt8(ascii: "\n"))
-        {
+    mutating func block(_ head: String, _ body: [Statement], forceMultiline: Bool = false) {
+        if !forceMultiline, body.count == 1, let only = body.first?.flat, fits(head, " { ", only, " }") {
             line(head, " { ", only, " }")
             return
         }
         line(head, " {")
-        indent { printer in for statement in body { printer.lines(statement) } }
+        indent { printer in for statement in body { printer.statement(statement) } }
         line("}")
     }
+
+    mutating func statement(_ statement: Statement) {
+        switch statement {
+        case .raw(let text): lines(text)
+        case .expression(let value): expression(value)
+        case .assignment(let target, let value): expression(value, prefix: target + " = ")
+        case .return(let value): expression(value, prefix: "return ")
+        case .ifLet(let name, let body): block("if let " + name, body)
+        }
+    }
+
+    // MARK: Expressions
+
+    /// Writes `prefix`, the expression and `suffix`, from a new line: on that one line when they fit, otherwise
+    /// broken at the outermost call, literal or chain (inner ones break only if they still do not fit).
+    mutating func expression(_ expression: Expression, prefix: String = "", suffix: String = "") {
+        if fits(expression, prefix: prefix, suffix: suffix) { return line(prefix, expression.flat ?? "", suffix) }
+        switch expression {
+        case .call(let callee, let arguments):
+            if let chain = Chain(expression), chain.calls >= 2 { return self.chain(chain, prefix: prefix, suffix: suffix) }
+            guard let head = callee.flat, !arguments.isEmpty else { break }
+            // One argument that is itself a call or literal hugs the parentheses: `self.init(client: ServiceClient(`.
+            if arguments.count == 1, let only = arguments.first, let opening = only.value.opening,
+                fits(prefix, head, "(", only.label.map { $0 + ": " } ?? "", opening)
+            {
+                return self.expression(
+                    only.value, prefix: prefix + head + "(" + (only.label.map { $0 + ": " } ?? ""), suffix: ")" + suffix)
+            }
+            return list(open: prefix + head + "(", arguments.map { ($0.label.map { $0 + ": " } ?? "", $0.value) },
+                trailingComma: false, close: ")" + suffix)
+        case .member:
+            if let chain = Chain(expression), chain.calls >= 2 { return self.chain(chain, prefix: prefix, suffix: suffix) }
+        case .array(let elements) where !elements.isEmpty:
+            return list(open: prefix + "[", elements.map { ("", $0) }, trailingComma: true, close: "]" + suffix)
+        case .dictionary(let entries) where !entries.isEmpty:
+            return list(
+                open: prefix + "[", entries.map { (($0.key.flat ?? "") + ": ", $0.value) }, trailingComma: true,
+                close: "]" + suffix)
+        case .tuple(let elements) where !elements.isEmpty:
+            return list(open: prefix + "(", elements.map { ("", $0) }, trailingComma: false, close: ")" + suffix)
+        case .closure(let parameters, let body):
+            line(prefix, "{", parameters.isEmpty ? "" : " " + parameters.joined(separator: ", ") + " in")
+            indent { printer in for statement in body { printer.statement(statement) } }
+            return line("}", suffix)
+        case .keyword(let keyword, let value):
+            return self.expression(value, prefix: prefix + keyword + " ", suffix: suffix)
+        case .raw(let text):
+            // Nothing to break at (a long literal, say): it stays whole.
+            return lines(prefix + text + suffix)
+        default:
+            break
+        }
+        // Nothing to break at (a long literal, say): it stays whole.
+        assert(expression.flat != nil, "an expression that must break but has nowhere to: \(expression)")
+        line(prefix, expression.flat ?? "", suffix)
+    }
+
+    /// `open`, one item per line a level deeper (each after its label), `close`.
+    private mutating func list(open: String, _ items: [(label: String, value: Expression)], trailingComma: Bool, close: String) {
+        line(open)
+        indent { printer in
+            for (index, item) in items.enumerated() {
+                let isLast = index == items.count - 1
+                printer.expression(item.value, prefix: item.label, suffix: isLast && !trailingComma ? "" : ",")
+            }
+        }
+        line(close)
+    }
+
+    /// Breaks a chain into pieces that each start with a call, and puts as many pieces as fit on each line (lines
+    /// after the first a level deeper). A property stays with the call before it (`.drives("id").root`), and so does
+    /// a call after an argument-less one (`.request().get()`) and an argument-less call that ends the chain
+    /// (`.copy(…).execute()`). A piece too long for a line of its own breaks before each of its links, and a call
+    /// still too long breaks its arguments.
+    private mutating func chain(_ chain: Chain, prefix: String, suffix: String) {
+        guard let base = chain.base.flat else {
+            assertionFailure("a chain whose base has no one-line form: \(chain.base)")
+            return
+        }
+        var pieces: [[Expression]] = [[]]
+        for (index, link) in chain.links.enumerated() {
+            let isLast = index == chain.links.count - 1
+            if index > 0, let arguments = link.arguments, chain.links[index - 1].arguments?.isEmpty != true,
+                !(arguments.isEmpty && isLast)
+            {
+                pieces.append([])
+            }
+            pieces[pieces.count - 1].append(link.arguments.map { .call(.raw(link.name), $0) } ?? .raw(link.name))
+        }
+        var current = prefix + base
+        var isContinuation = false
+        let width = Self.width - indentation.columns
+        func fits(_ parts: String...) -> Bool {
+            (isContinuation ? 4 : 0) + parts.reduce(0) { $0 + $1.columns } <= width
+        }
+        for (index, piece) in pieces.enumerated() {
+            let tail = index == pieces.count - 1 ? suffix : ""
+            let texts = piece.map { $0.flat.map { "." + $0 } }
+            let text = texts.allSatisfy { $0 != nil } ? texts.map { $0 ?? "" }.joined() : nil
+            if let text, fits(current, text, tail) {
+                current += text
+                continue
+            }
+            chainLine(&current, isContinuation: &isContinuation)
+            if let text, fits(text, tail) {
+                current = text
+                continue
+            }
+            for (linkIndex, link) in piece.enumerated() {
+                let linkTail = linkIndex == piece.count - 1 ? tail : ""
+                if let text = texts[linkIndex], fits(current, text, linkTail) {
+                    current += text
+                } else {
+                    chainLine(&current, isContinuation: &isContinuation)
+                    if let text = texts[linkIndex], fits(text, linkTail) {
+                        current = text
+                    } else {
+                        // Too long even on a line of its own: its arguments break.
+                        indent { $0.expression(link, prefix: ".", suffix: linkTail) }
+                    }
+                }
+            }
+        }
+        // Empty when the last link broke its arguments, and wrote the suffix after them.
+        if !current.isEmpty { current += suffix }
+        chainLine(&current, isContinuation: &isContinuation)
+    }
+
+    /// Writes the chain's line so far, if any; the lines after it are continuations.
+    private mutating func chainLine(_ text: inout String, isContinuation: inout Bool) {
+        if !text.isEmpty { isContinuation ? indent { $0.line(text) } : line(text) }
+        isContinuation = true
+        text = ""
+    }
+
+    // MARK: Doc comments
+
+    /// `///` lines, each wrapped to the width at the current indentation.
+    mutating func documentation(_ doc: [String]) {
+        var inCodeBlock = false
+        for text in doc {
+            if text.isEmpty { line("///"); continue }
+            if text.trimmingLeadingSpaces.hasPrefix("```") { inCodeBlock.toggle() }
+            if inCodeBlock || fits("/// ", text) {
+                line("/// ", text)
+            } else {
+                for wrapped in DocWrapper.wrap(text, width: Self.width - indentation.utf8.count - 4) { line("/// ", wrapped) }
+            }
+        }
+    }
+}
+
+/// A member chain flattened: `OneDriveClient(client: client)` then `.drives("drive-id-1")`, `.root`, `.copy(…)`.
+private struct Chain {
+    struct Link {
+        var name: String
+        /// Nil for a property, the arguments for a call.
+        var arguments: [Expression.Argument]?
+    }
+
+    var base: Expression
+    var links: [Link]
+    /// How many links are calls: a chain with two or more breaks before each link.
+    var calls: Int { links.count { $0.arguments != nil } }
+
+    init?(_ expression: Expression) {
+        var links: [Link] = []
+        var current = expression
+        while true {
+            if case .call(.member(let base?, let name), let arguments) = current {
+                links.append(Link(name: name, arguments: arguments))
+                current = base
+            } else if case .member(let base?, let name) = current {
+                links.append(Link(name: name, arguments: nil))
+                current = base
+            } else {
+                break
+            }
+        }
+        guard !links.isEmpty else { return nil }
+        self.base = current
+        self.links = links.reversed()
+    }
+}
+
+extension Expression {
+    /// The expression on one line, or nil when it cannot be (a closure, text that holds a line break).
+    var flat: String? {
+        switch self {
+        case .raw(let text):
+            return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text
+        case .member(let base, let name):
+            guard let base else { return "." + name }
+            return base.flat.map { $0 + "." + name }
+        case .call(let callee, let arguments):
+            guard let callee = callee.flat, let arguments = Self.flat(arguments.map { ($0.label, $0.value) }) else { return nil }
+            return callee + "(" + arguments + ")"
+        case .array(let elements):
+            return Self.flat(elements.map { (nil, $0) }).map { "[" + $0 + "]" }
+        case .dictionary(let entries):
+            if entries.isEmpty { return "[:]" }
+            var parts: [String] = []
+            for entry in entries {
+                guard let key = entry.key.flat, let value = entry.value.flat else { return nil }
+                parts.append(key + ": " + value)
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .tuple(let elements):
+            return Self.flat(elements.map { (nil, $0) }).map { "(" + $0 + ")" }
+        case .closure:
+            return nil
+        case .keyword(let keyword, let value):
+            return value.flat.map { keyword + " " + $0 }
+        }
+    }
+
+    private static func flat(_ items: [(label: String?, value: Expression)]) -> String? {
+        var parts: [String] = []
+        parts.reserveCapacity(items.count)
+        for item in items {
+            guard let value = item.value.flat else { return nil }
+            parts.append(item.label.map { $0 + ": " + value } ?? value)
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// What the first line of the broken expression starts with, when it breaks into a list (`ModelSchema(`, `[`).
+    var opening: String? {
+        switch self {
+        case .call(let callee, let arguments) where !arguments.isEmpty:
+            if let chain = Chain(self), chain.calls >= 2 { return nil }
+            return callee.flat.map { $0 + "(" }
+        case .array(let elements) where !elements.isEmpty: return "["
+        case .dictionary(let entries) where !entries.isEmpty: return "["
+        default: return nil
+        }
+    }
+}
+
+extension Statement {
+    /// The statement on one line, or nil when it cannot be.
+    var flat: String? {
+        switch self {
+        case .raw(let text): return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text
+        case .expression(let value): return value.flat
+        case .assignment(let target, let value): return value.flat.map { target + " = " + $0 }
+        case .return(let value): return value.flat.map { "return " + $0 }
+        case .ifLet(let name, let body):
+            guard body.count == 1, let only = body.first?.flat else { return nil }
+            return "if let \(name) { \(only) }"
+        }
+    }
+}
+
+/// Re-flows one line of a doc comment at word boundaries: a list item (`- `, `  - name:`) continues under its text,
+/// a code span (`` `a b` ``) is never split, and a word longer than the width stays whole on its own line.
+enum DocWrapper {
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let leading = text.prefix { $0 == " " }
+        var rest = text.dropFirst(leading.count)
+        // A list item's marker: `- `, `* `, `+ `, `1. `.
+        var marker = ""
+        if let first = rest.first, "-*+".contains(first), rest.dropFirst().first == " " {
+            marker = String(rest.prefix(2))
+        } else {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let after = rest.dropFirst(digits.count)
+            if !digits.isEmpty, after.hasPrefix(". ") || after.hasPrefix(") ") { marker = String(rest.prefix(digits.count + 2)) }
+        }
+        rest = rest.dropFirst(marker.count)
+        // Indented code and tables keep their lines.
+        if marker.isEmpty, leading.count >= 4 || rest.hasPrefix("|") { return [text] }
+        let firstPrefix = String(leading) + marker
+        let continuation = String(repeating: " ", count: firstPrefix.count)
+
+        var lines: [String] = []
+        var current: [Substring] = []
+        var columns = firstPrefix.columns
+        for word in words(rest) {
+            let wordColumns = word.columns
+            if current.isEmpty || columns + 1 + wordColumns <= width {
+                columns += (current.isEmpty ? 0 : 1) + wordColumns
+                current.append(word)
+                continue
+            }
+            // A line must not start with what Markdown reads as a list item or a heading: the word before comes along.
+            var carried: [Substring] = []
+            if startsABlock(word), current.count > 1 { carried.append(current.removeLast()) }
+            lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " "))
+            current = carried + [word]
+            columns = continuation.columns + current.reduce(current.count - 1) { $0 + $1.columns }
+        }
+        if !current.isEmpty { lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " ")) }
+        return lines
+    }
+
+    /// The words of a line; a code span with spaces in it is one word.
+    private static func words(_ text: Substring) -> [Substring] {
+        var words: [Substring] = []
+        var start: Substring.Index?
+        var inCode = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "`" { inCode.toggle() }
+            if character == " ", !inCode {
+                if let wordStart = start { words.append(text[wordStart..<index]); start = nil }
+            } else if start == nil {
+                start = index
+            }
+            index = text.index(after: index)
+        }
+        if let wordStart = start { words.append(text[wordStart..<text.endIndex]) }
+        return words
+    }
+
+    private static func startsABlock(_ word: Substring) -> Bool {
+        if ["-", "*", "+", ">", "|"].contains(word) || word.hasPrefix("#") || word.hasPrefix("```") { return true }
+        let digits = word.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && (word.dropFirst(digits.count) == "." || word.dropFirst(digits.count) == ")")
+    }
+}
+
+extension StringProtocol {
+    /// Columns on screen: one per character (generated Swift is left-to-right text without wide characters).
+    var columns: Int { count }
+
+    var trimmingLeadingSpaces: SubSequence { drop { $0 == " " } }
 }

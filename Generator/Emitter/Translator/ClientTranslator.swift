@@ -12,12 +12,12 @@ struct ClientTranslator {
         var clientMembers: [Declaration] = [
             Declaration(
                 doc: ["Where the service lives unless you say otherwise (tests point clients at a local mock)."],
-                .variable(.stored("defaultBaseURL", type: "URL", value: "URL(string: \(options.baseURL.swiftLiteral))!", isStatic: true))),
+                .variable(.stored("defaultBaseURL", type: "URL", value: .raw("URL(string: \(options.baseURL.swiftLiteral))!"), isStatic: true))),
         ]
         clientMembers += alternativeBaseURLs.map { alternative in
             Declaration(
                 doc: ["The `\(alternative.name)` service root: the same API at \(alternative.url)."],
-                .variable(.stored(alternative.member, type: "URL", value: "URL(string: \(alternative.url.swiftLiteral))!", isStatic: true)))
+                .variable(.stored(alternative.member, type: "URL", value: .raw("URL(string: \(alternative.url.swiftLiteral))!"), isStatic: true)))
         }
         clientMembers += [
             Declaration(
@@ -50,10 +50,15 @@ struct ClientTranslator {
                         .init("headers", "HTTPFields", default: "[:]"),
                     ],
                     body: [
-                        "self.init(client: ServiceClient(",
-                        "    baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),",
-                        "    conventions: Self.conventions,",
-                        "    defaultHeaders: headers))",
+                        .expression(.call("self.init", [
+                            .init("client", .call("ServiceClient", [
+                                .init("baseURL", .raw("baseURL")),
+                                .init("transport", .raw("transport")),
+                                .init("middleware", .raw("middleware + (auth.map { [AuthMiddleware($0)] } ?? [])")),
+                                .init("conventions", .raw("Self.conventions")),
+                                .init("defaultHeaders", .raw("headers")),
+                            ])),
+                        ])),
                     ]))),
         ]
         clientMembers += members
@@ -66,25 +71,28 @@ struct ClientTranslator {
     /// The module's descriptor: its name, base URLs, wire conventions and route table (every builder's route and
     /// every model type), read by the mock server, `bindery validate` and the conformance suite.
     func serviceDescriptor(builders: [String], models: [String]) -> Declaration {
-        func list(_ items: [String], indent: String) -> String {
-            "[\n" + items.map { indent + "    " + $0 + "," }.joined(separator: "\n") + "\n" + indent + "]"
-        }
         let client = symbols.clientName
         let baseURLs = ["\(client).defaultBaseURL"] + alternativeBaseURLs.map { "\(client).\($0.member)" }
-        let routes = "RouteTable(\n        root: \(client).route,\n        resources: "
-            + list(builders.map { $0 + ".route" }, indent: "        ") + ",\n        models: "
-            + list(models.map { $0 + ".self" }, indent: "        ") + "\n    )"
-        let value = "ServiceDescriptor(\n    name: \(options.moduleName.swiftLiteral),\n    baseURLs: ["
-            + baseURLs.joined(separator: ", ") + "],\n    conventions: \(client).conventions,\n    routes: \(routes)\n)"
+        let routes = Expression.call("RouteTable", [
+            .init("root", .raw("\(client).route")),
+            .init("resources", .array(builders.map { .raw($0 + ".route") })),
+            .init("models", .array(models.map { .raw($0 + ".self") })),
+        ])
+        let descriptor = Expression.call("ServiceDescriptor", [
+            .init("name", .string(options.moduleName)),
+            .init("baseURLs", .array(baseURLs.map(Expression.raw))),
+            .init("conventions", .raw("\(client).conventions")),
+            .init("routes", routes),
+        ])
         return Declaration(
             doc: [
-                "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks",
-                "and the conformance suite replays.",
+                "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks "
+                    + "and the conformance suite replays.",
                 "",
                 "- Remark: Generated from `\(options.specDisplayPath)`.",
             ],
             .type(TypeDeclaration(.enum, symbols.serviceName, members: [
-                Declaration(.variable(.stored("descriptor", type: nil, value: value, isStatic: true)))
+                Declaration(.variable(.stored("descriptor", type: nil, value: descriptor, isStatic: true)))
             ])))
     }
 
@@ -94,40 +102,47 @@ struct ClientTranslator {
             .map { (SwiftNames.memberName($0.key) + "BaseURL", $0.value, $0.key) }
     }
 
-    private func conventionsExpression() -> String {
+    private func conventionsExpression() -> Expression {
         let conventions = spec.conventions
-        let listShape: String
-        var requestEnvelope = "[]"
+        let listShape: Expression
+        var requestEnvelope: [String] = []
         switch conventions.envelope {
         case .none:
-            listShape = conventions.queryOptions == .odata ? ".odata" : ".bare"
+            listShape = .raw(conventions.queryOptions == .odata ? ".odata" : ".bare")
         case .wrapped(let resultsPath, let requestPath):
-            listShape = ".wrapped(\(literal(resultsPath)))"
-            requestEnvelope = literal(requestPath)
+            listShape = .dot("wrapped", [.init(strings(resultsPath))])
+            requestEnvelope = requestPath
         }
-        let paging: String
+        let paging: Expression
         switch conventions.paging {
         case .nextLink(let field):
-            paging = ".nextLink(field: \(field.swiftLiteral))"
+            paging = .dot("nextLink", [.init("field", .string(field))])
         case .pageNumber(let page, let size, let extra, let totalPages):
-            let extraQuery = extra.isEmpty ? "[]" : "[" + extra.sorted { $0.key < $1.key }
-                .map { "(\($0.key.swiftLiteral), \($0.value.swiftLiteral))" }.joined(separator: ", ") + "]"
-            paging = ".pageNumber(page: \(page.swiftLiteral), size: \(size.swiftLiteral), extraQuery: \(extraQuery), totalPages: \(literal(totalPages)))"
+            let extraQuery = extra.sorted { $0.key < $1.key }.map { Expression.tuple([.string($0.key), .string($0.value)]) }
+            paging = .dot("pageNumber", [
+                .init("page", .string(page)), .init("size", .string(size)), .init("extraQuery", .array(extraQuery)),
+                .init("totalPages", strings(totalPages)),
+            ])
         case .offset(let offset, let limit):
-            paging = ".offset(offset: \(offset.swiftLiteral), limit: \(limit.swiftLiteral), defaultLimit: 100)"
+            paging = .dot("offset", [.init("offset", .string(offset)), .init("limit", .string(limit)), .init("defaultLimit", .raw("100"))])
         case .cursor(let field, let parameter):
-            paging = ".cursor(field: \(field.swiftLiteral), parameter: \(parameter.swiftLiteral))"
+            paging = .dot("cursor", [.init("field", .string(field)), .init("parameter", .string(parameter))])
         case .none:
-            paging = ".none"
+            paging = .raw(".none")
         }
-        var delta = ""
+        var arguments: [Expression.Argument] = [
+            .init("listShape", listShape), .init("paging", paging), .init("requestEnvelope", strings(requestEnvelope)),
+        ]
         if case .cursor(let parameter, let start, let end)? = conventions.delta {
-            delta = "\n    delta: .cursor(parameter: \(parameter.swiftLiteral), start: \(start.swiftLiteral), end: \(end.swiftLiteral)),"
+            arguments.append(.init("delta", .dot("cursor", [
+                .init("parameter", .string(parameter)), .init("start", .string(start)), .init("end", .string(end)),
+            ])))
         }
-        return "ServiceConventions(\n    listShape: \(listShape),\n    paging: \(paging),\n    requestEnvelope: \(requestEnvelope),\(delta)\n    errors: .\(conventions.errors.rawValue)\n)"
+        arguments.append(.init("errors", .raw(".\(conventions.errors.rawValue)")))
+        return .call("ServiceConventions", arguments)
     }
 
-    private func literal(_ path: [String]) -> String {
-        "[" + path.map(\.swiftLiteral).joined(separator: ", ") + "]"
+    private func strings(_ items: [String]) -> Expression {
+        .array(items.map(Expression.string))
     }
 }

@@ -37,7 +37,7 @@ struct ModelTranslator {
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let typeName = symbols.typeName(structure.name)
         var fieldDeclarations: [Declaration] = []
-        var initializer: [String] = []
+        var initializer: [Statement] = []
         var usedNames: Set<String> = []
 
         func addField(_ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String]) {
@@ -46,7 +46,9 @@ struct ModelTranslator {
             let name = memberName(wireName, owner: owner, reserved: Self.reservedModelMembers, used: &usedNames)
             let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             fieldDeclarations.append(Declaration(doc: doc, .variable(.stored(name, type: "Field<\(swiftType)>"))))
-            initializer.append("self.\(plain) = Field(\(wireName.swiftLiteral)\(loose ? ", loose: true" : ""))")
+            var arguments: [Expression.Argument] = [.init(.string(wireName))]
+            if loose { arguments.append(.init("loose", .raw("true"))) }
+            initializer.append(.assignment("self.\(plain)", .call("Field", arguments)))
         }
 
         for owner in index.lineage(of: structure) {
@@ -62,32 +64,26 @@ struct ModelTranslator {
             }
         }
 
-        var schemaArguments = [structure.name.description.swiftLiteral]
+        var schemaArguments: [Expression.Argument] = [.init(.string(structure.name.description))]
         if let base = structure.baseType, index[base] != nil {
-            schemaArguments.append("base: \(symbols.typeName(base)).self")
+            schemaArguments.append(.init("base", .raw("\(symbols.typeName(base)).self")))
         }
-        let derived = (index.derived[structure.name] ?? []).map { "\(symbols.typeName($0)).self" }
-        if !derived.isEmpty { schemaArguments.append("derived: [" + derived.joined(separator: ", ") + "]") }
+        let derived = index.derived[structure.name] ?? []
+        if !derived.isEmpty {
+            schemaArguments.append(.init("derived", .array(derived.map { .raw("\(symbols.typeName($0)).self") })))
+        }
         if let discriminator = structure.discriminatorProperty {
-            schemaArguments.append("discriminator: \(discriminator.swiftLiteral)")
+            schemaArguments.append(.init("discriminator", .string(discriminator)))
         }
-        if let tag = structure.discriminatorValue { schemaArguments.append("tag: \(tag.swiftLiteral)") }
-        schemaArguments.append("fields: all")
-        var schema = "ModelSchema(\(schemaArguments.joined(separator: ", ")))"
-        if schema.count > 90 {
-            // One argument per line, and one derived type per line: long lists stay reviewable.
-            if !derived.isEmpty, let index = schemaArguments.firstIndex(where: { $0.hasPrefix("derived: ") }) {
-                schemaArguments[index] = "derived: [\n" + derived.map { "        " + $0 + "," }.joined(separator: "\n") + "\n    ]"
-            }
-            schema = "ModelSchema(\n" + schemaArguments.map { "    " + $0 }.joined(separator: ",\n") + "\n)"
-        }
+        if let tag = structure.discriminatorValue { schemaArguments.append(.init("tag", .string(tag))) }
+        schemaArguments.append(.init("fields", .raw("all")))
 
         let fieldsName = symbols.companionName(of: structure.name)
         let fieldsType = TypeDeclaration(
             .struct, fieldsName, conformances: ["FieldSet"],
             members: [
-                Declaration(.variable(.stored("all", type: nil, value: "\(fieldsName)()", isStatic: true))),
-                Declaration(.variable(.stored("schema", type: nil, value: schema, isStatic: true))),
+                Declaration(.variable(.stored("all", type: nil, value: .call(fieldsName), isStatic: true))),
+                Declaration(.variable(.stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true))),
             ] + fieldDeclarations + [Declaration(.function(FunctionDeclaration("init", body: initializer)))])
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
         doc.insert(contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""], at: doc.count - 1)
@@ -112,9 +108,9 @@ struct ModelTranslator {
             // Computed, not stored: one small function each instead of a lazily initialized global.
             members.append(Declaration(
                 doc: DocComment.lines(member.doc, remark: nil),
-                .variable(.computed(name, type: "Self", getter: ["Self(rawValue: \(member.name.swiftLiteral))"], isStatic: true))))
+                .variable(.computed(name, type: "Self", getter: [.expression(.call("Self", [.init("rawValue", .string(member.name))]))], isStatic: true))))
         }
-        let known = "[" + enumeration.members.map(\.name.swiftLiteral).joined(separator: ", ") + "]"
+        let known = Expression.array(enumeration.members.map { .string($0.name) })
         var doc = DocComment.lines(enumeration.doc, remark: enumeration.name.description)
         if enumeration.isFlags {
             doc.insert(contentsOf: ["Flags: the wire value lists members separated by commas.", ""], at: doc.count - 1)

@@ -40,10 +40,10 @@ struct OperationTranslator {
         let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
         // Each parameter of the method, with where a call site's argument for it comes from.
         var signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)] = []
-        var body: [String] = []
-        var functionArguments: [String] = []
-        var optionalFunctionArguments: [String] = []
-        var bodyMembers: [String] = []
+        var body: [Statement] = []
+        var functionArguments: [Expression] = []
+        var optionalFunctionArguments: [Statement] = []
+        var bodyMembers: [Statement] = []
         var queryLines: [String] = []
         var headerLines: [String] = []
         var parameterNames: Set<String> = ["request", "body", "path"]
@@ -80,15 +80,17 @@ struct OperationTranslator {
             switch parameter.location {
             case .function:
                 if required {
-                    functionArguments.append("(\(wire), ODataLiteral(json: \(name)))")
+                    functionArguments.append(.tuple([.raw(wire), .call("ODataLiteral", [.init("json", .raw(name))])]))
                 } else {
-                    optionalFunctionArguments.append(
-                        "if let \(name) { arguments.append((\(wire), ODataLiteral(json: \(plainName)))) }")
+                    optionalFunctionArguments.append(.ifLet(name, [
+                        .expression(Expression.raw("arguments").call("append", [
+                            .init(.tuple([.raw(wire), .call("ODataLiteral", [.init("json", .raw(plainName))])])),
+                        ])),
+                    ]))
                 }
             case .body:
-                bodyMembers.append(required
-                    ? "body.set(\(wire), \(name))"
-                    : "if let \(name) { body.set(\(wire), \(name)) }")
+                let set = Statement.raw("body.set(\(wire), \(name))")
+                bodyMembers.append(required ? set : .ifLet(name, [set]))
             case .query:
                 queryLines.append("request.setQuery(\(wire), json: \(name))")
             case .header:
@@ -115,7 +117,7 @@ struct OperationTranslator {
         }
 
         // The URL.
-        var pathExpression = "path"
+        var pathExpression = Expression.raw("path")
         for (index, segment) in operation.pathSuffix.enumerated() {
             let isLast = index == operation.pathSuffix.count - 1
             if segment.hasPrefix("{"), segment.hasSuffix("}") {
@@ -124,19 +126,18 @@ struct OperationTranslator {
                 if !operation.parameters.contains(where: { $0.name == variable }) {
                     signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                 }
-                pathExpression += ".appending(\(name))"
+                pathExpression = pathExpression.call("appending", [.init(.raw(name))])
             } else if isLast, operation.kind == .function, usesODataSyntax {
-                let functionName = spec.urlSegment(segment)
-                let arguments = "[" + functionArguments.joined(separator: ", ") + "]"
+                let function = Expression.Argument("function", .string(spec.urlSegment(segment)))
                 if optionalFunctionArguments.isEmpty {
-                    pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: \(arguments))"
+                    pathExpression = pathExpression.call("appending", [function, .init("parameters", .array(functionArguments))])
                 } else {
-                    body.append("var arguments: [(String, ODataLiteral)] = \(arguments)")
+                    body.append(.assignment("var arguments: [(String, ODataLiteral)]", .array(functionArguments)))
                     body += optionalFunctionArguments
-                    pathExpression += ".appending(function: \(functionName.swiftLiteral), parameters: arguments)"
+                    pathExpression = pathExpression.call("appending", [function, .init("parameters", .raw("arguments"))])
                 }
             } else {
-                pathExpression += ".appending(\(spec.urlSegment(segment).swiftLiteral))"
+                pathExpression = pathExpression.call("appending", [.init(.string(spec.urlSegment(segment)))])
             }
         }
 
@@ -163,8 +164,8 @@ struct OperationTranslator {
         usedNames.insert(callKey)
         usedNames.insert(fullKey)
 
-        let method = ".\(operation.method.rawValue.lowercased())"
-        var mutations: [String] = []
+        let method = Expression.raw(".\(operation.method.rawValue.lowercased())")
+        var mutations: [Statement] = []
         if !bodyMembers.isEmpty {
             mutations.append("var body = JSONObject()")
             mutations += bodyMembers
@@ -180,12 +181,14 @@ struct OperationTranslator {
                 mutations.append("request.setJSONBody(\(bodyExpression))")
             }
         }
-        mutations += queryLines + headerLines
+        mutations += (queryLines + headerLines).map(Statement.raw)
         if !operation.isEnveloped {
             // This operation's bodies travel bare, outside the service's envelope.
             body.insert("let client = self.client.withoutEnvelope", at: 0)
         }
-        body.append("\(mutations.isEmpty ? "let" : "var") request = APIRequest(method: \(method), path: \(pathExpression))")
+        body.append(.assignment(
+            mutations.isEmpty ? "let request" : "var request",
+            .call("APIRequest", [.init("method", method), .init("path", pathExpression)])))
         body += mutations
         body.append(finish)
 
@@ -206,27 +209,28 @@ struct OperationTranslator {
     }
 
     /// The return type and the last statement, which wraps `request` in the right request value.
-    private func result(of operation: OperationSpec) -> (String, String)? {
-        guard let response = operation.response else {
-            return ("OperationRequest<Void>", "return OperationRequest(client: client, request: request, decoder: .empty)")
+    private func result(of operation: OperationSpec) -> (String, Statement)? {
+        func operationRequest(_ type: String, decoder: String) -> (String, Statement) {
+            ("OperationRequest<\(type)>", .return(.call("OperationRequest", [
+                .init("client", .raw("client")), .init("request", .raw("request")), .init("decoder", .raw(decoder)),
+            ])))
         }
-        if response.isRawBody {
-            return ("OperationRequest<[UInt8]>", "return OperationRequest(client: client, request: request, decoder: .raw)")
-        }
-        guard let type = response.type else {
-            return ("OperationRequest<Void>", "return OperationRequest(client: client, request: request, decoder: .empty)")
-        }
+        guard let response = operation.response else { return operationRequest("Void", decoder: ".empty") }
+        if response.isRawBody { return operationRequest("[UInt8]", decoder: ".raw") }
+        guard let type = response.type else { return operationRequest("Void", decoder: ".empty") }
         if case .collection(.named(let element)) = type, modelNames.contains(element),
             operation.method == .get || response.delta != nil || operation.kind == .list
         {
             let swiftType = symbols.typeName(element)
-            return ("CollectionRequest<\(swiftType)>", "return CollectionRequest(client: client, request: request)")
+            return ("CollectionRequest<\(swiftType)>", .return(.call("CollectionRequest", [
+                .init("client", .raw("client")), .init("request", .raw("request")),
+            ])))
         }
         guard let swiftType = mapping.swiftType(type) else { return nil }
         if case .named(let name) = type, modelNames.contains(name) {
-            return ("OperationRequest<\(swiftType)>", "return OperationRequest(client: client, request: request, decoder: .model(\(swiftType).self))")
+            return operationRequest(swiftType, decoder: ".model(\(swiftType).self)")
         }
-        return ("OperationRequest<\(swiftType)>", "return OperationRequest(client: client, request: request, decoder: .value(\(swiftType).self))")
+        return operationRequest(swiftType, decoder: ".value(\(swiftType).self)")
     }
 
     /// The segment as a URL carries it (the route table matches on this).

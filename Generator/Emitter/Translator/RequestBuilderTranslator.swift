@@ -99,12 +99,15 @@ struct RequestBuilderTranslator {
 
     /// The builder's own entry of the module's route table.
     func routeDeclaration(_ resource: ResourceSpec) -> Declaration {
-        var arguments = [resource.name.description.swiftLiteral]
+        var arguments: [Expression.Argument] = [.init(.string(resource.name.description))]
         if case .named(let model)? = resource.model, operations.modelNames.contains(model) {
-            arguments.append("model: \(symbols.typeName(model)).self")
+            arguments.append(.init("model", .raw("\(symbols.typeName(model)).self")))
         }
-        let children = resource.children.map {
-            ".init(\($0.segment.swiftLiteral), \($0.target.description.swiftLiteral), collection: \($0.isCollection))"
+        let children = resource.children.map { child in
+            Expression.initializer([
+                .init(.string(child.segment)), .init(.string(child.target.description)),
+                .init("collection", .raw("\(child.isCollection)")),
+            ])
         }
         // Overloads share one route: a URL names the operation, not its overload.
         var seen = Set<String>()
@@ -112,30 +115,34 @@ struct RequestBuilderTranslator {
             .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
             .filter { seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
             .map { route($0.0, onCollection: $0.1) }
-        var value: String
-        if children.isEmpty && routes.isEmpty {
-            value = "ResourceRoute(\(arguments.joined(separator: ", ")))"
-        } else {
-            value = "ResourceRoute(\n" + arguments.map { "    " + $0 + ",\n" }.joined()
-            if !children.isEmpty { value += "    children: [\n" + children.map { "        " + $0 + ",\n" }.joined() + "    ],\n" }
-            if !routes.isEmpty { value += "    operations: [\n" + routes.map { "        " + $0 + ",\n" }.joined() + "    ],\n" }
-            // No trailing comma after the last argument.
-            value.removeLast(2)
-            value += "\n)"
-        }
+        if !children.isEmpty { arguments.append(.init("children", .array(children))) }
+        if !routes.isEmpty { arguments.append(.init("operations", .array(routes))) }
         return Declaration(
             doc: ["What this resource answers, for the module's route table."],
-            .variable(.stored("route", type: nil, value: value, isStatic: true)))
+            .variable(.stored("route", type: nil, value: .call("ResourceRoute", arguments), isStatic: true)))
     }
 
-    private func route(_ operation: OperationSpec, onCollection: Bool) -> String {
-        let segments = "[" + operation.pathSuffix.map { operations.routeSegment($0).swiftLiteral }.joined(separator: ", ") + "]"
-        var text = ".init(\(operation.name.swiftLiteral), .\(operation.method.rawValue.lowercased()), \(segments)"
-        if onCollection { text += ", onCollection: true" }
-        if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) { text += ", request: \(kind)" }
-        if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) { text += ", response: \(kind)" }
-        if !operation.isEnveloped { text += ", enveloped: false" }
-        return text + ")"
+    private func route(_ operation: OperationSpec, onCollection: Bool) -> Expression {
+        var arguments: [Expression.Argument] = [
+            .init(.string(operation.name)), .init(.raw(".\(operation.method.rawValue.lowercased())")),
+            .init(.array(operation.pathSuffix.map { .string(operations.routeSegment($0)) })),
+        ]
+        if onCollection { arguments.append(.init("onCollection", .raw("true"))) }
+        if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) {
+            arguments.append(.init("request", .raw(kind)))
+        }
+        if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) {
+            arguments.append(.init("response", .raw(kind)))
+        }
+        if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
+        return .initializer(arguments)
+    }
+
+    /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down.
+    private func builder(at segment: String) -> Statement {
+        .expression(.initializer([
+            .init("client", .raw("client")), .init("path", Expression.raw("path").call("appending", [.init(.string(segment))])),
+        ]))
     }
 
     private func childMembers(
@@ -150,17 +157,14 @@ struct RequestBuilderTranslator {
             }
             surface.navigation[child.name] = name
             let target = symbols.builderName(child.target)
-            let segment = child.segment.swiftLiteral
             var doc = DocComment.lines(child.doc, remark: nil)
             if child.isCollection {
                 if !doc.isEmpty { doc.append("") }
                 doc.append("`\(name).request()` lists them; `\(name)(\"\(child.keyName ?? "id")\")` addresses one.")
                 members.append(Declaration(doc: doc, .variable(.computed(
-                    name, type: "CollectionRequestBuilder<\(target)>",
-                    getter: [".init(client: client, path: path.appending(\(segment)))"]))))
+                    name, type: "CollectionRequestBuilder<\(target)>", getter: [builder(at: child.segment)]))))
             } else {
-                members.append(Declaration(doc: doc, .variable(.computed(
-                    name, type: target, getter: [".init(client: client, path: path.appending(\(segment)))"]))))
+                members.append(Declaration(doc: doc, .variable(.computed(name, type: target, getter: [builder(at: child.segment)]))))
             }
         }
         return members
@@ -177,8 +181,7 @@ struct RequestBuilderTranslator {
             if !doc.isEmpty { doc.append("") }
             doc.append("The `\(property.name)` stream: `\(name).download()`, `\(name).download(to:)`, `\(name).upload(_:)`.")
             return Declaration(doc: doc, .variable(.computed(
-                name, type: "StreamRequestBuilder<\(modelName)>",
-                getter: [".init(client: client, path: path.appending(\(property.name.swiftLiteral)))"])))
+                name, type: "StreamRequestBuilder<\(modelName)>", getter: [builder(at: property.name)])))
         }
     }
 

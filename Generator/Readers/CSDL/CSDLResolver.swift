@@ -338,35 +338,11 @@ struct CSDLResolver {
         return true
     }
 
-    /// Reports each cycle once, starting from its member declared first.
+    /// Reports each cycle once, at its member declared first.
     private mutating func checkBaseTypeCycles() {
-        let count = model.structures.count
-        var baseIndex = [Int?](repeating: nil, count: count)
-        for (index, structure) in model.structures.enumerated() {
-            if let base = structure.baseType, case .structure(let baseStructure)? = declaredTypes[base] {
-                baseIndex[index] = baseStructure
-            }
-        }
-        enum VisitState { case unvisited, onPath, done }
-        var state = [VisitState](repeating: .unvisited, count: count)
-        for start in 0..<count where state[start] == .unvisited {
-            var path: [Int] = []
-            var current: Int? = start
-            while let index = current, state[index] == .unvisited {
-                state[index] = .onPath
-                path.append(index)
-                current = baseIndex[index]
-            }
-            if let index = current, state[index] == .onPath, let cycleStart = path.firstIndex(of: index) {
-                var cycle = Array(path[cycleStart...])
-                if let firstDeclared = cycle.indices.min(by: { cycle[$0] < cycle[$1] }) {
-                    cycle = Array(cycle[firstDeclared...] + cycle[..<firstDeclared])
-                }
-                let names = (cycle + cycle.prefix(1)).map { model.structures[$0].name.description }
-                diagnostics.error(
-                    "base type cycle: \(names.joined(separator: " → "))", at: model.structures[cycle[0]].location)
-            }
-            for index in path { state[index] = .done }
+        for cycle in StructureIndex(model.structures).baseTypeCycles() {
+            let names = (cycle + cycle.prefix(1)).map(\.name.description)
+            diagnostics.error("base type cycle: \(names.joined(separator: " → "))", at: cycle[0].location)
         }
     }
 

@@ -4,7 +4,7 @@ import BinderySpec
 /// resource for the entity container.
 struct CSDLResourceBuilder {
     private let model: ResolvedModel
-    private var structureIndex: [QualifiedName: Int] = [:]
+    private let structures: StructureIndex
     /// Bound operations by the entity type they bind to, as one item or as a collection (indices, document order).
     private var boundToItem: [QualifiedName: [Int]] = [:]
     private var boundToCollection: [QualifiedName: [Int]] = [:]
@@ -14,9 +14,7 @@ struct CSDLResourceBuilder {
 
     init(model: ResolvedModel) {
         self.model = model
-        for (index, structure) in model.structures.enumerated() {
-            structureIndex[structure.name] = index
-        }
+        structures = StructureIndex(model.structures)
         for (index, operation) in model.operations.enumerated() {
             switch operation.binding {
             case .named(let type)?:
@@ -48,7 +46,7 @@ struct CSDLResourceBuilder {
 
     private func resource(for structure: StructureSpec) -> ResourceSpec {
         let name = structure.name
-        let lineage = self.lineage(of: name)
+        let lineage = self.lineage(of: structure)
         let model = TypeRef.named(name)
 
         var operations = [
@@ -81,14 +79,8 @@ struct CSDLResourceBuilder {
 
     /// The type and its base types, most derived first. Stops at a repeated type, which the resolver has
     /// already reported as a cycle.
-    private func lineage(of name: QualifiedName) -> [QualifiedName] {
-        var lineage: [QualifiedName] = []
-        var current: QualifiedName? = name
-        while let type = current, let index = structureIndex[type], !lineage.contains(type) {
-            lineage.append(type)
-            current = model.structures[index].baseType
-        }
-        return lineage
+    private func lineage(of structure: StructureSpec) -> [QualifiedName] {
+        structures.lineage(of: structure).reversed().map(\.name)
     }
 
     /// Navigation properties, inherited ones first, as the JSON of an item lists them.
@@ -96,9 +88,7 @@ struct CSDLResourceBuilder {
         var children: [ChildSpec] = []
         var names: Set<String> = []
         for type in lineage.reversed() {
-            guard let index = structureIndex[type] else { continue }
-            for navigation in model.structures[index].navigationProperties where names.insert(navigation.name).inserted
-            {
+            for navigation in structures[type]?.navigationProperties ?? [] where names.insert(navigation.name).inserted {
                 guard case .named(let target) = navigation.type.elementType else { continue }
                 let isCollection = navigation.type.isCollection
                 children.append(

@@ -29,6 +29,14 @@ struct OpenAPINode {
         return array.enumerated().map { OpenAPINode(value: $0.element, pointer: pointer + "/\($0.offset)") }
     }
 
+    /// `title` (or `summary`) is the summary and `description` the details; a lone description is the summary.
+    func documentation(summaryKey: String = "title") -> Documentation {
+        let summary = self[summaryKey]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        let description = self["description"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        if let summary { return Documentation(summary: summary, details: description) }
+        return Documentation(summary: description)
+    }
+
     /// The node's own key (the last reference token of its pointer), for messages.
     var key: String {
         let token = pointer.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
@@ -43,7 +51,7 @@ enum OpenAPIComponentSection: String {
 
 /// State shared by every stage of one read: where the file is, where its values are, and what was found wrong.
 ///
-/// A class so that the translators can all report into one list in document order.
+/// A class so that the readers can all report into one list in document order.
 final class OpenAPIContext {
     let file: String
     let root: OpenAPINode

@@ -45,15 +45,15 @@ public struct OpenAPIReader: Sendable {
         guard let namespace = primaryNamespace(context, extensions: extensions) else { return nil }
         let conventions = extensions.conventions(root["x-bindery-conventions"])
 
-        let schemas = OpenAPISchemaTranslator(context: context, namespace: namespace)
-        schemas.translateComponents()
+        let schemas = OpenAPISchemaReader(context: context, namespace: namespace)
+        schemas.readComponents()
         let operations = OpenAPIOperationReader(context: context, schemas: schemas, conventions: conventions)
-        let paths = OpenAPIPathTreeTranslator(context: context, operationReader: operations, namespace: namespace)
-        paths.translate()
+        let paths = OpenAPIPathTreeReader(context: context, operationReader: operations, namespace: namespace)
+        paths.read()
 
         return ServiceSpec(
             source: context.file, primaryNamespace: namespace,
-            doc: root["info"].map { OpenAPISchemaTranslator.documentation($0, summaryKey: "title") } ?? Documentation(),
+            doc: root["info"].map { $0.documentation(summaryKey: "title") } ?? Documentation(),
             enums: schemas.enums, structures: schemas.structures, resources: paths.resources,
             rootResource: paths.rootResourceName, conventions: conventions)
     }

@@ -54,9 +54,12 @@ public struct GraphClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// The signed-in user.

@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The Graph module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The Graph module as tools see it: what the mock server serves, `bindery validate` checks and the conformance suite
+/// replays.
 ///
 /// - Remark: Generated from `Specs/Graph/Graph.csdl.xml`.
 public enum GraphService {

@@ -6,7 +6,9 @@ import Foundation
 
 /// Inbox API
 ///
-/// The Inbox mail API (inboxapp.com, 2014; later Nylas): the email accounts a token reaches (namespaces) and, inside each, threads, messages, drafts and sending, contacts, tags, files, calendars and events, and a delta cursor for syncing. Bodies are bare JSON, lists page with offset and limit, and dates are Unix seconds.
+/// The Inbox mail API (inboxapp.com, 2014; later Nylas): the email accounts a token reaches (namespaces) and, inside
+/// each, threads, messages, drafts and sending, contacts, tags, files, calendars and events, and a delta cursor for
+/// syncing. Bodies are bare JSON, lists page with offset and limit, and dates are Unix seconds.
 ///
 /// Start here: its members lead to every resource of the service.
 ///
@@ -27,9 +29,7 @@ public struct InboxClient: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "inbox.Service",
-        children: [
-            .init("n", "inbox.Namespace", collection: true),
-        ]
+        children: [.init("n", "inbox.Namespace", collection: true)]
     )
 
     public let client: ServiceClient
@@ -56,9 +56,12 @@ public struct InboxClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// The email accounts (namespaces) the token gives access to.

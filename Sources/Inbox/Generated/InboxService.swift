@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The Inbox module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The Inbox module as tools see it: what the mock server serves, `bindery validate` checks and the conformance suite
+/// replays.
 ///
 /// - Remark: Generated from `Specs/Inbox/Inbox.json`.
 public enum InboxService {

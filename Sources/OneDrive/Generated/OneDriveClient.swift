@@ -58,9 +58,12 @@ public struct OneDriveClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// Drives addressed by identifier.

@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The OneDrive module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The OneDrive module as tools see it: what the mock server serves, `bindery validate` checks and the conformance
+/// suite replays.
 ///
 /// - Remark: Generated from `Specs/OneDrive/OneDrive.csdl.xml`.
 public enum OneDriveService {

@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The OneNote module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The OneNote module as tools see it: what the mock server serves, `bindery validate` checks and the conformance suite
+/// replays.
 ///
 /// - Remark: Generated from `Specs/OneNote/OneNote.csdl.xml`.
 public enum OneNoteService {

@@ -6,7 +6,9 @@ import Foundation
 
 /// Spark API
 ///
-/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, the signed-in user's account and listings, contacts, standard field metadata, and the two ways to sign in (an OAuth 2 grant or an API-key session). Every body is wrapped as {"D": {...}}; answers carry Success, Results and, when asked for, Pagination.
+/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, the signed-in user's
+/// account and listings, contacts, standard field metadata, and the two ways to sign in (an OAuth 2 grant or an API-key
+/// session). Every body is wrapped as {"D": {...}}; answers carry Success, Results and, when asked for, Pagination.
 ///
 /// Start here: its members lead to every resource of the service.
 ///
@@ -18,7 +20,12 @@ public struct SparkClient: RequestBuilder {
     /// How the service pages, wraps bodies and reports errors.
     public static let conventions = ServiceConventions(
         listShape: .wrapped(["D", "Results"]),
-        paging: .pageNumber(page: "_page", size: "_limit", extraQuery: [("_pagination", "1")], totalPages: ["D", "Pagination", "TotalPages"]),
+        paging: .pageNumber(
+            page: "_page",
+            size: "_limit",
+            extraQuery: [("_pagination", "1")],
+            totalPages: ["D", "Pagination", "TotalPages"]
+        ),
         requestEnvelope: ["D"],
         errors: .spark
     )
@@ -33,9 +40,7 @@ public struct SparkClient: RequestBuilder {
             .init("standardfields", "spark.standardField", collection: true),
             .init("oauth2", "spark.oauth2", collection: false),
         ],
-        operations: [
-            .init("createSession", .post, ["session"], response: .collection(.model(Session.self))),
-        ]
+        operations: [.init("createSession", .post, ["session"], response: .collection(.model(Session.self)))]
     )
 
     public let client: ServiceClient
@@ -62,9 +67,12 @@ public struct SparkClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// Listings the signed-in user may search.

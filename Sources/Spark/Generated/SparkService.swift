@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The Spark module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The Spark module as tools see it: what the mock server serves, `bindery validate` checks and the conformance suite
+/// replays.
 ///
 /// - Remark: Generated from `Specs/Spark/Spark.json`.
 public enum SparkService {

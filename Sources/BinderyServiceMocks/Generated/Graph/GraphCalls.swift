@@ -22,124 +22,102 @@ extension ConformanceCalls {
                 .request().get()
         },
         "attachment/list": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages("message-id-1").attachments
-                .request().get()
+            _ = try await GraphClient(client: client).me.messages("message-id-1").attachments.request().get()
         },
         "attachment/update": { client, arguments in
             _ = try await GraphClient(client: client).me.messages("message-id-1").attachments("attachment-id-1")
                 .request().update(arguments.body())
         },
         "calendar/delete": { client, arguments in
-            _ = try await GraphClient(client: client).me.calendar
-                .request().delete()
+            _ = try await GraphClient(client: client).me.calendar.request().delete()
         },
         "calendar/get": { client, arguments in
-            _ = try await GraphClient(client: client).me.calendar
-                .request().get()
+            _ = try await GraphClient(client: client).me.calendar.request().get()
         },
         "calendar/update": { client, arguments in
-            _ = try await GraphClient(client: client).me.calendar
-                .request().update(arguments.body())
+            _ = try await GraphClient(client: client).me.calendar.request().update(arguments.body())
         },
         "event/create": { client, arguments in
-            _ = try await GraphClient(client: client).me.events
-                .request().add(arguments.body())
+            _ = try await GraphClient(client: client).me.events.request().add(arguments.body())
         },
         "event/delete": { client, arguments in
-            _ = try await GraphClient(client: client).me.events("event-id-1")
-                .request().delete()
+            _ = try await GraphClient(client: client).me.events("event-id-1").request().delete()
         },
         "event/get": { client, arguments in
-            _ = try await GraphClient(client: client).me.events("event-id-1")
-                .request().get()
+            _ = try await GraphClient(client: client).me.events("event-id-1").request().get()
         },
         "event/list": { client, arguments in
-            _ = try await GraphClient(client: client).me.events
-                .request().get()
+            _ = try await GraphClient(client: client).me.events.request().get()
         },
         "event/update": { client, arguments in
-            _ = try await GraphClient(client: client).me.events("event-id-1")
-                .request().update(arguments.body())
+            _ = try await GraphClient(client: client).me.events("event-id-1").request().update(arguments.body())
         },
         "mailFolder/create": { client, arguments in
-            _ = try await GraphClient(client: client).me.mailFolders
-                .request().add(arguments.body())
+            _ = try await GraphClient(client: client).me.mailFolders.request().add(arguments.body())
         },
         "mailFolder/delete": { client, arguments in
-            _ = try await GraphClient(client: client).me.mailFolders("mailFolder-id-1")
-                .request().delete()
+            _ = try await GraphClient(client: client).me.mailFolders("mailFolder-id-1").request().delete()
         },
         "mailFolder/delta": { client, arguments in
-            _ = try await GraphClient(client: client).me.mailFolders
-                .delta().get()
+            _ = try await GraphClient(client: client).me.mailFolders.delta().get()
         },
         "mailFolder/get": { client, arguments in
-            _ = try await GraphClient(client: client).me.mailFolders("mailFolder-id-1")
-                .request().get()
+            _ = try await GraphClient(client: client).me.mailFolders("mailFolder-id-1").request().get()
         },
         "mailFolder/list": { client, arguments in
-            _ = try await GraphClient(client: client).me.mailFolders
-                .request().get()
+            _ = try await GraphClient(client: client).me.mailFolders.request().get()
         },
         "mailFolder/update": { client, arguments in
             _ = try await GraphClient(client: client).me.mailFolders("mailFolder-id-1")
                 .request().update(arguments.body())
         },
         "message/create": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages
-                .request().add(arguments.body())
+            _ = try await GraphClient(client: client).me.messages.request().add(arguments.body())
         },
         "message/delete": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages("message-id-1")
-                .request().delete()
+            _ = try await GraphClient(client: client).me.messages("message-id-1").request().delete()
         },
         "message/delta": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages
-                .delta().get()
+            _ = try await GraphClient(client: client).me.messages.delta().get()
         },
         "message/get": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages("message-id-1")
-                .request().get()
+            _ = try await GraphClient(client: client).me.messages("message-id-1").request().get()
         },
         "message/list": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages
-                .request().get()
+            _ = try await GraphClient(client: client).me.messages.request().get()
         },
         "message/reply": { client, arguments in
             _ = try await GraphClient(client: client).me.messages("message-id-1")
                 .reply(comment: arguments.bodyMember("comment"), message: arguments.bodyMember("message")).execute()
         },
         "message/send": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages("message-id-1")
-                .send().execute()
+            _ = try await GraphClient(client: client).me.messages("message-id-1").send().execute()
         },
         "message/update": { client, arguments in
-            _ = try await GraphClient(client: client).me.messages("message-id-1")
-                .request().update(arguments.body())
+            _ = try await GraphClient(client: client).me.messages("message-id-1").request().update(arguments.body())
         },
         "user/create": { client, arguments in
-            _ = try await GraphClient(client: client).users
-                .request().add(arguments.body())
+            _ = try await GraphClient(client: client).users.request().add(arguments.body())
         },
         "user/delete": { client, arguments in
-            _ = try await GraphClient(client: client).me
-                .request().delete()
+            _ = try await GraphClient(client: client).me.request().delete()
         },
         "user/get": { client, arguments in
-            _ = try await GraphClient(client: client).me
-                .request().get()
+            _ = try await GraphClient(client: client).me.request().get()
         },
         "user/list": { client, arguments in
-            _ = try await GraphClient(client: client).users
-                .request().get()
+            _ = try await GraphClient(client: client).users.request().get()
         },
         "user/sendMail": { client, arguments in
             _ = try await GraphClient(client: client).me
-                .sendMail(message: arguments.bodyMember("message"), saveToSentItems: arguments.bodyMember("saveToSentItems")).execute()
+                .sendMail(
+                    message: arguments.bodyMember("message"),
+                    saveToSentItems: arguments.bodyMember("saveToSentItems")
+                )
+                .execute()
         },
         "user/update": { client, arguments in
-            _ = try await GraphClient(client: client).me
-                .request().update(arguments.body())
+            _ = try await GraphClient(client: client).me.request().update(arguments.body())
         },
     ]
 }

@@ -14,16 +14,14 @@ extension ConformanceCalls {
                 .request().get()
         },
         "Calendar/listCalendars": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars.list().get()
         },
         "Contact/getContact": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts("contact_id-1")
                 .request().get()
         },
         "Contact/listContacts": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts.list().get()
         },
         "Draft/createDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts
@@ -34,40 +32,33 @@ extension ConformanceCalls {
                 .deleteDraft(arguments.body()).execute()
         },
         "Draft/getDraft": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1")
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1").request().get()
         },
         "Draft/listDrafts": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts.list().get()
         },
         "Draft/updateDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1")
                 .request().replace(arguments.body())
         },
         "Event/getEvent": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1")
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1").request().get()
         },
         "Event/listEvents": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events.list().get()
         },
         "File/deleteFile": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1")
-                .request().delete()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").request().delete()
         },
         "File/download": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1")
                 .download().execute()
         },
         "File/getFile": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1")
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").request().get()
         },
         "File/listFiles": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files.list().get()
         },
         "File/upload": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files
@@ -78,36 +69,30 @@ extension ConformanceCalls {
                 .request().get()
         },
         "Message/listMessages": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.list().get()
         },
         "Message/update": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
                 .update(arguments.body()).execute()
         },
         "Namespace/getNamespace": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1")
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").request().get()
         },
         "Namespace/listNamespaces": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces.request().get()
         },
         "Namespace/send": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1")
-                .send(arguments.body()).execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").send(arguments.body()).execute()
         },
         "Tag/createTag": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags
                 .createTag(arguments.body()).execute()
         },
         "Tag/getTag": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1")
-                .request().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1").request().get()
         },
         "Tag/listTags": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags.list().get()
         },
         "Tag/rename": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1")
@@ -118,8 +103,7 @@ extension ConformanceCalls {
                 .request().get()
         },
         "Thread/listThreads": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads
-                .list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.list().get()
         },
         "Thread/updateTags": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads("thread_id-1")
@@ -130,8 +114,7 @@ extension ConformanceCalls {
                 .generateCursor(arguments.body()).execute()
         },
         "delta/getLatestCursor": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta
-                .getLatestCursor().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta.getLatestCursor().execute()
         },
         "delta/listChanges": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta

@@ -10,64 +10,57 @@ extension ConformanceCalls {
     /// (`Tests/Fixtures/OneDrive/<name>.json`).
     public static let oneDrive: [String: ConformanceCall] = [
         "drive/create": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives
-                .request().add(arguments.body())
+            _ = try await OneDriveClient(client: client).drives.request().add(arguments.body())
         },
         "drive/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1")
-                .request().delete()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").request().delete()
         },
         "drive/get": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1")
-                .request().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").request().get()
         },
         "drive/list": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives
-                .request().get()
+            _ = try await OneDriveClient(client: client).drives.request().get()
         },
         "drive/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1")
-                .request().update(arguments.body())
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").request().update(arguments.body())
         },
         "driveItem/copy": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .copy(parentReference: arguments.bodyMember("parentReference"), name: arguments.bodyMember("name")).execute()
+                .copy(parentReference: arguments.bodyMember("parentReference"), name: arguments.bodyMember("name"))
+                .execute()
         },
         "driveItem/create": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").items
-                .request().add(arguments.body())
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").items.request().add(arguments.body())
         },
         "driveItem/createUploadSession": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .createUploadSession(item: arguments.bodyMember("item"), deferCommit: arguments.bodyMember("deferCommit")).execute()
+                .createUploadSession(
+                    item: arguments.bodyMember("item"),
+                    deferCommit: arguments.bodyMember("deferCommit")
+                )
+                .execute()
         },
         "driveItem/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .request().delete()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().delete()
         },
         "driveItem/delta": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .delta().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.delta().get()
         },
         "driveItem/delta-get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
                 .delta(token: arguments("token")).get()
         },
         "driveItem/get": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .request().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().get()
         },
         "driveItem/list": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").items
-                .request().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").items.request().get()
         },
         "driveItem/search": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .search(q: arguments("q")).get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.search(q: arguments("q")).get()
         },
         "driveItem/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .request().update(arguments.body())
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().update(arguments.body())
         },
         "thumbnailSet/create": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails
@@ -82,24 +75,20 @@ extension ConformanceCalls {
                 .request().get()
         },
         "thumbnailSet/list": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails
-                .request().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails.request().get()
         },
         "thumbnailSet/update": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails("thumbnailSet-id-1")
                 .request().update(arguments.body())
         },
         "user/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).me
-                .request().delete()
+            _ = try await OneDriveClient(client: client).me.request().delete()
         },
         "user/get": { client, arguments in
-            _ = try await OneDriveClient(client: client).me
-                .request().get()
+            _ = try await OneDriveClient(client: client).me.request().get()
         },
         "user/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).me
-                .request().update(arguments.body())
+            _ = try await OneDriveClient(client: client).me.request().update(arguments.body())
         },
     ]
 }

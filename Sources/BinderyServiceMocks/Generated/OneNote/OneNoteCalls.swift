@@ -10,80 +10,62 @@ extension ConformanceCalls {
     /// (`Tests/Fixtures/OneNote/<name>.json`).
     public static let oneNote: [String: ConformanceCall] = [
         "notebook/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks
-                .request().add(arguments.body())
+            _ = try await OneNoteClient(client: client).notebooks.request().add(arguments.body())
         },
         "notebook/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1")
-                .request().delete()
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().delete()
         },
         "notebook/get": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1")
-                .request().get()
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().get()
         },
         "notebook/list": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks
-                .request().get()
+            _ = try await OneNoteClient(client: client).notebooks.request().get()
         },
         "notebook/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1")
-                .request().update(arguments.body())
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().update(arguments.body())
         },
         "onenotePage/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages
-                .request().add(arguments.body())
+            _ = try await OneNoteClient(client: client).pages.request().add(arguments.body())
         },
         "onenotePage/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1")
-                .request().delete()
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").request().delete()
         },
         "onenotePage/get": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1")
-                .request().get()
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").request().get()
         },
         "onenotePage/list": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages
-                .request().get()
+            _ = try await OneNoteClient(client: client).pages.request().get()
         },
         "onenotePage/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1")
-                .request().update(arguments.body())
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").request().update(arguments.body())
         },
         "onenoteSection/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections
-                .request().add(arguments.body())
+            _ = try await OneNoteClient(client: client).sections.request().add(arguments.body())
         },
         "onenoteSection/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
-                .request().delete()
+            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1").request().delete()
         },
         "onenoteSection/get": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
-                .request().get()
+            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1").request().get()
         },
         "onenoteSection/list": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections
-                .request().get()
+            _ = try await OneNoteClient(client: client).sections.request().get()
         },
         "onenoteSection/update": { client, arguments in
             _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
                 .request().update(arguments.body())
         },
         "sectionGroup/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups
-                .request().add(arguments.body())
+            _ = try await OneNoteClient(client: client).sectionGroups.request().add(arguments.body())
         },
         "sectionGroup/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1")
-                .request().delete()
+            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1").request().delete()
         },
         "sectionGroup/get": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1")
-                .request().get()
+            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1").request().get()
         },
         "sectionGroup/list": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups
-                .request().get()
+            _ = try await OneNoteClient(client: client).sectionGroups.request().get()
         },
         "sectionGroup/update": { client, arguments in
             _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1")

@@ -10,56 +10,44 @@ extension ConformanceCalls {
     /// (`Tests/Fixtures/Spark/<name>.json`).
     public static let spark: [String: ConformanceCall] = [
         "Contact/createContacts": { client, arguments in
-            _ = try await SparkClient(client: client).contacts
-                .createContacts(arguments.body()).execute()
+            _ = try await SparkClient(client: client).contacts.createContacts(arguments.body()).execute()
         },
         "Contact/getContact": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1")
-                .request().get()
+            _ = try await SparkClient(client: client).contacts("Id-1").request().get()
         },
         "Contact/listContacts": { client, arguments in
-            _ = try await SparkClient(client: client).contacts
-                .list().get()
+            _ = try await SparkClient(client: client).contacts.list().get()
         },
         "Listing/getListing": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1")
-                .getListing().get()
+            _ = try await SparkClient(client: client).listings("Id-1").getListing().get()
         },
         "Listing/searchListings": { client, arguments in
-            _ = try await SparkClient(client: client).listings
-                .list().get()
+            _ = try await SparkClient(client: client).listings.list().get()
         },
         "Photo/getPhoto": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").photos("PhotoId-1")
-                .request().get()
+            _ = try await SparkClient(client: client).listings("Id-1").photos("PhotoId-1").request().get()
         },
         "Photo/listPhotos": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").photos
-                .request().get()
+            _ = try await SparkClient(client: client).listings("Id-1").photos.request().get()
         },
         "Service/createSession": { client, arguments in
             _ = try await SparkClient(client: client)
                 .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).execute()
         },
         "my/getAccount": { client, arguments in
-            _ = try await SparkClient(client: client).my
-                .getAccount().get()
+            _ = try await SparkClient(client: client).my.getAccount().get()
         },
         "my/listListings": { client, arguments in
-            _ = try await SparkClient(client: client).my
-                .listListings().get()
+            _ = try await SparkClient(client: client).my.listListings().get()
         },
         "oauth2/grantToken": { client, arguments in
-            _ = try await SparkClient(client: client).oauth2
-                .grantToken(arguments.body()).execute()
+            _ = try await SparkClient(client: client).oauth2.grantToken(arguments.body()).execute()
         },
         "standardField/getStandardField": { client, arguments in
-            _ = try await SparkClient(client: client).standardFields("Field-1")
-                .request().get()
+            _ = try await SparkClient(client: client).standardFields("Field-1").request().get()
         },
         "standardField/listStandardFields": { client, arguments in
-            _ = try await SparkClient(client: client).standardFields
-                .request().get()
+            _ = try await SparkClient(client: client).standardFields.request().get()
         },
     ]
 }

@@ -6,7 +6,8 @@ import Foundation
 
 /// A file, Outlook item or link attached to a message or event.
 ///
-/// Responses name the concrete type in `@odata.type`, such as `#microsoft.graph.fileAttachment`; request bodies name it without the `#`.
+/// Responses name the concrete type in `@odata.type`, such as `#microsoft.graph.fileAttachment`; request bodies name it
+/// without the `#`.
 ///
 /// - Remark: Generated from `microsoft.graph.attachment`.
 public struct AttachmentRequestBuilder: ModelRequestBuilder {

@@ -21,9 +21,7 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.itemAttachment",
         model: ItemAttachment.self,
-        children: [
-            .init("item", "microsoft.graph.outlookItem", collection: false),
-        ]
+        children: [.init("item", "microsoft.graph.outlookItem", collection: false)]
     )
 
     /// The attached item; read it with `expand("item")`.

@@ -46,7 +46,8 @@ public struct MailFolderRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == MailFolderRequestBuilder {
-    /// Lists the mail folders that were added, changed or removed since the last round; the last page carries an `@odata.deltaLink` to start the next round from.
+    /// Lists the mail folders that were added, changed or removed since the last round; the last page carries an
+    /// `@odata.deltaLink` to start the next round from.
     ///
     /// - Remark: Generated from `microsoft.graph.mailFolder/delta` (GET).
     public func delta() -> CollectionRequest<MailFolder> {

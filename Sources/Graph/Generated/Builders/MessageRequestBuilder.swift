@@ -21,9 +21,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.message",
         model: Message.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
-        ],
+        children: [.init("attachments", "microsoft.graph.attachment", collection: true)],
         operations: [
             .init("send", .post, ["send"]),
             .init("reply", .post, ["reply"]),
@@ -31,7 +29,8 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         ]
     )
 
-    /// The message's attachments; each is a fileAttachment, itemAttachment or referenceAttachment, told apart by `@odata.type`.
+    /// The message's attachments; each is a fileAttachment, itemAttachment or referenceAttachment, told apart by
+    /// `@odata.type`.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
@@ -64,7 +63,8 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == MessageRequestBuilder {
-    /// Lists the messages in the folder that were added, changed or removed since the last round; the last page carries an `@odata.deltaLink` to start the next round from.
+    /// Lists the messages in the folder that were added, changed or removed since the last round; the last page carries
+    /// an `@odata.deltaLink` to start the next round from.
     ///
     /// - Remark: Generated from `microsoft.graph.message/delta` (GET).
     public func delta() -> CollectionRequest<Message> {

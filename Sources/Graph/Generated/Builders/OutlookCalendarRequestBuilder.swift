@@ -21,9 +21,7 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.calendar",
         model: OutlookCalendar.self,
-        children: [
-            .init("events", "microsoft.graph.event", collection: true),
-        ]
+        children: [.init("events", "microsoft.graph.event", collection: true)]
     )
 
     /// The events in the calendar.

@@ -27,9 +27,7 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("events", "microsoft.graph.event", collection: true),
             .init("calendar", "microsoft.graph.calendar", collection: false),
         ],
-        operations: [
-            .init("sendMail", .post, ["sendMail"]),
-        ]
+        operations: [.init("sendMail", .post, ["sendMail"])]
     )
 
     /// Every message in the user's mailbox, across folders.
@@ -39,7 +37,8 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("messages"))
     }
 
-    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`, `deleteditems`).
+    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`,
+    /// `deleteditems`).
     ///
     /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
     public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {

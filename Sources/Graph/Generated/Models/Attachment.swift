@@ -6,7 +6,8 @@ import Foundation
 
 /// A file, Outlook item or link attached to a message or event.
 ///
-/// Responses name the concrete type in `@odata.type`, such as `#microsoft.graph.fileAttachment`; request bodies name it without the `#`.
+/// Responses name the concrete type in `@odata.type`, such as `#microsoft.graph.fileAttachment`; request bodies name it
+/// without the `#`.
 ///
 /// Its properties are listed in `AttachmentFields`; read and write them as `value.name`.
 ///
@@ -22,11 +23,7 @@ public struct AttachmentFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.attachment",
         base: Entity.self,
-        derived: [
-            FileAttachment.self,
-            ItemAttachment.self,
-            ReferenceAttachment.self,
-        ],
+        derived: [FileAttachment.self, ItemAttachment.self, ReferenceAttachment.self],
         fields: all
     )
 

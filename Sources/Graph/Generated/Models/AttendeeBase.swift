@@ -18,9 +18,7 @@ public struct AttendeeBaseFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.attendeeBase",
         base: Recipient.self,
-        derived: [
-            Attendee.self,
-        ],
+        derived: [Attendee.self],
         fields: all
     )
 

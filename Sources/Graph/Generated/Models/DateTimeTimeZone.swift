@@ -16,7 +16,8 @@ public struct DateTimeTimeZoneFields: FieldSet {
     public static let all = DateTimeTimeZoneFields()
     public static let schema = ModelSchema("microsoft.graph.dateTimeTimeZone", fields: all)
 
-    /// A date and time without an offset, such as `2017-04-21T10:00:00.0000000` (up to 7 fractional digits); read it together with `timeZone`.
+    /// A date and time without an offset, such as `2017-04-21T10:00:00.0000000` (up to 7 fractional digits); read it
+    /// together with `timeZone`.
     public let dateTime: Field<String>
 
     /// The time zone of `dateTime`, such as `UTC` or `Pacific Standard Time` (a Windows or IANA name).

@@ -19,13 +19,7 @@ public struct EntityFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
-        derived: [
-            User.self,
-            OutlookItem.self,
-            Attachment.self,
-            MailFolder.self,
-            OutlookCalendar.self,
-        ],
+        derived: [User.self, OutlookItem.self, Attachment.self, MailFolder.self, OutlookCalendar.self],
         fields: all
     )
 

@@ -40,7 +40,8 @@ public struct EventFields: FieldSet {
     /// The first 255 characters of the body, as text.
     public let bodyPreview: Field<String>
 
-    /// When the event starts, as a local time and a time zone (UTC by default; the `Prefer: outlook.timezone` header chooses another).
+    /// When the event starts, as a local time and a time zone (UTC by default; the `Prefer: outlook.timezone` header
+    /// chooses another).
     public let start: Field<DateTimeTimeZone>
 
     /// When the event ends, as a local time and a time zone.

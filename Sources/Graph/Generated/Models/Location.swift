@@ -19,7 +19,8 @@ public struct LocationFields: FieldSet {
     /// The name shown for the location, such as a room name or an address.
     public let displayName: Field<String>
 
-    /// The kind of place, such as a conference room or a hotel; set by the service (`default` for locations set through the API).
+    /// The kind of place, such as a conference room or a hotel; set by the service (`default` for locations set through
+    /// the API).
     public let locationType: Field<LocationType>
 
     /// A URI that represents the location.

@@ -11,7 +11,18 @@ public typealias LocationType = OpenEnum<LocationTypeValues>
 
 /// The values of `LocationType` that the spec declares; others decode and re-encode too.
 public enum LocationTypeValues: EnumValues {
-    public static let known: [String] = ["default", "conferenceRoom", "homeAddress", "businessAddress", "geoCoordinates", "streetAddress", "hotel", "restaurant", "localBusiness", "postalAddress"]
+    public static let known: [String] = [
+        "default",
+        "conferenceRoom",
+        "homeAddress",
+        "businessAddress",
+        "geoCoordinates",
+        "streetAddress",
+        "hotel",
+        "restaurant",
+        "localBusiness",
+        "postalAddress",
+    ]
 }
 
 extension LocationType {

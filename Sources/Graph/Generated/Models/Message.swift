@@ -91,7 +91,8 @@ public struct MessageFields: FieldSet {
     /// The message's follow-up flag.
     public let flag: Field<FollowupFlag>
 
-    /// The message's attachments; each is a fileAttachment, itemAttachment or referenceAttachment, told apart by `@odata.type`.
+    /// The message's attachments; each is a fileAttachment, itemAttachment or referenceAttachment, told apart by
+    /// `@odata.type`.
     ///
     /// Present when the request expanded it (`expand("attachments")`).
     public let attachments: Field<[Attachment]>

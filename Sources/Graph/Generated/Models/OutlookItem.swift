@@ -20,10 +20,7 @@ public struct OutlookItemFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.outlookItem",
         base: Entity.self,
-        derived: [
-            Message.self,
-            Event.self,
-        ],
+        derived: [Message.self, Event.self],
         fields: all
     )
 

@@ -11,7 +11,14 @@ public typealias ResponseType = OpenEnum<ResponseTypeValues>
 
 /// The values of `ResponseType` that the spec declares; others decode and re-encode too.
 public enum ResponseTypeValues: EnumValues {
-    public static let known: [String] = ["none", "organizer", "tentativelyAccepted", "accepted", "declined", "notResponded"]
+    public static let known: [String] = [
+        "none",
+        "organizer",
+        "tentativelyAccepted",
+        "accepted",
+        "declined",
+        "notResponded",
+    ]
 }
 
 extension ResponseType {

@@ -54,7 +54,8 @@ public struct UserFields: FieldSet {
     /// Present when the request expanded it (`expand("messages")`).
     public let messages: Field<[Message]>
 
-    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`, `deleteditems`).
+    /// The user's top-level mail folders; well-known ones can be addressed by name (`inbox`, `drafts`, `sentitems`,
+    /// `deleteditems`).
     ///
     /// Present when the request expanded it (`expand("mailFolders")`).
     public let mailFolders: Field<[MailFolder]>

@@ -21,9 +21,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "inbox.Contact",
         model: Contact.self,
-        operations: [
-            .init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self))),
-        ]
+        operations: [.init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self)))]
     )
 }
 

@@ -21,12 +21,16 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "inbox.delta",
         model: DeltaPage.self,
-        children: [
-            .init("longpoll", "inbox.longpoll", collection: false),
-        ],
+        children: [.init("longpoll", "inbox.longpoll", collection: false)],
         operations: [
             .init("listChanges", .get, [], response: .model(DeltaPage.self)),
-            .init("generateCursor", .post, ["generate_cursor"], request: .model(CursorStart.self), response: .model(DeltaCursor.self)),
+            .init(
+                "generateCursor",
+                .post,
+                ["generate_cursor"],
+                request: .model(CursorStart.self),
+                response: .model(DeltaCursor.self)
+            ),
             .init("getLatestCursor", .post, ["latest_cursor"], response: .model(DeltaCursor.self)),
         ]
     )

@@ -32,9 +32,7 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
             .init("events", "inbox.Event", collection: true),
             .init("delta", "inbox.delta", collection: false),
         ],
-        operations: [
-            .init("send", .post, ["send"], request: .model(Outgoing.self), response: .model(Message.self)),
-        ]
+        operations: [.init("send", .post, ["send"], request: .model(Outgoing.self), response: .model(Message.self))]
     )
 
     /// The conversations of a namespace.
@@ -68,9 +66,7 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The tags of a namespace: the system's (inbox, unread, starred, archive, ...) and the user's own.
     ///
     /// `tags.request()` lists them; `tags("tag_id")` addresses one.
-    public var tags: CollectionRequestBuilder<TagRequestBuilder> {
-        .init(client: client, path: path.appending("tags"))
-    }
+    public var tags: CollectionRequestBuilder<TagRequestBuilder> { .init(client: client, path: path.appending("tags")) }
 
     /// The attachments and uploads of a namespace.
     ///

@@ -24,7 +24,14 @@ public struct TagRequestBuilder: ModelRequestBuilder {
         operations: [
             .init("rename", .put, [], request: .model(TagName.self), response: .model(Tag.self)),
             .init("listTags", .get, [], onCollection: true, response: .collection(.model(Tag.self))),
-            .init("createTag", .post, [], onCollection: true, request: .model(TagName.self), response: .model(Tag.self)),
+            .init(
+                "createTag",
+                .post,
+                [],
+                onCollection: true,
+                request: .model(TagName.self),
+                response: .model(Tag.self)
+            ),
         ]
     )
 

@@ -17,12 +17,7 @@ public struct WhenFields: FieldSet {
 
     public static let schema = ModelSchema(
         "inbox.When",
-        derived: [
-            Time.self,
-            Timespan.self,
-            CalendarDay.self,
-            Datespan.self,
-        ],
+        derived: [Time.self, Timespan.self, CalendarDay.self, Datespan.self],
         discriminator: "object",
         fields: all
     )

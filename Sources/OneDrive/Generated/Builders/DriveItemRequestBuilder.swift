@@ -6,7 +6,11 @@ import Foundation
 
 /// A file, folder or other item stored in a drive.
 ///
-/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`; `deleted` marks removed items in delta results. Responses may also carry the instance annotation `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
+/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`;
+/// `deleted` marks removed items in delta results. Responses may also carry the instance annotation
+/// `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the
+/// content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior`
+/// (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
 ///
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public struct DriveItemRequestBuilder: ModelRequestBuilder {
@@ -54,7 +58,9 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<DriveItem> { .init(client: client, path: path.appending("content")) }
 
-    /// Copies the item (and, for a folder, everything inside it) asynchronously; the service answers 202 Accepted with a monitor URL in the Location header, whose status is an asyncJobStatus (use `startCopy(to:name:)` to get a CopyMonitor). Graph declares a driveItem result, but none is ever sent, so none is declared here.
+    /// Copies the item (and, for a folder, everything inside it) asynchronously; the service answers 202 Accepted with
+    /// a monitor URL in the Location header, whose status is an asyncJobStatus (use `startCopy(to:name:)` to get a
+    /// CopyMonitor). Graph declares a driveItem result, but none is ever sent, so none is declared here.
     ///
     /// - Parameters:
     ///   - parentReference: The folder to copy into.
@@ -70,11 +76,14 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// Starts a resumable upload of a large file; bind it to the new file's path (`root:/folder/name.ext:`) or to an existing item to replace its content.
+    /// Starts a resumable upload of a large file; bind it to the new file's path (`root:/folder/name.ext:`) or to an
+    /// existing item to replace its content.
     ///
     /// - Parameters:
-    ///   - item: Properties of the file to create; may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace` or `rename`).
-    ///   - deferCommit: When true, the file is created only after an explicit completion request once every byte has arrived.
+    ///   - item: Properties of the file to create; may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace` or
+    ///     `rename`).
+    ///   - deferCommit: When true, the file is created only after an explicit completion request once every byte has
+    ///     arrived.
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/createUploadSession` (POST).
     public func createUploadSession(
@@ -89,18 +98,23 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
     }
 
-    /// Finds items under this folder (or in the whole drive, from the root) whose name, metadata or content matches the query.
+    /// Finds items under this folder (or in the whole drive, from the root) whose name, metadata or content matches the
+    /// query.
     ///
     /// - Parameters:
     ///   - q: The text to search for.
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/search` (GET).
     public func search(q: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 
-    /// Lists the items under this folder (usually the root) that changed since the token; without a token, lists every item.
+    /// Lists the items under this folder (usually the root) that changed since the token; without a token, lists every
+    /// item.
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/delta` (GET).
     public func delta() -> CollectionRequest<DriveItem> {
@@ -108,14 +122,18 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         return CollectionRequest(client: client, request: request)
     }
 
-    /// Lists the items under this folder (usually the root) that changed since the token; without a token, lists every item.
+    /// Lists the items under this folder (usually the root) that changed since the token; without a token, lists every
+    /// item.
     ///
     /// - Parameters:
     ///   - token: The token from an earlier round's delta link (legacy OneDrive also sends it as `@delta.token`).
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/delta` (GET).
     public func delta(token: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }

@@ -20,10 +20,7 @@ public struct BaseItemFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
-        derived: [
-            Drive.self,
-            DriveItem.self,
-        ],
+        derived: [Drive.self, DriveItem.self],
         fields: all
     )
 
@@ -36,7 +33,8 @@ public struct BaseItemFields: FieldSet {
     /// A user-visible description of the item.
     public let description: Field<String>
 
-    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's change.
+    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
+    /// change.
     public let eTag: Field<String>
 
     /// When the item was created on the service.

@@ -25,7 +25,8 @@ public struct DriveFields: FieldSet {
     /// A user-visible description of the item.
     public let description: Field<String>
 
-    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's change.
+    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
+    /// change.
     public let eTag: Field<String>
 
     /// When the item was created on the service.

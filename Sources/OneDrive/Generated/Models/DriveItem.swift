@@ -6,7 +6,11 @@ import Foundation
 
 /// A file, folder or other item stored in a drive.
 ///
-/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`; `deleted` marks removed items in delta results. Responses may also carry the instance annotation `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
+/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`;
+/// `deleted` marks removed items in delta results. Responses may also carry the instance annotation
+/// `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the
+/// content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior`
+/// (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
 ///
 /// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
 ///
@@ -27,7 +31,8 @@ public struct DriveItemFields: FieldSet {
     /// A user-visible description of the item.
     public let description: Field<String>
 
-    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's change.
+    /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
+    /// change.
     public let eTag: Field<String>
 
     /// When the item was created on the service.

@@ -6,7 +6,9 @@ import Foundation
 
 /// The item properties sent with `createUploadSession`.
 ///
-/// The object may also carry the instance annotation `@microsoft.graph.conflictBehavior` (`fail`, `replace` or `rename`; legacy OneDrive: `@name.conflictBehavior`), which says what happens when an item of that name already exists; it cannot be declared as a property, so handwritten code adds it.
+/// The object may also carry the instance annotation `@microsoft.graph.conflictBehavior` (`fail`, `replace` or
+/// `rename`; legacy OneDrive: `@name.conflictBehavior`), which says what happens when an item of that name already
+/// exists; it cannot be declared as a property, so handwritten code adds it.
 ///
 /// Its properties are listed in `DriveItemUploadablePropertiesFields`; read and write them as `value.name`.
 ///

@@ -19,11 +19,7 @@ public struct EntityFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
-        derived: [
-            BaseItem.self,
-            ThumbnailSet.self,
-            User.self,
-        ],
+        derived: [BaseItem.self, ThumbnailSet.self, User.self],
         fields: all
     )
 

@@ -4,7 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Present when the item is a package, such as a OneNote notebook, that is a folder on the wire but should be treated as one file.
+/// Present when the item is a package, such as a OneNote notebook, that is a folder on the wire but should be treated
+/// as one file.
 ///
 /// Its properties are listed in `PackageFacetFields`; read and write them as `value.name`.
 ///

@@ -4,7 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// A resumable upload: PUT the file to `uploadUrl` in byte ranges that are multiples of 320 KiB (327,680 bytes), each request under 60 MiB.
+/// A resumable upload: PUT the file to `uploadUrl` in byte ranges that are multiples of 320 KiB (327,680 bytes), each
+/// request under 60 MiB.
 ///
 /// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
 ///

@@ -18,5 +18,8 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteEntityBaseModel", model: OnenoteEntityBaseModel.self)
+    public static let route = ResourceRoute(
+        "microsoft.graph.onenoteEntityBaseModel",
+        model: OnenoteEntityBaseModel.self
+    )
 }

@@ -18,5 +18,8 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteEntityHierarchyModel", model: OnenoteEntityHierarchyModel.self)
+    public static let route = ResourceRoute(
+        "microsoft.graph.onenoteEntityHierarchyModel",
+        model: OnenoteEntityHierarchyModel.self
+    )
 }

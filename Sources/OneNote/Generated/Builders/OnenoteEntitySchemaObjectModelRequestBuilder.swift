@@ -18,5 +18,8 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteEntitySchemaObjectModel", model: OnenoteEntitySchemaObjectModel.self)
+    public static let route = ResourceRoute(
+        "microsoft.graph.onenoteEntitySchemaObjectModel",
+        model: OnenoteEntitySchemaObjectModel.self
+    )
 }

@@ -16,7 +16,11 @@ public typealias Entity = Model<EntityFields>
 /// The properties of a `Entity`, inherited ones included.
 public struct EntityFields: FieldSet {
     public static let all = EntityFields()
-    public static let schema = ModelSchema("microsoft.graph.entity", derived: [OnenoteEntityBaseModel.self], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.entity",
+        derived: [OnenoteEntityBaseModel.self],
+        fields: all
+    )
 
     /// The resource's unique identifier.
     public let id: Field<String>

@@ -14,7 +14,6 @@ public typealias Notebook = Model<NotebookFields>
 /// The properties of a `Notebook`, inherited ones included.
 public struct NotebookFields: FieldSet {
     public static let all = NotebookFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.notebook",
         base: OnenoteEntityHierarchyModel.self,
@@ -45,10 +44,12 @@ public struct NotebookFields: FieldSet {
     /// Legacy OneNote API name for `lastModifiedDateTime`.
     public let lastModifiedTime: Field<Date>
 
-    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
+    /// API.
     public let createdBy: Field<JSONValue>
 
-    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
+    /// OneNote API.
     public let lastModifiedBy: Field<JSONValue>
 
     /// Whether this is the user's default notebook.

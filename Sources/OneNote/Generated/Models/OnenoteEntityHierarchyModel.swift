@@ -20,11 +20,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityHierarchyModel",
         base: OnenoteEntitySchemaObjectModel.self,
-        derived: [
-            Notebook.self,
-            SectionGroup.self,
-            OnenoteSection.self,
-        ],
+        derived: [Notebook.self, SectionGroup.self, OnenoteSection.self],
         fields: all
     )
 
@@ -52,10 +48,12 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     /// Legacy OneNote API name for `lastModifiedDateTime`.
     public let lastModifiedTime: Field<Date>
 
-    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
+    /// API.
     public let createdBy: Field<JSONValue>
 
-    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
+    /// OneNote API.
     public let lastModifiedBy: Field<JSONValue>
 
     public init() {

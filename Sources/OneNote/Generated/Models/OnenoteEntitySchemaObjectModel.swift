@@ -20,10 +20,7 @@ public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntitySchemaObjectModel",
         base: OnenoteEntityBaseModel.self,
-        derived: [
-            OnenoteEntityHierarchyModel.self,
-            OnenotePage.self,
-        ],
+        derived: [OnenoteEntityHierarchyModel.self, OnenotePage.self],
         fields: all
     )
 

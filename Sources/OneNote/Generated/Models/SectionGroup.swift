@@ -45,10 +45,12 @@ public struct SectionGroupFields: FieldSet {
     /// Legacy OneNote API name for `lastModifiedDateTime`.
     public let lastModifiedTime: Field<Date>
 
-    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
+    /// API.
     public let createdBy: Field<JSONValue>
 
-    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote API.
+    /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
+    /// OneNote API.
     public let lastModifiedBy: Field<JSONValue>
 
     /// The URL that lists the section group's sections.

@@ -23,7 +23,14 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
         model: Contact.self,
         operations: [
             .init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self))),
-            .init("createContacts", .post, [], onCollection: true, request: .model(NewContacts.self), response: .collection(.model(ResourceReference.self))),
+            .init(
+                "createContacts",
+                .post,
+                [],
+                onCollection: true,
+                request: .model(NewContacts.self),
+                response: .collection(.model(ResourceReference.self))
+            ),
         ]
     )
 }

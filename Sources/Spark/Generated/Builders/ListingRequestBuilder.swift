@@ -21,9 +21,7 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "spark.Listing",
         model: Listing.self,
-        children: [
-            .init("photos", "spark.Photo", collection: true),
-        ],
+        children: [.init("photos", "spark.Photo", collection: true)],
         operations: [
             .init("getListing", .get, [], response: .collection(.model(Listing.self))),
             .init("searchListings", .get, [], onCollection: true, response: .collection(.model(Listing.self))),

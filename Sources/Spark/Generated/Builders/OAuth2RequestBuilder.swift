@@ -20,7 +20,14 @@ public struct OAuth2RequestBuilder: RequestBuilder {
     public static let route = ResourceRoute(
         "spark.oauth2",
         operations: [
-            .init("grantToken", .post, ["grant"], request: .model(TokenGrant.self), response: .model(OAuth2Tokens.self), enveloped: false),
+            .init(
+                "grantToken",
+                .post,
+                ["grant"],
+                request: .model(TokenGrant.self),
+                response: .model(OAuth2Tokens.self),
+                enveloped: false
+            ),
         ]
     )
 

@@ -4,7 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// A listing's standard fields; which ones arrive depends on `_select`, the MLS and the user's role, and any others are kept as extra members.
+/// A listing's standard fields; which ones arrive depends on `_select`, the MLS and the user's role, and any others are
+/// kept as extra members.
 ///
 /// Its properties are listed in `StandardFieldsFields`; read and write them as `value.name`.
 ///

@@ -60,9 +60,12 @@ public struct GoldenODataClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
@@ -82,7 +85,10 @@ public struct GoldenODataClient: RequestBuilder {
 
     /// - Remark: Generated from `sample.drive.DriveService/resolveShareLink` (GET).
     public func resolveShareLink(url: String) -> OperationRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "resolveShareLink", parameters: [("url", ODataLiteral(json: url))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "resolveShareLink", parameters: [("url", ODataLiteral(json: url))])
+        )
         return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
     }
 

@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The GoldenOData module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The GoldenOData module as tools see it: what the mock server serves, `bindery validate` checks and the conformance
+/// suite replays.
 ///
 /// - Remark: Generated from `Tests/Golden/OData/spec.csdl.xml`.
 public enum GoldenODataService {

@@ -27,9 +27,7 @@ public struct GoldenOpenAPIClient: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "sample.mail.Service",
-        children: [
-            .init("n", "sample.mail.Namespace", collection: true),
-        ]
+        children: [.init("n", "sample.mail.Namespace", collection: true)]
     )
 
     public let client: ServiceClient
@@ -56,13 +54,14 @@ public struct GoldenOpenAPIClient: RequestBuilder {
         headers: HTTPFields = [:]
     ) {
         self.init(client: ServiceClient(
-            baseURL: baseURL, transport: transport, middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
+            baseURL: baseURL,
+            transport: transport,
+            middleware: middleware + (auth.map { [AuthMiddleware($0)] } ?? []),
             conventions: Self.conventions,
-            defaultHeaders: headers))
+            defaultHeaders: headers
+        ))
     }
 
     /// `n.request()` lists them; `n("namespace_id")` addresses one.
-    public var n: CollectionRequestBuilder<NamespaceRequestBuilder> {
-        .init(client: client, path: path.appending("n"))
-    }
+    public var n: CollectionRequestBuilder<NamespaceRequestBuilder> { .init(client: client, path: path.appending("n")) }
 }

@@ -4,8 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The GoldenOpenAPI module as tools see it: what the mock server serves, `bindery validate` checks
-/// and the conformance suite replays.
+/// The GoldenOpenAPI module as tools see it: what the mock server serves, `bindery validate` checks and the conformance
+/// suite replays.
 ///
 /// - Remark: Generated from `Tests/Golden/OpenAPI/spec.json`.
 public enum GoldenOpenAPIService {

@@ -21,12 +21,8 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.baseItem",
         model: BaseItem.self,
-        children: [
-            .init("createdByUser", "sample.drive.user", collection: false),
-        ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(BaseItem.self))),
-        ]
+        children: [.init("createdByUser", "sample.drive.user", collection: false)],
+        operations: [.init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(BaseItem.self)))]
     )
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }

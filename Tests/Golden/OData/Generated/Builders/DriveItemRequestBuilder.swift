@@ -53,7 +53,10 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
 
     /// - Remark: Generated from `sample.drive.driveItem/search` (GET).
     public func search(q: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 
@@ -86,7 +89,10 @@ extension CollectionRequestBuilder where Item == DriveItemRequestBuilder {
 
     /// - Remark: Generated from `sample.drive.driveItem/delta` (GET).
     public func delta(token: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))]))
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }

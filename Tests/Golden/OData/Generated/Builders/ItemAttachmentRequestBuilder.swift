@@ -21,9 +21,7 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.itemAttachment",
         model: ItemAttachment.self,
-        children: [
-            .init("item", "sample.drive.message", collection: false),
-        ]
+        children: [.init("item", "sample.drive.message", collection: false)]
     )
 
     public var item: MessageRequestBuilder { .init(client: client, path: path.appending("item")) }

@@ -21,12 +21,8 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.message",
         model: Message.self,
-        children: [
-            .init("attachments", "sample.drive.attachment", collection: true),
-        ],
-        operations: [
-            .init("send", .post, ["send"]),
-        ]
+        children: [.init("attachments", "sample.drive.attachment", collection: true)],
+        operations: [.init("send", .post, ["send"])]
     )
 
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.

@@ -21,9 +21,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.onenoteSection",
         model: OnenoteSection.self,
-        children: [
-            .init("parentNotebook", "sample.drive.notebook", collection: false),
-        ]
+        children: [.init("parentNotebook", "sample.drive.notebook", collection: false)]
     )
 
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }

@@ -18,10 +18,7 @@ public struct AttachmentFields: FieldSet {
     public static let schema = ModelSchema(
         "sample.drive.attachment",
         base: Entity.self,
-        derived: [
-            FileAttachment.self,
-            ItemAttachment.self,
-        ],
+        derived: [FileAttachment.self, ItemAttachment.self],
         fields: all
     )
 

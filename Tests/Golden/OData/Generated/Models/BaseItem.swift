@@ -18,10 +18,7 @@ public struct BaseItemFields: FieldSet {
     public static let schema = ModelSchema(
         "sample.drive.baseItem",
         base: Entity.self,
-        derived: [
-            DriveItem.self,
-            Drive.self,
-        ],
+        derived: [DriveItem.self, Drive.self],
         fields: all
     )
 

@@ -18,9 +18,7 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
     public static let schema = ModelSchema(
         "sample.drive.onenoteEntityBaseModel",
         base: Entity.self,
-        derived: [
-            OnenoteEntityHierarchyModel.self,
-        ],
+        derived: [OnenoteEntityHierarchyModel.self],
         fields: all
     )
 

@@ -18,11 +18,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     public static let schema = ModelSchema(
         "sample.drive.onenoteEntityHierarchyModel",
         base: OnenoteEntityBaseModel.self,
-        derived: [
-            Notebook.self,
-            SectionGroup.self,
-            OnenoteSection.self,
-        ],
+        derived: [Notebook.self, SectionGroup.self, OnenoteSection.self],
         fields: all
     )
 

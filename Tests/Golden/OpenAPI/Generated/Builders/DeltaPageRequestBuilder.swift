@@ -23,7 +23,13 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
         model: DeltaPage.self,
         operations: [
             .init("getDelta", .get, [], response: .model(DeltaPage.self)),
-            .init("generateCursor", .post, ["generate_cursor"], request: .model(GenerateCursorRequest.self), response: .model(GenerateCursorResponse.self)),
+            .init(
+                "generateCursor",
+                .post,
+                ["generate_cursor"],
+                request: .model(GenerateCursorRequest.self),
+                response: .model(GenerateCursorResponse.self)
+            ),
         ]
     )
 

@@ -22,7 +22,13 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
         "sample.mail.Thread",
         model: Thread.self,
         operations: [
-            .init("updateThreadTags", .put, [], request: .model(UpdateThreadTagsRequest.self), response: .model(Thread.self)),
+            .init(
+                "updateThreadTags",
+                .put,
+                [],
+                request: .model(UpdateThreadTagsRequest.self),
+                response: .model(Thread.self)
+            ),
             .init("listThreads", .get, [], onCollection: true, response: .collection(.model(Thread.self))),
         ]
     )

@@ -17,10 +17,7 @@ public struct WhenFields: FieldSet {
 
     public static let schema = ModelSchema(
         "sample.mail.When",
-        derived: [
-            Time.self,
-            Timespan.self,
-        ],
+        derived: [Time.self, Timespan.self],
         discriminator: "object",
         fields: all
     )

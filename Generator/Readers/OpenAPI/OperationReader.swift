@@ -36,12 +36,12 @@ struct OpenAPIReadOperation {
 /// Reads one operation: name, parameters, request body and response, applying the document's envelope.
 final class OpenAPIOperationReader {
     private let context: OpenAPIContext
-    private let schemas: OpenAPISchemaTranslator
+    private let schemas: OpenAPISchemaReader
     private let extensions: OpenAPIExtensionReader
     private let conventions: Conventions
     private var operationIds: [String: SourceLocation] = [:]
 
-    init(context: OpenAPIContext, schemas: OpenAPISchemaTranslator, conventions: Conventions) {
+    init(context: OpenAPIContext, schemas: OpenAPISchemaReader, conventions: Conventions) {
         self.context = context
         self.schemas = schemas
         self.extensions = OpenAPIExtensionReader(context: context)
@@ -107,7 +107,7 @@ final class OpenAPIOperationReader {
             method: method, name: name, parameters: parameters.filter { $0.location != .path }.map(\.spec),
             requestBody: requestBody, response: nil,
             returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
-            doc: OpenAPISchemaTranslator.documentation(operation, summaryKey: "summary"),
+            doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
         readResponses(operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging, envelope: envelope, into: &read)
@@ -204,7 +204,7 @@ final class OpenAPIOperationReader {
             type = schemas.resolve(schema, nameHint: hint)
         }
         let isRequired = location == .path || node["required"]?.bool == true
-        let doc = OpenAPISchemaTranslator.documentation(node, summaryKey: "summary")
+        let doc = node.documentation(summaryKey: "summary")
         return ReadParameter(spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
     }
 
@@ -238,7 +238,7 @@ final class OpenAPIOperationReader {
             }
             var payload = schema
             if case .wrapped(_, let requestPath) = envelope, !requestPath.isEmpty,
-                let inner = schemas.schema(at: requestPath, in: schema)
+                let inner = schemas.lookup.schema(at: requestPath, in: schema)
             {
                 payload = inner
             }
@@ -311,7 +311,7 @@ final class OpenAPIOperationReader {
 
         var payload = schema
         if case .wrapped(let resultsPath, _) = envelope {
-            if let inner = schemas.schema(at: resultsPath, in: schema) {
+            if let inner = schemas.lookup.schema(at: resultsPath, in: schema) {
                 payload = inner
             } else if isEnvelopeWithoutResults(schema, resultsPath: resultsPath) {
                 // `{"D": {"Success": true}}`, `{"request_id": "..."}`: nothing to decode.
@@ -326,39 +326,39 @@ final class OpenAPIOperationReader {
 
         var items: OpenAPINode?
         var isList = false
-        let array = schemas.arrayShape(of: payload)
+        let array = schemas.lookup.arrayShape(of: payload)
         if array.isArray {
             isList = true
             items = array.items
         } else if case .none = envelope, case .nextLink = paging,
-            let value = schemas.schema(at: ["value"], in: payload), schemas.arrayShape(of: value).isArray
+            let value = schemas.lookup.schema(at: ["value"], in: payload), schemas.lookup.arrayShape(of: value).isArray
         {
             // OData-style collection object `{"value": [...], "@odata.nextLink": ...}`.
             isList = true
-            items = schemas.arrayShape(of: value).items
+            items = schemas.lookup.arrayShape(of: value).items
         }
         let type: TypeRef
         if isList {
             let element = items.map { schemas.resolve($0, nameHint: operationName + "Item").type } ?? .primitive(.untyped)
             type = .collection(element)
-            read.responseSchemaName = items.flatMap(schemas.referencedComponentName)
+            read.responseSchemaName = items.flatMap(schemas.lookup.referencedComponentName)
         } else {
             type = schemas.resolve(payload, nameHint: operationName + "Response").type
-            read.responseSchemaName = schemas.referencedComponentName(payload)
+            read.responseSchemaName = schemas.lookup.referencedComponentName(payload)
         }
         read.returnsList = isList
         // Judged on the payload, so that under an envelope a list is still a list and not "an object".
-        if !isList, case .named = type, schemas.isObjectSchema(payload) { read.returnsJSONObject = true }
+        if !isList, case .named = type, schemas.lookup.isObjectSchema(payload) { read.returnsJSONObject = true }
         read.response = ResponseSpec(type: type, successCodes: successCodes, example: example(of: json.node))
     }
 
     /// The media type's `example`, or the first of its `examples` (the whole body, envelope included).
-    private func example(of media: OpenAPINode) -> ExampleValue? {
+    private func example(of media: OpenAPINode) -> JSONLiteral? {
         if let example = media["example"] { return Self.exampleValue(example.value) }
         return media["examples"]?.members.first.flatMap { $0.node["value"] }.map { Self.exampleValue($0.value) }
     }
 
-    private static func exampleValue(_ json: JSONValue) -> ExampleValue {
+    private static func exampleValue(_ json: JSONValue) -> JSONLiteral {
         switch json {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -372,8 +372,8 @@ final class OpenAPIOperationReader {
     /// The object that would hold the results is there, but the results member is not.
     private func isEnvelopeWithoutResults(_ schema: OpenAPINode, resultsPath: [String]) -> Bool {
         let parentPath = Array(resultsPath.dropLast())
-        guard let parent = parentPath.isEmpty ? schema : schemas.schema(at: parentPath, in: schema) else { return false }
-        return schemas.isObjectSchema(parent)
+        guard let parent = parentPath.isEmpty ? schema : schemas.lookup.schema(at: parentPath, in: schema) else { return false }
+        return schemas.lookup.isObjectSchema(parent)
     }
 }
 

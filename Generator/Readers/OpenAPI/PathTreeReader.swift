@@ -68,7 +68,7 @@ final class OpenAPIPathNode {
 ///   a GET returning a JSON object (`/n/{ns}/delta`).
 /// - Any other literal leaf is an operation of the parent resource with that segment as its path suffix
 ///   (GET → function, others → action).
-final class OpenAPIPathTreeTranslator {
+final class OpenAPIPathTreeReader {
     private let context: OpenAPIContext
     private let operationReader: OpenAPIOperationReader
     private let extensions: OpenAPIExtensionReader
@@ -86,7 +86,7 @@ final class OpenAPIPathTreeTranslator {
 
     var rootResourceName: QualifiedName { QualifiedName(namespace: namespace, name: "Service") }
 
-    func translate() {
+    func read() {
         if let paths = context.root["paths"] {
             if paths.isObject {
                 for (template, pathItem) in paths.members { addPath(template, pathItem: pathItem) }
@@ -319,7 +319,7 @@ final class OpenAPIPathTreeTranslator {
 
     private func documentation(of pathItem: OpenAPINode?) -> Documentation {
         guard let pathItem else { return Documentation() }
-        return OpenAPISchemaTranslator.documentation(pathItem, summaryKey: "summary")
+        return pathItem.documentation(summaryKey: "summary")
     }
 
     private func skip(_ node: OpenAPIPathNode, because reason: String) {

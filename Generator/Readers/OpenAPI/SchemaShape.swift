@@ -1,0 +1,110 @@
+import BinderySpec
+
+/// What a JSON Schema is, read from its keywords alone: the rules every part of the OpenAPI reader shares.
+///
+/// Asking reports nothing, since a node is asked more than once; `OpenAPISchemaReader` reports bad keywords.
+enum OpenAPISchemaShape {
+    case reference(OpenAPINode)
+    case object
+    case enumeration
+    case union(keyword: String, members: [OpenAPINode])
+    case array(items: OpenAPINode?)
+    case primitive(Primitive)
+    case untyped
+
+    init(of schema: OpenAPINode) {
+        self = Self.shape(of: schema)
+    }
+
+    private static func shape(of schema: OpenAPINode) -> Self {
+        if let reference = schema["$ref"] { return .reference(reference) }
+        let types = schema["type"].flatMap(typeNames(of:)) ?? []
+        let nonNullTypes = types.filter { $0 != "null" }
+        if let allOf = schema["allOf"]?.elements {
+            // `allOf: [{$ref}]` alone is the 3.0 way to add a description or `nullable` to a reference.
+            if allOf.count == 1, let reference = allOf[0]["$ref"], schema["properties"] == nil {
+                return .reference(reference)
+            }
+            return .object
+        }
+        if schema["properties"] != nil { return .object }
+        for keyword in ["oneOf", "anyOf"] {
+            if let members = schema[keyword]?.elements { return .union(keyword: keyword, members: members) }
+        }
+        if let values = schema["enum"]?.elements {
+            let stringsOnly = values.allSatisfy { $0.string != nil || $0.value.isNull }
+            if nonNullTypes == ["string"] || (nonNullTypes.isEmpty && stringsOnly && values.contains { $0.string != nil }) {
+                return .enumeration
+            }
+        }
+        guard nonNullTypes.count <= 1 else { return .untyped }
+        switch nonNullTypes.first {
+        case "object"?: return .object
+        case "array"?: return .array(items: schema["items"])
+        case let name?:
+            return primitive(type: name, format: schema["format"]?.string, encoding: schema["contentEncoding"]?.string)
+                .map(Self.primitive) ?? .untyped
+        case nil:
+            if schema["additionalProperties"] != nil { return .object }
+            if let items = schema["items"] { return .array(items: items) }
+            return .untyped
+        }
+    }
+
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
+    /// The `type` keyword as a list (3.1 allows `["string", "null"]`); nil when malformed.
+    static func typeNames(of node: OpenAPINode) -> [String]? {
+        if let name = node.string { return [name] }
+        guard let elements = node.elements else { return nil }
+        let names = elements.compactMap(\.string)
+        return names.count == elements.count ? names : nil
+    }
+
+    static func primitive(type: String, format: String?, encoding: String? = nil) -> Primitive? {
+        switch type {
+        case "string":
+            switch format {
+            case "date-time": return .dateTimeOffset
+            case "date": return .date
+            case "time": return .timeOfDay
+            case "duration": return .duration
+            case "byte": return .binary
+            case "binary": return .stream
+            case "uuid": return .guid
+            default: return encoding == "base64" ? .binary : .string
+            }
+        case "integer":
+            switch format {
+            case "int32": return .int32
+            case "int16": return .int16
+            case "int8": return .sbyte
+            case "uint8": return .byte
+            default: return .int64
+            }
+        case "number":
+            switch format {
+            case "float": return .single
+            case "decimal": return .decimal
+            default: return .double
+            }
+        case "boolean": return .boolean
+        default: return nil
+        }
+    }
+
+    /// `nullable: true` (3.0), a `"null"` type (3.1), or a null among the enum values.
+    static func isNullable(_ schema: OpenAPINode) -> Bool {
+        if schema["nullable"]?.bool == true { return true }
+        if let typeNode = schema["type"], typeNames(of: typeNode)?.contains("null") == true { return true }
+        return schema["enum"]?.elements?.contains { $0.value.isNull } ?? false
+    }
+
+    /// An object schema without properties or allOf: a map of anything, which the model reads as any JSON value.
+    static func isFreeForm(_ schema: OpenAPINode) -> Bool {
+        schema["allOf"] == nil && (schema["properties"]?.members.isEmpty ?? true)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Every checked-in generated file reads within 120 columns: the renderer breaks what it can, and nothing it
+/// writes today is a single token too long to break.
+@Suite struct GeneratedLineWidthTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `Sources/<Service>/Generated`, the conformance calls in `Sources/BinderyServiceMocks/Generated` and the golden modules.
+    static func generatedFiles() -> [URL] {
+        let fileManager = FileManager.default
+        var folders: [URL] = []
+        for parent in ["Sources", "Tests/Golden"] {
+            let url = packageRoot.appendingPathComponent(parent)
+            for child in (try? fileManager.contentsOfDirectory(atPath: url.path)) ?? [] {
+                let generated = url.appendingPathComponent(child).appendingPathComponent("Generated")
+                if fileManager.fileExists(atPath: generated.path) { folders.append(generated) }
+            }
+        }
+        return folders.flatMap { folder in
+            (fileManager.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
+        }
+    }
+
+    @Test func noGeneratedLineIsWiderThan120Columns() throws {
+        let files = Self.generatedFiles()
+        #expect(files.count > 100)
+        var wide: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > 120 {
+                wide.append("\(file.path.dropFirst(Self.packageRoot.path.count + 1)):\(number + 1): \(line.count) columns")
+            }
+        }
+        #expect(wide.isEmpty, "\(wide.joined(separator: "\n"))")
+    }
+}
