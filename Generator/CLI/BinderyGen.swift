@@ -49,7 +49,7 @@ struct BinderyGen: ParsableCommand {
         guard let spec = read, !diagnostics.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
         let readTime = clock.now - start
 
-        let pruned = spec.pruned(include: configuration.include ?? [], exclude: configuration.exclude ?? [])
+        let pruned = spec.pruned(include: configuration.include, exclude: configuration.exclude)
         let emitter = Emitter(options: Emitter.Options(config: configuration, specDisplayPath: self.spec))
         let (files, warnings) = emitter.emit(pruned)
         Self.print(warnings)
@@ -94,22 +94,11 @@ struct BinderyGen: ParsableCommand {
                 : (folder as NSString).lastPathComponent)
             return GeneratorConfig(moduleName: name)
         }
-        do {
-            var configuration = try JSONDecoder().decode(GeneratorConfig.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            if let module { configuration.moduleName = module }
-            if let access = configuration.accessLevel, access != "public", access != "internal" {
-                throw ValidationError("\(path): error: accessLevel must be \"public\" or \"internal\", not \"\(access)\"")
-            }
-            for baseURL in [configuration.baseURL].compactMap({ $0 }) + (configuration.alternativeBaseURLs ?? [:]).values.sorted()
-            where URL(string: baseURL)?.scheme == nil {
-                throw ValidationError("\(path): error: not an absolute URL: \(baseURL)")
-            }
-            return configuration
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(path): error: not a valid configuration: \(error)")
-        }
+        let (read, diagnostics) = ConfigReader.read(path: path)
+        Self.print(diagnostics)
+        guard var configuration = read else { throw ExitCode.failure }
+        if let module { configuration.moduleName = module }
+        return configuration
     }
 
     static func print(_ diagnostics: [Diagnostic]) {

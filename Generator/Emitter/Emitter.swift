@@ -10,7 +10,7 @@ public struct Emitter: Sendable {
         public var baseURL: String
         /// Other service roots by name (`consumer` → `consumerBaseURL`).
         public var alternativeBaseURLs: [String: String]
-        public var accessLevel: String
+        public var accessLevel: GeneratorConfig.AccessLevel
         public var nameOverrides: [String: String]
         /// How the spec is named in file headers (a path relative to the repository, not to this machine).
         public var specDisplayPath: String
@@ -25,7 +25,7 @@ public struct Emitter: Sendable {
 
         public init(
             moduleName: String, clientName: String? = nil, baseURL: String, alternativeBaseURLs: [String: String] = [:],
-            accessLevel: String = "public",
+            accessLevel: GeneratorConfig.AccessLevel = .public,
             nameOverrides: [String: String] = [:], specDisplayPath: String, layout: Layout = .perType
         ) {
             self.moduleName = moduleName
@@ -39,12 +39,15 @@ public struct Emitter: Sendable {
         }
 
         public init(config: GeneratorConfig, specDisplayPath: String) {
-            var layout = Layout.perType
-            if config.layout == "grouped" { layout = .grouped(files: max(1, config.fileCount ?? 16)) }
+            let layout: Layout =
+                switch config.layout {
+                case .perType: .perType
+                case .grouped: .grouped(files: max(1, config.fileCount))
+                }
             self.init(
-                moduleName: config.moduleName, clientName: config.clientName, baseURL: config.baseURL ?? "https://localhost",
-                alternativeBaseURLs: config.alternativeBaseURLs ?? [:],
-                accessLevel: config.accessLevel ?? "public", nameOverrides: config.nameOverrides ?? [:],
+                moduleName: config.moduleName, clientName: config.clientName,
+                baseURL: config.baseURL ?? "https://localhost", alternativeBaseURLs: config.alternativeBaseURLs,
+                accessLevel: config.accessLevel, nameOverrides: config.nameOverrides,
                 specDisplayPath: specDisplayPath, layout: layout)
         }
     }
@@ -84,7 +87,7 @@ public struct Emitter: Sendable {
             spec: spec, symbols: translators.symbols, builders: translators.builders, moduleName: options.moduleName,
             specDisplayPath: options.specDisplayPath
         ).emit(FixtureEmitter(spec: spec).cases(), diagnostics: &diagnostics)
-        return ([OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: "public").render(file))], diagnostics.all)
+        return ([OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: .public).render(file))], diagnostics.all)
     }
 
     /// The typed declarations, before rendering (snippet tests compare these).

@@ -1,32 +1,43 @@
-/// Per-spec settings, read from `bindery.json` beside the spec (every key is documented in the README).
-public struct GeneratorConfig: Codable, Equatable, Sendable {
+/// Per-spec settings, read from `bindery.json` beside the spec by `ConfigReader` (every key is in the README).
+public struct GeneratorConfig: Equatable, Sendable {
+    /// How the generated declarations are spread over files.
+    public enum Layout: String, CaseIterable, Sendable {
+        /// One file per model and per builder: easy to review, and an edit rebuilds little.
+        case perType
+        /// A few large files, for very large specs (see `fileCount`).
+        case grouped
+    }
+
+    /// The access level written on every generated declaration.
+    public enum AccessLevel: String, CaseIterable, Sendable {
+        case `public`, `internal`
+    }
+
     /// The Swift module the output belongs to; also names the client (`<moduleName>Client`) unless `clientName` is set.
     public var moduleName: String
     /// The client's default base URL.
     public var baseURL: String?
     /// Other documented service roots, by name: `{"consumer": "https://api.onedrive.com/v1.0"}` gives the client
     /// `consumerBaseURL`, and tools accept URLs below it.
-    public var alternativeBaseURLs: [String: String]?
+    public var alternativeBaseURLs: [String: String]
     public var clientName: String?
-    /// `public` (default) or `internal`.
-    public var accessLevel: String?
+    public var accessLevel: AccessLevel
     /// Keep only these types (qualified names) or root paths (entity sets, singletons, top path segments), with
-    /// everything they need to compile. `*` matches any run of characters. Empty or absent: keep everything.
-    public var include: [String]?
+    /// everything they need to compile. `*` matches any run of characters. Empty: keep everything.
+    public var include: [String]
     /// Leave these out, unless something kept needs them.
-    public var exclude: [String]?
+    public var exclude: [String]
     /// Spec name → Swift name: `"microsoft.graph.security.alert": "SecurityAlert"` for a type,
     /// `"microsoft.graph.driveItem/size": "byteCount"` for a property.
-    public var nameOverrides: [String: String]?
-    /// `perType` (default: one file per type, easy to review) or `grouped` (a few large files, for huge specs).
-    public var layout: String?
+    public var nameOverrides: [String: String]
+    public var layout: Layout
     /// With `grouped`: how many files the types are spread over.
-    public var fileCount: Int?
+    public var fileCount: Int
 
     public init(
-        moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String]? = nil, clientName: String? = nil, accessLevel: String? = nil,
-        include: [String]? = nil, exclude: [String]? = nil, nameOverrides: [String: String]? = nil,
-        layout: String? = nil, fileCount: Int? = nil
+        moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String] = [:],
+        clientName: String? = nil, accessLevel: AccessLevel = .public, include: [String] = [], exclude: [String] = [],
+        nameOverrides: [String: String] = [:], layout: Layout = .perType, fileCount: Int = 16
     ) {
         self.moduleName = moduleName
         self.baseURL = baseURL

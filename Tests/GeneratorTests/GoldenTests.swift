@@ -18,8 +18,8 @@ import Testing
         let (spec, diagnostics) = SpecReader.read(path: folderURL.appendingPathComponent(specFile).path, displayPath: displayPath)
         let errors = diagnostics.filter { $0.severity == .error }
         guard let spec, errors.isEmpty else { throw TestFailure(errors.map(\.description).joined(separator: "\n")) }
-        let config = try JSONDecoder().decode(
-            GeneratorConfig.self, from: Data(contentsOf: folderURL.appendingPathComponent("bindery.json")))
+        let (read, configDiagnostics) = ConfigReader.read(path: folderURL.appendingPathComponent("bindery.json").path)
+        guard let config = read else { throw TestFailure(configDiagnostics.map(\.description).joined(separator: "\n")) }
         let emitter = Emitter(options: Emitter.Options(config: config, specDisplayPath: displayPath))
         return (emitter.emit(spec).files, folderURL.appendingPathComponent("Generated"))
     }

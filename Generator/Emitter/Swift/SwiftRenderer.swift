@@ -1,15 +1,20 @@
+import BinderySpec
+
 /// Prints Swift declarations as text: four-space indentation, blank lines between members, a newline at the end,
 /// and no line wider than 120 columns where a break is possible (doc comments are wrapped at word boundaries, long
 /// calls and literals put one argument or element on each line).
 ///
 /// It knows layout and nothing about specs.
 public struct SwiftRenderer: Sendable {
-    /// `public` or `internal`; written on every declaration that can carry one, so a reader never guesses.
-    public var accessLevel: String
+    /// Written on every declaration that can carry one, so a reader never guesses (`internal` is left implicit).
+    public var accessLevel: GeneratorConfig.AccessLevel
 
-    public init(accessLevel: String = "public") {
+    public init(accessLevel: GeneratorConfig.AccessLevel = .public) {
         self.accessLevel = accessLevel
     }
+
+    /// The modifier that starts a declaration: `"public "`, or nothing for `internal`.
+    private var accessModifier: String { accessLevel == .internal ? "" : accessLevel.rawValue + " " }
 
     public func render(_ file: SwiftFile) -> String {
         var printer = Printer()
@@ -30,7 +35,7 @@ public struct SwiftRenderer: Sendable {
     func render(_ declaration: Declaration, into printer: inout Printer, inExtension: Bool) {
         printer.documentation(declaration.doc)
         for attribute in declaration.attributes { printer.line(attribute) }
-        let access = accessLevel == "internal" ? "" : accessLevel + " "
+        let access = accessModifier
         switch declaration.kind {
         case .type(let type):
             let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
@@ -72,7 +77,7 @@ public struct SwiftRenderer: Sendable {
         case .variable(let variable):
             guard variable.getter == nil else { return false }
             guard let value = variable.value else { return true }
-            return printer.fits(value, prefix: variablePrefix(variable, access: accessLevel == "internal" ? "" : accessLevel + " "))
+            return printer.fits(value, prefix: variablePrefix(variable, access: accessModifier))
         default: return false
         }
     }
