@@ -10,7 +10,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo bench bench-transport clean
+.PHONY: help setup build gen check-gen test conformance demo bench bench-transport format check-format clean
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -21,6 +21,8 @@ help:
 	@echo "make build      build everything"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph and the HTTP transports (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
+	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
+	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
 	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
 
 setup:
@@ -62,6 +64,18 @@ bench: setup
 
 bench-transport: setup
 	Benchmarks/run.sh transport
+
+# Our own Swift: everything but generated folders (their layout is the renderer's job) and build folders.
+SWIFT_FORMAT ?= swift-format
+FORMATTED = $(shell find Package.swift Generator Sources Tests Benchmarks $(wildcard Plugins) -name '*.swift' \
+              -not -path '*/Generated/*' -not -path '*/.build*' | sort)
+
+format:
+	$(SWIFT_FORMAT) format --in-place --parallel $(FORMATTED)
+
+check-format:
+	@$(SWIFT_FORMAT) lint --strict --parallel $(FORMATTED)
+	@echo "check-format: our own Swift is formatted (.swift-format)."
 
 clean:
 	rm -rf .build

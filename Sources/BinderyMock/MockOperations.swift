@@ -14,7 +14,7 @@ extension MockOperation {
     public static let odataDelta = MockOperation(prepare: { fixture, server in
         let token = fixture.query.first { $0.0 == "$deltatoken" || $0.0 == "token" }?.1 ?? MockServer.functionToken(fixture.segments.last)
         if let token { server.acceptDeltaToken(token) }
-    }) { call in call.server.odataDelta(call) }
+    }, handle: { call in call.server.odataDelta(call) })
 
     /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
     public static let uploadSession = MockOperation { call in call.server.startUpload(call) }

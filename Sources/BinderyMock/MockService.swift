@@ -66,7 +66,7 @@ public struct MockOperation: Sendable {
 
     public init(
         requiresAuthorization: Bool = true, prepare: (@Sendable (MockFixture, MockServer) -> Void)? = nil,
-        _ handle: @escaping @Sendable (MockCall) async -> MockResponse
+        handle: @escaping @Sendable (MockCall) async -> MockResponse
     ) {
         self.requiresAuthorization = requiresAuthorization
         self.prepare = prepare

@@ -9,7 +9,7 @@ extension MockOperation {
         guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
         let drafts = InboxPaths.namespace(of: fixture.segments) + ["drafts"]
         server.store.insert(["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
-    }) { call in
+    }, handle: { call in
         let namespace = InboxPaths.namespace(of: call.resourcePath)
         guard let draftID = call.body?["draft_id"]?.text else {
             // Sending without a draft: the body is the message.
@@ -31,7 +31,7 @@ extension MockOperation {
         draft["version"] = nil
         draft["date"] = .number(JSONNumber(Int(Date().timeIntervalSince1970)))
         return call.server.single(call.store.insert(draft, into: namespace + ["messages"], key: draftID).object)
-    }
+    })
 
     /// `DELETE /n/{ns}/drafts/{id} {"version"}`: only the current version may be deleted.
     static let inboxDeleteDraft = MockOperation { call in
@@ -88,10 +88,10 @@ extension MockOperation {
     /// `GET /n/{ns}/files/{id}/download`: the uploaded bytes.
     static let inboxDownload = MockOperation(prepare: { fixture, server in
         server.store.setBlob(Array((fixture.responseText ?? "bytes").utf8), at: fixture.segments)
-    }) { call in
+    }, handle: { call in
         guard let bytes = call.store.blob(at: call.resourcePath + ["download"]) else {
             return call.server.errorResponse(404, code: "not_found_error", message: "no such file")
         }
         return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
-    }
+    })
 }

@@ -100,11 +100,11 @@ extension MockOperation {
     static let sparkGrant = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
         if let code = fixture.requestBody?["code"]?.stringValue { server.identity.acceptCode(code) }
         if let refresh = fixture.requestBody?["refresh_token"]?.stringValue { server.identity.acceptRefreshToken(refresh) }
-    }) { call in
+    }, handle: { call in
         var grant: [String: String] = [:]
         for member in call.request.json?.objectValue ?? [:] { grant[member.key] = member.value.text }
         return await call.server.identity.token(grant: grant)
-    }
+    })
 
     /// Spark `/v1/session`: an API-key session (see `MockIdentity.registerSparkAPIKey`).
     static let sparkSession = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
@@ -112,7 +112,7 @@ extension MockOperation {
         if let key = query["ApiKey"], let signature = query["ApiSig"] {
             server.identity.spark.trustSessionSignature(signature, forKey: key)
         }
-    }) { call in
+    }, handle: { call in
         call.server.identity.spark.openSession(call.request, server: call.server)
-    }
+    })
 }

@@ -1,7 +1,7 @@
 import CCurl
 
 /// `CURL_READFUNC_ABORT` as the callback's return type.
-let ccurl_readfunc_abort_value = Int(CURL_READFUNC_ABORT)
+let curlReadAbort = Int(CURL_READFUNC_ABORT)
 
 // The C callbacks: each finds its transfer in the user-data pointer (unretained: the loop's table of
 // transfers in flight keeps it alive for as long as libcurl may call).

@@ -319,7 +319,7 @@ final class CurlTransfer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 failure = BinderyError(kind: .connection, message: "cannot read the request body from \(file.path): \(reason)")
-                return ccurl_readfunc_abort_value
+                return curlReadAbort
             }
         }
     }

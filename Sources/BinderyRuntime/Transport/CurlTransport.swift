@@ -53,6 +53,7 @@ public final class CurlTransport: HTTPTransport {
         public let description: String
 
         /// HTTP/1.1 only.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         public static let http1_1 = HTTPVersion(curlValue: Int(CURL_HTTP_VERSION_1_1), description: "HTTP/1.1")
         /// HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise and for plain `http`.
         public static let http2OverTLS = HTTPVersion(curlValue: Int(CURL_HTTP_VERSION_2TLS), description: "HTTP/2 over TLS")

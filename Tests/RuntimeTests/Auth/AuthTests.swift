@@ -210,7 +210,11 @@ import Testing
             "POST /v1/session": { request in
                 #expect(request.queryValue("ApiKey") == "key")
                 #expect(request.queryValue("ApiSig") == MD5.hex(Array("secretApiKeykey".utf8)))
-                let token = "auth-\(sessions.withLock { $0 += 1; return $0 })"
+                let session = sessions.withLock { count in
+                    count += 1
+                    return count
+                }
+                let token = "auth-\(session)"
                 live.withLock { $0 = token }
                 return .init(json: #"{"D":{"Success":true,"Results":[{"AuthToken":"\#(token)","Expires":"2026-11-23T00:00:00Z","Roles":["idx"]}]}}"#)
             },
