@@ -58,7 +58,8 @@ demo: setup
 conformance: setup
 	$(SWIFT) run bindery conformance
 
-# Every library product has a DocC catalog (Sources/<Module>/<Module>.docc). One archive per module goes to
+# Every public library module (the library products, and BinderyJSON, which BinderyRuntime re-exports) has a DocC
+# catalog (Sources/<Module>/<Module>.docc). One archive per module goes to
 # $(DOCS_OUTPUT)/<Module>.doccarchive; --warnings-as-errors (passed on to docc) makes a broken link or an
 # undocumented parameter fail the target. Graph is included: its module is the subset in Specs/Graph, not the
 # full Microsoft Graph that the benchmarks build.
