@@ -10,7 +10,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo bench bench-transport format check-format clean
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport format check-format clean
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -19,6 +19,7 @@ help:
 	@echo "make gen        regenerate every module from its spec"
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
 	@echo "make build      build everything"
+	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph and the HTTP transports (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
@@ -58,6 +59,18 @@ demo: setup
 
 conformance: setup
 	$(SWIFT) run bindery conformance
+
+# Every public library module (the library products, and BinderyJSON, which BinderyRuntime re-exports) has a DocC
+# catalog (Sources/<Module>/<Module>.docc). One archive per module goes to
+# $(DOCS_OUTPUT)/<Module>.doccarchive; --warnings-as-errors (passed on to docc) makes a broken link or an
+# undocumented parameter fail the target. Graph is included: its module is the subset in Specs/Graph, not the
+# full Microsoft Graph that the benchmarks build.
+DOCS_OUTPUT := .build/docs
+DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks $(SERVICE_NAMES)
+
+docs: setup
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+	  $(foreach m,$(DOC_MODULES),--target $(m)) --output-path $(DOCS_OUTPUT) --warnings-as-errors
 
 bench: setup
 	Benchmarks/run.sh

@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The mock server's HTTP/1.1 (and the transport tests' loopback servers).
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // `make docs`: the `generate-documentation` command that builds the DocC catalogs (adds no code to any product).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Generator (spec text → spec model → Swift)

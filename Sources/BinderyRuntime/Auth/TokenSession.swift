@@ -18,8 +18,12 @@ public final class TokenSession: AuthProvider {
     private let state: State
 
     /// - Parameters:
+    ///   - account: Whose token this session uses: its key in `store`.
+    ///   - store: Where the token is loaded from and each renewed token is saved.
+    ///   - scheme: How the access token is written into the `Authorization` header.
+    ///   - margin: A token this close to its expiry is renewed before use.
+    ///   - trigger: Which responses mean the session expired.
     ///   - refresher: Exchanges a token's refresh token for a new token (`OAuth2Client.refresh`).
-    ///   - renewOn: Which responses mean the session expired.
     public init(
         account: String, store: any TokenStore, scheme: AuthorizationScheme = .bearer, margin: Duration = .seconds(300),
         renewOn trigger: RenewalTrigger = .unauthorized, refresher: @escaping @Sendable (Token) async throws -> Token
