@@ -145,6 +145,8 @@ let package = Package(
             ],
             path: "Tests/RuntimeTests"
         ),
+        // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
+        .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
     swiftLanguageModes: [.v6]
 )
