@@ -38,13 +38,18 @@ $(GEN): setup
 service = $(word 2,$(subst /, ,$(1)))
 fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyServiceMocks/Generated/$(call service,$(1)))
 
+# The plugin sample's checked-in module, generated from inside the sample as `swift package bindery-gen` does.
+SAMPLE_GEN := cd Tests/PluginSample && ../../$(GEN) Sources/Tasks/tasks.json --output Sources/Tasks/Generated
+
 gen: $(GEN)
 	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \
 	  $(call fixtures,$(word 2,$(subst :, ,$(pair)))) || exit 1;)
+	@$(SAMPLE_GEN)
 
 check-gen: $(GEN)
 	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \
 	  $(call fixtures,$(word 2,$(subst :, ,$(pair)))) --check || exit 1;)
+	@$(SAMPLE_GEN) --check
 	@echo "check-gen: generated code matches the specs and the generator."
 
 build: setup

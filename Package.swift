@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "MicrosoftIdentity", targets: ["MicrosoftIdentity"]),
         .library(name: "BinderyMock", targets: ["BinderyMock"]),
         .library(name: "BinderyServiceMocks", targets: ["BinderyServiceMocks"]),
+        .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
+        .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +58,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Generator/CLI"
+        ),
+
+        // MARK: SwiftPM plugins (their shared file is linked into both folders from Plugins/Shared)
+        // Generates a target's bindings at build time from the spec and bindery.json in its folder.
+        .plugin(name: "BinderyGenerator", capability: .buildTool(), dependencies: ["bindery-gen"]),
+        // `swift package bindery-gen`: regenerates a target's checked-in Generated/ folder.
+        .plugin(
+            name: "BinderyGenCommand",
+            capability: .command(
+                intent: .custom(verb: "bindery-gen", description: "Regenerate the Swift of targets that hold a spec and bindery.json"),
+                permissions: [.writeToPackageDirectory(reason: "bindery-gen writes each chosen target's Generated/ folder")]
+            ),
+            dependencies: ["bindery-gen"]
         ),
 
         // MARK: Runtime (handwritten, imported by generated modules)
@@ -132,6 +147,8 @@ let package = Package(
             ],
             path: "Tests/RuntimeTests"
         ),
+        // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
+        .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
     swiftLanguageModes: [.v6]
 )

@@ -33,6 +33,11 @@ struct BinderyGen: ParsableCommand {
     @Option(name: .long, help: "Also write Swift that calls every fixture's operation through the generated builders into this folder.")
     var calls: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write exactly N files, BinderyGenerated1.swift to BinderyGeneratedN.swift, instead of the configured layout.",
+        discussion: "For build tools, which must name their outputs before the generator runs.", valueName: "N"))
+    var numberedFiles: Int?
+
     @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
     var check = false
 
@@ -50,7 +55,12 @@ struct BinderyGen: ParsableCommand {
         let readTime = clock.now - start
 
         let pruned = spec.pruned(include: configuration.include, exclude: configuration.exclude)
-        let emitter = Emitter(options: Emitter.Options(config: configuration, specDisplayPath: self.spec))
+        var options = Emitter.Options(config: configuration, specDisplayPath: self.spec)
+        if let numberedFiles {
+            guard numberedFiles > 0 else { throw ValidationError("--numbered-files must be at least 1") }
+            options.layout = .numbered(files: numberedFiles)
+        }
+        let emitter = Emitter(options: options)
         let (files, warnings) = emitter.emit(pruned)
         Self.print(warnings)
         let emitTime = clock.now - start - readTime

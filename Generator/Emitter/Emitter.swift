@@ -21,6 +21,9 @@ public struct Emitter: Sendable {
             case perType
             /// Declarations spread over this many files, for very large specs.
             case grouped(files: Int)
+            /// Exactly this many files, `BinderyGenerated1.swift` and on, whatever the spec holds (the last ones may
+            /// declare nothing): names a build tool can declare before it runs the generator.
+            case numbered(files: Int)
         }
 
         public init(
@@ -148,14 +151,24 @@ public struct Emitter: Sendable {
             for unit in units.sorted(by: { $0.name < $1.name }) {
                 files.append(SwiftFile(path: "\(unit.folder)/\(unit.name).swift", header: header, imports: imports, declarations: unit.declarations))
             }
-        case .grouped(let count):
+        case .grouped(let count), .numbered(let count):
             let sorted = units.sorted { $0.name < $1.name }
             let perFile = max(1, (sorted.count + count - 1) / count)
-            for (index, start) in stride(from: 0, to: sorted.count, by: perFile).enumerated() {
-                let chunk = sorted[start..<min(start + perFile, sorted.count)]
-                files.append(SwiftFile(
-                    path: "Types\(index + 1).swift", header: header, imports: imports,
-                    declarations: chunk.flatMap(\.declarations)))
+            let chunks = (0..<count).map { sorted.dropFirst($0 * perFile).prefix(perFile) }
+            guard case .numbered = options.layout else {
+                for (index, chunk) in chunks.enumerated() where !chunk.isEmpty {
+                    files.append(SwiftFile(
+                        path: "Types\(index + 1).swift", header: header, imports: imports, declarations: chunk.flatMap(\.declarations)))
+                }
+                break
+            }
+            // The client and the descriptor open the first file; a file left without declarations imports nothing.
+            let opening = files.flatMap(\.declarations)
+            files = chunks.enumerated().map { index, chunk in
+                let declarations = (index == 0 ? opening : []) + chunk.flatMap(\.declarations)
+                return SwiftFile(
+                    path: "BinderyGenerated\(index + 1).swift", header: header, imports: declarations.isEmpty ? [] : imports,
+                    declarations: declarations)
             }
         }
         return (files, diagnostics.all)

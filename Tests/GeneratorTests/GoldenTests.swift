@@ -11,8 +11,8 @@ import Testing
         .deletingLastPathComponent()
     static let graphCorpus = packageRoot.appendingPathComponent("../shared/corpus/graph-v1.0.csdl.xml").standardizedFileURL.path
 
-    /// Generates a golden spec in memory, as `make gen` would.
-    static func generate(_ folder: String, spec specFile: String) throws -> (files: [Emitter.OutputFile], output: URL) {
+    /// Reads a golden spec and its bindery.json, as `make gen` would.
+    static func read(_ folder: String, spec specFile: String) throws -> (spec: ServiceSpec, options: Emitter.Options) {
         let folderURL = packageRoot.appendingPathComponent("Tests/Golden/\(folder)")
         let displayPath = "Tests/Golden/\(folder)/\(specFile)"
         let (spec, diagnostics) = SpecReader.read(path: folderURL.appendingPathComponent(specFile).path, displayPath: displayPath)
@@ -20,8 +20,13 @@ import Testing
         guard let spec, errors.isEmpty else { throw TestFailure(errors.map(\.description).joined(separator: "\n")) }
         let (read, configDiagnostics) = ConfigReader.read(path: folderURL.appendingPathComponent("bindery.json").path)
         guard let config = read else { throw TestFailure(configDiagnostics.map(\.description).joined(separator: "\n")) }
-        let emitter = Emitter(options: Emitter.Options(config: config, specDisplayPath: displayPath))
-        return (emitter.emit(spec).files, folderURL.appendingPathComponent("Generated"))
+        return (spec, Emitter.Options(config: config, specDisplayPath: displayPath))
+    }
+
+    /// Generates a golden spec in memory, as `make gen` would.
+    static func generate(_ folder: String, spec specFile: String) throws -> (files: [Emitter.OutputFile], output: URL) {
+        let (spec, options) = try read(folder, spec: specFile)
+        return (Emitter(options: options).emit(spec).files, packageRoot.appendingPathComponent("Tests/Golden/\(folder)/Generated"))
     }
 
     @Test(arguments: [("OData", "spec.csdl.xml"), ("OpenAPI", "spec.json")])
@@ -36,6 +41,19 @@ import Testing
         let onDisk = FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") } ?? []
         #expect(Set(onDisk) == Set(files.map(\.path)))
+    }
+
+    /// The build-tool plugin declares its outputs before it runs: the numbered layout always writes exactly the
+    /// files it was asked for, however many declarations there are, and loses none.
+    @Test(arguments: [1, 8, 200])
+    func theNumberedLayoutWritesExactlyTheFilesAskedFor(count: Int) throws {
+        var (spec, options) = try Self.read("OData", spec: "spec.csdl.xml")
+        let perType = Emitter(options: options).translate(spec).files
+        options.layout = .numbered(files: count)
+        let numbered = Emitter(options: options).translate(spec).files
+        #expect(numbered.map(\.path) == (1...count).map { "BinderyGenerated\($0).swift" })
+        #expect(numbered.flatMap(\.declarations).count == perType.flatMap(\.declarations).count)
+        #expect(numbered.filter { $0.declarations.isEmpty }.allSatisfy { $0.imports.isEmpty })
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: graphCorpus), "needs ../shared/corpus/graph-v1.0.csdl.xml beside the package"))

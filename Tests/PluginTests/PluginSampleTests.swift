@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Both SwiftPM plugins as a user's package meets them: Tests/PluginSample, copied and pointed at this checkout,
+/// is built in a nested `swift build` (the build-tool plugin generates two of its modules), its executable calls
+/// the generated builders, and the command plugin regenerates its checked-in module.
+///
+/// The nested build compiles the runtime and the generator once (about a minute on two cores); its folder,
+/// .build/plugin-sample inside this checkout, is kept, so later runs rebuild only what changed.
+@Suite(.serialized) struct PluginSampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sample = root.appendingPathComponent("Tests/PluginSample")
+    static let work = root.appendingPathComponent(".build/plugin-sample")
+    static let package = work.appendingPathComponent("package")
+    static let scratch = work.appendingPathComponent("build")
+
+    @Test(.timeLimit(.minutes(30)))
+    func theSampleBuildsRunsAndRegenerates() async throws {
+        try Self.copySample()
+
+        // The build-tool plugin: Library (OData) and Weather (OpenAPI) exist only once it has run.
+        let build = try await Self.swift(["build"], minutes: 20)
+        try #require(build.status == 0, "swift build of the plugin sample failed:\n\(build.output)")
+        #expect(!build.output.contains("warning:"), "the plugin sample builds with warnings:\n\(build.output)")
+
+        let run = try await Self.run(Self.scratch.appendingPathComponent("debug/plugin-sample"), [], minutes: 2)
+        try #require(run.status == 0, "plugin-sample failed:\n\(run.output)")
+        #expect(run.stdout == """
+            Library: Dune by Frank Herbert, 412 pages, fiction
+            Weather: Säntis at 2502 m, 2 readings, 11.3 °F
+            Tasks: created t3, 1 open
+
+            """)
+
+        // The command plugin: Tasks' Generated/ comes back exactly as checked in.
+        let generated = Self.package.appendingPathComponent("Sources/Tasks/Generated")
+        try FileManager.default.removeItem(at: generated)
+        let regenerate = try await Self.swift(
+            ["package", "--allow-writing-to-package-directory", "bindery-gen", "--target", "Tasks"], minutes: 10)
+        try #require(regenerate.status == 0, "swift package bindery-gen failed:\n\(regenerate.output)")
+        let checkedIn = Self.sample.appendingPathComponent("Sources/Tasks/Generated")
+        let files = try Self.files(in: checkedIn)
+        #expect(files.contains("TasksClient.swift") && files.contains("Models/Todo.swift"))
+        #expect(try Self.files(in: generated) == files)
+        for file in files {
+            let made = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8)
+            #expect(made == (try String(contentsOf: checkedIn.appendingPathComponent(file), encoding: .utf8)), "\(file)")
+        }
+
+        // Extra arguments reach bindery-gen: --check passes now, and fails once the configuration changes.
+        let check = try await Self.swift(["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
+        #expect(check.status == 0, "\(check.output)")
+        try Data(#"{"moduleName": "Tasks", "baseURL": "https://tasks.example.org"}"#.utf8)
+            .write(to: Self.package.appendingPathComponent("Sources/Tasks/bindery.json"))
+        let stale = try await Self.swift(["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
+        #expect(stale.status != 0)
+        #expect(stale.output.contains("~ Sources/Tasks/Generated/TasksClient.swift"), "\(stale.output)")
+        #expect(stale.output.contains("target 'Tasks' is out of date"), "\(stale.output)")
+    }
+
+    /// A fresh copy of the sample whose dependency is this checkout (it says `../..`, which the copy is not in).
+    static func copySample() throws {
+        let fileManager = FileManager.default
+        try? fileManager.removeItem(at: package)
+        try fileManager.createDirectory(at: work, withIntermediateDirectories: true)
+        try fileManager.copyItem(at: sample, to: package)
+        try? fileManager.removeItem(at: package.appendingPathComponent(".build"))
+        let manifest = package.appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let pointed = text.replacingOccurrences(of: #"let bindery = "../..""#, with: "let bindery = \"\(root.path)\"")
+        try #require(pointed != text, "Tests/PluginSample/Package.swift no longer says let bindery = \"../..\"")
+        try Data(pointed.utf8).write(to: manifest)
+    }
+
+    /// `swift` with the sample package and the kept build folder.
+    static func swift(_ arguments: [String], minutes: Int) async throws -> Outcome {
+        let (command, rest) = (arguments[0], arguments.dropFirst())
+        let paths = ["--package-path", package.path, "--scratch-path", scratch.path]
+        return try await run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", command] + paths + rest, minutes: minutes)
+    }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Both streams, for failure messages.
+        var output: String { stdout + stderr }
+    }
+
+    /// Runs a program to the end or the deadline; its streams go to files, so a chatty build never blocks on a pipe.
+    static func run(_ executable: URL, _ arguments: [String], minutes: Int) async throws -> Outcome {
+        let logs = work.appendingPathComponent("logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let (out, err) = (logs.appendingPathComponent("stdout"), logs.appendingPathComponent("stderr"))
+        for file in [out, err] { try Data().write(to: file) }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = package
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(minutes * 60)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
+        let timedOut = process.isRunning
+        if timedOut { process.terminate() }
+        process.waitUntilExit()
+        var outcome = Outcome(
+            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
+        if timedOut {
+            outcome.status = -1
+            outcome.stderr += "\n(stopped after \(minutes) minutes: \(executable.path) \(arguments.joined(separator: " ")))\n"
+        }
+        return outcome
+    }
+
+    /// Every file below a folder, as relative paths.
+    static func files(in folder: URL) throws -> [String] {
+        try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }.sorted()
+    }
+}
