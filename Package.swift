@@ -126,6 +126,7 @@ let package = Package(
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
 
         // MARK: Tests
+        .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
         .testTarget(
             name: "GeneratorTests",
             dependencies: ["BinderySpec", "BinderyReaders", "BinderyEmitter"],
