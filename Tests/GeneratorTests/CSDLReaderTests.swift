@@ -279,10 +279,6 @@ struct CSDLSampleTests {
         #expect(feedback.kind == .action)
         #expect(feedback.parameters.map(\.isRequired) == [true, false])
     }
-
-    @Test func isDeterministic() throws {
-        #expect(try readSample() == readSample())
-    }
 }
 
 @Suite("CSDL reader: bad input")

@@ -16,11 +16,12 @@ import Testing
         return nil
     }()
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         guard let tool else { throw TestFailure("bindery-gen is not built beside the tests") }
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

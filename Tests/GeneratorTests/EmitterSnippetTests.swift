@@ -222,13 +222,6 @@ import Testing
         #expect(text.contains("public static var default2: Self { Self(rawValue: \"Default\") }"))
     }
 
-    @Test func outputIsDeterministic() {
-        let item = StructureSpec(name: Self.name("item"), kind: .entity, properties: [PropertySpec(name: "a", type: .primitive(.int64))])
-        let spec = Self.spec(structures: [item])
-        let emitter = Emitter(options: .init(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml"))
-        #expect(emitter.emit(spec).files == emitter.emit(spec).files)
-    }
-
     @Test func collidingTypeNamesAreNumberedWithAWarning() {
         let first = StructureSpec(name: Self.name("alert"), kind: .complex)
         let second = StructureSpec(name: QualifiedName(namespace: "contoso.security", name: "alert"), kind: .complex)
