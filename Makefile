@@ -89,7 +89,8 @@ FORMATTED = $(shell find Package.swift Generator Sources Tests Benchmarks $(wild
               -not -path '*/Generated/*' -not -path '*/.build*' | sort)
 
 format:
-	$(SWIFT_FORMAT) format --in-place --parallel $(FORMATTED)
+	@$(SWIFT_FORMAT) format --in-place --parallel $(FORMATTED)
+	@echo "format: formatted $(words $(FORMATTED)) files (.swift-format)."
 
 check-format:
 	@$(SWIFT_FORMAT) lint --strict --parallel $(FORMATTED)

@@ -67,8 +67,12 @@ let package = Package(
         .plugin(
             name: "BinderyGenCommand",
             capability: .command(
-                intent: .custom(verb: "bindery-gen", description: "Regenerate the Swift of targets that hold a spec and bindery.json"),
-                permissions: [.writeToPackageDirectory(reason: "bindery-gen writes each chosen target's Generated/ folder")]
+                intent: .custom(
+                    verb: "bindery-gen",
+                    description: "Regenerate the Swift of targets that hold a spec and bindery.json"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "bindery-gen writes each chosen target's Generated/ folder")
+                ]
             ),
             dependencies: ["bindery-gen"]
         ),

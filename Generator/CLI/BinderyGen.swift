@@ -30,12 +30,16 @@ struct BinderyGen: ParsableCommand {
     @Option(name: .long, help: "Also write a conformance fixture (JSON) for every operation into this folder.")
     var fixtures: String?
 
-    @Option(name: .long, help: "Also write Swift that calls every fixture's operation through the generated builders into this folder.")
+    @Option(
+        name: .long,
+        help: "Also write Swift that calls every fixture's operation through the generated builders into this folder.")
     var calls: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Write exactly N files, BinderyGenerated1.swift to BinderyGeneratedN.swift, instead of the configured layout.",
-        discussion: "For build tools, which must name their outputs before the generator runs.", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write exactly N files, BinderyGenerated1.swift to BinderyGeneratedN.swift, instead of the configured layout.",
+            discussion: "For build tools, which must name their outputs before the generator runs.", valueName: "N"))
     var numberedFiles: Int?
 
     @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
@@ -89,19 +93,23 @@ struct BinderyGen: ParsableCommand {
         }
         if timings {
             let writeTime = clock.now - start - readTime - emitTime
-            Swift.print("timings: read \(Self.ms(readTime)) ms, emit \(Self.ms(emitTime)) ms, write \(Self.ms(writeTime)) ms")
+            Swift.print(
+                "timings: read \(Self.ms(readTime)) ms, emit \(Self.ms(emitTime)) ms, write \(Self.ms(writeTime)) ms")
         }
     }
 
     private func loadConfiguration() throws -> GeneratorConfig {
-        let path = config ?? ((spec as NSString).deletingLastPathComponent as NSString).appendingPathComponent("bindery.json")
+        let path =
+            config ?? ((spec as NSString).deletingLastPathComponent as NSString).appendingPathComponent("bindery.json")
         guard FileManager.default.fileExists(atPath: path) else {
             if config != nil { throw ValidationError("\(path): error: no such configuration file") }
             // No configuration: name the module after the output folder (`Sources/Graph/Generated` → `Graph`).
             let folder = (output as NSString).standardizingPath
-            let name = module ?? ((folder as NSString).lastPathComponent == "Generated"
-                ? ((folder as NSString).deletingLastPathComponent as NSString).lastPathComponent
-                : (folder as NSString).lastPathComponent)
+            let name =
+                module
+                ?? ((folder as NSString).lastPathComponent == "Generated"
+                    ? ((folder as NSString).deletingLastPathComponent as NSString).lastPathComponent
+                    : (folder as NSString).lastPathComponent)
             return GeneratorConfig(moduleName: name)
         }
         let (read, diagnostics) = ConfigReader.read(path: path)

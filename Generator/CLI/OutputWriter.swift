@@ -18,12 +18,15 @@ struct OutputWriter {
         let changed = try files.filter { try existingContents(of: $0.path) != $0.contents }
         let stale = try staleFiles(keeping: files)
         if !changed.isEmpty {
-            let staging = (folder as NSString).deletingLastPathComponent + "/.bindery-staging-\(ProcessInfo.processInfo.processIdentifier)"
+            let staging =
+                (folder as NSString).deletingLastPathComponent
+                + "/.bindery-staging-\(ProcessInfo.processInfo.processIdentifier)"
             try? fileManager.removeItem(atPath: staging)
             defer { try? fileManager.removeItem(atPath: staging) }
             for file in changed {
                 let path = staging + "/" + file.path
-                try fileManager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try fileManager.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path))
             }
             for file in changed {

@@ -90,7 +90,9 @@ public struct Emitter: Sendable {
             spec: spec, symbols: translators.symbols, builders: translators.builders, moduleName: options.moduleName,
             specDisplayPath: options.specDisplayPath
         ).emit(FixtureEmitter(spec: spec).cases(), diagnostics: &diagnostics)
-        return ([OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: .public).render(file))], diagnostics.all)
+        return (
+            [OutputFile(path: file.path, contents: SwiftRenderer(accessLevel: .public).render(file))], diagnostics.all
+        )
     }
 
     /// The typed declarations, before rendering (snippet tests compare these).
@@ -101,8 +103,13 @@ public struct Emitter: Sendable {
 
         // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
         // so they are translated on every core; their diagnostics are merged back in spec order.
-        enum Work { case enumeration(EnumSpec), structure(StructureSpec), resource(ResourceSpec) }
-        let work: [Work] = spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure)
+        enum Work {
+            case enumeration(EnumSpec)
+            case structure(StructureSpec)
+            case resource(ResourceSpec)
+        }
+        let work: [Work] =
+            spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure)
             + spec.resources.filter { $0.name != spec.rootResource }.map(Work.resource)
         typealias Unit = (name: String, folder: String, declarations: [Declaration], diagnostics: [Diagnostic])
         let results = Mutex([Unit?](repeating: nil, count: work.count))
@@ -132,9 +139,11 @@ public struct Emitter: Sendable {
         let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
         let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
         let client = clientTranslator.translate(
-            root: root, route: builders.routeDeclaration(root), members: builders.clientMembers(root, diagnostics: &diagnostics))
+            root: root, route: builders.routeDeclaration(root),
+            members: builders.clientMembers(root, diagnostics: &diagnostics))
         let service = clientTranslator.serviceDescriptor(
-            builders: spec.resources.filter { $0.name != spec.rootResource }.map { symbols.builderName($0.name) }.sorted(),
+            builders: spec.resources.filter { $0.name != spec.rootResource }.map { symbols.builderName($0.name) }
+                .sorted(),
             models: spec.structures.map { symbols.typeName($0.name) }.sorted())
 
         let header = [
@@ -149,7 +158,10 @@ public struct Emitter: Sendable {
         switch options.layout {
         case .perType:
             for unit in units.sorted(by: { $0.name < $1.name }) {
-                files.append(SwiftFile(path: "\(unit.folder)/\(unit.name).swift", header: header, imports: imports, declarations: unit.declarations))
+                files.append(
+                    SwiftFile(
+                        path: "\(unit.folder)/\(unit.name).swift", header: header, imports: imports,
+                        declarations: unit.declarations))
             }
         case .grouped(let count), .numbered(let count):
             let sorted = units.sorted { $0.name < $1.name }
@@ -157,8 +169,10 @@ public struct Emitter: Sendable {
             let chunks = (0..<count).map { sorted.dropFirst($0 * perFile).prefix(perFile) }
             guard case .numbered = options.layout else {
                 for (index, chunk) in chunks.enumerated() where !chunk.isEmpty {
-                    files.append(SwiftFile(
-                        path: "Types\(index + 1).swift", header: header, imports: imports, declarations: chunk.flatMap(\.declarations)))
+                    files.append(
+                        SwiftFile(
+                            path: "Types\(index + 1).swift", header: header, imports: imports,
+                            declarations: chunk.flatMap(\.declarations)))
                 }
                 break
             }
@@ -167,7 +181,8 @@ public struct Emitter: Sendable {
             files = chunks.enumerated().map { index, chunk in
                 let declarations = (index == 0 ? opening : []) + chunk.flatMap(\.declarations)
                 return SwiftFile(
-                    path: "BinderyGenerated\(index + 1).swift", header: header, imports: declarations.isEmpty ? [] : imports,
+                    path: "BinderyGenerated\(index + 1).swift", header: header,
+                    imports: declarations.isEmpty ? [] : imports,
                     declarations: declarations)
             }
         }

@@ -18,7 +18,9 @@ public enum ConfigReader {
     }
 
     /// Reads the file at `path`; diagnostics name it `displayPath ?? path`. The configuration is nil after an error.
-    public static func read(path: String, displayPath: String? = nil) -> (config: GeneratorConfig?, diagnostics: [Diagnostic]) {
+    public static func read(path: String, displayPath: String? = nil) -> (
+        config: GeneratorConfig?, diagnostics: [Diagnostic]
+    ) {
         let shownPath = displayPath ?? path
         do {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -64,7 +66,8 @@ private struct Reading {
         for member in object {
             let pointer = "/" + JSONLocations.escape(member.key)
             guard let key = ConfigReader.Key(rawValue: member.key) else {
-                let suggestion = ConfigReader.Key.allCases.map(\.rawValue).closest(to: member.key)
+                let suggestion =
+                    ConfigReader.Key.allCases.map(\.rawValue).closest(to: member.key)
                     .map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.error("unknown key '\(member.key)'\(suggestion)", at: keyLocation(member.key, pointer))
                 continue
@@ -103,14 +106,16 @@ private struct Reading {
                 if let count = value.numberValue?.intValue, count >= 1 {
                     config.fileCount = count
                 } else {
-                    diagnostics.error("fileCount must be a whole number of at least 1, not \(value.described)",
+                    diagnostics.error(
+                        "fileCount must be a whole number of at least 1, not \(value.described)",
                         at: location(of: pointer))
                 }
             }
         }
         if !sawModuleName { diagnostics.error("missing required key 'moduleName'", at: location(of: "")) }
         if object.contains(ConfigReader.Key.fileCount.rawValue), config.layout != .grouped {
-            diagnostics.warning("fileCount has no effect unless layout is \"grouped\"",
+            diagnostics.warning(
+                "fileCount has no effect unless layout is \"grouped\"",
                 at: location(of: "/" + ConfigReader.Key.fileCount.rawValue))
         }
         return config
@@ -153,7 +158,8 @@ private struct Reading {
     {
         let choices = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         guard let text = value.stringValue, let choice = Choice(rawValue: text) else {
-            diagnostics.error("'\(pointer.dropFirst())' must be \(choices), not \(value.described)",
+            diagnostics.error(
+                "'\(pointer.dropFirst())' must be \(choices), not \(value.described)",
                 at: location(of: pointer))
             return nil
         }
@@ -162,7 +168,8 @@ private struct Reading {
 
     mutating func stringList(_ value: JSONValue, _ pointer: String) -> [String] {
         guard let array = value.arrayValue else {
-            diagnostics.error("'\(pointer.dropFirst())' must be an array of strings, not \(value.kindName)",
+            diagnostics.error(
+                "'\(pointer.dropFirst())' must be an array of strings, not \(value.kindName)",
                 at: location(of: pointer))
             return []
         }
@@ -174,7 +181,8 @@ private struct Reading {
     /// An object whose members are all strings, in file order.
     mutating func strings(byName value: JSONValue, _ pointer: String) -> [(String, String)] {
         guard let object = value.objectValue else {
-            diagnostics.error("'\(pointer.dropFirst())' must be an object of strings, not \(value.kindName)",
+            diagnostics.error(
+                "'\(pointer.dropFirst())' must be an object of strings, not \(value.kindName)",
                 at: location(of: pointer))
             return []
         }

@@ -40,7 +40,8 @@ public enum PagingDialect: Hashable, Sendable {
     /// The body carries the next page's URL (`@odata.nextLink`).
     case nextLink(field: String)
     /// Page number + page size, with a pagination block giving the total pages (Spark).
-    case pageNumber(pageParameter: String, sizeParameter: String, extraQuery: [String: String], totalPagesPath: [String])
+    case pageNumber(
+        pageParameter: String, sizeParameter: String, extraQuery: [String: String], totalPagesPath: [String])
     /// Offset + limit; a short page ends the sequence (Inbox).
     case offset(offsetParameter: String, limitParameter: String)
     /// An opaque cursor: the response field names the next cursor, the request parameter sends it (Nylas v3).

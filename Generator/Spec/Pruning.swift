@@ -10,7 +10,8 @@ extension ServiceSpec {
         let root = resources.first { $0.name == rootResource }
 
         func isIncluded(_ name: String) -> Bool {
-            (include.isEmpty || include.contains { Glob.matches($0, name) }) && !exclude.contains { Glob.matches($0, name) }
+            (include.isEmpty || include.contains { Glob.matches($0, name) })
+                && !exclude.contains { Glob.matches($0, name) }
         }
 
         var seeds: [QualifiedName] = []

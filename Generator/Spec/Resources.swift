@@ -57,7 +57,12 @@ public struct ChildSpec: Equatable, Sendable {
 }
 
 public enum HTTPMethod: String, Hashable, Sendable, CaseIterable {
-    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE", head = "HEAD"
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case head = "HEAD"
 }
 
 public struct OperationSpec: Equatable, Sendable {

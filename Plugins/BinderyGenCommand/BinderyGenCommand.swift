@@ -18,7 +18,9 @@ struct BinderyGenCommand: CommandPlugin {
         // Paths relative to the package, run from its folder: the generated headers name the spec the same way on
         // every machine, so the checked-in files do not change with the checkout's location.
         let root = context.package.directoryURL.path + "/"
-        func relative(_ url: URL) -> String { url.path.hasPrefix(root) ? String(url.path.dropFirst(root.count)) : url.path }
+        func relative(_ url: URL) -> String {
+            url.path.hasPrefix(root) ? String(url.path.dropFirst(root.count)) : url.path
+        }
 
         var generated = 0
         for target in targets {
@@ -46,7 +48,8 @@ struct BinderyGenCommand: CommandPlugin {
         }
         if generated == 0 {
             throw PluginFailure(
-                "no target of \(context.package.displayName) has a bindery.json and a Generated/ folder: name one with --target")
+                "no target of \(context.package.displayName) has a bindery.json and a Generated/ folder: name one with --target"
+            )
         }
     }
 }

@@ -15,7 +15,8 @@ struct BinderyGenerator: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let inputs = try BinderyInputs.find(in: target) else {
             throw PluginFailure(
-                "target '\(target.name)' uses the BinderyGenerator plugin but \(target.directoryURL.path) has no bindery.json")
+                "target '\(target.name)' uses the BinderyGenerator plugin but \(target.directoryURL.path) has no bindery.json"
+            )
         }
         // Inside the plugin's work folder, where the generator may also stage its files beside the output.
         let output = context.pluginWorkDirectoryURL.appending(component: "Generated")

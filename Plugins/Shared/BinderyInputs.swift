@@ -25,7 +25,8 @@ struct BinderyInputs {
             throw PluginFailure(
                 specs.isEmpty
                     ? "target '\(target.name)': \(folder.path) has bindery.json but no spec (.xml, .csdl, .edmx or .json) beside it"
-                    : "target '\(target.name)': \(folder.path) has more than one spec beside bindery.json: \(specs.joined(separator: ", "))")
+                    : "target '\(target.name)': \(folder.path) has more than one spec beside bindery.json: \(specs.joined(separator: ", "))"
+            )
         }
         return BinderyInputs(spec: folder.appending(component: spec), config: config)
     }

@@ -70,7 +70,8 @@ struct Validate: ParsableCommand {
             return lines.joined(separator: "\n")
         }
         lines.append("decoded: yes")
-        lines.append("unknown fields kept: \(report.unknownFields.isEmpty ? "none" : String(report.unknownFields.count))")
+        lines.append(
+            "unknown fields kept: \(report.unknownFields.isEmpty ? "none" : String(report.unknownFields.count))")
         lines += report.unknownFields.prefix(20).map { "  \($0)" }
         if report.unknownFields.count > 20 { lines.append("  ... and \(report.unknownFields.count - 20) more") }
         lines.append("round trip: \(report.roundTrips ? "identical" : "differs")")

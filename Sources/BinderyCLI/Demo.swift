@@ -27,7 +27,8 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         print("Bindery walkthrough: typed clients over HTTP. Mock servers unless credentials are set (see --help).\n")
-        let microsoft = try await microsoftSignIn(clientID: environment["BINDERY_MS_CLIENT_ID"], tenant: environment["BINDERY_MS_TENANT"])
+        let microsoft = try await microsoftSignIn(
+            clientID: environment["BINDERY_MS_CLIENT_ID"], tenant: environment["BINDERY_MS_TENANT"])
         try await graph(microsoft)
         try await oneDrive(microsoft)
         try await oneNote(microsoft)
@@ -65,7 +66,9 @@ struct Demo: AsyncParsableCommand {
         print("  \(device.message ?? "Open \(device.verificationURI) and enter \(device.userCode)")")
         if mock != nil { print("  (the mock approves on its own after one poll)") }
         let token = try await oauth.completeDeviceAuthorization(device, account: "me")
-        print("  signed in; the access token expires \(token.expiresAt.map { "at \($0)" } ?? "later"), a refresh token is kept")
+        print(
+            "  signed in; the access token expires \(token.expiresAt.map { "at \($0)" } ?? "later"), a refresh token is kept"
+        )
         return MicrosoftSession(auth: oauth.session(account: "me", store: MemoryTokenStore([token])), mock: mock)
     }
 
@@ -85,7 +88,9 @@ struct Demo: AsyncParsableCommand {
         try await client.me.sendMail(message: message, saveToSentItems: true).execute()
         print("  sent \"Hello from Bindery\" to adele@contoso.example (202 Accepted)")
         if let mock = session.mock {
-            print("  Sent Items now holds \(mock.store.items(in: ["me", "mailFolders", "sentitems", "messages"]).count) message")
+            print(
+                "  Sent Items now holds \(mock.store.items(in: ["me", "mailFolders", "sentitems", "messages"]).count) message"
+            )
         }
     }
 
@@ -116,7 +121,9 @@ struct Demo: AsyncParsableCommand {
         if let token {
             let changes = try await root.delta(token: token).get()
             for item in changes.value {
-                print("  delta since the last sync: \(item.isDeleted ? "deleted" : "changed") \(item.name ?? item.id ?? "?")\(item.isFolder ? " (folder)" : "")")
+                print(
+                    "  delta since the last sync: \(item.isDeleted ? "deleted" : "changed") \(item.name ?? item.id ?? "?")\(item.isFolder ? " (folder)" : "")"
+                )
             }
         }
         await mock?.stop()
@@ -125,16 +132,22 @@ struct Demo: AsyncParsableCommand {
     static func seedDrive(_ store: MockStore) {
         let children = ["me", "drive", "root", "children"]
         store.set(["id": "root", "name": "root", "folder": ["childCount": 12]], at: ["me", "drive", "root"])
-        let names = ["Budget.xlsx", "Cabin.jpg", "Cat.png", "Contract.docx", "Dunes.jpg", "Garden.heic", "Invoice.pdf",
-            "Lake.jpg", "Notes.txt", "Plan.pptx", "Receipt.pdf", "Skyline.jpg"]
+        let names = [
+            "Budget.xlsx", "Cabin.jpg", "Cat.png", "Contract.docx", "Dunes.jpg", "Garden.heic", "Invoice.pdf",
+            "Lake.jpg", "Notes.txt", "Plan.pptx", "Receipt.pdf", "Skyline.jpg",
+        ]
         for name in names {
-            let stored = store.insert([
-                "name": .string(name), "size": 1_048_576, "file": ["mimeType": "application/octet-stream"],
-                "lastModifiedDateTime": "2026-11-20T09:30:00.1234567Z",
-            ], into: children, logged: false)
-            store.insert([
-                "small": ["url": .string("https://thumbnails.example/\(stored.key)/small.jpg"), "width": 96, "height": 96],
-            ], into: children + [stored.key, "thumbnails"], key: "0", logged: false)
+            let stored = store.insert(
+                [
+                    "name": .string(name), "size": 1_048_576, "file": ["mimeType": "application/octet-stream"],
+                    "lastModifiedDateTime": "2026-11-20T09:30:00.1234567Z",
+                ], into: children, logged: false)
+            store.insert(
+                [
+                    "small": [
+                        "url": .string("https://thumbnails.example/\(stored.key)/small.jpg"), "width": 96, "height": 96,
+                    ]
+                ], into: children + [stored.key, "thumbnails"], key: "0", logged: false)
         }
     }
 
@@ -159,7 +172,9 @@ struct Demo: AsyncParsableCommand {
         if let section = picked {
             print("  picked: id \(section.id ?? "?"), name \(section.title ?? "?")")
             print("          pages \(section.pagesUrl ?? "?")")
-            print("          created \(section.created.map { "\($0)" } ?? "?"), modified \(section.lastModified.map { "\($0)" } ?? "?") by \(section.lastModifiedByName ?? "?")")
+            print(
+                "          created \(section.created.map { "\($0)" } ?? "?"), modified \(section.lastModified.map { "\($0)" } ?? "?") by \(section.lastModifiedByName ?? "?")"
+            )
         }
         await mock?.stop()
     }
@@ -167,17 +182,26 @@ struct Demo: AsyncParsableCommand {
     static func seedNotebooks(_ store: MockStore) {
         func section(_ name: String, _ id: String) -> JSONObject {
             [
-                "displayName": .string(name), "createdDateTime": "2026-10-01T08:00:00Z", "lastModifiedDateTime": "2026-11-21T17:45:00Z",
+                "displayName": .string(name), "createdDateTime": "2026-10-01T08:00:00Z",
+                "lastModifiedDateTime": "2026-11-21T17:45:00Z",
                 "lastModifiedBy": ["user": ["id": "u1", "displayName": "Adele Vance"]],
                 "pagesUrl": .string("https://graph.microsoft.com/v1.0/me/onenote/sections/\(id)/pages"),
             ]
         }
         store.insert(["displayName": "Work"], into: ["notebooks"], key: "nb-work", logged: false)
-        store.insert(section("Meetings", "s-meetings"), into: ["notebooks", "nb-work", "sections"], key: "s-meetings", logged: false)
-        store.insert(["displayName": "Projects"], into: ["notebooks", "nb-work", "sectionGroups"], key: "g-projects", logged: false)
-        store.insert(section("Bindery", "s-bindery"), into: ["notebooks", "nb-work", "sectionGroups", "g-projects", "sections"], key: "s-bindery", logged: false)
+        store.insert(
+            section("Meetings", "s-meetings"), into: ["notebooks", "nb-work", "sections"], key: "s-meetings",
+            logged: false)
+        store.insert(
+            ["displayName": "Projects"], into: ["notebooks", "nb-work", "sectionGroups"], key: "g-projects",
+            logged: false)
+        store.insert(
+            section("Bindery", "s-bindery"), into: ["notebooks", "nb-work", "sectionGroups", "g-projects", "sections"],
+            key: "s-bindery", logged: false)
         store.insert(["displayName": "Home"], into: ["notebooks"], key: "nb-home", logged: false)
-        store.insert(section("Recipes", "s-recipes"), into: ["notebooks", "nb-home", "sections"], key: "s-recipes", logged: false)
+        store.insert(
+            section("Recipes", "s-recipes"), into: ["notebooks", "nb-home", "sections"], key: "s-recipes", logged: false
+        )
     }
 
     // MARK: Spark
@@ -188,22 +212,28 @@ struct Demo: AsyncParsableCommand {
         let mock: MockServer? = live ? nil : try await MockServer(.spark)
         if let mock {
             for index in 1...40 {
-                mock.store.insert([
-                    "StandardFields": ["ListPrice": .number(JSONNumber(250_000 + index * 5_000)), "City": index % 2 == 0 ? "Fargo" : "Moorhead",
-                        "BedsTotal": .string(String(2 + index % 3))],
-                ], into: ["listings"], key: "2026111200000000000000\(1000 + index)", idMember: "Id", logged: false)
+                mock.store.insert(
+                    [
+                        "StandardFields": [
+                            "ListPrice": .number(JSONNumber(250_000 + index * 5_000)),
+                            "City": index % 2 == 0 ? "Fargo" : "Moorhead",
+                            "BedsTotal": .string(String(2 + index % 3)),
+                        ]
+                    ], into: ["listings"], key: "2026111200000000000000\(1000 + index)", idMember: "Id", logged: false)
             }
         }
         let signIn = SparkSignIn(
             clientID: environment["BINDERY_SPARK_CLIENT_ID"] ?? "bindery-demo",
             clientSecret: environment["BINDERY_SPARK_CLIENT_SECRET"] ?? "demo-secret",
             redirectURI: environment["BINDERY_SPARK_REDIRECT_URI"] ?? "https://example.com/callback",
-            openIDBase: mock?.baseURL ?? URL(string: "https://sparkplatform.com")!, apiBase: mock?.baseURL ?? URL(string: "https://sparkapi.com")!,
+            openIDBase: mock?.baseURL ?? URL(string: "https://sparkplatform.com")!,
+            apiBase: mock?.baseURL ?? URL(string: "https://sparkapi.com")!,
             userAgent: "Bindery demo")
         let callback: URL
         if mock != nil {
             // A browser would follow this; the mock consents at once and redirects back with the code.
-            let answer = try await DefaultTransport.shared.send(TransportRequest(HTTPRequest(method: .get, url: signIn.hybridURL())))
+            let answer = try await DefaultTransport.shared.send(
+                TransportRequest(HTTPRequest(method: .get, url: signIn.hybridURL())))
             guard let location = answer.headers[.location], let url = URL(string: location) else {
                 throw ValidationError("the OpenID endpoint did not redirect back")
             }
@@ -216,11 +246,13 @@ struct Demo: AsyncParsableCommand {
         let token = try await signIn.completeHybrid(callback: callback, account: "agent")
         print("  signed in (OpenID identity and an OAuth 2 code, exchanged at /v1/oauth2/grant)")
         let session = signIn.session(account: "agent", store: MemoryTokenStore([token]))
-        let client = SparkClient(userAgent: "Bindery demo", baseURL: mock?.serviceURL ?? SparkClient.defaultBaseURL, auth: session)
+        let client = SparkClient(
+            userAgent: "Bindery demo", baseURL: mock?.serviceURL ?? SparkClient.defaultBaseURL, auth: session)
 
         var count = 0
         var total = 0.0
-        for try await listing in client.listings.list(filter: "City Eq 'Fargo'", orderby: "-ListPrice", limit: 5).all() {
+        for try await listing in client.listings.list(filter: "City Eq 'Fargo'", orderby: "-ListPrice", limit: 5).all()
+        {
             count += 1
             total += Double(listing.standardFields?.listPrice ?? 0)
             if count == 5, let mock {
@@ -242,20 +274,28 @@ struct Demo: AsyncParsableCommand {
         let mock: MockServer? = token == nil ? try await MockServer(.inbox) : nil
         if let mock {
             let threads = ["n", namespace, "threads"]
-            for (subject, unread) in [("Offer on Elm Street", true), ("Team lunch", false), ("Inspection report", true)] {
+            for (subject, unread) in [
+                ("Offer on Elm Street", true), ("Team lunch", false), ("Inspection report", true),
+            ] {
                 var tags: [JSONValue] = [["id": "inbox", "name": "inbox"]]
                 if unread { tags.append(["id": "unread", "name": "unread"]) }
-                mock.store.insert([
-                    "object": "thread", "subject": .string(subject), "unread": .bool(unread), "tags": .array(tags),
-                    "participants": [["name": "Sam Agent", "email": "sam@example.com"]], "last_message_timestamp": 1_763_800_000,
-                ], into: threads, logged: false)
+                mock.store.insert(
+                    [
+                        "object": "thread", "subject": .string(subject), "unread": .bool(unread), "tags": .array(tags),
+                        "participants": [["name": "Sam Agent", "email": "sam@example.com"]],
+                        "last_message_timestamp": 1_763_800_000,
+                    ], into: threads, logged: false)
             }
-            mock.store.insert([
-                "object": "draft", "subject": "Re: Offer on Elm Street", "body": "Accepted, see attached.", "version": 0,
-                "to": [["name": "Sam Agent", "email": "sam@example.com"]],
-            ], into: ["n", namespace, "drafts"], key: "draft-1", logged: false)
+            mock.store.insert(
+                [
+                    "object": "draft", "subject": "Re: Offer on Elm Street", "body": "Accepted, see attached.",
+                    "version": 0,
+                    "to": [["name": "Sam Agent", "email": "sam@example.com"]],
+                ], into: ["n", namespace, "drafts"], key: "draft-1", logged: false)
         }
-        let client = InboxClient(baseURL: mock?.serviceURL ?? InboxClient.defaultBaseURL, auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken))
+        let client = InboxClient(
+            baseURL: mock?.serviceURL ?? InboxClient.defaultBaseURL,
+            auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken))
         let space = client.namespaces(namespace)
         for try await thread in space.threads.list(tag: "unread").all() {
             print("  unread: \(thread.subject ?? "?")")

@@ -31,13 +31,15 @@ struct Mock: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: folder.path) { try server.seed(fixturesIn: folder) }
         // Written straight to the descriptor, not through print's buffer: when the output is a pipe or a file, a
         // script waits for the URL and token before it starts.
-        FileHandle.standardOutput.write(Data("""
-            \(service.name) mock on \(server.serviceURL.absoluteString)
-              identity provider: \(server.baseURL.absoluteString) (authority for MicrosoftIdentity, SparkSignIn bases)
-              a token it accepts: \(server.identity.acceptedToken)
-            Ctrl-C stops it.
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                \(service.name) mock on \(server.serviceURL.absoluteString)
+                  identity provider: \(server.baseURL.absoluteString) (authority for MicrosoftIdentity, SparkSignIn bases)
+                  a token it accepts: \(server.identity.acceptedToken)
+                Ctrl-C stops it.
 
-            """.utf8))
+                """.utf8))
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 }
@@ -59,10 +61,13 @@ struct Conformance: AsyncParsableCommand {
         for service in MockService.all {
             let folder = URL(fileURLWithPath: fixtures).appendingPathComponent(service.name)
             let outcomes = try await ConformanceRun(
-                service, fixtures: try MockFixture.load(from: folder), calls: ConformanceCalls.byService[service.name] ?? [:]).run()
+                service, fixtures: try MockFixture.load(from: folder),
+                calls: ConformanceCalls.byService[service.name] ?? [:]
+            ).run()
             let (passed, total) = ConformanceRun.coverage(outcomes)
             let percent = total == 0 ? 0 : passed * 100 / total
-            print("\(service.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(passed) / \(total)  \(percent)%")
+            print(
+                "\(service.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(passed) / \(total)  \(percent)%")
             for outcome in outcomes where verbose || !outcome.passed {
                 print("  \(outcome.passed ? "ok  " : "FAIL") \(outcome.fixture)")
                 for problem in outcome.problems { print("       \(problem)") }

@@ -62,7 +62,9 @@ extension JSONValue {
     }
 
     /// Parses a document and records where each value starts, for diagnostics that point into the file.
-    public static func parseWithLocations(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> (JSONValue, JSONLocations) {
+    public static func parseWithLocations(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> (
+        JSONValue, JSONLocations
+    ) {
         var parser = JSONParser(bytes: Array(bytes), recordLocations: true)
         let value = try parser.parseDocument()
         return (value, parser.locations)
@@ -106,9 +108,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return .object(try parseObject())
         case UInt8(ascii: "["): return .array(try parseArray())
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case let byte: throw error("unexpected '\(describe(byte))', expected a value")
         }
@@ -125,7 +133,10 @@ struct JSONParser {
         index += 1
         var members: [JSONObject.Member] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; return JSONObject(members) }
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            return JSONObject(members)
+        }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in quotes") }
@@ -146,8 +157,14 @@ struct JSONParser {
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return JSONObject(members) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return JSONObject(members)
+            }
             throw error("expected ',' or '}' in an object, found '\(describe(bytes[index]))'")
         }
     }
@@ -158,7 +175,10 @@ struct JSONParser {
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) { index += 1; return elements }
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            return elements
+        }
         while true {
             skipWhitespace()
             let saved = pointer
@@ -167,8 +187,14 @@ struct JSONParser {
             pointer = saved
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return elements }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return elements
+            }
             throw error("expected ',' or ']' in an array, found '\(describe(bytes[index]))'")
         }
     }
@@ -295,7 +321,8 @@ struct JSONParser {
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected)
+        else {
             throw error("invalid literal, expected '\(literal)'")
         }
         index += expected.count

@@ -53,15 +53,18 @@ public struct ConformanceRun: Sendable {
         }
         server.reset()
         server.prepare(for: fixture)
-        let scheme: AuthorizationScheme = switch service.conventions.errors {
-        case .spark: .oauth
-        case .inbox, .nylas: .basicUser
-        case .odata: .bearer
-        }
+        let scheme: AuthorizationScheme =
+            switch service.conventions.errors {
+            case .spark: .oauth
+            case .inbox, .nylas: .basicUser
+            case .odata: .bearer
+            }
         let recorder = ResponseRecorder()
         let client = ServiceClient(
             baseURL: server.serviceURL, transport: transport,
-            middleware: [recorder] + .defaults + [AuthMiddleware(StaticTokenAuth(server.identity.acceptedToken, scheme: scheme))],
+            middleware: [recorder] + .defaults + [
+                AuthMiddleware(StaticTokenAuth(server.identity.acceptedToken, scheme: scheme))
+            ],
             conventions: service.conventions)
         let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
         let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
@@ -90,8 +93,12 @@ public struct ConformanceRun: Sendable {
                 return outcome(problems + ["no response type in the route table"])
             }
             let report = validator.validate(response.body, as: kind, enveloped: arguments.enveloped)
-            if let failure = report.failure { problems.append("the answer does not decode as \(report.typeName): \(failure)") }
-            if report.decoded, !report.roundTrips { problems.append("re-encoding \(report.typeName) does not give back the wire JSON") }
+            if let failure = report.failure {
+                problems.append("the answer does not decode as \(report.typeName): \(failure)")
+            }
+            if report.decoded, !report.roundTrips {
+                problems.append("re-encoding \(report.typeName) does not give back the wire JSON")
+            }
         }
         return outcome(problems)
     }
@@ -101,9 +108,12 @@ public struct ConformanceRun: Sendable {
     /// `_page=1`, `limit=100`) where the fixture names none.
     static func differences(_ fixture: MockFixture, _ received: MockRequest, service: MockService) -> [String] {
         var problems: [String] = []
-        if received.method != fixture.method { problems.append("method \(received.method), expected \(fixture.method)") }
+        if received.method != fixture.method {
+            problems.append("method \(received.method), expected \(fixture.method)")
+        }
         if received.segments != service.basePath + fixture.segments {
-            problems.append("path \(received.path), expected \(fixture.path) below /\(service.basePath.joined(separator: "/"))")
+            problems.append(
+                "path \(received.path), expected \(fixture.path) below /\(service.basePath.joined(separator: "/"))")
         }
         let pagingNames = Set(service.conventions.paging.firstPageQuery.map(\.name)).subtracting(fixture.query.map(\.0))
         let sent = received.query.filter { !pagingNames.contains($0.name) }.map { "\($0.name)=\($0.value)" }.sorted()
@@ -115,7 +125,9 @@ public struct ConformanceRun: Sendable {
             problems.append("header \(name): \(received.header(name) ?? "(missing)"), expected \(value)")
         }
         if let body = fixture.requestBody {
-            if received.json != body { problems.append("the body differs from the fixture's: \(received.json?.jsonText ?? "(none)")") }
+            if received.json != body {
+                problems.append("the body differs from the fixture's: \(received.json?.jsonText ?? "(none)")")
+            }
         } else if let names = fixture.multipartParts {
             let parts = MultipartParts(received).files.map { $0.name ?? "(unnamed)" }
             if parts != names { problems.append("multipart parts \(parts), expected \(names)") }
@@ -161,12 +173,16 @@ public struct ConformanceArguments: Sendable {
 
     /// The body parameter `name`: a member of the fixture's request body (body parameters are written once, there).
     public func bodyMember<Value: JSONConvertible>(_ name: String) throws(BinderyError) -> Value {
-        guard let json = try unwrappedBody()[name] else { throw Self.error("the fixture's body has no member '\(name)'") }
+        guard let json = try unwrappedBody()[name] else {
+            throw Self.error("the fixture's body has no member '\(name)'")
+        }
         return try Self.value(json, name)
     }
 
     private static func value<Value: JSONConvertible>(_ json: JSONValue, _ name: String) throws(BinderyError) -> Value {
-        guard let value = Value(json: json) else { throw error("argument '\(name)' is not a \(Value.self): \(json.jsonText)") }
+        guard let value = Value(json: json) else {
+            throw error("argument '\(name)' is not a \(Value.self): \(json.jsonText)")
+        }
         return value
     }
 
@@ -181,7 +197,9 @@ public struct ConformanceArguments: Sendable {
         guard var json = fixture.requestBody else { throw Self.error("the fixture's request has no body") }
         if enveloped {
             for key in conventions.requestEnvelope {
-                guard let inner = json[key] else { throw Self.error("the fixture's body is not in the '\(key)' envelope") }
+                guard let inner = json[key] else {
+                    throw Self.error("the fixture's body is not in the '\(key)' envelope")
+                }
                 json = inner
             }
         }

@@ -52,10 +52,12 @@ public struct MockFixture: Sendable {
         } catch {
             throw LoadError(description: "\(url.path): \(error)")
         }
-        guard let operation = json["operation"]?.stringValue, let request = json["request"], let response = json["response"],
+        guard let operation = json["operation"]?.stringValue, let request = json["request"],
+            let response = json["response"],
             let method = request["method"]?.stringValue, let path = request["path"]?.stringValue
         else {
-            throw LoadError(description: "\(url.path): a fixture needs operation, request.method, request.path and response")
+            throw LoadError(
+                description: "\(url.path): a fixture needs operation, request.method, request.path and response")
         }
         let query = request["query"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
         let headers = request["headers"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
@@ -64,7 +66,8 @@ public struct MockFixture: Sendable {
         return MockFixture(
             operation: operation, name: name, method: method, path: path, query: query, headers: headers,
             requestBody: request["body"],
-            multipartParts: request["multipart"]?.arrayValue?.compactMap(\.stringValue), requestText: request["bodyText"]?.stringValue,
+            multipartParts: request["multipart"]?.arrayValue?.compactMap(\.stringValue),
+            requestText: request["bodyText"]?.stringValue,
             status: response["status"]?.numberValue?.intValue ?? 200, responseBody: response["body"],
             responseText: response["bodyText"]?.stringValue, arguments: arguments)
     }
@@ -82,7 +85,9 @@ extension MockServer {
         // A read on a resource's own URL with parameters (Spark's `searchListings`, Inbox's `listThreads`) is served
         // as that collection or item, so it seeds it too.
         if case .operation(let operation, let resource, let keys)? = match, operation.segments.isEmpty {
-            match = operation.onCollection ? .collection(resource: resource, keys: keys) : .item(resource: resource, keys: keys)
+            match =
+                operation.onCollection
+                ? .collection(resource: resource, keys: keys) : .item(resource: resource, keys: keys)
         }
         switch match {
         case .collection?:
@@ -124,7 +129,9 @@ extension MockServer {
             guard let method = HTTPRequest.Method(rawValue: fixture.method) else { continue }
             switch service.routes.match(method: method, segments: fixture.segments) {
             case .item(let found, _)?, .collection(let found, _)?:
-                if statuses["\(found.name) \(fixture.method)"] == nil { statuses["\(found.name) \(fixture.method)"] = fixture.status }
+                if statuses["\(found.name) \(fixture.method)"] == nil {
+                    statuses["\(found.name) \(fixture.method)"] = fixture.status
+                }
             default: break
             }
         }

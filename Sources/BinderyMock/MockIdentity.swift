@@ -46,11 +46,14 @@ public final class MockIdentity: Sendable {
         let (access, refresh) = state.withLock { state -> (String, String) in
             state.issued += 1
             let access = "access-\(state.issued)"
-            state.accessTokens[access] = expired ? Date(timeIntervalSinceNow: -60) : Date(timeIntervalSinceNow: lifetime)
+            state.accessTokens[access] =
+                expired ? Date(timeIntervalSinceNow: -60) : Date(timeIntervalSinceNow: lifetime)
             state.refreshTokens.insert("refresh-\(state.issued)")
             return (access, "refresh-\(state.issued)")
         }
-        return Token(accessToken: access, refreshToken: refresh, expiresAt: Date(timeIntervalSinceNow: expired ? -60 : lifetime), account: account)
+        return Token(
+            accessToken: access, refreshToken: refresh, expiresAt: Date(timeIntervalSinceNow: expired ? -60 : lifetime),
+            account: account)
     }
 
     /// Ends every session now: each issued token (the static one included) is refused as expired, as when a
@@ -104,7 +107,9 @@ public final class MockIdentity: Sendable {
         var token = parts[1]
         if parts[0].lowercased() == "basic" {
             // Inbox: the token is the user name, the password empty.
-            guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8) else { return .missing }
+            guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8) else {
+                return .missing
+            }
             token = String(text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         }
         return validity(of: token)
@@ -143,11 +148,14 @@ public final class MockIdentity: Sendable {
     /// Auto-consent: straight back to the redirect URI with a code (bound to the PKCE challenge) and `state`.
     private func authorize(_ request: MockRequest, codeName: String) -> MockResponse {
         guard let redirectURI = request.queryValue("redirect_uri"), request.queryValue("client_id") != nil else {
-            return MockResponse(status: 400, json: ["error": "invalid_request", "error_description": "client_id and redirect_uri are required"])
+            return MockResponse(
+                status: 400,
+                json: ["error": "invalid_request", "error_description": "client_id and redirect_uri are required"])
         }
         let challenge = request.queryValue("code_challenge")
         if challenge != nil, request.queryValue("code_challenge_method") != "S256" {
-            return MockResponse(status: 400, json: ["error": "invalid_request", "error_description": "only S256 PKCE is supported"])
+            return MockResponse(
+                status: 400, json: ["error": "invalid_request", "error_description": "only S256 PKCE is supported"])
         }
         let code = newCode(challenge: challenge)
         var parameters = [(codeName, code)]
@@ -159,9 +167,11 @@ public final class MockIdentity: Sendable {
         let code = "device-\(UUID().uuidString)"
         state.withLock { $0.devicePolls[code] = 0 }
         return MockResponse(json: [
-            "device_code": .string(code), "user_code": "MOCK-CODE", "verification_uri": "https://microsoft.com/devicelogin",
+            "device_code": .string(code), "user_code": "MOCK-CODE",
+            "verification_uri": "https://microsoft.com/devicelogin",
             "expires_in": 900, "interval": 1,
-            "message": "To sign in, use a web browser to open https://microsoft.com/devicelogin and enter the code MOCK-CODE.",
+            "message":
+                "To sign in, use a web browser to open https://microsoft.com/devicelogin and enter the code MOCK-CODE.",
         ])
     }
 
@@ -173,7 +183,8 @@ public final class MockIdentity: Sendable {
         }
         switch grant["grant_type"] {
         case "authorization_code":
-            guard let code = grant["code"], let challenge = state.withLock({ $0.codes.removeValue(forKey: code) }) else {
+            guard let code = grant["code"], let challenge = state.withLock({ $0.codes.removeValue(forKey: code) })
+            else {
                 return refuse("invalid_grant", "the code is unknown or used")
             }
             if let challenge, PKCE.challenge(for: grant["code_verifier"] ?? "") != challenge {
@@ -220,7 +231,8 @@ public final class MockIdentity: Sendable {
             return state.issued
         }
         var body: JSONObject = [
-            "token_type": "Bearer", "access_token": .string("access-\(number)"), "expires_in": .number(JSONNumber(Int(lifetime))),
+            "token_type": "Bearer", "access_token": .string("access-\(number)"),
+            "expires_in": .number(JSONNumber(Int(lifetime))),
             "scope": "openid offline_access",
         ]
         if refresh { body["refresh_token"] = .string("refresh-\(number)") }
@@ -236,7 +248,8 @@ public final class MockIdentity: Sendable {
 
     /// 302 to `base` with `parameters` added to its query: how an authorize page answers.
     public func redirect(to base: String, _ parameters: [(String, String)]) -> MockResponse {
-        let query = parameters.map { PercentEncoding.form($0.0) + "=" + PercentEncoding.form($0.1) }.joined(separator: "&")
+        let query = parameters.map { PercentEncoding.form($0.0) + "=" + PercentEncoding.form($0.1) }.joined(
+            separator: "&")
         return MockResponse(status: 302, headers: [("Location", base + (base.contains("?") ? "&" : "?") + query)])
     }
 }
@@ -245,7 +258,8 @@ public final class MockIdentity: Sendable {
 /// pages and API-key sessions whose requests are signed rather than carrying a bearer token.
 public protocol MockSignInExtension: Sendable {
     /// Answers one of the provider's identity endpoints; nil for any other request.
-    func handle(_ request: MockRequest, segments: [String], identity: MockIdentity, server: MockServer) async -> MockResponse?
+    func handle(_ request: MockRequest, segments: [String], identity: MockIdentity, server: MockServer) async
+        -> MockResponse?
     /// Judges a request the provider authorizes its own way; nil for a request it does not recognise.
     func check(_ request: MockRequest, identity: MockIdentity) -> MockIdentity.Check?
 }

@@ -11,10 +11,13 @@ extension MockOperation {
 
     /// OData delta: every item below the resource first, then what was created, changed or deleted since
     /// the token; the last page carries `@odata.deltaLink` with the next token.
-    public static let odataDelta = MockOperation(prepare: { fixture, server in
-        let token = fixture.query.first { $0.0 == "$deltatoken" || $0.0 == "token" }?.1 ?? MockServer.functionToken(fixture.segments.last)
-        if let token { server.acceptDeltaToken(token) }
-    }, handle: { call in call.server.odataDelta(call) })
+    public static let odataDelta = MockOperation(
+        prepare: { fixture, server in
+            let token =
+                fixture.query.first { $0.0 == "$deltatoken" || $0.0 == "token" }?.1
+                ?? MockServer.functionToken(fixture.segments.last)
+            if let token { server.acceptDeltaToken(token) }
+        }, handle: { call in call.server.odataDelta(call) })
 
     /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
     public static let uploadSession = MockOperation { call in call.server.startUpload(call) }
@@ -36,7 +39,8 @@ extension MockOperation {
     /// `POST …/delta/generate_cursor {"start": <unix seconds>}`: a cursor before the first change at or after `start`.
     public static let generateCursor = MockOperation { call in
         let start = call.body?["start"]?.numberValue?.doubleValue ?? 0
-        let before = call.store.changes(after: 0, below: []).last { $0.date.timeIntervalSince1970 < start }?.sequence ?? 0
+        let before =
+            call.store.changes(after: 0, below: []).last { $0.date.timeIntervalSince1970 < start }?.sequence ?? 0
         return MockResponse(json: ["cursor": .string(InboxPaths.cursor(before))])
     }
 
@@ -54,7 +58,9 @@ extension MockOperation {
         let timeout = min(60, Double(call.request.queryValue("timeout") ?? "") ?? 2)
         let deadline = Date(timeIntervalSinceNow: timeout)
         let after = InboxPaths.sequence(call.request.queryValue("cursor"))
-        while Date() < deadline, call.store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).isEmpty {
+        while Date() < deadline,
+            call.store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).isEmpty
+        {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return call.server.cursorDelta(call)
@@ -77,7 +83,9 @@ public enum InboxPaths {
 extension MockServer {
     func odataDelta(_ call: MockCall) -> MockResponse {
         let request = call.request
-        let token = request.queryValue("$deltatoken") ?? request.queryValue("token") ?? Self.functionToken(request.segments.last)
+        let token =
+            request.queryValue("$deltatoken") ?? request.queryValue("token")
+            ?? Self.functionToken(request.segments.last)
         let prefix = call.resourcePath
         var items: [JSONObject] = []
         if let token, let after = deltaSequence(token) {
@@ -103,11 +111,13 @@ extension MockServer {
                 }
             }
         } else if token != nil {
-            return errorResponse(410, code: "resyncRequired", message: "the delta token is not valid; start again without one")
+            return errorResponse(
+                410, code: "resyncRequired", message: "the delta token is not valid; start again without one")
         } else {
             items = store.allItems(below: prefix).map(\.object)
         }
-        let deltaLink = link(request, replacing: "$deltatoken", with: String(store.latestSequence), dropping: ["$skiptoken", "token"])
+        let deltaLink = link(
+            request, replacing: "$deltatoken", with: String(store.latestSequence), dropping: ["$skiptoken", "token"])
         return odataPage(items, request, onLastPage: ["@odata.deltaLink": .string(deltaLink)])
     }
 
@@ -131,7 +141,8 @@ extension MockServer {
             let type = object?["object"]?.text ?? String((change.collection.last ?? "item").dropLast())
             guard !excluded.contains(type) else { continue }
             var delta: JSONObject = [
-                "object": .string(type), "event": .string(change.kind == .created ? "create" : change.kind == .updated ? "modify" : "delete"),
+                "object": .string(type),
+                "event": .string(change.kind == .created ? "create" : change.kind == .updated ? "modify" : "delete"),
                 "id": .string(change.key), "cursor": .string(InboxPaths.cursor(change.sequence)),
             ]
             if change.kind != .deleted, let object { delta["attributes"] = .object(object) }
@@ -139,7 +150,9 @@ extension MockServer {
         }
         let start = InboxPaths.cursor(after)
         let end = changes.last.map { InboxPaths.cursor($0.sequence) } ?? start
-        return MockResponse(json: ["cursor_start": .string(start), "cursor_end": .string(end), "deltas": .array(deltas)])
+        return MockResponse(json: [
+            "cursor_start": .string(start), "cursor_end": .string(end), "deltas": .array(deltas),
+        ])
     }
 }
 
@@ -157,7 +170,8 @@ public struct MultipartParts: Sendable {
 
     public init(_ request: MockRequest) {
         guard let type = request.header("Content-Type"), let range = type.range(of: "boundary=") else { return }
-        let boundary = Array(("--" + type[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))).utf8)
+        let boundary = Array(
+            ("--" + type[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))).utf8)
         let body = request.body
         var starts: [Int] = []
         var index = 0
@@ -176,15 +190,20 @@ public struct MultipartParts: Sendable {
             var content = Array(part[(split + 4)...])
             if content.suffix(2) == [13, 10] { content.removeLast(2) }
             guard let name = Self.parameter("filename", in: head) else { continue }
-            let contentType = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
-                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) } ?? "application/octet-stream"
-            files.append(File(name: Self.parameter("; name", in: head), filename: name, contentType: contentType, bytes: content))
+            let contentType =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
+                ?? "application/octet-stream"
+            files.append(
+                File(name: Self.parameter("; name", in: head), filename: name, contentType: contentType, bytes: content)
+            )
         }
     }
 
     private static func headerEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil

@@ -14,7 +14,9 @@ extension MockServer {
         var items = store.items(in: path)
         switch filtered(items, request, options) {
         case .success(let kept): items = kept
-        case .failure(let error): return errorResponse(400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
+        case .failure(let error):
+            return errorResponse(
+                400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
         }
         if let order = request.queryValue(options.orderBy) { items = SortOrder(order).sorted(items) { $0.object } }
         let shaped = items.map { shape($0.object, at: path + [$0.key], request, options) }
@@ -35,7 +37,10 @@ extension MockServer {
             ]
             var extraMembers = extra
             extraMembers["Pagination"] = .object(pagination)
-            let shape: [String] = { if case .wrapped(let path) = service.conventions.listShape { return path }; return ["D", "Results"] }()
+            let shape: [String] = {
+                if case .wrapped(let path) = service.conventions.listShape { return path }
+                return ["D", "Results"]
+            }()
             return MockResponse(json: Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers))
         case .offset(let offsetName, let limitName, let defaultLimit):
             let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
@@ -61,10 +66,12 @@ extension MockServer {
     }
 
     /// The request's own URL with one query parameter set: next links and delta links.
-    func link(_ request: MockRequest, replacing name: String, with value: String, dropping: Set<String> = []) -> String {
+    func link(_ request: MockRequest, replacing name: String, with value: String, dropping: Set<String> = []) -> String
+    {
         var query = request.query.filter { $0.name != name && !dropping.contains($0.name) }
         query.append((name, value))
-        let text = query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }.joined(separator: "&")
+        let text = query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }.joined(
+            separator: "&")
         return origin(of: request) + request.path + "?" + text
     }
 
@@ -73,21 +80,25 @@ extension MockServer {
     ) -> Result<[(key: String, object: JSONObject)], FilterExpression.SyntaxError> {
         if service.dialect == .inbox {
             // Inbox filters by parameters named after fields: `unread=true`, `tag=inbox`, `any_email=a@b.c`.
-            let filters = request.query.filter { !["limit", "offset", "view", "cursor", "exclude_types"].contains($0.name) }
-            return .success(items.filter { item in filters.allSatisfy { Self.inboxMatches(item.object, $0.name, $0.value) } })
+            let filters = request.query.filter {
+                !["limit", "offset", "view", "cursor", "exclude_types"].contains($0.name)
+            }
+            return .success(
+                items.filter { item in filters.allSatisfy { Self.inboxMatches(item.object, $0.name, $0.value) } })
         }
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {
             let expression = try FilterExpression.parse(text)
-            return .success(items.filter { item in
-                // Spark filters on the listing's StandardFields.
-                if service.dialect == .spark, let fields = item.object["StandardFields"]?.objectValue {
-                    var merged = item.object
-                    for member in fields { merged[member.key] = member.value }
-                    return expression.matches(merged)
-                }
-                return expression.matches(item.object)
-            })
+            return .success(
+                items.filter { item in
+                    // Spark filters on the listing's StandardFields.
+                    if service.dialect == .spark, let fields = item.object["StandardFields"]?.objectValue {
+                        var merged = item.object
+                        for member in fields { merged[member.key] = member.value }
+                        return expression.matches(merged)
+                    }
+                    return expression.matches(item.object)
+                })
         } catch {
             return .failure(error)
         }
@@ -123,7 +134,8 @@ extension MockServer {
 
     func create(_ request: MockRequest, in path: [String], resource: ResourceRoute) -> MockResponse {
         guard case .object(let object)? = requestBody(request) else {
-            return errorResponse(400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+            return errorResponse(
+                400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         let stored = store.insert(object, into: path, idMember: service.idMember)
@@ -132,7 +144,8 @@ extension MockServer {
 
     func update(_ request: MockRequest, at path: [String], resource: ResourceRoute, replacing: Bool) -> MockResponse {
         guard case .object(var changes)? = requestBody(request) else {
-            return errorResponse(400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+            return errorResponse(
+                400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
         }
         if let refusal = invalidBody(changes, resource: resource) { return refusal }
         let path = store.locate(path)
@@ -154,7 +167,8 @@ extension MockServer {
         }
         let status = fixtureStatus(resource, "DELETE", otherwise: 204)
         if status == 204 { return .empty(204) }
-        return service.dialect == .spark ? MockResponse(status: status, json: ["D": ["Success": true]]) : MockResponse(status: status, json: [:])
+        return service.dialect == .spark
+            ? MockResponse(status: status, json: ["D": ["Success": true]]) : MockResponse(status: status, json: [:])
     }
 
     /// Bytes behind a stream property: GET reads them, PUT writes them (and answers the owner).
@@ -163,7 +177,8 @@ extension MockServer {
         switch request.method {
         case "GET":
             guard let bytes = store.blob(at: path) else {
-                return errorResponse(404, code: "itemNotFound", message: "no content at /\(path.joined(separator: "/"))")
+                return errorResponse(
+                    404, code: "itemNotFound", message: "no content at /\(path.joined(separator: "/"))")
             }
             return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
         case "PUT":
@@ -183,7 +198,9 @@ extension MockServer {
             try model.schema.validate(object, path: [])
             return nil
         } catch {
-            return errorResponse(400, code: service.dialect == .spark ? "1040" : "BadRequest", message: "invalid \(model.schema.typeName): \(error)")
+            return errorResponse(
+                400, code: service.dialect == .spark ? "1040" : "BadRequest",
+                message: "invalid \(model.schema.typeName): \(error)")
         }
     }
 
@@ -195,12 +212,15 @@ extension MockServer {
     // MARK: Shaping: $select and $expand
 
     func shape(_ object: JSONObject, at path: [String], _ request: MockRequest, _ options: QueryNames) -> JSONObject {
-        let select = request.queryValue(options.select).map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let select = request.queryValue(options.select).map {
+            $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
         let expand = request.queryValue(options.expand).map(ExpandOption.parse) ?? []
         return shape(object, at: path, select: select, expand: expand)
     }
 
-    private func shape(_ object: JSONObject, at path: [String], select: [String]?, expand: [ExpandOption]) -> JSONObject {
+    private func shape(_ object: JSONObject, at path: [String], select: [String]?, expand: [ExpandOption]) -> JSONObject
+    {
         var result = object
         var expanded: [String] = []
         for item in expand {
@@ -232,7 +252,10 @@ extension MockServer {
             nested.append(deeper)
         }
         if store.isCollection(childPath) {
-            return .array(store.items(in: childPath).map { .object(shape($0.object, at: childPath + [$0.key], select: item.select, expand: nested)) })
+            return .array(
+                store.items(in: childPath).map {
+                    .object(shape($0.object, at: childPath + [$0.key], select: item.select, expand: nested))
+                })
         }
         if let object = store.object(at: childPath) {
             return .object(shape(object, at: childPath, select: item.select, expand: nested))

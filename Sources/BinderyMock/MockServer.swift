@@ -75,9 +75,11 @@ public final class MockServer: Sendable {
     private func takeFault(for request: MockRequest) -> MockFault? {
         if let header = request.header(MockFault.headerName), let fault = MockFault(header: header) { return fault }
         return state.withLock { state in
-            guard let index = state.faults.firstIndex(where: { entry in
-                entry.pathContains.map { request.path.contains($0) } ?? true
-            }) else { return nil }
+            guard
+                let index = state.faults.firstIndex(where: { entry in
+                    entry.pathContains.map { request.path.contains($0) } ?? true
+                })
+            else { return nil }
             let fault = state.faults[index].fault
             state.faults[index].remaining -= 1
             if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
@@ -116,9 +118,13 @@ public final class MockServer: Sendable {
     }
 
     /// The first fixture of `operation` (`"microsoft.graph.driveItem/copy"`).
-    func fixture(for operation: String) -> MockFixture? { state.withLock { $0.fixtures.first { $0.operation == operation } } }
+    func fixture(for operation: String) -> MockFixture? {
+        state.withLock { $0.fixtures.first { $0.operation == operation } }
+    }
 
-    func fixtureStatus(resource: String, method: String) -> Int? { state.withLock { $0.writeStatuses["\(resource) \(method)"] } }
+    func fixtureStatus(resource: String, method: String) -> Int? {
+        state.withLock { $0.writeStatuses["\(resource) \(method)"] }
+    }
 
     /// Back to the seeded state: changes, requests, faults, uploads and accepted delta tokens are forgotten and the
     /// store holds what the fixtures seeded again. The identity provider keeps its tokens.
@@ -143,7 +149,8 @@ public final class MockServer: Sendable {
         case .expiredToken:
             return expiredTokenResponse()
         case .status(let status, let retryAfter):
-            var response = errorResponse(status, code: status == 429 ? "TooManyRequests" : "ServiceUnavailable",
+            var response = errorResponse(
+                status, code: status == 429 ? "TooManyRequests" : "ServiceUnavailable",
                 message: "injected fault: HTTP \(status)")
             if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
             return response
@@ -161,9 +168,13 @@ public final class MockServer: Sendable {
     private func answer(_ request: MockRequest) async -> MockResponse {
         let segments = request.segments
         if let response = await identity.handle(request, segments: segments, server: self) { return response }
-        if segments.first == MockServer.uploadSegment { return upload(request, session: segments.dropFirst().first ?? "") }
+        if segments.first == MockServer.uploadSegment {
+            return upload(request, session: segments.dropFirst().first ?? "")
+        }
         if segments.first == MockServer.monitorSegment, segments.count == 2 {
-            return MockResponse(json: ["status": "completed", "percentageComplete": 100, "resourceId": .string(segments[1])])
+            return MockResponse(json: [
+                "status": "completed", "percentageComplete": 100, "resourceId": .string(segments[1]),
+            ])
         }
         guard segments.starts(with: service.basePath) else {
             return errorResponse(404, code: "itemNotFound", message: "no API at \(request.path)")
@@ -183,7 +194,9 @@ public final class MockServer: Sendable {
             let behaviour = service.operations[key]
             if behaviour?.requiresAuthorization ?? true, let refusal = authorize(request) { return refusal }
             let resourcePath = Array(path.dropLast(operation.segments.count))
-            let call = MockCall(request: request, server: self, resourcePath: resourcePath, operation: operation, body: requestBody(request))
+            let call = MockCall(
+                request: request, server: self, resourcePath: resourcePath, operation: operation,
+                body: requestBody(request))
             if let behaviour { return await behaviour.handle(call) }
             // An operation on the resource's own URL (Spark's `searchListings`, Inbox's `listThreads` with their
             // filters) is a read or write of that collection or item with parameters.
@@ -192,7 +205,8 @@ public final class MockServer: Sendable {
                 case (.get, true): return list(request, at: path)
                 case (.post, true): return create(request, in: path, resource: resource)
                 case (.get, false): return read(request, at: path)
-                case (.put, false), (.patch, false): return update(request, at: path, resource: resource, replacing: false)
+                case (.put, false), (.patch, false):
+                    return update(request, at: path, resource: resource, replacing: false)
                 case (.delete, false): return delete(at: path, resource: resource)
                 default: break
                 }
@@ -217,7 +231,9 @@ public final class MockServer: Sendable {
                 return stream(request, at: path)
             }
         }
-        return errorResponse(404, code: "itemNotFound", message: "\(request.method) \(request.path) is not an operation of \(service.name)")
+        return errorResponse(
+            404, code: "itemNotFound",
+            message: "\(request.method) \(request.path) is not an operation of \(service.name)")
     }
 
     /// The request body without the service's envelope (`{"D": …}` for Spark).
@@ -243,8 +259,10 @@ public final class MockServer: Sendable {
         switch identity.check(request) {
         case .valid: return nil
         case .expired: return expiredTokenResponse()
-        case .missing: return errorResponse(401, code: service.dialect == .spark ? "1000" : "InvalidAuthenticationToken",
-            message: "the request carries no valid credentials")
+        case .missing:
+            return errorResponse(
+                401, code: service.dialect == .spark ? "1000" : "InvalidAuthenticationToken",
+                message: "the request carries no valid credentials")
         case .badSignature: return errorResponse(401, code: "1000", message: "ApiSig does not match the request")
         }
     }
@@ -252,7 +270,8 @@ public final class MockServer: Sendable {
     private func expiredTokenResponse() -> MockResponse {
         service.dialect == .spark
             ? errorResponse(401, code: "1020", message: "Session token has expired")
-            : errorResponse(401, code: "InvalidAuthenticationToken", message: "Access token has expired or is not yet valid.")
+            : errorResponse(
+                401, code: "InvalidAuthenticationToken", message: "Access token has expired or is not yet valid.")
     }
 
     // MARK: Dialect
@@ -262,15 +281,23 @@ public final class MockServer: Sendable {
         switch service.conventions.errors {
         case .spark:
             let number = Int(code).map { JSONValue.number(JSONNumber($0)) } ?? .string(code)
-            return MockResponse(status: status, json: ["D": ["Success": false, "Code": number, "Message": .string(message)]])
+            return MockResponse(
+                status: status, json: ["D": ["Success": false, "Code": number, "Message": .string(message)]])
         case .inbox, .nylas:
             let type = status == 404 ? "not_found_error" : (status >= 500 ? "api_error" : "invalid_request_error")
             return MockResponse(status: status, json: ["type": .string(type), "message": .string(message)])
         case .odata:
-            return MockResponse(status: status, json: ["error": [
-                "code": .string(code), "message": .string(message),
-                "innerError": ["date": .string(Self.isoDate(Date())), "request-id": .string(UUID().uuidString.lowercased())],
-            ]])
+            return MockResponse(
+                status: status,
+                json: [
+                    "error": [
+                        "code": .string(code), "message": .string(message),
+                        "innerError": [
+                            "date": .string(Self.isoDate(Date())),
+                            "request-id": .string(UUID().uuidString.lowercased()),
+                        ],
+                    ]
+                ])
         }
     }
 
@@ -336,7 +363,9 @@ public enum MockFault: Sendable, Equatable {
             if first.hasPrefix("slow="), let milliseconds = Int(first.dropFirst(5)) {
                 self = .slow(.milliseconds(milliseconds))
             } else if let status = Int(first), (400...599).contains(status) {
-                let retryAfter = parts.dropFirst().first { $0.hasPrefix("retry-after=") }.flatMap { Int($0.dropFirst(12)) }
+                let retryAfter = parts.dropFirst().first { $0.hasPrefix("retry-after=") }.flatMap {
+                    Int($0.dropFirst(12))
+                }
                 self = .status(status, retryAfter: retryAfter)
             } else {
                 return nil

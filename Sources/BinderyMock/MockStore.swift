@@ -51,8 +51,11 @@ public final class MockStore: Sendable {
         state.withLock { state in
             guard state.objects[path] == nil, path.count >= 2, let key = path.last else { return path }
             let owner = path.dropLast(2)
-            return state.objects.keys.filter { $0.last == key && $0.count > owner.count && $0.starts(with: owner) && state.members[Array($0.dropLast())] != nil }
-                .min { $0.count < $1.count } ?? path
+            return state.objects.keys.filter {
+                $0.last == key && $0.count > owner.count && $0.starts(with: owner)
+                    && state.members[Array($0.dropLast())] != nil
+            }
+            .min { $0.count < $1.count } ?? path
         }
     }
 
@@ -70,12 +73,14 @@ public final class MockStore: Sendable {
     /// The current items of every collection at or below `prefix`.
     public func allItems(below prefix: [String]) -> [(collection: [String], key: String, object: JSONObject)] {
         state.withLock { state in
-            state.members.keys.filter { $0.starts(with: prefix) }.sorted { $0.count < $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }
-                .flatMap { collection in
-                    (state.members[collection] ?? []).compactMap { key in
-                        state.objects[collection + [key]].map { (collection, key, $0) }
-                    }
+            state.members.keys.filter { $0.starts(with: prefix) }.sorted {
+                $0.count < $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1))
+            }
+            .flatMap { collection in
+                (state.members[collection] ?? []).compactMap { key in
+                    state.objects[collection + [key]].map { (collection, key, $0) }
                 }
+            }
         }
     }
 
@@ -85,7 +90,8 @@ public final class MockStore: Sendable {
     /// the key. Replaces an item with the same key. Returns the key and the stored object.
     @discardableResult
     public func insert(
-        _ object: JSONObject, into collection: [String], key: String? = nil, idMember: String = "id", logged: Bool = true
+        _ object: JSONObject, into collection: [String], key: String? = nil, idMember: String = "id",
+        logged: Bool = true
     ) -> (key: String, object: JSONObject) {
         state.withLock { state in
             var stored = object

@@ -34,12 +34,20 @@ extension MockServer {
             return MockResponse(json: ["nextExpectedRanges": [.string("\(received)-")]])
         case "PUT":
             guard let range = ContentRange(request.header("Content-Range")), range.length == request.body.count else {
-                return errorResponse(400, code: "invalidRange", message: "Content-Range must say bytes first-last/total and match the body")
+                return errorResponse(
+                    400, code: "invalidRange",
+                    message: "Content-Range must say bytes first-last/total and match the body")
             }
-            enum Outcome { case outOfOrder(expected: Int), finished(UploadSession), partial(received: Int) }
+            enum Outcome {
+                case outOfOrder(expected: Int)
+                case finished(UploadSession)
+                case partial(received: Int)
+            }
             let outcome = withUploads { uploads -> Outcome in
                 guard var session = uploads[id] else { return .partial(received: 0) }
-                guard range.first == session.received.count else { return .outOfOrder(expected: session.received.count) }
+                guard range.first == session.received.count else {
+                    return .outOfOrder(expected: session.received.count)
+                }
                 session.received += request.body
                 if session.received.count >= range.total {
                     uploads[id] = nil
@@ -59,10 +67,12 @@ extension MockServer {
                 store.setBlob(finished.received, at: finished.parent + [stored.key, "content"])
                 return single(stored.object, status: 201)
             case .partial(let received):
-                return MockResponse(status: 202, json: [
-                    "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))),
-                    "nextExpectedRanges": [.string("\(received)-")],
-                ])
+                return MockResponse(
+                    status: 202,
+                    json: [
+                        "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))),
+                        "nextExpectedRanges": [.string("\(received)-")],
+                    ])
             }
         default:
             return errorResponse(405, code: "methodNotAllowed", message: "\(request.method) on an upload session")
@@ -76,29 +86,38 @@ extension MockServer {
             return errorResponse(400, code: "BadRequest", message: "a batch needs a requests array")
         }
         guard steps.count <= 20 else {
-            return errorResponse(400, code: "BadRequest", message: "a batch holds at most 20 requests, not \(steps.count)")
+            return errorResponse(
+                400, code: "BadRequest", message: "a batch holds at most 20 requests, not \(steps.count)")
         }
         var responses: [JSONValue] = []
         for step in steps {
             let id = step["id"] ?? .null
             guard let method = step["method"]?.stringValue, let url = step["url"]?.stringValue else {
-                responses.append(["id": id, "status": 400, "body": ["error": ["code": "BadRequest", "message": "a step needs method and url"]]])
+                responses.append([
+                    "id": id, "status": 400,
+                    "body": ["error": ["code": "BadRequest", "message": "a step needs method and url"]],
+                ])
                 continue
             }
-            var headers = request.headers.filter { $0.name.lowercased() == "authorization" || $0.name.lowercased() == "host" }
+            var headers = request.headers.filter {
+                $0.name.lowercased() == "authorization" || $0.name.lowercased() == "host"
+            }
             for member in step["headers"]?.objectValue ?? [:] { headers.append((member.key, member.value.text ?? "")) }
             let relative = url.hasPrefix("/") ? url : "/" + url
             let pathPart = relative.split(separator: "?", maxSplits: 1).first.map(String.init) ?? relative
             let queryPart = relative.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
             let query = queryPart.split(separator: "&").map { pair -> (name: String, value: String) in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                    String($0).removingPercentEncoding ?? String($0)
+                }
                 return (parts[0], parts.count > 1 ? parts[1] : "")
             }
             let body = step["body"].map { $0.serialized() } ?? []
             let inner = MockRequest(
                 method: method, path: "/" + (service.basePath + [""]).joined(separator: "/") + pathPart.dropFirst(),
                 query: query, headers: headers, body: body)
-            let answer = await serve(inner, path: pathPart.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) })
+            let answer = await serve(
+                inner, path: pathPart.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) })
             var entry: JSONObject = ["id": id, "status": .number(JSONNumber(answer.status))]
             var answerHeaders = JSONObject()
             for (name, value) in answer.headers { answerHeaders[name] = .string(value) }
@@ -119,7 +138,8 @@ struct ContentRange {
         guard let header, header.hasPrefix("bytes ") else { return nil }
         let parts = header.dropFirst(6).split(separator: "/")
         let bounds = parts.first?.split(separator: "-") ?? []
-        guard parts.count == 2, bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), let total = Int(parts[1]),
+        guard parts.count == 2, bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]),
+            let total = Int(parts[1]),
             first <= last, last < total
         else { return nil }
         (self.first, self.last, self.total) = (first, last, total)

@@ -35,7 +35,8 @@ indirect enum FilterExpression: Sendable {
         case .or(let left, let right): return left.matches(object) || right.matches(object)
         case .not(let inner): return !inner.matches(object)
         case .function(let name, let subject, let argument):
-            guard let text = Self.value(subject, in: object)?.text, let part = Self.value(argument, in: object)?.text else {
+            guard let text = Self.value(subject, in: object)?.text, let part = Self.value(argument, in: object)?.text
+            else {
                 return false
             }
             switch name {
@@ -66,7 +67,9 @@ indirect enum FilterExpression: Sendable {
     /// Numbers compare as numbers (loose ones too: Spark sends `" 42"`), everything else as text.
     static func compare(_ left: JSONValue, _ right: JSONValue) -> ComparisonResult? {
         if left == .null || right == .null { return left == right ? .orderedSame : nil }
-        if let a = number(left), let b = number(right) { return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending) }
+        if let a = number(left), let b = number(right) {
+            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+        }
         guard let a = left.text, let b = right.text else { return left == right ? .orderedSame : nil }
         return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
     }
@@ -93,17 +96,38 @@ indirect enum FilterExpression: Sendable {
         var index = 0
         while index < characters.count {
             let character = characters[index]
-            if character == " " { index += 1; continue }
-            if character == "(" { tokens.append(Token(kind: .open, text: "(")); index += 1; continue }
-            if character == ")" { tokens.append(Token(kind: .close, text: ")")); index += 1; continue }
-            if character == "," { tokens.append(Token(kind: .comma, text: ",")); index += 1; continue }
+            if character == " " {
+                index += 1
+                continue
+            }
+            if character == "(" {
+                tokens.append(Token(kind: .open, text: "("))
+                index += 1
+                continue
+            }
+            if character == ")" {
+                tokens.append(Token(kind: .close, text: ")"))
+                index += 1
+                continue
+            }
+            if character == "," {
+                tokens.append(Token(kind: .comma, text: ","))
+                index += 1
+                continue
+            }
             if character == "'" {
                 var literal = ""
                 index += 1
                 while true {
-                    guard index < characters.count else { throw SyntaxError(description: "unterminated string in the filter") }
+                    guard index < characters.count else {
+                        throw SyntaxError(description: "unterminated string in the filter")
+                    }
                     if characters[index] == "'" {
-                        if index + 1 < characters.count, characters[index + 1] == "'" { literal.append("'"); index += 2; continue }
+                        if index + 1 < characters.count, characters[index + 1] == "'" {
+                            literal.append("'")
+                            index += 2
+                            continue
+                        }
                         index += 1
                         break
                     }
@@ -131,7 +155,9 @@ indirect enum FilterExpression: Sendable {
         init(tokens: [Token]) { self.tokens = tokens }
 
         mutating func keyword(_ word: String) -> Bool {
-            guard index < tokens.count, tokens[index].kind == .word, tokens[index].text.lowercased() == word else { return false }
+            guard index < tokens.count, tokens[index].kind == .word, tokens[index].text.lowercased() == word else {
+                return false
+            }
             index += 1
             return true
         }

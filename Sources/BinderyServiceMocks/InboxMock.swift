@@ -5,33 +5,39 @@ import Foundation
 /// Inbox's drafts (sent or deleted at their version), thread tags and files.
 extension MockOperation {
     /// `POST /n/{ns}/send {"draft_id", "version"}`: the draft (at its current version) becomes a message.
-    static let inboxSend = MockOperation(prepare: { fixture, server in
-        guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
-        let drafts = InboxPaths.namespace(of: fixture.segments) + ["drafts"]
-        server.store.insert(["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
-    }, handle: { call in
-        let namespace = InboxPaths.namespace(of: call.resourcePath)
-        guard let draftID = call.body?["draft_id"]?.text else {
-            // Sending without a draft: the body is the message.
-            guard case .object(var message)? = call.body else {
-                return call.server.errorResponse(400, code: "invalid_request_error", message: "send needs a draft_id or a message")
+    static let inboxSend = MockOperation(
+        prepare: { fixture, server in
+            guard let draftID = fixture.requestBody?["draft_id"]?.text else { return }
+            let drafts = InboxPaths.namespace(of: fixture.segments) + ["drafts"]
+            server.store.insert(
+                ["object": "draft", "version": fixture.requestBody?["version"] ?? 0], into: drafts, key: draftID)
+        },
+        handle: { call in
+            let namespace = InboxPaths.namespace(of: call.resourcePath)
+            guard let draftID = call.body?["draft_id"]?.text else {
+                // Sending without a draft: the body is the message.
+                guard case .object(var message)? = call.body else {
+                    return call.server.errorResponse(
+                        400, code: "invalid_request_error", message: "send needs a draft_id or a message")
+                }
+                message["object"] = "message"
+                return call.server.single(call.store.insert(message, into: namespace + ["messages"]).object)
             }
-            message["object"] = "message"
-            return call.server.single(call.store.insert(message, into: namespace + ["messages"]).object)
-        }
-        let draftPath = namespace + ["drafts", draftID]
-        guard var draft = call.store.object(at: draftPath) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no draft \(draftID)")
-        }
-        if let version = call.body?["version"], version != draft["version"] {
-            return call.server.errorResponse(409, code: "invalid_request_error", message: "draft \(draftID) has changed since version \(version.text ?? "?")")
-        }
-        call.store.remove(at: draftPath)
-        draft["object"] = "message"
-        draft["version"] = nil
-        draft["date"] = .number(JSONNumber(Int(Date().timeIntervalSince1970)))
-        return call.server.single(call.store.insert(draft, into: namespace + ["messages"], key: draftID).object)
-    })
+            let draftPath = namespace + ["drafts", draftID]
+            guard var draft = call.store.object(at: draftPath) else {
+                return call.server.errorResponse(404, code: "not_found_error", message: "no draft \(draftID)")
+            }
+            if let version = call.body?["version"], version != draft["version"] {
+                return call.server.errorResponse(
+                    409, code: "invalid_request_error",
+                    message: "draft \(draftID) has changed since version \(version.text ?? "?")")
+            }
+            call.store.remove(at: draftPath)
+            draft["object"] = "message"
+            draft["version"] = nil
+            draft["date"] = .number(JSONNumber(Int(Date().timeIntervalSince1970)))
+            return call.server.single(call.store.insert(draft, into: namespace + ["messages"], key: draftID).object)
+        })
 
     /// `DELETE /n/{ns}/drafts/{id} {"version"}`: only the current version may be deleted.
     static let inboxDeleteDraft = MockOperation { call in
@@ -39,7 +45,8 @@ extension MockOperation {
             return call.server.errorResponse(404, code: "not_found_error", message: "no such draft")
         }
         if let version = call.body?["version"], version != draft["version"] {
-            return call.server.errorResponse(409, code: "invalid_request_error", message: "the draft has changed since that version")
+            return call.server.errorResponse(
+                409, code: "invalid_request_error", message: "the draft has changed since that version")
         }
         call.store.remove(at: call.resourcePath)
         return MockResponse(json: [:])
@@ -86,12 +93,14 @@ extension MockOperation {
     }
 
     /// `GET /n/{ns}/files/{id}/download`: the uploaded bytes.
-    static let inboxDownload = MockOperation(prepare: { fixture, server in
-        server.store.setBlob(Array((fixture.responseText ?? "bytes").utf8), at: fixture.segments)
-    }, handle: { call in
-        guard let bytes = call.store.blob(at: call.resourcePath + ["download"]) else {
-            return call.server.errorResponse(404, code: "not_found_error", message: "no such file")
-        }
-        return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
-    })
+    static let inboxDownload = MockOperation(
+        prepare: { fixture, server in
+            server.store.setBlob(Array((fixture.responseText ?? "bytes").utf8), at: fixture.segments)
+        },
+        handle: { call in
+            guard let bytes = call.store.blob(at: call.resourcePath + ["download"]) else {
+                return call.server.errorResponse(404, code: "not_found_error", message: "no such file")
+            }
+            return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+        })
 }

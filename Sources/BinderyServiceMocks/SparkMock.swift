@@ -39,7 +39,9 @@ public final class SparkSignInMock: MockSignInExtension {
         guard let returnTo = request.queryValue("openid.return_to") else {
             return MockResponse(status: 400, json: ["error": "openid.return_to is required"])
         }
-        var parameters = [("openid.mode", "id_res"), ("openid.identity", "https://sparkplatform.com/openid/id/mock-user")]
+        var parameters = [
+            ("openid.mode", "id_res"), ("openid.identity", "https://sparkplatform.com/openid/id/mock-user"),
+        ]
         if request.queryValue("openid.spark.combined_flow") == "true" {
             parameters.append(("openid.spark.code", identity.newCode(challenge: nil)))
         }
@@ -51,14 +53,17 @@ public final class SparkSignInMock: MockSignInExtension {
     /// parameters + body).
     public func check(_ request: MockRequest, identity: MockIdentity) -> MockIdentity.Check? {
         guard let authToken = request.queryValue("AuthToken") else { return nil }
-        guard let (key, secret) = state.withLock({ state in
-            state.sessions[authToken].flatMap { key in state.secrets[key].map { (key, $0) } }
-        }) else {
+        guard
+            let (key, secret) = state.withLock({ state in
+                state.sessions[authToken].flatMap { key in state.secrets[key].map { (key, $0) } }
+            })
+        else {
             return identity.validity(of: authToken) == .expired ? .expired : .missing
         }
         let parameters = request.query.filter { $0.name != "ApiSig" }.map { ($0.name, $0.value) }
         let expected = SparkSignature(apiKey: key, secret: secret)
-            .request(path: request.path.removingPercentEncoding ?? request.path, parameters: parameters, body: request.body)
+            .request(
+                path: request.path.removingPercentEncoding ?? request.path, parameters: parameters, body: request.body)
         guard request.queryValue("ApiSig") == expected else { return .badSignature }
         return identity.validity(of: authToken)
     }
@@ -97,22 +102,30 @@ extension MockIdentity {
 
 extension MockOperation {
     /// Spark `/v1/oauth2/grant`: authorization code (from the OpenID hybrid flow), refresh token, password.
-    static let sparkGrant = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
-        if let code = fixture.requestBody?["code"]?.stringValue { server.identity.acceptCode(code) }
-        if let refresh = fixture.requestBody?["refresh_token"]?.stringValue { server.identity.acceptRefreshToken(refresh) }
-    }, handle: { call in
-        var grant: [String: String] = [:]
-        for member in call.request.json?.objectValue ?? [:] { grant[member.key] = member.value.text }
-        return await call.server.identity.token(grant: grant)
-    })
+    static let sparkGrant = MockOperation(
+        requiresAuthorization: false,
+        prepare: { fixture, server in
+            if let code = fixture.requestBody?["code"]?.stringValue { server.identity.acceptCode(code) }
+            if let refresh = fixture.requestBody?["refresh_token"]?.stringValue {
+                server.identity.acceptRefreshToken(refresh)
+            }
+        },
+        handle: { call in
+            var grant: [String: String] = [:]
+            for member in call.request.json?.objectValue ?? [:] { grant[member.key] = member.value.text }
+            return await call.server.identity.token(grant: grant)
+        })
 
     /// Spark `/v1/session`: an API-key session (see `MockIdentity.registerSparkAPIKey`).
-    static let sparkSession = MockOperation(requiresAuthorization: false, prepare: { fixture, server in
-        let query = Dictionary(fixture.query, uniquingKeysWith: { _, last in last })
-        if let key = query["ApiKey"], let signature = query["ApiSig"] {
-            server.identity.spark.trustSessionSignature(signature, forKey: key)
-        }
-    }, handle: { call in
-        call.server.identity.spark.openSession(call.request, server: call.server)
-    })
+    static let sparkSession = MockOperation(
+        requiresAuthorization: false,
+        prepare: { fixture, server in
+            let query = Dictionary(fixture.query, uniquingKeysWith: { _, last in last })
+            if let key = query["ApiKey"], let signature = query["ApiSig"] {
+                server.identity.spark.trustSessionSignature(signature, forKey: key)
+            }
+        },
+        handle: { call in
+            call.server.identity.spark.openSession(call.request, server: call.server)
+        })
 }

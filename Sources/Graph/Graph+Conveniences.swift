@@ -30,7 +30,8 @@ extension GraphClient {
             answers += try client.decodeModel(BatchResponseContent.self, from: response).responses ?? []
             start = end
         }
-        let order = Dictionary(steps.enumerated().map { ($0.element.id ?? "", $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(
+            steps.enumerated().map { ($0.element.id ?? "", $0.offset) }, uniquingKeysWith: { first, _ in first })
         return answers.sorted { (order[$0.id ?? ""] ?? .max) < (order[$1.id ?? ""] ?? .max) }
     }
 }
@@ -43,7 +44,9 @@ extension BatchRequestStep {
         self.init()
         self.id = id
         self.method = request.method.rawValue
-        if let absolute = request.absoluteURL, let components = URLComponents(url: absolute, resolvingAgainstBaseURL: false) {
+        if let absolute = request.absoluteURL,
+            let components = URLComponents(url: absolute, resolvingAgainstBaseURL: false)
+        {
             // `/v1.0/me/messages?$skip=10` → `/me/messages?$skip=10`
             let path = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).dropFirst()
             self.url = "/" + path.joined(separator: "/") + (components.percentEncodedQuery.map { "?" + $0 } ?? "")

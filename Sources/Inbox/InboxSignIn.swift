@@ -9,10 +9,13 @@ public enum InboxSignIn {
         base: URL = URL(string: "https://api.inboxapp.com/oauth/authorize")!, clientID: String, redirectURI: String,
         email: String, responseType: String = "code"
     ) -> URL {
-        OAuth2Client.url(base, adding: [
-            ("client_id", clientID), ("response_type", responseType), ("redirect_uri", redirectURI), ("login_hint", email),
-            ("scope", "email"),
-        ])
+        OAuth2Client.url(
+            base,
+            adding: [
+                ("client_id", clientID), ("response_type", responseType), ("redirect_uri", redirectURI),
+                ("login_hint", email),
+                ("scope", "email"),
+            ])
     }
 
     /// The auth provider for an Inbox token: `Authorization: Basic base64(token + ":")`.

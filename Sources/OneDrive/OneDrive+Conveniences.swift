@@ -74,7 +74,8 @@ extension DriveItemRequestBuilder {
     public func startCopy(to parent: ItemReference, name: String? = nil) async throws(BinderyError) -> CopyMonitor {
         let response = try await client.send(copy(parentReference: parent, name: name).request)
         guard let location = response.headers[.location], let url = URL(string: location) else {
-            throw BinderyError.invalidResponse("the copy was accepted without a Location monitor URL", response: response)
+            throw BinderyError.invalidResponse(
+                "the copy was accepted without a Location monitor URL", response: response)
         }
         return CopyMonitor(client: client, url: url)
     }
@@ -122,14 +123,16 @@ public struct CopyMonitor: Sendable {
                 return id
             case "notStarted", "inProgress", "waiting":
                 guard clock.now + pause < deadline else {
-                    throw BinderyError(kind: .timeout, message: "the copy was still \(job.status ?? "") after \(timeout)")
+                    throw BinderyError(
+                        kind: .timeout, message: "the copy was still \(job.status ?? "") after \(timeout)")
                 }
                 do { try await Task.sleep(for: pause) } catch {
                     throw BinderyError(kind: .cancelled, message: "the wait for the copy was cancelled")
                 }
             case let other:
                 throw BinderyError.invalidResponse(
-                    "the copy ended as \(other ?? "no status"): \(job.statusDescription ?? "no description")", response: nil)
+                    "the copy ended as \(other ?? "no status"): \(job.statusDescription ?? "no description")",
+                    response: nil)
             }
         }
     }

@@ -30,7 +30,8 @@ extension SparkClient {
         var relative = Substring(path)
         var inlineQuery: [(String, String)] = []
         if let mark = relative.firstIndex(of: "?") {
-            inlineQuery = URLComponents(string: "?" + relative[relative.index(after: mark)...])?.queryItems?
+            inlineQuery =
+                URLComponents(string: "?" + relative[relative.index(after: mark)...])?.queryItems?
                 .map { ($0.name, $0.value ?? "") } ?? []
             relative = relative[..<mark]
         }
@@ -87,7 +88,9 @@ extension MyRequestBuilder {
 
 extension RequestBuilder {
     /// Sends a read as it is (no paging parameters) and decodes its one result.
-    fileprivate func single<Element: JSONModel>(_ request: APIRequest, as type: Element.Type) async throws(BinderyError) -> Element {
+    fileprivate func single<Element: JSONModel>(_ request: APIRequest, as type: Element.Type) async throws(BinderyError)
+        -> Element
+    {
         try await OperationRequest(client: client, request: request, decoder: .model(Element.self)).execute()
     }
 }

@@ -75,7 +75,9 @@ import Testing
     }
 
     @Test func invalidUTF8InAStringIsRejected() {
-        #expect(throws: JSONParseError.self) { try JSONValue.parse(Array("[\"".utf8) + [0xC3, 0x28] + Array("\"]".utf8)) }
+        #expect(throws: JSONParseError.self) {
+            try JSONValue.parse(Array("[\"".utf8) + [0xC3, 0x28] + Array("\"]".utf8))
+        }
     }
 
     // MARK: Numbers: exactly as written

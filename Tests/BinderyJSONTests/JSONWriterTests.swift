@@ -58,7 +58,9 @@ import Testing
     /// The Codable bridge lets a JSON value sit inside a caller's own Codable types.
     @Test func theCodableBridgeKeepsValues() throws {
         struct Wrapper: Codable, Equatable { var payload: JSONValue }
-        let wrapper = Wrapper(payload: ["n": 42, "list": [true, nil, "x"], "nested": ["k": .number(JSONNumber(unchecked: "1.5"))]])
+        let wrapper = Wrapper(payload: [
+            "n": 42, "list": [true, nil, "x"], "nested": ["k": .number(JSONNumber(unchecked: "1.5"))],
+        ])
         let data = try JSONEncoder().encode(wrapper)
         #expect(try JSONDecoder().decode(Wrapper.self, from: data) == wrapper)
     }

@@ -16,7 +16,9 @@ import Testing
         return nil
     }()
 
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (
+        status: Int32, output: String
+    ) {
         guard let tool else { throw TestFailure("bindery-gen is not built beside the tests") }
         let process = Process()
         process.executableURL = tool
@@ -68,7 +70,8 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: thing.path)[.modificationDate] as? Date == modified)
 
         // Break it: an unknown type on line 4.
-        try Data(Self.goodSpec.replacingOccurrences(of: "Type=\"Edm.String\"", with: "Type=\"t.missing\"").utf8).write(to: spec)
+        try Data(Self.goodSpec.replacingOccurrences(of: "Type=\"Edm.String\"", with: "Type=\"t.missing\"").utf8).write(
+            to: spec)
         let broken = try Self.run([spec.path, "--output", output.path, "--module", "Things"])
         #expect(broken.status != 0)
         #expect(broken.output.contains("\(spec.path):4:"))

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func readsEverySetting() throws {
-        let (config, diagnostics) = Self.read("""
+        let (config, diagnostics) = Self.read(
+            """
             {
               "moduleName": "Files",
               "baseURL": "https://example.com/v1",
@@ -47,19 +48,46 @@ import Testing
 
     /// Each mistake, and the exact place and words of its error.
     @Test(arguments: [
-        ("{\"moduleName\": \"A\",\n \"layout\": \"Grouped\"}", #"bindery.json:2:12: error: 'layout' must be "perType" or "grouped", not "Grouped""#),
-        ("{\"moduleName\": \"A\",\n \"nameOverides\": {}}", "bindery.json:2:2: error: unknown key 'nameOverides' (did you mean 'nameOverrides'?)"),
+        (
+            "{\"moduleName\": \"A\",\n \"layout\": \"Grouped\"}",
+            #"bindery.json:2:12: error: 'layout' must be "perType" or "grouped", not "Grouped""#
+        ),
+        (
+            "{\"moduleName\": \"A\",\n \"nameOverides\": {}}",
+            "bindery.json:2:2: error: unknown key 'nameOverides' (did you mean 'nameOverrides'?)"
+        ),
         ("{\"moduleName\": \"A\", \"colour\": 1}", "bindery.json:1:21: error: unknown key 'colour'"),
-        ("{\"moduleName\": \"A\", \"accessLevel\": \"open\"}", #"bindery.json:1:36: error: 'accessLevel' must be "public" or "internal", not "open""#),
+        (
+            "{\"moduleName\": \"A\", \"accessLevel\": \"open\"}",
+            #"bindery.json:1:36: error: 'accessLevel' must be "public" or "internal", not "open""#
+        ),
         ("{\"moduleName\": 7}", "bindery.json:1:16: error: 'moduleName' must be a string, not a number"),
-        ("{\"moduleName\": \"My Module\"}", #"bindery.json:1:16: error: 'moduleName' must be a Swift identifier, not "My Module""#),
+        (
+            "{\"moduleName\": \"My Module\"}",
+            #"bindery.json:1:16: error: 'moduleName' must be a Swift identifier, not "My Module""#
+        ),
         ("{\"baseURL\": \"https://x\"}", "bindery.json:1:1: error: missing required key 'moduleName'"),
         ("{\"moduleName\": \"A\", \"baseURL\": \"/v1\"}", #"bindery.json:1:32: error: not an absolute URL: "/v1""#),
-        ("{\"moduleName\": \"A\", \"include\": \"me\"}", "bindery.json:1:32: error: 'include' must be an array of strings, not a string"),
-        ("{\"moduleName\": \"A\", \"exclude\": [\"a\", 2]}", "bindery.json:1:38: error: each pattern must be a string, not a number"),
-        ("{\"moduleName\": \"A\", \"nameOverrides\": {\"a.b\": null}}", "bindery.json:1:46: error: 'a.b' must be a string, not null"),
-        ("{\"moduleName\": \"A\", \"layout\": \"grouped\", \"fileCount\": 1.5}", "bindery.json:1:55: error: fileCount must be a whole number of at least 1, not 1.5"),
-        ("{\"moduleName\": \"A\", \"alternativeBaseURLs\": {\"legacy\": \"www\"}}", #"bindery.json:1:55: error: not an absolute URL: "www""#),
+        (
+            "{\"moduleName\": \"A\", \"include\": \"me\"}",
+            "bindery.json:1:32: error: 'include' must be an array of strings, not a string"
+        ),
+        (
+            "{\"moduleName\": \"A\", \"exclude\": [\"a\", 2]}",
+            "bindery.json:1:38: error: each pattern must be a string, not a number"
+        ),
+        (
+            "{\"moduleName\": \"A\", \"nameOverrides\": {\"a.b\": null}}",
+            "bindery.json:1:46: error: 'a.b' must be a string, not null"
+        ),
+        (
+            "{\"moduleName\": \"A\", \"layout\": \"grouped\", \"fileCount\": 1.5}",
+            "bindery.json:1:55: error: fileCount must be a whole number of at least 1, not 1.5"
+        ),
+        (
+            "{\"moduleName\": \"A\", \"alternativeBaseURLs\": {\"legacy\": \"www\"}}",
+            #"bindery.json:1:55: error: not an absolute URL: "www""#
+        ),
         ("[\"moduleName\"]", "bindery.json:1:1: error: expected an object of settings, found an array"),
         ("{\"moduleName\": \"A\",}", "bindery.json:1:20: error:"),
     ])
@@ -78,7 +106,8 @@ import Testing
 
     /// Every key is documented in the README's configuration table, and the table has no key the reader rejects.
     @Test func theREADMEDocumentsEveryKey() throws {
-        let readme = try String(contentsOf: GoldenTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: GoldenTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "### Configuration").dropFirst().first)
         let documented = section.split(separator: "\n").prefix { !$0.hasPrefix("#") }
             .filter { $0.hasPrefix("| `") }
@@ -95,7 +124,8 @@ import Testing
         }.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
         #expect(files.count >= 7)
         for file in files {
-            let (config, diagnostics) = ConfigReader.read(path: root.appendingPathComponent(file).path, displayPath: file)
+            let (config, diagnostics) = ConfigReader.read(
+                path: root.appendingPathComponent(file).path, displayPath: file)
             #expect(config != nil && diagnostics.isEmpty, "\(file): \(diagnostics)")
         }
     }

@@ -59,15 +59,18 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: CommandLineTests.tool != nil, "bindery-gen must be built beside the tests"),
+    @Test(
+        .enabled(if: CommandLineTests.tool != nil, "bindery-gen must be built beside the tests"),
         arguments: checkedInSpecs)
     func checkedInSpecsGenerateTheSameTwice(spec: String) throws {
         try Self.expectSameOutputTwice(GoldenTests.packageRoot.appendingPathComponent(spec).path)
     }
 
     /// The full Microsoft Graph: thousands of names in hashed collections (symbols, collisions, routes, fixtures).
-    @Test(.enabled(if: CommandLineTests.tool != nil && hasGraphCorpus,
-        "needs bindery-gen built and ../shared/corpus/graph-v1.0.csdl.xml (absent: skipped)"))
+    @Test(
+        .enabled(
+            if: CommandLineTests.tool != nil && hasGraphCorpus,
+            "needs bindery-gen built and ../shared/corpus/graph-v1.0.csdl.xml (absent: skipped)"))
     func theFullGraphGeneratesTheSameTwice() throws {
         try Self.expectSameOutputTwice(GoldenTests.graphCorpus, module: "Graph")
     }

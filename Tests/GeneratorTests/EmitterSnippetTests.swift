@@ -18,7 +18,8 @@ import Testing
     }
 
     static func emit(_ spec: ServiceSpec, file: String) -> String? {
-        let emitter = Emitter(options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
+        let emitter = Emitter(
+            options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
         return emitter.emit(spec).files.first { $0.path == file }?.contents
     }
 
@@ -36,26 +37,27 @@ import Testing
             name: Self.name("color"),
             members: [.init(name: "red", value: 0, doc: .init(summary: "Warm.")), .init(name: "default", value: 1)],
             doc: .init(summary: "A color."))
-        #expect(Self.emit(Self.spec(enums: [color]), file: "Models/Color.swift") == Self.header + """
+        #expect(
+            Self.emit(Self.spec(enums: [color]), file: "Models/Color.swift") == Self.header + """
 
-            /// A color.
-            ///
-            /// - Remark: Generated from `contoso.color`.
-            public typealias Color = OpenEnum<ColorValues>
+                /// A color.
+                ///
+                /// - Remark: Generated from `contoso.color`.
+                public typealias Color = OpenEnum<ColorValues>
 
-            /// The values of `Color` that the spec declares; others decode and re-encode too.
-            public enum ColorValues: EnumValues {
-                public static let known: [String] = ["red", "default"]
-            }
+                /// The values of `Color` that the spec declares; others decode and re-encode too.
+                public enum ColorValues: EnumValues {
+                    public static let known: [String] = ["red", "default"]
+                }
 
-            extension Color {
-                /// Warm.
-                public static var red: Self { Self(rawValue: "red") }
+                extension Color {
+                    /// Warm.
+                    public static var red: Self { Self(rawValue: "red") }
 
-                public static var `default`: Self { Self(rawValue: "default") }
-            }
+                    public static var `default`: Self { Self(rawValue: "default") }
+                }
 
-            """)
+                """)
     }
 
     @Test func modelWithInheritedAndLooseFields() {
@@ -65,85 +67,97 @@ import Testing
         let listing = StructureSpec(
             name: Self.name("listing"), kind: .entity, baseType: Self.name("entity"),
             properties: [
-                PropertySpec(name: "ListPrice", type: .primitive(.double), acceptsLooseValues: true, doc: .init(summary: "Asking price.")),
+                PropertySpec(
+                    name: "ListPrice", type: .primitive(.double), acceptsLooseValues: true,
+                    doc: .init(summary: "Asking price.")),
                 PropertySpec(name: "Photo", type: .primitive(.stream)),
             ])
-        #expect(Self.emit(Self.spec(structures: [base, listing]), file: "Models/Listing.swift") == Self.header + """
+        #expect(
+            Self.emit(Self.spec(structures: [base, listing]), file: "Models/Listing.swift") == Self.header + """
 
-            /// Its properties are listed in `ListingFields`; read and write them as `value.name`.
-            ///
-            /// - Remark: Generated from `contoso.listing`.
-            public typealias Listing = Model<ListingFields>
+                /// Its properties are listed in `ListingFields`; read and write them as `value.name`.
+                ///
+                /// - Remark: Generated from `contoso.listing`.
+                public typealias Listing = Model<ListingFields>
 
-            /// The properties of a `Listing`, inherited ones included.
-            public struct ListingFields: FieldSet {
-                public static let all = ListingFields()
-                public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: all)
-                public let id: Field<String>
+                /// The properties of a `Listing`, inherited ones included.
+                public struct ListingFields: FieldSet {
+                    public static let all = ListingFields()
+                    public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: all)
+                    public let id: Field<String>
 
-                /// Asking price.
-                public let listPrice: Field<Double>
+                    /// Asking price.
+                    public let listPrice: Field<Double>
 
-                public init() {
-                    self.id = Field("id")
-                    self.listPrice = Field("ListPrice", loose: true)
+                    public init() {
+                        self.id = Field("id")
+                        self.listPrice = Field("ListPrice", loose: true)
+                    }
                 }
-            }
 
-            """)
+                """)
     }
 
     @Test func builderWithNavigationAndAFunction() {
         let item = StructureSpec(name: Self.name("item"), kind: .entity, key: ["id"])
         let resource = ResourceSpec(
             name: Self.name("item"), model: .named(Self.name("item")),
-            children: [ChildSpec(name: "children", segment: "children", target: Self.name("item"), isCollection: true, keyName: "item-id")],
+            children: [
+                ChildSpec(
+                    name: "children", segment: "children", target: Self.name("item"), isCollection: true,
+                    keyName: "item-id")
+            ],
             operations: [
-                OperationSpec(name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("item")))),
+                OperationSpec(
+                    name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("item")))),
                 OperationSpec(
                     name: "preview", kind: .function, method: .get, pathSuffix: ["contoso.preview"],
-                    parameters: [ParameterSpec(name: "page", type: .primitive(.int32), location: .function, isRequired: true)],
+                    parameters: [
+                        ParameterSpec(name: "page", type: .primitive(.int32), location: .function, isRequired: true)
+                    ],
                     response: ResponseSpec(type: .primitive(.string))),
             ])
-        #expect(Self.emit(Self.spec(structures: [item], resources: [resource]), file: "Builders/ItemRequestBuilder.swift") == Self.header + """
+        #expect(
+            Self.emit(Self.spec(structures: [item], resources: [resource]), file: "Builders/ItemRequestBuilder.swift")
+                == Self.header + """
 
-            /// Requests for one `Item`: `request()` reads, updates or deletes it.
-            ///
-            /// - Remark: Generated from `contoso.item`.
-            public struct ItemRequestBuilder: ModelRequestBuilder {
-                public typealias Model = Item
-                public let client: ServiceClient
-                public let path: ResourcePath
+                    /// Requests for one `Item`: `request()` reads, updates or deletes it.
+                    ///
+                    /// - Remark: Generated from `contoso.item`.
+                    public struct ItemRequestBuilder: ModelRequestBuilder {
+                        public typealias Model = Item
+                        public let client: ServiceClient
+                        public let path: ResourcePath
 
-                public init(client: ServiceClient, path: ResourcePath) {
-                    self.client = client
-                    self.path = path
-                }
+                        public init(client: ServiceClient, path: ResourcePath) {
+                            self.client = client
+                            self.path = path
+                        }
 
-                /// What this resource answers, for the module's route table.
-                public static let route = ResourceRoute(
-                    "contoso.item",
-                    model: Item.self,
-                    children: [.init("children", "contoso.item", collection: true)],
-                    operations: [.init("preview", .get, ["preview"], response: .string)]
-                )
+                        /// What this resource answers, for the module's route table.
+                        public static let route = ResourceRoute(
+                            "contoso.item",
+                            model: Item.self,
+                            children: [.init("children", "contoso.item", collection: true)],
+                            operations: [.init("preview", .get, ["preview"], response: .string)]
+                        )
 
-                /// `children.request()` lists them; `children("item-id")` addresses one.
-                public var children: CollectionRequestBuilder<ItemRequestBuilder> {
-                    .init(client: client, path: path.appending("children"))
-                }
+                        /// `children.request()` lists them; `children("item-id")` addresses one.
+                        public var children: CollectionRequestBuilder<ItemRequestBuilder> {
+                            .init(client: client, path: path.appending("children"))
+                        }
 
-                /// - Remark: Generated from `contoso.item/preview` (GET).
-                public func preview(page: Int32) -> OperationRequest<String> {
-                    let request = APIRequest(
-                        method: .get,
-                        path: path.appending(function: "preview", parameters: [("page", ODataLiteral(json: page))])
-                    )
-                    return OperationRequest(client: client, request: request, decoder: .value(String.self))
-                }
-            }
+                        /// - Remark: Generated from `contoso.item/preview` (GET).
+                        public func preview(page: Int32) -> OperationRequest<String> {
+                            let request = APIRequest(
+                                method: .get,
+                                path: path.appending(function: "preview", parameters: [("page", ODataLiteral(json: page))])
+                            )
+                            return OperationRequest(client: client, request: request, decoder: .value(String.self))
+                        }
+                    }
 
-            """)
+                    """)
     }
 
     @Test func conformanceCallsReachEachOperationThroughTheBuilders() {
@@ -154,7 +168,8 @@ import Testing
             // `request` is taken on every builder: the navigation is skipped, so nothing reaches `note`.
             children: [ChildSpec(name: "request", segment: "request", target: Self.name("note"), isCollection: false)],
             operations: [
-                OperationSpec(name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("item")))),
+                OperationSpec(
+                    name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("item")))),
                 OperationSpec(
                     name: "preview", kind: .function, method: .get, pathSuffix: ["contoso.preview"],
                     parameters: [
@@ -164,60 +179,79 @@ import Testing
                     response: ResponseSpec(type: .primitive(.string))),
                 OperationSpec(
                     name: "rename", kind: .action, method: .post, pathSuffix: ["contoso.rename"],
-                    parameters: [ParameterSpec(name: "name", type: .primitive(.string), location: .body, isRequired: true)]),
+                    parameters: [
+                        ParameterSpec(name: "name", type: .primitive(.string), location: .body, isRequired: true)
+                    ]),
             ],
             collectionOperations: [
-                OperationSpec(name: "create", kind: .create, method: .post, requestBody: BodySpec(type: .named(Self.name("item"))),
-                    response: ResponseSpec(type: .named(Self.name("item")), successCodes: [201])),
+                OperationSpec(
+                    name: "create", kind: .create, method: .post,
+                    requestBody: BodySpec(type: .named(Self.name("item"))),
+                    response: ResponseSpec(type: .named(Self.name("item")), successCodes: [201]))
             ])
         let notes = ResourceSpec(
             name: Self.name("note"), model: .named(Self.name("note")),
-            operations: [OperationSpec(name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("note"))))])
+            operations: [
+                OperationSpec(
+                    name: "get", kind: .get, method: .get, response: ResponseSpec(type: .named(Self.name("note"))))
+            ])
         let root = ResourceSpec(
             name: Self.name("Container"),
-            children: [ChildSpec(name: "items", segment: "items", target: Self.name("item"), isCollection: true, keyName: "id")])
+            children: [
+                ChildSpec(name: "items", segment: "items", target: Self.name("item"), isCollection: true, keyName: "id")
+            ])
         let spec = ServiceSpec(
-            source: "contoso.xml", primaryNamespace: Self.namespace, structures: [item, note], resources: [items, notes, root],
+            source: "contoso.xml", primaryNamespace: Self.namespace, structures: [item, note],
+            resources: [items, notes, root],
             rootResource: Self.name("Container"), conventions: .odata)
-        let emitter = Emitter(options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
-        #expect(emitter.conformanceCalls(spec).files.first?.contents == """
-            // DO NOT EDIT. Generated by bindery-gen from contoso.xml.
-            // Regenerate with `make gen`; change the spec or the generator instead.
+        let emitter = Emitter(
+            options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
+        #expect(
+            emitter.conformanceCalls(spec).files.first?.contents == """
+                // DO NOT EDIT. Generated by bindery-gen from contoso.xml.
+                // Regenerate with `make gen`; change the spec or the generator instead.
 
-            import BinderyMock
-            import BinderyRuntime
-            import Contoso
+                import BinderyMock
+                import BinderyRuntime
+                import Contoso
 
-            extension ConformanceCalls {
-                /// Every Contoso operation called through the generated builders, by fixture name
-                /// (`Tests/Fixtures/Contoso/<name>.json`).
-                public static let contoso: [String: ConformanceCall] = [
-                    "item/create": { client, arguments in
-                        _ = try await ContosoClient(client: client).items.request().add(arguments.body())
-                    },
-                    "item/get": { client, arguments in
-                        _ = try await ContosoClient(client: client).items("id-1").request().get()
-                    },
-                    "item/preview": { client, arguments in
-                        _ = try await ContosoClient(client: client).items("id-1").preview(page: arguments("page")).execute()
-                    },
-                    "item/rename": { client, arguments in
-                        _ = try await ContosoClient(client: client).items("id-1")
-                            .rename(name: arguments.bodyMember("name")).execute()
-                    },
-                ]
-            }
+                extension ConformanceCalls {
+                    /// Every Contoso operation called through the generated builders, by fixture name
+                    /// (`Tests/Fixtures/Contoso/<name>.json`).
+                    public static let contoso: [String: ConformanceCall] = [
+                        "item/create": { client, arguments in
+                            _ = try await ContosoClient(client: client).items.request().add(arguments.body())
+                        },
+                        "item/get": { client, arguments in
+                            _ = try await ContosoClient(client: client).items("id-1").request().get()
+                        },
+                        "item/preview": { client, arguments in
+                            _ = try await ContosoClient(client: client).items("id-1").preview(page: arguments("page")).execute()
+                        },
+                        "item/rename": { client, arguments in
+                            _ = try await ContosoClient(client: client).items("id-1")
+                                .rename(name: arguments.bodyMember("name")).execute()
+                        },
+                    ]
+                }
 
-            """)
+                """)
     }
 
     @Test func membersThatCollideAfterNamingAreNumbered() {
         let category = EnumSpec(
             name: Self.name("category"),
-            members: [.init(name: "remote_Control_Software"), .init(name: "remoteControlSoftware"), .init(name: "default"), .init(name: "Default")])
+            members: [
+                .init(name: "remote_Control_Software"), .init(name: "remoteControlSoftware"), .init(name: "default"),
+                .init(name: "Default"),
+            ])
         let text = Self.emit(Self.spec(enums: [category]), file: "Models/Category.swift") ?? ""
-        #expect(text.contains("public static var remoteControlSoftware: Self { Self(rawValue: \"remote_Control_Software\") }"))
-        #expect(text.contains("public static var remoteControlSoftware2: Self { Self(rawValue: \"remoteControlSoftware\") }"))
+        #expect(
+            text.contains(
+                "public static var remoteControlSoftware: Self { Self(rawValue: \"remote_Control_Software\") }"))
+        #expect(
+            text.contains(
+                "public static var remoteControlSoftware2: Self { Self(rawValue: \"remoteControlSoftware\") }"))
         #expect(text.contains("public static var `default`: Self { Self(rawValue: \"default\") }"))
         #expect(text.contains("public static var default2: Self { Self(rawValue: \"Default\") }"))
     }
@@ -226,11 +260,17 @@ import Testing
         let first = StructureSpec(name: Self.name("alert"), kind: .complex)
         let second = StructureSpec(name: QualifiedName(namespace: "contoso.security", name: "alert"), kind: .complex)
         let third = StructureSpec(name: Self.name("securityAlert"), kind: .complex)
-        let emitter = Emitter(options: .init(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml"))
+        let emitter = Emitter(
+            options: .init(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml"))
         let (files, diagnostics) = emitter.emit(Self.spec(structures: [first, second, third]))
         let paths = Set(files.map(\.path))
-        #expect(paths.isSuperset(of: ["Models/Alert.swift", "Models/SecurityAlert.swift", "Models/SecurityAlert2.swift"]))
-        #expect(diagnostics.contains { $0.severity == .warning && $0.message.contains("'contoso.security.alert' would be named 'SecurityAlert'") })
+        #expect(
+            paths.isSuperset(of: ["Models/Alert.swift", "Models/SecurityAlert.swift", "Models/SecurityAlert2.swift"]))
+        #expect(
+            diagnostics.contains {
+                $0.severity == .warning
+                    && $0.message.contains("'contoso.security.alert' would be named 'SecurityAlert'")
+            })
     }
 }
 
@@ -251,12 +291,16 @@ import Testing
             StructureSpec(name: name("unrelated"), kind: .complex),
         ],
         resources: [
-            ResourceSpec(name: name("item"), model: .named(name("item")), children: [ChildSpec(name: "owner", segment: "owner", target: name("user"), isCollection: false)]),
+            ResourceSpec(
+                name: name("item"), model: .named(name("item")),
+                children: [ChildSpec(name: "owner", segment: "owner", target: name("user"), isCollection: false)]),
             ResourceSpec(name: name("user"), model: .named(name("user"))),
-            ResourceSpec(name: name("Container"), children: [
-                ChildSpec(name: "items", segment: "items", target: name("item"), isCollection: true),
-                ChildSpec(name: "users", segment: "users", target: name("user"), isCollection: true),
-            ]),
+            ResourceSpec(
+                name: name("Container"),
+                children: [
+                    ChildSpec(name: "items", segment: "items", target: name("item"), isCollection: true),
+                    ChildSpec(name: "users", segment: "users", target: name("user"), isCollection: true),
+                ]),
         ],
         rootResource: name("Container"), conventions: .odata)
 

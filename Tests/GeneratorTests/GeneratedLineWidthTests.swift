@@ -30,8 +30,10 @@ import Testing
         var wide: [String] = []
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > 120 {
-                wide.append("\(file.path.dropFirst(Self.packageRoot.path.count + 1)):\(number + 1): \(line.count) columns")
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.count > 120 {
+                wide.append(
+                    "\(file.path.dropFirst(Self.packageRoot.path.count + 1)):\(number + 1): \(line.count) columns")
             }
         }
         #expect(wide.isEmpty, "\(wide.joined(separator: "\n"))")

@@ -9,13 +9,15 @@ import Testing
 @Suite struct GoldenTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let graphCorpus = packageRoot.appendingPathComponent("../shared/corpus/graph-v1.0.csdl.xml").standardizedFileURL.path
+    static let graphCorpus = packageRoot.appendingPathComponent("../shared/corpus/graph-v1.0.csdl.xml")
+        .standardizedFileURL.path
 
     /// Reads a golden spec and its bindery.json, as `make gen` would.
     static func read(_ folder: String, spec specFile: String) throws -> (spec: ServiceSpec, options: Emitter.Options) {
         let folderURL = packageRoot.appendingPathComponent("Tests/Golden/\(folder)")
         let displayPath = "Tests/Golden/\(folder)/\(specFile)"
-        let (spec, diagnostics) = SpecReader.read(path: folderURL.appendingPathComponent(specFile).path, displayPath: displayPath)
+        let (spec, diagnostics) = SpecReader.read(
+            path: folderURL.appendingPathComponent(specFile).path, displayPath: displayPath)
         let errors = diagnostics.filter { $0.severity == .error }
         guard let spec, errors.isEmpty else { throw TestFailure(errors.map(\.description).joined(separator: "\n")) }
         let (read, configDiagnostics) = ConfigReader.read(path: folderURL.appendingPathComponent("bindery.json").path)
@@ -26,7 +28,10 @@ import Testing
     /// Generates a golden spec in memory, as `make gen` would.
     static func generate(_ folder: String, spec specFile: String) throws -> (files: [Emitter.OutputFile], output: URL) {
         let (spec, options) = try read(folder, spec: specFile)
-        return (Emitter(options: options).emit(spec).files, packageRoot.appendingPathComponent("Tests/Golden/\(folder)/Generated"))
+        return (
+            Emitter(options: options).emit(spec).files,
+            packageRoot.appendingPathComponent("Tests/Golden/\(folder)/Generated")
+        )
     }
 
     @Test(arguments: [("OData", "spec.csdl.xml"), ("OpenAPI", "spec.json")])
@@ -38,7 +43,8 @@ import Testing
             let checkedIn = try? String(contentsOf: url, encoding: .utf8)
             #expect(checkedIn == file.contents, "\(file.path) differs from the generator's output: run `make gen`")
         }
-        let onDisk = FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String }
+        let onDisk =
+            FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") } ?? []
         #expect(Set(onDisk) == Set(files.map(\.path)))
     }
@@ -56,7 +62,10 @@ import Testing
         #expect(numbered.filter { $0.declarations.isEmpty }.allSatisfy { $0.imports.isEmpty })
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: graphCorpus), "needs ../shared/corpus/graph-v1.0.csdl.xml beside the package"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: graphCorpus),
+            "needs ../shared/corpus/graph-v1.0.csdl.xml beside the package"))
     func theWholeMicrosoftGraphGenerates() throws {
         let (spec, diagnostics) = SpecReader.read(path: Self.graphCorpus, displayPath: "graph-v1.0.csdl.xml")
         let errors = diagnostics.filter { $0.severity == .error }
@@ -65,7 +74,10 @@ import Testing
         #expect(graph.structures.count == 2962)
         #expect(graph.enums.count == 861)
 
-        let emitter = Emitter(options: .init(moduleName: "Graph", baseURL: "https://graph.microsoft.com/v1.0", specDisplayPath: "graph-v1.0.csdl.xml"))
+        let emitter = Emitter(
+            options: .init(
+                moduleName: "Graph", baseURL: "https://graph.microsoft.com/v1.0", specDisplayPath: "graph-v1.0.csdl.xml"
+            ))
         let (files, _) = emitter.emit(graph)
 
         #expect(files.count == 3823 + 1182 + 2)  // models, builders, the client and the route table
@@ -78,7 +90,9 @@ import Testing
         let client = try #require(files.first { $0.path == "GraphClient.swift" })
         #expect(client.contents.contains("public var me: UserRequestBuilder"))
         let user = try #require(files.first { $0.path == "Builders/UserRequestBuilder.swift" })
-        #expect(user.contents.contains("public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void>"))
+        #expect(
+            user.contents.contains(
+                "public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void>"))
         #expect(user.contents.contains("extension CollectionRequestBuilder where Item == UserRequestBuilder"))
     }
 }

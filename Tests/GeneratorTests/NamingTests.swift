@@ -1,5 +1,6 @@
-@testable import BinderyEmitter
 import Testing
+
+@testable import BinderyEmitter
 
 /// Every naming rule as a table: spec name → Swift name.
 @Suite struct NamingTests {

@@ -68,11 +68,15 @@ private func valuePosition(ofKey key: String, after anchor: String? = nil, in te
     var index = 0
     if let anchor {
         let anchorBytes = Array(anchor.utf8)
-        while index + anchorBytes.count <= bytes.count, !bytes[index..<index + anchorBytes.count].elementsEqual(anchorBytes) {
+        while index + anchorBytes.count <= bytes.count,
+            !bytes[index..<index + anchorBytes.count].elementsEqual(anchorBytes)
+        {
             index += 1
         }
     }
-    while index + pattern.count <= bytes.count, !bytes[index..<index + pattern.count].elementsEqual(pattern) { index += 1 }
+    while index + pattern.count <= bytes.count, !bytes[index..<index + pattern.count].elementsEqual(pattern) {
+        index += 1
+    }
     guard index + pattern.count <= bytes.count else { return "not found" }
     index += pattern.count
     while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n") { index += 1 }
@@ -155,9 +159,10 @@ struct OpenAPISampleTests {
         #expect(thread.kind == .entity)
         #expect(thread.key == ["id"])
         #expect(thread.doc.summary == "A conversation.")
-        #expect(thread.properties.map(\.name) == [
-            "id", "subject", "snippet", "participants", "last_message_timestamp", "unread", "tags", "state",
-        ])
+        #expect(
+            thread.properties.map(\.name) == [
+                "id", "subject", "snippet", "participants", "last_message_timestamp", "unread", "tags", "state",
+            ])
         let id = try #require(thread.property("id"))
         #expect(id.type == .primitive(.string) && !id.isNullable && id.isReadOnly)
         // Required, but `type: ["string", "null"]`.
@@ -184,11 +189,13 @@ struct OpenAPISampleTests {
         #expect(spec.enumeration("DeltaPageDeltasEvent")?.members.map(\.name) == ["create", "modify", "delete"])
         #expect(spec.enumeration("DraftState")?.members.map(\.name) == ["draft", "sending", "sent"])
         // Components first, in document order; then inline types as they were met.
-        #expect(spec.structures.map(\.name.name) == [
-            "Namespace", "Participant", "Tag", "Thread", "VersionedReference", "Draft", "Message", "File", "When", "Time",
-            "Timespan", "Event", "DeltaPage", "ThreadParticipants", "DeltaPageDeltas", "updateThreadTagsRequest",
-            "sendDraftRequest", "generateCursorRequest", "generateCursorResponse",
-        ])
+        #expect(
+            spec.structures.map(\.name.name) == [
+                "Namespace", "Participant", "Tag", "Thread", "VersionedReference", "Draft", "Message", "File", "When",
+                "Time",
+                "Timespan", "Event", "DeltaPage", "ThreadParticipants", "DeltaPageDeltas", "updateThreadTagsRequest",
+                "sendDraftRequest", "generateCursorRequest", "generateCursorResponse",
+            ])
         #expect(spec.enums.map(\.name.name) == ["DraftState", "ThreadState", "DeltaPageDeltasEvent"])
     }
 
@@ -208,7 +215,8 @@ struct OpenAPISampleTests {
 
     @Test func buildsTheResourceTree() throws {
         let (spec, _) = try readSample()
-        #expect(spec.resources.map(\.name.name) == ["Service", "Namespace", "Thread", "Draft", "Event", "File", "delta"])
+        #expect(
+            spec.resources.map(\.name.name) == ["Service", "Namespace", "Thread", "Draft", "Event", "File", "delta"])
         let root = try #require(spec.resource("Service"))
         #expect(root.model == nil)
         #expect(
@@ -265,9 +273,10 @@ struct OpenAPISampleTests {
         let send = try #require(spec.resource("Namespace")?.operation("sendDraft"))
         #expect(send.kind == .action && send.method == .post && send.pathSuffix == ["send"])
         #expect(send.requestBody?.type == named("sendDraftRequest"))
-        #expect(spec.structure("sendDraftRequest")?.properties.map { "\($0.name):\($0.type):\($0.isNullable)" } == [
-            "draft_id:Edm.String:false", "version:Edm.Int32:false",
-        ])
+        #expect(
+            spec.structure("sendDraftRequest")?.properties.map { "\($0.name):\($0.type):\($0.isNullable)" } == [
+                "draft_id:Edm.String:false", "version:Edm.Int32:false",
+            ])
         #expect(send.response?.type == named("Message"))
 
         let file = try #require(spec.resource("File"))
@@ -285,7 +294,9 @@ struct OpenAPISampleTests {
         let get = try #require(delta.operation("getDelta"))
         #expect(get.kind == .function && get.method == .get && get.pathSuffix.isEmpty)
         #expect(get.parameters.map { "\($0.name):\($0.isRequired)" } == ["cursor:true", "exclude_types:false"])
-        #expect(get.response?.delta == .cursor(requestParameter: "cursor", startField: "cursor_start", endField: "cursor_end"))
+        #expect(
+            get.response?.delta
+                == .cursor(requestParameter: "cursor", startField: "cursor_start", endField: "cursor_end"))
         let generate = try #require(delta.operation("generateCursor"))
         #expect(generate.kind == .action && generate.pathSuffix == ["generate_cursor"])
         #expect(generate.response?.type == named("generateCursorResponse"))
@@ -295,7 +306,8 @@ struct OpenAPISampleTests {
     }
 
     @Test func keepsAResponseExampleAsWritten() throws {
-        let text = document(#"""
+        let text = document(
+            #"""
             "paths": {"/notes": {"get": {"operationId": "listNotes", "responses": {"200": {"description": "Notes.",
               "content": {"application/json": {
                 "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}},
@@ -304,11 +316,17 @@ struct OpenAPISampleTests {
             "components": {"schemas": {"Note": {"type": "object", "properties": {"id": {"type": "string"}}}}}
             """#)
         let spec = try #require(read(text).spec)
-        let list = try #require(spec.resources.flatMap { $0.operations + $0.collectionOperations }.first { $0.name == "listNotes" })
-        #expect(list.response?.example == .array([.object([
-            .init("id", .string("n1")), .init("size", .number("1.50")), .init("tags", .array([])), .init("parent", .null),
-            .init("done", .bool(true)),
-        ])]))
+        let list = try #require(
+            spec.resources.flatMap { $0.operations + $0.collectionOperations }.first { $0.name == "listNotes" })
+        #expect(
+            list.response?.example
+                == .array([
+                    .object([
+                        .init("id", .string("n1")), .init("size", .number("1.50")), .init("tags", .array([])),
+                        .init("parent", .null),
+                        .init("done", .bool(true)),
+                    ])
+                ]))
     }
 }
 
@@ -341,11 +359,12 @@ struct OpenAPISchemaTests {
         let result = read(text)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let sample = try #require(result.spec?.structure("Sample"))
-        #expect(sample.properties.map(\.type.description) == [
-            "Edm.String", "Edm.DateTimeOffset", "Edm.Date", "Edm.Binary", "Edm.Stream", "Edm.Guid", "Edm.String",
-            "Edm.Int64", "Edm.Int32", "Edm.Int64", "Edm.Double", "Edm.Single", "Edm.Boolean", "Edm.Untyped",
-            "Collection(Edm.Int32)", "Edm.Untyped",
-        ])
+        #expect(
+            sample.properties.map(\.type.description) == [
+                "Edm.String", "Edm.DateTimeOffset", "Edm.Date", "Edm.Binary", "Edm.Stream", "Edm.Guid", "Edm.String",
+                "Edm.Int64", "Edm.Int32", "Edm.Int64", "Edm.Double", "Edm.Single", "Edm.Boolean", "Edm.Untyped",
+                "Collection(Edm.Int32)", "Edm.Untyped",
+            ])
         #expect(sample.kind == .complex)
     }
 
@@ -430,7 +449,9 @@ struct OpenAPISchemaTests {
         let result = read(text)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let spec = try #require(result.spec)
-        #expect(spec.structure("Thread")?.property("participants")?.type == .collection(named("ThreadParticipants2", in: "inline.test")))
+        #expect(
+            spec.structure("Thread")?.property("participants")?.type
+                == .collection(named("ThreadParticipants2", in: "inline.test")))
         #expect(spec.enumeration("ThreadParticipants") != nil)
     }
 
@@ -590,9 +611,10 @@ struct OpenAPIPathTests {
         #expect(message.operations.first?.response == ResponseSpec(type: nil, successCodes: [200]))
         // Without an operationId: `<method><Segment>`, `Item` for a key segment. A leaf list is a function.
         let grant = try #require(spec.resource("grant"))
-        #expect(grant.operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
-            "getGrantsItem get []", "listFolders function [\"folders\"]",
-        ])
+        #expect(
+            grant.operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+                "getGrantsItem get []", "listFolders function [\"folders\"]",
+            ])
         #expect(grant.operations.last?.response?.type == .collection(.primitive(.string)))
     }
 
@@ -621,14 +643,16 @@ struct OpenAPIPathTests {
         let spec = try #require(result.spec)
         #expect(spec.resources.map(\.name.name) == ["Service", "a", "item", "b", "entry", "c", "cItem"])
         let c = try #require(spec.resource("c"))
-        #expect(c.operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
-            "postSend action [\"send\"]", "getCount function [\"count\"]",
-        ])
+        #expect(
+            c.operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+                "postSend action [\"send\"]", "getCount function [\"count\"]",
+            ])
         #expect(c.operations.last?.response?.type == .primitive(.int64))
         let cItem = try #require(spec.resource("cItem"))
-        #expect(cItem.collectionOperations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
-            "getItems list []", "getSearch function [\"search\"]",
-        ])
+        #expect(
+            cItem.collectionOperations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+                "getItems list []", "getSearch function [\"search\"]",
+            ])
         #expect(cItem.operations.map { "\($0.name) \($0.kind)" } == ["deleteItemsItem delete"])
         #expect(cItem.operations.first?.response == ResponseSpec(type: nil, successCodes: [204]))
     }
@@ -645,10 +669,11 @@ struct OpenAPIPathTests {
             """)
         let result = read(text)
         #expect(errors(result.diagnostics).isEmpty)
-        #expect(warnings(result.diagnostics) == [
-            "inline.json:7:26: warning: path '/files/{name}.{ext}': a segment that mixes text and parameters ('{name}.{ext}') is not supported; skipped",
-            "inline.json:5:22: warning: path '/{tenant}/users' and the others that share its prefix are skipped: '{tenant}' does not follow a collection segment",
-        ])
+        #expect(
+            warnings(result.diagnostics) == [
+                "inline.json:7:26: warning: path '/files/{name}.{ext}': a segment that mixes text and parameters ('{name}.{ext}') is not supported; skipped",
+                "inline.json:5:22: warning: path '/{tenant}/users' and the others that share its prefix are skipped: '{tenant}' does not follow a collection segment",
+            ])
         #expect(valuePosition(ofKey: "/{tenant}/users", in: text) == "5:22")
         #expect(valuePosition(ofKey: "/files/{name}.{ext}", in: text) == "7:26")
         #expect(result.spec?.resources.map(\.name.name) == ["Service"])
@@ -674,9 +699,15 @@ struct OpenAPIPathTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let operations = try #require(result.spec?.resource("Service")?.operations)
         #expect(operations.map(\.name) == ["upload", "uploadForm"])
-        #expect(operations.first?.requestBody == BodySpec(type: .primitive(.stream), contentType: "application/octet-stream", isRequired: true))
+        #expect(
+            operations.first?.requestBody
+                == BodySpec(type: .primitive(.stream), contentType: "application/octet-stream", isRequired: true))
         #expect(operations.first?.pathSuffix == ["uploads"])
-        #expect(operations.last?.requestBody == BodySpec(type: named("uploadFormRequest", in: "inline.test"), contentType: "multipart/form-data", isRequired: false))
+        #expect(
+            operations.last?.requestBody
+                == BodySpec(
+                    type: named("uploadFormRequest", in: "inline.test"), contentType: "multipart/form-data",
+                    isRequired: false))
         #expect(result.spec?.structure("uploadFormRequest")?.property("file")?.type == .primitive(.stream))
     }
 
@@ -764,7 +795,10 @@ struct OpenAPIRobustnessTests {
             }
             var next = end + 1
             while next < bytes.count, bytes[next] == UInt8(ascii: " ") { next += 1 }
-            result.append(Literal(range: index..<min(end + 1, bytes.count), isKey: next < bytes.count && bytes[next] == UInt8(ascii: ":")))
+            result.append(
+                Literal(
+                    range: index..<min(end + 1, bytes.count),
+                    isKey: next < bytes.count && bytes[next] == UInt8(ascii: ":")))
             index = end + 1
         }
         return result
@@ -778,7 +812,8 @@ struct OpenAPIRobustnessTests {
     ]
     private static let keyReplacements = [
         "allOf", "oneOf", "anyOf", "items", "properties", "$ref", "type", "enum", "required", "parameters", "responses",
-        "content", "schema", "x-bindery-key", "x-bindery-loose", "x-bindery-resource", "x-bindery-delta", "x-bindery-paging",
+        "content", "schema", "x-bindery-key", "x-bindery-loose", "x-bindery-resource", "x-bindery-delta",
+        "x-bindery-paging",
         "additionalProperties", "/n/{other}", "{x}",
     ]
 
@@ -793,10 +828,13 @@ struct OpenAPIRobustnessTests {
             var picks: [(Literal, String)] = []
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let literal = literals[Int.random(in: 0..<literals.count, using: &generator)]
-                let replacement = literal.isKey
+                let replacement =
+                    literal.isKey
                     ? "\"\(Self.keyReplacements[Int.random(in: 0..<Self.keyReplacements.count, using: &generator)])\""
                     : Self.valueReplacements[Int.random(in: 0..<Self.valueReplacements.count, using: &generator)]
-                if !picks.contains(where: { $0.0.range.overlaps(literal.range) }) { picks.append((literal, replacement)) }
+                if !picks.contains(where: { $0.0.range.overlaps(literal.range) }) {
+                    picks.append((literal, replacement))
+                }
             }
             var mutated = bytes
             for (literal, replacement) in picks.sorted(by: { $0.0.range.lowerBound > $1.0.range.lowerBound }) {
@@ -835,7 +873,8 @@ struct OpenAPIErrorTests {
     @Test func rejectsTextThatIsNotJSON() {
         let result = read("openapi: 3.1.0\n")
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == ["inline.json:1:1: error: invalid JSON: unexpected 'o', expected a value"])
+        #expect(
+            errors(result.diagnostics) == ["inline.json:1:1: error: invalid JSON: unexpected 'o', expected a value"])
     }
 
     @Test func reportsJSONSyntaxErrorsWhereTheyAre() {
@@ -847,34 +886,45 @@ struct OpenAPIErrorTests {
             """
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == ["inline.json:3:25: error: invalid JSON: expected ',' or '}' in an object, found '\"'"])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:3:25: error: invalid JSON: expected ',' or '}' in an object, found '\"'"
+            ])
     }
 
     @Test func rejectsADocumentWithoutAVersion() {
         let result = read("\n  {\"info\": {\"title\": \"x\", \"version\": \"1\"}}")
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:2:3: error: missing \"openapi\": expected an OpenAPI 3.0 or 3.1 document"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:2:3: error: missing \"openapi\": expected an OpenAPI 3.0 or 3.1 document"
+            ])
     }
 
     @Test func rejectsUnsupportedVersions() {
         let text = document("\"paths\": {}", version: "3.2.0")
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == ["inline.json:2:12: error: unsupported OpenAPI version '3.2.0': expected 3.0.x or 3.1.x"])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:2:12: error: unsupported OpenAPI version '3.2.0': expected 3.0.x or 3.1.x"
+            ])
 
         let swagger = read("{\n\"swagger\": \"2.0\"}")
         #expect(swagger.spec == nil)
-        #expect(errors(swagger.diagnostics) == [
-            "inline.json:2:12: error: Swagger 2.0 documents are not supported; convert to OpenAPI 3.0 or 3.1"
-        ])
+        #expect(
+            errors(swagger.diagnostics) == [
+                "inline.json:2:12: error: Swagger 2.0 documents are not supported; convert to OpenAPI 3.0 or 3.1"
+            ])
     }
 
     @Test func rejectsADocumentThatIsNotAnObject() {
         let result = read("[1, 2]")
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == ["inline.json:1:1: error: an OpenAPI document must be a JSON object, found an array"])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:1:1: error: an OpenAPI document must be a JSON object, found an array"
+            ])
     }
 
     @Test func reportsAnUnknownReferenceAtTheReference() {
@@ -900,9 +950,10 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:\(valuePosition(ofKey: "$ref", in: text)): error: unsupported $ref '#/components/schemas/limit': expected a reference to #/components/parameters/<name>"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:\(valuePosition(ofKey: "$ref", in: text)): error: unsupported $ref '#/components/schemas/limit': expected a reference to #/components/parameters/<name>"
+            ])
     }
 
     @Test func reportsABaseTypeCycle() {
@@ -934,7 +985,9 @@ struct OpenAPIErrorTests {
         let result = read(text)
         #expect(result.spec == nil)
         // At B's reference to A, met while A is being read.
-        #expect(errors(result.diagnostics) == ["inline.json:10:67: error: $ref cycle: the allOf of 'A' includes 'A' itself"])
+        #expect(
+            errors(result.diagnostics) == ["inline.json:10:67: error: $ref cycle: the allOf of 'A' includes 'A' itself"]
+        )
         #expect(position(of: "\"#/components/schemas/A\"}]}", in: text) == "10:67")
     }
 
@@ -948,9 +1001,10 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:\(valuePosition(ofKey: "$ref", after: "\"B\":", in: text)): error: $ref cycle: 'A' refers to itself"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:\(valuePosition(ofKey: "$ref", after: "\"B\":", in: text)): error: $ref cycle: 'A' refers to itself"
+            ])
     }
 
     @Test func reportsAnUndeclaredPathParameter() {
@@ -964,9 +1018,10 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:6:12: error: path parameter 'namespace_id' of '/n/{namespace_id}/threads' is not declared in the parameters of GET or its path item"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:6:12: error: path parameter 'namespace_id' of '/n/{namespace_id}/threads' is not declared in the parameters of GET or its path item"
+            ])
     }
 
     @Test func reportsADuplicateOperationId() {
@@ -979,9 +1034,10 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:6:33: error: duplicate operationId 'fetch' (first used at inline.json:5:33)"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:6:33: error: duplicate operationId 'fetch' (first used at inline.json:5:33)"
+            ])
     }
 
     @Test func reportsABadPagingStyle() {
@@ -993,9 +1049,10 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:5:23: error: x-bindery-conventions.paging.style 'pages' is not one of pageNumber, offset, cursor, nextLink, none"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:5:23: error: x-bindery-conventions.paging.style 'pages' is not one of pageNumber, offset, cursor, nextLink, none"
+            ])
     }
 
     @Test func reportsUnknownConventionKeysAndValues() {
@@ -1009,11 +1066,12 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions)",
-            "inline.json:7:13: error: x-bindery-conventions.paging needs \"limit\"",
-            "inline.json:5:13: error: x-bindery-conventions.errors must be one of \"spark\", \"inbox\", \"nylas\", \"odata\", found \"graph\"",
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions)",
+                "inline.json:7:13: error: x-bindery-conventions.paging needs \"limit\"",
+                "inline.json:5:13: error: x-bindery-conventions.errors must be one of \"spark\", \"inbox\", \"nylas\", \"odata\", found \"graph\"",
+            ])
     }
 
     @Test func reportsBadValuesOfPerObjectExtensions() {
@@ -1028,13 +1086,14 @@ struct OpenAPIErrorTests {
             """)
         let result = read(text)
         #expect(result.spec == nil)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:4:23: error: unknown extension 'x-bindery-namspace' on the document root (allowed here: x-bindery-namespace, x-bindery-conventions)",
-            "inline.json:9:61: error: x-bindery-loose must be true or false, found \"yes\"",
-            "inline.json:8:70: error: x-bindery-key names 'missing', which is not a property of S",
-            "inline.json:6:32: error: x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \"two words\"",
-            "inline.json:6:72: error: x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta",
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:4:23: error: unknown extension 'x-bindery-namspace' on the document root (allowed here: x-bindery-namespace, x-bindery-conventions)",
+                "inline.json:9:61: error: x-bindery-loose must be true or false, found \"yes\"",
+                "inline.json:8:70: error: x-bindery-key names 'missing', which is not a property of S",
+                "inline.json:6:32: error: x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \"two words\"",
+                "inline.json:6:72: error: x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta",
+            ])
         #expect(position(of: "\"missing\"", in: text) == "8:70")
         #expect(valuePosition(ofKey: "x-bindery-loose", in: text) == "9:61")
     }
@@ -1055,9 +1114,10 @@ struct OpenAPIErrorTests {
             }}
             """)
         let result = read(text)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:9:43: error: x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found an object"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:9:43: error: x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found an object"
+            ])
         #expect(position(of: #"{"results": ["x"]}"#, in: text) == "9:43")
         let fixed = read(text.replacingOccurrences(of: #""x-bindery-envelope": {"results": ["x"]}, "#, with: ""))
         let spec = try #require(fixed.spec)
@@ -1088,11 +1148,14 @@ struct OpenAPIErrorTests {
             }}
             """)
         let result = read(text)
-        #expect(errors(result.diagnostics) == [
-            "inline.json:16:68: error: discriminator.mapping 'cat' names 'Cat', which does not derive from 'When'"
-        ])
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:16:68: error: discriminator.mapping 'cat' names 'Cat', which does not derive from 'When'"
+            ])
         #expect(valuePosition(ofKey: "cat", in: text) == "16:68")
-        let fixed = read(text.replacingOccurrences(of: ##""cat": "#/components/schemas/Cat""##, with: ##""time": "#/components/schemas/Time""##))
+        let fixed = read(
+            text.replacingOccurrences(
+                of: ##""cat": "#/components/schemas/Cat""##, with: ##""time": "#/components/schemas/Time""##))
         let spec = try #require(fixed.spec)
         #expect(spec.structure("When")?.discriminatorProperty == "object")
         #expect(spec.structure("Time")?.discriminatorValue == "time")

@@ -15,7 +15,8 @@ import Testing
     }
 
     static func boxed(_ lines: String) -> String {
-        "public enum Box {\n" + lines.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+        "public enum Box {\n"
+            + lines.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             .joined(separator: "\n") + "\n}\n"
     }
 
@@ -24,136 +25,184 @@ import Testing
     }
 
     @Test func aCallThatFitsStaysOnOneLine() {
-        let value = Expression.call("ModelSchema", [.init(.string("contoso.item")), .init("base", .raw("Entity.self")), .init("fields", .raw("all"))])
-        #expect(Self.render(value) == Self.boxed(#"public static let name = ModelSchema("contoso.item", base: Entity.self, fields: all)"#))
+        let value = Expression.call(
+            "ModelSchema",
+            [.init(.string("contoso.item")), .init("base", .raw("Entity.self")), .init("fields", .raw("all"))])
+        #expect(
+            Self.render(value)
+                == Self.boxed(#"public static let name = ModelSchema("contoso.item", base: Entity.self, fields: all)"#))
     }
 
     @Test func aLongCallPutsOneArgumentOnEachLineWithoutATrailingComma() {
-        let value = Expression.call("ResourceRoute", [
-            .init(.string("contoso.averyveryveryveryverylongresourcename")), .init("model", .raw("AVeryVeryVeryLongModelName.self")),
-            .init("children", .array([.initializer([.init(.string("children")), .init("collection", .raw("true"))])])),
-        ])
-        #expect(Self.render(value) == Self.boxed("""
-            public static let name = ResourceRoute(
-                "contoso.averyveryveryveryverylongresourcename",
-                model: AVeryVeryVeryLongModelName.self,
-                children: [.init("children", collection: true)]
-            )
-            """))
+        let value = Expression.call(
+            "ResourceRoute",
+            [
+                .init(.string("contoso.averyveryveryveryverylongresourcename")),
+                .init("model", .raw("AVeryVeryVeryLongModelName.self")),
+                .init(
+                    "children", .array([.initializer([.init(.string("children")), .init("collection", .raw("true"))])])),
+            ])
+        #expect(
+            Self.render(value)
+                == Self.boxed(
+                    """
+                    public static let name = ResourceRoute(
+                        "contoso.averyveryveryveryverylongresourcename",
+                        model: AVeryVeryVeryLongModelName.self,
+                        children: [.init("children", collection: true)]
+                    )
+                    """))
     }
 
     @Test func aLongArrayPutsOneElementOnEachLineWithATrailingComma() {
-        #expect(Self.render(.array(Self.strings(3))) == Self.boxed(#"public static let name = ["element1", "element2", "element3"]"#))
-        #expect(Self.render(.array(Self.strings(9))) == Self.boxed("""
-            public static let name = [
-                "element1",
-                "element2",
-                "element3",
-                "element4",
-                "element5",
-                "element6",
-                "element7",
-                "element8",
-                "element9",
-            ]
-            """))
+        #expect(
+            Self.render(.array(Self.strings(3)))
+                == Self.boxed(#"public static let name = ["element1", "element2", "element3"]"#))
+        #expect(
+            Self.render(.array(Self.strings(9)))
+                == Self.boxed(
+                    """
+                    public static let name = [
+                        "element1",
+                        "element2",
+                        "element3",
+                        "element4",
+                        "element5",
+                        "element6",
+                        "element7",
+                        "element8",
+                        "element9",
+                    ]
+                    """))
     }
 
     @Test func innerListsBreakOnlyWhenTheyStillDoNotFit() {
-        let value = Expression.call("RouteTable", [
-            .init("root", .raw("Client.route")), .init("resources", .array(Self.strings(2, "short"))),
-            .init("models", .array(Self.strings(12, "model"))),
-        ])
-        #expect(Self.render(value) == Self.boxed("""
-            public static let name = RouteTable(
-                root: Client.route,
-                resources: ["short1", "short2"],
-                models: [
-                    "model1",
-                    "model2",
-                    "model3",
-                    "model4",
-                    "model5",
-                    "model6",
-                    "model7",
-                    "model8",
-                    "model9",
-                    "model10",
-                    "model11",
-                    "model12",
-                ]
-            )
-            """))
+        let value = Expression.call(
+            "RouteTable",
+            [
+                .init("root", .raw("Client.route")), .init("resources", .array(Self.strings(2, "short"))),
+                .init("models", .array(Self.strings(12, "model"))),
+            ])
+        #expect(
+            Self.render(value)
+                == Self.boxed(
+                    """
+                    public static let name = RouteTable(
+                        root: Client.route,
+                        resources: ["short1", "short2"],
+                        models: [
+                            "model1",
+                            "model2",
+                            "model3",
+                            "model4",
+                            "model5",
+                            "model6",
+                            "model7",
+                            "model8",
+                            "model9",
+                            "model10",
+                            "model11",
+                            "model12",
+                        ]
+                    )
+                    """))
     }
 
     @Test func aLoneArgumentHugsTheParentheses() {
-        let value = Expression.call("Outer", [
-            .init("client", .call("ServiceClient", Self.strings(6, "argument").map { .init("label", $0) })),
-        ])
-        #expect(Self.render(value) == Self.boxed("""
-            public static let name = Outer(client: ServiceClient(
-                label: "argument1",
-                label: "argument2",
-                label: "argument3",
-                label: "argument4",
-                label: "argument5",
-                label: "argument6"
-            ))
-            """))
+        let value = Expression.call(
+            "Outer",
+            [
+                .init("client", .call("ServiceClient", Self.strings(6, "argument").map { .init("label", $0) }))
+            ])
+        #expect(
+            Self.render(value)
+                == Self.boxed(
+                    """
+                    public static let name = Outer(client: ServiceClient(
+                        label: "argument1",
+                        label: "argument2",
+                        label: "argument3",
+                        label: "argument4",
+                        label: "argument5",
+                        label: "argument6"
+                    ))
+                    """))
     }
 
     @Test func aChainBreaksBeforeCallsKeepingPropertiesAndArgumentlessCallsWithThem() {
         let client = Expression.call("ContosoClient", [.init("client", .raw("client"))])
         let short = client.call("drives", [.init(.string("id"))]).dot("root").call("request").call("get")
-        #expect(Self.render(.keyword("try await", short)) == Self.boxed(
-            #"public static let name = try await ContosoClient(client: client).drives("id").root.request().get()"#))
+        #expect(
+            Self.render(.keyword("try await", short))
+                == Self.boxed(
+                    #"public static let name = try await ContosoClient(client: client).drives("id").root.request().get()"#
+                ))
 
         let long = client.call("drives", [.init(.string("drive-id-1"))]).dot("root")
             .call("copy", [.init("parentReference", .raw(#"arguments.bodyMember("parentReference")"#))]).call("execute")
-        #expect(Self.render(.keyword("try await", long)) == Self.boxed("""
-            public static let name = try await ContosoClient(client: client).drives("drive-id-1").root
-                .copy(parentReference: arguments.bodyMember("parentReference")).execute()
-            """))
+        #expect(
+            Self.render(.keyword("try await", long))
+                == Self.boxed(
+                    """
+                    public static let name = try await ContosoClient(client: client).drives("drive-id-1").root
+                        .copy(parentReference: arguments.bodyMember("parentReference")).execute()
+                    """))
     }
 
     @Test func aDictionaryOfClosuresPutsOneEntryOnEachLine() {
         let closure = Expression.closure(parameters: ["client", "arguments"], body: [.assignment("_", .raw("client"))])
-        #expect(Self.render(.dictionary([.init(.string("a"), closure), .init(.string("b"), closure)])) == Self.boxed("""
-            public static let name = [
-                "a": { client, arguments in
-                    _ = client
-                },
-                "b": { client, arguments in
-                    _ = client
-                },
-            ]
-            """))
+        #expect(
+            Self.render(.dictionary([.init(.string("a"), closure), .init(.string("b"), closure)]))
+                == Self.boxed(
+                    """
+                    public static let name = [
+                        "a": { client, arguments in
+                            _ = client
+                        },
+                        "b": { client, arguments in
+                            _ = client
+                        },
+                    ]
+                    """))
         #expect(Self.render(.dictionary([])) == Self.boxed("public static let name = [:]"))
     }
 
     @Test func statementsBreakLikeExpressions() {
-        let function = FunctionDeclaration("make", body: [
-            .assignment("let request", .call("APIRequest", [
-                .init("method", .raw(".get")),
-                .init("path", Expression.raw("path").call("appending", [
-                    .init("function", .string("aVeryLongFunctionName")), .init("parameters", .array([.tuple([.string("page"), .raw("page")])])),
-                ])),
-            ])),
-            .ifLet("name", [.raw(#"body.set("name", name)"#)]),
-            .return(.call("OperationRequest", [.init("client", .raw("client")), .init("request", .raw("request"))])),
-        ])
+        let function = FunctionDeclaration(
+            "make",
+            body: [
+                .assignment(
+                    "let request",
+                    .call(
+                        "APIRequest",
+                        [
+                            .init("method", .raw(".get")),
+                            .init(
+                                "path",
+                                Expression.raw("path").call(
+                                    "appending",
+                                    [
+                                        .init("function", .string("aVeryLongFunctionName")),
+                                        .init("parameters", .array([.tuple([.string("page"), .raw("page")])])),
+                                    ])),
+                        ])),
+                .ifLet("name", [.raw(#"body.set("name", name)"#)]),
+                .return(
+                    .call("OperationRequest", [.init("client", .raw("client")), .init("request", .raw("request"))])),
+            ])
         let file = SwiftFile(path: "F.swift", header: [], imports: [], declarations: [Declaration(.function(function))])
-        #expect(SwiftRenderer().render(file) == """
-            public func make() {
-                let request = APIRequest(
-                    method: .get,
-                    path: path.appending(function: "aVeryLongFunctionName", parameters: [("page", page)])
-                )
-                if let name { body.set("name", name) }
-                return OperationRequest(client: client, request: request)
-            }
+        #expect(
+            SwiftRenderer().render(file) == """
+                public func make() {
+                    let request = APIRequest(
+                        method: .get,
+                        path: path.appending(function: "aVeryLongFunctionName", parameters: [("page", page)])
+                    )
+                    if let name { body.set("name", name) }
+                    return OperationRequest(client: client, request: request)
+                }
 
-            """)
+                """)
     }
 
     @Test func docCommentsWrapAtWordsKeepingListItemsAndCodeSpans() {
@@ -167,19 +216,20 @@ import Testing
             "Ends with a dash - " + Array(repeating: "word", count: 20).joined(separator: " ") + " - and more",
         ]
         let lines = Self.render(.raw("1"), doc: doc).split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.hasPrefix("    ///") } == [
-            "    /// word word word word word word word word word word word word word word word word word word word word word word",
-            "    /// word word `a code span with spaces` word word word word word word word word word word word word word word word",
-            "    /// word word word word word word word word word",
-            "    ///",
-            "    /// - Parameters:",
-            "    ///   - name: word word word word word word word word word word word word word word word word word word word word",
-            "    ///     word word word word word word word word word word word word word word word word word word word word word",
-            "    ///     word word word word word word word",
-            "    /// - Remark: Generated from",
-            "    ///   `" + String(repeating: "x", count: 130) + "`.",
-            "    /// Ends with a dash - word word word word word word word word word word word word word word word word word word",
-            "    /// word word - and more",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("    ///") } == [
+                "    /// word word word word word word word word word word word word word word word word word word word word word word",
+                "    /// word word `a code span with spaces` word word word word word word word word word word word word word word word",
+                "    /// word word word word word word word word word",
+                "    ///",
+                "    /// - Parameters:",
+                "    ///   - name: word word word word word word word word word word word word word word word word word word word word",
+                "    ///     word word word word word word word word word word word word word word word word word word word word word",
+                "    ///     word word word word word word word",
+                "    /// - Remark: Generated from",
+                "    ///   `" + String(repeating: "x", count: 130) + "`.",
+                "    /// Ends with a dash - word word word word word word word word word word word word word word word word word word",
+                "    /// word word - and more",
+            ])
     }
 }

@@ -13,7 +13,9 @@ import Testing
         let bases = ["c": "b", "b": "a", "x": "y", "y": "x"]
         #expect(BaseTypes.chain(from: "c") { bases[$0] } == ["c", "b", "a"])
         #expect(BaseTypes.chain(from: "x") { bases[$0] } == ["x", "y"])
-        let index = StructureIndex([Self.structure("a"), Self.structure("b", base: "a"), Self.structure("c", base: "b")])
+        let index = StructureIndex([
+            Self.structure("a"), Self.structure("b", base: "a"), Self.structure("c", base: "b"),
+        ])
         #expect(index.lineage(of: index.structures[2]).map(\.name.name) == ["a", "b", "c"])
         #expect(index.ancestors(of: index.structures[2]).map(\.name.name) == ["b", "a"])
     }

@@ -18,8 +18,12 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(path: bindery)],
     targets: [
-        .target(name: "Library", dependencies: [runtime], plugins: [.plugin(name: "BinderyGenerator", package: binderyPackage)]),
-        .target(name: "Weather", dependencies: [runtime], plugins: [.plugin(name: "BinderyGenerator", package: binderyPackage)]),
+        .target(
+            name: "Library", dependencies: [runtime],
+            plugins: [.plugin(name: "BinderyGenerator", package: binderyPackage)]),
+        .target(
+            name: "Weather", dependencies: [runtime],
+            plugins: [.plugin(name: "BinderyGenerator", package: binderyPackage)]),
         // The command plugin reads the spec and bindery.json from the folder; the build needs only Generated/.
         .target(name: "Tasks", dependencies: [runtime], exclude: ["tasks.json", "bindery.json"]),
         .executableTarget(name: "plugin-sample", dependencies: ["Library", "Weather", "Tasks"]),

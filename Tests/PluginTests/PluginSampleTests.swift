@@ -26,12 +26,13 @@ import Testing
 
         let run = try await Self.run(Self.scratch.appendingPathComponent("debug/plugin-sample"), [], minutes: 2)
         try #require(run.status == 0, "plugin-sample failed:\n\(run.output)")
-        #expect(run.stdout == """
-            Library: Dune by Frank Herbert, 412 pages, fiction
-            Weather: Säntis at 2502 m, 2 readings, 11.3 °F
-            Tasks: created t3, 1 open
+        #expect(
+            run.stdout == """
+                Library: Dune by Frank Herbert, 412 pages, fiction
+                Weather: Säntis at 2502 m, 2 readings, 11.3 °F
+                Tasks: created t3, 1 open
 
-            """)
+                """)
 
         // The command plugin: Tasks' Generated/ comes back exactly as checked in.
         let generated = Self.package.appendingPathComponent("Sources/Tasks/Generated")
@@ -45,15 +46,18 @@ import Testing
         #expect(try Self.files(in: generated) == files)
         for file in files {
             let made = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8)
-            #expect(made == (try String(contentsOf: checkedIn.appendingPathComponent(file), encoding: .utf8)), "\(file)")
+            #expect(
+                made == (try String(contentsOf: checkedIn.appendingPathComponent(file), encoding: .utf8)), "\(file)")
         }
 
         // Extra arguments reach bindery-gen: --check passes now, and fails once the configuration changes.
-        let check = try await Self.swift(["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
+        let check = try await Self.swift(
+            ["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
         #expect(check.status == 0, "\(check.output)")
         try Data(#"{"moduleName": "Tasks", "baseURL": "https://tasks.example.org"}"#.utf8)
             .write(to: Self.package.appendingPathComponent("Sources/Tasks/bindery.json"))
-        let stale = try await Self.swift(["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
+        let stale = try await Self.swift(
+            ["package", "--allow-writing-to-package-directory", "bindery-gen", "--check"], minutes: 5)
         #expect(stale.status != 0)
         #expect(stale.output.contains("~ Sources/Tasks/Generated/TasksClient.swift"), "\(stale.output)")
         #expect(stale.output.contains("target 'Tasks' is out of date"), "\(stale.output)")
@@ -113,7 +117,8 @@ import Testing
             stderr: try String(contentsOf: err, encoding: .utf8))
         if timedOut {
             outcome.status = -1
-            outcome.stderr += "\n(stopped after \(minutes) minutes: \(executable.path) \(arguments.joined(separator: " ")))\n"
+            outcome.stderr +=
+                "\n(stopped after \(minutes) minutes: \(executable.path) \(arguments.joined(separator: " ")))\n"
         }
         return outcome
     }

@@ -59,7 +59,9 @@ import Testing
 
     @Test func rejectsValuesOutOfRangeAndMalformedDates() throws {
         #expect(throws: ModelDecodingError.self) { try Folder(validating: object(#"{"childCount": 2147483648}"#)) }
-        #expect(throws: ModelDecodingError.self) { try DriveItem(validating: object(#"{"createdDateTime": "yesterday"}"#)) }
+        #expect(throws: ModelDecodingError.self) {
+            try DriveItem(validating: object(#"{"createdDateTime": "yesterday"}"#))
+        }
         #expect(throws: ModelDecodingError.self) { try DriveItem(validating: object(#"{"takenDate": "2017-13-01"}"#)) }
         #expect(throws: ModelDecodingError.self) { try DriveItem(jsonBytes: Array(#"{"name": "trunc"#.utf8)) }
         // Explicit nulls are fine anywhere.
@@ -68,13 +70,15 @@ import Testing
     }
 
     @Test func polymorphicCollectionsResolveTheMostDerivedType() throws {
-        let message = try Message(jsonBytes: Array("""
-            {"id":"m1","attachments":[
-              {"@odata.type":"#sample.drive.fileAttachment","id":"a1","name":"a.txt","size":3,"isInline":false,"contentBytes":"YWJj"},
-              {"@odata.type":"#sample.drive.itemAttachment","id":"a2","name":"fwd","size":10,"isInline":false,"item":{"id":"m0","subject":"Hi"}},
-              {"@odata.type":"#sample.drive.referenceAttachment","id":"a3","name":"link","size":0,"isInline":false,"sourceUrl":"https://x"}
-            ]}
-            """.utf8))
+        let message = try Message(
+            jsonBytes: Array(
+                """
+                {"id":"m1","attachments":[
+                  {"@odata.type":"#sample.drive.fileAttachment","id":"a1","name":"a.txt","size":3,"isInline":false,"contentBytes":"YWJj"},
+                  {"@odata.type":"#sample.drive.itemAttachment","id":"a2","name":"fwd","size":10,"isInline":false,"item":{"id":"m0","subject":"Hi"}},
+                  {"@odata.type":"#sample.drive.referenceAttachment","id":"a3","name":"link","size":0,"isInline":false,"sourceUrl":"https://x"}
+                ]}
+                """.utf8))
         let attachments = try #require(message.attachments)
         #expect(attachments.count == 3)
         let file = try #require(attachments[0].downcast(to: FileAttachment.self))
@@ -90,7 +94,8 @@ import Testing
     }
 
     @Test func derivedFieldsAreValidatedUsingTheDerivedSchema() throws {
-        let bad = ##"{"id":"m1","attachments":[{"@odata.type":"#sample.drive.fileAttachment","id":"a1","contentBytes":17}]}"##
+        let bad =
+            ##"{"id":"m1","attachments":[{"@odata.type":"#sample.drive.fileAttachment","id":"a1","contentBytes":17}]}"##
         do {
             _ = try Message(jsonBytes: Array(bad.utf8))
             Issue.record("contentBytes must be base64 text")
@@ -119,7 +124,9 @@ import Testing
             reference.id = "folder-2"
             return reference
         }()
-        #expect(JSONValue.object(changes.storage).jsonText == #"{"name":"Renamed.xlsx","description":null,"parentReference":{"id":"folder-2"}}"#)
+        #expect(
+            JSONValue.object(changes.storage).jsonText
+                == #"{"name":"Renamed.xlsx","description":null,"parentReference":{"id":"folder-2"}}"#)
     }
 
     @Test func changesSinceAnOriginalAreThePatchBody() throws {
@@ -132,8 +139,10 @@ import Testing
     }
 
     @Test func timeOfDayAndCollectionsOfPrimitives() throws {
-        let user = try User(validating: object(
-            #"{"workingHours":{"daysOfWeek":["monday","friday"],"startTime":"08:00:00.0000000","endTime":"17:30:00"}}"#))
+        let user = try User(
+            validating: object(
+                #"{"workingHours":{"daysOfWeek":["monday","friday"],"startTime":"08:00:00.0000000","endTime":"17:30:00"}}"#
+            ))
         #expect(user.workingHours?.daysOfWeek == ["monday", "friday"])
         #expect(user.workingHours?.startTime == TimeOfDay(hour: 8, minute: 0, second: 0, fraction: "0000000"))
         #expect(user.workingHours?.endTime?.description == "17:30:00")

@@ -17,19 +17,28 @@ import Testing
     @Test func fluentPathsInTheOneDriveSDKShape() {
         let (graph, _) = client()
         let children = graph.drive.items("01BYE5RZ").children.request().expand("thumbnails").top(5)
-        #expect(url(children.request) == "https://graph.example.com/v1.0/drive/items/01BYE5RZ/children?$expand=thumbnails&$top=5")
+        #expect(
+            url(children.request)
+                == "https://graph.example.com/v1.0/drive/items/01BYE5RZ/children?$expand=thumbnails&$top=5")
         let item = graph.me.drive.root.request().select("id", "name")
         #expect(url(item.request) == "https://graph.example.com/v1.0/me/drive/root?$select=id,name")
         let sections = graph.me.onenote.notebooks("nb-1").sectionGroups("sg-2").sections.request()
             .filter("displayName eq 'Work'").orderBy("displayName desc")
-        #expect(url(sections.request) == "https://graph.example.com/v1.0/me/onenote/notebooks/nb-1/sectionGroups/sg-2/sections?$filter=displayName%20eq%20'Work'&$orderby=displayName%20desc")
+        #expect(
+            url(sections.request)
+                == "https://graph.example.com/v1.0/me/onenote/notebooks/nb-1/sectionGroups/sg-2/sections?$filter=displayName%20eq%20'Work'&$orderby=displayName%20desc"
+        )
     }
 
     @Test func idsAreEncodedSoTheyCannotChangeThePath() {
         let (graph, _) = client()
-        #expect(url(graph.drive.items("../../x").request().request) == "https://graph.example.com/v1.0/drive/items/..%2F..%2Fx")
+        #expect(
+            url(graph.drive.items("../../x").request().request)
+                == "https://graph.example.com/v1.0/drive/items/..%2F..%2Fx")
         #expect(url(graph.drive.items("..").request().request) == "https://graph.example.com/v1.0/drive/items/%2E%2E")
-        #expect(url(graph.drive.items("a b?c#d%e").request().request) == "https://graph.example.com/v1.0/drive/items/a%20b%3Fc%23d%25e")
+        #expect(
+            url(graph.drive.items("a b?c#d%e").request().request)
+                == "https://graph.example.com/v1.0/drive/items/a%20b%3Fc%23d%25e")
         #expect(url(graph.users("a'b").request().request) == "https://graph.example.com/v1.0/users/a'b")
     }
 
@@ -38,7 +47,9 @@ import Testing
         let search = graph.drive.root.search(q: "it's & more")
         #expect(url(search.request) == "https://graph.example.com/v1.0/drive/root/search(q='it''s%20%26%20more')")
         #expect(url(graph.drive.items.delta().request) == "https://graph.example.com/v1.0/drive/items/delta()")
-        #expect(url(graph.drive.items.delta(token: "abc").request) == "https://graph.example.com/v1.0/drive/items/delta(token='abc')")
+        #expect(
+            url(graph.drive.items.delta(token: "abc").request)
+                == "https://graph.example.com/v1.0/drive/items/delta(token='abc')")
     }
 
     @Test func actionsPostTheirParametersAsOneObject() async throws {
@@ -55,7 +66,9 @@ import Testing
     }
 
     @Test func addPostsTheItemAndDecodesTheAnswer() async throws {
-        let (graph, transport) = client([.init(status: 201, body: #"{"id":"new","name":"Reports","folder":{"childCount":0}}"#)])
+        let (graph, transport) = client([
+            .init(status: 201, body: #"{"id":"new","name":"Reports","folder":{"childCount":0}}"#)
+        ])
         var folder = DriveItem()
         folder.name = "Reports"
         folder.folder = Folder()
@@ -63,13 +76,17 @@ import Testing
         let created = try await graph.drive.items("root").children.request().add(folder)
         #expect(created.id == "new")
         #expect(created.folder?.childCount == 0)
-        #expect(transport.bodies.first == #"{"name":"Reports","folder":{},"@microsoft.graph.conflictBehavior":"rename"}"#)
+        #expect(
+            transport.bodies.first == #"{"name":"Reports","folder":{},"@microsoft.graph.conflictBehavior":"rename"}"#)
         #expect(transport.requests.first?.path == "/v1.0/drive/items/root/children")
     }
 
     @Test func pagesFollowNextLinksUntilTheLastPage() async throws {
         let (graph, transport) = client([
-            .init(body: #"{"value":[{"id":"1"},{"id":"2"}],"@odata.nextLink":"https://graph.example.com/v1.0/drive/items/r/children?$skiptoken=p2"}"#),
+            .init(
+                body:
+                    #"{"value":[{"id":"1"},{"id":"2"}],"@odata.nextLink":"https://graph.example.com/v1.0/drive/items/r/children?$skiptoken=p2"}"#
+            ),
             .init(body: #"{"value":[{"id":"3"}],"@odata.count":3}"#),
         ])
         let first = try await graph.drive.items("r").children.request().get()
@@ -109,7 +126,10 @@ import Testing
 
     @Test func deltaPagesCarryTheDeltaLinkAndToken() async throws {
         let (graph, _) = client([
-            .init(body: #"{"value":[{"id":"1","@removed":{"reason":"deleted"}},{"id":"2","deleted":{}},{"id":"3","name":"kept"}],"@odata.deltaLink":"https://graph.example.com/v1.0/drive/items/delta(token='t-42')"}"#)
+            .init(
+                body:
+                    #"{"value":[{"id":"1","@removed":{"reason":"deleted"}},{"id":"2","deleted":{}},{"id":"3","name":"kept"}],"@odata.deltaLink":"https://graph.example.com/v1.0/drive/items/delta(token='t-42')"}"#
+            )
         ])
         let page = try await graph.drive.items.delta().get()
         #expect(page.value.map(\.isDeletedInDelta) == [true, true, false])
@@ -119,7 +139,11 @@ import Testing
 
     @Test func errorsParseIntoOneTypedError() async throws {
         let (graph, _) = client([
-            .init(status: 404, body: #"{"error":{"code":"itemNotFound","message":"Item does not exist","innerError":{"request-id":"r-1","date":"2024-01-01T00:00:00"}}}"#),
+            .init(
+                status: 404,
+                body:
+                    #"{"error":{"code":"itemNotFound","message":"Item does not exist","innerError":{"request-id":"r-1","date":"2024-01-01T00:00:00"}}}"#
+            ),
             .init(status: 502, body: "<html><body>Bad gateway</body></html>"),
             .init(status: 200, body: #"{"value":[{"id":"1"}"#),
         ])
@@ -160,24 +184,44 @@ import Testing
     let table = GoldenODataService.descriptor.routes
 
     @Test func collectionsItemsAndKeys() throws {
-        guard case .collection(let resource, let keys)? = table.match(method: .get, segments: ["me", "drive", "items", "x 1", "children"])
-        else { Issue.record("children is a collection"); return }
+        guard
+            case .collection(let resource, let keys)? = table.match(
+                method: .get, segments: ["me", "drive", "items", "x 1", "children"])
+        else {
+            Issue.record("children is a collection")
+            return
+        }
         #expect(resource.name == "sample.drive.driveItem")
         #expect(keys == ["x 1"])
-        guard case .item(let item, let itemKeys)? = table.match(method: .patch, segments: ["drives", "d1", "items", "i2"])
-        else { Issue.record("an item"); return }
+        guard
+            case .item(let item, let itemKeys)? = table.match(
+                method: .patch, segments: ["drives", "d1", "items", "i2"])
+        else {
+            Issue.record("an item")
+            return
+        }
         #expect(item.model == DriveItem.self)
         #expect(itemKeys == ["d1", "i2"])
     }
 
     @Test func operationsMatchWithOrWithoutArguments() throws {
-        guard case .operation(let delta, let owner, _)? = table.match(method: .get, segments: ["drive", "items", "delta(token='abc')"])
-        else { Issue.record("delta on the items collection"); return }
+        guard
+            case .operation(let delta, let owner, _)? = table.match(
+                method: .get, segments: ["drive", "items", "delta(token='abc')"])
+        else {
+            Issue.record("delta on the items collection")
+            return
+        }
         #expect(delta.name == "delta")
         #expect(delta.onCollection)
         #expect(owner.name == "sample.drive.driveItem")
-        guard case .operation(let copy, _, let keys)? = table.match(method: .post, segments: ["drive", "items", "i1", "copy"])
-        else { Issue.record("copy on an item"); return }
+        guard
+            case .operation(let copy, _, let keys)? = table.match(
+                method: .post, segments: ["drive", "items", "i1", "copy"])
+        else {
+            Issue.record("copy on an item")
+            return
+        }
         #expect(copy.name == "copy")
         #expect(keys == ["i1"])
         #expect(table.match(method: .get, segments: ["drive", "nothingHere"]) == nil)

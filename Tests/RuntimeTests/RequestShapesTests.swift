@@ -17,11 +17,14 @@ import Testing
         let notebooks = graph.me.onenote.notebooks.request().expand(
             "sections",
             Expansion("sectionGroups").expand("sections", Expansion("sectionGroups").allLevels().expand("sections")))
-        #expect(notebooks.request.queryValue("$expand")
-            == "sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))")
+        #expect(
+            notebooks.request.queryValue("$expand")
+                == "sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))")
         // In the URL, `=` inside the value is escaped like every query value's.
-        #expect(url(notebooks.request).hasSuffix(
-            "notebooks?$expand=sections,sectionGroups($expand%3Dsections,sectionGroups($levels%3Dmax;$expand%3Dsections))"))
+        #expect(
+            url(notebooks.request).hasSuffix(
+                "notebooks?$expand=sections,sectionGroups($expand%3Dsections,sectionGroups($levels%3Dmax;$expand%3Dsections))"
+            ))
         // Setting an option again replaces it instead of repeating it.
         #expect(Expansion("children").top(5).select("id").top(2).description == "children($select=id;$top=2)")
     }
@@ -52,12 +55,16 @@ import Testing
 
     @Test func multipartFormsKeepNamesOnTheirLine() throws {
         let form = MultipartForm(
-            [.field(name: "note", value: "hi"), .file(name: "file", filename: "a\"b\r\n.txt", contentType: "text/plain", bytes: Array("xyz".utf8))],
+            [
+                .field(name: "note", value: "hi"),
+                .file(name: "file", filename: "a\"b\r\n.txt", contentType: "text/plain", bytes: Array("xyz".utf8)),
+            ],
             boundary: "B")
         let text = String(decoding: form.encoded(), as: UTF8.self)
-        #expect(text == "--B\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n"
-            + "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a%22b%0D%0A.txt\"\r\nContent-Type: text/plain\r\n\r\nxyz\r\n"
-            + "--B--\r\n")
+        #expect(
+            text == "--B\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n"
+                + "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a%22b%0D%0A.txt\"\r\nContent-Type: text/plain\r\n\r\nxyz\r\n"
+                + "--B--\r\n")
         var request = APIRequest(method: .post, path: ResourcePath("files"))
         request.setMultipartBody(form)
         #expect(request.headers[.contentType] == "multipart/form-data; boundary=B")
@@ -65,7 +72,8 @@ import Testing
 
     @Test func aDiscriminatorMemberPicksTheDerivedType() throws {
         // Inbox tells `when` forms apart by `object`, not by `@odata.type`.
-        let event = try GoldenOpenAPI.Event(jsonBytes: Array(#"{"id":"e1","when":{"object":"timespan","start_time":1,"end_time":2}}"#.utf8))
+        let event = try GoldenOpenAPI.Event(
+            jsonBytes: Array(#"{"id":"e1","when":{"object":"timespan","start_time":1,"end_time":2}}"#.utf8))
         let when = try #require(event.when)
         #expect(when.typeTag == "timespan")
         #expect(when.resolved is Timespan)

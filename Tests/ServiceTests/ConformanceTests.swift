@@ -24,7 +24,8 @@ import Testing
             Issue.record("\(name) \(outcome.fixture): \(outcome.problems.joined(separator: "; "))")
         }
         let coverage = ConformanceRun.coverage(outcomes)
-        #expect(coverage.total >= 10 && coverage.passed == coverage.total, "\(name): \(coverage.passed)/\(coverage.total)")
+        #expect(
+            coverage.total >= 10 && coverage.passed == coverage.total, "\(name): \(coverage.passed)/\(coverage.total)")
     }
 
     @Test(arguments: MockService.all.map(\.name))
@@ -46,7 +47,8 @@ import Testing
             },
             // Adds a query option the fixture does not have.
             "driveItem/search": { client, arguments in
-                _ = try await OneDriveClient(client: client).drives("drive-id-1").root.search(q: arguments("q")).top(5).get()
+                _ = try await OneDriveClient(client: client).drives("drive-id-1").root.search(q: arguments("q")).top(5)
+                    .get()
             },
             // Reads the drive, not its root.
             "driveItem/get": { client, _ in
@@ -54,9 +56,12 @@ import Testing
             },
         ]
         let outcomes = try await ConformanceRun(.oneDrive, fixtures: fixtures, calls: calls).run()
-        let problems = Dictionary(uniqueKeysWithValues: outcomes.map { ($0.fixture, $0.problems.joined(separator: "; ")) })
+        let problems = Dictionary(
+            uniqueKeysWithValues: outcomes.map { ($0.fixture, $0.problems.joined(separator: "; ")) })
         #expect(problems["driveItem/copy"]?.contains("the body differs") == true)
-        #expect(problems["driveItem/get"]?.contains("path /v1.0/drives/drive-id-1, expected /drives/drive-id-1/root") == true)
+        #expect(
+            problems["driveItem/get"]?.contains("path /v1.0/drives/drive-id-1, expected /drives/drive-id-1/root")
+                == true)
         #expect(problems["driveItem/search"]?.contains("query $top=5, expected") == true)
         #expect(problems["drive/get"]?.contains("no generated call") == true)
         #expect(ConformanceRun.coverage(outcomes).passed == 0)
@@ -119,9 +124,12 @@ import Testing
         defer { Task { await mock.stop() } }
         mock.identity.registerSparkAPIKey("key-1", secret: "secret-1")
         for index in 1...60 {
-            mock.store.insert(["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]], into: ["listings"], idMember: "Id")
+            mock.store.insert(
+                ["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]],
+                into: ["listings"], idMember: "Id")
         }
-        let session = SparkAPIKeySession(apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
+        let session = SparkAPIKeySession(
+            apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
         let client = SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session)
 
         var seen = 0
@@ -142,10 +150,12 @@ import Testing
         defer { Task { await mock.stop() } }
         try mock.seed(fixturesIn: FixtureTests.root.appendingPathComponent("Spark"))
         let client = SparkClient(
-            userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken, scheme: .oauth))
+            userAgent: "Bindery tests", baseURL: mock.serviceURL,
+            auth: StaticTokenAuth(mock.identity.acceptedToken, scheme: .oauth))
 
         let page = try await client.listings.list().get()
-        let byID = Dictionary(uniqueKeysWithValues: page.value.compactMap { listing in listing.id.map { ($0, listing) } })
+        let byID = Dictionary(
+            uniqueKeysWithValues: page.value.compactMap { listing in listing.id.map { ($0, listing) } })
         let bungalow = try #require(byID["20060412165917817933000000"])
         let fields = try #require(bungalow.standardFields)
         #expect(fields.longitude == -96.7945)  // " -96.7945" on the wire
@@ -165,11 +175,14 @@ import Testing
         let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
         let cursor = try await client.namespaces("ns-1").delta.getLatestCursor().execute()
 
-        mock.store.insert(["object": "draft", "subject": "Quarterly numbers", "version": 0], into: namespace + ["drafts"], key: "d-1")
+        mock.store.insert(
+            ["object": "draft", "subject": "Quarterly numbers", "version": 0], into: namespace + ["drafts"], key: "d-1")
         _ = try await client.namespaces("ns-1").send(draftID: "d-1", version: 0).execute()
 
         var events: [String] = []
-        for try await round in client.namespaces("ns-1").delta.listChanges(cursor: try #require(cursor.cursor)).deltaRounds() {
+        for try await round in client.namespaces("ns-1").delta.listChanges(cursor: try #require(cursor.cursor))
+            .deltaRounds()
+        {
             events += round.events.map { "\($0.event) \($0.object)" }
         }
         #expect(events == ["create draft", "delete draft", "create message"])
@@ -180,7 +193,8 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             mock.store.insert(["object": "tag", "name": "urgent"], into: namespace + ["tags"])
         }
-        let woke = try await client.namespaces("ns-1").delta.longpoll.waitForChanges(cursor: latest, timeout: 10).execute()
+        let woke = try await client.namespaces("ns-1").delta.longpoll.waitForChanges(cursor: latest, timeout: 10)
+            .execute()
         #expect(woke.deltas?.map { $0.object } == ["tag"])
     }
 }

@@ -35,7 +35,9 @@ import Testing
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
             // A synthesized answer carries one member the spec does not declare; a spec's example is as written.
             if fixture["response"]?["fromSpecExample"] == nil {
-                #expect(report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") }, "\(file): the extra member is kept")
+                #expect(
+                    report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") },
+                    "\(file): the extra member is kept")
             }
             checkedBodies += 1
         }

@@ -28,36 +28,49 @@ import Testing
         #expect(sent.head.method == .post)
         #expect(sent.url == "https://graph.microsoft.com/v1.0/me/sendMail")
         #expect(sent.head.headerFields[.contentType] == "application/json")
-        #expect(sent.bodyJSON == (try json(#"""
-            {"message":{"subject":"Welcome","body":{"contentType":"html","content":"<p>Hi</p>"},
-             "toRecipients":[{"emailAddress":{"address":"alex@contoso.com"}}]},"saveToSentItems":true}
-            """#)))
+        #expect(
+            sent.bodyJSON
+                == (try json(
+                    #"""
+                    {"message":{"subject":"Welcome","body":{"contentType":"html","content":"<p>Hi</p>"},
+                     "toRecipients":[{"emailAddress":{"address":"alex@contoso.com"}}]},"saveToSentItems":true}
+                    """#)))
     }
 
     @Test func buildsMailFolderMessageAndEventRequests() {
         let (graph, _) = client()
         let base = GraphClient.defaultBaseURL
         func url(_ request: APIRequest) -> String { request.url(relativeTo: base).absoluteString }
-        #expect(url(graph.me.mailFolders("inbox").messages.request().filter("isRead eq false").orderBy("receivedDateTime desc").top(10).request)
-            == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages?$filter=isRead%20eq%20false&$orderby=receivedDateTime%20desc&$top=10")
-        #expect(url(graph.me.mailFolders("inbox").messages.delta().request) == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta()")
-        #expect(url(graph.users("a@b.com").messages("AAMk=").request().select("subject").request)
-            == "https://graph.microsoft.com/v1.0/users/a@b.com/messages/AAMk=?$select=subject")
+        #expect(
+            url(
+                graph.me.mailFolders("inbox").messages.request().filter("isRead eq false").orderBy(
+                    "receivedDateTime desc"
+                ).top(10).request)
+                == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages?$filter=isRead%20eq%20false&$orderby=receivedDateTime%20desc&$top=10"
+        )
+        #expect(
+            url(graph.me.mailFolders("inbox").messages.delta().request)
+                == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta()")
+        #expect(
+            url(graph.users("a@b.com").messages("AAMk=").request().select("subject").request)
+                == "https://graph.microsoft.com/v1.0/users/a@b.com/messages/AAMk=?$select=subject")
         #expect(url(graph.me.events.request().request) == "https://graph.microsoft.com/v1.0/me/events")
-        #expect(url(graph.me.calendar.events("E1").request().request) == "https://graph.microsoft.com/v1.0/me/calendar/events/E1")
+        #expect(
+            url(graph.me.calendar.events("E1").request().request)
+                == "https://graph.microsoft.com/v1.0/me/calendar/events/E1")
         #expect(url(graph.me.messages("M1").send().request) == "https://graph.microsoft.com/v1.0/me/messages/M1/send")
     }
 
     @Test func messagesDecodeWithPolymorphicAttachmentsAndUnknownFields() throws {
         let wire = #"""
-        {"@odata.etag":"W/\"CQAAABYAAAB\"","id":"AAMkAGI2","subject":"Q3 numbers","importance":"high",
-         "receivedDateTime":"2017-04-21T10:00:00.1234567Z","isRead":false,"categories":[],"flag":{"flagStatus":"notFlagged"},
-         "from":{"emailAddress":{"name":"Megan","address":"megan@contoso.com"}},"bodyPreview":null,
-         "attachments":[
-           {"@odata.type":"#microsoft.graph.fileAttachment","id":"A1","name":"q3.xlsx","size":12,"isInline":false,"contentBytes":"SGVsbG8="},
-           {"@odata.type":"#microsoft.graph.itemAttachment","id":"A2","name":"fwd","size":300,"isInline":false}],
-         "inferenceClassification":"focused"}
-        """#
+            {"@odata.etag":"W/\"CQAAABYAAAB\"","id":"AAMkAGI2","subject":"Q3 numbers","importance":"high",
+             "receivedDateTime":"2017-04-21T10:00:00.1234567Z","isRead":false,"categories":[],"flag":{"flagStatus":"notFlagged"},
+             "from":{"emailAddress":{"name":"Megan","address":"megan@contoso.com"}},"bodyPreview":null,
+             "attachments":[
+               {"@odata.type":"#microsoft.graph.fileAttachment","id":"A1","name":"q3.xlsx","size":12,"isInline":false,"contentBytes":"SGVsbG8="},
+               {"@odata.type":"#microsoft.graph.itemAttachment","id":"A2","name":"fwd","size":300,"isInline":false}],
+             "inferenceClassification":"focused"}
+            """#
         let message = try Message(jsonBytes: bytes(wire))
         #expect(message.importance == .high)
         #expect(message.from?.emailAddress?.address == "megan@contoso.com")
@@ -70,15 +83,19 @@ import Testing
         #expect(try roundTrips(message, wire))
         // A file attachment whose bytes are not base64 fails where it is.
         #expect(throws: ModelDecodingError.self) {
-            try Message(jsonBytes: bytes(##"{"attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"%%%"}]}"##))
+            try Message(
+                jsonBytes: bytes(
+                    ##"{"attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"%%%"}]}"##))
         }
     }
 
     @Test func eventTimesWithoutAnOffsetUseTheirZone() throws {
-        let event = try Event(jsonBytes: bytes(#"""
-            {"id":"E1","subject":"Standup","start":{"dateTime":"2017-04-21T10:00:00.0000000","timeZone":"UTC"},
-             "end":{"dateTime":"2017-04-21T10:30:00.5000000","timeZone":"America/Los_Angeles"},"isAllDay":false}
-            """#))
+        let event = try Event(
+            jsonBytes: bytes(
+                #"""
+                {"id":"E1","subject":"Standup","start":{"dateTime":"2017-04-21T10:00:00.0000000","timeZone":"UTC"},
+                 "end":{"dateTime":"2017-04-21T10:30:00.5000000","timeZone":"America/Los_Angeles"},"isAllDay":false}
+                """#))
         #expect(event.start?.date == Date(timeIntervalSince1970: 1_492_768_800))
         // 10:30:00.5 in Los Angeles (UTC-7 in April) is 17:30:00.5 UTC.
         #expect(event.end?.date == Date(timeIntervalSince1970: 1_492_795_800.5))
@@ -98,24 +115,35 @@ import Testing
     }
 
     @Test func mailDeltaMarksRemovedMessagesAndKeepsTheDeltaLink() async throws {
-        let (graph, _) = client([.init(body: #"""
-            {"value":[{"id":"M1","subject":"hi"},{"id":"M2","@removed":{"reason":"deleted"}}],
-             "@odata.deltaLink":"https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc"}
-            """#)])
+        let (graph, _) = client([
+            .init(
+                body: #"""
+                    {"value":[{"id":"M1","subject":"hi"},{"id":"M2","@removed":{"reason":"deleted"}}],
+                     "@odata.deltaLink":"https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc"}
+                    """#)
+        ])
         let page = try await graph.me.mailFolders("inbox").messages.delta().get()
         #expect(page.value.map(\.isDeletedInDelta) == [false, true])
-        #expect(page.deltaLink?.absoluteString == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
+        #expect(
+            page.deltaLink?.absoluteString
+                == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
         // A batch step built from a request that follows a link is addressed below the version segment.
         let resumed = graph.me.mailFolders("inbox").messages.delta().following(try #require(page.deltaLink))
-        #expect(BatchRequestStep(id: "1", resumed.request).url == "/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
+        #expect(
+            BatchRequestStep(id: "1", resumed.request).url == "/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
     }
 
     @Test func batchSendsAtMostTwentyStepsPerCall() async throws {
         let answer = { (ids: any Sequence<Int>) in
-            CapturingTransport.Reply(body: #"{"responses":["# + ids.map { #"{"id":"\#($0)","status":200,"body":{"id":"u\#($0)"}}"# }.joined(separator: ",") + "]}")
+            CapturingTransport.Reply(
+                body: #"{"responses":["#
+                    + ids.map { #"{"id":"\#($0)","status":200,"body":{"id":"u\#($0)"}}"# }.joined(separator: ",") + "]}"
+            )
         }
         let (graph, transport) = client([answer(0..<20), answer((20..<25).reversed())])
-        let steps = (0..<25).map { BatchRequestStep(id: String($0), graph.users("u\($0)").request().select("id").request) }
+        let steps = (0..<25).map {
+            BatchRequestStep(id: String($0), graph.users("u\($0)").request().select("id").request)
+        }
         let answers = try await graph.batch(steps)
         #expect(transport.sent.count == 2)
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/$batch")

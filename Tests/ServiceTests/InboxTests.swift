@@ -13,7 +13,10 @@ import Testing
 
     @Test func listsThreadsWithFiltersAndOffsetPaging() async throws {
         let (inbox, transport) = client([
-            .init(body: #"[{"id":"t1","object":"thread","namespace_id":"ns","subject":"Hi","unread":"true","tags":[{"id":"inbox","name":"inbox"}],"last_message_timestamp":1398291521,"x_new_field":1}]"#),
+            .init(
+                body:
+                    #"[{"id":"t1","object":"thread","namespace_id":"ns","subject":"Hi","unread":"true","tags":[{"id":"inbox","name":"inbox"}],"last_message_timestamp":1398291521,"x_new_field":1}]"#
+            )
         ])
         let threads = inbox.namespaces("ns").threads.list(to: "ben@example.com", tag: "unread", limit: 50)
         let page = try await threads.get()
@@ -59,7 +62,9 @@ import Testing
             .init(body: #"[{"id":"f1","object":"file","filename":"a.txt","size":3,"content_type":"text/plain"}]"#),
             .init(body: "abc"),
         ])
-        let files = try await inbox.namespaces("ns").files.upload(.file(bytes("abc"), filename: "a.txt", contentType: "text/plain")).execute()
+        let files = try await inbox.namespaces("ns").files.upload(
+            .file(bytes("abc"), filename: "a.txt", contentType: "text/plain")
+        ).execute()
         let upload = try #require(transport.sent.first)
         #expect(upload.head.headerFields[.contentType]?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(upload.bodyText?.contains("name=\"file\"; filename=\"a.txt\"") == true)
@@ -71,7 +76,10 @@ import Testing
     @Test func cursorDeltaRunsUntilStartEqualsEnd() async throws {
         let (inbox, transport) = client([
             .init(body: #"{"cursor":"c0"}"#),
-            .init(body: #"{"cursor_start":"c0","cursor_end":"c2","deltas":[{"object":"thread","event":"modify","id":"t1","cursor":"c1","attributes":{"id":"t1","object":"thread","subject":"Re: Hi"}},{"object":"message","event":"delete","id":"m9","cursor":"c2"}]}"#),
+            .init(
+                body:
+                    #"{"cursor_start":"c0","cursor_end":"c2","deltas":[{"object":"thread","event":"modify","id":"t1","cursor":"c1","attributes":{"id":"t1","object":"thread","subject":"Re: Hi"}},{"object":"message","event":"delete","id":"m9","cursor":"c2"}]}"#
+            ),
             .init(body: #"{"cursor_start":"c2","cursor_end":"c2","deltas":[]}"#),
         ])
         var start = CursorStart()
@@ -79,7 +87,9 @@ import Testing
         let cursor = try await inbox.namespaces("ns").delta.generateCursor(start).execute()
         #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/delta/generate_cursor")
         var events: [DeltaEvent] = []
-        for try await round in inbox.namespaces("ns").delta.listChanges(cursor: try #require(cursor.cursor), excludeTypes: "contact").deltaRounds() {
+        for try await round in inbox.namespaces("ns").delta.listChanges(
+            cursor: try #require(cursor.cursor), excludeTypes: "contact"
+        ).deltaRounds() {
             events += round.events
         }
         #expect(events.map(\.id) == ["t1", "m9"])
@@ -98,7 +108,8 @@ import Testing
         ]
         var kinds: [String] = []
         for form in forms {
-            let event = try Inbox.Event(jsonBytes: bytes(#"{"id":"e","object":"event","title":"T","when":"# + form + "}"))
+            let event = try Inbox.Event(
+                jsonBytes: bytes(#"{"id":"e","object":"event","title":"T","when":"# + form + "}"))
             switch try #require(event.when).form {
             case .time(let time): kinds.append("time \(time.time ?? 0)")
             case .timespan(let span): kinds.append("timespan \((span.endTime ?? 0) - (span.startTime ?? 0))")
@@ -118,7 +129,9 @@ import Testing
     }
 
     @Test func errorsAreTyped() async throws {
-        let (inbox, _) = client([.init(status: 409, body: #"{"type":"invalid_request_error","message":"Draft version is stale"}"#)])
+        let (inbox, _) = client([
+            .init(status: 409, body: #"{"type":"invalid_request_error","message":"Draft version is stale"}"#)
+        ])
         do {
             _ = try await inbox.namespaces("ns").send(draftID: "d1", version: 1).execute()
             Issue.record("a 409 must throw")

@@ -16,40 +16,56 @@ import Testing
     @Test func buildsTheSDKsPathsOnGraphAndOnTheConsumerAPI() {
         let (graph, _) = client()
         let base = OneDriveClient.defaultBaseURL
-        let children = graph.me.drive.items("01BYE5RZ!1").children.request().expand("thumbnails").select("id", "name").top(50)
-        #expect(children.request.url(relativeTo: base).absoluteString
-            == "https://graph.microsoft.com/v1.0/me/drive/items/01BYE5RZ!1/children?$expand=thumbnails&$select=id,name&$top=50")
-        #expect(graph.me.drive.root.request().request.url(relativeTo: base).absoluteString
-            == "https://graph.microsoft.com/v1.0/me/drive/root")
-        #expect(graph.drives("b!x").items("i").thumbnails.request().request.url(relativeTo: base).absoluteString
-            == "https://graph.microsoft.com/v1.0/drives/b!x/items/i/thumbnails")
+        let children = graph.me.drive.items("01BYE5RZ!1").children.request().expand("thumbnails").select("id", "name")
+            .top(50)
+        #expect(
+            children.request.url(relativeTo: base).absoluteString
+                == "https://graph.microsoft.com/v1.0/me/drive/items/01BYE5RZ!1/children?$expand=thumbnails&$select=id,name&$top=50"
+        )
+        #expect(
+            graph.me.drive.root.request().request.url(relativeTo: base).absoluteString
+                == "https://graph.microsoft.com/v1.0/me/drive/root")
+        #expect(
+            graph.drives("b!x").items("i").thumbnails.request().request.url(relativeTo: base).absoluteString
+                == "https://graph.microsoft.com/v1.0/drives/b!x/items/i/thumbnails")
         let consumer = OneDriveClient.consumerBaseURL
-        #expect(graph.drive.items("A1").request().request.url(relativeTo: consumer).absoluteString
-            == "https://api.onedrive.com/v1.0/drive/items/A1")
+        #expect(
+            graph.drive.items("A1").request().request.url(relativeTo: consumer).absoluteString
+                == "https://api.onedrive.com/v1.0/drive/items/A1")
     }
 
     @Test func addressesItemsByPathAndSearchesAndAsksForDelta() {
         let (graph, _) = client()
         let base = OneDriveClient.defaultBaseURL
         let byPath = graph.me.drive.root.item(atPath: "Documents/Q1 #2.docx")
-        #expect(byPath.request().request.url(relativeTo: base).absoluteString
-            == "https://graph.microsoft.com/v1.0/me/drive/root:/Documents/Q1%20%232.docx:")
-        #expect(byPath.children.request().request.path.description == "/me/drive/root:/Documents/Q1%20%232.docx:/children")
+        #expect(
+            byPath.request().request.url(relativeTo: base).absoluteString
+                == "https://graph.microsoft.com/v1.0/me/drive/root:/Documents/Q1%20%232.docx:")
+        #expect(
+            byPath.children.request().request.path.description == "/me/drive/root:/Documents/Q1%20%232.docx:/children")
         // Addressing below an address extends it.
-        #expect(byPath.item(atPath: "../v2/a b").request().request.path.description == "/me/drive/root:/Documents/Q1%20%232.docx/v2/a%20b:")
-        #expect(graph.me.drive.root.search(q: "budget '24").request.url(relativeTo: base).absoluteString
-            == "https://graph.microsoft.com/v1.0/me/drive/root/search(q='budget%20''24')")
+        #expect(
+            byPath.item(atPath: "../v2/a b").request().request.path.description
+                == "/me/drive/root:/Documents/Q1%20%232.docx/v2/a%20b:")
+        #expect(
+            graph.me.drive.root.search(q: "budget '24").request.url(relativeTo: base).absoluteString
+                == "https://graph.microsoft.com/v1.0/me/drive/root/search(q='budget%20''24')")
         #expect(graph.me.drive.root.delta().request.path.description == "/me/drive/root/delta()")
         #expect(graph.drive.root.delta(token: "aTE09").request.path.description == "/drive/root/delta(token='aTE09')")
     }
 
     @Test func addsAFolderWithAConflictBehaviour() async throws {
-        let (graph, transport) = client([.init(status: 201, body: #"{"id":"F1","name":"Reports 1","folder":{"childCount":0},"size":0}"#)])
-        let folder = try await graph.me.drive.root.children.request().add(.folder(named: "Reports", onConflict: .rename))
+        let (graph, transport) = client([
+            .init(status: 201, body: #"{"id":"F1","name":"Reports 1","folder":{"childCount":0},"size":0}"#)
+        ])
+        let folder = try await graph.me.drive.root.children.request().add(
+            .folder(named: "Reports", onConflict: .rename))
         let sent = try #require(transport.last)
         #expect(sent.head.method == .post)
         #expect(sent.url == "https://graph.microsoft.com/v1.0/me/drive/root/children")
-        #expect(sent.bodyJSON == (try json(#"{"name":"Reports","folder":{},"@microsoft.graph.conflictBehavior":"rename"}"#)))
+        #expect(
+            sent.bodyJSON == (try json(#"{"name":"Reports","folder":{},"@microsoft.graph.conflictBehavior":"rename"}"#))
+        )
         #expect(folder.name == "Reports 1" && folder.isFolder)
     }
 
@@ -78,7 +94,9 @@ import Testing
         parent.id = "P1"
         let monitor = try await graph.me.drive.items("I1").startCopy(to: parent, name: "copy.txt")
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/drive/items/I1/copy")
-        #expect(transport.sent[0].bodyJSON == (try json(#"{"parentReference":{"driveId":"d1","id":"P1"},"name":"copy.txt"}"#)))
+        #expect(
+            transport.sent[0].bodyJSON
+                == (try json(#"{"parentReference":{"driveId":"d1","id":"P1"},"name":"copy.txt"}"#)))
         #expect(monitor.url.absoluteString == "https://monitor.example.net/jobs/7")
         #expect(try await monitor.status().percentageComplete == 50.5)
         #expect(try await monitor.waitForCompletion(pollingEvery: .zero) == "NEW1")
@@ -105,19 +123,26 @@ import Testing
 
     @Test func uploadSessionAndSmallUpload() async throws {
         let (graph, transport) = client([
-            .init(body: #"{"uploadUrl":"https://up.example.net/s/1","expirationDateTime":"2026-11-23T10:00:00.1234567Z","nextExpectedRanges":["26-"]}"#),
+            .init(
+                body:
+                    #"{"uploadUrl":"https://up.example.net/s/1","expirationDateTime":"2026-11-23T10:00:00.1234567Z","nextExpectedRanges":["26-"]}"#
+            ),
             .init(status: 201, body: #"{"id":"N1","name":"a.txt","size":5,"file":{"mimeType":"text/plain"}}"#),
         ])
         var properties = DriveItemUploadableProperties()
         properties.conflictBehavior = .replace
         properties.fileSize = 3_000_000_000
-        let session = try await graph.me.drive.root.item(atPath: "big.bin").createUploadSession(item: properties).execute()
+        let session = try await graph.me.drive.root.item(atPath: "big.bin").createUploadSession(item: properties)
+            .execute()
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/drive/root:/big.bin:/createUploadSession")
-        #expect(transport.sent[0].bodyJSON == (try json(#"{"item":{"@microsoft.graph.conflictBehavior":"replace","fileSize":3000000000}}"#)))
+        #expect(
+            transport.sent[0].bodyJSON
+                == (try json(#"{"item":{"@microsoft.graph.conflictBehavior":"replace","fileSize":3000000000}}"#)))
         #expect(session.nextExpectedRanges == ["26-"])
         #expect(session.uploadUrl == "https://up.example.net/s/1")
 
-        let created = try await graph.me.drive.items("P1").item(atPath: "a.txt").content.upload(.bytes(bytes("hello")), contentType: "text/plain")
+        let created = try await graph.me.drive.items("P1").item(atPath: "a.txt").content.upload(
+            .bytes(bytes("hello")), contentType: "text/plain")
         #expect(transport.sent[1].head.method == .put)
         #expect(transport.sent[1].url == "https://graph.microsoft.com/v1.0/me/drive/items/P1:/a.txt:/content")
         #expect(created?.file?.mimeType == "text/plain")
@@ -127,17 +152,17 @@ import Testing
         // Graph shape: annotations on the item, 7 fractional digits, an Int64 size, an empty folder facet,
         // nulls, expanded thumbnails with their own next link, and a field this spec does not know.
         let wire = #"""
-        {"@odata.context":"https://graph.microsoft.com/v1.0/$metadata#drives('b')/items/$entity",
-         "@microsoft.graph.downloadUrl":"https://public.dm.files.1drv.com/y4m",
-         "id":"01BYE5RZ","name":"video.mp4","size":5368709120,"eTag":"\"{1}\",1","cTag":null,
-         "createdDateTime":"2017-04-21T10:00:00.1234567Z","lastModifiedDateTime":"2017-04-21T10:00:00Z",
-         "file":{"mimeType":"video/mp4","hashes":{"quickXorHash":"AAAA"}},"folder":null,
-         "parentReference":{"driveId":"b","driveType":"personal","id":"root","path":"/drive/root:"},
-         "createdBy":{"user":{"id":"u1","displayName":"Ryan"}},
-         "thumbnails":[{"id":"0","small":{"height":96,"width":96,"url":"https://t/1"}}],
-         "thumbnails@odata.nextLink":"https://graph.microsoft.com/v1.0/next",
-         "malware":{"description":"unknown to this spec"}}
-        """#
+            {"@odata.context":"https://graph.microsoft.com/v1.0/$metadata#drives('b')/items/$entity",
+             "@microsoft.graph.downloadUrl":"https://public.dm.files.1drv.com/y4m",
+             "id":"01BYE5RZ","name":"video.mp4","size":5368709120,"eTag":"\"{1}\",1","cTag":null,
+             "createdDateTime":"2017-04-21T10:00:00.1234567Z","lastModifiedDateTime":"2017-04-21T10:00:00Z",
+             "file":{"mimeType":"video/mp4","hashes":{"quickXorHash":"AAAA"}},"folder":null,
+             "parentReference":{"driveId":"b","driveType":"personal","id":"root","path":"/drive/root:"},
+             "createdBy":{"user":{"id":"u1","displayName":"Ryan"}},
+             "thumbnails":[{"id":"0","small":{"height":96,"width":96,"url":"https://t/1"}}],
+             "thumbnails@odata.nextLink":"https://graph.microsoft.com/v1.0/next",
+             "malware":{"description":"unknown to this spec"}}
+            """#
         let item = try DriveItem(jsonBytes: bytes(wire))
         #expect(item.size == 5_368_709_120)
         #expect(item.downloadURL?.host == "public.dm.files.1drv.com")
@@ -150,17 +175,27 @@ import Testing
         #expect(try roundTrips(item, wire))
 
         // Consumer API: `@content.downloadUrl`, and quota numbers beyond 32 bits.
-        let legacy = try DriveItem(jsonBytes: bytes(#"{"id":"A","@content.downloadUrl":"https://dl.example/x","deleted":{}}"#))
+        let legacy = try DriveItem(
+            jsonBytes: bytes(#"{"id":"A","@content.downloadUrl":"https://dl.example/x","deleted":{}}"#))
         #expect(legacy.downloadURL?.absoluteString == "https://dl.example/x")
         #expect(legacy.isDeleted)
-        let drive = try Drive(jsonBytes: bytes(#"{"id":"d","driveType":"personal","quota":{"total":1099511627776,"used":1,"remaining":1099511627775,"deleted":0,"state":"normal"}}"#))
+        let drive = try Drive(
+            jsonBytes: bytes(
+                #"{"id":"d","driveType":"personal","quota":{"total":1099511627776,"used":1,"remaining":1099511627775,"deleted":0,"state":"normal"}}"#
+            ))
         #expect(drive.quota?.total == 1_099_511_627_776)
     }
 
     @Test func deltaPagesMarkRemovedItemsAndEndWithADeltaLink() async throws {
         let (graph, _) = client([
-            .init(body: #"{"value":[{"id":"1","name":"a"},{"id":"2","@removed":{"reason":"deleted"}}],"@odata.nextLink":"https://graph.microsoft.com/v1.0/me/drive/root/delta(token='p2')"}"#),
-            .init(body: #"{"value":[{"id":"3","name":"c","deleted":{"state":"deleted"}}],"@odata.deltaLink":"https://graph.microsoft.com/v1.0/me/drive/root/delta(token='T9')"}"#),
+            .init(
+                body:
+                    #"{"value":[{"id":"1","name":"a"},{"id":"2","@removed":{"reason":"deleted"}}],"@odata.nextLink":"https://graph.microsoft.com/v1.0/me/drive/root/delta(token='p2')"}"#
+            ),
+            .init(
+                body:
+                    #"{"value":[{"id":"3","name":"c","deleted":{"state":"deleted"}}],"@odata.deltaLink":"https://graph.microsoft.com/v1.0/me/drive/root/delta(token='T9')"}"#
+            ),
         ])
         var seen: [(String?, Bool)] = []
         var last: Page<DriveItem>?

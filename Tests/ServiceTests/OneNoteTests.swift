@@ -15,29 +15,35 @@ import Testing
     @Test func navigatesTheHierarchyOnGraphAndLegacyBases() {
         let (onenote, _) = client()
         let sections = onenote.notebooks("nb-1").sectionGroups("sg-2").sections.request().orderBy("displayName")
-        #expect(sections.request.url(relativeTo: OneNoteClient.defaultBaseURL).absoluteString
-            == "https://graph.microsoft.com/v1.0/me/onenote/notebooks/nb-1/sectionGroups/sg-2/sections?$orderby=displayName")
-        #expect(onenote.sections("s-1").pages.request().request.url(relativeTo: OneNoteClient.legacyBaseURL).absoluteString
-            == "https://www.onenote.com/api/v1.0/me/notes/sections/s-1/pages")
+        #expect(
+            sections.request.url(relativeTo: OneNoteClient.defaultBaseURL).absoluteString
+                == "https://graph.microsoft.com/v1.0/me/onenote/notebooks/nb-1/sectionGroups/sg-2/sections?$orderby=displayName"
+        )
+        #expect(
+            onenote.sections("s-1").pages.request().request.url(relativeTo: OneNoteClient.legacyBaseURL).absoluteString
+                == "https://www.onenote.com/api/v1.0/me/notes/sections/s-1/pages")
     }
 
     @Test func thePickersOneCallRequest() async throws {
         let (onenote, transport) = client([.init(body: #"{"value":[]}"#)], base: OneNoteClient.legacyBaseURL)
         _ = try await onenote.notebooksWithSections().get()
         let query = try #require(transport.last?.head.path?.split(separator: "?", maxSplits: 1).last)
-        #expect(query.removingPercentEncoding
-            == "$expand=sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))")
+        #expect(
+            query.removingPercentEncoding
+                == "$expand=sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))")
         #expect(transport.last?.url.hasPrefix("https://www.onenote.com/api/v1.0/me/notes/notebooks") == true)
     }
 
     @Test func readsLegacyAndGraphSectionsAlike() throws {
         // The legacy API as the iOS picker saw it: `name`, `createdTime`, `lastModifiedTime`, a string modifier.
-        let legacy = try OnenoteSection(jsonBytes: bytes(#"""
-            {"isDefault":false,"pagesUrl":"https://www.onenote.com/api/v1.0/me/notes/sections/0-A!1/pages",
-             "name":"Quick Notes","createdBy":"Alex Darrow","lastModifiedBy":"Alex Darrow",
-             "lastModifiedTime":"2014-05-07T17:11:56.533Z","id":"0-A!1",
-             "self":"https://www.onenote.com/api/v1.0/me/notes/sections/0-A!1","createdTime":"2014-04-29T23:49:49.003Z"}
-            """#))
+        let legacy = try OnenoteSection(
+            jsonBytes: bytes(
+                #"""
+                {"isDefault":false,"pagesUrl":"https://www.onenote.com/api/v1.0/me/notes/sections/0-A!1/pages",
+                 "name":"Quick Notes","createdBy":"Alex Darrow","lastModifiedBy":"Alex Darrow",
+                 "lastModifiedTime":"2014-05-07T17:11:56.533Z","id":"0-A!1",
+                 "self":"https://www.onenote.com/api/v1.0/me/notes/sections/0-A!1","createdTime":"2014-04-29T23:49:49.003Z"}
+                """#))
         #expect(legacy.title == "Quick Notes")
         #expect(legacy.lastModifiedByName == "Alex Darrow")
         #expect(legacy.created == ISO8601.parseDateTime("2014-04-29T23:49:49.003Z"))
@@ -45,12 +51,14 @@ import Testing
         #expect(legacy.pagesUrl?.hasSuffix("/pages") == true)
         #expect(legacy.selfValue?.hasSuffix("0-A!1") == true)
 
-        let graph = try OnenoteSection(jsonBytes: bytes(#"""
-            {"id":"1-B","displayName":"Work","createdDateTime":"2020-01-01T00:00:00Z","lastModifiedDateTime":"2020-01-02T00:00:00Z",
-             "lastModifiedBy":{"user":{"id":"u","displayName":"Megan Bowen"}},"pagesUrl":"https://graph.microsoft.com/v1.0/me/onenote/sections/1-B/pages",
-             "parentNotebook@odata.context":"https://graph.microsoft.com/v1.0/$metadata#me/onenote/sections('1-B')/parentNotebook/$entity",
-             "parentNotebook":{"id":"nb","displayName":"Notebook"}}
-            """#))
+        let graph = try OnenoteSection(
+            jsonBytes: bytes(
+                #"""
+                {"id":"1-B","displayName":"Work","createdDateTime":"2020-01-01T00:00:00Z","lastModifiedDateTime":"2020-01-02T00:00:00Z",
+                 "lastModifiedBy":{"user":{"id":"u","displayName":"Megan Bowen"}},"pagesUrl":"https://graph.microsoft.com/v1.0/me/onenote/sections/1-B/pages",
+                 "parentNotebook@odata.context":"https://graph.microsoft.com/v1.0/$metadata#me/onenote/sections('1-B')/parentNotebook/$entity",
+                 "parentNotebook":{"id":"nb","displayName":"Notebook"}}
+                """#))
         #expect(graph.title == "Work")
         #expect(graph.lastModifiedByName == "Megan Bowen")
         #expect(graph.parentNotebook?.title == "Notebook")
@@ -58,18 +66,23 @@ import Testing
     }
 
     @Test func nestedExpansionDecodesToAnyDepth() throws {
-        let notebook = try Notebook(jsonBytes: bytes(#"""
-            {"id":"nb","name":"Work","sections":[{"id":"s1","name":"Top"}],
-             "sectionGroups":[{"id":"g1","name":"Group","sections":[],"sectionGroups":[
-                {"id":"g2","name":"Inner","sections":[{"id":"s2","name":"Deep","pagesUrl":"https://x/pages"}],"sectionGroups":[]}]}]}
-            """#))
+        let notebook = try Notebook(
+            jsonBytes: bytes(
+                #"""
+                {"id":"nb","name":"Work","sections":[{"id":"s1","name":"Top"}],
+                 "sectionGroups":[{"id":"g1","name":"Group","sections":[],"sectionGroups":[
+                    {"id":"g2","name":"Inner","sections":[{"id":"s2","name":"Deep","pagesUrl":"https://x/pages"}],"sectionGroups":[]}]}]}
+                """#))
         #expect(notebook.sections?.map(\.title) == ["Top"])
         #expect(notebook.sectionGroups?.first?.sectionGroups?.first?.sections?.first?.title == "Deep")
     }
 
     @Test func createsAPageFromHTML() async throws {
-        let (onenote, transport) = client([.init(status: 201, body: #"{"id":"p1","title":"Lunch","contentUrl":"https://x/content"}"#)])
-        let page = try await onenote.sections("s-1").pages.create(html: "<html><head><title>Lunch</title></head><body/></html>")
+        let (onenote, transport) = client([
+            .init(status: 201, body: #"{"id":"p1","title":"Lunch","contentUrl":"https://x/content"}"#)
+        ])
+        let page = try await onenote.sections("s-1").pages.create(
+            html: "<html><head><title>Lunch</title></head><body/></html>")
         #expect(transport.last?.head.method == .post)
         #expect(transport.last?.url == "https://graph.microsoft.com/v1.0/me/onenote/sections/s-1/pages")
         #expect(transport.last?.head.headerFields[.contentType] == "text/html")
@@ -78,7 +91,13 @@ import Testing
     }
 
     @Test func legacyErrorsKeepTheirCodeAndHelpURL() async throws {
-        let (onenote, _) = client([.init(status: 404, body: #"{"error":{"code":"10004","message":"Not found","@api.url":"http://aka.ms/onenote-errors#C10004"}}"#)])
+        let (onenote, _) = client([
+            .init(
+                status: 404,
+                body:
+                    #"{"error":{"code":"10004","message":"Not found","@api.url":"http://aka.ms/onenote-errors#C10004"}}"#
+            )
+        ])
         do {
             _ = try await onenote.sections("x").request().get()
             Issue.record("a 404 must throw")

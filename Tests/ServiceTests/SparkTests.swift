@@ -23,7 +23,9 @@ import Testing
 
     @Test func searchesListingsWithSparkQLAndPagesByNumber() async throws {
         let (spark, transport) = client([.init(body: Self.listingPage)])
-        let page = try await spark.listings.list(filter: "City Eq 'Fargo' And ListPrice Le 250000.0", select: "ListPrice,City", expand: "Photos", limit: 25).get()
+        let page = try await spark.listings.list(
+            filter: "City Eq 'Fargo' And ListPrice Le 250000.0", select: "ListPrice,City", expand: "Photos", limit: 25
+        ).get()
         let sent = try #require(transport.last)
         #expect(sent.head.headerFields[.init("X-SparkApi-User-Agent")!] == "BinderyTests/1.0")
         let query = sent.head.path?.split(separator: "?").last.map(String.init) ?? ""
@@ -50,18 +52,24 @@ import Testing
         // A read of one item sends no paging parameters.
         #expect(transport.last?.head.path == "/v1/listings/20060412165917817933000000?_expand=Photos")
         #expect(listing.standardFields?.city == "Fargo")
-        #expect(try roundTrips(listing, #"""
-            {"Id":20060412165917817933000000,"ResourceUri":"/v1/listings/20060412165917817933000000",
-             "StandardFields":{"ListingKey":"20060412165917817933000000","ListPrice":"250000.0","BedsTotal":"3",
-               "Latitude":" -116.3237","Longitude":45.1,"City":"Fargo","PostalCode":58102,"MlsStatus":"Active",
-               "ModificationTimestamp":"2014-01-02T12:00:00Z","OnMarketDate":"2013-12-30","Unknown_Custom_Field":"kept",
-               "Photos":[{"Id":"20080917142739989238000000","Primary":"true","Uri640":"https://photos/640.jpg"}]}}
-            """#))
+        #expect(
+            try roundTrips(
+                listing,
+                #"""
+                {"Id":20060412165917817933000000,"ResourceUri":"/v1/listings/20060412165917817933000000",
+                 "StandardFields":{"ListingKey":"20060412165917817933000000","ListPrice":"250000.0","BedsTotal":"3",
+                   "Latitude":" -116.3237","Longitude":45.1,"City":"Fargo","PostalCode":58102,"MlsStatus":"Active",
+                   "ModificationTimestamp":"2014-01-02T12:00:00Z","OnMarketDate":"2013-12-30","Unknown_Custom_Field":"kept",
+                   "Photos":[{"Id":"20080917142739989238000000","Primary":"true","Uri640":"https://photos/640.jpg"}]}}
+                """#))
     }
 
     @Test func theAccountAndContactsAreWrappedBothWays() async throws {
         let (spark, transport) = client([
-            .init(body: #"{"D":{"Success":true,"Results":[{"Id":"20000426143505724628000000","Name":"Joe Agent","UserType":"Member","Emails":[{"Address":"joe@example.com","Primary":true}]}]}}"#),
+            .init(
+                body:
+                    #"{"D":{"Success":true,"Results":[{"Id":"20000426143505724628000000","Name":"Joe Agent","UserType":"Member","Emails":[{"Address":"joe@example.com","Primary":true}]}]}}"#
+            ),
             .init(status: 201, body: #"{"D":{"Success":true,"Results":[{"ResourceUri":"/v1/contacts/2011"}]}}"#),
         ])
         let account = try await spark.my.account()
@@ -73,12 +81,15 @@ import Testing
         contact.primaryEmail = "jane@example.com"
         contacts.contacts = [contact]
         let created = try await spark.contacts.createContacts(contacts).execute()
-        #expect(transport.sent[1].bodyJSON == (try json(#"{"D":{"Contacts":[{"DisplayName":"Jane Buyer","PrimaryEmail":"jane@example.com"}]}}"#)))
+        #expect(
+            transport.sent[1].bodyJSON
+                == (try json(#"{"D":{"Contacts":[{"DisplayName":"Jane Buyer","PrimaryEmail":"jane@example.com"}]}}"#)))
         #expect(created.first?.resourceUri == "/v1/contacts/2011")
     }
 
     @Test func theOAuthGrantTravelsOutsideTheEnvelope() async throws {
-        let (spark, transport) = client([.init(body: #"{"access_token":"a1","refresh_token":"r1","expires_in":86400}"#)])
+        let (spark, transport) = client([.init(body: #"{"access_token":"a1","refresh_token":"r1","expires_in":86400}"#)]
+        )
         var grant = TokenGrant()
         grant.grantType = .refreshToken
         grant.refreshToken = "r0"
@@ -93,9 +104,15 @@ import Testing
             .init(status: 401, body: #"{"D":{"Success":false,"Code":1020,"Message":"Session token has expired"}}"#),
             .init(status: 200, body: #"{"D":{"Success":false}}"#),
             .init(status: 200, body: #"{"Results":[]}"#),
-            .init(status: 400, body: #"{"D":{"Success":false,"Code":1053,"Message":"Invalid parameter","Details":[{"_limit":"must be at most 1000"}]}}"#),
+            .init(
+                status: 400,
+                body:
+                    #"{"D":{"Success":false,"Code":1053,"Message":"Invalid parameter","Details":[{"_limit":"must be at most 1000"}]}}"#
+            ),
         ])
-        for expected in [("api", "1020"), ("api", nil), ("invalidResponse", nil), ("api", "1053")] as [(String, String?)] {
+        for expected in [("api", "1020"), ("api", nil), ("invalidResponse", nil), ("api", "1053")]
+            as [(String, String?)]
+        {
             do {
                 _ = try await spark.my.account()
                 Issue.record("expected an error")
@@ -109,7 +126,10 @@ import Testing
 
     @Test func theGenericEscapeHatchReachesAnyEndpoint() async throws {
         let (spark, transport) = client([
-            .init(body: #"{"D":{"Success":true,"Results":[{"Id":"oh1","Date":"10/12/2014"}],"Pagination":{"TotalRows":1}}}"#),
+            .init(
+                body:
+                    #"{"D":{"Success":true,"Results":[{"Id":"oh1","Date":"10/12/2014"}],"Pagination":{"TotalRows":1}}}"#
+            ),
             .init(body: #"{"D":{"Success":true}}"#),
             .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
         ])
@@ -136,7 +156,8 @@ import Testing
             .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
         ])
         let signIn = SparkSignIn(clientID: "c", clientSecret: "s", redirectURI: "https://app/cb", userAgent: "MyApp/2")
-        _ = try await OAuth2Client(signIn.oauth, transport: transport, middleware: []).password(username: "u", password: "p")
+        _ = try await OAuth2Client(signIn.oauth, transport: transport, middleware: []).password(
+            username: "u", password: "p")
         let agent = HTTPField.Name("X-SparkApi-User-Agent")!
         #expect(transport.sent[0].url == "https://sparkapi.com/v1/oauth2/grant")
         #expect(transport.sent[0].head.headerFields[agent] == "MyApp/2")

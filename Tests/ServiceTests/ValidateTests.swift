@@ -18,8 +18,12 @@ import Testing
             onedrive.responseKind(method: method, path: PayloadValidator.path(of: url, below: bases))
                 .map { "\($0)" }
         }
-        #expect(PayloadValidator.path(of: "https://graph.microsoft.com/v1.0/me/drive/root?$expand=children", below: bases) == "/me/drive/root")
-        #expect(PayloadValidator.path(of: "https://api.onedrive.com/v1.0/drive/items/A1", below: bases) == "/drive/items/A1")
+        #expect(
+            PayloadValidator.path(of: "https://graph.microsoft.com/v1.0/me/drive/root?$expand=children", below: bases)
+                == "/me/drive/root")
+        #expect(
+            PayloadValidator.path(of: "https://api.onedrive.com/v1.0/drive/items/A1", below: bases) == "/drive/items/A1"
+        )
         #expect(PayloadValidator.path(of: "/v1.0/drives/b!1", below: bases) == "/drives/b!1")
         #expect(PayloadValidator.path(of: "https://elsewhere.example/x/y", below: bases) == "/x/y")
         // Concrete ids and {placeholders} both stand for a key.
@@ -42,7 +46,8 @@ import Testing
               {"id":"2","@odata.type":"#microsoft.graph.driveItem","folder":{"childCount":1}}],
              "@odata.nextLink":"https://graph.microsoft.com/v1.0/next"}
             """#
-        let report = onedrive.validate(bytes(body), as: try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)")))
+        let report = onedrive.validate(
+            bytes(body), as: try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)")))
         #expect(report.decoded && report.roundTrips && report.isValid)
         #expect(report.itemCount == 2)
         #expect(report.unknownFields == ["$.value[0].malware", "$.value[0].parentReference.siteId"])
@@ -50,7 +55,8 @@ import Testing
 
     @Test func aBadValueIsReportedAtItsPath() throws {
         let kind = try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)"))
-        let report = onedrive.validate(bytes(#"{"value":[{"id":"1"},{"id":"2","parentReference":{"driveId":7}}]}"#), as: kind)
+        let report = onedrive.validate(
+            bytes(#"{"value":[{"id":"1"},{"id":"2","parentReference":{"driveId":7}}]}"#), as: kind)
         #expect(!report.isValid)
         #expect(report.failure?.jsonPath == "$.value[1].parentReference.driveId")
         let malformed = onedrive.validate(bytes(#"{"value":[{"id":"1"}"#), as: kind)
@@ -60,21 +66,31 @@ import Testing
 
     @Test func sparkBodiesAreReadInsideTheirEnvelope() throws {
         let listing = try #require(spark.responseKind(method: .get, path: "/listings/20060412165917817933000000"))
-        let good = spark.validate(bytes(#"{"D":{"Success":true,"Results":[{"Id":20060412165917817933000000,"StandardFields":{"ListPrice":"250000.0","X_Custom":1}}]}}"#), as: listing)
+        let good = spark.validate(
+            bytes(
+                #"{"D":{"Success":true,"Results":[{"Id":20060412165917817933000000,"StandardFields":{"ListPrice":"250000.0","X_Custom":1}}]}}"#
+            ), as: listing)
         #expect(good.isValid)
         #expect(good.unknownFields == ["$.D.Results[0].StandardFields.X_Custom"])
-        let bad = spark.validate(bytes(#"{"D":{"Success":true,"Results":[{"Id":"1","StandardFields":{"ListPrice":"cheap"}}]}}"#), as: listing)
+        let bad = spark.validate(
+            bytes(#"{"D":{"Success":true,"Results":[{"Id":"1","StandardFields":{"ListPrice":"cheap"}}]}}"#), as: listing
+        )
         #expect(bad.failure?.jsonPath == "$.D.Results[0].StandardFields.ListPrice")
     }
 
     @Test func graphPolymorphismAndInboxDiscriminatorsAreFollowed() throws {
         let graph = PayloadValidator(GraphService.descriptor)
         let message = try #require(graph.kind(named: "microsoft.graph.message"))
-        let attachment = graph.validate(bytes(##"{"id":"m","attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"AA==","contentId":"c"}]}"##), as: message)
+        let attachment = graph.validate(
+            bytes(
+                ##"{"id":"m","attachments":[{"@odata.type":"#microsoft.graph.fileAttachment","contentBytes":"AA==","contentId":"c"}]}"##
+            ), as: message)
         #expect(attachment.isValid && attachment.unknownFields.isEmpty)
         let inbox = PayloadValidator(InboxService.descriptor)
         let event = try #require(inbox.kind(named: "inbox.Event"))
-        let span = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"2014-01-01","end_date":"2014-01-02"}}"#), as: event)
+        let span = inbox.validate(
+            bytes(#"{"id":"e","when":{"object":"datespan","start_date":"2014-01-01","end_date":"2014-01-02"}}"#),
+            as: event)
         #expect(span.isValid && span.unknownFields.isEmpty)
         let wrong = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"soon"}}"#), as: event)
         #expect(wrong.failure?.jsonPath == "$.when.start_date")

@@ -25,17 +25,19 @@ struct ConformanceCallEmitter {
                         + "a navigation or method on the way was skipped", at: fixture.operation.location)
                 continue
             }
-            let closure = Expression.closure(parameters: ["client", "arguments"], body: [.assignment("_", .keyword("try await", call))])
+            let closure = Expression.closure(
+                parameters: ["client", "arguments"], body: [.assignment("_", .keyword("try await", call))])
             entries.append(.init(.string(fixture.name), closure))
         }
         let property = Declaration(
             doc: [
                 "Every \(moduleName) operation called through the generated builders, by fixture name "
-                    + "(`Tests/Fixtures/\(moduleName)/<name>.json`).",
+                    + "(`Tests/Fixtures/\(moduleName)/<name>.json`)."
             ],
-            .variable(.stored(
-                SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: .dictionary(entries),
-                isStatic: true)))
+            .variable(
+                .stored(
+                    SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: .dictionary(entries),
+                    isStatic: true)))
         return SwiftFile(
             path: "\(moduleName)Calls.swift",
             header: [
@@ -58,7 +60,9 @@ struct ConformanceCallEmitter {
     }
 
     /// `builder.request().get()`, `builder.copy(name: arguments("name")).execute()`…
-    private func invocation(of fixture: FixtureEmitter.Case, on surface: BuilderSurface, builder: Expression) -> Expression? {
+    private func invocation(of fixture: FixtureEmitter.Case, on surface: BuilderSurface, builder: Expression)
+        -> Expression?
+    {
         let operation = fixture.operation
         let body = Expression.Argument(.raw("arguments.body()"))
         if OperationTranslator.isGenericCRUD(operation, model: fixture.owner.model) {
@@ -74,7 +78,9 @@ struct ConformanceCallEmitter {
             default: return nil
             }
         }
-        guard let call = surface.calls[.init(index: fixture.index, onCollection: fixture.onCollection)] else { return nil }
+        guard let call = surface.calls[.init(index: fixture.index, onCollection: fixture.onCollection)] else {
+            return nil
+        }
         var arguments: [Expression.Argument] = []
         for argument in call.arguments {
             let value: String
@@ -85,7 +91,8 @@ struct ConformanceCallEmitter {
                     if argument.isOptional { continue }
                     return nil
                 }
-                value = argument.source == .bodyMember(name)
+                value =
+                    argument.source == .bodyMember(name)
                     ? "arguments.bodyMember(\(name.swiftLiteral))" : "arguments(\(name.swiftLiteral))"
             case .body: value = "arguments.body()"
             case .multipartForm: value = "arguments.form"

@@ -52,7 +52,8 @@ public struct FixtureEmitter {
         var cases: [Case] = []
         var used = Set<String>()
         for (resource, route) in routes() {
-            let all = resource.operations.enumerated().map { ($1, $0, false) }
+            let all =
+                resource.operations.enumerated().map { ($1, $0, false) }
                 + resource.collectionOperations.enumerated().map { ($1, $0, true) }
             for (operation, index, onCollection) in all {
                 guard let steps = onCollection ? route.collection : route.item else { continue }
@@ -63,12 +64,14 @@ public struct FixtureEmitter {
                     base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
                 ]
                 // Never drop an operation: when every name is taken, number it.
-                let name = candidates.first { used.insert($0.lowercased()).inserted }
+                let name =
+                    candidates.first { used.insert($0.lowercased()).inserted }
                     ?? (2...).lazy.map { "\(base)-\($0)" }.first { used.insert($0.lowercased()).inserted }!
                 let (json, arguments) = fixture(operation, owner: resource, path: steps.flatMap(\.segments))
-                cases.append(Case(
-                    name: name, owner: resource, operation: operation, index: index, onCollection: onCollection,
-                    steps: steps, arguments: arguments, json: json))
+                cases.append(
+                    Case(
+                        name: name, owner: resource, operation: operation, index: index, onCollection: onCollection,
+                        steps: steps, arguments: arguments, json: json))
             }
         }
         return cases.sorted { $0.name < $1.name }
@@ -99,13 +102,15 @@ public struct FixtureEmitter {
     }
 
     private static func key(_ child: ChildSpec) -> String {
-        "\(child.keyName ?? child.target.name)-1".replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+        "\(child.keyName ?? child.target.name)-1".replacingOccurrences(of: "{", with: "").replacingOccurrences(
+            of: "}", with: "")
     }
 
     // MARK: One fixture
 
     /// The fixture, and the names of the parameters its request carries.
-    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> (JSONLiteral, Set<String>) {
+    private func fixture(_ operation: OperationSpec, owner: ResourceSpec, path: [String]) -> (JSONLiteral, Set<String>)
+    {
         var segments = path
         var arguments: [JSONLiteral.Member] = []
         var query: [JSONLiteral.Member] = []
@@ -115,7 +120,8 @@ public struct FixtureEmitter {
         var bodyParameters = Set<String>()
         for parameter in operation.parameters {
             // A path parameter's value is the segment it names (see below).
-            let value = parameter.location == .path
+            let value =
+                parameter.location == .path
                 ? .string(parameter.name + "-1") : sample(parameter.type, depth: 1, loose: false) ?? .string("text")
             // Optional query and header parameters are left out: a sample filter (`subject=text`) would leave lists empty.
             let isSent = parameter.isRequired || (parameter.location != .query && parameter.location != .header)
@@ -136,12 +142,16 @@ public struct FixtureEmitter {
         for (index, suffix) in operation.pathSuffix.enumerated() {
             if suffix.hasPrefix("{"), suffix.hasSuffix("}") {
                 let variable = String(suffix.dropFirst().dropLast())
-                if !arguments.contains(where: { $0.name == variable }) { arguments.append(.init(variable, .string(variable + "-1"))) }
+                if !arguments.contains(where: { $0.name == variable }) {
+                    arguments.append(.init(variable, .string(variable + "-1")))
+                }
                 segments.append(variable + "-1")
                 continue
             }
             var segment = spec.urlSegment(suffix)
-            if index == operation.pathSuffix.count - 1, operation.kind == .function, spec.conventions.queryOptions == .odata {
+            if index == operation.pathSuffix.count - 1, operation.kind == .function,
+                spec.conventions.queryOptions == .odata
+            {
                 segment += "(" + functionArguments.joined(separator: ",") + ")"
             }
             segments.append(segment)
@@ -193,7 +203,9 @@ public struct FixtureEmitter {
             var wrapped = items
             for (index, key) in results.enumerated().reversed() {
                 var members: [JSONLiteral.Member] = [.init(key, wrapped)]
-                if index == results.count - 1, results.count > 1 { members.insert(.init("Success", .bool(true)), at: 0) }
+                if index == results.count - 1, results.count > 1 {
+                    members.insert(.init("Success", .bool(true)), at: 0)
+                }
                 wrapped = .object(members)
             }
             return wrapped
@@ -219,10 +231,14 @@ public struct FixtureEmitter {
             if case .named(let name) = element, structures[name] != nil {
                 // The base type, then a derived one where the base has any: polymorphism on the wire.
                 var items: [JSONLiteral] = []
-                if structures[name]?.isAbstract == false, let base = object(name, as: name, depth: depth + 1, extra: extra) {
+                if structures[name]?.isAbstract == false,
+                    let base = object(name, as: name, depth: depth + 1, extra: extra)
+                {
                     items.append(base)
                 }
-                if let concrete = structures.firstConcreteDescendant(of: name), let item = object(concrete, as: name, depth: depth + 1, extra: extra) {
+                if let concrete = structures.firstConcreteDescendant(of: name),
+                    let item = object(concrete, as: name, depth: depth + 1, extra: extra)
+                {
                     items.append(item)
                 }
                 return .array(items)
@@ -231,7 +247,8 @@ public struct FixtureEmitter {
         case .named(let name):
             if let enumeration = enums[name] { return .string(enumeration.members.first?.name ?? "value") }
             guard depth < 4 else { return nil }
-            let concrete = structures[name]?.isAbstract == true ? structures.firstConcreteDescendant(of: name) ?? name : name
+            let concrete =
+                structures[name]?.isAbstract == true ? structures.firstConcreteDescendant(of: name) ?? name : name
             return object(concrete, as: name, depth: depth + 1, extra: extra)
         }
     }
@@ -241,13 +258,16 @@ public struct FixtureEmitter {
         guard let structure = structures[name] else { return nil }
         var members: [JSONLiteral.Member] = []
         if name != declared {
-            if let tagged = structures.lineage(of: structure).first(where: { $0.discriminatorProperty != nil })?.discriminatorProperty {
+            if let tagged = structures.lineage(of: structure).first(where: { $0.discriminatorProperty != nil })?
+                .discriminatorProperty
+            {
                 members.append(.init(tagged, .string(structure.discriminatorValue ?? name.description)))
             } else if spec.conventions.queryOptions == .odata {
                 members.append(.init("@odata.type", .string("#" + name.description)))
             }  // elsewhere an untagged derived object is only its members
         }
-        for property in structures.lineage(of: structure).flatMap(\.properties) where !members.contains(where: { $0.name == property.name }) {
+        for property in structures.lineage(of: structure).flatMap(\.properties)
+        where !members.contains(where: { $0.name == property.name }) {
             if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
                 members.append(.init(property.name, value))
             }
@@ -305,11 +325,14 @@ extension JSONLiteral {
         case .array(let items):
             if items.isEmpty { return "[]" }
             let inner = indent + "  "
-            return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+            return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n" + indent
+                + "]"
         case .object(let members):
             if members.isEmpty { return "{}" }
             let inner = indent + "  "
-            return "{\n" + members.map { inner + Self.quoted($0.name) + ": " + $0.value.rendered(indent: inner) }.joined(separator: ",\n")
+            return "{\n"
+                + members.map { inner + Self.quoted($0.name) + ": " + $0.value.rendered(indent: inner) }.joined(
+                    separator: ",\n")
                 + "\n" + indent + "}"
         }
     }
@@ -324,7 +347,11 @@ extension JSONLiteral {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             default:
-                if scalar.value < 0x20 { output += String(format: "\\u%04x", scalar.value) } else { output.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    output += String(format: "\\u%04x", scalar.value)
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
             }
         }
         return output + "\""

@@ -61,7 +61,10 @@ public enum SwiftNames {
         for index in bytes.indices {
             let byte = bytes[index]
             guard isUpper(byte) || isLower(byte) || isDigitByte(byte) else {
-                if start >= 0 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)); start = -1 }
+                if start >= 0 {
+                    words.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    start = -1
+                }
                 continue
             }
             if start >= 0 {
@@ -87,7 +90,10 @@ public enum SwiftNames {
         for (index, scalar) in scalars.enumerated() {
             // Anything but letters and digits (`_`, `-`, `.`, spaces) separates words.
             guard scalar.properties.isAlphabetic || isDigit(scalar) else {
-                if !current.isEmpty { words.append(current); current = "" }
+                if !current.isEmpty {
+                    words.append(current)
+                    current = ""
+                }
                 continue
             }
             if !current.isEmpty, let previous = current.unicodeScalars.last {

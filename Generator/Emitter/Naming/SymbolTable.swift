@@ -11,7 +11,10 @@ struct SymbolTable {
     let serviceName: String
     private let overrides: [String: String]
 
-    init(spec: ServiceSpec, moduleName: String, clientName: String?, overrides: [String: String], diagnostics: inout Diagnostics) {
+    init(
+        spec: ServiceSpec, moduleName: String, clientName: String?, overrides: [String: String],
+        diagnostics: inout Diagnostics
+    ) {
         self.overrides = overrides
         self.clientName = clientName ?? SwiftNames.typeName(moduleName) + "Client"
         self.serviceName = SwiftNames.typeName(moduleName) + "Service"
@@ -24,11 +27,14 @@ struct SymbolTable {
         // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one.
         let declared: [(QualifiedName, SourceLocation?)] =
             spec.enums.map { ($0.name, $0.location) } + spec.structures.map { ($0.name, $0.location) }
-        let ordered = declared.filter { $0.0.namespace == spec.primaryNamespace }
+        let ordered =
+            declared.filter { $0.0.namespace == spec.primaryNamespace }
             + declared.filter { $0.0.namespace != spec.primaryNamespace }
         for (name, location) in ordered {
-            let preferred = overrides[name.description]
-                ?? SwiftNames.typeName(Self.relativeNamespace(name.namespace, to: spec.primaryNamespace) + "." + name.name)
+            let preferred =
+                overrides[name.description]
+                ?? SwiftNames.typeName(
+                    Self.relativeNamespace(name.namespace, to: spec.primaryNamespace) + "." + name.name)
             let swiftName = Self.claim(preferred, for: name, in: &taken, location: location, diagnostics: &diagnostics)
             typeNames[name] = swiftName
         }
@@ -36,13 +42,17 @@ struct SymbolTable {
         for (name, location) in ordered {
             guard let typeName = typeNames[name] else { continue }
             let suffix = enumNames.contains(name) ? "Values" : "Fields"
-            companionNames[name] = Self.claim(typeName + suffix, for: name, in: &taken, location: location, diagnostics: &diagnostics)
+            companionNames[name] = Self.claim(
+                typeName + suffix, for: name, in: &taken, location: location, diagnostics: &diagnostics)
         }
         for resource in spec.resources where resource.name != spec.rootResource {
             // Named after the model it reads (`DriveItemRequestBuilder`); when another resource reads the same
             // model (Inbox's `delta` and `delta/longpoll` both answer a `DeltaPage`), after the resource itself.
-            let ownName = overrides[resource.name.description] ?? SwiftNames.typeName(
-                Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "." + resource.name.name)
+            let ownName =
+                overrides[resource.name.description]
+                ?? SwiftNames.typeName(
+                    Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "."
+                        + resource.name.name)
             var base = ownName
             if case .named(let model)? = resource.model, let modelName = typeNames[model],
                 taken[modelName + "RequestBuilder"] == nil

@@ -96,7 +96,9 @@ public struct VariableDeclaration: Equatable, Sendable {
     public var getter: [Statement]?
     public var setter: [Statement]?
 
-    public static func stored(_ name: String, type: String?, value: Expression? = nil, isStatic: Bool = false, isLet: Bool = true) -> Self {
+    public static func stored(
+        _ name: String, type: String?, value: Expression? = nil, isStatic: Bool = false, isLet: Bool = true
+    ) -> Self {
         Self(isStatic: isStatic, isLet: isLet, name: name, type: type, value: value, getter: nil, setter: nil)
     }
 
@@ -213,7 +215,9 @@ public indirect enum Expression: Equatable, Sendable {
     public static func call(_ name: String, _ arguments: [Argument] = []) -> Expression { .call(.raw(name), arguments) }
 
     /// `.name(arguments)`, an implicit member: `.nextLink(field: "@odata.nextLink")`.
-    public static func dot(_ name: String, _ arguments: [Argument]) -> Expression { .call(.member(nil, name), arguments) }
+    public static func dot(_ name: String, _ arguments: [Argument]) -> Expression {
+        .call(.member(nil, name), arguments)
+    }
 
     /// `.init(arguments)`.
     public static func initializer(_ arguments: [Argument]) -> Expression { .dot("init", arguments) }
@@ -222,5 +226,7 @@ public indirect enum Expression: Equatable, Sendable {
     public func dot(_ member: String) -> Expression { .member(self, member) }
 
     /// `self.name(arguments)`.
-    public func call(_ name: String, _ arguments: [Argument] = []) -> Expression { .call(.member(self, name), arguments) }
+    public func call(_ name: String, _ arguments: [Argument] = []) -> Expression {
+        .call(.member(self, name), arguments)
+    }
 }

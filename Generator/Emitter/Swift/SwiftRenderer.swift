@@ -21,7 +21,9 @@ public struct SwiftRenderer: Sendable {
         printer.reserve(estimatedSize(of: file))
         for line in file.header { printer.line(line) }
         if !file.header.isEmpty { printer.blank() }
-        for module in file.imports { printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)") }
+        for module in file.imports {
+            printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)")
+        }
         for declaration in file.declarations {
             printer.blank()
             render(declaration, into: &printer, inExtension: false)
@@ -156,7 +158,10 @@ struct Printer {
     private mutating func write(_ parts: [String]) {
         var isEmpty = true
         for part in parts where !part.isEmpty {
-            if isEmpty { output.append(contentsOf: indentation.utf8); isEmpty = false }
+            if isEmpty {
+                output.append(contentsOf: indentation.utf8)
+                isEmpty = false
+            }
             output.append(contentsOf: part.utf8)
         }
         output.append(UInt8(ascii: "\n"))
@@ -226,19 +231,25 @@ struct Printer {
         if fits(expression, prefix: prefix, suffix: suffix) { return line(prefix, expression.flat ?? "", suffix) }
         switch expression {
         case .call(let callee, let arguments):
-            if let chain = Chain(expression), chain.calls >= 2 { return self.chain(chain, prefix: prefix, suffix: suffix) }
+            if let chain = Chain(expression), chain.calls >= 2 {
+                return self.chain(chain, prefix: prefix, suffix: suffix)
+            }
             guard let head = callee.flat, !arguments.isEmpty else { break }
             // One argument that is itself a call or literal hugs the parentheses: `self.init(client: ServiceClient(`.
             if arguments.count == 1, let only = arguments.first, let opening = only.value.opening,
                 fits(prefix, head, "(", only.label.map { $0 + ": " } ?? "", opening)
             {
                 return self.expression(
-                    only.value, prefix: prefix + head + "(" + (only.label.map { $0 + ": " } ?? ""), suffix: ")" + suffix)
+                    only.value, prefix: prefix + head + "(" + (only.label.map { $0 + ": " } ?? ""), suffix: ")" + suffix
+                )
             }
-            return list(open: prefix + head + "(", arguments.map { ($0.label.map { $0 + ": " } ?? "", $0.value) },
+            return list(
+                open: prefix + head + "(", arguments.map { ($0.label.map { $0 + ": " } ?? "", $0.value) },
                 trailingComma: false, close: ")" + suffix)
         case .member:
-            if let chain = Chain(expression), chain.calls >= 2 { return self.chain(chain, prefix: prefix, suffix: suffix) }
+            if let chain = Chain(expression), chain.calls >= 2 {
+                return self.chain(chain, prefix: prefix, suffix: suffix)
+            }
         case .array(let elements) where !elements.isEmpty:
             return list(open: prefix + "[", elements.map { ("", $0) }, trailingComma: true, close: "]" + suffix)
         case .dictionary(let entries) where !entries.isEmpty:
@@ -265,7 +276,9 @@ struct Printer {
     }
 
     /// `open`, one item per line a level deeper (each after its label), `close`.
-    private mutating func list(open: String, _ items: [(label: String, value: Expression)], trailingComma: Bool, close: String) {
+    private mutating func list(
+        open: String, _ items: [(label: String, value: Expression)], trailingComma: Bool, close: String
+    ) {
         line(open)
         indent { printer in
             for (index, item) in items.enumerated() {
@@ -348,12 +361,17 @@ struct Printer {
     mutating func documentation(_ doc: [String]) {
         var inCodeBlock = false
         for text in doc {
-            if text.isEmpty { line("///"); continue }
+            if text.isEmpty {
+                line("///")
+                continue
+            }
             if text.trimmingLeadingSpaces.hasPrefix("```") { inCodeBlock.toggle() }
             if inCodeBlock || fits("/// ", text) {
                 line("/// ", text)
             } else {
-                for wrapped in DocWrapper.wrap(text, width: Self.width - indentation.utf8.count - 4) { line("/// ", wrapped) }
+                for wrapped in DocWrapper.wrap(text, width: Self.width - indentation.utf8.count - 4) {
+                    line("/// ", wrapped)
+                }
             }
         }
     }
@@ -402,7 +420,9 @@ extension Expression {
             guard let base else { return "." + name }
             return base.flat.map { $0 + "." + name }
         case .call(let callee, let arguments):
-            guard let callee = callee.flat, let arguments = Self.flat(arguments.map { ($0.label, $0.value) }) else { return nil }
+            guard let callee = callee.flat, let arguments = Self.flat(arguments.map { ($0.label, $0.value) }) else {
+                return nil
+            }
             return callee + "(" + arguments + ")"
         case .array(let elements):
             return Self.flat(elements.map { (nil, $0) }).map { "[" + $0 + "]" }
@@ -474,7 +494,9 @@ enum DocWrapper {
         } else {
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             let after = rest.dropFirst(digits.count)
-            if !digits.isEmpty, after.hasPrefix(". ") || after.hasPrefix(") ") { marker = String(rest.prefix(digits.count + 2)) }
+            if !digits.isEmpty, after.hasPrefix(". ") || after.hasPrefix(") ") {
+                marker = String(rest.prefix(digits.count + 2))
+            }
         }
         rest = rest.dropFirst(marker.count)
         // Indented code and tables keep their lines.
@@ -499,7 +521,9 @@ enum DocWrapper {
             current = carried + [word]
             columns = continuation.columns + current.reduce(current.count - 1) { $0 + $1.columns }
         }
-        if !current.isEmpty { lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " ")) }
+        if !current.isEmpty {
+            lines.append((lines.isEmpty ? firstPrefix : continuation) + current.joined(separator: " "))
+        }
         return lines
     }
 
@@ -513,7 +537,10 @@ enum DocWrapper {
             let character = text[index]
             if character == "`" { inCode.toggle() }
             if character == " ", !inCode {
-                if let wordStart = start { words.append(text[wordStart..<index]); start = nil }
+                if let wordStart = start {
+                    words.append(text[wordStart..<index])
+                    start = nil
+                }
             } else if start == nil {
                 start = index
             }

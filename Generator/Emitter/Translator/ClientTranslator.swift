@@ -12,12 +12,18 @@ struct ClientTranslator {
         var clientMembers: [Declaration] = [
             Declaration(
                 doc: ["Where the service lives unless you say otherwise (tests point clients at a local mock)."],
-                .variable(.stored("defaultBaseURL", type: "URL", value: .raw("URL(string: \(options.baseURL.swiftLiteral))!"), isStatic: true))),
+                .variable(
+                    .stored(
+                        "defaultBaseURL", type: "URL", value: .raw("URL(string: \(options.baseURL.swiftLiteral))!"),
+                        isStatic: true)))
         ]
         clientMembers += alternativeBaseURLs.map { alternative in
             Declaration(
                 doc: ["The `\(alternative.name)` service root: the same API at \(alternative.url)."],
-                .variable(.stored(alternative.member, type: "URL", value: .raw("URL(string: \(alternative.url.swiftLiteral))!"), isStatic: true)))
+                .variable(
+                    .stored(
+                        alternative.member, type: "URL", value: .raw("URL(string: \(alternative.url.swiftLiteral))!"),
+                        isStatic: true)))
         }
         clientMembers += [
             Declaration(
@@ -26,9 +32,14 @@ struct ClientTranslator {
             route,
             Declaration(.variable(.stored("client", type: "ServiceClient"))),
             Declaration(.variable(.stored("path", type: "ResourcePath"))),
-            Declaration(.function(FunctionDeclaration(
-                "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath", default: "ResourcePath()")],
-                body: ["self.client = client", "self.path = path"]))),
+            Declaration(
+                .function(
+                    FunctionDeclaration(
+                        "init",
+                        parameters: [
+                            .init("client", "ServiceClient"), .init("path", "ResourcePath", default: "ResourcePath()"),
+                        ],
+                        body: ["self.client = client", "self.path = path"]))),
             Declaration(
                 doc: [
                     "A client for the service.",
@@ -40,32 +51,49 @@ struct ClientTranslator {
                     "  - middleware: What every request passes through: headers, retry, redirects, logging.",
                     "  - headers: Sent with every request.",
                 ],
-                .function(FunctionDeclaration(
-                    "init",
-                    parameters: [
-                        .init("baseURL", "URL", default: "defaultBaseURL"),
-                        .init("auth", "(any AuthProvider)?", default: "nil"),
-                        .init("transport", "any HTTPTransport", default: "DefaultTransport.shared"),
-                        .init("middleware", "[any HTTPMiddleware]", default: ".defaults"),
-                        .init("headers", "HTTPFields", default: "[:]"),
-                    ],
-                    body: [
-                        .expression(.call("self.init", [
-                            .init("client", .call("ServiceClient", [
-                                .init("baseURL", .raw("baseURL")),
-                                .init("transport", .raw("transport")),
-                                .init("middleware", .raw("middleware + (auth.map { [AuthMiddleware($0)] } ?? [])")),
-                                .init("conventions", .raw("Self.conventions")),
-                                .init("defaultHeaders", .raw("headers")),
-                            ])),
-                        ])),
-                    ]))),
+                .function(
+                    FunctionDeclaration(
+                        "init",
+                        parameters: [
+                            .init("baseURL", "URL", default: "defaultBaseURL"),
+                            .init("auth", "(any AuthProvider)?", default: "nil"),
+                            .init("transport", "any HTTPTransport", default: "DefaultTransport.shared"),
+                            .init("middleware", "[any HTTPMiddleware]", default: ".defaults"),
+                            .init("headers", "HTTPFields", default: "[:]"),
+                        ],
+                        body: [
+                            .expression(
+                                .call(
+                                    "self.init",
+                                    [
+                                        .init(
+                                            "client",
+                                            .call(
+                                                "ServiceClient",
+                                                [
+                                                    .init("baseURL", .raw("baseURL")),
+                                                    .init("transport", .raw("transport")),
+                                                    .init(
+                                                        "middleware",
+                                                        .raw("middleware + (auth.map { [AuthMiddleware($0)] } ?? [])")),
+                                                    .init("conventions", .raw("Self.conventions")),
+                                                    .init("defaultHeaders", .raw("headers")),
+                                                ]))
+                                    ]))
+                        ]))),
         ]
         clientMembers += members
         var doc = DocComment.lines(spec.doc, remark: nil)
         if doc.isEmpty { doc = ["A client for the \(options.moduleName) service."] }
-        doc += ["", "Start here: its members lead to every resource of the service.", "", "- Remark: Generated from `\(root.name)`."]
-        return [Declaration(doc: doc, .type(TypeDeclaration(.struct, name, conformances: ["RequestBuilder"], members: clientMembers)))]
+        doc += [
+            "", "Start here: its members lead to every resource of the service.", "",
+            "- Remark: Generated from `\(root.name)`.",
+        ]
+        return [
+            Declaration(
+                doc: doc,
+                .type(TypeDeclaration(.struct, name, conformances: ["RequestBuilder"], members: clientMembers)))
+        ]
     }
 
     /// The module's descriptor: its name, base URLs, wire conventions and route table (every builder's route and
@@ -73,17 +101,21 @@ struct ClientTranslator {
     func serviceDescriptor(builders: [String], models: [String]) -> Declaration {
         let client = symbols.clientName
         let baseURLs = ["\(client).defaultBaseURL"] + alternativeBaseURLs.map { "\(client).\($0.member)" }
-        let routes = Expression.call("RouteTable", [
-            .init("root", .raw("\(client).route")),
-            .init("resources", .array(builders.map { .raw($0 + ".route") })),
-            .init("models", .array(models.map { .raw($0 + ".self") })),
-        ])
-        let descriptor = Expression.call("ServiceDescriptor", [
-            .init("name", .string(options.moduleName)),
-            .init("baseURLs", .array(baseURLs.map(Expression.raw))),
-            .init("conventions", .raw("\(client).conventions")),
-            .init("routes", routes),
-        ])
+        let routes = Expression.call(
+            "RouteTable",
+            [
+                .init("root", .raw("\(client).route")),
+                .init("resources", .array(builders.map { .raw($0 + ".route") })),
+                .init("models", .array(models.map { .raw($0 + ".self") })),
+            ])
+        let descriptor = Expression.call(
+            "ServiceDescriptor",
+            [
+                .init("name", .string(options.moduleName)),
+                .init("baseURLs", .array(baseURLs.map(Expression.raw))),
+                .init("conventions", .raw("\(client).conventions")),
+                .init("routes", routes),
+            ])
         return Declaration(
             doc: [
                 "The \(options.moduleName) module as tools see it: what the mock server serves, `bindery validate` checks "
@@ -91,9 +123,12 @@ struct ClientTranslator {
                 "",
                 "- Remark: Generated from `\(options.specDisplayPath)`.",
             ],
-            .type(TypeDeclaration(.enum, symbols.serviceName, members: [
-                Declaration(.variable(.stored("descriptor", type: nil, value: descriptor, isStatic: true)))
-            ])))
+            .type(
+                TypeDeclaration(
+                    .enum, symbols.serviceName,
+                    members: [
+                        Declaration(.variable(.stored("descriptor", type: nil, value: descriptor, isStatic: true)))
+                    ])))
     }
 
     /// `consumer` → `consumerBaseURL`, in name order.
@@ -118,13 +153,19 @@ struct ClientTranslator {
         case .nextLink(let field):
             paging = .dot("nextLink", [.init("field", .string(field))])
         case .pageNumber(let page, let size, let extra, let totalPages):
-            let extraQuery = extra.sorted { $0.key < $1.key }.map { Expression.tuple([.string($0.key), .string($0.value)]) }
-            paging = .dot("pageNumber", [
-                .init("page", .string(page)), .init("size", .string(size)), .init("extraQuery", .array(extraQuery)),
-                .init("totalPages", strings(totalPages)),
-            ])
+            let extraQuery = extra.sorted { $0.key < $1.key }.map {
+                Expression.tuple([.string($0.key), .string($0.value)])
+            }
+            paging = .dot(
+                "pageNumber",
+                [
+                    .init("page", .string(page)), .init("size", .string(size)), .init("extraQuery", .array(extraQuery)),
+                    .init("totalPages", strings(totalPages)),
+                ])
         case .offset(let offset, let limit):
-            paging = .dot("offset", [.init("offset", .string(offset)), .init("limit", .string(limit)), .init("defaultLimit", .raw("100"))])
+            paging = .dot(
+                "offset",
+                [.init("offset", .string(offset)), .init("limit", .string(limit)), .init("defaultLimit", .raw("100"))])
         case .cursor(let field, let parameter):
             paging = .dot("cursor", [.init("field", .string(field)), .init("parameter", .string(parameter))])
         case .none:
@@ -134,9 +175,15 @@ struct ClientTranslator {
             .init("listShape", listShape), .init("paging", paging), .init("requestEnvelope", strings(requestEnvelope)),
         ]
         if case .cursor(let parameter, let start, let end)? = conventions.delta {
-            arguments.append(.init("delta", .dot("cursor", [
-                .init("parameter", .string(parameter)), .init("start", .string(start)), .init("end", .string(end)),
-            ])))
+            arguments.append(
+                .init(
+                    "delta",
+                    .dot(
+                        "cursor",
+                        [
+                            .init("parameter", .string(parameter)), .init("start", .string(start)),
+                            .init("end", .string(end)),
+                        ])))
         }
         arguments.append(.init("errors", .raw(".\(conventions.errors.rawValue)")))
         return .call("ServiceConventions", arguments)

@@ -53,7 +53,8 @@ struct ModelTranslator {
 
         for owner in index.lineage(of: structure) {
             for property in owner.properties {
-                addField(property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
+                addField(
+                    property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
                     doc: DocComment.lines(property.doc, remark: nil))
             }
             for navigation in owner.navigationProperties {
@@ -83,12 +84,19 @@ struct ModelTranslator {
             .struct, fieldsName, conformances: ["FieldSet"],
             members: [
                 Declaration(.variable(.stored("all", type: nil, value: .call(fieldsName), isStatic: true))),
-                Declaration(.variable(.stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true))),
+                Declaration(
+                    .variable(
+                        .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true))),
             ] + fieldDeclarations + [Declaration(.function(FunctionDeclaration("init", body: initializer)))])
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
-        doc.insert(contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""], at: doc.count - 1)
+        doc.insert(
+            contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""],
+            at: doc.count - 1)
         if structure.isAbstract {
-            doc.insert(contentsOf: ["Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", ""], at: doc.count - 1)
+            doc.insert(
+                contentsOf: [
+                    "Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", "",
+                ], at: doc.count - 1)
         }
         return [
             Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
@@ -104,11 +112,17 @@ struct ModelTranslator {
         var usedNames: Set<String> = []
         var members: [Declaration] = []
         for member in enumeration.members {
-            let name = memberName(member.name, owner: enumeration.name, reserved: Self.reservedEnumMembers, used: &usedNames)
+            let name = memberName(
+                member.name, owner: enumeration.name, reserved: Self.reservedEnumMembers, used: &usedNames)
             // Computed, not stored: one small function each instead of a lazily initialized global.
-            members.append(Declaration(
-                doc: DocComment.lines(member.doc, remark: nil),
-                .variable(.computed(name, type: "Self", getter: [.expression(.call("Self", [.init("rawValue", .string(member.name))]))], isStatic: true))))
+            members.append(
+                Declaration(
+                    doc: DocComment.lines(member.doc, remark: nil),
+                    .variable(
+                        .computed(
+                            name, type: "Self",
+                            getter: [.expression(.call("Self", [.init("rawValue", .string(member.name))]))],
+                            isStatic: true))))
         }
         let known = Expression.array(enumeration.members.map { .string($0.name) })
         var doc = DocComment.lines(enumeration.doc, remark: enumeration.name.description)
@@ -119,9 +133,12 @@ struct ModelTranslator {
             Declaration(doc: doc, .typeAlias(name: typeName, type: "OpenEnum<\(valuesName)>")),
             Declaration(
                 doc: ["The values of `\(typeName)` that the spec declares; others decode and re-encode too."],
-                .type(TypeDeclaration(.enum, valuesName, conformances: [enumeration.isFlags ? "FlagValues" : "EnumValues"], members: [
-                    Declaration(.variable(.stored("known", type: "[String]", value: known, isStatic: true)))
-                ]))),
+                .type(
+                    TypeDeclaration(
+                        .enum, valuesName, conformances: [enumeration.isFlags ? "FlagValues" : "EnumValues"],
+                        members: [
+                            Declaration(.variable(.stored("known", type: "[String]", value: known, isStatic: true)))
+                        ]))),
         ]
         if !members.isEmpty {
             declarations.append(Declaration(.extension(ExtensionDeclaration(typeName, members: members))))
@@ -129,7 +146,9 @@ struct ModelTranslator {
         return declarations
     }
 
-    private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>) -> String {
+    private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>)
+        -> String
+    {
         var swiftName = symbols.memberName(name, of: owner)
         if reserved.contains(swiftName) { swiftName += "Value" }
         if used.contains(swiftName) {

@@ -55,9 +55,11 @@ struct OperationTranslator {
         if case .odata(let tokenParameter)? = operation.response?.delta, !usesODataSyntax,
             !specParameters.contains(where: { $0.name == tokenParameter })
         {
-            specParameters.append(ParameterSpec(
-                name: tokenParameter, type: .primitive(.string), location: .query,
-                doc: Documentation(summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
+            specParameters.append(
+                ParameterSpec(
+                    name: tokenParameter, type: .primitive(.string), location: .query,
+                    doc: Documentation(
+                        summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
         }
         // Required parameters first, so optional ones can be left out at the call site.
         let ordered = specParameters.filter(\.isRequired) + specParameters.filter { !$0.isRequired }
@@ -72,9 +74,11 @@ struct OperationTranslator {
             if parameterNames.contains(name) { name += "Value" }
             parameterNames.insert(name)
             let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
-            signature.append((
-                parameter.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"),
-                parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name)))
+            signature.append(
+                (
+                    parameter.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"),
+                    parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name)
+                ))
             let wire = parameter.name.swiftLiteral
             let required = parameter.isRequired
             switch parameter.location {
@@ -82,11 +86,20 @@ struct OperationTranslator {
                 if required {
                     functionArguments.append(.tuple([.raw(wire), .call("ODataLiteral", [.init("json", .raw(name))])]))
                 } else {
-                    optionalFunctionArguments.append(.ifLet(name, [
-                        .expression(Expression.raw("arguments").call("append", [
-                            .init(.tuple([.raw(wire), .call("ODataLiteral", [.init("json", .raw(plainName))])])),
-                        ])),
-                    ]))
+                    optionalFunctionArguments.append(
+                        .ifLet(
+                            name,
+                            [
+                                .expression(
+                                    Expression.raw("arguments").call(
+                                        "append",
+                                        [
+                                            .init(
+                                                .tuple([
+                                                    .raw(wire), .call("ODataLiteral", [.init("json", .raw(plainName))]),
+                                                ]))
+                                        ]))
+                            ]))
                 }
             case .body:
                 let set = Statement.raw("body.set(\(wire), \(name))")
@@ -111,7 +124,9 @@ struct OperationTranslator {
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
-                bodyExpression = modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init("")) && !requestBody.type.isCollection
+                bodyExpression =
+                    modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init(""))
+                        && !requestBody.type.isCollection
                     ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
             }
         }
@@ -130,11 +145,13 @@ struct OperationTranslator {
             } else if isLast, operation.kind == .function, usesODataSyntax {
                 let function = Expression.Argument("function", .string(spec.urlSegment(segment)))
                 if optionalFunctionArguments.isEmpty {
-                    pathExpression = pathExpression.call("appending", [function, .init("parameters", .array(functionArguments))])
+                    pathExpression = pathExpression.call(
+                        "appending", [function, .init("parameters", .array(functionArguments))])
                 } else {
                     body.append(.assignment("var arguments: [(String, ODataLiteral)]", .array(functionArguments)))
                     body += optionalFunctionArguments
-                    pathExpression = pathExpression.call("appending", [function, .init("parameters", .raw("arguments"))])
+                    pathExpression = pathExpression.call(
+                        "appending", [function, .init("parameters", .raw("arguments"))])
                 }
             } else {
                 pathExpression = pathExpression.call("appending", [.init(.string(spec.urlSegment(segment)))])
@@ -142,7 +159,9 @@ struct OperationTranslator {
         }
 
         guard let (returnType, finish) = result(of: operation) else {
-            diagnostics.warning("skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form", at: operation.location)
+            diagnostics.warning(
+                "skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form",
+                at: operation.location)
             return nil
         }
         let parameters = signature.map(\.parameter)
@@ -151,7 +170,9 @@ struct OperationTranslator {
         let fullKey = signatureKey(methodName, parameters, includingDefaulted: true)
         let call = OperationCall(
             methodName: methodName,
-            arguments: signature.map { ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil) },
+            arguments: signature.map {
+                ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil)
+            },
             sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
         // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
         if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }
@@ -186,9 +207,10 @@ struct OperationTranslator {
             // This operation's bodies travel bare, outside the service's envelope.
             body.insert("let client = self.client.withoutEnvelope", at: 0)
         }
-        body.append(.assignment(
-            mutations.isEmpty ? "let request" : "var request",
-            .call("APIRequest", [.init("method", method), .init("path", pathExpression)])))
+        body.append(
+            .assignment(
+                mutations.isEmpty ? "let request" : "var request",
+                .call("APIRequest", [.init("method", method), .init("path", pathExpression)])))
         body += mutations
         body.append(finish)
 
@@ -204,16 +226,24 @@ struct OperationTranslator {
         if !doc.isEmpty { doc.append("") }
         doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
         let declaration = Declaration(
-            doc: doc, .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
+            doc: doc,
+            .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
         return Translation(declaration: declaration, call: call)
     }
 
     /// The return type and the last statement, which wraps `request` in the right request value.
     private func result(of operation: OperationSpec) -> (String, Statement)? {
         func operationRequest(_ type: String, decoder: String) -> (String, Statement) {
-            ("OperationRequest<\(type)>", .return(.call("OperationRequest", [
-                .init("client", .raw("client")), .init("request", .raw("request")), .init("decoder", .raw(decoder)),
-            ])))
+            (
+                "OperationRequest<\(type)>",
+                .return(
+                    .call(
+                        "OperationRequest",
+                        [
+                            .init("client", .raw("client")), .init("request", .raw("request")),
+                            .init("decoder", .raw(decoder)),
+                        ]))
+            )
         }
         guard let response = operation.response else { return operationRequest("Void", decoder: ".empty") }
         if response.isRawBody { return operationRequest("[UInt8]", decoder: ".raw") }
@@ -222,9 +252,15 @@ struct OperationTranslator {
             operation.method == .get || response.delta != nil || operation.kind == .list
         {
             let swiftType = symbols.typeName(element)
-            return ("CollectionRequest<\(swiftType)>", .return(.call("CollectionRequest", [
-                .init("client", .raw("client")), .init("request", .raw("request")),
-            ])))
+            return (
+                "CollectionRequest<\(swiftType)>",
+                .return(
+                    .call(
+                        "CollectionRequest",
+                        [
+                            .init("client", .raw("client")), .init("request", .raw("request")),
+                        ]))
+            )
         }
         guard let swiftType = mapping.swiftType(type) else { return nil }
         if case .named(let name) = type, modelNames.contains(name) {
@@ -236,10 +272,13 @@ struct OperationTranslator {
     /// The segment as a URL carries it (the route table matches on this).
     func routeSegment(_ segment: String) -> String { spec.urlSegment(segment) }
 
-
     /// Swift tells overloads apart by name and argument labels (types too, but not for defaulted calls).
-    private func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool) -> String {
-        let labels = parameters.filter { includingDefaulted || $0.defaultValue == nil }.map { ($0.label ?? $0.name) + ":" }
+    private func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool)
+        -> String
+    {
+        let labels = parameters.filter { includingDefaulted || $0.defaultValue == nil }.map {
+            ($0.label ?? $0.name) + ":"
+        }
         return name + "(" + labels.joined() + ")"
     }
 }

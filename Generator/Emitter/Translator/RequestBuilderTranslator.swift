@@ -44,9 +44,11 @@ struct RequestBuilderTranslator {
         members += [
             Declaration(.variable(.stored("client", type: "ServiceClient"))),
             Declaration(.variable(.stored("path", type: "ResourcePath"))),
-            Declaration(.function(FunctionDeclaration(
-                "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath")],
-                body: ["self.client = client", "self.path = path"]))),
+            Declaration(
+                .function(
+                    FunctionDeclaration(
+                        "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath")],
+                        body: ["self.client = client", "self.path = path"]))),
         ]
         members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
@@ -59,13 +61,17 @@ struct RequestBuilderTranslator {
 
         var doc = DocComment.lines(resource.doc, remark: nil)
         if doc.isEmpty {
-            doc = conformance == "ModelRequestBuilder"
-                ? ["Requests for one `\(symbols.typeName(resource.model?.namedTypes.first ?? resource.name))`: `request()` reads, updates or deletes it."]
+            doc =
+                conformance == "ModelRequestBuilder"
+                ? [
+                    "Requests for one `\(symbols.typeName(resource.model?.namedTypes.first ?? resource.name))`: `request()` reads, updates or deletes it."
+                ]
                 : ["Requests under `\(resource.name.name)`."]
         }
         doc += ["", "- Remark: Generated from `\(resource.name)`."]
         var declarations = [
-            Declaration(doc: doc, .type(TypeDeclaration(.struct, builderName, conformances: [conformance], members: members)))
+            Declaration(
+                doc: doc, .type(TypeDeclaration(.struct, builderName, conformances: [conformance], members: members)))
         ]
 
         // Operations on the collection of this resource (delta, collection-bound functions, typed list).
@@ -76,9 +82,11 @@ struct RequestBuilderTranslator {
             usedNames: &collectionNames, surface: &collectionSurface, diagnostics: &diagnostics)
         if !collectionMembers.isEmpty, conformance == "ModelRequestBuilder" {
             surface.calls.merge(collectionSurface.calls) { first, _ in first }
-            declarations.append(Declaration(
-                .extension(ExtensionDeclaration(
-                    "CollectionRequestBuilder", where: "Item == \(builderName)", members: collectionMembers))))
+            declarations.append(
+                Declaration(
+                    .extension(
+                        ExtensionDeclaration(
+                            "CollectionRequestBuilder", where: "Item == \(builderName)", members: collectionMembers))))
         }
         return declarations
     }
@@ -89,7 +97,9 @@ struct RequestBuilderTranslator {
         return clientMembers(root, surface: &surface, diagnostics: &diagnostics)
     }
 
-    private func clientMembers(_ root: ResourceSpec, surface: inout BuilderSurface, diagnostics: inout Diagnostics) -> [Declaration] {
+    private func clientMembers(_ root: ResourceSpec, surface: inout BuilderSurface, diagnostics: inout Diagnostics)
+        -> [Declaration]
+    {
         var usedNames = Self.reservedBuilderMembers.union(["defaultBaseURL", "conventions"])
         return childMembers(root, usedNames: &usedNames, surface: &surface, diagnostics: &diagnostics)
             + operationMembers(
@@ -140,19 +150,24 @@ struct RequestBuilderTranslator {
 
     /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down.
     private func builder(at segment: String) -> Statement {
-        .expression(.initializer([
-            .init("client", .raw("client")), .init("path", Expression.raw("path").call("appending", [.init(.string(segment))])),
-        ]))
+        .expression(
+            .initializer([
+                .init("client", .raw("client")),
+                .init("path", Expression.raw("path").call("appending", [.init(.string(segment))])),
+            ]))
     }
 
     private func childMembers(
-        _ resource: ResourceSpec, usedNames: inout Set<String>, surface: inout BuilderSurface, diagnostics: inout Diagnostics
+        _ resource: ResourceSpec, usedNames: inout Set<String>, surface: inout BuilderSurface,
+        diagnostics: inout Diagnostics
     ) -> [Declaration] {
         var members: [Declaration] = []
         for child in resource.children {
             let name = symbols.memberName(child.name, of: resource.name)
             guard usedNames.insert(name).inserted else {
-                diagnostics.warning("skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location)
+                diagnostics.warning(
+                    "skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location
+                )
                 continue
             }
             surface.navigation[child.name] = name
@@ -161,10 +176,17 @@ struct RequestBuilderTranslator {
             if child.isCollection {
                 if !doc.isEmpty { doc.append("") }
                 doc.append("`\(name).request()` lists them; `\(name)(\"\(child.keyName ?? "id")\")` addresses one.")
-                members.append(Declaration(doc: doc, .variable(.computed(
-                    name, type: "CollectionRequestBuilder<\(target)>", getter: [builder(at: child.segment)]))))
+                members.append(
+                    Declaration(
+                        doc: doc,
+                        .variable(
+                            .computed(
+                                name, type: "CollectionRequestBuilder<\(target)>", getter: [builder(at: child.segment)])
+                        )))
             } else {
-                members.append(Declaration(doc: doc, .variable(.computed(name, type: target, getter: [builder(at: child.segment)]))))
+                members.append(
+                    Declaration(
+                        doc: doc, .variable(.computed(name, type: target, getter: [builder(at: child.segment)]))))
             }
         }
         return members
@@ -179,19 +201,25 @@ struct RequestBuilderTranslator {
             guard usedNames.insert(name).inserted else { return nil }
             var doc = DocComment.lines(property.doc, remark: nil)
             if !doc.isEmpty { doc.append("") }
-            doc.append("The `\(property.name)` stream: `\(name).download()`, `\(name).download(to:)`, `\(name).upload(_:)`.")
-            return Declaration(doc: doc, .variable(.computed(
-                name, type: "StreamRequestBuilder<\(modelName)>", getter: [builder(at: property.name)])))
+            doc.append(
+                "The `\(property.name)` stream: `\(name).download()`, `\(name).download(to:)`, `\(name).upload(_:)`.")
+            return Declaration(
+                doc: doc,
+                .variable(
+                    .computed(
+                        name, type: "StreamRequestBuilder<\(modelName)>", getter: [builder(at: property.name)])))
         }
     }
 
     private func operationMembers(
-        _ specs: [OperationSpec], onCollection: Bool, owner: QualifiedName, model: TypeRef?, usedNames: inout Set<String>,
+        _ specs: [OperationSpec], onCollection: Bool, owner: QualifiedName, model: TypeRef?,
+        usedNames: inout Set<String>,
         surface: inout BuilderSurface, diagnostics: inout Diagnostics
     ) -> [Declaration] {
         specs.enumerated().compactMap { index, operation in
             guard !OperationTranslator.isGenericCRUD(operation, model: model),
-                let translation = operations.translate(operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
+                let translation = operations.translate(
+                    operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
             else { return nil }
             surface.calls[.init(index: index, onCollection: onCollection)] = translation.call
             return translation.declaration

@@ -123,7 +123,11 @@ extension String {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             default:
-                if scalar.value < 0x20 { text += "\\u{\(String(scalar.value, radix: 16))}" } else { text.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    text += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
             }
         }
         return text + "\""

@@ -88,7 +88,8 @@ struct CSDLResourceBuilder {
         var children: [ChildSpec] = []
         var names: Set<String> = []
         for type in lineage.reversed() {
-            for navigation in structures[type]?.navigationProperties ?? [] where names.insert(navigation.name).inserted {
+            for navigation in structures[type]?.navigationProperties ?? [] where names.insert(navigation.name).inserted
+            {
                 guard case .named(let target) = navigation.type.elementType else { continue }
                 let isCollection = navigation.type.isCollection
                 children.append(

@@ -26,26 +26,35 @@ final class OpenAPIDiscriminatorReader {
             return
         }
         if let existing = properties[base], existing != property {
-            context.error("discriminator '\(property)' differs from '\(existing)', which '\(base)' already uses", at: node)
+            context.error(
+                "discriminator '\(property)' differs from '\(existing)', which '\(base)' already uses", at: node)
             return
         }
         properties[base] = property
         var named = Set<String>()
         if let mapping = node["mapping"] {
             guard mapping.isObject else {
-                context.error("discriminator.mapping must be an object of values to schema references, found \(mapping.value.kindName)", at: mapping)
+                context.error(
+                    "discriminator.mapping must be an object of values to schema references, found \(mapping.value.kindName)",
+                    at: mapping)
                 return
             }
             for (value, target) in mapping.members {
                 guard let text = target.string,
-                    let name = OpenAPIReferences.componentName(in: text, section: .schemas) ?? (text.contains("/") ? nil : text),
-                    let component = context.component(.schemas, named: name), lookup.componentKind(of: component) == .structure
+                    let name = OpenAPIReferences.componentName(in: text, section: .schemas)
+                        ?? (text.contains("/") ? nil : text),
+                    let component = context.component(.schemas, named: name),
+                    lookup.componentKind(of: component) == .structure
                 else {
-                    context.error("discriminator.mapping '\(value)' must name an object schema (\"#/components/schemas/Name\")", at: target)
+                    context.error(
+                        "discriminator.mapping '\(value)' must name an object schema (\"#/components/schemas/Name\")",
+                        at: target)
                     continue
                 }
                 guard lookup.ancestry(of: name).contains(base) else {
-                    context.error("discriminator.mapping '\(value)' names '\(name)', which does not derive from '\(base)'", at: target)
+                    context.error(
+                        "discriminator.mapping '\(value)' names '\(name)', which does not derive from '\(base)'",
+                        at: target)
                     continue
                 }
                 values[name] = value

@@ -114,7 +114,9 @@ final class OpenAPIContext {
             }
             guard let name = OpenAPIReferences.componentName(in: text, section: section) else {
                 if text.hasPrefix("#/") {
-                    error("unsupported $ref '\(text)': expected a reference to #/components/\(section.rawValue)/<name>", at: current)
+                    error(
+                        "unsupported $ref '\(text)': expected a reference to #/components/\(section.rawValue)/<name>",
+                        at: current)
                 } else {
                     error("unsupported $ref '\(text)': only references inside this document are supported", at: current)
                 }

@@ -37,7 +37,8 @@ struct OpenAPIExtensionReader {
 
     /// Reads `x-bindery-conventions`; every key is optional.
     func conventions(_ node: OpenAPINode?) -> Conventions {
-        var conventions = Conventions(envelope: .none, paging: .none, delta: nil, errors: .odata, queryOptions: .declared)
+        var conventions = Conventions(
+            envelope: .none, paging: .none, delta: nil, errors: .odata, queryOptions: .declared)
         guard let node else { return conventions }
         let name = "x-bindery-conventions"
         guard requireObject(node, name) else { return conventions }
@@ -52,12 +53,14 @@ struct OpenAPIExtensionReader {
             conventions.delta = delta(deltaNode, name: "\(name).delta")
         }
         if let errorsNode = node["errors"],
-            let errors = keyword(errorsNode, "\(name).errors", as: ErrorDialect.self, choices: ["spark", "inbox", "nylas", "odata"])
+            let errors = keyword(
+                errorsNode, "\(name).errors", as: ErrorDialect.self, choices: ["spark", "inbox", "nylas", "odata"])
         {
             conventions.errors = errors
         }
         if let optionsNode = node["queryOptions"],
-            let options = keyword(optionsNode, "\(name).queryOptions", as: QueryOptionStyle.self, choices: ["odata", "declared"])
+            let options = keyword(
+                optionsNode, "\(name).queryOptions", as: QueryOptionStyle.self, choices: ["odata", "declared"])
         {
             conventions.queryOptions = options
         }
@@ -69,12 +72,16 @@ struct OpenAPIExtensionReader {
         let name = "x-bindery-conventions.envelope"
         if node.string == "none" { return Envelope.none }
         guard node.isObject else {
-            context.error("\(name) must be an object {\"results\": [...], \"request\": [...]} or \"none\", found \(node.value.kindName)", at: node)
+            context.error(
+                "\(name) must be an object {\"results\": [...], \"request\": [...]} or \"none\", found \(node.value.kindName)",
+                at: node)
             return nil
         }
         checkKeys(node, name, allowed: ["results", "request"])
         guard let resultsNode = node["results"] else {
-            context.error("\(name) needs \"results\": the JSON path of the payload in a response, such as [\"D\", \"Results\"]", at: node)
+            context.error(
+                "\(name) needs \"results\": the JSON path of the payload in a response, such as [\"D\", \"Results\"]",
+                at: node)
             return nil
         }
         guard let results = path(resultsNode, "\(name).results") else { return nil }
@@ -104,7 +111,9 @@ struct OpenAPIExtensionReader {
             let size = requiredString(node, "size", in: name)
             let totalPages = node["totalPages"].flatMap { path($0, "\(name).totalPages") }
             if node["totalPages"] == nil {
-                context.error("\(name) needs \"totalPages\": the JSON path of the total page count, such as [\"D\", \"Pagination\", \"TotalPages\"]", at: node)
+                context.error(
+                    "\(name) needs \"totalPages\": the JSON path of the total page count, such as [\"D\", \"Pagination\", \"TotalPages\"]",
+                    at: node)
             }
             var extraQuery: [String: String] = [:]
             if let extraNode = node["extraQuery"] {
@@ -112,7 +121,8 @@ struct OpenAPIExtensionReader {
                 extraQuery = extra
             }
             guard let page, let size, let totalPages else { return nil }
-            return .pageNumber(pageParameter: page, sizeParameter: size, extraQuery: extraQuery, totalPagesPath: totalPages)
+            return .pageNumber(
+                pageParameter: page, sizeParameter: size, extraQuery: extraQuery, totalPagesPath: totalPages)
         case "offset":
             checkKeys(node, name, allowed: ["style", "offset", "limit"])
             let offset = requiredString(node, "offset", in: name)
@@ -133,7 +143,8 @@ struct OpenAPIExtensionReader {
             checkKeys(node, name, allowed: ["style"])
             return PagingDialect.none
         default:
-            context.error("\(name).style '\(style)' is not one of pageNumber, offset, cursor, nextLink, none", at: styleNode)
+            context.error(
+                "\(name).style '\(style)' is not one of pageNumber, offset, cursor, nextLink, none", at: styleNode)
             return nil
         }
     }
@@ -174,13 +185,16 @@ struct OpenAPIExtensionReader {
         if let flag = node.bool {
             guard flag else { return .some(nil) }
             guard let documentDelta else {
-                context.error("x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta", at: node)
+                context.error(
+                    "x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta", at: node)
                 return nil
             }
             return .some(documentDelta)
         }
         guard node.isObject else {
-            context.error("x-bindery-delta must be true, false or an object {\"style\": ...}, found \(node.value.kindName)", at: node)
+            context.error(
+                "x-bindery-delta must be true, false or an object {\"style\": ...}, found \(node.value.kindName)",
+                at: node)
             return nil
         }
         guard let dialect = delta(node, name: "x-bindery-delta") else { return nil }
@@ -190,7 +204,9 @@ struct OpenAPIExtensionReader {
     /// `x-bindery-resource`: the name of the resource a path node stands for.
     func resourceName(_ node: OpenAPINode) -> String? {
         guard let name = node.string, OpenAPINaming.isIdentifierLike(name) else {
-            context.error("x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \(describe(node))", at: node)
+            context.error(
+                "x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \(describe(node))",
+                at: node)
             return nil
         }
         return name
@@ -199,7 +215,8 @@ struct OpenAPIExtensionReader {
     /// `x-bindery-key`: the key property names of an object schema.
     func key(_ node: OpenAPINode) -> [(name: String, node: OpenAPINode)]? {
         guard let elements = node.elements, !elements.isEmpty else {
-            context.error("x-bindery-key must be a non-empty array of property names, found \(describe(node))", at: node)
+            context.error(
+                "x-bindery-key must be a non-empty array of property names, found \(describe(node))", at: node)
             return nil
         }
         var names: [(String, OpenAPINode)] = []
@@ -225,7 +242,8 @@ struct OpenAPIExtensionReader {
     /// `x-bindery-namespace`: a dotted name such as `sample.mail`.
     func namespace(_ node: OpenAPINode) -> String? {
         guard let namespace = node.string, OpenAPINaming.isValidNamespace(namespace) else {
-            context.error("x-bindery-namespace must be a dotted name such as \"sample.mail\", found \(describe(node))", at: node)
+            context.error(
+                "x-bindery-namespace must be a dotted name such as \"sample.mail\", found \(describe(node))", at: node)
             return nil
         }
         return namespace
@@ -241,7 +259,8 @@ struct OpenAPIExtensionReader {
 
     private func checkKeys(_ node: OpenAPINode, _ name: String, allowed: [String]) {
         for (key, value) in node.members where !allowed.contains(key) {
-            context.error("\(name): unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", at: value)
+            context.error(
+                "\(name): unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", at: value)
         }
     }
 
@@ -260,7 +279,9 @@ struct OpenAPIExtensionReader {
     /// A JSON path written as an array of member names: `["D", "Results"]`.
     private func path(_ node: OpenAPINode, _ name: String, allowEmpty: Bool = false) -> [String]? {
         guard let elements = node.elements, allowEmpty || !elements.isEmpty else {
-            context.error("\(name) must be a\(allowEmpty ? "n" : " non-empty") array of member names, found \(describe(node))", at: node)
+            context.error(
+                "\(name) must be a\(allowEmpty ? "n" : " non-empty") array of member names, found \(describe(node))",
+                at: node)
             return nil
         }
         var path: [String] = []
@@ -294,7 +315,9 @@ struct OpenAPIExtensionReader {
         _ node: OpenAPINode, _ name: String, as type: Value.Type, choices: [String]
     ) -> Value? {
         guard let text = node.string, let value = Value(rawValue: text) else {
-            context.error("\(name) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(node))", at: node)
+            context.error(
+                "\(name) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), found \(describe(node))",
+                at: node)
             return nil
         }
         return value

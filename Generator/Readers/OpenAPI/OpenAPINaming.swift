@@ -26,7 +26,9 @@ enum OpenAPINaming {
     /// Letters, digits, `_` and `-`, not starting with a digit or `-`.
     static func isIdentifierLike(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        return text.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
     }
 
     static func upperFirst(_ text: String) -> String {

@@ -63,14 +63,18 @@ public struct OpenAPIReader: Sendable {
         let root = context.root
         guard let versionNode = root["openapi"] else {
             if root["swagger"] != nil {
-                context.error("Swagger 2.0 documents are not supported; convert to OpenAPI 3.0 or 3.1", at: root["swagger"] ?? root)
+                context.error(
+                    "Swagger 2.0 documents are not supported; convert to OpenAPI 3.0 or 3.1",
+                    at: root["swagger"] ?? root)
             } else {
                 context.error("missing \"openapi\": expected an OpenAPI 3.0 or 3.1 document", at: root)
             }
             return false
         }
         guard let version = versionNode.string else {
-            context.error("\"openapi\" must be a version string such as \"3.1.0\", found \(versionNode.value.kindName)", at: versionNode)
+            context.error(
+                "\"openapi\" must be a version string such as \"3.1.0\", found \(versionNode.value.kindName)",
+                at: versionNode)
             return false
         }
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
@@ -88,7 +92,9 @@ public struct OpenAPIReader: Sendable {
             return extensions.namespace(node)
         }
         guard let titleNode = root["info"]?["title"], let title = titleNode.string else {
-            context.error("missing info.title (or x-bindery-namespace), which names the spec's namespace", at: root["info"] ?? root)
+            context.error(
+                "missing info.title (or x-bindery-namespace), which names the spec's namespace",
+                at: root["info"] ?? root)
             return nil
         }
         let slug = OpenAPINaming.namespaceSlug(title)

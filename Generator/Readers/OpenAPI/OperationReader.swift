@@ -80,7 +80,9 @@ final class OpenAPIOperationReader {
             if envelopeNode.string == "none" {
                 envelope = .none
             } else {
-                context.error("x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found \(envelopeNode.value.kindName)", at: envelopeNode)
+                context.error(
+                    "x-bindery-envelope must be \"none\" (this operation's bodies are not wrapped), found \(envelopeNode.value.kindName)",
+                    at: envelopeNode)
             }
         }
 
@@ -110,7 +112,9 @@ final class OpenAPIOperationReader {
             doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
-        readResponses(operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging, envelope: envelope, into: &read)
+        readResponses(
+            operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging,
+            envelope: envelope, into: &read)
 
         if let pagingOverride {
             if read.response == nil, let node = operation["x-bindery-paging"] {
@@ -151,7 +155,8 @@ final class OpenAPIOperationReader {
     }
 
     /// Path-item parameters, then the operation's, which replace those with the same name and location.
-    private func readParameters(pathItem: OpenAPINode, operation: OpenAPINode, operationName: String) -> [ReadParameter] {
+    private func readParameters(pathItem: OpenAPINode, operation: OpenAPINode, operationName: String) -> [ReadParameter]
+    {
         var parameters: [ReadParameter] = []
         for list in [pathItem["parameters"], operation["parameters"]].compactMap({ $0 }) {
             guard let elements = list.elements else {
@@ -160,7 +165,9 @@ final class OpenAPIOperationReader {
             }
             for element in elements {
                 guard let parameter = readParameter(element, operationName: operationName) else { continue }
-                if let existing = parameters.firstIndex(where: { $0.name == parameter.name && $0.location == parameter.location }) {
+                if let existing = parameters.firstIndex(where: {
+                    $0.name == parameter.name && $0.location == parameter.location
+                }) {
                     parameters[existing] = parameter
                 } else {
                     parameters.append(parameter)
@@ -193,7 +200,9 @@ final class OpenAPIOperationReader {
             context.warning("cookie parameter '\(name)' is not supported; skipped", at: node)
             return nil
         case let other:
-            context.error("parameter '\(name)' needs \"in\": path, query, header or cookie\(other.map { ", found '\($0)'" } ?? "")", at: node["in"] ?? node)
+            context.error(
+                "parameter '\(name)' needs \"in\": path, query, header or cookie\(other.map { ", found '\($0)'" } ?? "")",
+                at: node["in"] ?? node)
             return nil
         }
         let hint = OpenAPINaming.joined(operationName, name)
@@ -205,7 +214,8 @@ final class OpenAPIOperationReader {
         }
         let isRequired = location == .path || node["required"]?.bool == true
         let doc = node.documentation(summaryKey: "summary")
-        return ReadParameter(spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
+        return ReadParameter(
+            spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
     }
 
     // MARK: Request body
@@ -253,7 +263,9 @@ final class OpenAPIOperationReader {
             return .body(BodySpec(type: .primitive(.stream), contentType: binary.type, isRequired: isRequired))
         }
         let types = media.map(\.type).joined(separator: ", ")
-        context.warning("request body media type \(types) is not supported (JSON, multipart/form-data or binary); operation '\(operationName)' skipped", at: content)
+        context.warning(
+            "request body media type \(types) is not supported (JSON, multipart/form-data or binary); operation '\(operationName)' skipped",
+            at: content)
         return .unsupported
     }
 
@@ -339,7 +351,8 @@ final class OpenAPIOperationReader {
         }
         let type: TypeRef
         if isList {
-            let element = items.map { schemas.resolve($0, nameHint: operationName + "Item").type } ?? .primitive(.untyped)
+            let element =
+                items.map { schemas.resolve($0, nameHint: operationName + "Item").type } ?? .primitive(.untyped)
             type = .collection(element)
             read.responseSchemaName = items.flatMap(schemas.lookup.referencedComponentName)
         } else {
@@ -372,7 +385,9 @@ final class OpenAPIOperationReader {
     /// The object that would hold the results is there, but the results member is not.
     private func isEnvelopeWithoutResults(_ schema: OpenAPINode, resultsPath: [String]) -> Bool {
         let parentPath = Array(resultsPath.dropLast())
-        guard let parent = parentPath.isEmpty ? schema : schemas.lookup.schema(at: parentPath, in: schema) else { return false }
+        guard let parent = parentPath.isEmpty ? schema : schemas.lookup.schema(at: parentPath, in: schema) else {
+            return false
+        }
         return schemas.lookup.isObjectSchema(parent)
     }
 }
@@ -393,7 +408,9 @@ enum OpenAPIMediaType {
     /// schema that says `format: binary`.
     static func isBinary(_ type: String, schema: OpenAPINode?) -> Bool {
         if let schema, schema["format"]?.string == "binary" { return true }
-        if type == "application/octet-stream" || type == "application/pdf" || type == "application/zip" || type.hasSuffix("/*") {
+        if type == "application/octet-stream" || type == "application/pdf" || type == "application/zip"
+            || type.hasSuffix("/*")
+        {
             return true
         }
         return ["image/", "audio/", "video/"].contains { type.hasPrefix($0) }

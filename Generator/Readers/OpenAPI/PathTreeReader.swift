@@ -33,7 +33,9 @@ final class OpenAPIPathNode {
     /// The child for a segment, created at the end if new. All parameters at one level share a node, as
     /// `/n/{a}` and `/n/{b}` are the same URL shape.
     func child(for segment: Segment) -> OpenAPIPathNode {
-        if let existing = children.first(where: { $0.segment == segment || ($0.isParameter && Self.isParameter(segment)) }) {
+        if let existing = children.first(where: {
+            $0.segment == segment || ($0.isParameter && Self.isParameter(segment))
+        }) {
             return existing
         }
         let node = OpenAPIPathNode(segment: segment)
@@ -115,7 +117,9 @@ final class OpenAPIPathTreeReader {
             {
                 segments.append(.parameter(String(text.dropFirst().dropLast())))
             } else if text.contains("{") || text.contains("}") {
-                context.warning("path '\(template)': a segment that mixes text and parameters ('\(text)') is not supported; skipped", at: pathItem)
+                context.warning(
+                    "path '\(template)': a segment that mixes text and parameters ('\(text)') is not supported; skipped",
+                    at: pathItem)
                 return
             } else {
                 segments.append(.literal(text))
@@ -143,7 +147,9 @@ final class OpenAPIPathTreeReader {
         readPathItem(pathItem, template: template, segments: segments, into: node)
     }
 
-    private func readPathItem(_ pathItem: OpenAPINode, template: String, segments: [OpenAPIPathNode.Segment], into node: OpenAPIPathNode) {
+    private func readPathItem(
+        _ pathItem: OpenAPINode, template: String, segments: [OpenAPIPathNode.Segment], into node: OpenAPIPathNode
+    ) {
         guard pathItem.isObject else {
             context.error("a path item must be an object, found \(pathItem.value.kindName)", at: pathItem)
             return
@@ -206,7 +212,9 @@ final class OpenAPIPathTreeReader {
                     addSingle(literal, node: child, under: resource)
                 } else {
                     if let named = child.resourceName {
-                        context.warning("x-bindery-resource is ignored: '\(child.template ?? literal)' is an operation, not a resource", at: named.node)
+                        context.warning(
+                            "x-bindery-resource is ignored: '\(child.template ?? literal)' is an operation, not a resource",
+                            at: named.node)
                     }
                     for operation in child.operations {
                         resources[resource].operations.append(
@@ -217,7 +225,8 @@ final class OpenAPIPathTreeReader {
         }
     }
 
-    private func addCollection(_ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int) {
+    private func addCollection(_ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int)
+    {
         guard case .parameter(let keyName) = item.segment else { return }
         let candidates = [
             explicitName(item: item, collection: collection),
@@ -227,10 +236,12 @@ final class OpenAPIPathTreeReader {
         let name = resourceName(candidates.compactMap { $0 }.first ?? OpenAPINaming.singular(literal), parent: parent)
         let itemIndex = newResource(
             name: name, model: item.get?.model ?? collection.get?.model,
-            doc: documentation(of: item.pathItem ?? collection.pathItem), location: item.pathItem ?? collection.pathItem)
+            doc: documentation(of: item.pathItem ?? collection.pathItem), location: item.pathItem ?? collection.pathItem
+        )
         resources[parent].children.append(
             ChildSpec(
-                name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true, keyName: keyName,
+                name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true,
+                keyName: keyName,
                 doc: documentation(of: collection.pathItem)))
 
         for operation in collection.operations {
@@ -254,7 +265,11 @@ final class OpenAPIPathTreeReader {
         for other in collection.children where !other.isParameter {
             guard case .literal(let suffix) = other.segment else { continue }
             guard other.children.isEmpty else {
-                skip(other, because: "'\(suffix)' under the collection '\(literal)' has deeper paths, which a collection cannot have")
+                skip(
+                    other,
+                    because:
+                        "'\(suffix)' under the collection '\(literal)' has deeper paths, which a collection cannot have"
+                )
                 continue
             }
             for operation in other.operations {
@@ -268,10 +283,13 @@ final class OpenAPIPathTreeReader {
     private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int) {
         let candidate = node.resourceName?.name ?? node.get?.responseSchemaName ?? OpenAPINaming.singular(literal)
         let index = newResource(
-            name: resourceName(candidate, parent: parent), model: node.get?.model, doc: documentation(of: node.pathItem),
+            name: resourceName(candidate, parent: parent), model: node.get?.model,
+            doc: documentation(of: node.pathItem),
             location: node.pathItem)
         resources[parent].children.append(
-            ChildSpec(name: literal, segment: literal, target: resources[index].name, isCollection: false, doc: documentation(of: node.pathItem)))
+            ChildSpec(
+                name: literal, segment: literal, target: resources[index].name, isCollection: false,
+                doc: documentation(of: node.pathItem)))
         addOperations(of: node, to: index)
         attachChildren(of: node, to: index)
     }
@@ -295,7 +313,9 @@ final class OpenAPIPathTreeReader {
 
     /// `x-bindery-resource` on the item path item or the collection's; they must agree.
     private func explicitName(item: OpenAPIPathNode, collection: OpenAPIPathNode) -> String? {
-        if let itemName = item.resourceName, let collectionName = collection.resourceName, itemName.name != collectionName.name {
+        if let itemName = item.resourceName, let collectionName = collection.resourceName,
+            itemName.name != collectionName.name
+        {
             context.error(
                 "x-bindery-resource '\(collectionName.name)' differs from '\(itemName.name)' on the item path of the same collection",
                 at: collectionName.node)
@@ -324,6 +344,7 @@ final class OpenAPIPathTreeReader {
 
     private func skip(_ node: OpenAPIPathNode, because reason: String) {
         guard let first = node.firstPathItem else { return }
-        context.warning("path '\(first.template)' and the others that share its prefix are skipped: \(reason)", at: first.node)
+        context.warning(
+            "path '\(first.template)' and the others that share its prefix are skipped: \(reason)", at: first.node)
     }
 }

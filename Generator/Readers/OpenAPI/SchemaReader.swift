@@ -165,19 +165,26 @@ final class OpenAPISchemaReader {
         case .array(let items):
             if let items {
                 let element = resolve(items, nameHint: nameHint)
-                resolved = OpenAPIResolvedType(type: .collection(element.type), acceptsLooseValues: element.acceptsLooseValues)
+                resolved = OpenAPIResolvedType(
+                    type: .collection(element.type), acceptsLooseValues: element.acceptsLooseValues)
             } else {
                 resolved = OpenAPIResolvedType(type: .collection(.primitive(.untyped)))
             }
         case .primitive(let primitive):
             resolved = OpenAPIResolvedType(type: .primitive(primitive))
             if let values = schema["enum"], primitive != .string {
-                context.warning("only string enums become enums; this \(primitive.rawValue) enum is read as its primitive type", at: values)
+                context.warning(
+                    "only string enums become enums; this \(primitive.rawValue) enum is read as its primitive type",
+                    at: values)
             }
         case .untyped:
             resolved = .untyped
-            if let typeNode = schema["type"], let names = OpenAPISchemaShape.typeNames(of: typeNode), names.filter({ $0 != "null" }).count > 1 {
-                context.warning("a schema of several types (\(names.joined(separator: ", "))) is read as an untyped JSON value", at: typeNode)
+            if let typeNode = schema["type"], let names = OpenAPISchemaShape.typeNames(of: typeNode),
+                names.filter({ $0 != "null" }).count > 1
+            {
+                context.warning(
+                    "a schema of several types (\(names.joined(separator: ", "))) is read as an untyped JSON value",
+                    at: typeNode)
             }
         }
         if OpenAPISchemaShape.isNullable(schema) { resolved.isNullable = true }
@@ -258,7 +265,8 @@ final class OpenAPISchemaReader {
         let required = requiredNames(of: schema)
         collect(fragment: schema, structureName: name.name, required: required, into: &parts)
         if let union = schema["oneOf"] ?? schema["anyOf"] {
-            context.warning("\(union.key) next to properties is not supported; the object's own properties are used", at: union)
+            context.warning(
+                "\(union.key) next to properties is not supported; the object's own properties are used", at: union)
         }
         var doc = schema.documentation()
         if !parts.notes.isEmpty {
@@ -282,7 +290,9 @@ final class OpenAPISchemaReader {
 
     /// Reads `allOf`, `properties` and `additionalProperties` in document order; inline allOf members are
     /// fragments of the same object, read the same way.
-    private func collect(fragment: OpenAPINode, structureName: String, required: Set<String>, into parts: inout StructureParts) {
+    private func collect(
+        fragment: OpenAPINode, structureName: String, required: Set<String>, into parts: inout StructureParts
+    ) {
         for (key, value) in fragment.members {
             switch key {
             case "allOf":
@@ -306,7 +316,8 @@ final class OpenAPISchemaReader {
                     continue
                 }
                 for (propertyName, propertySchema) in value.members {
-                    let property = buildProperty(propertyName, schema: propertySchema, structureName: structureName, required: required)
+                    let property = buildProperty(
+                        propertyName, schema: propertySchema, structureName: structureName, required: required)
                     if let existing = parts.properties.firstIndex(where: { $0.name == propertyName }) {
                         parts.properties[existing] = property
                     } else {
@@ -323,7 +334,9 @@ final class OpenAPISchemaReader {
 
     /// The first object reference is the base type; later ones are flattened in, as Swift has one base.
     private func addAllOfReference(_ reference: OpenAPINode, structureName: String, into parts: inout StructureParts) {
-        guard let (name, target) = context.resolveReference(reference, in: .schemas, followChains: false) else { return }
+        guard let (name, target) = context.resolveReference(reference, in: .schemas, followChains: false) else {
+            return
+        }
         guard lookup.componentKind(of: target) == .structure else {
             context.warning("allOf member '\(name)' is not an object schema; ignored", at: reference)
             return
@@ -364,7 +377,9 @@ final class OpenAPISchemaReader {
         return properties
     }
 
-    private func buildProperty(_ name: String, schema: OpenAPINode, structureName: String, required: Set<String>) -> PropertySpec {
+    private func buildProperty(_ name: String, schema: OpenAPINode, structureName: String, required: Set<String>)
+        -> PropertySpec
+    {
         let resolved = resolve(schema, nameHint: OpenAPINaming.joined(structureName, name))
         return PropertySpec(
             name: name, type: resolved.type, isNullable: !required.contains(name) || resolved.isNullable,
@@ -381,11 +396,13 @@ final class OpenAPISchemaReader {
                     if let name = element.string {
                         names.insert(name)
                     } else {
-                        context.error("required entries must be property names, found \(element.value.kindName)", at: element)
+                        context.error(
+                            "required entries must be property names, found \(element.value.kindName)", at: element)
                     }
                 }
             } else {
-                context.error("required must be an array of property names, found \(required.value.kindName)", at: required)
+                context.error(
+                    "required must be an array of property names, found \(required.value.kindName)", at: required)
             }
         }
         for member in schema["allOf"]?.elements ?? [] where member.isObject && member["$ref"] == nil {
@@ -406,7 +423,8 @@ final class OpenAPISchemaReader {
             }
             if !members.contains(where: { $0.name == value }) { members.append(EnumSpec.Member(name: value)) }
         }
-        return EnumSpec(name: name, members: members, doc: schema.documentation(), location: context.location(of: schema))
+        return EnumSpec(
+            name: name, members: members, doc: schema.documentation(), location: context.location(of: schema))
     }
 
     // MARK: Checks after all components are read
@@ -429,7 +447,9 @@ final class OpenAPISchemaReader {
             if let keys = explicitKeys[structure.name] {
                 let known = Set((bases.flatMap(\.properties) + structure.properties).map(\.name))
                 for key in keys where !known.contains(key.name) {
-                    context.error("x-bindery-key names '\(key.name)', which is not a property of \(structure.name.name)", at: key.node)
+                    context.error(
+                        "x-bindery-key names '\(key.name)', which is not a property of \(structure.name.name)",
+                        at: key.node)
                 }
             } else if bases.contains(where: { $0.kind == .entity }) {
                 update(structure.name) { derived in
@@ -463,7 +483,8 @@ final class OpenAPISchemaReader {
                     context.error("unknown schema type '\(name)'", at: typeNode)
                 }
             } else {
-                context.error("type must be a string or an array of strings, found \(typeNode.value.kindName)", at: typeNode)
+                context.error(
+                    "type must be a string or an array of strings, found \(typeNode.value.kindName)", at: typeNode)
             }
         }
         if let not = schema["not"] {

@@ -33,7 +33,9 @@ enum OpenAPISchemaShape {
         }
         if let values = schema["enum"]?.elements {
             let stringsOnly = values.allSatisfy { $0.string != nil || $0.value.isNull }
-            if nonNullTypes == ["string"] || (nonNullTypes.isEmpty && stringsOnly && values.contains { $0.string != nil }) {
+            if nonNullTypes == ["string"]
+                || (nonNullTypes.isEmpty && stringsOnly && values.contains { $0.string != nil })
+            {
                 return .enumeration
             }
         }

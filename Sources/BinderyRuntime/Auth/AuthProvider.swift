@@ -30,7 +30,9 @@ public struct AuthMiddleware: HTTPMiddleware {
         var authorized = request
         try await provider.authorize(&authorized)
         let response = try await next(authorized)
-        guard provider.shouldRenew(after: response), try await provider.renew(rejected: authorized) else { return response }
+        guard provider.shouldRenew(after: response), try await provider.renew(rejected: authorized) else {
+            return response
+        }
         // One replay, with the original body; a second rejection is returned, never renewed again.
         var replay = request
         try await provider.authorize(&replay)

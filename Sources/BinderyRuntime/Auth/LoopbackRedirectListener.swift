@@ -25,7 +25,9 @@ final class LoopbackRedirectListener: Sendable {
         address.sin_port = requested.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 4) == 0 else {
             let error = Self.failure("bind to 127.0.0.1")
@@ -61,7 +63,8 @@ final class LoopbackRedirectListener: Sendable {
         while true {
             let remaining = deadline - .now
             guard remaining > .zero else {
-                throw BinderyError(kind: .authorization, message: "no browser came back to \(port) in time", serviceCode: "timeout")
+                throw BinderyError(
+                    kind: .authorization, message: "no browser came back to \(port) in time", serviceCode: "timeout")
             }
             var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(remaining.components.seconds * 1000 + 1, 1000)))
@@ -89,12 +92,14 @@ final class LoopbackRedirectListener: Sendable {
 
     private static func respond(_ client: Int32, status: String, text: String) {
         let body = "<!doctype html><title>Bindery</title><p>\(text)</p>"
-        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let response =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, noSignal) }
     }
 
     private static func failure(_ step: String) -> BinderyError {
-        BinderyError(kind: .connection, message: "cannot \(step) for the sign-in redirect: \(String(cString: strerror(errno)))")
+        BinderyError(
+            kind: .connection, message: "cannot \(step) for the sign-in redirect: \(String(cString: strerror(errno)))")
     }
 }
 

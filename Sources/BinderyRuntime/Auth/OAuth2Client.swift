@@ -54,11 +54,14 @@ public struct AuthorizationRequest: Sendable {
         let items = OAuth2Client.formValues(in: callback)
         func value(_ name: String) -> String? { items.first { $0.0 == name }?.1 }
         guard value("state") == state else {
-            throw BinderyError(kind: .authorization, message: "the callback's state does not match this sign-in; it was not started here")
+            throw BinderyError(
+                kind: .authorization,
+                message: "the callback's state does not match this sign-in; it was not started here")
         }
         if let error = value("error") {
             throw BinderyError(
-                kind: .authorization, message: value("error_description") ?? "the sign-in was refused (\(error))", serviceCode: error)
+                kind: .authorization, message: value("error_description") ?? "the sign-in was refused (\(error))",
+                serviceCode: error)
         }
         guard let code = value("code"), !code.isEmpty else {
             throw BinderyError(kind: .authorization, message: "the callback carries no authorization code")
@@ -124,12 +127,17 @@ public struct OAuth2Client: Sendable {
     }
 
     /// Exchanges the callback of `request` for a token, after checking its `state`.
-    public func exchange(callback: URL, for request: AuthorizationRequest, account: String) async throws(BinderyError) -> Token {
+    public func exchange(callback: URL, for request: AuthorizationRequest, account: String) async throws(BinderyError)
+        -> Token
+    {
         let code = try request.code(fromCallback: callback)
-        return try await exchange(code: code, codeVerifier: request.codeVerifier, redirectURI: request.redirectURI, account: account)
+        return try await exchange(
+            code: code, codeVerifier: request.codeVerifier, redirectURI: request.redirectURI, account: account)
     }
 
-    public func exchange(code: String, codeVerifier: String?, redirectURI: String, account: String) async throws(BinderyError) -> Token {
+    public func exchange(code: String, codeVerifier: String?, redirectURI: String, account: String)
+        async throws(BinderyError) -> Token
+    {
         var parameters = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)]
         if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
         return try await tokenRequest(parameters, account: account)
@@ -160,12 +168,15 @@ public struct OAuth2Client: Sendable {
         guard let deviceCode = root["device_code"]?.stringValue, let userCode = root["user_code"]?.stringValue,
             let verification = root["verification_uri"]?.stringValue ?? root["verification_url"]?.stringValue
         else {
-            throw BinderyError(kind: .invalidResponse, message: "the device authorization response lacks device_code, user_code or verification_uri")
+            throw BinderyError(
+                kind: .invalidResponse,
+                message: "the device authorization response lacks device_code, user_code or verification_uri")
         }
         let expiresIn = root["expires_in"].flatMap { Int(looseJSON: $0) } ?? 900
         let interval = root["interval"].flatMap { Int(looseJSON: $0) } ?? 5
         return DeviceAuthorization(
-            deviceCode: deviceCode, userCode: userCode, verificationURI: verification, message: root["message"]?.stringValue,
+            deviceCode: deviceCode, userCode: userCode, verificationURI: verification,
+            message: root["message"]?.stringValue,
             expiresAt: Date().addingTimeInterval(Double(expiresIn)), interval: .seconds(interval))
     }
 
@@ -179,9 +190,13 @@ public struct OAuth2Client: Sendable {
             try await sleep(interval)
             let answer: Result<Token, BinderyError>
             do {
-                answer = .success(try await tokenRequest(
-                    [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode)],
-                    account: account))
+                answer = .success(
+                    try await tokenRequest(
+                        [
+                            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                            ("device_code", authorization.deviceCode),
+                        ],
+                        account: account))
             } catch {
                 answer = .failure(error)
             }
@@ -192,7 +207,9 @@ public struct OAuth2Client: Sendable {
             case .failure(let error): throw error
             }
         }
-        throw BinderyError(kind: .authorization, message: "the device code expired before the user signed in", serviceCode: "expired_token")
+        throw BinderyError(
+            kind: .authorization, message: "the device code expired before the user signed in",
+            serviceCode: "expired_token")
     }
 
     // MARK: Other grants
@@ -202,25 +219,32 @@ public struct OAuth2Client: Sendable {
     }
 
     /// The resource owner password grant (Spark's `grant_type=password`); avoid it where another flow exists.
-    public func password(username: String, password: String, account: String? = nil) async throws(BinderyError) -> Token {
-        try await tokenRequest([("grant_type", "password"), ("username", username), ("password", password)], account: account ?? username)
+    public func password(username: String, password: String, account: String? = nil) async throws(BinderyError) -> Token
+    {
+        try await tokenRequest(
+            [("grant_type", "password"), ("username", username), ("password", password)], account: account ?? username)
     }
 
     /// A new token for `token`'s refresh token; the refresh token rotates when the provider sends a new one.
     public func refresh(_ token: Token) async throws(BinderyError) -> Token {
         guard let refreshToken = token.refreshToken else {
-            throw BinderyError(kind: .interactionRequired, message: "no refresh token for \(token.account); sign in again")
+            throw BinderyError(
+                kind: .interactionRequired, message: "no refresh token for \(token.account); sign in again")
         }
-        var renewed = try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], account: token.account)
+        var renewed = try await tokenRequest(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], account: token.account)
         if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
         return renewed
     }
 
     /// A `TokenSession` that renews with this client.
     public func session(
-        account: String, store: any TokenStore, scheme: AuthorizationScheme = .bearer, renewOn trigger: RenewalTrigger = .unauthorized
+        account: String, store: any TokenStore, scheme: AuthorizationScheme = .bearer,
+        renewOn trigger: RenewalTrigger = .unauthorized
     ) -> TokenSession {
-        TokenSession(account: account, store: store, scheme: scheme, renewOn: trigger) { token in try await self.refresh(token) }
+        TokenSession(account: account, store: store, scheme: scheme, renewOn: trigger) { token in
+            try await self.refresh(token)
+        }
     }
 
     // MARK: The token endpoint
@@ -265,12 +289,18 @@ public struct OAuth2Client: Sendable {
             throw BinderyError.system(error)
         }
         let answer = try? JSONValue.parse(response.body)
-        if let code = answer?["error"]?.stringValue ?? (response.status.kind == .successful ? nil : "HTTP \(response.status.code)") {
+        if let code = answer?["error"]?.stringValue
+            ?? (response.status.kind == .successful ? nil : "HTTP \(response.status.code)")
+        {
             throw BinderyError(
-                kind: .authorization, message: answer?["error_description"]?.stringValue ?? "the identity provider refused the request (\(code))",
+                kind: .authorization,
+                message: answer?["error_description"]?.stringValue
+                    ?? "the identity provider refused the request (\(code))",
                 status: response.status.code, serviceCode: code, body: response.body)
         }
-        guard let answer else { throw BinderyError.invalidResponse("the identity provider's answer is not JSON", response: response) }
+        guard let answer else {
+            throw BinderyError.invalidResponse("the identity provider's answer is not JSON", response: response)
+        }
         return answer
     }
 
@@ -281,7 +311,9 @@ public struct OAuth2Client: Sendable {
 
     /// The query of a callback URL, read as a form: `+` is a space (browsers and OpenID providers send it).
     public static func formValues(in url: URL) -> [(String, String)] {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else { return [] }
+        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
+            return []
+        }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { part in
                 let text = part.replacingOccurrences(of: "+", with: " ")
@@ -313,7 +345,9 @@ public enum PKCE {
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 }

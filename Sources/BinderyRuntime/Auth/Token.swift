@@ -35,7 +35,8 @@ public struct Token: Sendable, Hashable, Codable, CustomStringConvertible, Custo
 
     public var description: String {
         let expiry = expiresAt.map { "expires \($0)" } ?? "no expiry"
-        return "Token(account: \(account), \(expiry), scopes: \(scopes.joined(separator: " ")), refresh token: \(refreshToken == nil ? "no" : "yes"))"
+        return
+            "Token(account: \(account), \(expiry), scopes: \(scopes.joined(separator: " ")), refresh token: \(refreshToken == nil ? "no" : "yes"))"
     }
 
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }

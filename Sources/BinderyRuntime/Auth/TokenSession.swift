@@ -87,7 +87,8 @@ public final class TokenSession: AuthProvider {
         private func refresh(session: TokenSession) async throws -> Token {
             if let renewal { return try await renewal.value }
             guard let token = try current(session), token.refreshToken != nil else {
-                throw BinderyError(kind: .interactionRequired, message: "no valid token for \(session.account); sign in")
+                throw BinderyError(
+                    kind: .interactionRequired, message: "no valid token for \(session.account); sign in")
             }
             let task = Task { try await session.refresher(token) }
             renewal = task
@@ -101,11 +102,13 @@ public final class TokenSession: AuthProvider {
                 try session.store.save(renewed)
                 cached = renewed
                 return renewed
-            } catch let error as BinderyError where error.kind == .authorization && error.serviceCode == "invalid_grant" {
+            } catch let error as BinderyError where error.kind == .authorization && error.serviceCode == "invalid_grant"
+            {
                 cached = nil
                 try? session.store.remove(account: session.account)
                 throw BinderyError(
-                    kind: .interactionRequired, message: "the refresh token for \(session.account) was refused; sign in again",
+                    kind: .interactionRequired,
+                    message: "the refresh token for \(session.account) was refused; sign in again",
                     serviceCode: error.serviceCode, underlying: error)
             }
         }

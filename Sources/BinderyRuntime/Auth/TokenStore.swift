@@ -40,7 +40,8 @@ public struct FileTokenStore: TokenStore {
     /// `~/.config/<app>/tokens` (or `$XDG_CONFIG_HOME`).
     public static func standard(app: String) -> FileTokenStore {
         let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+        let config =
+            environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         return FileTokenStore(directory: config.appendingPathComponent(app).appendingPathComponent("tokens"))
     }
@@ -59,27 +60,32 @@ public struct FileTokenStore: TokenStore {
         do {
             return try JSONDecoder.tokens.decode(Token.self, from: data)
         } catch {
-            throw BinderyError(kind: .storage, message: "the token file \(path) is not a valid token; sign in again", underlying: error)
+            throw BinderyError(
+                kind: .storage, message: "the token file \(path) is not a valid token; sign in again", underlying: error
+            )
         }
     }
 
     public func save(_ token: Token) throws(BinderyError) {
         let target = file(for: token.account)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let data = try JSONEncoder.tokens.encode(token)
             try Self.writeAtomically(Array(data), to: target.path)
         } catch let error as BinderyError {
             throw error
         } catch {
-            throw BinderyError(kind: .storage, message: "cannot write the token file \(target.path): \(error)", underlying: error)
+            throw BinderyError(
+                kind: .storage, message: "cannot write the token file \(target.path): \(error)", underlying: error)
         }
     }
 
     public func remove(account: String) throws(BinderyError) {
         let path = file(for: account).path
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw BinderyError(kind: .storage, message: "cannot remove the token file \(path): \(String(cString: strerror(errno)))")
+            throw BinderyError(
+                kind: .storage, message: "cannot remove the token file \(path): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -89,7 +95,8 @@ public struct FileTokenStore: TokenStore {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
-            throw BinderyError(kind: .storage, message: "cannot create \(temporary): \(String(cString: strerror(errno)))")
+            throw BinderyError(
+                kind: .storage, message: "cannot create \(temporary): \(String(cString: strerror(errno)))")
         }
         var written = 0
         while written < bytes.count {
@@ -98,7 +105,8 @@ public struct FileTokenStore: TokenStore {
             guard result > 0 else {
                 close(descriptor)
                 unlink(temporary)
-                throw BinderyError(kind: .storage, message: "cannot write \(temporary): \(String(cString: strerror(errno)))")
+                throw BinderyError(
+                    kind: .storage, message: "cannot write \(temporary): \(String(cString: strerror(errno)))")
             }
             written += result
         }

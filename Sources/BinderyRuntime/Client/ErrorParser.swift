@@ -10,7 +10,8 @@ enum ErrorParser {
         let status = response.status.code
         var error = BinderyError(
             kind: .api, message: "HTTP \(status) \(response.status.reasonPhrase)", status: status,
-            requestID: response.headers[requestID] ?? response.headers[xRequestID] ?? response.headers[HeadersMiddleware.clientRequestID],
+            requestID: response.headers[requestID] ?? response.headers[xRequestID]
+                ?? response.headers[HeadersMiddleware.clientRequestID],
             date: response.headers[.date], retryAfter: response.retryAfter, body: response.body)
         guard let root = try? JSONValue.parse(response.body) else {
             if !response.body.isEmpty { error.message += " (the body is not JSON: \(Self.preview(response.body)))" }
@@ -49,7 +50,8 @@ enum ErrorParser {
     /// The start of a non-JSON body, on one line, for the message.
     private static func preview(_ body: [UInt8]) -> String {
         let text = String(decoding: body.prefix(120), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
         return body.count > 120 ? line + "…" : line
     }
 

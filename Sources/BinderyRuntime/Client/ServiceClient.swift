@@ -35,7 +35,9 @@ public struct ServiceClient: Sendable {
 
     /// Sends a request and returns the response when its status is a success; otherwise throws the
     /// service's error, parsed in the service's dialect.
-    public func send(_ request: APIRequest, options: TransferOptions = TransferOptions()) async throws(BinderyError) -> APIResponse {
+    public func send(_ request: APIRequest, options: TransferOptions = TransferOptions()) async throws(BinderyError)
+        -> APIResponse
+    {
         let url = request.url(relativeTo: baseURL)
         var fields = defaultHeaders
         for field in request.headers { fields[field.name] = field.value }
@@ -56,10 +58,13 @@ public struct ServiceClient: Sendable {
     }
 
     /// Decodes a model from a response body, unwrapping the service's envelope.
-    public func decodeModel<Model: JSONModel>(_ type: Model.Type, from response: APIResponse) throws(BinderyError) -> Model {
+    public func decodeModel<Model: JSONModel>(_ type: Model.Type, from response: APIResponse) throws(BinderyError)
+        -> Model
+    {
         let root = try conventions.checkEnvelope(try response.json(), response: response)
         guard case .object(let object)? = conventions.unwrapSingle(root) else {
-            throw BinderyError.invalidResponse("expected a \(Model.schema.typeName) object in the response", response: response)
+            throw BinderyError.invalidResponse(
+                "expected a \(Model.schema.typeName) object in the response", response: response)
         }
         do {
             return try Model(validating: object)
@@ -87,7 +92,9 @@ extension BinderyError {
     /// Any error from a transport or middleware as a `BinderyError`: kept as it is when it already is one.
     static func system(_ error: any Error) -> BinderyError {
         if let error = error as? BinderyError { return error }
-        if error is CancellationError { return BinderyError(kind: .cancelled, message: "the task was cancelled", underlying: error) }
+        if error is CancellationError {
+            return BinderyError(kind: .cancelled, message: "the task was cancelled", underlying: error)
+        }
         return BinderyError(kind: .connection, message: "\(error)", underlying: error)
     }
 }

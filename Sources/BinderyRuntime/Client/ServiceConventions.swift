@@ -48,7 +48,8 @@ public struct ServiceConventions: Sendable {
     public var errors: ErrorDialect
 
     public init(
-        listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], delta: Delta = .odata, errors: ErrorDialect
+        listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], delta: Delta = .odata,
+        errors: ErrorDialect
     ) {
         self.listShape = listShape
         self.paging = paging

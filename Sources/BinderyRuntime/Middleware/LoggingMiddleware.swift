@@ -41,11 +41,12 @@ public struct LoggingMiddleware: HTTPMiddleware {
         do {
             let response = try await next(request)
             let elapsed = Self.milliseconds(clock.now - start)
-            let level = switch response.status.kind {
-            case .successful, .redirection: successLevel
-            case .clientError: clientErrorLevel
-            default: failureLevel
-            }
+            let level =
+                switch response.status.kind {
+                case .successful, .redirection: successLevel
+                case .clientError: clientErrorLevel
+                default: failureLevel
+                }
             logger.log(level: level, "\(line) → \(response.status.code) in \(elapsed) ms")
             if logger.logLevel <= .trace {
                 logger.trace("\(line) response headers: \(Redaction.headers(response.headers))")
@@ -81,7 +82,9 @@ public enum Redaction {
     ]
 
     public static func url(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparseable URL>" }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "<unparseable URL>"
+        }
         components.user = nil
         components.password = nil
         let query = components.percentEncodedQuery
@@ -121,7 +124,11 @@ public enum Redaction {
     static func json(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
-            return .object(JSONObject(object.members.map { .init(key: $0.key, value: isSecret($0.key) ? .string(placeholder) : json($0.value)) }))
+            return .object(
+                JSONObject(
+                    object.members.map {
+                        .init(key: $0.key, value: isSecret($0.key) ? .string(placeholder) : json($0.value))
+                    }))
         case .array(let elements):
             return .array(elements.map(json))
         default:

@@ -26,7 +26,8 @@ public struct RedirectMiddleware: HTTPMiddleware {
             else { return response }
             guard redirects < maxRedirects else {
                 throw BinderyError(
-                    kind: .tooManyRedirects, message: "more than \(maxRedirects) redirects; the last one went to \(target.absoluteString)",
+                    kind: .tooManyRedirects,
+                    message: "more than \(maxRedirects) redirects; the last one went to \(target.absoluteString)",
                     status: response.status.code)
             }
             redirects += 1

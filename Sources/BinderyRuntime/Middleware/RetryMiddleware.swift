@@ -45,7 +45,9 @@ public struct RetryMiddleware: HTTPMiddleware {
                 guard retryableStatuses.contains(response.status.code), attempt < maxAttempts else { return response }
                 delay = response.retryAfter ?? backoff(attempt: attempt)
                 guard waited + delay <= maxTotalDelay else { return response }
-            } catch let error as BinderyError where Self.isRetryable(error) && request.isIdempotent && attempt < maxAttempts {
+            } catch let error as BinderyError
+                where Self.isRetryable(error) && request.isIdempotent && attempt < maxAttempts
+            {
                 delay = backoff(attempt: attempt)
                 guard waited + delay <= maxTotalDelay else { throw error }
             }

@@ -61,7 +61,10 @@ public enum ISO8601 {
         let total = date.timeIntervalSince1970
         var seconds = Int(total.rounded(.down))
         var millis = Int(((total - Double(seconds)) * 1000).rounded())
-        if millis == 1000 { seconds += 1; millis = 0 }
+        if millis == 1000 {
+            seconds += 1
+            millis = 0
+        }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondsOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)

@@ -71,7 +71,9 @@ extension JSONInteger {
 
     public init?(looseJSON: JSONValue) {
         switch looseJSON {
-        case .number(let number): guard let value = Self(number.text) else { return nil }; self = value
+        case .number(let number):
+            guard let value = Self(number.text) else { return nil }
+            self = value
         case .string(let text):
             guard let value = Self(text.trimmingCharacters(in: .whitespaces)) else { return nil }
             self = value
@@ -96,7 +98,9 @@ extension Double: JSONConvertible {
 
     public init?(json: JSONValue) {
         switch json {
-        case .number(let number): guard let value = number.doubleValue else { return nil }; self = value
+        case .number(let number):
+            guard let value = number.doubleValue else { return nil }
+            self = value
         // OData writes IEEE 754 specials as strings.
         case .string("NaN"): self = .nan
         case .string("INF"): self = .infinity
@@ -106,7 +110,10 @@ extension Double: JSONConvertible {
     }
 
     public init?(looseJSON: JSONValue) {
-        if let value = Double(json: looseJSON) { self = value; return }
+        if let value = Double(json: looseJSON) {
+            self = value
+            return
+        }
         guard case .string(let text) = looseJSON, let value = Double(text.trimmingCharacters(in: .whitespaces))
         else { return nil }
         self = value
@@ -145,7 +152,10 @@ extension Decimal: JSONConvertible {
     }
 
     public init?(looseJSON: JSONValue) {
-        if let value = Decimal(json: looseJSON) { self = value; return }
+        if let value = Decimal(json: looseJSON) {
+            self = value
+            return
+        }
         guard case .string(let text) = looseJSON,
             let value = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: nil)
         else { return nil }

@@ -49,7 +49,9 @@ public struct APIRequest: Sendable, Hashable {
     public var pathAndQuery: String {
         var text = path.description
         if !query.isEmpty {
-            text += "?" + query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }
+            text +=
+                "?"
+                + query.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }
                 .joined(separator: "&")
         }
         return text

@@ -29,7 +29,9 @@ public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
     /// Fetches one page.
     public func get() async throws(BinderyError) -> Page<Element> {
         var first = request
-        if first.absoluteURL == nil { PageReader<Element>.prepareFirstRequest(&first, paging: client.conventions.paging) }
+        if first.absoluteURL == nil {
+            PageReader<Element>.prepareFirstRequest(&first, paging: client.conventions.paging)
+        }
         let response = try await client.send(first)
         return try PageReader(client: client, request: first).read(response)
     }
@@ -96,7 +98,9 @@ struct PageReader<Element: JSONModel> {
     let request: APIRequest
 
     static func prepareFirstRequest(_ request: inout APIRequest, paging: ServiceConventions.Paging) {
-        for (name, value) in paging.firstPageQuery where request.queryValue(name) == nil { request.setQuery(name, value) }
+        for (name, value) in paging.firstPageQuery where request.queryValue(name) == nil {
+            request.setQuery(name, value)
+        }
     }
 
     func read(_ response: APIResponse) throws(BinderyError) -> Page<Element> {
@@ -120,7 +124,8 @@ struct PageReader<Element: JSONModel> {
             }
         }
         guard case .array(let elements)? = itemsValue else {
-            throw BinderyError.invalidResponse("expected an array of \(Element.schema.typeName) items", response: response)
+            throw BinderyError.invalidResponse(
+                "expected an array of \(Element.schema.typeName) items", response: response)
         }
         var items: [Element] = []
         items.reserveCapacity(elements.count)
@@ -138,13 +143,16 @@ struct PageReader<Element: JSONModel> {
             items.append(Element(storage: object))
         }
 
-        var page = Page<Element>(value: items, nextLink: nil, nextRequest: nil, deltaLink: nil, deltaToken: nil, additionalData: additional)
+        var page = Page<Element>(
+            value: items, nextLink: nil, nextRequest: nil, deltaLink: nil, deltaToken: nil, additionalData: additional)
         try readDelta(root, into: &page, response: response)
         page.nextRequest = try nextRequest(root: root, itemCount: items.count, page: &page, response: response)
         return page
     }
 
-    private func readDelta(_ root: JSONValue, into page: inout Page<Element>, response: APIResponse) throws(BinderyError) {
+    private func readDelta(_ root: JSONValue, into page: inout Page<Element>, response: APIResponse)
+        throws(BinderyError)
+    {
         if let link = root["@odata.deltaLink"]?.stringValue {
             guard let url = URL(string: link) else {
                 throw BinderyError.invalidResponse("the delta link is not a URL: \(link)", response: response)
@@ -219,7 +227,8 @@ public struct PageSequence<Item: JSONModel>: AsyncSequence, Sendable {
             let url = request.request.url(relativeTo: request.client.baseURL).absoluteString
             guard fetched.insert(url).inserted else {
                 next = nil
-                throw BinderyError(kind: .pagingLoop, message: "the service sent a next link that was already fetched: \(url)")
+                throw BinderyError(
+                    kind: .pagingLoop, message: "the service sent a next link that was already fetched: \(url)")
             }
             let page = try await request.get()
             next = page.nextRequest

@@ -55,7 +55,8 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
         public mutating func next() async throws -> DeltaRound? {
             guard let request = next else { return nil }
             next = nil
-            guard case .cursor(let parameter, let startField, let endField, let eventsField) = client.conventions.delta else {
+            guard case .cursor(let parameter, let startField, let endField, let eventsField) = client.conventions.delta
+            else {
                 throw BinderyError(kind: .invalidResponse, message: "this service has no cursor delta")
             }
             let response = try await client.send(request)
@@ -72,12 +73,16 @@ public struct DeltaRoundSequence: AsyncSequence, Sendable {
                     let kind = object["event"]?.stringValue
                 else {
                     throw BinderyError.decoding(
-                        ModelDecodingError(path: [.key(eventsField), .index(index)], message: "expected an event with \"id\" and \"event\""),
+                        ModelDecodingError(
+                            path: [.key(eventsField), .index(index)],
+                            message: "expected an event with \"id\" and \"event\""),
                         response: response)
                 }
-                events.append(DeltaEvent(
-                    object: object["object"]?.stringValue ?? "", event: kind, id: id,
-                    cursor: object["cursor"]?.scalarText, attributes: object["attributes"]?.objectValue, raw: object))
+                events.append(
+                    DeltaEvent(
+                        object: object["object"]?.stringValue ?? "", event: kind, id: id,
+                        cursor: object["cursor"]?.scalarText, attributes: object["attributes"]?.objectValue, raw: object
+                    ))
             }
             let round = DeltaRound(cursorStart: start, cursorEnd: end, events: events)
             if !round.isLast {

@@ -37,7 +37,9 @@ public struct MultipartForm: Sendable, Hashable {
                 line("")
                 output += Array(value.utf8)
             case .file(let name, let filename, let contentType, let bytes):
-                line("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"")
+                line(
+                    "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\""
+                )
                 line("Content-Type: \(Self.quoted(contentType))")
                 line("")
                 output += bytes

@@ -48,7 +48,8 @@ public struct ResponseDecoder<Output: Sendable>: Sendable {
             for candidate in candidates {
                 if let output = Output(json: candidate) { return output }
             }
-            throw BinderyError.invalidResponse("the response is not a \(Output.self): \(root.kindName)", response: response)
+            throw BinderyError.invalidResponse(
+                "the response is not a \(Output.self): \(root.kindName)", response: response)
         }
     }
 }

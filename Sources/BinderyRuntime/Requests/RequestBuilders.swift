@@ -70,7 +70,9 @@ extension AdjustableRequest {
     /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")` or `expand("children($top=5)")`.
     public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
     /// `$expand` with options per property: `expand("sections", Expansion("sectionGroups").allLevels())`.
-    public func expand(_ items: Expansion...) -> Self { query("$expand", items.map(\.description).joined(separator: ",")) }
+    public func expand(_ items: Expansion...) -> Self {
+        query("$expand", items.map(\.description).joined(separator: ","))
+    }
 }
 
 /// One `$expand` item and the options that apply inside it, as OData writes them:
@@ -84,7 +86,9 @@ public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
     public init(stringLiteral property: String) { self.init(property) }
 
     public func select(_ properties: String...) -> Expansion { with("$select", properties.joined(separator: ",")) }
-    public func expand(_ items: Expansion...) -> Expansion { with("$expand", items.map(\.description).joined(separator: ",")) }
+    public func expand(_ items: Expansion...) -> Expansion {
+        with("$expand", items.map(\.description).joined(separator: ","))
+    }
     public func filter(_ expression: String) -> Expansion { with("$filter", expression) }
     public func orderBy(_ properties: String...) -> Expansion { with("$orderby", properties.joined(separator: ",")) }
     public func top(_ count: Int) -> Expansion { with("$top", String(count)) }
@@ -94,7 +98,8 @@ public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
     public func allLevels() -> Expansion { with("$levels", "max") }
 
     public var description: String {
-        options.isEmpty ? property : property + "(" + options.map { "\($0.name)=\($0.value)" }.joined(separator: ";") + ")"
+        options.isEmpty
+            ? property : property + "(" + options.map { "\($0.name)=\($0.value)" }.joined(separator: ";") + ")"
     }
 
     private func with(_ name: String, _ value: String) -> Expansion {

@@ -94,7 +94,8 @@ public struct PayloadValidator: Sendable {
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            report.failure = ModelDecodingError(path: [], message: "malformed JSON at \(error.position): \(error.message)")
+            report.failure = ModelDecodingError(
+                path: [], message: "malformed JSON at \(error.position): \(error.message)")
             return report
         }
         let (payload, path) = enveloped ? locate(kind, in: root) : (root, [])
@@ -183,7 +184,9 @@ public struct PayloadValidator: Sendable {
 
 extension ModelSchema {
     /// Checks any JSON value against a field kind, reporting paths below `path`.
-    public static func validate(_ value: JSONValue, as kind: FieldKind, path: [JSONPathComponent] = []) throws(ModelDecodingError) {
+    public static func validate(_ value: JSONValue, as kind: FieldKind, path: [JSONPathComponent] = [])
+        throws(ModelDecodingError)
+    {
         try check(value, kind, loose: false, path: path)
     }
 }

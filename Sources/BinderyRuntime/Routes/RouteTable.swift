@@ -11,7 +11,9 @@ public struct ResourceRoute: Sendable {
     public let operations: [Operation]
 
     @_spi(Generated)
-    public init(_ name: String, model: (any JSONModel.Type)? = nil, children: [Child] = [], operations: [Operation] = []) {
+    public init(
+        _ name: String, model: (any JSONModel.Type)? = nil, children: [Child] = [], operations: [Operation] = []
+    ) {
         self.name = name
         self.model = model
         self.children = children

@@ -23,7 +23,9 @@ public struct APIResponse: Sendable {
 
     /// The body parsed as JSON, or a typed error naming what was wrong with it.
     public func json() throws(BinderyError) -> JSONValue {
-        guard !body.isEmpty else { throw BinderyError.invalidResponse("the response has an empty body", response: self) }
+        guard !body.isEmpty else {
+            throw BinderyError.invalidResponse("the response has an empty body", response: self)
+        }
         do {
             return try JSONValue.parse(body)
         } catch {

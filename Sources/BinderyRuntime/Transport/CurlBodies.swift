@@ -8,7 +8,6 @@ import HTTPTypes
     import Darwin
 #endif
 
-
 /// A request body, read as libcurl asks for it.
 enum Upload {
     /// In memory; `offset` is the next byte to send (a box, so the enum need not be reassigned per chunk).

@@ -8,7 +8,6 @@ import HTTPTypes
     import Darwin
 #endif
 
-
 /// One request from `send` to its result.
 ///
 /// `@unchecked Sendable` because ownership moves rather than being shared: `send` builds it (on the
@@ -116,7 +115,9 @@ final class CurlTransfer: @unchecked Sendable {
             if code != CURLE_OK && rejected == nil { rejected = (option, code) }
         }
         func set(_ option: CURLoption, _ value: Int) { check(ccurl_easy_setopt_long(handle, option, value), option) }
-        func set(_ option: CURLoption, _ value: String) { check(ccurl_easy_setopt_string(handle, option, value), option) }
+        func set(_ option: CURLoption, _ value: String) {
+            check(ccurl_easy_setopt_string(handle, option, value), option)
+        }
         func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) {
             check(ccurl_easy_setopt_ptr(handle, option, value), option)
         }
@@ -318,7 +319,8 @@ final class CurlTransfer: @unchecked Sendable {
                 if count >= 0 { return count }
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
-                failure = BinderyError(kind: .connection, message: "cannot read the request body from \(file.path): \(reason)")
+                failure = BinderyError(
+                    kind: .connection, message: "cannot read the request body from \(file.path): \(reason)")
                 return curlReadAbort
             }
         }

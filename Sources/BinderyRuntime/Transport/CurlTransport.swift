@@ -56,7 +56,8 @@ public final class CurlTransport: HTTPTransport {
         // swift-format-ignore: AlwaysUseLowerCamelCase
         public static let http1_1 = HTTPVersion(curlValue: Int(CURL_HTTP_VERSION_1_1), description: "HTTP/1.1")
         /// HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise and for plain `http`.
-        public static let http2OverTLS = HTTPVersion(curlValue: Int(CURL_HTTP_VERSION_2TLS), description: "HTTP/2 over TLS")
+        public static let http2OverTLS = HTTPVersion(
+            curlValue: Int(CURL_HTTP_VERSION_2TLS), description: "HTTP/2 over TLS")
         /// HTTP/2 from the first byte, also over plain `http`: only for servers known to speak it (h2c).
         public static let http2PriorKnowledge = HTTPVersion(
             curlValue: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE), description: "HTTP/2 with prior knowledge")

@@ -24,9 +24,12 @@ public final class URLSessionTransport: HTTPTransport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.head.method.rawValue
-        for field in request.head.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        for field in request.head.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
         if let timeout = request.options.timeout {
-            urlRequest.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            urlRequest.timeoutInterval =
+                Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         }
         let data: Data
         let response: URLResponse

@@ -1,5 +1,5 @@
-import BinderyRuntime
 import BinderyJSON
+import BinderyRuntime
 import Foundation
 import HTTPTypes
 
@@ -18,7 +18,8 @@ public struct SparkSignIn: Sendable {
 
     public init(
         clientID: String, clientSecret: String, redirectURI: String,
-        openIDBase: URL = URL(string: "https://sparkplatform.com")!, apiBase: URL = URL(string: "https://sparkapi.com")!,
+        openIDBase: URL = URL(string: "https://sparkplatform.com")!,
+        apiBase: URL = URL(string: "https://sparkapi.com")!,
         userAgent: String? = nil
     ) {
         self.userAgent = userAgent
@@ -48,10 +49,13 @@ public struct SparkSignIn: Sendable {
     /// The URL that starts the hybrid flow in a browser: OpenID authentication that also returns an
     /// OAuth 2 code (`openid.spark.combined_flow=true`).
     public func hybridURL(extraParameters: [(String, String)] = []) -> URL {
-        OAuth2Client.url(openIDBase.appendingPathComponent("openid"), adding: [
-            ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID), ("openid.return_to", redirectURI),
-            ("openid.spark.combined_flow", "true"),
-        ] + extraParameters)
+        OAuth2Client.url(
+            openIDBase.appendingPathComponent("openid"),
+            adding: [
+                ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID),
+                ("openid.return_to", redirectURI),
+                ("openid.spark.combined_flow", "true"),
+            ] + extraParameters)
     }
 
     /// The outcome of an OpenID callback.
@@ -74,12 +78,15 @@ public struct SparkSignIn: Sendable {
             let identity = values["openid.claimed_id"] ?? values["openid.identity"]
             if let code = values["openid.spark.code"], !code.isEmpty { return .code(code, identity: identity) }
             guard let identity else {
-                throw BinderyError(kind: .authorization, message: "the OpenID callback has neither a code nor an identity")
+                throw BinderyError(
+                    kind: .authorization, message: "the OpenID callback has neither a code nor an identity")
             }
             var attributes: [String: String] = [:]
             for (name, value) in values {
                 if name.hasPrefix("openid.sreg.") { attributes[String(name.dropFirst("openid.sreg.".count))] = value }
-                if name.hasPrefix("openid.ax.value.") { attributes[String(name.dropFirst("openid.ax.value.".count))] = value }
+                if name.hasPrefix("openid.ax.value.") {
+                    attributes[String(name.dropFirst("openid.ax.value.".count))] = value
+                }
             }
             return .identity(identity, attributes: attributes)
         case "cancel"?:
@@ -89,20 +96,28 @@ public struct SparkSignIn: Sendable {
                 kind: .authorization, message: values["openid.error"] ?? "the OpenID provider reported an error",
                 serviceCode: "openid.error")
         default:
-            throw BinderyError(kind: .authorization, message: "not an OpenID callback (openid.mode is \(values["openid.mode"] ?? "missing"))")
+            throw BinderyError(
+                kind: .authorization,
+                message: "not an OpenID callback (openid.mode is \(values["openid.mode"] ?? "missing"))")
         }
     }
 
     /// Plain OpenID asking for attributes with Simple Registration (`openid.sreg.required`).
     public func openIDURL(requiredAttributes: [String] = ["email", "fullname"]) -> URL {
-        OAuth2Client.url(openIDBase.appendingPathComponent("openid"), adding: [
-            ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID), ("openid.return_to", redirectURI),
-            ("openid.ns.sreg", "http://openid.net/extensions/sreg/1.1"), ("openid.sreg.required", requiredAttributes.joined(separator: ",")),
-        ])
+        OAuth2Client.url(
+            openIDBase.appendingPathComponent("openid"),
+            adding: [
+                ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID),
+                ("openid.return_to", redirectURI),
+                ("openid.ns.sreg", "http://openid.net/extensions/sreg/1.1"),
+                ("openid.sreg.required", requiredAttributes.joined(separator: ",")),
+            ])
     }
 
     /// Completes the hybrid flow: the code from the callback, exchanged for tokens.
-    public func completeHybrid(callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared) async throws -> Token {
+    public func completeHybrid(callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared)
+        async throws -> Token
+    {
         switch try Self.parseCallback(callback) {
         case .code(let code, _):
             return try await OAuth2Client(oauth, transport: transport)
@@ -110,16 +125,21 @@ public struct SparkSignIn: Sendable {
         case .cancelled:
             throw BinderyError(kind: .authorization, message: "the sign-in was cancelled", serviceCode: "cancel")
         case .identity:
-            throw BinderyError(kind: .authorization, message: "the callback is plain OpenID; the hybrid flow needs openid.spark.code")
+            throw BinderyError(
+                kind: .authorization, message: "the callback is plain OpenID; the hybrid flow needs openid.spark.code")
         }
     }
 
     /// The auth provider for an OAuth 2 token: `Authorization: OAuth <token>`, renewed with the
     /// refresh token on a 401 or on code 1020 in the body.
-    public func session(account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared) -> TokenSession {
+    public func session(account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared)
+        -> TokenSession
+    {
         OAuth2Client(oauth, transport: transport).session(
             account: account, store: store, scheme: .oauth,
-            renewOn: RenewalTrigger { RenewalTrigger.unauthorized.matches($0) || RenewalTrigger.sparkSessionExpired.matches($0) })
+            renewOn: RenewalTrigger {
+                RenewalTrigger.unauthorized.matches($0) || RenewalTrigger.sparkSessionExpired.matches($0)
+            })
     }
 }
 
@@ -154,7 +174,8 @@ public final class SparkAPIKeySession: AuthProvider {
 
     public func authorize(_ request: inout TransportRequest) async throws {
         let token = try await state.token { try await self.openSession() }
-        guard let url = request.head.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        guard let url = request.head.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return }
         var parameters = (components.queryItems ?? []).filter { $0.name != "ApiSig" && $0.name != "AuthToken" }
             .map { ($0.name, $0.value ?? "") }
         parameters.append(("AuthToken", token))
@@ -165,16 +186,21 @@ public final class SparkAPIKeySession: AuthProvider {
         request.head.url = components.url
     }
 
-    public func shouldRenew(after response: APIResponse) -> Bool { RenewalTrigger.sparkSessionExpired.matches(response) }
+    public func shouldRenew(after response: APIResponse) -> Bool {
+        RenewalTrigger.sparkSessionExpired.matches(response)
+    }
 
     public func renew(rejected request: TransportRequest) async throws -> Bool {
-        let used = request.head.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "AuthToken" }?.value }
+        let used = request.head.url.flatMap {
+            URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "AuthToken" }?.value
+        }
         try await state.renew(rejected: used) { try await self.openSession() }
         return true
     }
 
     private func openSession() async throws -> String {
-        let url = OAuth2Client.url(apiBase.appendingPathComponent("v1/session"), adding: [("ApiKey", apiKey), ("ApiSig", sessionSignature())])
+        let url = OAuth2Client.url(
+            apiBase.appendingPathComponent("v1/session"), adding: [("ApiKey", apiKey), ("ApiSig", sessionSignature())])
         var head = HTTPRequest(method: .post, url: url)
         if let userAgent { head.headerFields = SparkSignIn.headers(userAgent: userAgent) }
         head.headerFields[.contentType] = "application/json"

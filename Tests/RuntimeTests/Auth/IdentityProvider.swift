@@ -1,7 +1,8 @@
-@testable import BinderyRuntime
 import Foundation
 import MicrosoftIdentity
 import Synchronization
+
+@testable import BinderyRuntime
 
 /// A small OAuth 2.0 identity provider on 127.0.0.1 for the auth tests: it issues codes, checks PKCE
 /// and `state`-independent parameters as a real provider does, rotates refresh tokens and counts refreshes.
@@ -41,7 +42,8 @@ final class IdentityProvider: Sendable {
         server = try await LoopbackServer([
             // Auto-consent: redirect straight back with a code bound to the PKCE challenge.
             "GET /common/oauth2/v2.0/authorize": { request in
-                guard let redirect = request.queryValue("redirect_uri"), let challenge = request.queryValue("code_challenge"),
+                guard let redirect = request.queryValue("redirect_uri"),
+                    let challenge = request.queryValue("code_challenge"),
                     request.queryValue("code_challenge_method") == "S256", request.queryValue("client_id") == "app-id"
                 else { return .init(status: 400, json: #"{"error":"invalid_request"}"#) }
                 let code = "code-\(UUID().uuidString)"
@@ -50,19 +52,27 @@ final class IdentityProvider: Sendable {
                 return .init(status: 302, headers: ["Location": "\(redirect)?code=\(code)&state=\(stateValue)"])
             },
             "POST /common/oauth2/v2.0/devicecode": { _ in
-                .init(json: #"{"device_code":"dev-code-secret","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":1,"message":"To sign in, enter ABCD-EFGH"}"#)
+                .init(
+                    json:
+                        #"{"device_code":"dev-code-secret","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":1,"message":"To sign in, enter ABCD-EFGH"}"#
+                )
             },
             "POST /common/oauth2/v2.0/token": { request in
                 let form = Self.form(request.body)
-                guard form["client_id"] == "app-id" else { return .init(status: 400, json: #"{"error":"invalid_client"}"#) }
+                guard form["client_id"] == "app-id" else {
+                    return .init(status: 400, json: #"{"error":"invalid_client"}"#)
+                }
                 switch form["grant_type"] {
                 case "authorization_code":
                     let code = form["code"] ?? ""
                     guard let challenge = state.withLock({ $0.challenges.removeValue(forKey: code) }) else {
-                        return .init(status: 400, json: #"{"error":"invalid_grant","error_description":"unknown code"}"#)
+                        return .init(
+                            status: 400, json: #"{"error":"invalid_grant","error_description":"unknown code"}"#)
                     }
                     guard PKCE.challenge(for: form["code_verifier"] ?? "") == challenge else {
-                        return .init(status: 400, json: #"{"error":"invalid_grant","error_description":"PKCE verification failed"}"#)
+                        return .init(
+                            status: 400,
+                            json: #"{"error":"invalid_grant","error_description":"PKCE verification failed"}"#)
                     }
                     return .init(json: Self.issue(state))
                 case "refresh_token":
@@ -71,7 +81,11 @@ final class IdentityProvider: Sendable {
                         state.refreshes += 1
                         return state.refreshTokens.remove(presented) != nil
                     }
-                    guard known else { return .init(status: 400, json: #"{"error":"invalid_grant","error_description":"refresh token revoked"}"#) }
+                    guard known else {
+                        return .init(
+                            status: 400, json: #"{"error":"invalid_grant","error_description":"refresh token revoked"}"#
+                        )
+                    }
                     try await Task.sleep(for: .milliseconds(50))  // long enough for concurrent callers to pile up
                     return .init(json: Self.issue(state))
                 case "urn:ietf:params:oauth:grant-type:device_code":
@@ -101,7 +115,8 @@ final class IdentityProvider: Sendable {
             return state.issued
         }
         let refreshPart = refresh ? #","refresh_token":"refresh-\#(number)""# : ""
-        return #"{"token_type":"Bearer","access_token":"access-\#(number)","expires_in":3600,"scope":"Files.ReadWrite offline_access"\#(refreshPart)}"#
+        return
+            #"{"token_type":"Bearer","access_token":"access-\#(number)","expires_in":3600,"scope":"Files.ReadWrite offline_access"\#(refreshPart)}"#
     }
 
     /// Adds a token the API accepts and the store can refresh, as if signed in earlier.
@@ -127,7 +142,9 @@ final class IdentityProvider: Sendable {
     static func form(_ body: [UInt8]) -> [String: String] {
         var values: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).removingPercentEncoding ?? String($0)
+            }
             values[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         return values

@@ -7,14 +7,20 @@ import Testing
 
 /// Every error dialect, retries, redirects and credential handling, over real loopback HTTP.
 @Suite struct ErrorsAndSecurityOverHTTPTests {
-    func graph(_ server: LoopbackServer, headers: HTTPFields = [:], conventions: ServiceConventions = GoldenODataClient.conventions) -> GoldenODataClient {
-        GoldenODataClient(client: ServiceClient(
-            baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware(),
-            conventions: conventions, defaultHeaders: headers))
+    func graph(
+        _ server: LoopbackServer, headers: HTTPFields = [:],
+        conventions: ServiceConventions = GoldenODataClient.conventions
+    ) -> GoldenODataClient {
+        GoldenODataClient(
+            client: ServiceClient(
+                baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware(),
+                conventions: conventions, defaultHeaders: headers))
     }
 
     /// Sends `GET /me` to a server that answers with `reply`, in `dialect`, and returns the error.
-    func error(for reply: LoopbackServer.Reply, dialect: ServiceConventions.ErrorDialect = .odata) async throws -> BinderyError? {
+    func error(for reply: LoopbackServer.Reply, dialect: ServiceConventions.ErrorDialect = .odata) async throws
+        -> BinderyError?
+    {
         let server = try await LoopbackServer(["GET /me": { _ in reply }])
         defer { Task { await server.stop() } }
         var conventions = GoldenODataClient.conventions
@@ -24,7 +30,12 @@ import Testing
     }
 
     @Test func odataErrorWithInnerError() async throws {
-        let error = try await error(for: .init(status: 404, json: #"{"error":{"code":"itemNotFound","message":"The resource could not be found.","innerError":{"date":"2026-11-22T10:00:00","request-id":"req-1","client-request-id":"c-1"}}}"#))
+        let error = try await error(
+            for: .init(
+                status: 404,
+                json:
+                    #"{"error":{"code":"itemNotFound","message":"The resource could not be found.","innerError":{"date":"2026-11-22T10:00:00","request-id":"req-1","client-request-id":"c-1"}}}"#
+            ))
         #expect(error?.kind == .api)
         #expect(error?.isAPIError == true)
         #expect(error?.status == 404)
@@ -36,29 +47,54 @@ import Testing
     }
 
     @Test func legacyLowercaseInnerErrorAndOneNoteHelpURL() async throws {
-        let nested = try await error(for: .init(status: 400, json: #"{"error":{"code":"invalidRequest","message":"Bad","innererror":{"code":"badArgument","innererror":{"code":"deeper"}}}}"#))
+        let nested = try await error(
+            for: .init(
+                status: 400,
+                json:
+                    #"{"error":{"code":"invalidRequest","message":"Bad","innererror":{"code":"badArgument","innererror":{"code":"deeper"}}}}"#
+            ))
         #expect(nested?.details?["innererror"]?["code"] == "deeper")
-        let onenote = try await error(for: .init(status: 400, json: #"{"error":{"code":"10004","message":"Unsupported query","@api.url":"http://aka.ms/onenote-errors#C10004"}}"#))
+        let onenote = try await error(
+            for: .init(
+                status: 400,
+                json:
+                    #"{"error":{"code":"10004","message":"Unsupported query","@api.url":"http://aka.ms/onenote-errors#C10004"}}"#
+            ))
         #expect(onenote?.serviceCode == "10004")
         #expect(onenote?.helpURL == "http://aka.ms/onenote-errors#C10004")
     }
 
     @Test func sparkInboxAndNylasDialects() async throws {
-        let spark = try await error(for: .init(status: 400, json: #"{"D":{"Success":false,"Code":1053,"Message":"Invalid parameter","Details":[{"_limit":"must be at most 25"}]}}"#), dialect: .spark)
+        let spark = try await error(
+            for: .init(
+                status: 400,
+                json:
+                    #"{"D":{"Success":false,"Code":1053,"Message":"Invalid parameter","Details":[{"_limit":"must be at most 25"}]}}"#
+            ), dialect: .spark)
         #expect(spark?.serviceCode == "1053")
         #expect(spark?.message == "Invalid parameter")
         #expect(spark?.details?.arrayValue?.first?["_limit"] == "must be at most 25")
-        let inbox = try await error(for: .init(status: 400, json: #"{"type":"invalid_request_error","message":"Missing namespace"}"#), dialect: .inbox)
+        let inbox = try await error(
+            for: .init(status: 400, json: #"{"type":"invalid_request_error","message":"Missing namespace"}"#),
+            dialect: .inbox)
         #expect(inbox?.serviceCode == "invalid_request_error")
         #expect(inbox?.message == "Missing namespace")
-        let nylas = try await error(for: .init(status: 401, json: #"{"request_id":"n-7","error":{"type":"unauthorized","message":"Unauthorized","provider_error":{"error":"expired"}}}"#), dialect: .nylas)
+        let nylas = try await error(
+            for: .init(
+                status: 401,
+                json:
+                    #"{"request_id":"n-7","error":{"type":"unauthorized","message":"Unauthorized","provider_error":{"error":"expired"}}}"#
+            ), dialect: .nylas)
         #expect(nylas?.serviceCode == "unauthorized")
         #expect(nylas?.requestID == "n-7")
         #expect(nylas?.details?["error"] == "expired")
     }
 
     @Test func surprisingBodiesGiveTypedErrors() async throws {
-        let html = try await error(for: .init(status: 502, headers: ["Content-Type": "text/html"], body: Array("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8)))
+        let html = try await error(
+            for: .init(
+                status: 502, headers: ["Content-Type": "text/html"],
+                body: Array("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8)))
         #expect(html?.kind == .api)
         #expect(html?.status == 502)
         #expect(html?.message.contains("502 Bad Gateway") == true)
@@ -76,13 +112,20 @@ import Testing
     @Test func sparkBodiesWithoutTheirEnvelopeOrWithSuccessFalseAreErrors() async throws {
         let spark = ServiceConventions(
             listShape: .wrapped(["D", "Results"]),
-            paging: .pageNumber(page: "_page", size: "_limit", extraQuery: [], totalPages: ["D", "Pagination", "TotalPages"]),
+            paging: .pageNumber(
+                page: "_page", size: "_limit", extraQuery: [], totalPages: ["D", "Pagination", "TotalPages"]),
             requestEnvelope: ["D"], errors: .spark)
-        for (body, kind) in [(#"{"Results":[]}"#, BinderyError.Kind.invalidResponse), (#"{"D":{"Success":false}}"#, .api)] {
+        for (body, kind) in [
+            (#"{"Results":[]}"#, BinderyError.Kind.invalidResponse), (#"{"D":{"Success":false}}"#, .api),
+        ] {
             let server = try await LoopbackServer(["GET /n/ns/threads": { _ in .init(json: body) }])
-            let client = GoldenOpenAPIClient(client: ServiceClient(
-                baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware(), conventions: spark))
-            let error = await #expect(throws: BinderyError.self) { _ = try await client.n("ns").threads.request().get() }
+            let client = GoldenOpenAPIClient(
+                client: ServiceClient(
+                    baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware(),
+                    conventions: spark))
+            let error = await #expect(throws: BinderyError.self) {
+                _ = try await client.n("ns").threads.request().get()
+            }
             #expect(error?.kind == kind, "\(body)")
             await server.stop()
         }
@@ -90,11 +133,20 @@ import Testing
 
     @Test func throttlingIsRetriedAfterRetryAfter() async throws {
         let calls = Mutex(0)
-        let server = try await LoopbackServer(["GET /me": { _ in
-            let call = calls.withLock { $0 += 1; return $0 }
-            if call <= 2 { return .init(status: 429, headers: ["Retry-After": "0.05"], json: #"{"error":{"code":"TooManyRequests","message":"slow down"}}"#) }
-            return .init(json: #"{"id":"me","displayName":"Ada"}"#)
-        }])
+        let server = try await LoopbackServer([
+            "GET /me": { _ in
+                let call = calls.withLock {
+                    $0 += 1
+                    return $0
+                }
+                if call <= 2 {
+                    return .init(
+                        status: 429, headers: ["Retry-After": "0.05"],
+                        json: #"{"error":{"code":"TooManyRequests","message":"slow down"}}"#)
+                }
+                return .init(json: #"{"id":"me","displayName":"Ada"}"#)
+            }
+        ])
         defer { Task { await server.stop() } }
         let clock = ContinuousClock()
         let start = clock.now
@@ -106,9 +158,13 @@ import Testing
     }
 
     @Test func throttlingThatNeverEndsSurfacesTheLastResponse() async throws {
-        let server = try await LoopbackServer(["GET /me": { _ in
-            .init(status: 503, headers: ["Retry-After": "0.01"], json: #"{"error":{"code":"serviceNotAvailable","message":"later"}}"#)
-        }])
+        let server = try await LoopbackServer([
+            "GET /me": { _ in
+                .init(
+                    status: 503, headers: ["Retry-After": "0.01"],
+                    json: #"{"error":{"code":"serviceNotAvailable","message":"later"}}"#)
+            }
+        ])
         defer { Task { await server.stop() } }
         let error = await #expect(throws: BinderyError.self) { _ = try await graph(server).me.request().get() }
         #expect(error?.status == 503)
@@ -118,7 +174,9 @@ import Testing
     }
 
     @Test func aCrossOriginRedirectLeavesAuthorizationBehind() async throws {
-        let other = try await LoopbackServer(["GET /profile": { _ in .init(json: #"{"id":"me","displayName":"Moved"}"#) }])
+        let other = try await LoopbackServer([
+            "GET /profile": { _ in .init(json: #"{"id":"me","displayName":"Moved"}"#) }
+        ])
         defer { Task { await other.stop() } }
         let target = other.baseURL.appendingPathComponent("profile").absoluteString
         let server = try await LoopbackServer([
@@ -130,7 +188,9 @@ import Testing
         let me = try await client.me.request().get()
         #expect(me.displayName == "Moved")
         #expect(server.requests.map(\.path) == ["/me", "/users/me"])
-        #expect(server.requests.allSatisfy { $0.header("Authorization") == "Bearer secret-token" }, "same origin keeps credentials")
+        #expect(
+            server.requests.allSatisfy { $0.header("Authorization") == "Bearer secret-token" },
+            "same origin keeps credentials")
         #expect(other.requests.count == 1)
         #expect(other.requests.first?.header("Authorization") == nil)
         #expect(other.requests.first?.header("Cookie") == nil)
@@ -141,10 +201,14 @@ import Testing
         defer { Task { await foreign.stop() } }
         // Same machine, another host name: `localhost` is not the configured `127.0.0.1`.
         let next = "http://localhost:\(foreign.port)/page2"
-        let server = try await LoopbackServer(["GET /drive/items": { _ in .init(json: #"{"value":[{"id":"1"}],"@odata.nextLink":"\#(next)"}"#) }])
+        let server = try await LoopbackServer([
+            "GET /drive/items": { _ in .init(json: #"{"value":[{"id":"1"}],"@odata.nextLink":"\#(next)"}"#) }
+        ])
         defer { Task { await server.stop() } }
         var ids: [String] = []
-        for try await item in graph(server, headers: [.authorization: "Bearer secret-token"]).drive.items.request().all() {
+        for try await item in graph(server, headers: [.authorization: "Bearer secret-token"]).drive.items.request()
+            .all()
+        {
             ids.append(item.id ?? "?")
         }
         #expect(ids == ["1", "2"])
@@ -154,7 +218,9 @@ import Testing
     }
 
     @Test func idsCannotChangeThePathTheServerSees() async throws {
-        let server = try await LoopbackServer(["GET /drive/items/*": { _ in .init(json: #"{"id":"x"}"#) }, "GET /x": { _ in .init(status: 500) }])
+        let server = try await LoopbackServer([
+            "GET /drive/items/*": { _ in .init(json: #"{"id":"x"}"#) }, "GET /x": { _ in .init(status: 500) },
+        ])
         defer { Task { await server.stop() } }
         let client = graph(server)
         _ = try await client.drive.items("../../x").request().get()

@@ -7,7 +7,9 @@ import Testing
 @Suite struct RetryMiddlewareTests {
     let url = URL(string: "https://graph.example.com/v1.0/me")!
 
-    func chain(_ retry: RetryMiddleware, _ answer: @escaping @Sendable (TransportRequest, Int) throws -> APIResponse) -> (MiddlewareChain, RecordingTransport) {
+    func chain(_ retry: RetryMiddleware, _ answer: @escaping @Sendable (TransportRequest, Int) throws -> APIResponse)
+        -> (MiddlewareChain, RecordingTransport)
+    {
         let transport = RecordingTransport(answer)
         return (MiddlewareChain([retry], transport: transport), transport)
     }
@@ -16,7 +18,8 @@ import Testing
     func retryAfterSecondsIsHonoured(header: String, milliseconds: Int) async throws {
         let sleeps = SleepRecorder()
         let (chain, transport) = chain(RetryMiddleware(sleep: sleeps.sleep)) { _, index in
-            index == 0 ? APIResponse(status: .tooManyRequests, headers: [.retryAfter: header]) : APIResponse(status: .ok)
+            index == 0
+                ? APIResponse(status: .tooManyRequests, headers: [.retryAfter: header]) : APIResponse(status: .ok)
         }
         let response = try await chain.send(TransportRequest(HTTPRequest(method: .get, url: url)))
         #expect(response.status == .ok)
@@ -34,7 +37,8 @@ import Testing
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let header = formatter.string(from: later)
         let (chain, _) = chain(RetryMiddleware(sleep: sleeps.sleep)) { _, index in
-            index == 0 ? APIResponse(status: .serviceUnavailable, headers: [.retryAfter: header]) : APIResponse(status: .ok)
+            index == 0
+                ? APIResponse(status: .serviceUnavailable, headers: [.retryAfter: header]) : APIResponse(status: .ok)
         }
         _ = try await chain.send(TransportRequest(HTTPRequest(method: .get, url: url)))
         let waited = try #require(sleeps.recorded.first)
@@ -59,7 +63,9 @@ import Testing
     @Test func totalDelayCapStopsRetriesThatWouldWaitTooLong() async throws {
         let sleeps = SleepRecorder()
         let retry = RetryMiddleware(maxAttempts: 10, maxTotalDelay: .seconds(5), sleep: sleeps.sleep)
-        let (chain, transport) = chain(retry) { _, _ in APIResponse(status: .tooManyRequests, headers: [.retryAfter: "3"]) }
+        let (chain, transport) = chain(retry) { _, _ in
+            APIResponse(status: .tooManyRequests, headers: [.retryAfter: "3"])
+        }
         let response = try await chain.send(TransportRequest(HTTPRequest(method: .get, url: url)))
         #expect(response.status == .tooManyRequests)
         #expect(sleeps.recorded == [.seconds(3)], "a second 3 s wait would pass the 5 s budget")
@@ -68,7 +74,9 @@ import Testing
 
     @Test func otherStatusesAreNotRetried() async throws {
         let sleeps = SleepRecorder()
-        let (chain, transport) = chain(RetryMiddleware(sleep: sleeps.sleep)) { _, _ in APIResponse(status: .internalServerError) }
+        let (chain, transport) = chain(RetryMiddleware(sleep: sleeps.sleep)) { _, _ in
+            APIResponse(status: .internalServerError)
+        }
         _ = try await chain.send(TransportRequest(HTTPRequest(method: .get, url: url)))
         #expect(transport.requests.count == 1)
         #expect(sleeps.recorded.isEmpty)
@@ -101,7 +109,8 @@ import Testing
         let transport = RecordingTransport { request, _ in
             switch request.head.url?.absoluteString {
             case "https://a.example.com/start": APIResponse(status: .found, headers: [.location: "/moved"])
-            case "https://a.example.com/moved": APIResponse(status: .temporaryRedirect, headers: [.location: "https://cdn.example.net/file"])
+            case "https://a.example.com/moved":
+                APIResponse(status: .temporaryRedirect, headers: [.location: "https://cdn.example.net/file"])
             default: APIResponse(status: .ok, body: Array("done".utf8))
             }
         }
@@ -112,7 +121,10 @@ import Testing
         let response = try await chain.send(TransportRequest(head))
         #expect(response.body == Array("done".utf8))
         let seen = transport.requests
-        #expect(seen.map { $0.head.url?.absoluteString } == ["https://a.example.com/start", "https://a.example.com/moved", "https://cdn.example.net/file"])
+        #expect(
+            seen.map { $0.head.url?.absoluteString } == [
+                "https://a.example.com/start", "https://a.example.com/moved", "https://cdn.example.net/file",
+            ])
         #expect(seen[1].head.headerFields[.authorization] == "Bearer secret")
         #expect(seen[2].head.headerFields[.authorization] == nil)
         #expect(seen[2].head.headerFields[.cookie] == nil)
@@ -123,16 +135,21 @@ import Testing
             index == 0 ? APIResponse(status: .seeOther, headers: [.location: "/result"]) : APIResponse(status: .ok)
         }
         let chain = MiddlewareChain([RedirectMiddleware()], transport: transport)
-        _ = try await chain.send(TransportRequest(HTTPRequest(method: .post, url: URL(string: "https://a.example.com/jobs")!), body: .bytes([1])))
+        _ = try await chain.send(
+            TransportRequest(
+                HTTPRequest(method: .post, url: URL(string: "https://a.example.com/jobs")!), body: .bytes([1])))
         #expect(transport.requests[1].head.method == .get)
         #expect(transport.requests[1].body == nil)
     }
 
     @Test func aRedirectLoopStopsAfterFive() async throws {
-        let transport = RecordingTransport { _, index in APIResponse(status: .found, headers: [.location: "/hop\(index)"]) }
+        let transport = RecordingTransport { _, index in
+            APIResponse(status: .found, headers: [.location: "/hop\(index)"])
+        }
         let chain = MiddlewareChain([RedirectMiddleware()], transport: transport)
         let error = await #expect(throws: BinderyError.self) {
-            try await chain.send(TransportRequest(HTTPRequest(method: .get, url: URL(string: "https://a.example.com/")!)))
+            try await chain.send(
+                TransportRequest(HTTPRequest(method: .get, url: URL(string: "https://a.example.com/")!)))
         }
         #expect(error?.kind == .tooManyRedirects)
         #expect(transport.requests.count == 6)
@@ -143,7 +160,8 @@ import Testing
     @Test func userAgentAndClientRequestIDAreAddedUnlessSet() async throws {
         let transport = RecordingTransport { _, _ in APIResponse(status: .ok) }
         let chain = MiddlewareChain([HeadersMiddleware(userAgent: "Test/1")], transport: transport)
-        _ = try await chain.send(TransportRequest(HTTPRequest(method: .get, url: URL(string: "https://a.example.com/")!)))
+        _ = try await chain.send(
+            TransportRequest(HTTPRequest(method: .get, url: URL(string: "https://a.example.com/")!)))
         var custom = HTTPRequest(method: .get, url: URL(string: "https://a.example.com/")!)
         custom.headerFields[.userAgent] = "Mine/2"
         _ = try await chain.send(TransportRequest(custom))
@@ -158,7 +176,9 @@ import Testing
     /// A token endpoint's OAuth errors (4xx) are thrown to the caller and logged at debug; its outages are not hidden.
     @Test func clientErrorsCanBeQuieterThanServerErrors() async throws {
         let log = CapturedLog()
-        let transport = RecordingTransport { _, index in APIResponse(status: index == 0 ? .badRequest : .serviceUnavailable) }
+        let transport = RecordingTransport { _, index in
+            APIResponse(status: index == 0 ? .badRequest : .serviceUnavailable)
+        }
         let chain = MiddlewareChain(
             [LoggingMiddleware(logger: log.logger(level: .trace), clientErrorLevel: .debug)], transport: transport)
         let head = HTTPRequest(method: .post, url: URL(string: "https://login.example.com/token")!)
@@ -166,7 +186,8 @@ import Testing
         _ = try await chain.send(TransportRequest(head))
         #expect(log.all.contains { $0.hasPrefix("debug: POST https://login.example.com/token → 400 in") })
         #expect(log.all.contains { $0.hasPrefix("info: POST https://login.example.com/token → 503 in") })
-        #expect(OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.clientErrorLevel } == [.debug])
+        #expect(
+            OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.clientErrorLevel } == [.debug])
         #expect(OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.failureLevel } == [.info])
     }
 
@@ -174,13 +195,21 @@ import Testing
         let log = CapturedLog()
         let transport = RecordingTransport { _, index in
             index == 0
-                ? APIResponse(status: .found, headers: [.setCookie: "session=cookie-secret", .location: "http://127.0.0.1:9/callback?code=location-secret&state=s"])
+                ? APIResponse(
+                    status: .found,
+                    headers: [
+                        .setCookie: "session=cookie-secret",
+                        .location: "http://127.0.0.1:9/callback?code=location-secret&state=s",
+                    ])
                 : APIResponse(status: .unauthorized)
         }
         let chain = MiddlewareChain([LoggingMiddleware(logger: log.logger(level: .trace))], transport: transport)
         var head = HTTPRequest(
             method: .post,
-            url: URL(string: "https://login.example.com/token?code=code-secret&ApiSig=sig-secret&state=visible&access_token=at-secret")!)
+            url: URL(
+                string:
+                    "https://login.example.com/token?code=code-secret&ApiSig=sig-secret&state=visible&access_token=at-secret"
+            )!)
         head.headerFields[.authorization] = "Bearer bearer-secret"
         head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         head.headerFields[.cookie] = "session=cookie-secret"
@@ -193,11 +222,15 @@ import Testing
         _ = try await chain.send(TransportRequest(json, body: .bytes(Array(body.utf8))))
 
         let lines = log.all
-        #expect(lines.contains { $0.hasPrefix("debug: POST https://login.example.com/token?") && $0.contains("→ 302 in") })
+        #expect(
+            lines.contains { $0.hasPrefix("debug: POST https://login.example.com/token?") && $0.contains("→ 302 in") })
         #expect(lines.contains { $0.hasPrefix("info: POST https://api.example.com/v1/session → 401") })
         #expect(lines.contains { $0.contains("state=visible") && $0.contains("client_id=app") })
         #expect(lines.contains { $0.contains("\"Name\":\"visible\"") })
-        for secret in ["location-secret", "code-secret", "sig-secret", "at-secret", "bearer-secret", "cookie-secret", "rt-secret", "verifier-secret", "auth-secret", "pw-secret"] {
+        for secret in [
+            "location-secret", "code-secret", "sig-secret", "at-secret", "bearer-secret", "cookie-secret", "rt-secret",
+            "verifier-secret", "auth-secret", "pw-secret",
+        ] {
             #expect(!lines.contains { $0.contains(secret) }, "\(secret) leaked into the log")
         }
     }

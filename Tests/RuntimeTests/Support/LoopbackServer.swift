@@ -37,7 +37,9 @@ final class LoopbackServer: Sendable {
         }
 
         init(status: Int = 200, headers: [String: String] = [:], json: String) {
-            self.init(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }, body: Array(json.utf8))
+            self.init(
+                status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a },
+                body: Array(json.utf8))
         }
     }
 
@@ -83,7 +85,8 @@ final class LoopbackServer: Sendable {
                         body: try HTTPBodySequence(file: file, suggestedBufferSize: 64 * 1024))
                 }
                 return HTTPResponse(
-                    statusCode: HTTPStatusCode(reply.status, phrase: "Status"), headers: replyHeaders, body: Data(reply.body))
+                    statusCode: HTTPStatusCode(reply.status, phrase: "Status"), headers: replyHeaders,
+                    body: Data(reply.body))
             }
         }
     }

@@ -26,7 +26,9 @@ final class RecordingTransport: HTTPTransport {
 final class SleepRecorder: Sendable {
     private let sleeps = Mutex<[Duration]>([])
     var recorded: [Duration] { sleeps.withLock { $0 } }
-    var sleep: @Sendable (Duration) async throws -> Void { { [self] duration in sleeps.withLock { $0.append(duration) } } }
+    var sleep: @Sendable (Duration) async throws -> Void {
+        { [self] duration in sleeps.withLock { $0.append(duration) } }
+    }
 }
 
 /// A swift-log handler that keeps every line, to search the log for secrets.

@@ -47,5 +47,8 @@ func loopbackTransport() -> any HTTPTransport { DefaultTransport.shared }
 
 /// Middleware for loopback tests: the defaults, with retries that wait at most a few milliseconds.
 func fastMiddleware() -> [any HTTPMiddleware] {
-    [HeadersMiddleware(), RetryMiddleware(baseBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)), RedirectMiddleware(), LoggingMiddleware()]
+    [
+        HeadersMiddleware(), RetryMiddleware(baseBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)),
+        RedirectMiddleware(), LoggingMiddleware(),
+    ]
 }

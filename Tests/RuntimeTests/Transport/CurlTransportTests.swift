@@ -69,7 +69,8 @@ struct CurlTransportTests {
         #expect(response.status.code == 201)
         #expect(response.headers[HTTPField.Name("X-Reply")!] == "yes")
         #expect(response.headers[HTTPField.Name("X-Seen-Method")!] == exchange.method.rawValue)
-        #expect(String(decoding: response.body, as: UTF8.self) == "\(exchange.method.rawValue) \(exchange.sentBody.count)")
+        #expect(
+            String(decoding: response.body, as: UTF8.self) == "\(exchange.method.rawValue) \(exchange.sentBody.count)")
     }
 
     @Test func headGetsTheHeadersAndNoBody() async throws {
@@ -82,7 +83,8 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = CurlTransport()
         for _ in 0..<2 {
-            let response = try await transport.send(transportRequest(.head, server.baseURL.appendingPathComponent("item")))
+            let response = try await transport.send(
+                transportRequest(.head, server.baseURL.appendingPathComponent("item")))
             #expect(response.status == .ok)
             #expect(response.headers[.contentLength] == "1234")
             #expect(response.headers[HTTPField.Name("X-Method")!] == "HEAD")
@@ -127,7 +129,8 @@ struct CurlTransportTests {
         defer { Task { await server.stop() } }
         let transport = CurlTransport()
         for _ in 0..<20 {
-            let response = try await transport.send(transportRequest(.get, server.baseURL.appendingPathComponent("ping")))
+            let response = try await transport.send(
+                transportRequest(.get, server.baseURL.appendingPathComponent("ping")))
             #expect(response.body == Array("pong".utf8))
         }
         let ports = server.requests.map(\.remotePort)
@@ -190,7 +193,8 @@ struct CurlTransportTests {
             "GET /zipped": { _ in LoopbackServer.Reply(headers: ["Content-Encoding": "gzip"], body: compressed) }
         ])
         defer { Task { await server.stop() } }
-        let response = try await kind.make().send(transportRequest(.get, server.baseURL.appendingPathComponent("zipped")))
+        let response = try await kind.make().send(
+            transportRequest(.get, server.baseURL.appendingPathComponent("zipped")))
         #expect(response.body == text)
         if kind == .curl {
             #expect(server.requests.last?.header("Accept-Encoding")?.contains("gzip") == true)
@@ -206,7 +210,8 @@ struct CurlTransportTests {
         let expected = try checksum(ofFileAt: source)
         let server = try await LoopbackServer([
             "GET /big": { _ in
-                LoopbackServer.Reply(headers: ["Content-Type": "application/octet-stream"], file: URL(fileURLWithPath: source))
+                LoopbackServer.Reply(
+                    headers: ["Content-Type": "application/octet-stream"], file: URL(fileURLWithPath: source))
             }
         ])
         defer { Task { await server.stop() } }
@@ -291,7 +296,8 @@ struct CurlTransportTests {
 
         let response = try await CurlTransport().send(
             transportRequest(
-                .put, server.baseURL.appendingPathComponent("content"), headers: [.contentType: "application/octet-stream"],
+                .put, server.baseURL.appendingPathComponent("content"),
+                headers: [.contentType: "application/octet-stream"],
                 body: .file(path: source), options: TransferOptions(progress: progress.callback)))
 
         #expect(response.status == .ok)
@@ -301,7 +307,8 @@ struct CurlTransportTests {
         #expect(progress.isMonotonic)
         #expect(progress.all.last?.sent == Int64(size))
         #expect(progress.all.last?.totalToSend == Int64(size))
-        #expect(progress.all.contains { $0.sent > 0 && $0.sent < Int64(size) }, "no report while the upload was under way")
+        #expect(
+            progress.all.contains { $0.sent > 0 && $0.sent < Int64(size) }, "no report while the upload was under way")
     }
 
     @Test func missingUploadFileFailsBeforeSending() async throws {
@@ -309,7 +316,9 @@ struct CurlTransportTests {
         defer { Task { await server.stop() } }
         let error = await binderyError {
             _ = try await CurlTransport().send(
-                transportRequest(.put, server.baseURL.appendingPathComponent("content"), body: .file(path: "/nonexistent/upload.bin")))
+                transportRequest(
+                    .put, server.baseURL.appendingPathComponent("content"), body: .file(path: "/nonexistent/upload.bin")
+                ))
         }
         #expect(error?.message.contains("/nonexistent/upload.bin") == true)
         #expect(server.requests.isEmpty)
@@ -328,7 +337,9 @@ struct CurlTransportTests {
             fromConfiguration ? CurlTransport(configuration: .init(timeout: .milliseconds(300))) : CurlTransport()
         let options = fromConfiguration ? TransferOptions() : TransferOptions(timeout: .milliseconds(300))
         let start = ContinuousClock.now
-        let error = await binderyError { _ = try await transport.send(transportRequest(.get, server.baseURL, options: options)) }
+        let error = await binderyError {
+            _ = try await transport.send(transportRequest(.get, server.baseURL, options: options))
+        }
         let elapsed = ContinuousClock.now - start
         #expect(error?.kind == .timeout)
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
@@ -342,7 +353,8 @@ struct CurlTransportTests {
         }
         #expect(error?.kind == .connection)
         if kind == .curl {
-            #expect(error?.message.contains("cannot connect to 127.0.0.1:\(port)") == true, "\(String(describing: error))")
+            #expect(
+                error?.message.contains("cannot connect to 127.0.0.1:\(port)") == true, "\(String(describing: error))")
             #expect((error?.underlying as? CurlTransport.CurlError)?.code == 7)
         }
     }
@@ -356,7 +368,9 @@ struct CurlTransportTests {
         defer { server.stop() }
         let error = await binderyError { _ = try await CurlTransport().send(transportRequest(.get, server.baseURL)) }
         #expect(error?.kind == .connection)
-        #expect(error?.message.contains("closed before the whole response body arrived") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("closed before the whole response body arrived") == true,
+            "\(String(describing: error))")
     }
 
     @Test func tlsHandshakeFailureIsATLSError() async throws {

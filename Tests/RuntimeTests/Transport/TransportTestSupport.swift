@@ -74,7 +74,9 @@ struct ScratchDirectory: ~Copyable {
 
 /// Writes `size` pseudo-random bytes (a fixed sequence, so runs are comparable) in 1 MB pieces.
 func writeTestFile(at path: String, size: Int) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil) else { throw TestFailure("cannot create \(path)") }
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw TestFailure("cannot create \(path)")
+    }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     let pieceSize = 1 << 20
@@ -126,7 +128,9 @@ func checksum(_ bytes: some DataProtocol, continuing start: UInt64 = 0xCBF2_9CE4
 enum ResidentMemory {
     /// Resets the peak (`VmHWM`) to the current resident size and returns that size in bytes.
     static func resetPeak() -> Int? {
-        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else { return nil }
+        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else {
+            return nil
+        }
         return field("VmRSS:")
     }
 

@@ -187,7 +187,9 @@ func log(_ text: String) {
 
 func run<C: BenchClient>(_ client: C, _ options: Options, id: String) async throws {
     let name = client.name
-    log("\(name): warm-up (\(options.warmup) sequential, \(options.warmup) with \(options.inflight) in flight, 10 × 1 MB)")
+    log(
+        "\(name): warm-up (\(options.warmup) sequential, \(options.warmup) with \(options.inflight) in flight, 10 × 1 MB)"
+    )
     _ = try await sequential(client, .small, count: options.warmup)
     _ = try await concurrent(client, .small, count: options.warmup, inflight: options.inflight)
     _ = try await sequential(client, .large, count: 10)
@@ -197,11 +199,15 @@ func run<C: BenchClient>(_ client: C, _ options: Options, id: String) async thro
     var large: [Double] = []
     for rep in 1...options.reps {
         let s = Double(options.requests) / (try await sequential(client, .small, count: options.requests))
-        let c = Double(options.requests)
+        let c =
+            Double(options.requests)
             / (try await concurrent(client, .small, count: options.requests, inflight: options.inflight))
-        let l = Double(options.large * Resource.large.length) / 1_048_576
+        let l =
+            Double(options.large * Resource.large.length) / 1_048_576
             / (try await sequential(client, .large, count: options.large))
-        log("\(name): rep \(rep): sequential \(format(s)) req/s, \(options.inflight) in flight \(format(c)) req/s, 1 MB \(format(l)) MB/s")
+        log(
+            "\(name): rep \(rep): sequential \(format(s)) req/s, \(options.inflight) in flight \(format(c)) req/s, 1 MB \(format(l)) MB/s"
+        )
         seq.append(s)
         conc.append(c)
         large.append(l)
@@ -223,7 +229,8 @@ enum TransportBench {
                 let transport = CurlTransport()
                 try await run(BinderyClient(transport: transport, base: options.base), options, id: "bindery")
             case "urlsession":
-                try await run(URLSessionClient(base: options.base, inflight: options.inflight), options, id: "urlsession")
+                try await run(
+                    URLSessionClient(base: options.base, inflight: options.inflight), options, id: "urlsession")
             case "ahc":
                 try await run(AsyncHTTPClientClient(base: options.base), options, id: "ahc")
             default:

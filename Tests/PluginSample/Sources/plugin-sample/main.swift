@@ -20,11 +20,13 @@ struct CannedTransport: HTTPTransport {
 
 let transport = CannedTransport(answers: [
     // Library: generated at build time from library.csdl.xml (OData).
-    "GET /odata/books/dune": #"{"id":"dune","title":"Dune","pages":412,"shelf":"fiction","author":{"name":"Frank Herbert","born":"1920-10-08"}}"#,
+    "GET /odata/books/dune":
+        #"{"id":"dune","title":"Dune","pages":412,"shelf":"fiction","author":{"name":"Frank Herbert","born":"1920-10-08"}}"#,
     "POST /odata/books/dune/lend": "",
     // Weather: generated at build time from weather.json (OpenAPI).
     "GET /v1/stations/santis": #"{"id":"santis","name":"Säntis","elevation":2502}"#,
-    "GET /v1/stations/santis/readings": #"[{"time":"2026-01-05T06:00:00Z","celsius":-11.5,"sky":"snow"},{"time":"2026-01-05T05:00:00Z","celsius":-12.0}]"#,
+    "GET /v1/stations/santis/readings":
+        #"[{"time":"2026-01-05T06:00:00Z","celsius":-11.5,"sky":"snow"},{"time":"2026-01-05T05:00:00Z","celsius":-12.0}]"#,
     // Tasks: checked in under Generated/, made by `swift package bindery-gen --target Tasks`.
     "POST /tasks": #"{"id":"t3","title":"Return Dune","done":false}"#,
     "GET /tasks": #"[{"id":"t1","title":"Buy milk","done":true},{"id":"t3","title":"Return Dune","done":false}]"#,
@@ -40,7 +42,9 @@ do {
     let weather = WeatherClient(transport: transport)
     let station = try await weather.stations("santis").request().get()
     let readings = try await weather.stations("santis").listReadings().get().value
-    print("Weather: \(station.name ?? "?") at \(station.elevation ?? 0) m, \(readings.count) readings, \(readings.first?.fahrenheit ?? 0) °F")
+    print(
+        "Weather: \(station.name ?? "?") at \(station.elevation ?? 0) m, \(readings.count) readings, \(readings.first?.fahrenheit ?? 0) °F"
+    )
 
     let tasks = TasksClient(transport: transport)
     var todo = Todo()
