@@ -92,6 +92,7 @@ indirect enum FilterExpression: Sendable {
 
     private static func tokenize(_ text: String) throws(SyntaxError) -> [Token] {
         var tokens: [Token] = []
+        let punctuation: [Character: Token.Kind] = ["(": .open, ")": .close, ",": .comma]
         let characters = Array(text)
         var index = 0
         while index < characters.count {
@@ -100,18 +101,8 @@ indirect enum FilterExpression: Sendable {
                 index += 1
                 continue
             }
-            if character == "(" {
-                tokens.append(Token(kind: .open, text: "("))
-                index += 1
-                continue
-            }
-            if character == ")" {
-                tokens.append(Token(kind: .close, text: ")"))
-                index += 1
-                continue
-            }
-            if character == "," {
-                tokens.append(Token(kind: .comma, text: ","))
+            if let kind = punctuation[character] {
+                tokens.append(Token(kind: kind, text: String(character)))
                 index += 1
                 continue
             }
