@@ -25,6 +25,9 @@ public final class MockServer: Sendable {
         var writeStatuses: [String: Int] = [:]
         var uploads: [String: UploadSession] = [:]
         var deltaTokens: [String: Int] = [:]
+        /// The store as the fixtures alone seeded it: `reset()` returns to it without seeding again, which
+        /// would cost a pass over every fixture per replayed fixture (thousands for the full Graph).
+        var seeded: MockStore.Snapshot?
     }
 
     /// A resumable upload in progress: bytes so far, and where the finished item goes.
@@ -109,11 +112,18 @@ public final class MockServer: Sendable {
 
     /// Seeds the store from fixtures already loaded (see `seed(fixturesIn:)`); `reset()` returns to this state.
     public func seed(_ fixtures: [MockFixture]) {
+        // The seeded state is the earlier fixtures' plus these, whatever the store holds now.
+        let current = store.snapshot()
+        if let seeded = state.withLock({ $0.seeded }) { store.restore(seeded) } else { store.removeAll() }
+        for fixture in fixtures { seedStore(from: fixture) }
+        let seeded = store.snapshot()
+        store.restore(current)
         for fixture in fixtures { seedStore(from: fixture) }
         let statuses = writeStatuses(of: fixtures)
         state.withLock { state in
             state.fixtures += fixtures
             state.writeStatuses.merge(statuses) { first, _ in first }
+            state.seeded = seeded
         }
     }
 
@@ -129,15 +139,14 @@ public final class MockServer: Sendable {
     /// Back to the seeded state: changes, requests, faults, uploads and accepted delta tokens are forgotten and the
     /// store holds what the fixtures seeded again. The identity provider keeps its tokens.
     public func reset() {
-        store.removeAll()
-        let fixtures = state.withLock { state in
+        let seeded = state.withLock { state in
             state.requests.removeAll()
             state.faults.removeAll()
             state.uploads.removeAll()
             state.deltaTokens.removeAll()
-            return state.fixtures
+            return state.seeded
         }
-        for fixture in fixtures { seedStore(from: fixture) }
+        if let seeded { store.restore(seeded) } else { store.removeAll() }
     }
 
     // MARK: Handling

@@ -18,7 +18,7 @@ public final class MockStore: Sendable {
         public let date: Date
     }
 
-    private struct State {
+    fileprivate struct State {
         var objects: [[String]: JSONObject] = [:]
         var members: [[String]: [String]] = [:]
         var blobs: [[String]: [UInt8]] = [:]
@@ -158,6 +158,16 @@ public final class MockStore: Sendable {
 
     /// Forgets everything, the change log included.
     public func removeAll() { state.withLock { $0 = State() } }
+
+    /// Everything the store holds now, change log included, to come back to with `restore(_:)`.
+    public struct Snapshot: Sendable {
+        fileprivate let state: State
+    }
+
+    public func snapshot() -> Snapshot { state.withLock { Snapshot(state: $0) } }
+
+    /// Back to exactly what `snapshot` held; costs a copy only when the store is next changed.
+    public func restore(_ snapshot: Snapshot) { state.withLock { $0 = snapshot.state } }
 
     /// A key no item has had yet.
     public func newKey(prefix: String) -> String {
