@@ -33,8 +33,9 @@ import Testing
             let report = validator.validate(
                 body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path))
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
-            // A synthesized answer carries one member the spec does not declare; a spec's example is as written.
-            if fixture["response"]?["fromSpecExample"] == nil {
+            // A synthesized object carries one member the spec does not declare; a spec's example is as written,
+            // and primitives (a function's list of ids) have no members.
+            if fixture["response"]?["fromSpecExample"] == nil, Self.holdsObjects(kind) {
                 #expect(
                     report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") },
                     "\(file): the extra member is kept")
@@ -42,5 +43,13 @@ import Testing
             checkedBodies += 1
         }
         #expect(checkedBodies > 0)
+    }
+
+    static func holdsObjects(_ kind: FieldKind) -> Bool {
+        switch kind {
+        case .model: true
+        case .collection(let element): holdsObjects(element)
+        default: false
+        }
     }
 }

@@ -122,7 +122,8 @@ public struct FixtureEmitter {
             // A path parameter's value is the segment it names (see below).
             let value =
                 parameter.location == .path
-                ? .string(parameter.name + "-1") : sample(parameter.type, depth: 1, loose: false) ?? .string("text")
+                ? .string(parameter.name + "-1")
+                : sample(parameter.type, depth: 1, loose: false, inRequest: true) ?? .string("text")
             // Optional query and header parameters are left out: a sample filter (`subject=text`) would leave lists empty.
             let isSent = parameter.isRequired || (parameter.location != .query && parameter.location != .header)
             guard isSent else { continue }
@@ -169,7 +170,7 @@ public struct FixtureEmitter {
                 request.append(.init("multipart", .array([.string("file")])))
             } else if case .primitive(.stream) = body.type {
                 request.append(.init("bodyText", .string("bytes")))
-            } else if let value = sample(body.type, depth: 0, loose: false, extra: true) {
+            } else if let value = sample(body.type, depth: 0, loose: false, extra: true, inRequest: true) {
                 request.append(.init("body", wrapRequest(value, operation)))
             }
         }
@@ -223,38 +224,45 @@ public struct FixtureEmitter {
 
     // MARK: Sample values
 
-    private func sample(_ type: TypeRef, depth: Int, loose: Bool, extra: Bool = false) -> JSONLiteral? {
+    /// A value of `type`. `inRequest`: what the client sends, so dates have the milliseconds a `Date` keeps (the
+    /// service's own answers carry seven fractional digits).
+    private func sample(_ type: TypeRef, depth: Int, loose: Bool, extra: Bool = false, inRequest: Bool = false)
+        -> JSONLiteral?
+    {
         switch type {
-        case .primitive(let primitive): return Self.sample(primitive, loose: loose)
+        case .primitive(let primitive): return Self.sample(primitive, loose: loose, inRequest: inRequest)
         case .collection(let element):
             guard depth < 4 else { return .array([]) }
             if case .named(let name) = element, structures[name] != nil {
                 // The base type, then a derived one where the base has any: polymorphism on the wire.
                 var items: [JSONLiteral] = []
                 if structures[name]?.isAbstract == false,
-                    let base = object(name, as: name, depth: depth + 1, extra: extra)
+                    let base = object(name, as: name, depth: depth + 1, extra: extra, inRequest: inRequest)
                 {
                     items.append(base)
                 }
                 if let concrete = structures.firstConcreteDescendant(of: name),
-                    let item = object(concrete, as: name, depth: depth + 1, extra: extra)
+                    let item = object(concrete, as: name, depth: depth + 1, extra: extra, inRequest: inRequest)
                 {
                     items.append(item)
                 }
                 return .array(items)
             }
-            return sample(element, depth: depth + 1, loose: loose).map { .array([$0]) } ?? .array([])
+            return sample(element, depth: depth + 1, loose: loose, inRequest: inRequest).map { .array([$0]) }
+                ?? .array([])
         case .named(let name):
             if let enumeration = enums[name] { return .string(enumeration.members.first?.name ?? "value") }
             guard depth < 4 else { return nil }
             let concrete =
                 structures[name]?.isAbstract == true ? structures.firstConcreteDescendant(of: name) ?? name : name
-            return object(concrete, as: name, depth: depth + 1, extra: extra)
+            return object(concrete, as: name, depth: depth + 1, extra: extra, inRequest: inRequest)
         }
     }
 
     /// Every property of `name` (inherited ones included); names its type when it stands in for `declared`.
-    private func object(_ name: QualifiedName, as declared: QualifiedName, depth: Int, extra: Bool) -> JSONLiteral? {
+    private func object(
+        _ name: QualifiedName, as declared: QualifiedName, depth: Int, extra: Bool, inRequest: Bool
+    ) -> JSONLiteral? {
         guard let structure = structures[name] else { return nil }
         var members: [JSONLiteral.Member] = []
         if name != declared {
@@ -268,7 +276,8 @@ public struct FixtureEmitter {
         }
         for property in structures.lineage(of: structure).flatMap(\.properties)
         where !members.contains(where: { $0.name == property.name }) {
-            if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues) {
+            if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues, inRequest: inRequest)
+            {
                 members.append(.init(property.name, value))
             }
         }
@@ -276,7 +285,7 @@ public struct FixtureEmitter {
         return .object(members)
     }
 
-    private static func sample(_ primitive: Primitive, loose: Bool) -> JSONLiteral? {
+    private static func sample(_ primitive: Primitive, loose: Bool, inRequest: Bool) -> JSONLiteral? {
         switch primitive {
         case .string: return loose ? .number("12345678901234567890123456") : .string("text")
         case .boolean: return loose ? .string("true") : .bool(true)
@@ -289,7 +298,7 @@ public struct FixtureEmitter {
         case .guid: return .string("00000000-0000-0000-0000-000000000001")
         case .binary: return .string("SGVsbG8=")
         case .date: return .string("2017-04-21")
-        case .dateTimeOffset: return .string("2017-04-21T10:00:00.1234567Z")
+        case .dateTimeOffset: return .string(inRequest ? "2017-04-21T10:00:00.123Z" : "2017-04-21T10:00:00.1234567Z")
         case .timeOfDay: return .string("10:00:00")
         case .duration: return .string("PT1H")
         case .stream: return nil

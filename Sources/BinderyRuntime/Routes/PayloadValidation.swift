@@ -122,7 +122,10 @@ public struct PayloadValidator: Sendable {
             if case .array(let items) = results, items.count == 1 { return (items[0], path + [.index(0)]) }
             return (results, path)
         case .odata:
-            if case .collection = kind, let value = root["value"] { return (value, [.key("value")]) }
+            // A single entity or complex value is the body; a collection or a primitive (an action's Boolean,
+            // a function's count) is wrapped as {"value": ...}.
+            if case .model = kind { return (root, []) }
+            if let value = root["value"] { return (value, [.key("value")]) }
             return (root, [])
         case .bare:
             return (root, [])
