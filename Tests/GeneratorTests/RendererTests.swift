@@ -233,3 +233,83 @@ import Testing
             ])
     }
 }
+
+/// Declarations whose names and types alone pass 120 columns (the full Microsoft Graph has hundreds): the type or
+/// the value moves to the next line, as swift-format lays them out, instead of running past the width.
+@Suite struct RendererLongDeclarationTests {
+    static let longName = "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails"
+    static let longType =
+        "CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsBuilder>"
+
+    static func render(_ declarations: [Declaration]) -> String {
+        SwiftRenderer().render(SwiftFile(path: "Long.swift", header: [], imports: [], declarations: declarations))
+    }
+
+    @Test func aLongTypeAliasBreaksAfterTheEqualsSign() {
+        let text = Self.render([
+            Declaration(
+                .typeAlias(
+                    name: "UserExperienceAnalyticsAppHealthAppPerformance",
+                    type: "Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>"))
+        ])
+        #expect(
+            text == """
+                public typealias UserExperienceAnalyticsAppHealthAppPerformance =
+                    Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>
+
+                """)
+    }
+
+    @Test func aLongComputedPropertyPutsItsTypeAndBraceOnLinesOfTheirOwn() {
+        let property = Declaration(.variable(.computed(Self.longName, type: Self.longType, getter: [.raw(".init()")])))
+        let text = Self.render([Declaration(.type(TypeDeclaration(.struct, "Root", members: [property])))])
+        #expect(
+            text == """
+                public struct Root {
+                    public var \(Self.longName):
+                        \(Self.longType)
+                    {
+                        .init()
+                    }
+                }
+
+                """)
+    }
+
+    @Test func aLongStoredPropertyPutsItsTypeOnTheNextLine() {
+        let property = Declaration(.variable(.stored(Self.longName, type: Self.longType)))
+        let text = Self.render([Declaration(.type(TypeDeclaration(.struct, "Root", members: [property])))])
+        #expect(text.contains("    public let \(Self.longName):\n        \(Self.longType)\n}"))
+    }
+
+    @Test func aLongFunctionWithoutParametersPutsItsResultOnTheNextLine() {
+        let function = FunctionDeclaration(
+            "getAttackSimulationSimulationUserCoverageForTheWholeTenant", returns: Self.longType,
+            body: [.raw("fatalError()")])
+        let text = Self.render([Declaration(.function(function))])
+        #expect(
+            text == """
+                public func getAttackSimulationSimulationUserCoverageForTheWholeTenant()
+                    -> \(Self.longType)
+                {
+                    fatalError()
+                }
+
+                """)
+    }
+
+    @Test func aValueThatCannotBreakGoesOnTheLineAfterItsLabel() {
+        let call = Expression.call(
+            "update", [.init(Self.longName, .raw("arguments.bodyMember(\"\(Self.longName)\")"))])
+        let text = RendererTests.render(call)
+        #expect(
+            text
+                == RendererTests.boxed(
+                    """
+                    public static let name = update(
+                        \(Self.longName):
+                            arguments.bodyMember("\(Self.longName)")
+                    )
+                    """))
+    }
+}

@@ -55,7 +55,12 @@ public struct SwiftRenderer: Sendable {
         case .function(let function):
             renderFunction(function, access: access, into: &printer)
         case .typeAlias(let name, let type):
-            printer.line("\(access)typealias \(name) = \(type)")
+            if printer.fitsLine("\(access)typealias \(name) = \(type)") {
+                printer.line("\(access)typealias \(name) = \(type)")
+            } else {
+                printer.line("\(access)typealias \(name) =")
+                printer.indent { $0.line(type) }
+            }
         }
     }
 
@@ -86,25 +91,41 @@ public struct SwiftRenderer: Sendable {
 
     /// `public static let name: Type` (a stored value follows as ` = value`).
     private func variablePrefix(_ variable: VariableDeclaration, access: String) -> String {
+        nameOnlyPrefix(variable, access: access) + (variable.type.map { ": " + $0 } ?? "")
+    }
+
+    private func nameOnlyPrefix(_ variable: VariableDeclaration, access: String) -> String {
         access + (variable.isStatic ? "static " : "") + (variable.isLet ? "let " : "var ") + variable.name
-            + (variable.type.map { ": " + $0 } ?? "")
     }
 
     private func renderVariable(_ variable: VariableDeclaration, access: String, into printer: inout Printer) {
         let head = variablePrefix(variable, access: access)
+        // A name and type too long for one line: the type goes on the next line, and a body's brace on its own.
+        let breaksType = variable.type != nil && !printer.fitsLine(head + (variable.getter == nil ? "" : " {"))
+        func writeHead(_ printer: inout Printer) {
+            guard breaksType, let type = variable.type else { return }
+            printer.line(nameOnlyPrefix(variable, access: access) + ":")
+            printer.indent { $0.line(type) }
+        }
         if let getter = variable.getter {
+            writeHead(&printer)
+            let blockHead = breaksType ? "" : head
             if let setter = variable.setter {
-                printer.line(head, " {")
+                printer.line(blockHead, breaksType ? "{" : " {")
                 printer.indent { printer in
                     printer.block("get", getter)
                     printer.block("set", setter)
                 }
                 printer.line("}")
+            } else if breaksType {
+                printer.block("", getter, forceMultiline: true)
             } else {
                 printer.block(head, getter)
             }
         } else if let value = variable.value {
             printer.expression(value, prefix: head + " = ")
+        } else if breaksType {
+            writeHead(&printer)
         } else {
             printer.line(head)
         }
@@ -121,8 +142,13 @@ public struct SwiftRenderer: Sendable {
         let keyword = function.name == "init" ? "" : "func "
         let head = "\(access)\(function.isStatic ? "static " : "")\(keyword)\(function.name)"
         let oneLine = "\(head)(\(parameters.joined(separator: ", ")))\(effects)\(returns)"
-        if oneLine.count + printer.indentation.count + 2 <= Printer.width || parameters.isEmpty {
+        if oneLine.count + printer.indentation.count + 2 <= Printer.width {
             printer.block(oneLine, function.body, forceMultiline: true)
+        } else if parameters.isEmpty {
+            // Nothing to break between the parentheses: the result type goes on the next line.
+            printer.line("\(head)()\(effects)")
+            if let returnType = function.returnType { printer.indent { $0.line("-> " + returnType) } }
+            printer.block("", function.body, forceMultiline: true)
         } else {
             printer.line("\(head)(")
             printer.indent { printer in
@@ -202,13 +228,17 @@ struct Printer {
         return columns <= Self.width
     }
 
-    /// `head { body }`, on one line when the body is one short statement.
+    /// Whether `text` fits the width at the current indentation.
+    func fitsLine(_ text: String) -> Bool { fits(text) }
+
+    /// `head { body }`, on one line when the body is one short statement; an empty head puts the brace on a line
+    /// of its own (after a head that had to break).
     mutating func block(_ head: String, _ body: [Statement], forceMultiline: Bool = false) {
         if !forceMultiline, body.count == 1, let only = body.first?.flat, fits(head, " { ", only, " }") {
             line(head, " { ", only, " }")
             return
         }
-        line(head, " {")
+        line(head, head.isEmpty ? "{" : " {")
         indent { printer in for statement in body { printer.statement(statement) } }
         line("}")
     }
@@ -259,20 +289,41 @@ struct Printer {
         case .tuple(let elements) where !elements.isEmpty:
             return list(open: prefix + "(", elements.map { ("", $0) }, trailingComma: false, close: ")" + suffix)
         case .closure(let parameters, let body):
-            line(prefix, "{", parameters.isEmpty ? "" : " " + parameters.joined(separator: ", ") + " in")
+            let opening = "{" + (parameters.isEmpty ? "" : " " + parameters.joined(separator: ", ") + " in")
+            if !fits(prefix, opening), let label = Self.label(prefix) {
+                // `"a long key":` on its own line, the closure a level deeper.
+                line(label)
+                return indent { $0.expression(expression, suffix: suffix) }
+            }
+            line(prefix, opening)
             indent { printer in for statement in body { printer.statement(statement) } }
             return line("}", suffix)
         case .keyword(let keyword, let value):
             return self.expression(value, prefix: prefix + keyword + " ", suffix: suffix)
         case .raw(let text):
+            if let label = Self.label(prefix), !text.contains("\n") {
+                // Nothing to break inside: the value goes on the line after its label.
+                line(label)
+                return indent { $0.line(text, suffix) }
+            }
             // Nothing to break at (a long literal, say): it stays whole.
             return lines(prefix + text + suffix)
         default:
             break
         }
-        // Nothing to break at (a long literal, say): it stays whole.
+        // Nothing to break at (a long literal, say): it stays whole, on the line after its label if it has one.
         assert(expression.flat != nil, "an expression that must break but has nowhere to: \(expression)")
+        if let label = Self.label(prefix) {
+            line(label)
+            return indent { $0.line(expression.flat ?? "", suffix) }
+        }
         line(prefix, expression.flat ?? "", suffix)
+    }
+
+    /// `label:` when `prefix` is an argument label or a dictionary key (`name: `), else nil.
+    private static func label(_ prefix: String) -> String? {
+        guard prefix.hasSuffix(": "), prefix.count > 2 else { return nil }
+        return String(prefix.dropLast())
     }
 
     /// `open`, one item per line a level deeper (each after its label), `close`.

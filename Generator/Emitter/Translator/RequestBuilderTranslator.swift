@@ -175,7 +175,9 @@ struct RequestBuilderTranslator {
             var doc = DocComment.lines(child.doc, remark: nil)
             if child.isCollection {
                 if !doc.isEmpty { doc.append("") }
-                doc.append("`\(name).request()` lists them; `\(name)(\"\(child.keyName ?? "id")\")` addresses one.")
+                // A long name with a long key would make a code span no line can hold: the key is then just "id".
+                let key = child.keyName.flatMap { name.count + $0.count <= 70 ? $0 : nil } ?? "id"
+                doc.append("`\(name).request()` lists them; `\(name)(\"\(key)\")` addresses one.")
                 members.append(
                     Declaration(
                         doc: doc,
