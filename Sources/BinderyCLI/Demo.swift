@@ -157,7 +157,7 @@ struct Demo: AsyncParsableCommand {
         section("OneNote: notebooks → section groups → sections, and the picked section")
         let mock = try await session.mock(.oneNote, seed: Self.seedNotebooks)
         let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
-        var picked: OnenoteSection?
+        var picked: OneNote.OnenoteSection?
         for try await notebook in client.notebooksWithSections().all() {
             print("  notebook \(notebook.title ?? "?")")
             for section in notebook.sections ?? [] {

@@ -3,12 +3,17 @@ import BinderyMock
 import Foundation
 
 extension MockOperation {
-    /// Graph `sendMail`: the message lands in Sent Items unless `saveToSentItems` is false; 202.
+    /// Graph `sendMail`: the message lands in Sent Items unless `saveToSentItems` is false; 202. Like the service,
+    /// it matches parameter names without regard to case: the documentation writes `message` and `saveToSentItems`,
+    /// `$metadata` (and so the generated client) `Message` and `SaveToSentItems`.
     static let sendMail = MockOperation { call in
-        guard case .object(let message)? = call.body?["message"] else {
+        func parameter(_ name: String) -> JSONValue? {
+            call.body?.objectValue?.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+        guard case .object(let message)? = parameter("message") else {
             return call.server.errorResponse(400, code: "ErrorInvalidRequest", message: "the body needs a message")
         }
-        if call.body?["saveToSentItems"] != .bool(false) {
+        if parameter("saveToSentItems") != .bool(false) {
             call.store.insert(message, into: ["me", "mailFolders", "sentitems", "messages"])
         }
         return .empty(202)

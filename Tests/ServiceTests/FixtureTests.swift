@@ -34,8 +34,9 @@ import Testing
                 body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path))
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
             // A synthesized object carries one member the spec does not declare; a spec's example is as written,
-            // and primitives (a function's list of ids) have no members.
-            if fixture["response"]?["fromSpecExample"] == nil, Self.holdsObjects(kind) {
+            // and primitives (a function's list of ids) and empty lists (of an abstract type nothing derives from)
+            // have no members.
+            if fixture["response"]?["fromSpecExample"] == nil, Self.holdsObjects(kind), report.itemCount != 0 {
                 #expect(
                     report.unknownFields.contains { $0.hasSuffix(".fieldUnknownToTheSpec") },
                     "\(file): the extra member is kept")

@@ -28,12 +28,14 @@ import Testing
         #expect(sent.head.method == .post)
         #expect(sent.url == "https://graph.microsoft.com/v1.0/me/sendMail")
         #expect(sent.head.headerFields[.contentType] == "application/json")
+        // Parameter names as $metadata declares them; the documentation's `message` and `saveToSentItems` are the
+        // same parameters, since Graph matches action parameters without regard to case.
         #expect(
             sent.bodyJSON
                 == (try json(
                     #"""
-                    {"message":{"subject":"Welcome","body":{"contentType":"html","content":"<p>Hi</p>"},
-                     "toRecipients":[{"emailAddress":{"address":"alex@contoso.com"}}]},"saveToSentItems":true}
+                    {"Message":{"subject":"Welcome","body":{"contentType":"html","content":"<p>Hi</p>"},
+                     "toRecipients":[{"emailAddress":{"address":"alex@contoso.com"}}]},"SaveToSentItems":true}
                     """#)))
     }
 
@@ -69,7 +71,7 @@ import Testing
              "attachments":[
                {"@odata.type":"#microsoft.graph.fileAttachment","id":"A1","name":"q3.xlsx","size":12,"isInline":false,"contentBytes":"SGVsbG8="},
                {"@odata.type":"#microsoft.graph.itemAttachment","id":"A2","name":"fwd","size":300,"isInline":false}],
-             "inferenceClassification":"focused"}
+             "propertyGraphMayAddLater":"focused"}
             """#
         let message = try Message(jsonBytes: bytes(wire))
         #expect(message.importance == .high)
@@ -79,7 +81,7 @@ import Testing
         #expect(attachments[0].resolved is FileAttachment)
         #expect(attachments[0].downcast(to: FileAttachment.self)?.contentBytes == Data("Hello".utf8))
         #expect(attachments[1].resolved is ItemAttachment)
-        #expect(message.additionalData["inferenceClassification"] == .string("focused"))
+        #expect(message.additionalData["propertyGraphMayAddLater"] == .string("focused"))
         #expect(try roundTrips(message, wire))
         // A file attachment whose bytes are not base64 fails where it is.
         #expect(throws: ModelDecodingError.self) {

@@ -315,7 +315,17 @@ extension JSONLiteral {
         case .string(let text): return text
         case .number(let text): return text
         case .bool(let value): return value ? "true" : "false"
-        default: return rendered(indent: "")
+        default: return compactText
+        }
+    }
+
+    /// JSON without whitespace: a collection or object inside a URL (`computeInheritance(labelIds=["text"])`).
+    var compactText: String {
+        switch self {
+        case .array(let items): return "[" + items.map(\.compactText).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { Self.quoted($0.name) + ":" + $0.value.compactText }.joined(separator: ",") + "}"
+        default: return rendered()
         }
     }
 

@@ -25,8 +25,84 @@ public struct GraphClient: RequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.GraphService",
         children: [
-            .init("me", "microsoft.graph.user", collection: false),
+            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
+            .init("agreements", "microsoft.graph.agreement", collection: true),
+            .init("applications", "microsoft.graph.application", collection: true),
+            .init("applicationTemplates", "microsoft.graph.applicationTemplate", collection: true),
+            .init(
+                "authenticationMethodConfigurations",
+                "microsoft.graph.authenticationMethodConfiguration",
+                collection: true
+            ),
+            .init(
+                "certificateBasedAuthConfiguration",
+                "microsoft.graph.certificateBasedAuthConfiguration",
+                collection: true
+            ),
+            .init("chats", "microsoft.graph.chat", collection: true),
+            .init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true),
+            .init("contacts", "microsoft.graph.orgContact", collection: true),
+            .init("contracts", "microsoft.graph.contract", collection: true),
+            .init("dataPolicyOperations", "microsoft.graph.dataPolicyOperation", collection: true),
+            .init("devices", "microsoft.graph.device", collection: true),
+            .init("directoryObjects", "microsoft.graph.directoryObject", collection: true),
+            .init("directoryRoles", "microsoft.graph.directoryRole", collection: true),
+            .init("directoryRoleTemplates", "microsoft.graph.directoryRoleTemplate", collection: true),
+            .init("domainDnsRecords", "microsoft.graph.domainDnsRecord", collection: true),
+            .init("domains", "microsoft.graph.domain", collection: true),
+            .init("drives", "microsoft.graph.drive", collection: true),
+            .init("filterOperators", "microsoft.graph.filterOperatorSchema", collection: true),
+            .init("functions", "microsoft.graph.attributeMappingFunctionSchema", collection: true),
+            .init("groupLifecyclePolicies", "microsoft.graph.groupLifecyclePolicy", collection: true),
+            .init("groups", "microsoft.graph.group", collection: true),
+            .init("groupSettings", "microsoft.graph.groupSetting", collection: true),
+            .init("groupSettingTemplates", "microsoft.graph.groupSettingTemplate", collection: true),
+            .init("identityProviders", "microsoft.graph.identityProvider", collection: true),
+            .init("invitations", "microsoft.graph.invitation", collection: true),
+            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+            .init("organization", "microsoft.graph.organization", collection: true),
+            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+            .init("places", "microsoft.graph.place", collection: true),
+            .init("schemaExtensions", "microsoft.graph.schemaExtension", collection: true),
+            .init("scopedRoleMemberships", "microsoft.graph.scopedRoleMembership", collection: true),
+            .init("servicePrincipals", "microsoft.graph.servicePrincipal", collection: true),
+            .init("shares", "microsoft.graph.sharedDriveItem", collection: true),
+            .init("sites", "microsoft.graph.site", collection: true),
+            .init("subscribedSkus", "microsoft.graph.subscribedSku", collection: true),
+            .init("subscriptions", "microsoft.graph.subscription", collection: true),
+            .init("teams", "microsoft.graph.team", collection: true),
+            .init("teamsTemplates", "microsoft.graph.teamsTemplate", collection: true),
             .init("users", "microsoft.graph.user", collection: true),
+            .init("admin", "microsoft.graph.admin", collection: false),
+            .init("appCatalogs", "microsoft.graph.appCatalogs", collection: false),
+            .init("auditLogs", "microsoft.graph.auditLogRoot", collection: false),
+            .init("authenticationMethodsPolicy", "microsoft.graph.authenticationMethodsPolicy", collection: false),
+            .init("communications", "microsoft.graph.cloudCommunications", collection: false),
+            .init("compliance", "microsoft.graph.compliance", collection: false),
+            .init("copilot", "microsoft.graph.copilotRoot", collection: false),
+            .init("deviceAppManagement", "microsoft.graph.deviceAppManagement", collection: false),
+            .init("deviceManagement", "microsoft.graph.deviceManagement", collection: false),
+            .init("directory", "microsoft.graph.directory", collection: false),
+            .init("education", "microsoft.graph.educationRoot", collection: false),
+            .init("employeeExperience", "microsoft.graph.employeeExperience", collection: false),
+            .init("external", "microsoft.graph.externalConnectors.external", collection: false),
+            .init("identity", "microsoft.graph.identityContainer", collection: false),
+            .init("identityGovernance", "microsoft.graph.identityGovernance", collection: false),
+            .init("identityProtection", "microsoft.graph.identityProtectionRoot", collection: false),
+            .init("informationProtection", "microsoft.graph.informationProtection", collection: false),
+            .init("me", "microsoft.graph.user", collection: false),
+            .init("planner", "microsoft.graph.planner", collection: false),
+            .init("policies", "microsoft.graph.policyRoot", collection: false),
+            .init("print", "microsoft.graph.print", collection: false),
+            .init("privacy", "microsoft.graph.privacy", collection: false),
+            .init("reports", "microsoft.graph.reportRoot", collection: false),
+            .init("roleManagement", "microsoft.graph.roleManagement", collection: false),
+            .init("search", "microsoft.graph.searchEntity", collection: false),
+            .init("security", "microsoft.graph.security", collection: false),
+            .init("solutions", "microsoft.graph.solutionsRoot", collection: false),
+            .init("storage", "microsoft.graph.storage", collection: false),
+            .init("teamwork", "microsoft.graph.teamwork", collection: false),
+            .init("tenantRelationships", "microsoft.graph.tenantRelationship", collection: false),
         ]
     )
 
@@ -62,13 +138,294 @@ public struct GraphClient: RequestBuilder {
         ))
     }
 
-    /// The signed-in user.
-    public var me: UserRequestBuilder { .init(client: client, path: path.appending("me")) }
+    /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
+        .init(client: client, path: path.appending("agreementAcceptances"))
+    }
 
-    /// Users of the organization, addressed by identifier or user principal name.
-    ///
+    /// `agreements.request()` lists them; `agreements("agreement-id")` addresses one.
+    public var agreements: CollectionRequestBuilder<AgreementRequestBuilder> {
+        .init(client: client, path: path.appending("agreements"))
+    }
+
+    /// `applications.request()` lists them; `applications("application-id")` addresses one.
+    public var applications: CollectionRequestBuilder<ApplicationRequestBuilder> {
+        .init(client: client, path: path.appending("applications"))
+    }
+
+    /// `applicationTemplates.request()` lists them; `applicationTemplates("applicationTemplate-id")` addresses one.
+    public var applicationTemplates: CollectionRequestBuilder<ApplicationTemplateRequestBuilder> {
+        .init(client: client, path: path.appending("applicationTemplates"))
+    }
+
+    /// `authenticationMethodConfigurations.request()` lists them;
+    /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
+    public var authenticationMethodConfigurations:
+        CollectionRequestBuilder<AuthenticationMethodConfigurationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("authenticationMethodConfigurations"))
+    }
+
+    /// `certificateBasedAuthConfiguration.request()` lists them;
+    /// `certificateBasedAuthConfiguration("certificateBasedAuthConfiguration-id")` addresses one.
+    public var certificateBasedAuthConfiguration:
+        CollectionRequestBuilder<CertificateBasedAuthConfigurationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("certificateBasedAuthConfiguration"))
+    }
+
+    /// `chats.request()` lists them; `chats("chat-id")` addresses one.
+    public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
+        .init(client: client, path: path.appending("chats"))
+    }
+
+    /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
+    public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
+        .init(client: client, path: path.appending("connections"))
+    }
+
+    /// `contacts.request()` lists them; `contacts("orgContact-id")` addresses one.
+    public var contacts: CollectionRequestBuilder<OrgContactRequestBuilder> {
+        .init(client: client, path: path.appending("contacts"))
+    }
+
+    /// `contracts.request()` lists them; `contracts("contract-id")` addresses one.
+    public var contracts: CollectionRequestBuilder<ContractRequestBuilder> {
+        .init(client: client, path: path.appending("contracts"))
+    }
+
+    /// `dataPolicyOperations.request()` lists them; `dataPolicyOperations("dataPolicyOperation-id")` addresses one.
+    public var dataPolicyOperations: CollectionRequestBuilder<DataPolicyOperationRequestBuilder> {
+        .init(client: client, path: path.appending("dataPolicyOperations"))
+    }
+
+    /// `devices.request()` lists them; `devices("device-id")` addresses one.
+    public var devices: CollectionRequestBuilder<DeviceRequestBuilder> {
+        .init(client: client, path: path.appending("devices"))
+    }
+
+    /// `directoryObjects.request()` lists them; `directoryObjects("directoryObject-id")` addresses one.
+    public var directoryObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("directoryObjects"))
+    }
+
+    /// `directoryRoles.request()` lists them; `directoryRoles("directoryRole-id")` addresses one.
+    public var directoryRoles: CollectionRequestBuilder<DirectoryRoleRequestBuilder> {
+        .init(client: client, path: path.appending("directoryRoles"))
+    }
+
+    /// `directoryRoleTemplates.request()` lists them; `directoryRoleTemplates("directoryRoleTemplate-id")` addresses
+    /// one.
+    public var directoryRoleTemplates: CollectionRequestBuilder<DirectoryRoleTemplateRequestBuilder> {
+        .init(client: client, path: path.appending("directoryRoleTemplates"))
+    }
+
+    /// `domainDnsRecords.request()` lists them; `domainDnsRecords("domainDnsRecord-id")` addresses one.
+    public var domainDnsRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
+        .init(client: client, path: path.appending("domainDnsRecords"))
+    }
+
+    /// `domains.request()` lists them; `domains("domain-id")` addresses one.
+    public var domains: CollectionRequestBuilder<DomainRequestBuilder> {
+        .init(client: client, path: path.appending("domains"))
+    }
+
+    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
+        .init(client: client, path: path.appending("drives"))
+    }
+
+    /// `filterOperators.request()` lists them; `filterOperators("filterOperatorSchema-id")` addresses one.
+    public var filterOperators: CollectionRequestBuilder<FilterOperatorSchemaRequestBuilder> {
+        .init(client: client, path: path.appending("filterOperators"))
+    }
+
+    /// `functions.request()` lists them; `functions("attributeMappingFunctionSchema-id")` addresses one.
+    public var functions: CollectionRequestBuilder<AttributeMappingFunctionSchemaRequestBuilder> {
+        .init(client: client, path: path.appending("functions"))
+    }
+
+    /// `groupLifecyclePolicies.request()` lists them; `groupLifecyclePolicies("groupLifecyclePolicy-id")` addresses
+    /// one.
+    public var groupLifecyclePolicies: CollectionRequestBuilder<GroupLifecyclePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("groupLifecyclePolicies"))
+    }
+
+    /// `groups.request()` lists them; `groups("group-id")` addresses one.
+    public var groups: CollectionRequestBuilder<GroupRequestBuilder> {
+        .init(client: client, path: path.appending("groups"))
+    }
+
+    /// `groupSettings.request()` lists them; `groupSettings("groupSetting-id")` addresses one.
+    public var groupSettings: CollectionRequestBuilder<GroupSettingRequestBuilder> {
+        .init(client: client, path: path.appending("groupSettings"))
+    }
+
+    /// `groupSettingTemplates.request()` lists them; `groupSettingTemplates("groupSettingTemplate-id")` addresses one.
+    public var groupSettingTemplates: CollectionRequestBuilder<GroupSettingTemplateRequestBuilder> {
+        .init(client: client, path: path.appending("groupSettingTemplates"))
+    }
+
+    /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
+    public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
+        .init(client: client, path: path.appending("identityProviders"))
+    }
+
+    /// `invitations.request()` lists them; `invitations("invitation-id")` addresses one.
+    public var invitations: CollectionRequestBuilder<InvitationRequestBuilder> {
+        .init(client: client, path: path.appending("invitations"))
+    }
+
+    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
+    /// one.
+    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("oauth2PermissionGrants"))
+    }
+
+    /// `organization.request()` lists them; `organization("organization-id")` addresses one.
+    public var organization: CollectionRequestBuilder<OrganizationRequestBuilder> {
+        .init(client: client, path: path.appending("organization"))
+    }
+
+    /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("permissionGrants"))
+    }
+
+    /// `places.request()` lists them; `places("place-id")` addresses one.
+    public var places: CollectionRequestBuilder<PlaceRequestBuilder> {
+        .init(client: client, path: path.appending("places"))
+    }
+
+    /// `schemaExtensions.request()` lists them; `schemaExtensions("schemaExtension-id")` addresses one.
+    public var schemaExtensions: CollectionRequestBuilder<SchemaExtensionRequestBuilder> {
+        .init(client: client, path: path.appending("schemaExtensions"))
+    }
+
+    /// `scopedRoleMemberships.request()` lists them; `scopedRoleMemberships("scopedRoleMembership-id")` addresses one.
+    public var scopedRoleMemberships: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
+        .init(client: client, path: path.appending("scopedRoleMemberships"))
+    }
+
+    /// `servicePrincipals.request()` lists them; `servicePrincipals("servicePrincipal-id")` addresses one.
+    public var servicePrincipals: CollectionRequestBuilder<ServicePrincipalRequestBuilder> {
+        .init(client: client, path: path.appending("servicePrincipals"))
+    }
+
+    /// `shares.request()` lists them; `shares("sharedDriveItem-id")` addresses one.
+    public var shares: CollectionRequestBuilder<SharedDriveItemRequestBuilder> {
+        .init(client: client, path: path.appending("shares"))
+    }
+
+    /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
+        .init(client: client, path: path.appending("sites"))
+    }
+
+    /// `subscribedSkus.request()` lists them; `subscribedSkus("subscribedSku-id")` addresses one.
+    public var subscribedSkus: CollectionRequestBuilder<SubscribedSkuRequestBuilder> {
+        .init(client: client, path: path.appending("subscribedSkus"))
+    }
+
+    /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
+        .init(client: client, path: path.appending("subscriptions"))
+    }
+
+    /// `teams.request()` lists them; `teams("team-id")` addresses one.
+    public var teams: CollectionRequestBuilder<TeamRequestBuilder> {
+        .init(client: client, path: path.appending("teams"))
+    }
+
+    /// `teamsTemplates.request()` lists them; `teamsTemplates("teamsTemplate-id")` addresses one.
+    public var teamsTemplates: CollectionRequestBuilder<TeamsTemplateRequestBuilder> {
+        .init(client: client, path: path.appending("teamsTemplates"))
+    }
+
     /// `users.request()` lists them; `users("user-id")` addresses one.
     public var users: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
+    }
+
+    public var admin: AdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
+
+    public var appCatalogs: AppCatalogsRequestBuilder { .init(client: client, path: path.appending("appCatalogs")) }
+
+    public var auditLogs: AuditLogRootRequestBuilder { .init(client: client, path: path.appending("auditLogs")) }
+
+    public var authenticationMethodsPolicy: AuthenticationMethodsPolicyRequestBuilder {
+        .init(client: client, path: path.appending("authenticationMethodsPolicy"))
+    }
+
+    public var communications: CloudCommunicationsRequestBuilder {
+        .init(client: client, path: path.appending("communications"))
+    }
+
+    public var compliance: ComplianceRequestBuilder { .init(client: client, path: path.appending("compliance")) }
+
+    public var copilot: CopilotRootRequestBuilder { .init(client: client, path: path.appending("copilot")) }
+
+    public var deviceAppManagement: DeviceAppManagementRequestBuilder {
+        .init(client: client, path: path.appending("deviceAppManagement"))
+    }
+
+    public var deviceManagement: DeviceManagementRequestBuilder {
+        .init(client: client, path: path.appending("deviceManagement"))
+    }
+
+    public var directory: DirectoryRequestBuilder { .init(client: client, path: path.appending("directory")) }
+
+    public var education: EducationRootRequestBuilder { .init(client: client, path: path.appending("education")) }
+
+    public var employeeExperience: EmployeeExperienceRequestBuilder {
+        .init(client: client, path: path.appending("employeeExperience"))
+    }
+
+    public var external: ExternalConnectorsExternalRequestBuilder {
+        .init(client: client, path: path.appending("external"))
+    }
+
+    public var identity: IdentityContainerRequestBuilder { .init(client: client, path: path.appending("identity")) }
+
+    public var identityGovernance: IdentityGovernanceRequestBuilder {
+        .init(client: client, path: path.appending("identityGovernance"))
+    }
+
+    public var identityProtection: IdentityProtectionRootRequestBuilder {
+        .init(client: client, path: path.appending("identityProtection"))
+    }
+
+    public var informationProtection: InformationProtectionRequestBuilder {
+        .init(client: client, path: path.appending("informationProtection"))
+    }
+
+    public var me: UserRequestBuilder { .init(client: client, path: path.appending("me")) }
+
+    public var planner: PlannerRequestBuilder { .init(client: client, path: path.appending("planner")) }
+
+    public var policies: PolicyRootRequestBuilder { .init(client: client, path: path.appending("policies")) }
+
+    public var print: PrintRequestBuilder { .init(client: client, path: path.appending("print")) }
+
+    public var privacy: PrivacyRequestBuilder { .init(client: client, path: path.appending("privacy")) }
+
+    public var reports: ReportRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
+
+    public var roleManagement: RoleManagementRequestBuilder {
+        .init(client: client, path: path.appending("roleManagement"))
+    }
+
+    public var search: SearchEntityRequestBuilder { .init(client: client, path: path.appending("search")) }
+
+    public var security: SecurityRequestBuilder { .init(client: client, path: path.appending("security")) }
+
+    public var solutions: SolutionsRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
+
+    public var storage: StorageRequestBuilder { .init(client: client, path: path.appending("storage")) }
+
+    public var teamwork: TeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
+
+    public var tenantRelationships: TenantRelationshipRequestBuilder {
+        .init(client: client, path: path.appending("tenantRelationships"))
     }
 }
