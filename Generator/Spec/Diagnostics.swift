@@ -50,6 +50,11 @@ public struct Diagnostics: Sendable {
         all.append(Diagnostic(.warning, message, at: location))
     }
 
+    /// Something left out on purpose that needs no action, such as a vocabulary's term definitions.
+    public mutating func note(_ message: String, at location: SourceLocation?) {
+        all.append(Diagnostic(.note, message, at: location))
+    }
+
     public mutating func append(contentsOf other: Diagnostics) {
         all.append(contentsOf: other.all)
     }

@@ -425,7 +425,7 @@ struct CSDLBadInputTests {
             result.diagnostics.map(\.description) == [
                 "inline.xml:4:1: warning: TypeDefinition 'test.email' is not supported; its uses read as Edm.String",
                 "inline.xml:10:1: warning: unsupported element 'Frobnicate' in Schema skipped",
-                "inline.xml:5:1: warning: skipped 1 Term declaration: custom annotation terms are not generated",
+                "inline.xml:5:1: note: skipped 1 Term declaration: custom annotation terms are not generated",
                 "inline.xml:8:3: warning: unsupported primitive type 'Edm.GeographyPoint' is read as Edm.Untyped",
                 "inline.xml:3:1: warning: the document declares no EntityContainer; the root resource 'test.Service' is empty",
             ])

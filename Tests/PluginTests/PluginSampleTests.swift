@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Both SwiftPM plugins as a user's package meets them: Tests/PluginSample, copied and pointed at this checkout,
-/// is built in a nested `swift build` (the build-tool plugin generates two of its modules), its executable calls
-/// the generated builders, and the command plugin regenerates its checked-in module.
+/// is built in a nested `swift build` (the build-tool plugin generates four of its modules, two of them the README's
+/// recipes for a part of Microsoft Graph), its executable calls the generated builders, and the command plugin
+/// regenerates its checked-in module.
 ///
 /// The nested build compiles the runtime and the generator once (about a minute on two cores); its folder,
 /// .build/plugin-sample inside this checkout, is kept, so later runs rebuild only what changed.
@@ -31,6 +32,8 @@ import Testing
                 Library: Dune by Frank Herbert, 412 pages, fiction
                 Weather: Säntis at 2502 m, 2 readings, 11.3 °F
                 Tasks: created t3, 1 open
+                GraphMail: Inbox, 3 unread of 12
+                GraphFiles: Plans (folder), cabin.jpg (file)
 
                 """)
 
@@ -75,6 +78,12 @@ import Testing
         let pointed = text.replacingOccurrences(of: #"let bindery = "../..""#, with: "let bindery = \"\(root.path)\"")
         try #require(pointed != text, "Tests/PluginSample/Package.swift no longer says let bindery = \"../..\"")
         try Data(pointed.utf8).write(to: manifest)
+        // The Graph recipes take all of Graph as their spec, as a user's target would, and choose with `include`.
+        for recipe in ["GraphMail", "GraphFiles"] {
+            try fileManager.copyItem(
+                at: root.appendingPathComponent("Specs/Graph/Graph.csdl.xml"),
+                to: package.appendingPathComponent("Sources/\(recipe)/Graph.csdl.xml"))
+        }
     }
 
     /// `swift` with the sample package and the kept build folder.

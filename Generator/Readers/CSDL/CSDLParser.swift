@@ -130,7 +130,8 @@ struct CSDLParser {
             diagnostics.error("malformed XML", at: SourceLocation(file: path, line: 1, column: 1))
         }
         if let firstSkippedTerm {
-            diagnostics.warning(
+            // Terms define annotation vocabularies, not API: nothing to generate, and nothing for the user to do.
+            diagnostics.note(
                 "skipped \(skippedTerms) Term declaration\(skippedTerms == 1 ? "" : "s"): custom annotation terms are not generated",
                 at: firstSkippedTerm)
         }

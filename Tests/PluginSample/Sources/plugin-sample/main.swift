@@ -1,5 +1,7 @@
 import BinderyRuntime
 import Foundation
+import GraphFiles
+import GraphMail
 import Library
 import Tasks
 import Weather
@@ -30,6 +32,11 @@ let transport = CannedTransport(answers: [
     // Tasks: checked in under Generated/, made by `swift package bindery-gen --target Tasks`.
     "POST /tasks": #"{"id":"t3","title":"Return Dune","done":false}"#,
     "GET /tasks": #"[{"id":"t1","title":"Buy milk","done":true},{"id":"t3","title":"Return Dune","done":false}]"#,
+    // GraphMail and GraphFiles: parts of Microsoft Graph chosen by `include`, generated at build time.
+    "GET /v1.0/me/mailFolders/inbox":
+        #"{"id":"AQMkAD","displayName":"Inbox","unreadItemCount":3,"totalItemCount":12,"childFolderCount":0}"#,
+    "GET /v1.0/me/drive/root/children":
+        #"{"value":[{"id":"01A","name":"Plans","folder":{"childCount":2}},{"id":"01B","name":"cabin.jpg","size":912}]}"#,
 ])
 
 // Any failure is printed and exits 1, for the plugin test to report.
@@ -52,6 +59,12 @@ do {
     let created = try await tasks.createTask(todo).execute()
     let open = try await tasks.listTasks().get().value.filter(\.isOpen)
     print("Tasks: created \(created.id ?? "?"), \(open.count) open")
+
+    let inbox = try await GraphMailClient(transport: transport).me.mailFolders("inbox").request().get()
+    print("GraphMail: \(inbox.summary)")
+
+    let children = try await GraphFilesClient(transport: transport).me.drive.root.children.request().get().value
+    print("GraphFiles: " + children.map { "\($0.name ?? "?") (\($0.kind))" }.joined(separator: ", "))
 } catch {
     FileHandle.standardError.write(Data("plugin-sample: \(error)\n".utf8))
     exit(1)
