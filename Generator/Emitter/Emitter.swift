@@ -15,6 +15,8 @@ public struct Emitter: Sendable {
         /// How the spec is named in file headers (a path relative to the repository, not to this machine).
         public var specDisplayPath: String
         public var layout: Layout
+        /// A page per type in the service's reference (`{name}`: see `GeneratorConfig.referenceURL`).
+        public var referenceURL: String?
 
         public enum Layout: Sendable, Equatable {
             /// One file per model and per builder: easy to review, and an edit rebuilds little.
@@ -52,6 +54,7 @@ public struct Emitter: Sendable {
                 baseURL: config.baseURL ?? "https://localhost", alternativeBaseURLs: config.alternativeBaseURLs,
                 accessLevel: config.accessLevel, nameOverrides: config.nameOverrides,
                 specDisplayPath: specDisplayPath, layout: layout)
+            referenceURL = config.referenceURL
         }
     }
 
@@ -202,7 +205,7 @@ private struct Translators {
             spec: spec, moduleName: options.moduleName, clientName: options.clientName,
             overrides: options.nameOverrides, diagnostics: &diagnostics)
         let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
-        models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping)
+        models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping, referenceURL: options.referenceURL)
         let operations = OperationTranslator(
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
         builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations, models: models)

@@ -33,11 +33,15 @@ public struct GeneratorConfig: Equatable, Sendable {
     public var layout: Layout
     /// With `grouped`: how many files the types are spread over.
     public var fileCount: Int
+    /// The service's reference page for a type, linked from the type's documentation: `{name}` is the type's name
+    /// in lower case, after its namespace below the main one joined with `-` (`driveitem`, `security-alert`).
+    public var referenceURL: String?
 
     public init(
         moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String] = [:],
         clientName: String? = nil, accessLevel: AccessLevel = .public, include: [String] = [], exclude: [String] = [],
-        nameOverrides: [String: String] = [:], layout: Layout = .perType, fileCount: Int = 16
+        nameOverrides: [String: String] = [:], layout: Layout = .perType, fileCount: Int = 16,
+        referenceURL: String? = nil
     ) {
         self.moduleName = moduleName
         self.baseURL = baseURL
@@ -49,5 +53,6 @@ public struct GeneratorConfig: Equatable, Sendable {
         self.nameOverrides = nameOverrides
         self.layout = layout
         self.fileCount = fileCount
+        self.referenceURL = referenceURL
     }
 }

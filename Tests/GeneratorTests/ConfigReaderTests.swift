@@ -24,7 +24,8 @@ import Testing
               "exclude": ["files.secret"],
               "nameOverrides": {"files.item": "FileItem", "files.item/size": "byteCount"},
               "layout": "grouped",
-              "fileCount": 4
+              "fileCount": 4,
+              "referenceURL": "https://example.com/docs/{name}"
             }
             """)
         #expect(diagnostics == [])
@@ -35,7 +36,7 @@ import Testing
                     alternativeBaseURLs: ["consumer": "https://consumer.example.com/v1"], clientName: "FilesAPI",
                     accessLevel: .internal, include: ["files.*"], exclude: ["files.secret"],
                     nameOverrides: ["files.item": "FileItem", "files.item/size": "byteCount"], layout: .grouped,
-                    fileCount: 4))
+                    fileCount: 4, referenceURL: "https://example.com/docs/{name}"))
     }
 
     @Test func defaultsAreThoseOfTheREADME() {
@@ -89,6 +90,10 @@ import Testing
             #"bindery.json:1:55: error: not an absolute URL: "www""#
         ),
         ("[\"moduleName\"]", "bindery.json:1:1: error: expected an object of settings, found an array"),
+        (
+            "{\"moduleName\": \"A\", \"referenceURL\": \"https://x.org/docs\"}",
+            "bindery.json:1:37: error: referenceURL must contain {name}, where the type's name goes"
+        ),
         ("{\"moduleName\": \"A\",}", "bindery.json:1:20: error:"),
     ])
     func aMistakeIsAnErrorWhereItIsWritten(text: String, expected: String) {

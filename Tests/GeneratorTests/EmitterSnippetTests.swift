@@ -32,6 +32,27 @@ import Testing
 
         """
 
+    /// `referenceURL` links a type of the main namespace, or one below it, to its page in the service's reference.
+    @Test func typesLinkTheirReferencePage() {
+        let item = StructureSpec(name: Self.name("driveItem"), kind: .entity)
+        let alert = StructureSpec(name: QualifiedName(namespace: "contoso.security", name: "alert"), kind: .complex)
+        var options = Emitter.Options(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml")
+        options.referenceURL = "https://docs.contoso.com/{name}?v=1"
+        let files = Emitter(options: options).emit(Self.spec(structures: [item, alert])).files
+        let itemText = files.first { $0.path == "Models/DriveItem.swift" }?.contents ?? ""
+        let alertText = files.first { $0.path == "Models/SecurityAlert.swift" }?.contents ?? ""
+        #expect(
+            itemText.contains(
+                """
+                /// - SeeAlso: <https://docs.contoso.com/driveitem?v=1>
+                /// - Remark: Generated from `contoso.driveItem`.
+                """))
+        #expect(alertText.contains("/// - SeeAlso: <https://docs.contoso.com/security-alert?v=1>"))
+        // Without the setting there is no link.
+        let plain = Self.emit(Self.spec(structures: [item]), file: "Models/DriveItem.swift") ?? ""
+        #expect(!plain.contains("SeeAlso") && plain.contains("Generated from `contoso.driveItem`"))
+    }
+
     @Test func enumeration() {
         let color = EnumSpec(
             name: Self.name("color"),

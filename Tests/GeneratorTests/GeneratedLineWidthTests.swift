@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Every checked-in generated file reads within 120 columns: the renderer breaks what it can, and nothing it
-/// writes today is a single token too long to break.
+/// Every checked-in generated file reads within 120 columns: the renderer breaks what it can. Only a doc line that
+/// is one word (a reference page's URL) may be longer.
 @Suite struct GeneratedLineWidthTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -31,11 +31,20 @@ import Testing
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where line.count > 120 {
+            where line.count > 120 && !Self.isOneUnbreakableDocToken(line) {
                 wide.append(
                     "\(file.path.dropFirst(Self.packageRoot.path.count + 1)):\(number + 1): \(line.count) columns")
             }
         }
         #expect(wide.isEmpty, "\(wide.joined(separator: "\n"))")
+    }
+
+    /// A doc comment line that holds one word, such as a reference page's URL: no width can break it.
+    static func isOneUnbreakableDocToken(_ line: Substring) -> Bool {
+        let trimmed = line.drop { $0 == " " }
+        guard trimmed.hasPrefix("///") else { return false }
+        var words = trimmed.dropFirst(3).split(separator: " ")
+        if words.first == "-", words.count > 1 { words.removeFirst(2) }  // `- SeeAlso: <url>`
+        return words.count == 1
     }
 }

@@ -9,6 +9,7 @@ struct ModelTranslator {
     let spec: ServiceSpec
     let symbols: SymbolTable
     let mapping: TypeMapping
+    let referenceURL: String?
     private let index: StructureIndex
 
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
@@ -20,10 +21,11 @@ struct ModelTranslator {
         "rawValue", "knownValues", "isKnown", "description", "members", "json", "fieldKind", "hashValue",
     ]
 
-    init(spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping) {
+    init(spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping, referenceURL: String? = nil) {
         self.spec = spec
         self.symbols = symbols
         self.mapping = mapping
+        self.referenceURL = referenceURL
         index = StructureIndex(spec.structures)
     }
 
@@ -98,12 +100,25 @@ struct ModelTranslator {
                     "Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.", "",
                 ], at: doc.count - 1)
         }
+        if let reference = reference(for: structure.name) {
+            doc.insert(contentsOf: ["- SeeAlso: <\(reference)>"], at: doc.count - 1)
+        }
         return [
             Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
             Declaration(
                 doc: ["The properties of a `\(typeName)`, inherited ones included."],
                 .type(fieldsType)),
         ]
+    }
+
+    /// The reference page of a type of the main namespace or one below it (`security.alert` → `security-alert`).
+    private func reference(for name: QualifiedName) -> String? {
+        guard let referenceURL else { return nil }
+        let main = spec.primaryNamespace
+        guard name.namespace == main || name.namespace.hasPrefix(main + ".") else { return nil }
+        let below = name.namespace.dropFirst(main.count).split(separator: ".")
+        let page = (below + [Substring(name.name)]).joined(separator: "-").lowercased()
+        return referenceURL.replacingOccurrences(of: "{name}", with: page)
     }
 
     func translate(_ enumeration: EnumSpec, diagnostics: inout Diagnostics) -> [Declaration] {

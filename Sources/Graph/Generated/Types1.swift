@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `AadUserConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aaduserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aadUserConversationMember`.
 public typealias AadUserConversationMember = Model<AadUserConversationMemberFields>
 
@@ -97,6 +98,7 @@ extension CollectionRequestBuilder where Item == AadUserConversationMemberReques
 
 /// Its properties are listed in `AadUserConversationMemberResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aaduserconversationmemberresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aadUserConversationMemberResult`.
 public typealias AadUserConversationMemberResult = Model<AadUserConversationMemberResultFields>
 
@@ -121,6 +123,7 @@ public struct AadUserConversationMemberResultFields: FieldSet {
 
 /// Its properties are listed in `AadUserNotificationRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aadusernotificationrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aadUserNotificationRecipient`.
 public typealias AadUserNotificationRecipient = Model<AadUserNotificationRecipientFields>
 
@@ -143,6 +146,7 @@ public struct AadUserNotificationRecipientFields: FieldSet {
 
 /// Its properties are listed in `AcceptJoinResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/acceptjoinresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.acceptJoinResponse`.
 public typealias AcceptJoinResponse = Model<AcceptJoinResponseFields>
 
@@ -162,6 +166,7 @@ public struct AcceptJoinResponseFields: FieldSet {
 
 /// Its properties are listed in `AccessActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessAction`.
 public typealias AccessAction = Model<AccessActionFields>
 
@@ -192,6 +197,7 @@ extension AccessEntityType {
 
 /// Its properties are listed in `AccessPackageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackage`.
 public typealias AccessPackage = Model<AccessPackageFields>
 
@@ -244,6 +250,7 @@ public struct AccessPackageFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageanswer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAnswer`.
 public typealias AccessPackageAnswer = Model<AccessPackageAnswerFields>
 
@@ -270,6 +277,7 @@ public struct AccessPackageAnswerFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageAnswerChoiceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageanswerchoice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAnswerChoice`.
 public typealias AccessPackageAnswerChoice = Model<AccessPackageAnswerChoiceFields>
 
@@ -290,6 +298,7 @@ public struct AccessPackageAnswerChoiceFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageAnswerStringFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageanswerstring?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAnswerString`.
 public typealias AccessPackageAnswerString = Model<AccessPackageAnswerStringFields>
 
@@ -319,6 +328,7 @@ public struct AccessPackageAnswerStringFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageApprovalStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageapprovalstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageApprovalStage`.
 public typealias AccessPackageApprovalStage = Model<AccessPackageApprovalStageFields>
 
@@ -357,6 +367,7 @@ public struct AccessPackageApprovalStageFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignment`.
 public typealias AccessPackageAssignment = Model<AccessPackageAssignmentFields>
 
@@ -395,6 +406,8 @@ public struct AccessPackageAssignmentFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageAssignmentApprovalSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentapprovalsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentApprovalSettings`.
 public typealias AccessPackageAssignmentApprovalSettings = Model<AccessPackageAssignmentApprovalSettingsFields>
 
@@ -445,6 +458,7 @@ extension AccessPackageAssignmentFilterByCurrentUserOptions {
 
 /// Its properties are listed in `AccessPackageAssignmentPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy`.
 public typealias AccessPackageAssignmentPolicy = Model<AccessPackageAssignmentPolicyFields>
 
@@ -548,6 +562,7 @@ public struct AccessPackageAssignmentPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessPackageAssignmentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest`.
 public typealias AccessPackageAssignmentRequest = Model<AccessPackageAssignmentRequestFields>
 
@@ -696,6 +711,8 @@ extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestB
 /// Its properties are listed in `AccessPackageAssignmentRequestCallbackDataFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentrequestcallbackdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestCallbackData`.
 public typealias AccessPackageAssignmentRequestCallbackData = Model<AccessPackageAssignmentRequestCallbackDataFields>
 
@@ -848,6 +865,8 @@ extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestR
 /// Its properties are listed in `AccessPackageAssignmentRequestRequirementsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentrequestrequirements?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestRequirements`.
 public typealias AccessPackageAssignmentRequestRequirements = Model<AccessPackageAssignmentRequestRequirementsFields>
 
@@ -883,6 +902,8 @@ public struct AccessPackageAssignmentRequestRequirementsFields: FieldSet {
 /// Its properties are listed in `AccessPackageAssignmentRequestWorkflowExtensionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentrequestworkflowextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestWorkflowExtension`.
 public typealias AccessPackageAssignmentRequestWorkflowExtension =
     Model<AccessPackageAssignmentRequestWorkflowExtensionFields>
@@ -946,6 +967,8 @@ public struct AccessPackageAssignmentRequestWorkflowExtensionRequestBuilder: Mod
 
 /// Its properties are listed in `AccessPackageAssignmentRequestorSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentrequestorsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestorSettings`.
 public typealias AccessPackageAssignmentRequestorSettings = Model<AccessPackageAssignmentRequestorSettingsFields>
 
@@ -976,6 +999,8 @@ public struct AccessPackageAssignmentRequestorSettingsFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageAssignmentReviewSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentreviewsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentReviewSettings`.
 public typealias AccessPackageAssignmentReviewSettings = Model<AccessPackageAssignmentReviewSettingsFields>
 
@@ -1035,6 +1060,8 @@ extension AccessPackageAssignmentState {
 
 /// Its properties are listed in `AccessPackageAssignmentWorkflowExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageassignmentworkflowextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentWorkflowExtension`.
 public typealias AccessPackageAssignmentWorkflowExtension = Model<AccessPackageAssignmentWorkflowExtensionFields>
 
@@ -1097,6 +1124,8 @@ public struct AccessPackageAssignmentWorkflowExtensionRequestBuilder: ModelReque
 
 /// Its properties are listed in `AccessPackageAutomaticRequestSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageautomaticrequestsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageAutomaticRequestSettings`.
 public typealias AccessPackageAutomaticRequestSettings = Model<AccessPackageAutomaticRequestSettingsFields>
 
@@ -1117,6 +1146,7 @@ public struct AccessPackageAutomaticRequestSettingsFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageCatalogFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagecatalog?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageCatalog`.
 public typealias AccessPackageCatalog = Model<AccessPackageCatalogFields>
 
@@ -1288,6 +1318,7 @@ extension AccessPackageCustomExtensionStage {
 
 /// Its properties are listed in `AccessPackageDynamicApprovalStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagedynamicapprovalstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageDynamicApprovalStage`.
 public typealias AccessPackageDynamicApprovalStage = Model<AccessPackageDynamicApprovalStageFields>
 
@@ -1358,6 +1389,7 @@ extension AccessPackageFilterByCurrentUserOptions {
 
 /// Its properties are listed in `AccessPackageLocalizedTextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagelocalizedtext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageLocalizedText`.
 public typealias AccessPackageLocalizedText = Model<AccessPackageLocalizedTextFields>
 
@@ -1376,6 +1408,7 @@ public struct AccessPackageLocalizedTextFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageMultipleChoiceQuestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagemultiplechoicequestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageMultipleChoiceQuestion`.
 public typealias AccessPackageMultipleChoiceQuestion = Model<AccessPackageMultipleChoiceQuestionFields>
 
@@ -1432,6 +1465,7 @@ public struct AccessPackageMultipleChoiceQuestionRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `AccessPackageNotificationSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagenotificationsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageNotificationSettings`.
 public typealias AccessPackageNotificationSettings = Model<AccessPackageNotificationSettingsFields>
 
@@ -1450,6 +1484,7 @@ public struct AccessPackageNotificationSettingsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagequestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageQuestion`.
 public typealias AccessPackageQuestion = Model<AccessPackageQuestionFields>
 
@@ -1501,6 +1536,8 @@ public struct AccessPackageQuestionRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `AccessPackageRequestApprovalStageCallbackConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackagerequestapprovalstagecallbackconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageRequestApprovalStageCallbackConfiguration`.
 public typealias AccessPackageRequestApprovalStageCallbackConfiguration =
     Model<AccessPackageRequestApprovalStageCallbackConfigurationFields>
@@ -1710,6 +1747,7 @@ extension AccessPackageRequestType {
 
 /// Its properties are listed in `AccessPackageResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResource`.
 public typealias AccessPackageResource = Model<AccessPackageResourceFields>
 
@@ -1763,6 +1801,7 @@ public struct AccessPackageResourceFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageResourceAttributeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattribute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceAttribute`.
 public typealias AccessPackageResourceAttribute = Model<AccessPackageResourceAttributeFields>
 
@@ -1789,6 +1828,8 @@ public struct AccessPackageResourceAttributeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributedestination?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeDestination`.
 public typealias AccessPackageResourceAttributeDestination = Model<AccessPackageResourceAttributeDestinationFields>
 
@@ -1808,6 +1849,8 @@ public struct AccessPackageResourceAttributeDestinationFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageResourceAttributeQuestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributequestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeQuestion`.
 public typealias AccessPackageResourceAttributeQuestion = Model<AccessPackageResourceAttributeQuestionFields>
 
@@ -1833,6 +1876,8 @@ public struct AccessPackageResourceAttributeQuestionFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributesource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeSource`.
 public typealias AccessPackageResourceAttributeSource = Model<AccessPackageResourceAttributeSourceFields>
 
@@ -1852,6 +1897,7 @@ public struct AccessPackageResourceAttributeSourceFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageResourceEnvironmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourceenvironment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment`.
 public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceEnvironmentFields>
 
@@ -1920,6 +1966,7 @@ public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `AccessPackageResourceRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest`.
 public typealias AccessPackageResourceRequest = Model<AccessPackageResourceRequestFields>
 
@@ -2035,6 +2082,7 @@ public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessPackageResourceRoleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerole?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRole`.
 public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFields>
 
@@ -2088,6 +2136,7 @@ public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessPackageResourceRoleScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerolescope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope`.
 public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRoleScopeFields>
 
@@ -2148,6 +2197,7 @@ public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `AccessPackageResourceScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcescope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceScope`.
 public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFields>
 
@@ -2201,6 +2251,7 @@ public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessPackageSubjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesubject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageSubject`.
 public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
 
@@ -2296,6 +2347,7 @@ extension AccessPackageSubjectType {
 
 /// Its properties are listed in `AccessPackageSuggestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestion`.
 public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
 
@@ -2342,6 +2394,7 @@ extension AccessPackageSuggestionFilterByCurrentUserOptions {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionreason?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestionReason`.
 public typealias AccessPackageSuggestionReason = Model<AccessPackageSuggestionReasonFields>
 
@@ -2364,6 +2417,8 @@ public struct AccessPackageSuggestionReasonFields: FieldSet {
 
 /// Its properties are listed in `AccessPackageSuggestionRelatedPeopleBasedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionrelatedpeoplebased?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestionRelatedPeopleBased`.
 public typealias AccessPackageSuggestionRelatedPeopleBased = Model<AccessPackageSuggestionRelatedPeopleBasedFields>
 
@@ -2456,6 +2511,8 @@ extension CollectionRequestBuilder where Item == AccessPackageSuggestionRequestB
 /// Its properties are listed in `AccessPackageSuggestionSelfAssignmentHistoryBasedFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionselfassignmenthistorybased?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestionSelfAssignmentHistoryBased`.
 public typealias AccessPackageSuggestionSelfAssignmentHistoryBased =
     Model<AccessPackageSuggestionSelfAssignmentHistoryBasedFields>
@@ -2481,6 +2538,7 @@ public struct AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet 
 
 /// Its properties are listed in `AccessPackageTextInputQuestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagetextinputquestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageTextInputQuestion`.
 public typealias AccessPackageTextInputQuestion = Model<AccessPackageTextInputQuestionFields>
 
@@ -2537,6 +2595,8 @@ public struct AccessPackageTextInputQuestionRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `AccessPackageUserDirectoryAttributeStoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageuserdirectoryattributestore?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessPackageUserDirectoryAttributeStore`.
 public typealias AccessPackageUserDirectoryAttributeStore = Model<AccessPackageUserDirectoryAttributeStoreFields>
 
@@ -2558,6 +2618,7 @@ public struct AccessPackageUserDirectoryAttributeStoreFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewapplyaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewApplyAction`.
 public typealias AccessReviewApplyAction = Model<AccessReviewApplyActionFields>
 
@@ -2629,6 +2690,7 @@ extension AccessReviewHistoryDecisionFilter {
 
 /// Its properties are listed in `AccessReviewHistoryDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistorydefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition`.
 public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefinitionFields>
 
@@ -2697,6 +2759,7 @@ public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessReviewHistoryInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistoryinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance`.
 public typealias AccessReviewHistoryInstance = Model<AccessReviewHistoryInstanceFields>
 
@@ -2765,6 +2828,7 @@ public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessReviewHistoryScheduleSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistoryschedulesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryScheduleSettings`.
 public typealias AccessReviewHistoryScheduleSettings = Model<AccessReviewHistoryScheduleSettingsFields>
 
@@ -2803,6 +2867,7 @@ extension AccessReviewHistoryStatus {
 
 /// Its properties are listed in `AccessReviewInactiveUsersQueryScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinactiveusersqueryscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInactiveUsersQueryScope`.
 public typealias AccessReviewInactiveUsersQueryScope = Model<AccessReviewInactiveUsersQueryScopeFields>
 
@@ -2831,6 +2896,7 @@ public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstance`.
 public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
 
@@ -2871,6 +2937,7 @@ public struct AccessReviewInstanceFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem`.
 public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDecisionItemFields>
 
@@ -2924,6 +2991,8 @@ public struct AccessReviewInstanceDecisionItemFields: FieldSet {
 /// Its properties are listed in `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields`; read and
 /// write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemaccesspackageassignmentpolicyresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`.
 public typealias AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource =
     Model<AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields>
@@ -2957,6 +3026,8 @@ public struct AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResou
 /// Its properties are listed in `AccessReviewInstanceDecisionItemAzureRoleResourceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemazureroleresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource`.
 public typealias AccessReviewInstanceDecisionItemAzureRoleResource =
     Model<AccessReviewInstanceDecisionItemAzureRoleResourceFields>
@@ -3050,6 +3121,8 @@ extension CollectionRequestBuilder where Item == AccessReviewInstanceDecisionIte
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemResource`.
 public typealias AccessReviewInstanceDecisionItemResource = Model<AccessReviewInstanceDecisionItemResourceFields>
 
@@ -3081,6 +3154,8 @@ public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
 /// Its properties are listed in `AccessReviewInstanceDecisionItemServicePrincipalResourceFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemserviceprincipalresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource`.
 public typealias AccessReviewInstanceDecisionItemServicePrincipalResource =
     Model<AccessReviewInstanceDecisionItemServicePrincipalResourceFields>
@@ -3241,6 +3316,8 @@ extension CollectionRequestBuilder where Item == AccessReviewInstanceRequestBuil
 
 /// Its properties are listed in `AccessReviewNotificationRecipientItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientItem`.
 public typealias AccessReviewNotificationRecipientItem = Model<AccessReviewNotificationRecipientItemFields>
 
@@ -3260,6 +3337,8 @@ public struct AccessReviewNotificationRecipientItemFields: FieldSet {
 /// Its properties are listed in `AccessReviewNotificationRecipientQueryScopeFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientqueryscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientQueryScope`.
 public typealias AccessReviewNotificationRecipientQueryScope = Model<AccessReviewNotificationRecipientQueryScopeFields>
 
@@ -3288,6 +3367,8 @@ public struct AccessReviewNotificationRecipientQueryScopeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientScope`.
 public typealias AccessReviewNotificationRecipientScope = Model<AccessReviewNotificationRecipientScopeFields>
 
@@ -3307,6 +3388,7 @@ public struct AccessReviewNotificationRecipientScopeFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewQueryScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewqueryscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewQueryScope`.
 public typealias AccessReviewQueryScope = Model<AccessReviewQueryScopeFields>
 
@@ -3336,6 +3418,8 @@ public struct AccessReviewQueryScopeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewrecommendationinsightsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewRecommendationInsightSetting`.
 public typealias AccessReviewRecommendationInsightSetting = Model<AccessReviewRecommendationInsightSettingFields>
 
@@ -3355,6 +3439,7 @@ public struct AccessReviewRecommendationInsightSettingFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewReviewerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewreviewer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewReviewer`.
 public typealias AccessReviewReviewer = Model<AccessReviewReviewerFields>
 
@@ -3394,6 +3479,7 @@ public struct AccessReviewReviewerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessReviewReviewerScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewreviewerscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewReviewerScope`.
 public typealias AccessReviewReviewerScope = Model<AccessReviewReviewerScopeFields>
 
@@ -3414,6 +3500,7 @@ public struct AccessReviewReviewerScopeFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewScheduleDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewscheduledefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition`.
 public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefinitionFields>
 
@@ -3539,6 +3626,7 @@ extension CollectionRequestBuilder where Item == AccessReviewScheduleDefinitionR
 
 /// Its properties are listed in `AccessReviewScheduleSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewschedulesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewScheduleSettings`.
 public typealias AccessReviewScheduleSettings = Model<AccessReviewScheduleSettingsFields>
 
@@ -3579,6 +3667,7 @@ public struct AccessReviewScheduleSettingsFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewScope`.
 public typealias AccessReviewScope = Model<AccessReviewScopeFields>
 
@@ -3598,6 +3687,7 @@ public struct AccessReviewScopeFields: FieldSet {
 
 /// Its properties are listed in `AccessReviewSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewSet`.
 public typealias AccessReviewSet = Model<AccessReviewSetFields>
 
@@ -3657,6 +3747,7 @@ public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AccessReviewStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewStage`.
 public typealias AccessReviewStage = Model<AccessReviewStageFields>
 
@@ -3757,6 +3848,7 @@ extension CollectionRequestBuilder where Item == AccessReviewStageRequestBuilder
 
 /// Its properties are listed in `AccessReviewStageSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewstagesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accessReviewStageSettings`.
 public typealias AccessReviewStageSettings = Model<AccessReviewStageSettingsFields>
 
@@ -3789,6 +3881,7 @@ public struct AccessReviewStageSettingsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accounttargetcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.accountTargetContent`.
 public typealias AccountTargetContent = Model<AccountTargetContentFields>
 
@@ -3829,6 +3922,7 @@ extension AccountTargetContentType {
 
 /// Its properties are listed in `ActionItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/actionitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.actionItem`.
 public typealias ActionItem = Model<ActionItemFields>
 
@@ -3851,6 +3945,7 @@ public struct ActionItemFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/actionresultpart?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.actionResultPart`.
 public typealias ActionResultPart = Model<ActionResultPartFields>
 
@@ -3897,6 +3992,7 @@ extension ActionState {
 
 /// Its properties are listed in `ActivitiesContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitiescontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.activitiesContainer`.
 public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 
@@ -3943,6 +4039,7 @@ public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ActivityBasedTimeoutPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitybasedtimeoutpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy`.
 public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFields>
 
@@ -4130,6 +4227,7 @@ extension ActivityDomain {
 
 /// Its properties are listed in `ActivityHistoryItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activityhistoryitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.activityHistoryItem`.
 public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 
@@ -4189,6 +4287,7 @@ public struct ActivityHistoryItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ActivityMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitymetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.activityMetadata`.
 public typealias ActivityMetadata = Model<ActivityMetadataFields>
 
@@ -4223,6 +4322,7 @@ extension ActivityType {
 
 /// Its properties are listed in `AddInFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.addIn`.
 public typealias AddIn = Model<AddInFields>
 
@@ -4243,6 +4343,7 @@ public struct AddInFields: FieldSet {
 
 /// Its properties are listed in `AddLargeGalleryViewOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addlargegalleryviewoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.addLargeGalleryViewOperation`.
 public typealias AddLargeGalleryViewOperation = Model<AddLargeGalleryViewOperationFields>
 
@@ -4291,6 +4392,7 @@ public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AddressBookAccountTargetContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addressbookaccounttargetcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.addressBookAccountTargetContent`.
 public typealias AddressBookAccountTargetContent = Model<AddressBookAccountTargetContentFields>
 
@@ -4315,6 +4417,7 @@ public struct AddressBookAccountTargetContentFields: FieldSet {
 
 /// Its properties are listed in `AdhocCallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adhoccall?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.adhocCall`.
 public typealias AdhocCall = Model<AdhocCallFields>
 
@@ -4425,6 +4528,7 @@ extension CollectionRequestBuilder where Item == AdhocCallRequestBuilder {
 
 /// Its properties are listed in `AdminFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/admin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.admin`.
 public typealias Admin = Model<AdminFields>
 
@@ -4475,6 +4579,7 @@ public struct AdminFields: FieldSet {
 
 /// Its properties are listed in `AdminConsentRequestPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminconsentrequestpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.adminConsentRequestPolicy`.
 public typealias AdminConsentRequestPolicy = Model<AdminConsentRequestPolicyFields>
 
@@ -4523,6 +4628,7 @@ public struct AdminConsentRequestPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AdminMicrosoft365AppsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminmicrosoft365apps?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps`.
 public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
 
@@ -4568,6 +4674,7 @@ public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AdminReportSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminreportsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.adminReportSettings`.
 public typealias AdminReportSettings = Model<AdminReportSettingsFields>
 
@@ -4662,6 +4769,7 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AdministrativeUnitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/administrativeunit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.administrativeUnit`.
 public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 
@@ -4877,6 +4985,7 @@ extension AdvancedConfigState {
 
 /// Its properties are listed in `AgentIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agentIdentity`.
 public typealias AgentIdentity = Model<AgentIdentityFields>
 
@@ -5048,6 +5157,7 @@ public struct AgentIdentityFields: FieldSet {
 
 /// Its properties are listed in `AgentIdentityBlueprintFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentityblueprint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint`.
 public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
 
@@ -5196,6 +5306,7 @@ public struct AgentIdentityBlueprintFields: FieldSet {
 
 /// Its properties are listed in `AgentIdentityBlueprintPrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentityblueprintprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal`.
 public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintPrincipalFields>
 
@@ -6282,6 +6393,7 @@ extension CollectionRequestBuilder where Item == AgentIdentityRequestBuilder {
 
 /// Its properties are listed in `AgentUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agentUser`.
 public typealias AgentUser = Model<AgentUserFields>
 
@@ -7340,6 +7452,7 @@ extension CollectionRequestBuilder where Item == AgentUserRequestBuilder {
 
 /// Its properties are listed in `AggregationOptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aggregationoption?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aggregationOption`.
 public typealias AggregationOption = Model<AggregationOptionFields>
 
@@ -7360,6 +7473,7 @@ public struct AggregationOptionFields: FieldSet {
 
 /// Its properties are listed in `AgreementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreement`.
 public typealias Agreement = Model<AgreementFields>
 
@@ -7398,6 +7512,7 @@ public struct AgreementFields: FieldSet {
 
 /// Its properties are listed in `AgreementAcceptanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementacceptance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementAcceptance`.
 public typealias AgreementAcceptance = Model<AgreementAcceptanceFields>
 
@@ -7473,6 +7588,7 @@ extension AgreementAcceptanceState {
 
 /// Its properties are listed in `AgreementFileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementFile`.
 public typealias AgreementFile = Model<AgreementFileFields>
 
@@ -7513,6 +7629,7 @@ public struct AgreementFileFields: FieldSet {
 
 /// Its properties are listed in `AgreementFileDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfiledata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementFileData`.
 public typealias AgreementFileData = Model<AgreementFileDataFields>
 
@@ -7529,6 +7646,7 @@ public struct AgreementFileDataFields: FieldSet {
 
 /// Its properties are listed in `AgreementFileLocalizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfilelocalization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementFileLocalization`.
 public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFields>
 
@@ -7595,6 +7713,7 @@ public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AgreementFilePropertiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfileproperties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementFileProperties`.
 public typealias AgreementFileProperties = Model<AgreementFilePropertiesFields>
 
@@ -7678,6 +7797,7 @@ public struct AgreementFileRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AgreementFileVersionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfileversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.agreementFileVersion`.
 public typealias AgreementFileVersion = Model<AgreementFileVersionFields>
 
@@ -7768,6 +7888,7 @@ public struct AgreementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AiAgentInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiagentinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiAgentInfo`.
 public typealias AiAgentInfo = Model<AiAgentInfoFields>
 
@@ -7790,6 +7911,7 @@ public struct AiAgentInfoFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteraction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteraction`.
 public typealias AiInteraction = Model<AiInteractionFields>
 
@@ -7834,6 +7956,7 @@ public struct AiInteractionFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionAttachment`.
 public typealias AiInteractionAttachment = Model<AiInteractionAttachmentFields>
 
@@ -7858,6 +7981,7 @@ public struct AiInteractionAttachmentFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionContextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractioncontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionContext`.
 public typealias AiInteractionContext = Model<AiInteractionContextFields>
 
@@ -7878,6 +8002,7 @@ public struct AiInteractionContextFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionEntity`.
 public typealias AiInteractionEntity = Model<AiInteractionEntityFields>
 
@@ -7904,6 +8029,7 @@ public struct AiInteractionEntityFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionhistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionHistory`.
 public typealias AiInteractionHistory = Model<AiInteractionHistoryFields>
 
@@ -7957,6 +8083,7 @@ public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AiInteractionLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionlink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionLink`.
 public typealias AiInteractionLink = Model<AiInteractionLinkFields>
 
@@ -7977,6 +8104,7 @@ public struct AiInteractionLinkFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionMentionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionmention?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionMention`.
 public typealias AiInteractionMention = Model<AiInteractionMentionFields>
 
@@ -7997,6 +8125,7 @@ public struct AiInteractionMentionFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionMentionedIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionmentionedidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionMentionedIdentitySet`.
 public typealias AiInteractionMentionedIdentitySet = Model<AiInteractionMentionedIdentitySetFields>
 
@@ -8027,6 +8156,7 @@ public struct AiInteractionMentionedIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `AiInteractionPluginFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionplugin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiInteractionPlugin`.
 public typealias AiInteractionPlugin = Model<AiInteractionPluginFields>
 
@@ -8086,6 +8216,7 @@ extension AiInteractionType {
 
 /// Its properties are listed in `AiOnlineMeetingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aionlinemeeting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiOnlineMeeting`.
 public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
 
@@ -8132,6 +8263,7 @@ public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AiUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.aiUser`.
 public typealias AiUser = Model<AiUserFields>
 
@@ -8189,6 +8321,7 @@ public struct AiUserRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AirPrintSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/airprintsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.airPrintSettings`.
 public typealias AirPrintSettings = Model<AirPrintSettingsFields>
 
@@ -8205,6 +8338,7 @@ public struct AirPrintSettingsFields: FieldSet {
 
 /// Its properties are listed in `AkamaiAttackGroupActionModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaiattackgroupactionmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.akamaiAttackGroupActionModel`.
 public typealias AkamaiAttackGroupActionModel = Model<AkamaiAttackGroupActionModelFields>
 
@@ -8223,6 +8357,7 @@ public struct AkamaiAttackGroupActionModelFields: FieldSet {
 
 /// Its properties are listed in `AkamaiCustomRuleModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaicustomrulemodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.akamaiCustomRuleModel`.
 public typealias AkamaiCustomRuleModel = Model<AkamaiCustomRuleModelFields>
 
@@ -8243,6 +8378,7 @@ public struct AkamaiCustomRuleModelFields: FieldSet {
 
 /// Its properties are listed in `AkamaiRapidRulesModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamairapidrulesmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.akamaiRapidRulesModel`.
 public typealias AkamaiRapidRulesModel = Model<AkamaiRapidRulesModelFields>
 
@@ -8261,6 +8397,7 @@ public struct AkamaiRapidRulesModelFields: FieldSet {
 
 /// Its properties are listed in `AkamaiVerifiedDetailsModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaiverifieddetailsmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.akamaiVerifiedDetailsModel`.
 public typealias AkamaiVerifiedDetailsModel = Model<AkamaiVerifiedDetailsModelFields>
 
@@ -8289,6 +8426,8 @@ public struct AkamaiVerifiedDetailsModelFields: FieldSet {
 
 /// Its properties are listed in `AkamaiWebApplicationFirewallProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/akamaiwebapplicationfirewallprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider`.
 public typealias AkamaiWebApplicationFirewallProvider = Model<AkamaiWebApplicationFirewallProviderFields>
 
@@ -8355,6 +8494,7 @@ public struct AkamaiWebApplicationFirewallProviderRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `AlbumFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/album?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.album`.
 public typealias Album = Model<AlbumFields>
 
@@ -8371,6 +8511,7 @@ public struct AlbumFields: FieldSet {
 
 /// Its properties are listed in `AlertFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alert?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alert`.
 public typealias Alert = Model<AlertFields>
 
@@ -8465,6 +8606,7 @@ public struct AlertFields: FieldSet {
 
 /// Its properties are listed in `AlertDetectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alertdetection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alertDetection`.
 public typealias AlertDetection = Model<AlertDetectionFields>
 
@@ -8511,6 +8653,7 @@ extension AlertFeedback {
 
 /// Its properties are listed in `AlertHistoryStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alerthistorystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alertHistoryState`.
 public typealias AlertHistoryState = Model<AlertHistoryStateFields>
 
@@ -8607,6 +8750,7 @@ extension AlertStatus {
 
 /// Its properties are listed in `AlertTriggerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alerttrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alertTrigger`.
 public typealias AlertTrigger = Model<AlertTriggerFields>
 
@@ -8627,6 +8771,7 @@ public struct AlertTriggerFields: FieldSet {
 
 /// Its properties are listed in `AllAllowedScopesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/allallowedscopes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allAllowedScopes`.
 public typealias AllAllowedScopes = Model<AllAllowedScopesFields>
 
@@ -8647,6 +8792,7 @@ public struct AllAllowedScopesFields: FieldSet {
 
 /// Its properties are listed in `AllDeviceRegistrationMembershipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldeviceregistrationmembership?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allDeviceRegistrationMembership`.
 public typealias AllDeviceRegistrationMembership = Model<AllDeviceRegistrationMembershipFields>
 
@@ -8666,6 +8812,7 @@ public struct AllDeviceRegistrationMembershipFields: FieldSet {
 
 /// Its properties are listed in `AllDevicesAssignmentTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldevicesassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allDevicesAssignmentTarget`.
 public typealias AllDevicesAssignmentTarget = Model<AllDevicesAssignmentTargetFields>
 
@@ -8685,6 +8832,7 @@ public struct AllDevicesAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `AllDomainsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldomains?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allDomains`.
 public typealias AllDomains = Model<AllDomainsFields>
 
@@ -8701,6 +8849,7 @@ public struct AllDomainsFields: FieldSet {
 
 /// Its properties are listed in `AllLicensedUsersAssignmentTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alllicensedusersassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allLicensedUsersAssignmentTarget`.
 public typealias AllLicensedUsersAssignmentTarget = Model<AllLicensedUsersAssignmentTargetFields>
 
@@ -8814,6 +8963,7 @@ extension AllowedTargetScope {
 
 /// Its properties are listed in `AllowedValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/allowedvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.allowedValue`.
 public typealias AllowedValue = Model<AllowedValueFields>
 
@@ -8849,6 +8999,7 @@ public struct AllowedValueRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AlterationResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alterationresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alterationResponse`.
 public typealias AlterationResponse = Model<AlterationResponseFields>
 
@@ -8869,6 +9020,7 @@ public struct AlterationResponseFields: FieldSet {
 
 /// Its properties are listed in `AlteredQueryTokenFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alteredquerytoken?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alteredQueryToken`.
 public typealias AlteredQueryToken = Model<AlteredQueryTokenFields>
 
@@ -8889,6 +9041,7 @@ public struct AlteredQueryTokenFields: FieldSet {
 
 /// Its properties are listed in `AlternativeSecurityIdFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alternativesecurityid?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.alternativeSecurityId`.
 public typealias AlternativeSecurityId = Model<AlternativeSecurityIdFields>
 
@@ -8909,6 +9062,7 @@ public struct AlternativeSecurityIdFields: FieldSet {
 
 /// Its properties are listed in `AndroidCompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidcompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy`.
 public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
 
@@ -9114,6 +9268,7 @@ public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AndroidCustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidcustomconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration`.
 public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFields>
 
@@ -9257,6 +9412,7 @@ public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AndroidGeneralDeviceConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidgeneraldeviceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration`.
 public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceConfigurationFields>
 
@@ -9494,6 +9650,7 @@ public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `AndroidLobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidlobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidLobApp`.
 public typealias AndroidLobApp = Model<AndroidLobAppFields>
 
@@ -9614,6 +9771,7 @@ public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AndroidManagedAppProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmanagedappprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection`.
 public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtectionFields>
 
@@ -9802,6 +9960,7 @@ public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AndroidManagedAppRegistrationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmanagedappregistration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration`.
 public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistrationFields>
 
@@ -9921,6 +10080,7 @@ extension CollectionRequestBuilder where Item == AndroidManagedAppRegistrationRe
 
 /// Its properties are listed in `AndroidMinimumOperatingSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidminimumoperatingsystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidMinimumOperatingSystem`.
 public typealias AndroidMinimumOperatingSystem = Model<AndroidMinimumOperatingSystemFields>
 
@@ -9967,6 +10127,7 @@ public struct AndroidMinimumOperatingSystemFields: FieldSet {
 
 /// Its properties are listed in `AndroidMobileAppIdentifierFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmobileappidentifier?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidMobileAppIdentifier`.
 public typealias AndroidMobileAppIdentifier = Model<AndroidMobileAppIdentifierFields>
 
@@ -10024,6 +10185,7 @@ extension AndroidRequiredPasswordType {
 
 /// Its properties are listed in `AndroidStoreAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidstoreapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidStoreApp`.
 public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
 
@@ -10125,6 +10287,7 @@ public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AndroidWorkProfileCompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidworkprofilecompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy`.
 public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCompliancePolicyFields>
 
@@ -10350,6 +10513,8 @@ extension AndroidWorkProfileCrossProfileDataSharingType {
 
 /// Its properties are listed in `AndroidWorkProfileCustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/androidworkprofilecustomconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration`.
 public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfileCustomConfigurationFields>
 
@@ -10515,6 +10680,8 @@ extension AndroidWorkProfileDefaultAppPermissionPolicyType {
 /// Its properties are listed in `AndroidWorkProfileGeneralDeviceConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/androidworkprofilegeneraldeviceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration`.
 public typealias AndroidWorkProfileGeneralDeviceConfiguration =
     Model<AndroidWorkProfileGeneralDeviceConfigurationFields>
@@ -10765,6 +10932,7 @@ extension AndroidWorkProfileRequiredPasswordType {
 
 /// Its properties are listed in `AnonymousGuestConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/anonymousguestconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember`.
 public typealias AnonymousGuestConversationMember = Model<AnonymousGuestConversationMemberFields>
 
@@ -10861,6 +11029,7 @@ extension AnswerInputType {
 
 /// Its properties are listed in `ApiApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apiapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.apiApplication`.
 public typealias ApiApplication = Model<ApiApplicationFields>
 
@@ -10887,6 +11056,7 @@ public struct ApiApplicationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apiauthenticationconfigurationbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.apiAuthenticationConfigurationBase`.
 public typealias ApiAuthenticationConfigurationBase = Model<ApiAuthenticationConfigurationBaseFields>
 
@@ -10906,6 +11076,7 @@ public struct ApiAuthenticationConfigurationBaseFields: FieldSet {
 
 /// Its properties are listed in `AppCatalogsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appcatalogs?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appCatalogs`.
 public typealias AppCatalogs = Model<AppCatalogsFields>
 
@@ -10952,6 +11123,7 @@ public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AppConfigurationSettingItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconfigurationsettingitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appConfigurationSettingItem`.
 public typealias AppConfigurationSettingItem = Model<AppConfigurationSettingItemFields>
 
@@ -10972,6 +11144,7 @@ public struct AppConfigurationSettingItemFields: FieldSet {
 
 /// Its properties are listed in `AppConsentApprovalRouteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentapprovalroute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute`.
 public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
 
@@ -11018,6 +11191,7 @@ public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AppConsentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appConsentRequest`.
 public typealias AppConsentRequest = Model<AppConsentRequestFields>
 
@@ -11092,6 +11266,7 @@ extension CollectionRequestBuilder where Item == AppConsentRequestRequestBuilder
 
 /// Its properties are listed in `AppConsentRequestScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentrequestscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appConsentRequestScope`.
 public typealias AppConsentRequestScope = Model<AppConsentRequestScopeFields>
 
@@ -11137,6 +11312,7 @@ extension AppCredentialRestrictionType {
 
 /// Its properties are listed in `AppHostedMediaConfigFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apphostedmediaconfig?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appHostedMediaConfig`.
 public typealias AppHostedMediaConfig = Model<AppHostedMediaConfigFields>
 
@@ -11153,6 +11329,7 @@ public struct AppHostedMediaConfigFields: FieldSet {
 
 /// Its properties are listed in `AppIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appIdentity`.
 public typealias AppIdentity = Model<AppIdentityFields>
 
@@ -11189,6 +11366,7 @@ extension AppKeyCredentialRestrictionType {
 
 /// Its properties are listed in `AppListItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applistitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appListItem`.
 public typealias AppListItem = Model<AppListItemFields>
 
@@ -11257,6 +11435,7 @@ extension AppLockerApplicationControlType {
 
 /// Its properties are listed in `AppLogCollectionDownloadDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applogcollectiondownloaddetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appLogCollectionDownloadDetails`.
 public typealias AppLogCollectionDownloadDetails = Model<AppLogCollectionDownloadDetailsFields>
 
@@ -11277,6 +11456,7 @@ public struct AppLogCollectionDownloadDetailsFields: FieldSet {
 
 /// Its properties are listed in `AppLogCollectionRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applogcollectionrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appLogCollectionRequest`.
 public typealias AppLogCollectionRequest = Model<AppLogCollectionRequestFields>
 
@@ -11367,6 +11547,8 @@ extension AppLogUploadState {
 
 /// Its properties are listed in `AppManagementApplicationConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/appmanagementapplicationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appManagementApplicationConfiguration`.
 public typealias AppManagementApplicationConfiguration = Model<AppManagementApplicationConfigurationFields>
 
@@ -11395,6 +11577,7 @@ public struct AppManagementApplicationConfigurationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appManagementConfiguration`.
 public typealias AppManagementConfiguration = Model<AppManagementConfigurationFields>
 
@@ -11423,6 +11606,7 @@ public struct AppManagementConfigurationFields: FieldSet {
 
 /// Its properties are listed in `AppManagementPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appManagementPolicy`.
 public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 
@@ -11453,6 +11637,7 @@ public struct AppManagementPolicyFields: FieldSet {
 
 /// Its properties are listed in `AppManagementPolicyActorExemptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementpolicyactorexemptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appManagementPolicyActorExemptions`.
 public typealias AppManagementPolicyActorExemptions = Model<AppManagementPolicyActorExemptionsFields>
 
@@ -11621,6 +11806,8 @@ extension AppManagementRestrictionState {
 /// Its properties are listed in `AppManagementServicePrincipalConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/appmanagementserviceprincipalconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appManagementServicePrincipalConfiguration`.
 public typealias AppManagementServicePrincipalConfiguration = Model<AppManagementServicePrincipalConfigurationFields>
 
@@ -11645,6 +11832,7 @@ public struct AppManagementServicePrincipalConfigurationFields: FieldSet {
 
 /// Its properties are listed in `AppRoleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approle?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appRole`.
 public typealias AppRole = Model<AppRoleFields>
 
@@ -11673,6 +11861,7 @@ public struct AppRoleFields: FieldSet {
 
 /// Its properties are listed in `AppRoleAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approleassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appRoleAssignment`.
 public typealias AppRoleAssignment = Model<AppRoleAssignmentFields>
 
@@ -11834,6 +12023,7 @@ extension CollectionRequestBuilder where Item == AppRoleAssignmentRequestBuilder
 
 /// Its properties are listed in `AppScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appScope`.
 public typealias AppScope = Model<AppScopeFields>
 
@@ -11873,6 +12063,8 @@ public struct AppScopeRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/appledevicefeaturesconfigurationbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase`.
 public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeaturesConfigurationBaseFields>
 
@@ -12015,6 +12207,7 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `AppleManagedIdentityProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applemanagedidentityprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider`.
 public typealias AppleManagedIdentityProvider = Model<AppleManagedIdentityProviderFields>
 
@@ -12084,6 +12277,7 @@ extension CollectionRequestBuilder where Item == AppleManagedIdentityProviderReq
 
 /// Its properties are listed in `ApplePushNotificationCertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applepushnotificationcertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applePushNotificationCertificate`.
 public typealias ApplePushNotificationCertificate = Model<ApplePushNotificationCertificateFields>
 
@@ -12161,6 +12355,7 @@ public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `ApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/application?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.application`.
 public typealias Application = Model<ApplicationFields>
 
@@ -12304,6 +12499,7 @@ public struct ApplicationFields: FieldSet {
 
 /// Its properties are listed in `ApplicationContextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationcontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationContext`.
 public typealias ApplicationContext = Model<ApplicationContextFields>
 
@@ -12355,6 +12551,8 @@ extension ApplicationDataType {
 /// Its properties are listed in `ApplicationEnforcedRestrictionsSessionControlFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/applicationenforcedrestrictionssessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationEnforcedRestrictionsSessionControl`.
 public typealias ApplicationEnforcedRestrictionsSessionControl =
     Model<ApplicationEnforcedRestrictionsSessionControlFields>
@@ -12430,6 +12628,7 @@ extension ApplicationGuardBlockFileTransferType {
 
 /// Its properties are listed in `ApplicationLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationLocation`.
 public typealias ApplicationLocation = Model<ApplicationLocationFields>
 
@@ -12700,6 +12899,8 @@ extension CollectionRequestBuilder where Item == ApplicationRequestBuilder {
 
 /// Its properties are listed in `ApplicationRiskFactorCertificateInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/applicationriskfactorcertificateinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactorCertificateInfo`.
 public typealias ApplicationRiskFactorCertificateInfo = Model<ApplicationRiskFactorCertificateInfoFields>
 
@@ -12732,6 +12933,7 @@ public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskFactorGeneralInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorgeneralinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactorGeneralInfo`.
 public typealias ApplicationRiskFactorGeneralInfo = Model<ApplicationRiskFactorGeneralInfoFields>
 
@@ -12766,6 +12968,7 @@ public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskFactorLegalInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorlegalinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactorLegalInfo`.
 public typealias ApplicationRiskFactorLegalInfo = Model<ApplicationRiskFactorLegalInfoFields>
 
@@ -12788,6 +12991,7 @@ public struct ApplicationRiskFactorLegalInfoFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskFactorLegalInfoGdprFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorlegalinfogdpr?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactorLegalInfoGdpr`.
 public typealias ApplicationRiskFactorLegalInfoGdpr = Model<ApplicationRiskFactorLegalInfoGdprFields>
 
@@ -12812,6 +13016,7 @@ public struct ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskFactorSecurityInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorsecurityinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactorSecurityInfo`.
 public typealias ApplicationRiskFactorSecurityInfo = Model<ApplicationRiskFactorSecurityInfoFields>
 
@@ -12876,6 +13081,7 @@ public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskFactorsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactors?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskFactors`.
 public typealias ApplicationRiskFactors = Model<ApplicationRiskFactorsFields>
 
@@ -12898,6 +13104,7 @@ public struct ApplicationRiskFactorsFields: FieldSet {
 
 /// Its properties are listed in `ApplicationRiskScoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskscore?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationRiskScore`.
 public typealias ApplicationRiskScore = Model<ApplicationRiskScoreFields>
 
@@ -12922,6 +13129,7 @@ public struct ApplicationRiskScoreFields: FieldSet {
 
 /// Its properties are listed in `ApplicationSecurityComplianceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationsecuritycompliance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationSecurityCompliance`.
 public typealias ApplicationSecurityCompliance = Model<ApplicationSecurityComplianceFields>
 
@@ -12996,6 +13204,7 @@ public struct ApplicationSecurityComplianceFields: FieldSet {
 
 /// Its properties are listed in `ApplicationServicePrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationserviceprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationServicePrincipal`.
 public typealias ApplicationServicePrincipal = Model<ApplicationServicePrincipalFields>
 
@@ -13018,6 +13227,7 @@ public struct ApplicationServicePrincipalFields: FieldSet {
 
 /// Its properties are listed in `ApplicationTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.applicationTemplate`.
 public typealias ApplicationTemplate = Model<ApplicationTemplateFields>
 
@@ -13110,6 +13320,7 @@ extension ApplicationType {
 
 /// Its properties are listed in `AppliedConditionalAccessPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appliedconditionalaccesspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appliedConditionalAccessPolicy`.
 public typealias AppliedConditionalAccessPolicy = Model<AppliedConditionalAccessPolicyFields>
 
@@ -13175,6 +13386,7 @@ extension AppliedConditionalAccessPolicyResult {
 
 /// Its properties are listed in `ApprovalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approval?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.approval`.
 public typealias Approval = Model<ApprovalFields>
 
@@ -13259,6 +13471,7 @@ extension CollectionRequestBuilder where Item == ApprovalRequestBuilder {
 
 /// Its properties are listed in `ApprovalSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvalsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.approvalSettings`.
 public typealias ApprovalSettings = Model<ApprovalSettingsFields>
 
@@ -13283,6 +13496,7 @@ public struct ApprovalSettingsFields: FieldSet {
 
 /// Its properties are listed in `ApprovalStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvalstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.approvalStage`.
 public typealias ApprovalStage = Model<ApprovalStageFields>
 

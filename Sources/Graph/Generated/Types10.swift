@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `ProvisioningStatusInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningstatusinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningStatusInfo`.
 public typealias ProvisioningStatusInfo = Model<ProvisioningStatusInfoFields>
 
@@ -24,6 +25,7 @@ public struct ProvisioningStatusInfoFields: FieldSet {
 
 /// Its properties are listed in `ProvisioningStepFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningstep?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningStep`.
 public typealias ProvisioningStep = Model<ProvisioningStepFields>
 
@@ -80,6 +82,7 @@ extension ProvisioningStepType {
 
 /// Its properties are listed in `ProvisioningSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningsystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningSystem`.
 public typealias ProvisioningSystem = Model<ProvisioningSystemFields>
 
@@ -100,6 +103,7 @@ public struct ProvisioningSystemFields: FieldSet {
 
 /// Its properties are listed in `ProxiedDomainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/proxieddomain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.proxiedDomain`.
 public typealias ProxiedDomain = Model<ProxiedDomainFields>
 
@@ -118,6 +122,7 @@ public struct ProxiedDomainFields: FieldSet {
 
 /// Its properties are listed in `PublicClientApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicclientapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicClientApplication`.
 public typealias PublicClientApplication = Model<PublicClientApplicationFields>
 
@@ -134,6 +139,7 @@ public struct PublicClientApplicationFields: FieldSet {
 
 /// Its properties are listed in `PublicErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicError`.
 public typealias PublicError = Model<PublicErrorFields>
 
@@ -158,6 +164,7 @@ public struct PublicErrorFields: FieldSet {
 
 /// Its properties are listed in `PublicErrorDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerrordetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicErrorDetail`.
 public typealias PublicErrorDetail = Model<PublicErrorDetailFields>
 
@@ -178,6 +185,7 @@ public struct PublicErrorDetailFields: FieldSet {
 
 /// Its properties are listed in `PublicErrorResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerrorresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicErrorResponse`.
 public typealias PublicErrorResponse = Model<PublicErrorResponseFields>
 
@@ -194,6 +202,7 @@ public struct PublicErrorResponseFields: FieldSet {
 
 /// Its properties are listed in `PublicInnerErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicinnererror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicInnerError`.
 public typealias PublicInnerError = Model<PublicInnerErrorFields>
 
@@ -216,6 +225,7 @@ public struct PublicInnerErrorFields: FieldSet {
 
 /// Its properties are listed in `PublicKeyInfrastructureRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publickeyinfrastructureroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot`.
 public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRootFields>
 
@@ -269,6 +279,7 @@ public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PublicationFacetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicationfacet?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.publicationFacet`.
 public typealias PublicationFacet = Model<PublicationFacetFields>
 
@@ -289,6 +300,7 @@ public struct PublicationFacetFields: FieldSet {
 
 /// Its properties are listed in `QrCodeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.qrCode`.
 public typealias QrCode = Model<QrCodeFields>
 
@@ -315,6 +327,7 @@ public struct QrCodeFields: FieldSet {
 
 /// Its properties are listed in `QrCodeImageDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcodeimagedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.qrCodeImageDetails`.
 public typealias QrCodeImageDetails = Model<QrCodeImageDetailsFields>
 
@@ -337,6 +350,7 @@ public struct QrCodeImageDetailsFields: FieldSet {
 
 /// Its properties are listed in `QrCodePinAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcodepinauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod`.
 public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMethodFields>
 
@@ -374,6 +388,8 @@ public struct QrCodePinAuthenticationMethodFields: FieldSet {
 /// Its properties are listed in `QrCodePinAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/qrcodepinauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration`.
 public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAuthenticationMethodConfigurationFields>
 
@@ -492,6 +508,7 @@ public struct QrCodeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `QrPinFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrpin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.qrPin`.
 public typealias QrPin = Model<QrPinFields>
 
@@ -570,6 +587,7 @@ extension QuarantineReason {
 
 /// Its properties are listed in `QuotaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/quota?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.quota`.
 public typealias Quota = Model<QuotaFields>
 
@@ -1181,6 +1199,7 @@ extension RatingUnitedStatesTelevisionType {
 
 /// Its properties are listed in `RbacApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rbacapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rbacApplication`.
 public typealias RbacApplication = Model<RbacApplicationFields>
 
@@ -1337,6 +1356,7 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ReactionsFacetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reactionsfacet?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reactionsFacet`.
 public typealias ReactionsFacet = Model<ReactionsFacetFields>
 
@@ -1357,6 +1377,7 @@ public struct ReactionsFacetFields: FieldSet {
 
 /// Its properties are listed in `ReadingAssignmentSubmissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/readingassignmentsubmission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.readingAssignmentSubmission`.
 public typealias ReadingAssignmentSubmission = Model<ReadingAssignmentSubmissionFields>
 
@@ -1439,6 +1460,7 @@ public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ReadingCoachPassageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/readingcoachpassage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.readingCoachPassage`.
 public typealias ReadingCoachPassage = Model<ReadingCoachPassageFields>
 
@@ -1508,6 +1530,7 @@ extension ReadingCoachStoryType {
 
 /// Its properties are listed in `RecentNotebookFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recentnotebook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recentNotebook`.
 public typealias RecentNotebook = Model<RecentNotebookFields>
 
@@ -1530,6 +1553,7 @@ public struct RecentNotebookFields: FieldSet {
 
 /// Its properties are listed in `RecentNotebookLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recentnotebooklinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recentNotebookLinks`.
 public typealias RecentNotebookLinks = Model<RecentNotebookLinksFields>
 
@@ -1548,6 +1572,7 @@ public struct RecentNotebookLinksFields: FieldSet {
 
 /// Its properties are listed in `RecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recipient`.
 public typealias Recipient = Model<RecipientFields>
 
@@ -1586,6 +1611,7 @@ extension RecipientScopeType {
 
 /// Its properties are listed in `RecommendedActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recommendedaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recommendedAction`.
 public typealias RecommendedAction = Model<RecommendedActionFields>
 
@@ -1606,6 +1632,7 @@ public struct RecommendedActionFields: FieldSet {
 
 /// Its properties are listed in `RecordOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recordoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recordOperation`.
 public typealias RecordOperation = Model<RecordOperationFields>
 
@@ -1649,6 +1676,7 @@ public struct RecordOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RecordingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recordinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recordingInfo`.
 public typealias RecordingInfo = Model<RecordingInfoFields>
 
@@ -1687,6 +1715,7 @@ extension RecordingStatus {
 
 /// Its properties are listed in `RecurrencePatternFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recurrencepattern?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recurrencePattern`.
 public typealias RecurrencePattern = Model<RecurrencePatternFields>
 
@@ -1744,6 +1773,7 @@ extension RecurrencePatternType {
 
 /// Its properties are listed in `RecurrenceRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recurrencerange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recurrenceRange`.
 public typealias RecurrenceRange = Model<RecurrenceRangeFields>
 
@@ -1784,6 +1814,7 @@ extension RecurrenceRangeType {
 
 /// Its properties are listed in `RecycleBinFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recycleBin`.
 public typealias RecycleBin = Model<RecycleBinFields>
 
@@ -1833,6 +1864,7 @@ public struct RecycleBinFields: FieldSet {
 
 /// Its properties are listed in `RecycleBinItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebinitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recycleBinItem`.
 public typealias RecycleBinItem = Model<RecycleBinItemFields>
 
@@ -1948,6 +1980,7 @@ public struct RecycleBinRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RecycleBinSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebinsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.recycleBinSettings`.
 public typealias RecycleBinSettings = Model<RecycleBinSettingsFields>
 
@@ -1964,6 +1997,7 @@ public struct RecycleBinSettingsFields: FieldSet {
 
 /// Its properties are listed in `RedirectUriSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/redirecturisettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.redirectUriSettings`.
 public typealias RedirectUriSettings = Model<RedirectUriSettingsFields>
 
@@ -1982,6 +2016,7 @@ public struct RedirectUriSettingsFields: FieldSet {
 
 /// Its properties are listed in `ReferenceAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/referenceattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.referenceAttachment`.
 public typealias ReferenceAttachment = Model<ReferenceAttachmentFields>
 
@@ -2048,6 +2083,7 @@ extension CollectionRequestBuilder where Item == ReferenceAttachmentRequestBuild
 
 /// Its properties are listed in `ReferencedObjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/referencedobject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.referencedObject`.
 public typealias ReferencedObject = Model<ReferencedObjectFields>
 
@@ -2066,6 +2102,7 @@ public struct ReferencedObjectFields: FieldSet {
 
 /// Its properties are listed in `ReflectCheckInResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reflectcheckinresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reflectCheckInResponse`.
 public typealias ReflectCheckInResponse = Model<ReflectCheckInResponseFields>
 
@@ -2122,6 +2159,7 @@ public struct ReflectCheckInResponseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RegistrationEnforcementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/registrationenforcement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.registrationEnforcement`.
 public typealias RegistrationEnforcement = Model<RegistrationEnforcementFields>
 
@@ -2176,6 +2214,7 @@ extension RegistryHive {
 
 /// Its properties are listed in `RegistryKeyStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/registrykeystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.registryKeyState`.
 public typealias RegistryKeyState = Model<RegistryKeyStateFields>
 
@@ -2280,6 +2319,7 @@ extension RegistryValueType {
 
 /// Its properties are listed in `RejectJoinResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rejectjoinresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rejectJoinResponse`.
 public typealias RejectJoinResponse = Model<RejectJoinResponseFields>
 
@@ -2320,6 +2360,7 @@ extension RejectReason {
 
 /// Its properties are listed in `RelatedContactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/relatedcontact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.relatedContact`.
 public typealias RelatedContact = Model<RelatedContactFields>
 
@@ -2344,6 +2385,7 @@ public struct RelatedContactFields: FieldSet {
 
 /// Its properties are listed in `RelyingPartyDetailedSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/relyingpartydetailedsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.relyingPartyDetailedSummary`.
 public typealias RelyingPartyDetailedSummary = Model<RelyingPartyDetailedSummaryFields>
 
@@ -2420,6 +2462,7 @@ extension RemindBeforeTimeInMinutesType {
 
 /// Its properties are listed in `ReminderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reminder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reminder`.
 public typealias Reminder = Model<ReminderFields>
 
@@ -2466,6 +2509,7 @@ extension RemoteAssistanceOnboardingStatus {
 
 /// Its properties are listed in `RemoteAssistancePartnerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remoteassistancepartner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner`.
 public typealias RemoteAssistancePartner = Model<RemoteAssistancePartnerFields>
 
@@ -2523,6 +2567,7 @@ public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RemoteDesktopSecurityConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotedesktopsecurityconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration`.
 public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurityConfigurationFields>
 
@@ -2589,6 +2634,7 @@ public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `RemoteItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remoteitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteItem`.
 public typealias RemoteItem = Model<RemoteItemFields>
 
@@ -2641,6 +2687,7 @@ public struct RemoteItemFields: FieldSet {
 
 /// Its properties are listed in `RemoteLockActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotelockactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteLockActionResult`.
 public typealias RemoteLockActionResult = Model<RemoteLockActionResultFields>
 
@@ -2671,6 +2718,7 @@ public struct RemoteLockActionResultFields: FieldSet {
 
 /// Its properties are listed in `RemoteTenantGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotetenantgroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteTenantGroup`.
 public typealias RemoteTenantGroup = Model<RemoteTenantGroupFields>
 
@@ -2828,6 +2876,7 @@ extension CollectionRequestBuilder where Item == RemoteTenantGroupRequestBuilder
 
 /// Its properties are listed in `RemoveAccessApplyActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/removeaccessapplyaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.removeAccessApplyAction`.
 public typealias RemoveAccessApplyAction = Model<RemoveAccessApplyActionFields>
 
@@ -2847,6 +2896,7 @@ public struct RemoveAccessApplyActionFields: FieldSet {
 
 /// Its properties are listed in `RemovedStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/removedstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.removedState`.
 public typealias RemovedState = Model<RemovedStateFields>
 
@@ -2863,6 +2913,7 @@ public struct RemovedStateFields: FieldSet {
 
 /// Its properties are listed in `RenameActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/renameaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.renameAction`.
 public typealias RenameAction = Model<RenameActionFields>
 
@@ -2881,6 +2932,7 @@ public struct RenameActionFields: FieldSet {
 
 /// Its properties are listed in `ReportFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/report?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.report`.
 public typealias Report = Model<ReportFields>
 
@@ -2895,6 +2947,7 @@ public struct ReportFields: FieldSet {
 
 /// Its properties are listed in `ReportRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reportroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reportRoot`.
 public typealias ReportRoot = Model<ReportRootFields>
 
@@ -4379,6 +4432,7 @@ public struct ReportRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ReportsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reportsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reportsRoot`.
 public typealias ReportsRoot = Model<ReportsRootFields>
 
@@ -4460,6 +4514,7 @@ public struct ReportsRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/request?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.request`.
 public typealias Request = Model<RequestFields>
 
@@ -4517,6 +4572,7 @@ public struct RequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RequestScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.requestSchedule`.
 public typealias RequestSchedule = Model<RequestScheduleFields>
 
@@ -4537,6 +4593,7 @@ public struct RequestScheduleFields: FieldSet {
 
 /// Its properties are listed in `RequestSignatureVerificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestsignatureverification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.requestSignatureVerification`.
 public typealias RequestSignatureVerification = Model<RequestSignatureVerificationFields>
 
@@ -4555,6 +4612,7 @@ public struct RequestSignatureVerificationFields: FieldSet {
 
 /// Its properties are listed in `RequestorManagerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestormanager?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.requestorManager`.
 public typealias RequestorManager = Model<RequestorManagerFields>
 
@@ -4587,6 +4645,7 @@ extension RequiredPasswordType {
 
 /// Its properties are listed in `RequiredResourceAccessFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requiredresourceaccess?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.requiredResourceAccess`.
 public typealias RequiredResourceAccess = Model<RequiredResourceAccessFields>
 
@@ -4605,6 +4664,7 @@ public struct RequiredResourceAccessFields: FieldSet {
 
 /// Its properties are listed in `ResellerDelegatedAdminRelationshipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resellerdelegatedadminrelationship?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship`.
 public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdminRelationshipFields>
 
@@ -4705,6 +4765,7 @@ public struct ResellerDelegatedAdminRelationshipRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `ReservablePlaceModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reservableplacemode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.reservablePlaceMode`.
 public typealias ReservablePlaceMode = Model<ReservablePlaceModeFields>
 
@@ -4719,6 +4780,7 @@ public struct ReservablePlaceModeFields: FieldSet {
 
 /// Its properties are listed in `ResetPasscodeActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resetpasscodeactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resetPasscodeActionResult`.
 public typealias ResetPasscodeActionResult = Model<ResetPasscodeActionResultFields>
 
@@ -4751,6 +4813,7 @@ public struct ResetPasscodeActionResultFields: FieldSet {
 
 /// Its properties are listed in `ResourceAccessFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaccess?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceAccess`.
 public typealias ResourceAccess = Model<ResourceAccessFields>
 
@@ -4769,6 +4832,7 @@ public struct ResourceAccessFields: FieldSet {
 
 /// Its properties are listed in `ResourceAccessDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaccessdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceAccessDetail`.
 public typealias ResourceAccessDetail = Model<ResourceAccessDetailFields>
 
@@ -4839,6 +4903,7 @@ extension ResourceAccessType {
 
 /// Its properties are listed in `ResourceActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceAction`.
 public typealias ResourceAction = Model<ResourceActionFields>
 
@@ -4857,6 +4922,7 @@ public struct ResourceActionFields: FieldSet {
 
 /// Its properties are listed in `ResourceDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcedata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceData`.
 public typealias ResourceData = Model<ResourceDataFields>
 
@@ -4871,6 +4937,7 @@ public struct ResourceDataFields: FieldSet {
 
 /// Its properties are listed in `ResourceLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcelink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceLink`.
 public typealias ResourceLink = Model<ResourceLinkFields>
 
@@ -4905,6 +4972,7 @@ extension ResourceLinkType {
 
 /// Its properties are listed in `ResourceOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceOperation`.
 public typealias ResourceOperation = Model<ResourceOperationFields>
 
@@ -4944,6 +5012,7 @@ public struct ResourceOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ResourcePermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcepermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourcePermission`.
 public typealias ResourcePermission = Model<ResourcePermissionFields>
 
@@ -4962,6 +5031,7 @@ public struct ResourcePermissionFields: FieldSet {
 
 /// Its properties are listed in `ResourceReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcereference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceReference`.
 public typealias ResourceReference = Model<ResourceReferenceFields>
 
@@ -4982,6 +5052,7 @@ public struct ResourceReferenceFields: FieldSet {
 
 /// Its properties are listed in `ResourceSpecificPermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcespecificpermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceSpecificPermission`.
 public typealias ResourceSpecificPermission = Model<ResourceSpecificPermissionFields>
 
@@ -5006,6 +5077,7 @@ public struct ResourceSpecificPermissionFields: FieldSet {
 
 /// Its properties are listed in `ResourceSpecificPermissionGrantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcespecificpermissiongrant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant`.
 public typealias ResourceSpecificPermissionGrant = Model<ResourceSpecificPermissionGrantFields>
 
@@ -5170,6 +5242,7 @@ extension CollectionRequestBuilder where Item == ResourceSpecificPermissionGrant
 
 /// Its properties are listed in `ResourceVisualizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcevisualization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resourceVisualization`.
 public typealias ResourceVisualization = Model<ResourceVisualizationFields>
 
@@ -5420,6 +5493,7 @@ extension ResponseFeedbackType {
 
 /// Its properties are listed in `ResponseStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/responsestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.responseStatus`.
 public typealias ResponseStatus = Model<ResponseStatusFields>
 
@@ -5519,6 +5593,7 @@ extension RestorableArtifact {
 
 /// Its properties are listed in `RestoreActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restoreAction`.
 public typealias RestoreAction = Model<RestoreActionFields>
 
@@ -5533,6 +5608,7 @@ public struct RestoreActionFields: FieldSet {
 
 /// Its properties are listed in `RestoreArtifactBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreartifactbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restoreArtifactBase`.
 public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
 
@@ -5593,6 +5669,7 @@ public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RestoreArtifactsBulkRequestBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreartifactsbulkrequestbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestBase`.
 public typealias RestoreArtifactsBulkRequestBase = Model<RestoreArtifactsBulkRequestBaseFields>
 
@@ -5702,6 +5779,7 @@ extension RestoreJobType {
 
 /// Its properties are listed in `RestorePointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restorePoint`.
 public typealias RestorePoint = Model<RestorePointFields>
 
@@ -5793,6 +5871,7 @@ extension CollectionRequestBuilder where Item == RestorePointRequestBuilder {
 
 /// Its properties are listed in `RestorePointSearchResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepointsearchresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restorePointSearchResponse`.
 public typealias RestorePointSearchResponse = Model<RestorePointSearchResponseFields>
 
@@ -5813,6 +5892,7 @@ public struct RestorePointSearchResponseFields: FieldSet {
 
 /// Its properties are listed in `RestorePointSearchResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepointsearchresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restorePointSearchResult`.
 public typealias RestorePointSearchResult = Model<RestorePointSearchResultFields>
 
@@ -5851,6 +5931,7 @@ extension RestorePointTags {
 
 /// Its properties are listed in `RestoreSessionArtifactCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoresessionartifactcount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restoreSessionArtifactCount`.
 public typealias RestoreSessionArtifactCount = Model<RestoreSessionArtifactCountFields>
 
@@ -5873,6 +5954,7 @@ public struct RestoreSessionArtifactCountFields: FieldSet {
 
 /// Its properties are listed in `RestoreSessionBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoresessionbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restoreSessionBase`.
 public typealias RestoreSessionBase = Model<RestoreSessionBaseFields>
 
@@ -5973,6 +6055,7 @@ extension RestoreSessionStatus {
 
 /// Its properties are listed in `RestrictAccessActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restrictaccessaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restrictAccessAction`.
 public typealias RestrictAccessAction = Model<RestrictAccessActionFields>
 
@@ -5999,6 +6082,7 @@ public struct RestrictAccessActionFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restrictaccessactionbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.restrictAccessActionBase`.
 public typealias RestrictAccessActionBase = Model<RestrictAccessActionBaseFields>
 
@@ -6040,6 +6124,7 @@ extension RestrictionAction {
 
 /// Its properties are listed in `ResultInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resultinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resultInfo`.
 public typealias ResultInfo = Model<ResultInfoFields>
 
@@ -6060,6 +6145,7 @@ public struct ResultInfoFields: FieldSet {
 
 /// Its properties are listed in `ResultTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resultTemplate`.
 public typealias ResultTemplate = Model<ResultTemplateFields>
 
@@ -6078,6 +6164,7 @@ public struct ResultTemplateFields: FieldSet {
 
 /// Its properties are listed in `ResultTemplateDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplatedictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resultTemplateDictionary`.
 public typealias ResultTemplateDictionary = Model<ResultTemplateDictionaryFields>
 
@@ -6097,6 +6184,7 @@ public struct ResultTemplateDictionaryFields: FieldSet {
 
 /// Its properties are listed in `ResultTemplateOptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplateoption?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.resultTemplateOption`.
 public typealias ResultTemplateOption = Model<ResultTemplateOptionFields>
 
@@ -6113,6 +6201,7 @@ public struct ResultTemplateOptionFields: FieldSet {
 
 /// Its properties are listed in `RetentionLabelSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retentionlabelsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.retentionLabelSettings`.
 public typealias RetentionLabelSettings = Model<RetentionLabelSettingsFields>
 
@@ -6139,6 +6228,7 @@ public struct RetentionLabelSettingsFields: FieldSet {
 
 /// Its properties are listed in `RetentionSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retentionsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.retentionSetting`.
 public typealias RetentionSetting = Model<RetentionSettingFields>
 
@@ -6207,6 +6297,7 @@ extension RetrievalEntityType {
 
 /// Its properties are listed in `RetrievalExtractFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalextract?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.retrievalExtract`.
 public typealias RetrievalExtract = Model<RetrievalExtractFields>
 
@@ -6225,6 +6316,7 @@ public struct RetrievalExtractFields: FieldSet {
 
 /// Its properties are listed in `RetrievalHitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalhit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.retrievalHit`.
 public typealias RetrievalHit = Model<RetrievalHitFields>
 
@@ -6249,6 +6341,7 @@ public struct RetrievalHitFields: FieldSet {
 
 /// Its properties are listed in `RetrievalResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.retrievalResponse`.
 public typealias RetrievalResponse = Model<RetrievalResponseFields>
 
@@ -6265,6 +6358,7 @@ public struct RetrievalResponseFields: FieldSet {
 
 /// Its properties are listed in `RgbColorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rgbcolor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rgbColor`.
 public typealias RgbColor = Model<RgbColorFields>
 
@@ -6285,6 +6379,7 @@ public struct RgbColorFields: FieldSet {
 
 /// Its properties are listed in `RichLongRunningOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/richlongrunningoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.richLongRunningOperation`.
 public typealias RichLongRunningOperation = Model<RichLongRunningOperationFields>
 
@@ -6419,6 +6514,7 @@ extension RiskDetail {
 
 /// Its properties are listed in `RiskDetectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskdetection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskDetection`.
 public typealias RiskDetection = Model<RiskDetectionFields>
 
@@ -6594,6 +6690,7 @@ extension RiskLevel {
 
 /// Its properties are listed in `RiskPreventionContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskpreventioncontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskPreventionContainer`.
 public typealias RiskPreventionContainer = Model<RiskPreventionContainerFields>
 
@@ -6673,6 +6770,7 @@ public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RiskServicePrincipalActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskserviceprincipalactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskServicePrincipalActivity`.
 public typealias RiskServicePrincipalActivity = Model<RiskServicePrincipalActivityFields>
 
@@ -6723,6 +6821,7 @@ extension RiskState {
 
 /// Its properties are listed in `RiskUserActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskuseractivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskUserActivity`.
 public typealias RiskUserActivity = Model<RiskUserActivityFields>
 
@@ -6741,6 +6840,7 @@ public struct RiskUserActivityFields: FieldSet {
 
 /// Its properties are listed in `RiskyServicePrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyserviceprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal`.
 public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
 
@@ -6786,6 +6886,7 @@ public struct RiskyServicePrincipalFields: FieldSet {
 
 /// Its properties are listed in `RiskyServicePrincipalHistoryItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyserviceprincipalhistoryitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem`.
 public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalHistoryItemFields>
 
@@ -6935,6 +7036,7 @@ extension CollectionRequestBuilder where Item == RiskyServicePrincipalRequestBui
 
 /// Its properties are listed in `RiskyUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskyUser`.
 public typealias RiskyUser = Model<RiskyUserFields>
 
@@ -6978,6 +7080,7 @@ public struct RiskyUserFields: FieldSet {
 
 /// Its properties are listed in `RiskyUserHistoryItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyuserhistoryitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem`.
 public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
 
@@ -7141,6 +7244,7 @@ extension CollectionRequestBuilder where Item == RiskyUserRequestBuilder {
 
 /// Its properties are listed in `RoleAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roleassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.roleAssignment`.
 public typealias RoleAssignment = Model<RoleAssignmentFields>
 
@@ -7251,6 +7355,7 @@ extension RoleAssignmentScheduleRequestFilterByCurrentUserOptions {
 
 /// Its properties are listed in `RoleDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roledefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.roleDefinition`.
 public typealias RoleDefinition = Model<RoleDefinitionFields>
 
@@ -7364,6 +7469,7 @@ extension RoleEligibilityScheduleRequestFilterByCurrentUserOptions {
 
 /// Its properties are listed in `RoleManagementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rolemanagement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.roleManagement`.
 public typealias RoleManagement = Model<RoleManagementFields>
 
@@ -7416,6 +7522,7 @@ public struct RoleManagementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RolePermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rolepermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rolePermission`.
 public typealias RolePermission = Model<RolePermissionFields>
 
@@ -7452,6 +7559,7 @@ extension RoleType {
 
 /// Its properties are listed in `RoomFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/room?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.room`.
 public typealias Room = Model<RoomFields>
 
@@ -7513,6 +7621,7 @@ public struct RoomFields: FieldSet {
 
 /// Its properties are listed in `RoomListFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roomlist?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.roomList`.
 public typealias RoomList = Model<RoomListFields>
 
@@ -7642,6 +7751,7 @@ public struct RoomRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `RootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/root?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.root`.
 public typealias Root = Model<RootFields>
 
@@ -7688,6 +7798,8 @@ extension RootDomains {
 
 /// Its properties are listed in `RotateBitLockerKeysDeviceActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/rotatebitlockerkeysdeviceactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rotateBitLockerKeysDeviceActionResult`.
 public typealias RotateBitLockerKeysDeviceActionResult = Model<RotateBitLockerKeysDeviceActionResultFields>
 
@@ -7752,6 +7864,7 @@ extension RoutingType {
 
 /// Its properties are listed in `RubricCriterionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubriccriterion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rubricCriterion`.
 public typealias RubricCriterion = Model<RubricCriterionFields>
 
@@ -7768,6 +7881,7 @@ public struct RubricCriterionFields: FieldSet {
 
 /// Its properties are listed in `RubricLevelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubriclevel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rubricLevel`.
 public typealias RubricLevel = Model<RubricLevelFields>
 
@@ -7790,6 +7904,7 @@ public struct RubricLevelFields: FieldSet {
 
 /// Its properties are listed in `RubricQualityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricquality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rubricQuality`.
 public typealias RubricQuality = Model<RubricQualityFields>
 
@@ -7814,6 +7929,7 @@ public struct RubricQualityFields: FieldSet {
 
 /// Its properties are listed in `RubricQualityFeedbackModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricqualityfeedbackmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rubricQualityFeedbackModel`.
 public typealias RubricQualityFeedbackModel = Model<RubricQualityFeedbackModelFields>
 
@@ -7832,6 +7948,7 @@ public struct RubricQualityFeedbackModelFields: FieldSet {
 
 /// Its properties are listed in `RubricQualitySelectedColumnModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricqualityselectedcolumnmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.rubricQualitySelectedColumnModel`.
 public typealias RubricQualitySelectedColumnModel = Model<RubricQualitySelectedColumnModelFields>
 
@@ -7880,6 +7997,7 @@ extension SafeSearchFilterType {
 
 /// Its properties are listed in `SamlOrWsFedExternalDomainFederationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlorwsfedexternaldomainfederation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation`.
 public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternalDomainFederationFields>
 
@@ -7963,6 +8081,7 @@ extension CollectionRequestBuilder where Item == SamlOrWsFedExternalDomainFedera
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlorwsfedprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider`.
 public typealias SamlOrWsFedProvider = Model<SamlOrWsFedProviderFields>
 
@@ -8035,6 +8154,7 @@ extension CollectionRequestBuilder where Item == SamlOrWsFedProviderRequestBuild
 
 /// Its properties are listed in `SamlSingleSignOnSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlsinglesignonsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.samlSingleSignOnSettings`.
 public typealias SamlSingleSignOnSettings = Model<SamlSingleSignOnSettingsFields>
 
@@ -8051,6 +8171,7 @@ public struct SamlSingleSignOnSettingsFields: FieldSet {
 
 /// Its properties are listed in `ScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.schedule`.
 public typealias Schedule = Model<ScheduleFields>
 
@@ -8139,6 +8260,7 @@ public struct ScheduleFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedulechangerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest`.
 public typealias ScheduleChangeRequest = Model<ScheduleChangeRequestFields>
 
@@ -8273,6 +8395,7 @@ extension ScheduleChangeState {
 
 /// Its properties are listed in `ScheduleEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scheduleEntity`.
 public typealias ScheduleEntity = Model<ScheduleEntityFields>
 
@@ -8418,6 +8541,7 @@ extension ScheduleEntityTheme {
 
 /// Its properties are listed in `ScheduleInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scheduleInformation`.
 public typealias ScheduleInformation = Model<ScheduleInformationFields>
 
@@ -8442,6 +8566,7 @@ public struct ScheduleInformationFields: FieldSet {
 
 /// Its properties are listed in `ScheduleItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scheduleItem`.
 public typealias ScheduleItem = Model<ScheduleItemFields>
 
@@ -8611,6 +8736,7 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SchedulingGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedulinggroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.schedulingGroup`.
 public typealias SchedulingGroup = Model<SchedulingGroupFields>
 
@@ -8674,6 +8800,7 @@ public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SchemaExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schemaextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.schemaExtension`.
 public typealias SchemaExtension = Model<SchemaExtensionFields>
 
@@ -8719,6 +8846,7 @@ public struct SchemaExtensionRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scopebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scopeBase`.
 public typealias ScopeBase = Model<ScopeBaseFields>
 
@@ -8789,6 +8917,7 @@ extension ScopeOperatorType {
 
 /// Its properties are listed in `ScopedRoleMembershipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scopedrolemembership?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scopedRoleMembership`.
 public typealias ScopedRoleMembership = Model<ScopedRoleMembershipFields>
 
@@ -8828,6 +8957,7 @@ public struct ScopedRoleMembershipRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ScoredEmailAddressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scoredemailaddress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.scoredEmailAddress`.
 public typealias ScoredEmailAddress = Model<ScoredEmailAddressFields>
 
@@ -8864,6 +8994,7 @@ extension ScreenSharingRole {
 
 /// Its properties are listed in `SearchAcronymFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-acronym?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.acronym`.
 public typealias SearchAcronym = Model<SearchAcronymFields>
 
@@ -8911,6 +9042,7 @@ public struct SearchAcronymRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SearchAggregationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchaggregation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchAggregation`.
 public typealias SearchAggregation = Model<SearchAggregationFields>
 
@@ -8929,6 +9061,7 @@ public struct SearchAggregationFields: FieldSet {
 
 /// Its properties are listed in `SearchAlterationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchalteration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchAlteration`.
 public typealias SearchAlteration = Model<SearchAlterationFields>
 
@@ -8949,6 +9082,7 @@ public struct SearchAlterationFields: FieldSet {
 
 /// Its properties are listed in `SearchAlterationOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchalterationoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchAlterationOptions`.
 public typealias SearchAlterationOptions = Model<SearchAlterationOptionsFields>
 
@@ -8983,6 +9117,7 @@ extension SearchAlterationType {
 
 /// Its properties are listed in `SearchAnswerKeywordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-answerkeyword?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.answerKeyword`.
 public typealias SearchAnswerKeyword = Model<SearchAnswerKeywordFields>
 
@@ -9021,6 +9156,7 @@ extension SearchAnswerState {
 
 /// Its properties are listed in `SearchAnswerVariantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-answervariant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.answerVariant`.
 public typealias SearchAnswerVariant = Model<SearchAnswerVariantFields>
 
@@ -9045,6 +9181,7 @@ public struct SearchAnswerVariantFields: FieldSet {
 
 /// Its properties are listed in `SearchBookmarkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-bookmark?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.bookmark`.
 public typealias SearchBookmark = Model<SearchBookmarkFields>
 
@@ -9114,6 +9251,7 @@ public struct SearchBookmarkRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SearchBucketFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchbucket?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchBucket`.
 public typealias SearchBucket = Model<SearchBucketFields>
 
@@ -9152,6 +9290,7 @@ extension SearchContent {
 
 /// Its properties are listed in `SearchEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchEntity`.
 public typealias SearchEntity = Model<SearchEntityFields>
 
@@ -9230,6 +9369,7 @@ public struct SearchEntityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SearchHitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchhit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchHit`.
 public typealias SearchHit = Model<SearchHitFields>
 
@@ -9260,6 +9400,7 @@ public struct SearchHitFields: FieldSet {
 
 /// Its properties are listed in `SearchHitsContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchhitscontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchHitsContainer`.
 public typealias SearchHitsContainer = Model<SearchHitsContainerFields>
 
@@ -9282,6 +9423,7 @@ public struct SearchHitsContainerFields: FieldSet {
 
 /// Its properties are listed in `SearchIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-identity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.identity`.
 public typealias SearchIdentity = Model<SearchIdentityFields>
 
@@ -9300,6 +9442,7 @@ public struct SearchIdentityFields: FieldSet {
 
 /// Its properties are listed in `SearchIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-identityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.identitySet`.
 public typealias SearchIdentitySet = Model<SearchIdentitySetFields>
 
@@ -9320,6 +9463,7 @@ public struct SearchIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `SearchQnaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-qna?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.qna`.
 public typealias SearchQna = Model<SearchQnaFields>
 
@@ -9381,6 +9525,7 @@ public struct SearchQnaRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SearchQueryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchquery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchQuery`.
 public typealias SearchQuery = Model<SearchQueryFields>
 
@@ -9399,6 +9544,7 @@ public struct SearchQueryFields: FieldSet {
 
 /// Its properties are listed in `SearchRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchRequest`.
 public typealias SearchRequest = Model<SearchRequestFields>
 
@@ -9443,6 +9589,7 @@ public struct SearchRequestFields: FieldSet {
 
 /// Its properties are listed in `SearchResourceMetadataDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresourcemetadatadictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchResourceMetadataDictionary`.
 public typealias SearchResourceMetadataDictionary = Model<SearchResourceMetadataDictionaryFields>
 
@@ -9462,6 +9609,7 @@ public struct SearchResourceMetadataDictionaryFields: FieldSet {
 
 /// Its properties are listed in `SearchResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchResponse`.
 public typealias SearchResponse = Model<SearchResponseFields>
 
@@ -9484,6 +9632,7 @@ public struct SearchResponseFields: FieldSet {
 
 /// Its properties are listed in `SearchResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchResult`.
 public typealias SearchResult = Model<SearchResultFields>
 
@@ -9500,6 +9649,7 @@ public struct SearchResultFields: FieldSet {
 
 /// Its properties are listed in `SearchSearchAnswerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-searchanswer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.search.searchAnswer`.
 public typealias SearchSearchAnswer = Model<SearchSearchAnswerFields>
 
@@ -9550,6 +9700,7 @@ public struct SearchSearchAnswerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/section?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.section`.
 public typealias Section = Model<SectionFields>
 
@@ -9608,6 +9759,7 @@ extension SectionEmphasisType {
 
 /// Its properties are listed in `SectionGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectiongroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sectionGroup`.
 public typealias SectionGroup = Model<SectionGroupFields>
 
@@ -9704,6 +9856,7 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SectionLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectionlinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sectionLinks`.
 public typealias SectionLinks = Model<SectionLinksFields>
 
@@ -9722,6 +9875,7 @@ public struct SectionLinksFields: FieldSet {
 
 /// Its properties are listed in `SectionMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectionmap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sectionMap`.
 public typealias SectionMap = Model<SectionMapFields>
 
@@ -9792,6 +9946,7 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecureScoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescore?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.secureScore`.
 public typealias SecureScore = Model<SecureScoreFields>
 
@@ -9828,6 +9983,7 @@ public struct SecureScoreFields: FieldSet {
 
 /// Its properties are listed in `SecureScoreControlProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescorecontrolprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.secureScoreControlProfile`.
 public typealias SecureScoreControlProfile = Model<SecureScoreControlProfileFields>
 
@@ -9902,6 +10058,7 @@ public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecureScoreControlStateUpdateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescorecontrolstateupdate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.secureScoreControlStateUpdate`.
 public typealias SecureScoreControlStateUpdate = Model<SecureScoreControlStateUpdateFields>
 
@@ -9943,6 +10100,7 @@ public struct SecureScoreRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecureSignInSessionControlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securesigninsessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.secureSignInSessionControl`.
 public typealias SecureSignInSessionControl = Model<SecureSignInSessionControlFields>
 
@@ -9965,6 +10123,7 @@ public struct SecureSignInSessionControlFields: FieldSet {
 
 /// Its properties are listed in `SecurityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security`.
 public typealias Security = Model<SecurityFields>
 
@@ -10043,6 +10202,7 @@ public struct SecurityFields: FieldSet {
 
 /// Its properties are listed in `SecurityA365AiExecuteToolFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiexecutetool?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.a365AiExecuteTool`.
 public typealias SecurityA365AiExecuteTool = Model<SecurityA365AiExecuteToolFields>
 
@@ -10065,6 +10225,7 @@ public struct SecurityA365AiExecuteToolFields: FieldSet {
 
 /// Its properties are listed in `SecurityA365AiInferenceCallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiinferencecall?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.a365AiInferenceCall`.
 public typealias SecurityA365AiInferenceCall = Model<SecurityA365AiInferenceCallFields>
 
@@ -10087,6 +10248,7 @@ public struct SecurityA365AiInferenceCallFields: FieldSet {
 
 /// Its properties are listed in `SecurityA365AiInvokeAgentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiinvokeagent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.a365AiInvokeAgent`.
 public typealias SecurityA365AiInvokeAgent = Model<SecurityA365AiInvokeAgentFields>
 
@@ -10109,6 +10271,7 @@ public struct SecurityA365AiInvokeAgentFields: FieldSet {
 
 /// Its properties are listed in `SecurityA365AiRunSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365airunsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.a365AiRunSummary`.
 public typealias SecurityA365AiRunSummary = Model<SecurityA365AiRunSummaryFields>
 
@@ -10131,6 +10294,7 @@ public struct SecurityA365AiRunSummaryFields: FieldSet {
 
 /// Its properties are listed in `SecurityA365SpanOutputsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365spanoutputs?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.a365SpanOutputs`.
 public typealias SecurityA365SpanOutputs = Model<SecurityA365SpanOutputsFields>
 
@@ -10153,6 +10317,7 @@ public struct SecurityA365SpanOutputsFields: FieldSet {
 
 /// Its properties are listed in `SecurityAISpanOutputsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aispanoutputsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aISpanOutputsAuditRecord`.
 public typealias SecurityAISpanOutputsAuditRecord = Model<SecurityAISpanOutputsAuditRecordFields>
 
@@ -10175,6 +10340,8 @@ public struct SecurityAISpanOutputsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAadRiskDetectionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aadriskdetectionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aadRiskDetectionAuditRecord`.
 public typealias SecurityAadRiskDetectionAuditRecord = Model<SecurityAadRiskDetectionAuditRecordFields>
 
@@ -10197,6 +10364,7 @@ public struct SecurityAadRiskDetectionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAccountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-account?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.account`.
 public typealias SecurityAccount = Model<SecurityAccountFields>
 
@@ -10269,6 +10437,8 @@ extension SecurityActionAfterRetentionPeriod {
 
 /// Its properties are listed in `SecurityActiveDirectoryDomainEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-activedirectorydomainevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.activeDirectoryDomainEvidence`.
 public typealias SecurityActiveDirectoryDomainEvidence = Model<SecurityActiveDirectoryDomainEvidenceFields>
 
@@ -10408,6 +10578,7 @@ extension SecurityAdditionalOptions {
 
 /// Its properties are listed in `SecurityAedAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aedauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aedAuditRecord`.
 public typealias SecurityAedAuditRecord = Model<SecurityAedAuditRecordFields>
 
@@ -10430,6 +10601,7 @@ public struct SecurityAedAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAgentAdminActivityRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-agentadminactivityrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.agentAdminActivityRecord`.
 public typealias SecurityAgentAdminActivityRecord = Model<SecurityAgentAdminActivityRecordFields>
 
@@ -10452,6 +10624,7 @@ public struct SecurityAgentAdminActivityRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAgentSettingAdminActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-agentsettingadminactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.agentSettingAdminActivity`.
 public typealias SecurityAgentSettingAdminActivity = Model<SecurityAgentSettingAdminActivityFields>
 
@@ -10474,6 +10647,7 @@ public struct SecurityAgentSettingAdminActivityFields: FieldSet {
 
 /// Its properties are listed in `SecurityAiAgentEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiagentevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiAgentEvidence`.
 public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
 
@@ -10536,6 +10710,8 @@ extension SecurityAiAgentPlatform {
 
 /// Its properties are listed in `SecurityAiAppInteractionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiappinteractionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiAppInteractionAuditRecord`.
 public typealias SecurityAiAppInteractionAuditRecord = Model<SecurityAiAppInteractionAuditRecordFields>
 
@@ -10558,6 +10734,7 @@ public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAiExecuteToolAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiexecutetoolauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiExecuteToolAuditRecord`.
 public typealias SecurityAiExecuteToolAuditRecord = Model<SecurityAiExecuteToolAuditRecordFields>
 
@@ -10581,6 +10758,8 @@ public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityAiInteractionsChangeNotificationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionschangenotificationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord`.
 public typealias SecurityAiInteractionsChangeNotificationAuditRecord =
     Model<SecurityAiInteractionsChangeNotificationAuditRecordFields>
@@ -10604,6 +10783,8 @@ public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSe
 
 /// Its properties are listed in `SecurityAiInteractionsExportAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionsexportauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiInteractionsExportAuditRecord`.
 public typealias SecurityAiInteractionsExportAuditRecord = Model<SecurityAiInteractionsExportAuditRecordFields>
 
@@ -10627,6 +10808,8 @@ public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityAiInteractionsSubscriptionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionssubscriptionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiInteractionsSubscriptionAuditRecord`.
 public typealias SecurityAiInteractionsSubscriptionAuditRecord =
     Model<SecurityAiInteractionsSubscriptionAuditRecordFields>

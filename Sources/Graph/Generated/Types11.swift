@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `SecurityAiInvokeAgentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiinvokeagentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aiInvokeAgentAuditRecord`.
 public typealias SecurityAiInvokeAgentAuditRecord = Model<SecurityAiInvokeAgentAuditRecordFields>
 
@@ -28,6 +29,7 @@ public struct SecurityAiInvokeAgentAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAipDiscoverFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipdiscover?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipDiscover`.
 public typealias SecurityAipDiscover = Model<SecurityAipDiscoverFields>
 
@@ -50,6 +52,7 @@ public struct SecurityAipDiscoverFields: FieldSet {
 
 /// Its properties are listed in `SecurityAipFileDeletedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipfiledeleted?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipFileDeleted`.
 public typealias SecurityAipFileDeleted = Model<SecurityAipFileDeletedFields>
 
@@ -72,6 +75,7 @@ public struct SecurityAipFileDeletedFields: FieldSet {
 
 /// Its properties are listed in `SecurityAipHeartBeatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipheartbeat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipHeartBeat`.
 public typealias SecurityAipHeartBeat = Model<SecurityAipHeartBeatFields>
 
@@ -94,6 +98,8 @@ public struct SecurityAipHeartBeatFields: FieldSet {
 
 /// Its properties are listed in `SecurityAipProtectionActionLogRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aipprotectionactionlogrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipProtectionActionLogRequest`.
 public typealias SecurityAipProtectionActionLogRequest = Model<SecurityAipProtectionActionLogRequestFields>
 
@@ -116,6 +122,7 @@ public struct SecurityAipProtectionActionLogRequestFields: FieldSet {
 
 /// Its properties are listed in `SecurityAipScannerDiscoverEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipscannerdiscoverevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipScannerDiscoverEvent`.
 public typealias SecurityAipScannerDiscoverEvent = Model<SecurityAipScannerDiscoverEventFields>
 
@@ -139,6 +146,8 @@ public struct SecurityAipScannerDiscoverEventFields: FieldSet {
 /// Its properties are listed in `SecurityAipSensitivityLabelActionLogRequestFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aipsensitivitylabelactionlogrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.aipSensitivityLabelActionLogRequest`.
 public typealias SecurityAipSensitivityLabelActionLogRequest = Model<SecurityAipSensitivityLabelActionLogRequestFields>
 
@@ -161,6 +170,8 @@ public struct SecurityAipSensitivityLabelActionLogRequestFields: FieldSet {
 
 /// Its properties are listed in `SecurityAirAdminActionInvestigationDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-airadminactioninvestigationdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.airAdminActionInvestigationData`.
 public typealias SecurityAirAdminActionInvestigationData = Model<SecurityAirAdminActionInvestigationDataFields>
 
@@ -183,6 +194,7 @@ public struct SecurityAirAdminActionInvestigationDataFields: FieldSet {
 
 /// Its properties are listed in `SecurityAirInvestigationDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-airinvestigationdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.airInvestigationData`.
 public typealias SecurityAirInvestigationData = Model<SecurityAirInvestigationDataFields>
 
@@ -205,6 +217,7 @@ public struct SecurityAirInvestigationDataFields: FieldSet {
 
 /// Its properties are listed in `SecurityAirManualInvestigationDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-airmanualinvestigationdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.airManualInvestigationData`.
 public typealias SecurityAirManualInvestigationData = Model<SecurityAirManualInvestigationDataFields>
 
@@ -227,6 +240,7 @@ public struct SecurityAirManualInvestigationDataFields: FieldSet {
 
 /// Its properties are listed in `SecurityAlertFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alert?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.alert`.
 public typealias SecurityAlert = Model<SecurityAlertFields>
 
@@ -339,6 +353,7 @@ extension SecurityAlertClassification {
 
 /// Its properties are listed in `SecurityAlertCommentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertcomment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.alertComment`.
 public typealias SecurityAlertComment = Model<SecurityAlertCommentFields>
 
@@ -418,6 +433,7 @@ extension SecurityAlertDetermination {
 
 /// Its properties are listed in `SecurityAlertEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.alertEvidence`.
 public typealias SecurityAlertEvidence = Model<SecurityAlertEvidenceFields>
 
@@ -591,6 +607,7 @@ extension SecurityAlertStatus {
 
 /// Its properties are listed in `SecurityAlertSubmissionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertsubmissionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.alertSubmissionAuditRecord`.
 public typealias SecurityAlertSubmissionAuditRecord = Model<SecurityAlertSubmissionAuditRecordFields>
 
@@ -614,6 +631,8 @@ public struct SecurityAlertSubmissionAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityAlertSubmissionResultDetailAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-alertsubmissionresultdetailauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.alertSubmissionResultDetailAuditRecord`.
 public typealias SecurityAlertSubmissionResultDetailAuditRecord =
     Model<SecurityAlertSubmissionResultDetailAuditRecordFields>
@@ -637,6 +656,7 @@ public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAmazonResourceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-amazonresourceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.amazonResourceEvidence`.
 public typealias SecurityAmazonResourceEvidence = Model<SecurityAmazonResourceEvidenceFields>
 
@@ -679,6 +699,7 @@ public struct SecurityAmazonResourceEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmail`.
 public typealias SecurityAnalyzedEmail = Model<SecurityAnalyzedEmailFields>
 
@@ -769,6 +790,7 @@ public struct SecurityAnalyzedEmailFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailAttachment`.
 public typealias SecurityAnalyzedEmailAttachment = Model<SecurityAnalyzedEmailAttachmentFields>
 
@@ -801,6 +823,8 @@ public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailAuthenticationDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailauthenticationdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailAuthenticationDetail`.
 public typealias SecurityAnalyzedEmailAuthenticationDetail = Model<SecurityAnalyzedEmailAuthenticationDetailFields>
 
@@ -823,6 +847,8 @@ public struct SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailDeliveryDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemaildeliverydetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailDeliveryDetail`.
 public typealias SecurityAnalyzedEmailDeliveryDetail = Model<SecurityAnalyzedEmailDeliveryDetailFields>
 
@@ -845,6 +871,7 @@ public struct SecurityAnalyzedEmailDeliveryDetailFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailDlpRuleInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemaildlpruleinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailDlpRuleInfo`.
 public typealias SecurityAnalyzedEmailDlpRuleInfo = Model<SecurityAnalyzedEmailDlpRuleInfoFields>
 
@@ -864,6 +891,8 @@ public struct SecurityAnalyzedEmailDlpRuleInfoFields: FieldSet {
 /// Its properties are listed in `SecurityAnalyzedEmailExchangeTransportRuleInfoFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailexchangetransportruleinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailExchangeTransportRuleInfo`.
 public typealias SecurityAnalyzedEmailExchangeTransportRuleInfo =
     Model<SecurityAnalyzedEmailExchangeTransportRuleInfoFields>
@@ -886,6 +915,8 @@ public struct SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailRecipientDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailrecipientdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailRecipientDetail`.
 public typealias SecurityAnalyzedEmailRecipientDetail = Model<SecurityAnalyzedEmailRecipientDetailFields>
 
@@ -948,6 +979,7 @@ extension CollectionRequestBuilder where Item == SecurityAnalyzedEmailRequestBui
 
 /// Its properties are listed in `SecurityAnalyzedEmailSenderDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailsenderdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailSenderDetail`.
 public typealias SecurityAnalyzedEmailSenderDetail = Model<SecurityAnalyzedEmailSenderDetailFields>
 
@@ -980,6 +1012,7 @@ public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedEmailUrlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailurl?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmailUrl`.
 public typealias SecurityAnalyzedEmailUrl = Model<SecurityAnalyzedEmailUrlFields>
 
@@ -1004,6 +1037,7 @@ public struct SecurityAnalyzedEmailUrlFields: FieldSet {
 
 /// Its properties are listed in `SecurityAnalyzedMessageEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedmessageevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.analyzedMessageEvidence`.
 public typealias SecurityAnalyzedMessageEvidence = Model<SecurityAnalyzedMessageEvidenceFields>
 
@@ -1114,6 +1148,7 @@ extension SecurityAntispamTeamsDirection {
 
 /// Its properties are listed in `SecurityArticleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-article?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.article`.
 public typealias SecurityArticle = Model<SecurityArticleFields>
 
@@ -1150,6 +1185,7 @@ public struct SecurityArticleFields: FieldSet {
 
 /// Its properties are listed in `SecurityArticleIndicatorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-articleindicator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.articleIndicator`.
 public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields>
 
@@ -1229,6 +1265,7 @@ public struct SecurityArticleRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-artifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.artifact`.
 public typealias SecurityArtifact = Model<SecurityArtifactFields>
 
@@ -1278,6 +1315,7 @@ public struct SecurityArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityAttackSimAdminAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-attacksimadminauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.attackSimAdminAuditRecord`.
 public typealias SecurityAttackSimAdminAuditRecord = Model<SecurityAttackSimAdminAuditRecordFields>
 
@@ -1300,6 +1338,7 @@ public struct SecurityAttackSimAdminAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAttackSimAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-attacksimauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.attackSimAuditRecord`.
 public typealias SecurityAttackSimAuditRecord = Model<SecurityAttackSimAuditRecordFields>
 
@@ -1322,6 +1361,7 @@ public struct SecurityAttackSimAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAuditConfigAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditconfigauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditConfigAuditRecord`.
 public typealias SecurityAuditConfigAuditRecord = Model<SecurityAuditConfigAuditRecordFields>
 
@@ -1344,6 +1384,7 @@ public struct SecurityAuditConfigAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAuditCoreRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditcoreroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditCoreRoot`.
 public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
 
@@ -1392,6 +1433,7 @@ public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditData`.
 public typealias SecurityAuditData = Model<SecurityAuditDataFields>
 
@@ -1807,6 +1849,7 @@ public struct SecurityAuditDataFields: FieldSet {
 
 /// Its properties are listed in `SecurityAuditLogQueryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditlogquery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditLogQuery`.
 public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
 
@@ -1906,6 +1949,7 @@ extension SecurityAuditLogQueryStatus {
 
 /// Its properties are listed in `SecurityAuditLogRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditlogrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditLogRecord`.
 public typealias SecurityAuditLogRecord = Model<SecurityAuditLogRecordFields>
 
@@ -3476,6 +3520,7 @@ extension SecurityAuditLogUserType {
 
 /// Its properties are listed in `SecurityAuditRecordTypeDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditrecordtypedictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditRecordTypeDictionary`.
 public typealias SecurityAuditRecordTypeDictionary = Model<SecurityAuditRecordTypeDictionaryFields>
 
@@ -3490,6 +3535,7 @@ public struct SecurityAuditRecordTypeDictionaryFields: FieldSet {
 
 /// Its properties are listed in `SecurityAuditSearchAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditsearchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.auditSearchAuditRecord`.
 public typealias SecurityAuditSearchAuditRecord = Model<SecurityAuditSearchAuditRecordFields>
 
@@ -3512,6 +3558,7 @@ public struct SecurityAuditSearchAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAuthorityTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-authoritytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.authorityTemplate`.
 public typealias SecurityAuthorityTemplate = Model<SecurityAuthorityTemplateFields>
 
@@ -3560,6 +3607,7 @@ public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityAutoAuditingConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-autoauditingconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.autoAuditingConfiguration`.
 public typealias SecurityAutoAuditingConfiguration = Model<SecurityAutoAuditingConfigurationFields>
 
@@ -3604,6 +3652,7 @@ public struct SecurityAutoAuditingConfigurationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `SecurityAutonomousSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-autonomoussystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.autonomousSystem`.
 public typealias SecurityAutonomousSystem = Model<SecurityAutonomousSystemFields>
 
@@ -3627,6 +3676,8 @@ public struct SecurityAutonomousSystemFields: FieldSet {
 /// Its properties are listed in `SecurityAzfwApplicationRuleAggregationEventRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-azfwapplicationruleaggregationeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azfwApplicationRuleAggregationEventRecord`.
 public typealias SecurityAzfwApplicationRuleAggregationEventRecord =
     Model<SecurityAzfwApplicationRuleAggregationEventRecordFields>
@@ -3650,6 +3701,7 @@ public struct SecurityAzfwApplicationRuleAggregationEventRecordFields: FieldSet 
 
 /// Its properties are listed in `SecurityAzfwDnsQueryEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azfwdnsqueryeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azfwDnsQueryEventRecord`.
 public typealias SecurityAzfwDnsQueryEventRecord = Model<SecurityAzfwDnsQueryEventRecordFields>
 
@@ -3672,6 +3724,7 @@ public struct SecurityAzfwDnsQueryEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAzfwNetworkRuleEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azfwnetworkruleeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azfwNetworkRuleEventRecord`.
 public typealias SecurityAzfwNetworkRuleEventRecord = Model<SecurityAzfwNetworkRuleEventRecordFields>
 
@@ -3694,6 +3747,7 @@ public struct SecurityAzfwNetworkRuleEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAzureAISearchAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azureaisearchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azureAISearchAuditRecord`.
 public typealias SecurityAzureAISearchAuditRecord = Model<SecurityAzureAISearchAuditRecordFields>
 
@@ -3717,6 +3771,8 @@ public struct SecurityAzureAISearchAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityAzureActiveDirectoryAccountLogonAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectoryaccountlogonauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryAccountLogonAuditRecord`.
 public typealias SecurityAzureActiveDirectoryAccountLogonAuditRecord =
     Model<SecurityAzureActiveDirectoryAccountLogonAuditRecordFields>
@@ -3740,6 +3796,8 @@ public struct SecurityAzureActiveDirectoryAccountLogonAuditRecordFields: FieldSe
 
 /// Its properties are listed in `SecurityAzureActiveDirectoryAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectoryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryAuditRecord`.
 public typealias SecurityAzureActiveDirectoryAuditRecord = Model<SecurityAzureActiveDirectoryAuditRecordFields>
 
@@ -3763,6 +3821,8 @@ public struct SecurityAzureActiveDirectoryAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityAzureActiveDirectoryStsLogonAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectorystslogonauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryStsLogonAuditRecord`.
 public typealias SecurityAzureActiveDirectoryStsLogonAuditRecord =
     Model<SecurityAzureActiveDirectoryStsLogonAuditRecordFields>
@@ -3786,6 +3846,7 @@ public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityAzureResourceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azureresourceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.azureResourceEvidence`.
 public typealias SecurityAzureResourceEvidence = Model<SecurityAzureResourceEvidenceFields>
 
@@ -3852,6 +3913,7 @@ extension SecurityBehaviorDuringRetentionPeriod {
 
 /// Its properties are listed in `SecurityBlobContainerEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-blobcontainerevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.blobContainerEvidence`.
 public typealias SecurityBlobContainerEvidence = Model<SecurityBlobContainerEvidenceFields>
 
@@ -3892,6 +3954,7 @@ public struct SecurityBlobContainerEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityBlobEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-blobevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.blobEvidence`.
 public typealias SecurityBlobEvidence = Model<SecurityBlobEvidenceFields>
 
@@ -3936,6 +3999,7 @@ public struct SecurityBlobEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityCampaignAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-campaignauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.campaignAuditRecord`.
 public typealias SecurityCampaignAuditRecord = Model<SecurityCampaignAuditRecordFields>
 
@@ -3960,6 +4024,7 @@ public struct SecurityCampaignAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-case?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.case`.
 public typealias SecurityCase = Model<SecurityCaseFields>
 
@@ -4042,6 +4107,7 @@ extension SecurityCaseAction {
 
 /// Its properties are listed in `SecurityCaseOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-caseoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.caseOperation`.
 public typealias SecurityCaseOperation = Model<SecurityCaseOperationFields>
 
@@ -4203,6 +4269,7 @@ extension SecurityCaseType {
 
 /// Its properties are listed in `SecurityCasesRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-casesroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.casesRoot`.
 public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
 
@@ -4249,6 +4316,7 @@ public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityCategoryTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-categorytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.categoryTemplate`.
 public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields>
 
@@ -4307,6 +4375,7 @@ public struct SecurityCategoryTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityCcraiPolicyViolationRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ccraipolicyviolationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ccraiPolicyViolationRecord`.
 public typealias SecurityCcraiPolicyViolationRecord = Model<SecurityCcraiPolicyViolationRecordFields>
 
@@ -4329,6 +4398,7 @@ public struct SecurityCcraiPolicyViolationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpClassifierHealthRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpclassifierhealthrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpClassifierHealthRecord`.
 public typealias SecurityCdpClassifierHealthRecord = Model<SecurityCdpClassifierHealthRecordFields>
 
@@ -4351,6 +4421,7 @@ public struct SecurityCdpClassifierHealthRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpColdCrawlStatusRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpcoldcrawlstatusrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpColdCrawlStatusRecord`.
 public typealias SecurityCdpColdCrawlStatusRecord = Model<SecurityCdpColdCrawlStatusRecordFields>
 
@@ -4373,6 +4444,8 @@ public struct SecurityCdpColdCrawlStatusRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpConsumptionResourceRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cdpconsumptionresourcerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpConsumptionResourceRecord`.
 public typealias SecurityCdpConsumptionResourceRecord = Model<SecurityCdpConsumptionResourceRecordFields>
 
@@ -4395,6 +4468,8 @@ public struct SecurityCdpConsumptionResourceRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpContentExplorerAggregateRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cdpcontentexploreraggregaterecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpContentExplorerAggregateRecord`.
 public typealias SecurityCdpContentExplorerAggregateRecord = Model<SecurityCdpContentExplorerAggregateRecordFields>
 
@@ -4418,6 +4493,8 @@ public struct SecurityCdpContentExplorerAggregateRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCdpDlpSensitiveEndpointAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cdpdlpsensitiveendpointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpDlpSensitiveEndpointAuditRecord`.
 public typealias SecurityCdpDlpSensitiveEndpointAuditRecord = Model<SecurityCdpDlpSensitiveEndpointAuditRecordFields>
 
@@ -4440,6 +4517,7 @@ public struct SecurityCdpDlpSensitiveEndpointAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpLogRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdplogrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpLogRecord`.
 public typealias SecurityCdpLogRecord = Model<SecurityCdpLogRecordFields>
 
@@ -4462,6 +4540,7 @@ public struct SecurityCdpLogRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpOcrBillingRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpocrbillingrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpOcrBillingRecord`.
 public typealias SecurityCdpOcrBillingRecord = Model<SecurityCdpOcrBillingRecordFields>
 
@@ -4484,6 +4563,8 @@ public struct SecurityCdpOcrBillingRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpResourceScopeChangeEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cdpresourcescopechangeeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpResourceScopeChangeEventRecord`.
 public typealias SecurityCdpResourceScopeChangeEventRecord = Model<SecurityCdpResourceScopeChangeEventRecordFields>
 
@@ -4506,6 +4587,8 @@ public struct SecurityCdpResourceScopeChangeEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCdpdlmaiInteractionInsightsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cdpdlmaiinteractioninsightsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cdpdlmaiInteractionInsightsRecord`.
 public typealias SecurityCdpdlmaiInteractionInsightsRecord = Model<SecurityCdpdlmaiInteractionInsightsRecordFields>
 
@@ -4544,6 +4627,7 @@ extension SecurityChildSelectability {
 
 /// Its properties are listed in `SecurityCitationTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-citationtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.citationTemplate`.
 public typealias SecurityCitationTemplate = Model<SecurityCitationTemplateFields>
 
@@ -4596,6 +4680,7 @@ public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityCloudApplicationEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudapplicationevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudApplicationEvidence`.
 public typealias SecurityCloudApplicationEvidence = Model<SecurityCloudApplicationEvidenceFields>
 
@@ -4662,6 +4747,7 @@ extension SecurityCloudAttachmentVersion {
 
 /// Its properties are listed in `SecurityCloudLogonRequestEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudlogonrequestevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudLogonRequestEvidence`.
 public typealias SecurityCloudLogonRequestEvidence = Model<SecurityCloudLogonRequestEvidenceFields>
 
@@ -4698,6 +4784,7 @@ public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityCloudLogonSessionEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudlogonsessionevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudLogonSessionEvidence`.
 public typealias SecurityCloudLogonSessionEvidence = Model<SecurityCloudLogonSessionEvidenceFields>
 
@@ -4751,6 +4838,8 @@ public struct SecurityCloudLogonSessionEvidenceFields: FieldSet {
 /// Its properties are listed in `SecurityCloudUpdateDeviceConfigAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdatedeviceconfigauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudUpdateDeviceConfigAuditRecord`.
 public typealias SecurityCloudUpdateDeviceConfigAuditRecord = Model<SecurityCloudUpdateDeviceConfigAuditRecordFields>
 
@@ -4774,6 +4863,8 @@ public struct SecurityCloudUpdateDeviceConfigAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCloudUpdateProfileConfigAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdateprofileconfigauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudUpdateProfileConfigAuditRecord`.
 public typealias SecurityCloudUpdateProfileConfigAuditRecord = Model<SecurityCloudUpdateProfileConfigAuditRecordFields>
 
@@ -4797,6 +4888,8 @@ public struct SecurityCloudUpdateProfileConfigAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCloudUpdateTenantConfigAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdatetenantconfigauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cloudUpdateTenantConfigAuditRecord`.
 public typealias SecurityCloudUpdateTenantConfigAuditRecord = Model<SecurityCloudUpdateTenantConfigAuditRecordFields>
 
@@ -4821,6 +4914,7 @@ public struct SecurityCloudUpdateTenantConfigAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-collaborationroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.collaborationRoot`.
 public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFields>
 
@@ -4867,6 +4961,8 @@ public struct SecurityCollaborationRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityComplianceConnectorAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-complianceconnectorauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceConnectorAuditRecord`.
 public typealias SecurityComplianceConnectorAuditRecord = Model<SecurityComplianceConnectorAuditRecordFields>
 
@@ -4889,6 +4985,8 @@ public struct SecurityComplianceConnectorAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityComplianceDLMExchangeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlmexchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLMExchangeAuditRecord`.
 public typealias SecurityComplianceDLMExchangeAuditRecord = Model<SecurityComplianceDLMExchangeAuditRecordFields>
 
@@ -4912,6 +5010,8 @@ public struct SecurityComplianceDLMExchangeAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLMSharePointAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlmsharepointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLMSharePointAuditRecord`.
 public typealias SecurityComplianceDLMSharePointAuditRecord = Model<SecurityComplianceDLMSharePointAuditRecordFields>
 
@@ -4935,6 +5035,8 @@ public struct SecurityComplianceDLMSharePointAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLPApplicationsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpapplicationsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPApplicationsAuditRecord`.
 public typealias SecurityComplianceDLPApplicationsAuditRecord =
     Model<SecurityComplianceDLPApplicationsAuditRecordFields>
@@ -4959,6 +5061,8 @@ public struct SecurityComplianceDLPApplicationsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLPApplicationsClassificationAuditRecordFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpapplicationsclassificationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPApplicationsClassificationAuditRecord`.
 public typealias SecurityComplianceDLPApplicationsClassificationAuditRecord =
     Model<SecurityComplianceDLPApplicationsClassificationAuditRecordFields>
@@ -4982,6 +5086,8 @@ public struct SecurityComplianceDLPApplicationsClassificationAuditRecordFields: 
 
 /// Its properties are listed in `SecurityComplianceDLPEndpointAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpendpointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPEndpointAuditRecord`.
 public typealias SecurityComplianceDLPEndpointAuditRecord = Model<SecurityComplianceDLPEndpointAuditRecordFields>
 
@@ -5005,6 +5111,8 @@ public struct SecurityComplianceDLPEndpointAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLPEndpointDiscoveryAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpendpointdiscoveryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPEndpointDiscoveryAuditRecord`.
 public typealias SecurityComplianceDLPEndpointDiscoveryAuditRecord =
     Model<SecurityComplianceDLPEndpointDiscoveryAuditRecordFields>
@@ -5029,6 +5137,8 @@ public struct SecurityComplianceDLPEndpointDiscoveryAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityComplianceDLPEnforcementAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpenforcementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPEnforcementAuditRecord`.
 public typealias SecurityComplianceDLPEnforcementAuditRecord = Model<SecurityComplianceDLPEnforcementAuditRecordFields>
 
@@ -5051,6 +5161,8 @@ public struct SecurityComplianceDLPEnforcementAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityComplianceDLPExchangeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeAuditRecord`.
 public typealias SecurityComplianceDLPExchangeAuditRecord = Model<SecurityComplianceDLPExchangeAuditRecordFields>
 
@@ -5074,6 +5186,8 @@ public struct SecurityComplianceDLPExchangeAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLPExchangeClassificationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeclassificationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeClassificationAuditRecord`.
 public typealias SecurityComplianceDLPExchangeClassificationAuditRecord =
     Model<SecurityComplianceDLPExchangeClassificationAuditRecordFields>
@@ -5098,6 +5212,8 @@ public struct SecurityComplianceDLPExchangeClassificationAuditRecordFields: Fiel
 /// Its properties are listed in `SecurityComplianceDLPExchangeClassificationCdpRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeclassificationcdprecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeClassificationCdpRecord`.
 public typealias SecurityComplianceDLPExchangeClassificationCdpRecord =
     Model<SecurityComplianceDLPExchangeClassificationCdpRecordFields>
@@ -5122,6 +5238,8 @@ public struct SecurityComplianceDLPExchangeClassificationCdpRecordFields: FieldS
 /// Its properties are listed in `SecurityComplianceDLPExchangeDiscoveryAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangediscoveryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeDiscoveryAuditRecord`.
 public typealias SecurityComplianceDLPExchangeDiscoveryAuditRecord =
     Model<SecurityComplianceDLPExchangeDiscoveryAuditRecordFields>
@@ -5146,6 +5264,8 @@ public struct SecurityComplianceDLPExchangeDiscoveryAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityComplianceDLPSharePointAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointAuditRecord`.
 public typealias SecurityComplianceDLPSharePointAuditRecord = Model<SecurityComplianceDLPSharePointAuditRecordFields>
 
@@ -5169,6 +5289,8 @@ public struct SecurityComplianceDLPSharePointAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceDLPSharePointClassificationAuditRecordFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationAuditRecord`.
 public typealias SecurityComplianceDLPSharePointClassificationAuditRecord =
     Model<SecurityComplianceDLPSharePointClassificationAuditRecordFields>
@@ -5193,6 +5315,8 @@ public struct SecurityComplianceDLPSharePointClassificationAuditRecordFields: Fi
 /// Its properties are listed in `SecurityComplianceDLPSharePointClassificationCdpRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationcdprecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationCdpRecord`.
 public typealias SecurityComplianceDLPSharePointClassificationCdpRecord =
     Model<SecurityComplianceDLPSharePointClassificationCdpRecordFields>
@@ -5217,6 +5341,8 @@ public struct SecurityComplianceDLPSharePointClassificationCdpRecordFields: Fiel
 /// Its properties are listed in `SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields`; read and
 /// write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationextendedauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationExtendedAuditRecord`.
 public typealias SecurityComplianceDLPSharePointClassificationExtendedAuditRecord =
     Model<SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields>
@@ -5240,6 +5366,8 @@ public struct SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFi
 
 /// Its properties are listed in `SecurityComplianceExchangeOcrAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-complianceexchangeocrauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceExchangeOcrAuditRecord`.
 public typealias SecurityComplianceExchangeOcrAuditRecord = Model<SecurityComplianceExchangeOcrAuditRecordFields>
 
@@ -5262,6 +5390,8 @@ public struct SecurityComplianceExchangeOcrAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityComplianceManagerActionRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancemanageractionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceManagerActionRecord`.
 public typealias SecurityComplianceManagerActionRecord = Model<SecurityComplianceManagerActionRecordFields>
 
@@ -5285,6 +5415,8 @@ public struct SecurityComplianceManagerActionRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCompliancePolicyGradingSharePointAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancepolicygradingsharepointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.compliancePolicyGradingSharePointAuditRecord`.
 public typealias SecurityCompliancePolicyGradingSharePointAuditRecord =
     Model<SecurityCompliancePolicyGradingSharePointAuditRecordFields>
@@ -5309,6 +5441,8 @@ public struct SecurityCompliancePolicyGradingSharePointAuditRecordFields: FieldS
 /// Its properties are listed in `SecurityComplianceSettingsChangeAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancesettingschangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceSettingsChangeAuditRecord`.
 public typealias SecurityComplianceSettingsChangeAuditRecord = Model<SecurityComplianceSettingsChangeAuditRecordFields>
 
@@ -5332,6 +5466,8 @@ public struct SecurityComplianceSettingsChangeAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityComplianceSitGradingSharePointAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancesitgradingsharepointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceSitGradingSharePointAuditRecord`.
 public typealias SecurityComplianceSitGradingSharePointAuditRecord =
     Model<SecurityComplianceSitGradingSharePointAuditRecordFields>
@@ -5356,6 +5492,8 @@ public struct SecurityComplianceSitGradingSharePointAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityComplianceSupervisionExchangeAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-compliancesupervisionexchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.complianceSupervisionExchangeAuditRecord`.
 public typealias SecurityComplianceSupervisionExchangeAuditRecord =
     Model<SecurityComplianceSupervisionExchangeAuditRecordFields>
@@ -5379,6 +5517,7 @@ public struct SecurityComplianceSupervisionExchangeAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCompromiseIndicatorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-compromiseindicator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.compromiseIndicator`.
 public typealias SecurityCompromiseIndicator = Model<SecurityCompromiseIndicatorFields>
 
@@ -5398,6 +5537,8 @@ public struct SecurityCompromiseIndicatorFields: FieldSet {
 /// Its properties are listed in `SecurityConnectedAIAppInteractionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-connectedaiappinteractionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.connectedAIAppInteractionAuditRecord`.
 public typealias SecurityConnectedAIAppInteractionAuditRecord =
     Model<SecurityConnectedAIAppInteractionAuditRecordFields>
@@ -5421,6 +5562,8 @@ public struct SecurityConnectedAIAppInteractionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityConsumptionResourceAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-consumptionresourceauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.consumptionResourceAuditRecord`.
 public typealias SecurityConsumptionResourceAuditRecord = Model<SecurityConsumptionResourceAuditRecordFields>
 
@@ -5443,6 +5586,7 @@ public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityContainerEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.containerEvidence`.
 public typealias SecurityContainerEvidence = Model<SecurityContainerEvidenceFields>
 
@@ -5491,6 +5635,7 @@ public struct SecurityContainerEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityContainerImageEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerimageevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.containerImageEvidence`.
 public typealias SecurityContainerImageEvidence = Model<SecurityContainerImageEvidenceFields>
 
@@ -5549,6 +5694,7 @@ extension SecurityContainerPortProtocol {
 
 /// Its properties are listed in `SecurityContainerRegistryEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerregistryevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.containerRegistryEvidence`.
 public typealias SecurityContainerRegistryEvidence = Model<SecurityContainerRegistryEvidenceFields>
 
@@ -5603,6 +5749,7 @@ extension SecurityContentFormat {
 
 /// Its properties are listed in `SecurityContentStoreMetadataRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-contentstoremetadatarecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.contentStoreMetadataRecord`.
 public typealias SecurityContentStoreMetadataRecord = Model<SecurityContentStoreMetadataRecordFields>
 
@@ -5625,6 +5772,8 @@ public struct SecurityContentStoreMetadataRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCopilotAgentManagementAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotagentmanagementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotAgentManagementAuditRecord`.
 public typealias SecurityCopilotAgentManagementAuditRecord = Model<SecurityCopilotAgentManagementAuditRecordFields>
 
@@ -5648,6 +5797,8 @@ public struct SecurityCopilotAgentManagementAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCopilotForSecurityLoggingAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotforsecurityloggingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotForSecurityLoggingAuditRecord`.
 public typealias SecurityCopilotForSecurityLoggingAuditRecord =
     Model<SecurityCopilotForSecurityLoggingAuditRecordFields>
@@ -5672,6 +5823,8 @@ public struct SecurityCopilotForSecurityLoggingAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCopilotForSecurityTriggerAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotforsecuritytriggerauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotForSecurityTriggerAuditRecord`.
 public typealias SecurityCopilotForSecurityTriggerAuditRecord =
     Model<SecurityCopilotForSecurityTriggerAuditRecordFields>
@@ -5695,6 +5848,8 @@ public struct SecurityCopilotForSecurityTriggerAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCopilotInteractionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotinteractionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotInteractionAuditRecord`.
 public typealias SecurityCopilotInteractionAuditRecord = Model<SecurityCopilotInteractionAuditRecordFields>
 
@@ -5717,6 +5872,8 @@ public struct SecurityCopilotInteractionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCopilotPluginSettingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotpluginsettingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotPluginSettingAuditRecord`.
 public typealias SecurityCopilotPluginSettingAuditRecord = Model<SecurityCopilotPluginSettingAuditRecordFields>
 
@@ -5740,6 +5897,8 @@ public struct SecurityCopilotPluginSettingAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCopilotPromptBookSettingAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotpromptbooksettingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotPromptBookSettingAuditRecord`.
 public typealias SecurityCopilotPromptBookSettingAuditRecord = Model<SecurityCopilotPromptBookSettingAuditRecordFields>
 
@@ -5762,6 +5921,8 @@ public struct SecurityCopilotPromptBookSettingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCopilotSessionSharingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotsessionsharingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotSessionSharingAuditRecord`.
 public typealias SecurityCopilotSessionSharingAuditRecord = Model<SecurityCopilotSessionSharingAuditRecordFields>
 
@@ -5784,6 +5945,7 @@ public struct SecurityCopilotSessionSharingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCopilotSettingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-copilotsettingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotSettingAuditRecord`.
 public typealias SecurityCopilotSettingAuditRecord = Model<SecurityCopilotSettingAuditRecordFields>
 
@@ -5807,6 +5969,8 @@ public struct SecurityCopilotSettingAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCopilotWorkspaceSettingAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-copilotworkspacesettingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.copilotWorkspaceSettingAuditRecord`.
 public typealias SecurityCopilotWorkspaceSettingAuditRecord = Model<SecurityCopilotWorkspaceSettingAuditRecordFields>
 
@@ -5829,6 +5993,8 @@ public struct SecurityCopilotWorkspaceSettingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCoreReportingSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-corereportingsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.coreReportingSettingsAuditRecord`.
 public typealias SecurityCoreReportingSettingsAuditRecord = Model<SecurityCoreReportingSettingsAuditRecordFields>
 
@@ -5918,6 +6084,7 @@ extension SecurityCorrelationReason {
 
 /// Its properties are listed in `SecurityCortanaBriefingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cortanabriefingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cortanaBriefingAuditRecord`.
 public typealias SecurityCortanaBriefingAuditRecord = Model<SecurityCortanaBriefingAuditRecordFields>
 
@@ -5941,6 +6108,8 @@ public struct SecurityCortanaBriefingAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCriticalAssetManagementClassificationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-criticalassetmanagementclassificationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.criticalAssetManagementClassificationRecord`.
 public typealias SecurityCriticalAssetManagementClassificationRecord =
     Model<SecurityCriticalAssetManagementClassificationRecordFields>
@@ -5964,6 +6133,8 @@ public struct SecurityCriticalAssetManagementClassificationRecordFields: FieldSe
 
 /// Its properties are listed in `SecurityCrmEntityOperationAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-crmentityoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.crmEntityOperationAuditRecord`.
 public typealias SecurityCrmEntityOperationAuditRecord = Model<SecurityCrmEntityOperationAuditRecordFields>
 
@@ -5987,6 +6158,8 @@ public struct SecurityCrmEntityOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCrossTenantAccessPolicyAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-crosstenantaccesspolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.crossTenantAccessPolicyAuditRecord`.
 public typealias SecurityCrossTenantAccessPolicyAuditRecord = Model<SecurityCrossTenantAccessPolicyAuditRecordFields>
 
@@ -6010,6 +6183,8 @@ public struct SecurityCrossTenantAccessPolicyAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityCustomerKeyServiceEncryptionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-customerkeyserviceencryptionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.customerKeyServiceEncryptionAuditRecord`.
 public typealias SecurityCustomerKeyServiceEncryptionAuditRecord =
     Model<SecurityCustomerKeyServiceEncryptionAuditRecordFields>
@@ -6033,6 +6208,7 @@ public struct SecurityCustomerKeyServiceEncryptionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityCvssSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cvsssummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.cvssSummary`.
 public typealias SecurityCvssSummary = Model<SecurityCvssSummaryFields>
 
@@ -6054,6 +6230,8 @@ public struct SecurityCvssSummaryFields: FieldSet {
 /// Its properties are listed in `SecurityDataCenterSecurityCmdletAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-datacentersecuritycmdletauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataCenterSecurityCmdletAuditRecord`.
 public typealias SecurityDataCenterSecurityCmdletAuditRecord = Model<SecurityDataCenterSecurityCmdletAuditRecordFields>
 
@@ -6076,6 +6254,7 @@ public struct SecurityDataCenterSecurityCmdletAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDataGovernanceAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datagovernanceauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataGovernanceAuditRecord`.
 public typealias SecurityDataGovernanceAuditRecord = Model<SecurityDataGovernanceAuditRecordFields>
 
@@ -6098,6 +6277,8 @@ public struct SecurityDataGovernanceAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDataInsightsRestApiAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-datainsightsrestapiauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataInsightsRestApiAuditRecord`.
 public typealias SecurityDataInsightsRestApiAuditRecord = Model<SecurityDataInsightsRestApiAuditRecordFields>
 
@@ -6121,6 +6302,8 @@ public struct SecurityDataInsightsRestApiAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityDataLakeExportOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-datalakeexportoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataLakeExportOperationAuditRecord`.
 public typealias SecurityDataLakeExportOperationAuditRecord = Model<SecurityDataLakeExportOperationAuditRecordFields>
 
@@ -6144,6 +6327,8 @@ public struct SecurityDataLakeExportOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityDataSecurityInvestigationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-datasecurityinvestigationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataSecurityInvestigationAuditRecord`.
 public typealias SecurityDataSecurityInvestigationAuditRecord =
     Model<SecurityDataSecurityInvestigationAuditRecordFields>
@@ -6169,6 +6354,7 @@ public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dataset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataSet`.
 public typealias SecurityDataSet = Model<SecurityDataSetFields>
 
@@ -6217,6 +6403,8 @@ public struct SecurityDataSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityDataShareOperationAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-datashareoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataShareOperationAuditRecord`.
 public typealias SecurityDataShareOperationAuditRecord = Model<SecurityDataShareOperationAuditRecordFields>
 
@@ -6241,6 +6429,7 @@ public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datasource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataSource`.
 public typealias SecurityDataSource = Model<SecurityDataSourceFields>
 
@@ -6274,6 +6463,7 @@ public struct SecurityDataSourceFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datasourcecontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dataSourceContainer`.
 public typealias SecurityDataSourceContainer = Model<SecurityDataSourceContainerFields>
 
@@ -6422,6 +6612,7 @@ extension SecurityDataSourceScopes {
 
 /// Its properties are listed in `SecurityDefaultAuditDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-defaultauditdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.defaultAuditData`.
 public typealias SecurityDefaultAuditData = Model<SecurityDefaultAuditDataFields>
 
@@ -6492,6 +6683,8 @@ extension SecurityDefenderAvStatus {
 
 /// Its properties are listed in `SecurityDefenderCaseManagementAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-defendercasemanagementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.defenderCaseManagementAuditRecord`.
 public typealias SecurityDefenderCaseManagementAuditRecord = Model<SecurityDefenderCaseManagementAuditRecordFields>
 
@@ -6514,6 +6707,8 @@ public struct SecurityDefenderCaseManagementAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDefenderPreviewFeaturesRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-defenderpreviewfeaturesrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.defenderPreviewFeaturesRecord`.
 public typealias SecurityDefenderPreviewFeaturesRecord = Model<SecurityDefenderPreviewFeaturesRecordFields>
 
@@ -6537,6 +6732,8 @@ public struct SecurityDefenderPreviewFeaturesRecordFields: FieldSet {
 /// Its properties are listed in `SecurityDefenderSecurityForAIConfigurationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-defendersecurityforaiconfigurationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.defenderSecurityForAIConfigurationAuditRecord`.
 public typealias SecurityDefenderSecurityForAIConfigurationAuditRecord =
     Model<SecurityDefenderSecurityForAIConfigurationAuditRecordFields>
@@ -6630,6 +6827,7 @@ extension SecurityDeliveryLocation {
 
 /// Its properties are listed in `SecurityDepartmentTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-departmenttemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.departmentTemplate`.
 public typealias SecurityDepartmentTemplate = Model<SecurityDepartmentTemplateFields>
 
@@ -6678,6 +6876,8 @@ public struct SecurityDepartmentTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityDeployFeatureActivityRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-deployfeatureactivityrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deployFeatureActivityRecord`.
 public typealias SecurityDeployFeatureActivityRecord = Model<SecurityDeployFeatureActivityRecordFields>
 
@@ -6700,6 +6900,7 @@ public struct SecurityDeployFeatureActivityRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDeploymentAccessKeyTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-deploymentaccesskeytype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deploymentAccessKeyType`.
 public typealias SecurityDeploymentAccessKeyType = Model<SecurityDeploymentAccessKeyTypeFields>
 
@@ -6907,6 +7108,7 @@ extension SecurityDetectionStatus {
 
 /// Its properties are listed in `SecurityDetonationBehaviourDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationbehaviourdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.detonationBehaviourDetails`.
 public typealias SecurityDetonationBehaviourDetails = Model<SecurityDetonationBehaviourDetailsFields>
 
@@ -6939,6 +7141,7 @@ public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
 
 /// Its properties are listed in `SecurityDetonationChainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationchain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.detonationChain`.
 public typealias SecurityDetonationChain = Model<SecurityDetonationChainFields>
 
@@ -6957,6 +7160,7 @@ public struct SecurityDetonationChainFields: FieldSet {
 
 /// Its properties are listed in `SecurityDetonationDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.detonationDetails`.
 public typealias SecurityDetonationDetails = Model<SecurityDetonationDetailsFields>
 
@@ -6997,6 +7201,7 @@ public struct SecurityDetonationDetailsFields: FieldSet {
 
 /// Its properties are listed in `SecurityDetonationObservablesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationobservables?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.detonationObservables`.
 public typealias SecurityDetonationObservables = Model<SecurityDetonationObservablesFields>
 
@@ -7018,6 +7223,8 @@ public struct SecurityDetonationObservablesFields: FieldSet {
 /// Its properties are listed in `SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsauthenticatedscansrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsAuthenticatedScansRecord`.
 public typealias SecurityDeviceDiscoverySettingsAuthenticatedScansRecord =
     Model<SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields>
@@ -7042,6 +7249,8 @@ public struct SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields: Fie
 /// Its properties are listed in `SecurityDeviceDiscoverySettingsExclusionRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsexclusionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsExclusionRecord`.
 public typealias SecurityDeviceDiscoverySettingsExclusionRecord =
     Model<SecurityDeviceDiscoverySettingsExclusionRecordFields>
@@ -7065,6 +7274,8 @@ public struct SecurityDeviceDiscoverySettingsExclusionRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDeviceDiscoverySettingsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsRecord`.
 public typealias SecurityDeviceDiscoverySettingsRecord = Model<SecurityDeviceDiscoverySettingsRecordFields>
 
@@ -7087,6 +7298,7 @@ public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDeviceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-deviceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.deviceEvidence`.
 public typealias SecurityDeviceEvidence = Model<SecurityDeviceEvidenceFields>
 
@@ -7219,6 +7431,7 @@ extension SecurityDeviceRiskScore {
 
 /// Its properties are listed in `SecurityDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dictionary`.
 public typealias SecurityDictionary = Model<SecurityDictionaryFields>
 
@@ -7233,6 +7446,7 @@ public struct SecurityDictionaryFields: FieldSet {
 
 /// Its properties are listed in `SecurityDiscoveryAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-discoveryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.discoveryAuditRecord`.
 public typealias SecurityDiscoveryAuditRecord = Model<SecurityDiscoveryAuditRecordFields>
 
@@ -7255,6 +7469,7 @@ public struct SecurityDiscoveryAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDispositionReviewStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dispositionreviewstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dispositionReviewStage`.
 public typealias SecurityDispositionReviewStage = Model<SecurityDispositionReviewStageFields>
 
@@ -7295,6 +7510,7 @@ public struct SecurityDispositionReviewStageRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `SecurityDlpEndpointAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dlpendpointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dlpEndpointAuditRecord`.
 public typealias SecurityDlpEndpointAuditRecord = Model<SecurityDlpEndpointAuditRecordFields>
 
@@ -7317,6 +7533,7 @@ public struct SecurityDlpEndpointAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDlpImportResultAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dlpimportresultauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dlpImportResultAuditRecord`.
 public typealias SecurityDlpImportResultAuditRecord = Model<SecurityDlpImportResultAuditRecordFields>
 
@@ -7340,6 +7557,8 @@ public struct SecurityDlpImportResultAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-dlpsensitiveinformationtyperulepackagecmdletrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dlpSensitiveInformationTypeRulePackageCmdletRecord`.
 public typealias SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord =
     Model<SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields>
@@ -7363,6 +7582,7 @@ public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: 
 
 /// Its properties are listed in `SecurityDnsEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dnsevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dnsEvidence`.
 public typealias SecurityDnsEvidence = Model<SecurityDnsEvidenceFields>
 
@@ -7425,6 +7645,7 @@ extension SecurityDocumentVersion {
 
 /// Its properties are listed in `SecurityDragonCopilotAccessRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotaccessrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dragonCopilotAccessRecord`.
 public typealias SecurityDragonCopilotAccessRecord = Model<SecurityDragonCopilotAccessRecordFields>
 
@@ -7447,6 +7668,7 @@ public struct SecurityDragonCopilotAccessRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDragonCopilotAdminRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotadminrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dragonCopilotAdminRecord`.
 public typealias SecurityDragonCopilotAdminRecord = Model<SecurityDragonCopilotAdminRecordFields>
 
@@ -7469,6 +7691,8 @@ public struct SecurityDragonCopilotAdminRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDragonCopilotClinicalDataRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotclinicaldatarecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dragonCopilotClinicalDataRecord`.
 public typealias SecurityDragonCopilotClinicalDataRecord = Model<SecurityDragonCopilotClinicalDataRecordFields>
 
@@ -7491,6 +7715,7 @@ public struct SecurityDragonCopilotClinicalDataRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDragonCopilotSessionRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotsessionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dragonCopilotSessionRecord`.
 public typealias SecurityDragonCopilotSessionRecord = Model<SecurityDragonCopilotSessionRecordFields>
 
@@ -7513,6 +7738,7 @@ public struct SecurityDragonCopilotSessionRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityDynamicColumnValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dynamiccolumnvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dynamicColumnValue`.
 public typealias SecurityDynamicColumnValue = Model<SecurityDynamicColumnValueFields>
 
@@ -7528,6 +7754,8 @@ public struct SecurityDynamicColumnValueFields: FieldSet {
 /// Its properties are listed in `SecurityDynamics365BusinessCentralAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-dynamics365businesscentralauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.dynamics365BusinessCentralAuditRecord`.
 public typealias SecurityDynamics365BusinessCentralAuditRecord =
     Model<SecurityDynamics365BusinessCentralAuditRecordFields>
@@ -7551,6 +7779,8 @@ public struct SecurityDynamics365BusinessCentralAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityEdiscoveryAddToReviewSetOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryaddtoreviewsetoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation`.
 public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdiscoveryAddToReviewSetOperationFields>
 
@@ -7635,6 +7865,7 @@ public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequ
 
 /// Its properties are listed in `SecurityEdiscoveryCaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase`.
 public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
 
@@ -7705,6 +7936,7 @@ public struct SecurityEdiscoveryCaseFields: FieldSet {
 
 /// Its properties are listed in `SecurityEdiscoveryCaseMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycasemember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseMember`.
 public typealias SecurityEdiscoveryCaseMember = Model<SecurityEdiscoveryCaseMemberFields>
 
@@ -7843,6 +8075,7 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityEdiscoveryCaseSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycasesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings`.
 public typealias SecurityEdiscoveryCaseSettings = Model<SecurityEdiscoveryCaseSettingsFields>
 
@@ -7902,6 +8135,7 @@ public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `SecurityEdiscoveryCustodianFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycustodian?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian`.
 public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodianFields>
 
@@ -8060,6 +8294,8 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryCustodianRequ
 
 /// Its properties are listed in `SecurityEdiscoveryEstimateOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryestimateoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation`.
 public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryEstimateOperationFields>
 
@@ -8139,6 +8375,7 @@ public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `SecurityEdiscoveryExportOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryexportoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation`.
 public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExportOperationFields>
 
@@ -8225,6 +8462,7 @@ public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `SecurityEdiscoveryHoldOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryholdoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldOperation`.
 public typealias SecurityEdiscoveryHoldOperation = Model<SecurityEdiscoveryHoldOperationFields>
 
@@ -8281,6 +8519,8 @@ public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `SecurityEdiscoveryHoldPolicySyncOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryholdpolicysyncoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldPolicySyncOperation`.
 public typealias SecurityEdiscoveryHoldPolicySyncOperation = Model<SecurityEdiscoveryHoldPolicySyncOperationFields>
 
@@ -8339,6 +8579,7 @@ public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequ
 
 /// Its properties are listed in `SecurityEdiscoveryIndexOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryindexoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryIndexOperation`.
 public typealias SecurityEdiscoveryIndexOperation = Model<SecurityEdiscoveryIndexOperationFields>
 
@@ -8395,6 +8636,8 @@ public struct SecurityEdiscoveryIndexOperationRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `SecurityEdiscoveryNoncustodialDataSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverynoncustodialdatasource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource`.
 public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdiscoveryNoncustodialDataSourceFields>
 
@@ -8521,6 +8764,8 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryNoncustodialD
 
 /// Its properties are listed in `SecurityEdiscoveryPurgeDataOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverypurgedataoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryPurgeDataOperation`.
 public typealias SecurityEdiscoveryPurgeDataOperation = Model<SecurityEdiscoveryPurgeDataOperationFields>
 
@@ -8579,6 +8824,7 @@ public struct SecurityEdiscoveryPurgeDataOperationRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `SecurityEdiscoveryReviewSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet`.
 public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSetFields>
 
@@ -8613,6 +8859,7 @@ public struct SecurityEdiscoveryReviewSetFields: FieldSet {
 
 /// Its properties are listed in `SecurityEdiscoveryReviewSetQueryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewsetquery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery`.
 public typealias SecurityEdiscoveryReviewSetQuery = Model<SecurityEdiscoveryReviewSetQueryFields>
 
@@ -8769,6 +9016,7 @@ public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityEdiscoveryReviewTagFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewtag?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag`.
 public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTagFields>
 
@@ -8862,6 +9110,7 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryReviewTagRequ
 
 /// Its properties are listed in `SecurityEdiscoverySearchFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverysearch?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch`.
 public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields>
 
@@ -8920,6 +9169,8 @@ public struct SecurityEdiscoverySearchFields: FieldSet {
 
 /// Its properties are listed in `SecurityEdiscoverySearchExportOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverysearchexportoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation`.
 public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscoverySearchExportOperationFields>
 
@@ -9137,6 +9388,7 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityEdiscoveryTagOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverytagoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryTagOperation`.
 public typealias SecurityEdiscoveryTagOperation = Model<SecurityEdiscoveryTagOperationFields>
 
@@ -9193,6 +9445,8 @@ public struct SecurityEdiscoveryTagOperationRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `SecurityEhrConnectorAuditBaseRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ehrconnectorauditbaserecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ehrConnectorAuditBaseRecord`.
 public typealias SecurityEhrConnectorAuditBaseRecord = Model<SecurityEhrConnectorAuditBaseRecordFields>
 
@@ -9215,6 +9469,7 @@ public struct SecurityEhrConnectorAuditBaseRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityEmailSenderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-emailsender?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.emailSender`.
 public typealias SecurityEmailSender = Model<SecurityEmailSenderFields>
 
@@ -9236,6 +9491,8 @@ public struct SecurityEmailSenderFields: FieldSet {
 /// Its properties are listed in `SecurityEopSubmissionFeedEntityAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-eopsubmissionfeedentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.eopSubmissionFeedEntityAuditRecord`.
 public typealias SecurityEopSubmissionFeedEntityAuditRecord = Model<SecurityEopSubmissionFeedEntityAuditRecordFields>
 
@@ -9258,6 +9515,7 @@ public struct SecurityEopSubmissionFeedEntityAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityEventPropagationResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-eventpropagationresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.eventPropagationResult`.
 public typealias SecurityEventPropagationResult = Model<SecurityEventPropagationResultFields>
 
@@ -9300,6 +9558,7 @@ extension SecurityEventPropagationStatus {
 
 /// Its properties are listed in `SecurityEventQueryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-eventquery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.eventQuery`.
 public typealias SecurityEventQuery = Model<SecurityEventQueryFields>
 
@@ -9482,6 +9741,7 @@ extension SecurityEvidenceVerdict {
 
 /// Its properties are listed in `SecurityExchangeAdminAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exchangeadminauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exchangeAdminAuditRecord`.
 public typealias SecurityExchangeAdminAuditRecord = Model<SecurityExchangeAdminAuditRecordFields>
 
@@ -9505,6 +9765,8 @@ public struct SecurityExchangeAdminAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityExchangeAggregatedMailboxAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-exchangeaggregatedmailboxauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exchangeAggregatedMailboxAuditRecord`.
 public typealias SecurityExchangeAggregatedMailboxAuditRecord =
     Model<SecurityExchangeAggregatedMailboxAuditRecordFields>
@@ -9528,6 +9790,8 @@ public struct SecurityExchangeAggregatedMailboxAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityExchangeAggregatedOperationRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-exchangeaggregatedoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exchangeAggregatedOperationRecord`.
 public typealias SecurityExchangeAggregatedOperationRecord = Model<SecurityExchangeAggregatedOperationRecordFields>
 
@@ -9550,6 +9814,8 @@ public struct SecurityExchangeAggregatedOperationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityExchangeMailboxAuditGroupRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-exchangemailboxauditgrouprecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exchangeMailboxAuditGroupRecord`.
 public typealias SecurityExchangeMailboxAuditGroupRecord = Model<SecurityExchangeMailboxAuditGroupRecordFields>
 
@@ -9572,6 +9838,7 @@ public struct SecurityExchangeMailboxAuditGroupRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityExchangeMailboxAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exchangemailboxauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exchangeMailboxAuditRecord`.
 public typealias SecurityExchangeMailboxAuditRecord = Model<SecurityExchangeMailboxAuditRecordFields>
 
@@ -9612,6 +9879,7 @@ extension SecurityExportCriteria {
 
 /// Its properties are listed in `SecurityExportFileMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exportfilemetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.exportFileMetadata`.
 public typealias SecurityExportFileMetadata = Model<SecurityExportFileMetadataFields>
 
@@ -9728,6 +9996,7 @@ extension SecurityExportOptions {
 
 /// Its properties are listed in `SecurityFabricAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fabricauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fabricAuditRecord`.
 public typealias SecurityFabricAuditRecord = Model<SecurityFabricAuditRecordFields>
 
@@ -9750,6 +10019,7 @@ public struct SecurityFabricAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityFabricPolicyRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fabricpolicyrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fabricPolicyRecord`.
 public typealias SecurityFabricPolicyRecord = Model<SecurityFabricPolicyRecordFields>
 
@@ -9772,6 +10042,7 @@ public struct SecurityFabricPolicyRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityFileDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fileDetails`.
 public typealias SecurityFileDetails = Model<SecurityFileDetailsFields>
 
@@ -9806,6 +10077,7 @@ public struct SecurityFileDetailsFields: FieldSet {
 
 /// Its properties are listed in `SecurityFileEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fileEvidence`.
 public typealias SecurityFileEvidence = Model<SecurityFileEvidenceFields>
 
@@ -9846,6 +10118,7 @@ public struct SecurityFileEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityFileHashFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filehash?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fileHash`.
 public typealias SecurityFileHash = Model<SecurityFileHashFields>
 
@@ -9886,6 +10159,7 @@ extension SecurityFileHashAlgorithm {
 
 /// Its properties are listed in `SecurityFileHashEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filehashevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.fileHashEvidence`.
 public typealias SecurityFileHashEvidence = Model<SecurityFileHashEvidenceFields>
 
@@ -9924,6 +10198,7 @@ public struct SecurityFileHashEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanAppliedCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanappliedcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanAppliedCategory`.
 public typealias SecurityFilePlanAppliedCategory = Model<SecurityFilePlanAppliedCategoryFields>
 
@@ -9948,6 +10223,7 @@ public struct SecurityFilePlanAppliedCategoryFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanAuthorityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanauthority?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanAuthority`.
 public typealias SecurityFilePlanAuthority = Model<SecurityFilePlanAuthorityFields>
 
@@ -9970,6 +10246,7 @@ public struct SecurityFilePlanAuthorityFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanCitationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplancitation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanCitation`.
 public typealias SecurityFilePlanCitation = Model<SecurityFilePlanCitationFields>
 
@@ -9996,6 +10273,7 @@ public struct SecurityFilePlanCitationFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanDepartmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandepartment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanDepartment`.
 public typealias SecurityFilePlanDepartment = Model<SecurityFilePlanDepartmentFields>
 
@@ -10018,6 +10296,7 @@ public struct SecurityFilePlanDepartmentFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanDescriptorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor`.
 public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFields>
 
@@ -10068,6 +10347,7 @@ public struct SecurityFilePlanDescriptorFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanDescriptorBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptorbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase`.
 public typealias SecurityFilePlanDescriptorBase = Model<SecurityFilePlanDescriptorBaseFields>
 
@@ -10144,6 +10424,7 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityFilePlanDescriptorTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptortemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorTemplate`.
 public typealias SecurityFilePlanDescriptorTemplate = Model<SecurityFilePlanDescriptorTemplateFields>
 
@@ -10200,6 +10481,7 @@ public struct SecurityFilePlanDescriptorTemplateRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `SecurityFilePlanReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanReference`.
 public typealias SecurityFilePlanReference = Model<SecurityFilePlanReferenceFields>
 
@@ -10222,6 +10504,7 @@ public struct SecurityFilePlanReferenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityFilePlanReferenceTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanreferencetemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanReferenceTemplate`.
 public typealias SecurityFilePlanReferenceTemplate = Model<SecurityFilePlanReferenceTemplateFields>
 
@@ -10270,6 +10553,7 @@ public struct SecurityFilePlanReferenceTemplateRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `SecurityFilePlanSubcategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplansubcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.filePlanSubcategory`.
 public typealias SecurityFilePlanSubcategory = Model<SecurityFilePlanSubcategoryFields>
 
@@ -10292,6 +10576,7 @@ public struct SecurityFilePlanSubcategoryFields: FieldSet {
 
 /// Its properties are listed in `SecurityFormattedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-formattedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.formattedContent`.
 public typealias SecurityFormattedContent = Model<SecurityFormattedContentFields>
 
@@ -10310,6 +10595,7 @@ public struct SecurityFormattedContentFields: FieldSet {
 
 /// Its properties are listed in `SecurityGeoLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-geolocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.geoLocation`.
 public typealias SecurityGeoLocation = Model<SecurityGeoLocationFields>
 
@@ -10334,6 +10620,7 @@ public struct SecurityGeoLocationFields: FieldSet {
 
 /// Its properties are listed in `SecurityGitHubOrganizationEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githuborganizationevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.gitHubOrganizationEvidence`.
 public typealias SecurityGitHubOrganizationEvidence = Model<SecurityGitHubOrganizationEvidenceFields>
 
@@ -10380,6 +10667,7 @@ public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityGitHubRepoEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githubrepoevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.gitHubRepoEvidence`.
 public typealias SecurityGitHubRepoEvidence = Model<SecurityGitHubRepoEvidenceFields>
 
@@ -10424,6 +10712,7 @@ public struct SecurityGitHubRepoEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityGitHubUserEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githubuserevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.gitHubUserEvidence`.
 public typealias SecurityGitHubUserEvidence = Model<SecurityGitHubUserEvidenceFields>
 
@@ -10488,6 +10777,8 @@ extension SecurityGoogleCloudLocationType {
 
 /// Its properties are listed in `SecurityGoogleCloudResourceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-googlecloudresourceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.googleCloudResourceEvidence`.
 public typealias SecurityGoogleCloudResourceEvidence = Model<SecurityGoogleCloudResourceEvidenceFields>
 
@@ -10536,6 +10827,7 @@ public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityHealthIssueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-healthissue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.healthIssue`.
 public typealias SecurityHealthIssue = Model<SecurityHealthIssueFields>
 
@@ -10647,6 +10939,7 @@ extension SecurityHealthIssueType {
 
 /// Its properties are listed in `SecurityHealthcareSignalRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-healthcaresignalrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.healthcareSignalRecord`.
 public typealias SecurityHealthcareSignalRecord = Model<SecurityHealthcareSignalRecordFields>
 
@@ -10671,6 +10964,7 @@ public struct SecurityHealthcareSignalRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-host?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.host`.
 public typealias SecurityHost = Model<SecurityHostFields>
 
@@ -10750,6 +11044,7 @@ public struct SecurityHostFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostComponentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostcomponent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostComponent`.
 public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
 
@@ -10809,6 +11104,7 @@ public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostCookieFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostcookie?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostCookie`.
 public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
 
@@ -10864,6 +11160,7 @@ public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostLogonSessionEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostlogonsessionevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostLogonSessionEvidence`.
 public typealias SecurityHostLogonSessionEvidence = Model<SecurityHostLogonSessionEvidenceFields>
 
@@ -10908,6 +11205,7 @@ public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostPairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostpair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostPair`.
 public typealias SecurityHostPair = Model<SecurityHostPairFields>
 
@@ -10966,6 +11264,7 @@ public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostPortFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostPort`.
 public typealias SecurityHostPort = Model<SecurityHostPortFields>
 
@@ -11008,6 +11307,7 @@ public struct SecurityHostPortFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostPortBannerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportbanner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostPortBanner`.
 public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
 
@@ -11032,6 +11332,7 @@ public struct SecurityHostPortBannerFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostPortComponentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportcomponent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostPortComponent`.
 public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFields>
 

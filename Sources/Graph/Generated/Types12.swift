@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `SecurityHostReputationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostreputation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostReputation`.
 public typealias SecurityHostReputation = Model<SecurityHostReputationFields>
 
@@ -68,6 +69,7 @@ public struct SecurityHostReputationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostReputationRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostreputationrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostReputationRule`.
 public typealias SecurityHostReputationRule = Model<SecurityHostReputationRuleFields>
 
@@ -206,6 +208,7 @@ public struct SecurityHostRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostSslCertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostsslcertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostSslCertificate`.
 public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFields>
 
@@ -242,6 +245,7 @@ public struct SecurityHostSslCertificateFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostSslCertificatePortFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostsslcertificateport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostSslCertificatePort`.
 public typealias SecurityHostSslCertificatePort = Model<SecurityHostSslCertificatePortFields>
 
@@ -292,6 +296,7 @@ public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostTrackerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hosttracker?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostTracker`.
 public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
 
@@ -349,6 +354,7 @@ public struct SecurityHostTrackerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHostedRpaAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostedrpaauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostedRpaAuditRecord`.
 public typealias SecurityHostedRpaAuditRecord = Model<SecurityHostedRpaAuditRecordFields>
 
@@ -371,6 +377,7 @@ public struct SecurityHostedRpaAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityHostnameFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostname?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hostname`.
 public typealias SecurityHostname = Model<SecurityHostnameFields>
 
@@ -544,6 +551,7 @@ public struct SecurityHostnameRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityHrSignalAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hrsignalauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hrSignalAuditRecord`.
 public typealias SecurityHrSignalAuditRecord = Model<SecurityHrSignalAuditRecordFields>
 
@@ -566,6 +574,7 @@ public struct SecurityHrSignalAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityHuntingQueryResultsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-huntingqueryresults?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.huntingQueryResults`.
 public typealias SecurityHuntingQueryResults = Model<SecurityHuntingQueryResultsFields>
 
@@ -584,6 +593,7 @@ public struct SecurityHuntingQueryResultsFields: FieldSet {
 
 /// Its properties are listed in `SecurityHuntingRowResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-huntingrowresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.huntingRowResult`.
 public typealias SecurityHuntingRowResult = Model<SecurityHuntingRowResultFields>
 
@@ -598,6 +608,7 @@ public struct SecurityHuntingRowResultFields: FieldSet {
 
 /// Its properties are listed in `SecurityHygieneEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hygieneeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hygieneEventRecord`.
 public typealias SecurityHygieneEventRecord = Model<SecurityHygieneEventRecordFields>
 
@@ -620,6 +631,7 @@ public struct SecurityHygieneEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityHyperlinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hyperlink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.hyperlink`.
 public typealias SecurityHyperlink = Model<SecurityHyperlinkFields>
 
@@ -640,6 +652,7 @@ public struct SecurityHyperlinkFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-identityaccounts?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.identityAccounts`.
 public typealias SecurityIdentityAccounts = Model<SecurityIdentityAccountsFields>
 
@@ -718,6 +731,7 @@ public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityIdentityContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-identitycontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.identityContainer`.
 public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFields>
 
@@ -836,6 +850,7 @@ extension SecurityIdentityProvider {
 
 /// Its properties are listed in `SecurityIncidentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-incident?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.incident`.
 public typealias SecurityIncident = Model<SecurityIncidentFields>
 
@@ -977,6 +992,7 @@ extension SecurityIncidentStatus {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-indicator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.indicator`.
 public typealias SecurityIndicator = Model<SecurityIndicatorFields>
 
@@ -1048,6 +1064,8 @@ extension SecurityIndicatorSource {
 /// Its properties are listed in `SecurityInformationBarrierPolicyApplicationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-informationbarrierpolicyapplicationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.informationBarrierPolicyApplicationAuditRecord`.
 public typealias SecurityInformationBarrierPolicyApplicationAuditRecord =
     Model<SecurityInformationBarrierPolicyApplicationAuditRecordFields>
@@ -1072,6 +1090,8 @@ public struct SecurityInformationBarrierPolicyApplicationAuditRecordFields: Fiel
 /// Its properties are listed in `SecurityInformationWorkerProtectionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-informationworkerprotectionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.informationWorkerProtectionAuditRecord`.
 public typealias SecurityInformationWorkerProtectionAuditRecord =
     Model<SecurityInformationWorkerProtectionAuditRecordFields>
@@ -1096,6 +1116,8 @@ public struct SecurityInformationWorkerProtectionAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityInsiderRiskScopedUserInsightsRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-insiderriskscopeduserinsightsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.insiderRiskScopedUserInsightsRecord`.
 public typealias SecurityInsiderRiskScopedUserInsightsRecord = Model<SecurityInsiderRiskScopedUserInsightsRecordFields>
 
@@ -1118,6 +1140,8 @@ public struct SecurityInsiderRiskScopedUserInsightsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityInsiderRiskScopedUsersRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-insiderriskscopedusersrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.insiderRiskScopedUsersRecord`.
 public typealias SecurityInsiderRiskScopedUsersRecord = Model<SecurityInsiderRiskScopedUsersRecordFields>
 
@@ -1141,6 +1165,8 @@ public struct SecurityInsiderRiskScopedUsersRecordFields: FieldSet {
 /// Its properties are listed in `SecurityIntegratedAppsAppAdminActivityAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-integratedappsappadminactivityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.integratedAppsAppAdminActivityAuditRecord`.
 public typealias SecurityIntegratedAppsAppAdminActivityAuditRecord =
     Model<SecurityIntegratedAppsAppAdminActivityAuditRecordFields>
@@ -1165,6 +1191,8 @@ public struct SecurityIntegratedAppsAppAdminActivityAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-integratedappsappsettingsadminactivityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.integratedAppsAppSettingsAdminActivityAuditRecord`.
 public typealias SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord =
     Model<SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields>
@@ -1188,6 +1216,7 @@ public struct SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields: F
 
 /// Its properties are listed in `SecurityIntelligenceProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.intelligenceProfile`.
 public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfileFields>
 
@@ -1231,6 +1260,8 @@ public struct SecurityIntelligenceProfileFields: FieldSet {
 /// Its properties are listed in `SecurityIntelligenceProfileCountryOrRegionOfOriginFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofilecountryorregionoforigin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.intelligenceProfileCountryOrRegionOfOrigin`.
 public typealias SecurityIntelligenceProfileCountryOrRegionOfOrigin =
     Model<SecurityIntelligenceProfileCountryOrRegionOfOriginFields>
@@ -1255,6 +1286,8 @@ public struct SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet
 
 /// Its properties are listed in `SecurityIntelligenceProfileIndicatorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofileindicator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator`.
 public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligenceProfileIndicatorFields>
 
@@ -1421,6 +1454,7 @@ extension SecurityInvestigationState {
 
 /// Its properties are listed in `SecurityInvokeActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-invokeactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.invokeActionResult`.
 public typealias SecurityInvokeActionResult = Model<SecurityInvokeActionResultFields>
 
@@ -1443,6 +1477,7 @@ public struct SecurityInvokeActionResultFields: FieldSet {
 
 /// Its properties are listed in `SecurityIoTDeviceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-iotdeviceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ioTDeviceEvidence`.
 public typealias SecurityIoTDeviceEvidence = Model<SecurityIoTDeviceEvidenceFields>
 
@@ -1549,6 +1584,7 @@ extension SecurityIoTDeviceImportanceType {
 
 /// Its properties are listed in `SecurityIpAddressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ipaddress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ipAddress`.
 public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
 
@@ -1726,6 +1762,7 @@ public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityIpEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ipevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ipEvidence`.
 public typealias SecurityIpEvidence = Model<SecurityIpEvidenceFields>
 
@@ -1768,6 +1805,8 @@ public struct SecurityIpEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityIrmActivityAuditTrailRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-irmactivityaudittrailrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.irmActivityAuditTrailRecord`.
 public typealias SecurityIrmActivityAuditTrailRecord = Model<SecurityIrmActivityAuditTrailRecordFields>
 
@@ -1790,6 +1829,8 @@ public struct SecurityIrmActivityAuditTrailRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityIrmUserDefinedDetectionRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-irmuserdefineddetectionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.irmUserDefinedDetectionRecord`.
 public typealias SecurityIrmUserDefinedDetectionRecord = Model<SecurityIrmUserDefinedDetectionRecordFields>
 
@@ -1830,6 +1871,7 @@ extension SecurityItemsToInclude {
 
 /// Its properties are listed in `SecurityKaizalaAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kaizalaauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kaizalaAuditRecord`.
 public typealias SecurityKaizalaAuditRecord = Model<SecurityKaizalaAuditRecordFields>
 
@@ -1852,6 +1894,7 @@ public struct SecurityKaizalaAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesClusterEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesclusterevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesClusterEvidence`.
 public typealias SecurityKubernetesClusterEvidence = Model<SecurityKubernetesClusterEvidenceFields>
 
@@ -1896,6 +1939,8 @@ public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesControllerEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-kubernetescontrollerevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesControllerEvidence`.
 public typealias SecurityKubernetesControllerEvidence = Model<SecurityKubernetesControllerEvidenceFields>
 
@@ -1938,6 +1983,8 @@ public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesNamespaceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-kubernetesnamespaceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesNamespaceEvidence`.
 public typealias SecurityKubernetesNamespaceEvidence = Model<SecurityKubernetesNamespaceEvidenceFields>
 
@@ -2000,6 +2047,7 @@ extension SecurityKubernetesPlatform {
 
 /// Its properties are listed in `SecurityKubernetesPodEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetespodevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesPodEvidence`.
 public typealias SecurityKubernetesPodEvidence = Model<SecurityKubernetesPodEvidenceFields>
 
@@ -2052,6 +2100,7 @@ public struct SecurityKubernetesPodEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesSecretEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetessecretevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesSecretEvidence`.
 public typealias SecurityKubernetesSecretEvidence = Model<SecurityKubernetesSecretEvidenceFields>
 
@@ -2092,6 +2141,8 @@ public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesServiceAccountEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceaccountevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesServiceAccountEvidence`.
 public typealias SecurityKubernetesServiceAccountEvidence = Model<SecurityKubernetesServiceAccountEvidenceFields>
 
@@ -2130,6 +2181,7 @@ public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesServiceEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesServiceEvidence`.
 public typealias SecurityKubernetesServiceEvidence = Model<SecurityKubernetesServiceEvidenceFields>
 
@@ -2180,6 +2232,7 @@ public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityKubernetesServicePortFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.kubernetesServicePort`.
 public typealias SecurityKubernetesServicePort = Model<SecurityKubernetesServicePortFields>
 
@@ -2236,6 +2289,8 @@ extension SecurityKubernetesServiceType {
 /// Its properties are listed in `SecurityLabelAnalyticsAggregateAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-labelanalyticsaggregateauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.labelAnalyticsAggregateAuditRecord`.
 public typealias SecurityLabelAnalyticsAggregateAuditRecord = Model<SecurityLabelAnalyticsAggregateAuditRecordFields>
 
@@ -2258,6 +2313,8 @@ public struct SecurityLabelAnalyticsAggregateAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityLabelContentExplorerAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-labelcontentexplorerauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.labelContentExplorerAuditRecord`.
 public typealias SecurityLabelContentExplorerAuditRecord = Model<SecurityLabelContentExplorerAuditRecordFields>
 
@@ -2280,6 +2337,7 @@ public struct SecurityLabelContentExplorerAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityLabelsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-labelsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.labelsRoot`.
 public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
 
@@ -2378,6 +2436,8 @@ public struct SecurityLabelsRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityLargeContentMetadataAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-largecontentmetadataauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.largeContentMetadataAuditRecord`.
 public typealias SecurityLargeContentMetadataAuditRecord = Model<SecurityLargeContentMetadataAuditRecordFields>
 
@@ -2400,6 +2460,7 @@ public struct SecurityLargeContentMetadataAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityLoggedOnUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-loggedonuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.loggedOnUser`.
 public typealias SecurityLoggedOnUser = Model<SecurityLoggedOnUserFields>
 
@@ -2419,6 +2480,8 @@ public struct SecurityLoggedOnUserFields: FieldSet {
 /// Its properties are listed in `SecurityM365ComplianceConnectorAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-m365complianceconnectorauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.m365ComplianceConnectorAuditRecord`.
 public typealias SecurityM365ComplianceConnectorAuditRecord = Model<SecurityM365ComplianceConnectorAuditRecordFields>
 
@@ -2441,6 +2504,7 @@ public struct SecurityM365ComplianceConnectorAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityM365SearchSectionsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-m365searchsectionsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.m365SearchSectionsRecord`.
 public typealias SecurityM365SearchSectionsRecord = Model<SecurityM365SearchSectionsRecordFields>
 
@@ -2463,6 +2527,7 @@ public struct SecurityM365SearchSectionsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityM365daadAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-m365daadauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.m365daadAuditRecord`.
 public typealias SecurityM365daadAuditRecord = Model<SecurityM365daadAuditRecordFields>
 
@@ -2485,6 +2550,8 @@ public struct SecurityM365daadAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityM365odspAssetMetadataRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-m365odspassetmetadatarecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.m365odspAssetMetadataRecord`.
 public typealias SecurityM365odspAssetMetadataRecord = Model<SecurityM365odspAssetMetadataRecordFields>
 
@@ -2507,6 +2574,7 @@ public struct SecurityM365odspAssetMetadataRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMDASHAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdashauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mDASHAuditRecord`.
 public typealias SecurityMDASHAuditRecord = Model<SecurityMDASHAuditRecordFields>
 
@@ -2529,6 +2597,7 @@ public struct SecurityMDASHAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMailClusterEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailclusterevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mailClusterEvidence`.
 public typealias SecurityMailClusterEvidence = Model<SecurityMailClusterEvidenceFields>
 
@@ -2575,6 +2644,7 @@ public struct SecurityMailClusterEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityMailSubmissionDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailsubmissiondata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mailSubmissionData`.
 public typealias SecurityMailSubmissionData = Model<SecurityMailSubmissionDataFields>
 
@@ -2597,6 +2667,8 @@ public struct SecurityMailSubmissionDataFields: FieldSet {
 
 /// Its properties are listed in `SecurityMailboxConfigurationEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mailboxconfigurationevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mailboxConfigurationEvidence`.
 public typealias SecurityMailboxConfigurationEvidence = Model<SecurityMailboxConfigurationEvidenceFields>
 
@@ -2672,6 +2744,7 @@ extension SecurityMailboxConfigurationType {
 
 /// Its properties are listed in `SecurityMailboxEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailboxevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mailboxEvidence`.
 public typealias SecurityMailboxEvidence = Model<SecurityMailboxEvidenceFields>
 
@@ -2714,6 +2787,7 @@ public struct SecurityMailboxEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityMalwareEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-malwareevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.malwareEvidence`.
 public typealias SecurityMalwareEvidence = Model<SecurityMalwareEvidenceFields>
 
@@ -2756,6 +2830,7 @@ public struct SecurityMalwareEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityManagedServicesAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-managedservicesauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.managedServicesAuditRecord`.
 public typealias SecurityManagedServicesAuditRecord = Model<SecurityManagedServicesAuditRecordFields>
 
@@ -2778,6 +2853,7 @@ public struct SecurityManagedServicesAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityManagedTenantsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-managedtenantsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.managedTenantsAuditRecord`.
 public typealias SecurityManagedTenantsAuditRecord = Model<SecurityManagedTenantsAuditRecordFields>
 
@@ -2800,6 +2876,7 @@ public struct SecurityManagedTenantsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMapgAlertsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgalertsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mapgAlertsAuditRecord`.
 public typealias SecurityMapgAlertsAuditRecord = Model<SecurityMapgAlertsAuditRecordFields>
 
@@ -2822,6 +2899,7 @@ public struct SecurityMapgAlertsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMapgOnboardAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgonboardauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mapgOnboardAuditRecord`.
 public typealias SecurityMapgOnboardAuditRecord = Model<SecurityMapgOnboardAuditRecordFields>
 
@@ -2844,6 +2922,7 @@ public struct SecurityMapgOnboardAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMapgPolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgpolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mapgPolicyAuditRecord`.
 public typealias SecurityMapgPolicyAuditRecord = Model<SecurityMapgPolicyAuditRecordFields>
 
@@ -2866,6 +2945,7 @@ public struct SecurityMapgPolicyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMapgRemediationAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgremediationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mapgRemediationAuditRecord`.
 public typealias SecurityMapgRemediationAuditRecord = Model<SecurityMapgRemediationAuditRecordFields>
 
@@ -2888,6 +2968,7 @@ public struct SecurityMapgRemediationAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMcasAlertsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mcasalertsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mcasAlertsAuditRecord`.
 public typealias SecurityMcasAlertsAuditRecord = Model<SecurityMcasAlertsAuditRecordFields>
 
@@ -2910,6 +2991,7 @@ public struct SecurityMcasAlertsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMdaAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdaauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mdaAuditRecord`.
 public typealias SecurityMdaAuditRecord = Model<SecurityMdaAuditRecordFields>
 
@@ -2932,6 +3014,8 @@ public struct SecurityMdaAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMdaDataSecuritySignalRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mdadatasecuritysignalrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mdaDataSecuritySignalRecord`.
 public typealias SecurityMdaDataSecuritySignalRecord = Model<SecurityMdaDataSecuritySignalRecordFields>
 
@@ -2954,6 +3038,7 @@ public struct SecurityMdaDataSecuritySignalRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMdatpAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdatpauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mdatpAuditRecord`.
 public typealias SecurityMdatpAuditRecord = Model<SecurityMdatpAuditRecordFields>
 
@@ -2976,6 +3061,7 @@ public struct SecurityMdatpAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMdcEventsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdceventsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mdcEventsRecord`.
 public typealias SecurityMdcEventsRecord = Model<SecurityMdcEventsRecordFields>
 
@@ -2998,6 +3084,7 @@ public struct SecurityMdcEventsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMdiAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdiauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mdiAuditRecord`.
 public typealias SecurityMdiAuditRecord = Model<SecurityMdiAuditRecordFields>
 
@@ -3020,6 +3107,7 @@ public struct SecurityMdiAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMergeResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mergeresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mergeResponse`.
 public typealias SecurityMergeResponse = Model<SecurityMergeResponseFields>
 
@@ -3036,6 +3124,7 @@ public struct SecurityMergeResponseFields: FieldSet {
 
 /// Its properties are listed in `SecurityMeshWorldsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-meshworldsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.meshWorldsAuditRecord`.
 public typealias SecurityMeshWorldsAuditRecord = Model<SecurityMeshWorldsAuditRecordFields>
 
@@ -3059,6 +3148,8 @@ public struct SecurityMeshWorldsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoft365BackupBackupItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupbackupitemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365BackupBackupItemAuditRecord`.
 public typealias SecurityMicrosoft365BackupBackupItemAuditRecord =
     Model<SecurityMicrosoft365BackupBackupItemAuditRecordFields>
@@ -3083,6 +3174,8 @@ public struct SecurityMicrosoft365BackupBackupItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoft365BackupBackupPolicyAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupbackuppolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365BackupBackupPolicyAuditRecord`.
 public typealias SecurityMicrosoft365BackupBackupPolicyAuditRecord =
     Model<SecurityMicrosoft365BackupBackupPolicyAuditRecordFields>
@@ -3107,6 +3200,8 @@ public struct SecurityMicrosoft365BackupBackupPolicyAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupgranularbrowsetaskauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365BackupGranularBrowseTaskAuditRecord`.
 public typealias SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord =
     Model<SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields>
@@ -3131,6 +3226,8 @@ public struct SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields: Fie
 /// Its properties are listed in `SecurityMicrosoft365BackupRestoreItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backuprestoreitemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365BackupRestoreItemAuditRecord`.
 public typealias SecurityMicrosoft365BackupRestoreItemAuditRecord =
     Model<SecurityMicrosoft365BackupRestoreItemAuditRecordFields>
@@ -3155,6 +3252,8 @@ public struct SecurityMicrosoft365BackupRestoreItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoft365BackupRestoreTaskAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backuprestoretaskauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365BackupRestoreTaskAuditRecord`.
 public typealias SecurityMicrosoft365BackupRestoreTaskAuditRecord =
     Model<SecurityMicrosoft365BackupRestoreTaskAuditRecordFields>
@@ -3179,6 +3278,8 @@ public struct SecurityMicrosoft365BackupRestoreTaskAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365copilotscheduledpromptauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoft365CopilotScheduledPromptAuditRecord`.
 public typealias SecurityMicrosoft365CopilotScheduledPromptAuditRecord =
     Model<SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields>
@@ -3203,6 +3304,8 @@ public struct SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields: Field
 /// Its properties are listed in `SecurityMicrosoftDefenderExpertsXDRAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftdefenderexpertsxdrauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftDefenderExpertsXDRAuditRecord`.
 public typealias SecurityMicrosoftDefenderExpertsXDRAuditRecord =
     Model<SecurityMicrosoftDefenderExpertsXDRAuditRecordFields>
@@ -3226,6 +3329,7 @@ public struct SecurityMicrosoftDefenderExpertsXDRAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftFlowAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftflowauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftFlowAuditRecord`.
 public typealias SecurityMicrosoftFlowAuditRecord = Model<SecurityMicrosoftFlowAuditRecordFields>
 
@@ -3248,6 +3352,7 @@ public struct SecurityMicrosoftFlowAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftFormsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftformsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftFormsAuditRecord`.
 public typealias SecurityMicrosoftFormsAuditRecord = Model<SecurityMicrosoftFormsAuditRecordFields>
 
@@ -3270,6 +3375,8 @@ public struct SecurityMicrosoftFormsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftGraphDataConnectConsentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftgraphdataconnectconsent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftGraphDataConnectConsent`.
 public typealias SecurityMicrosoftGraphDataConnectConsent = Model<SecurityMicrosoftGraphDataConnectConsentFields>
 
@@ -3293,6 +3400,8 @@ public struct SecurityMicrosoftGraphDataConnectConsentFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftGraphDataConnectOperationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftgraphdataconnectoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftGraphDataConnectOperation`.
 public typealias SecurityMicrosoftGraphDataConnectOperation = Model<SecurityMicrosoftGraphDataConnectOperationFields>
 
@@ -3316,6 +3425,8 @@ public struct SecurityMicrosoftGraphDataConnectOperationFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftPurviewDataCatalogOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewdatacatalogoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewDataCatalogOperationRecord`.
 public typealias SecurityMicrosoftPurviewDataCatalogOperationRecord =
     Model<SecurityMicrosoftPurviewDataCatalogOperationRecordFields>
@@ -3340,6 +3451,8 @@ public struct SecurityMicrosoftPurviewDataCatalogOperationRecordFields: FieldSet
 /// Its properties are listed in `SecurityMicrosoftPurviewDataMapOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewdatamapoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewDataMapOperationRecord`.
 public typealias SecurityMicrosoftPurviewDataMapOperationRecord =
     Model<SecurityMicrosoftPurviewDataMapOperationRecordFields>
@@ -3364,6 +3477,8 @@ public struct SecurityMicrosoftPurviewDataMapOperationRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewmetadatapolicyoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewMetadataPolicyOperationRecord`.
 public typealias SecurityMicrosoftPurviewMetadataPolicyOperationRecord =
     Model<SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields>
@@ -3388,6 +3503,8 @@ public struct SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields: Field
 /// Its properties are listed in `SecurityMicrosoftPurviewPolicyOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewpolicyoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewPolicyOperationRecord`.
 public typealias SecurityMicrosoftPurviewPolicyOperationRecord =
     Model<SecurityMicrosoftPurviewPolicyOperationRecordFields>
@@ -3411,6 +3528,8 @@ public struct SecurityMicrosoftPurviewPolicyOperationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftPurviewPrivacyAuditEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewprivacyauditevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewPrivacyAuditEvent`.
 public typealias SecurityMicrosoftPurviewPrivacyAuditEvent = Model<SecurityMicrosoftPurviewPrivacyAuditEventFields>
 
@@ -3434,6 +3553,8 @@ public struct SecurityMicrosoftPurviewPrivacyAuditEventFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewunifiedcatalogoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftPurviewUnifiedCatalogOperationRecord`.
 public typealias SecurityMicrosoftPurviewUnifiedCatalogOperationRecord =
     Model<SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields>
@@ -3457,6 +3578,7 @@ public struct SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields: Field
 
 /// Its properties are listed in `SecurityMicrosoftStreamAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftstreamauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftStreamAuditRecord`.
 public typealias SecurityMicrosoftStreamAuditRecord = Model<SecurityMicrosoftStreamAuditRecordFields>
 
@@ -3479,6 +3601,8 @@ public struct SecurityMicrosoftStreamAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftTeamsAdminAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsadminauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAdminAuditRecord`.
 public typealias SecurityMicrosoftTeamsAdminAuditRecord = Model<SecurityMicrosoftTeamsAdminAuditRecordFields>
 
@@ -3502,6 +3626,8 @@ public struct SecurityMicrosoftTeamsAdminAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftTeamsAnalyticsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsanalyticsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAnalyticsAuditRecord`.
 public typealias SecurityMicrosoftTeamsAnalyticsAuditRecord = Model<SecurityMicrosoftTeamsAnalyticsAuditRecordFields>
 
@@ -3524,6 +3650,7 @@ public struct SecurityMicrosoftTeamsAnalyticsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftTeamsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAuditRecord`.
 public typealias SecurityMicrosoftTeamsAuditRecord = Model<SecurityMicrosoftTeamsAuditRecordFields>
 
@@ -3546,6 +3673,8 @@ public struct SecurityMicrosoftTeamsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMicrosoftTeamsDeviceAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsdeviceauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsDeviceAuditRecord`.
 public typealias SecurityMicrosoftTeamsDeviceAuditRecord = Model<SecurityMicrosoftTeamsDeviceAuditRecordFields>
 
@@ -3569,6 +3698,8 @@ public struct SecurityMicrosoftTeamsDeviceAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsretentionlabelactionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsRetentionLabelActionAuditRecord`.
 public typealias SecurityMicrosoftTeamsRetentionLabelActionAuditRecord =
     Model<SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields>
@@ -3593,6 +3724,8 @@ public struct SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields: Field
 /// Its properties are listed in `SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamssensitivitylabelactionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsSensitivityLabelActionAuditRecord`.
 public typealias SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord =
     Model<SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields>
@@ -3616,6 +3749,8 @@ public struct SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields: Fie
 
 /// Its properties are listed in `SecurityMicrosoftTeamsShiftsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsshiftsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsShiftsAuditRecord`.
 public typealias SecurityMicrosoftTeamsShiftsAuditRecord = Model<SecurityMicrosoftTeamsShiftsAuditRecordFields>
 
@@ -3639,6 +3774,8 @@ public struct SecurityMicrosoftTeamsShiftsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMicrosoftTeamsUserConcernAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsuserconcernauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.microsoftTeamsUserConcernAuditRecord`.
 public typealias SecurityMicrosoftTeamsUserConcernAuditRecord =
     Model<SecurityMicrosoftTeamsUserConcernAuditRecordFields>
@@ -3663,6 +3800,8 @@ public struct SecurityMicrosoftTeamsUserConcernAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMipAutoLabelExchangeItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelexchangeitemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelExchangeItemAuditRecord`.
 public typealias SecurityMipAutoLabelExchangeItemAuditRecord = Model<SecurityMipAutoLabelExchangeItemAuditRecordFields>
 
@@ -3686,6 +3825,8 @@ public struct SecurityMipAutoLabelExchangeItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMipAutoLabelProgressFeedbackAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelprogressfeedbackauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelProgressFeedbackAuditRecord`.
 public typealias SecurityMipAutoLabelProgressFeedbackAuditRecord =
     Model<SecurityMipAutoLabelProgressFeedbackAuditRecordFields>
@@ -3710,6 +3851,8 @@ public struct SecurityMipAutoLabelProgressFeedbackAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMipAutoLabelSharePointItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsharepointitemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSharePointItemAuditRecord`.
 public typealias SecurityMipAutoLabelSharePointItemAuditRecord =
     Model<SecurityMipAutoLabelSharePointItemAuditRecordFields>
@@ -3734,6 +3877,8 @@ public struct SecurityMipAutoLabelSharePointItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsharepointpolicylocationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSharePointPolicyLocationAuditRecord`.
 public typealias SecurityMipAutoLabelSharePointPolicyLocationAuditRecord =
     Model<SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields>
@@ -3758,6 +3903,8 @@ public struct SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields: Fie
 /// Its properties are listed in `SecurityMipAutoLabelSimulationSharePointCompletionRecordFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationsharepointcompletionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationSharePointCompletionRecord`.
 public typealias SecurityMipAutoLabelSimulationSharePointCompletionRecord =
     Model<SecurityMipAutoLabelSimulationSharePointCompletionRecordFields>
@@ -3782,6 +3929,8 @@ public struct SecurityMipAutoLabelSimulationSharePointCompletionRecordFields: Fi
 /// Its properties are listed in `SecurityMipAutoLabelSimulationSharePointProgressRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationsharepointprogressrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationSharePointProgressRecord`.
 public typealias SecurityMipAutoLabelSimulationSharePointProgressRecord =
     Model<SecurityMipAutoLabelSimulationSharePointProgressRecordFields>
@@ -3806,6 +3955,8 @@ public struct SecurityMipAutoLabelSimulationSharePointProgressRecordFields: Fiel
 /// Its properties are listed in `SecurityMipAutoLabelSimulationStatisticsRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationstatisticsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationStatisticsRecord`.
 public typealias SecurityMipAutoLabelSimulationStatisticsRecord =
     Model<SecurityMipAutoLabelSimulationStatisticsRecordFields>
@@ -3829,6 +3980,8 @@ public struct SecurityMipAutoLabelSimulationStatisticsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMipExactDataMatchAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mipexactdatamatchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipExactDataMatchAuditRecord`.
 public typealias SecurityMipExactDataMatchAuditRecord = Model<SecurityMipExactDataMatchAuditRecordFields>
 
@@ -3851,6 +4004,8 @@ public struct SecurityMipExactDataMatchAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMipLabelAnalyticsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-miplabelanalyticsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipLabelAnalyticsAuditRecord`.
 public typealias SecurityMipLabelAnalyticsAuditRecord = Model<SecurityMipLabelAnalyticsAuditRecordFields>
 
@@ -3873,6 +4028,7 @@ public struct SecurityMipLabelAnalyticsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMipLabelAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-miplabelauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mipLabelAuditRecord`.
 public typealias SecurityMipLabelAuditRecord = Model<SecurityMipLabelAuditRecordFields>
 
@@ -3895,6 +4051,7 @@ public struct SecurityMipLabelAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMosAgentInfoRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mosagentinforecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mosAgentInfoRecord`.
 public typealias SecurityMosAgentInfoRecord = Model<SecurityMosAgentInfoRecordFields>
 
@@ -3917,6 +4074,7 @@ public struct SecurityMosAgentInfoRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMosAgentInfoRecordV2Fields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mosagentinforecordv2?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mosAgentInfoRecordV2`.
 public typealias SecurityMosAgentInfoRecordV2 = Model<SecurityMosAgentInfoRecordV2Fields>
 
@@ -3939,6 +4097,8 @@ public struct SecurityMosAgentInfoRecordV2Fields: FieldSet {
 
 /// Its properties are listed in `SecurityMs365dCustomDetectionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ms365dcustomdetectionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ms365dCustomDetectionAuditRecord`.
 public typealias SecurityMs365dCustomDetectionAuditRecord = Model<SecurityMs365dCustomDetectionAuditRecordFields>
 
@@ -3961,6 +4121,7 @@ public struct SecurityMs365dCustomDetectionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMs365dIncidentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ms365dincidentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ms365dIncidentAuditRecord`.
 public typealias SecurityMs365dIncidentAuditRecord = Model<SecurityMs365dIncidentAuditRecordFields>
 
@@ -3983,6 +4144,8 @@ public struct SecurityMs365dIncidentAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMs365dSuppressionRuleAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ms365dsuppressionruleauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ms365dSuppressionRuleAuditRecord`.
 public typealias SecurityMs365dSuppressionRuleAuditRecord = Model<SecurityMs365dSuppressionRuleAuditRecordFields>
 
@@ -4005,6 +4168,8 @@ public struct SecurityMs365dSuppressionRuleAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMsdeCustomCollectionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msdecustomcollectionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msdeCustomCollectionAuditRecord`.
 public typealias SecurityMsdeCustomCollectionAuditRecord = Model<SecurityMsdeCustomCollectionAuditRecordFields>
 
@@ -4027,6 +4192,8 @@ public struct SecurityMsdeCustomCollectionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMsdeGeneralSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msdegeneralsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msdeGeneralSettingsAuditRecord`.
 public typealias SecurityMsdeGeneralSettingsAuditRecord = Model<SecurityMsdeGeneralSettingsAuditRecordFields>
 
@@ -4049,6 +4216,8 @@ public struct SecurityMsdeGeneralSettingsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMsdeIndicatorsSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msdeindicatorssettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msdeIndicatorsSettingsAuditRecord`.
 public typealias SecurityMsdeIndicatorsSettingsAuditRecord = Model<SecurityMsdeIndicatorsSettingsAuditRecordFields>
 
@@ -4071,6 +4240,8 @@ public struct SecurityMsdeIndicatorsSettingsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMsdeResponseActionsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msderesponseactionsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msdeResponseActionsAuditRecord`.
 public typealias SecurityMsdeResponseActionsAuditRecord = Model<SecurityMsdeResponseActionsAuditRecordFields>
 
@@ -4093,6 +4264,8 @@ public struct SecurityMsdeResponseActionsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMsdeRolesSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msderolessettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msdeRolesSettingsAuditRecord`.
 public typealias SecurityMsdeRolesSettingsAuditRecord = Model<SecurityMsdeRolesSettingsAuditRecordFields>
 
@@ -4116,6 +4289,8 @@ public struct SecurityMsdeRolesSettingsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityMspVectorSearchContentMetadataAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-mspvectorsearchcontentmetadataauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.mspVectorSearchContentMetadataAuditRecord`.
 public typealias SecurityMspVectorSearchContentMetadataAuditRecord =
     Model<SecurityMspVectorSearchContentMetadataAuditRecordFields>
@@ -4140,6 +4315,8 @@ public struct SecurityMspVectorSearchContentMetadataAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityMsticNationStateNotificationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-msticnationstatenotificationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.msticNationStateNotificationRecord`.
 public typealias SecurityMsticNationStateNotificationRecord = Model<SecurityMsticNationStateNotificationRecordFields>
 
@@ -4162,6 +4339,8 @@ public struct SecurityMsticNationStateNotificationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMultiStageDispositionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-multistagedispositionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.multiStageDispositionAuditRecord`.
 public typealias SecurityMultiStageDispositionAuditRecord = Model<SecurityMultiStageDispositionAuditRecordFields>
 
@@ -4184,6 +4363,8 @@ public struct SecurityMultiStageDispositionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityMyAnalyticsSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-myanalyticssettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.myAnalyticsSettingsAuditRecord`.
 public typealias SecurityMyAnalyticsSettingsAuditRecord = Model<SecurityMyAnalyticsSettingsAuditRecordFields>
 
@@ -4206,6 +4387,7 @@ public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityNetworkAdapterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-networkadapter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.networkAdapter`.
 public typealias SecurityNetworkAdapter = Model<SecurityNetworkAdapterFields>
 
@@ -4246,6 +4428,7 @@ public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityNetworkConnectionEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-networkconnectionevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.networkConnectionEvidence`.
 public typealias SecurityNetworkConnectionEvidence = Model<SecurityNetworkConnectionEvidenceFields>
 
@@ -4373,6 +4556,7 @@ extension SecurityNetworkProtocol {
 
 /// Its properties are listed in `SecurityNicEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-nicevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.nicEvidence`.
 public typealias SecurityNicEvidence = Model<SecurityNicEvidenceFields>
 
@@ -4413,6 +4597,8 @@ public struct SecurityNicEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityNoisyAlertPolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-noisyalertpolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.noisyAlertPolicyAuditRecord`.
 public typealias SecurityNoisyAlertPolicyAuditRecord = Model<SecurityNoisyAlertPolicyAuditRecordFields>
 
@@ -4435,6 +4621,7 @@ public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityOauthApplicationEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-oauthapplicationevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.oauthApplicationEvidence`.
 public typealias SecurityOauthApplicationEvidence = Model<SecurityOauthApplicationEvidenceFields>
 
@@ -4477,6 +4664,7 @@ public struct SecurityOauthApplicationEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityOcrSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ocrsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.ocrSettings`.
 public typealias SecurityOcrSettings = Model<SecurityOcrSettingsFields>
 
@@ -4497,6 +4685,7 @@ public struct SecurityOcrSettingsFields: FieldSet {
 
 /// Its properties are listed in `SecurityOfficeNativeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-officenativeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.officeNativeAuditRecord`.
 public typealias SecurityOfficeNativeAuditRecord = Model<SecurityOfficeNativeAuditRecordFields>
 
@@ -4519,6 +4708,7 @@ public struct SecurityOfficeNativeAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityOmePortalAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-omeportalauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.omePortalAuditRecord`.
 public typealias SecurityOmePortalAuditRecord = Model<SecurityOmePortalAuditRecordFields>
 
@@ -4542,6 +4732,8 @@ public struct SecurityOmePortalAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityOnDemandSharePointClassificationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-ondemandsharepointclassificationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.onDemandSharePointClassificationAuditRecord`.
 public typealias SecurityOnDemandSharePointClassificationAuditRecord =
     Model<SecurityOnDemandSharePointClassificationAuditRecordFields>
@@ -4566,6 +4758,8 @@ public struct SecurityOnDemandSharePointClassificationAuditRecordFields: FieldSe
 /// Its properties are listed in `SecurityOnPremisesFileShareScannerDLPAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-onpremisesfilesharescannerdlpauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.onPremisesFileShareScannerDLPAuditRecord`.
 public typealias SecurityOnPremisesFileShareScannerDLPAuditRecord =
     Model<SecurityOnPremisesFileShareScannerDLPAuditRecordFields>
@@ -4590,6 +4784,8 @@ public struct SecurityOnPremisesFileShareScannerDLPAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityOnPremisesSharePointScannerDLPAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-onpremisessharepointscannerdlpauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.onPremisesSharePointScannerDLPAuditRecord`.
 public typealias SecurityOnPremisesSharePointScannerDLPAuditRecord =
     Model<SecurityOnPremisesSharePointScannerDLPAuditRecordFields>
@@ -4639,6 +4835,7 @@ extension SecurityOnboardingStatus {
 
 /// Its properties are listed in `SecurityOneDriveAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-onedriveauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.oneDriveAuditRecord`.
 public typealias SecurityOneDriveAuditRecord = Model<SecurityOneDriveAuditRecordFields>
 
@@ -4662,6 +4859,8 @@ public struct SecurityOneDriveAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityOrganizationalDataInM365AuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-organizationaldatainm365auditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.organizationalDataInM365AuditRecord`.
 public typealias SecurityOrganizationalDataInM365AuditRecord = Model<SecurityOrganizationalDataInM365AuditRecordFields>
 
@@ -4685,6 +4884,8 @@ public struct SecurityOrganizationalDataInM365AuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityOutlookCopilotAutomationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-outlookcopilotautomationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.outlookCopilotAutomationAuditRecord`.
 public typealias SecurityOutlookCopilotAutomationAuditRecord = Model<SecurityOutlookCopilotAutomationAuditRecordFields>
 
@@ -4708,6 +4909,8 @@ public struct SecurityOutlookCopilotAutomationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityOwaGetAccessTokenForResourceAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-owagetaccesstokenforresourceauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.owaGetAccessTokenForResourceAuditRecord`.
 public typealias SecurityOwaGetAccessTokenForResourceAuditRecord =
     Model<SecurityOwaGetAccessTokenForResourceAuditRecordFields>
@@ -4731,6 +4934,7 @@ public struct SecurityOwaGetAccessTokenForResourceAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityP4AIRiskScoreRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-p4airiskscorerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.p4AIRiskScoreRecord`.
 public typealias SecurityP4AIRiskScoreRecord = Model<SecurityP4AIRiskScoreRecordFields>
 
@@ -4753,6 +4957,8 @@ public struct SecurityP4AIRiskScoreRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityP4aiAssessmentCategoryRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentcategoryrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentCategoryRecord`.
 public typealias SecurityP4aiAssessmentCategoryRecord = Model<SecurityP4aiAssessmentCategoryRecordFields>
 
@@ -4775,6 +4981,8 @@ public struct SecurityP4aiAssessmentCategoryRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityP4aiAssessmentFabricScannerRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentfabricscannerrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentFabricScannerRecord`.
 public typealias SecurityP4aiAssessmentFabricScannerRecord = Model<SecurityP4aiAssessmentFabricScannerRecordFields>
 
@@ -4798,6 +5006,8 @@ public struct SecurityP4aiAssessmentFabricScannerRecordFields: FieldSet {
 /// Its properties are listed in `SecurityP4aiAssessmentLocationResultRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentlocationresultrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentLocationResultRecord`.
 public typealias SecurityP4aiAssessmentLocationResultRecord = Model<SecurityP4aiAssessmentLocationResultRecordFields>
 
@@ -4820,6 +5030,7 @@ public struct SecurityP4aiAssessmentLocationResultRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityP4aiAssessmentRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentRecord`.
 public typealias SecurityP4aiAssessmentRecord = Model<SecurityP4aiAssessmentRecordFields>
 
@@ -4842,6 +5053,7 @@ public struct SecurityP4aiAssessmentRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPassiveDnsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-passivednsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord`.
 public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields>
 
@@ -4908,6 +5120,8 @@ public struct SecurityPassiveDnsRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityPeopleAdminSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-peopleadminsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.peopleAdminSettingsAuditRecord`.
 public typealias SecurityPeopleAdminSettingsAuditRecord = Model<SecurityPeopleAdminSettingsAuditRecordFields>
 
@@ -4930,6 +5144,8 @@ public struct SecurityPeopleAdminSettingsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPhysicalBadgingSignalAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-physicalbadgingsignalauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.physicalBadgingSignalAuditRecord`.
 public typealias SecurityPhysicalBadgingSignalAuditRecord = Model<SecurityPhysicalBadgingSignalAuditRecordFields>
 
@@ -4952,6 +5168,7 @@ public struct SecurityPhysicalBadgingSignalAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlacesDirectoryAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-placesdirectoryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.placesDirectoryAuditRecord`.
 public typealias SecurityPlacesDirectoryAuditRecord = Model<SecurityPlacesDirectoryAuditRecordFields>
 
@@ -4974,6 +5191,8 @@ public struct SecurityPlacesDirectoryAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerChatMessageAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-plannerchatmessageauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerChatMessageAuditRecord`.
 public typealias SecurityPlannerChatMessageAuditRecord = Model<SecurityPlannerChatMessageAuditRecordFields>
 
@@ -4996,6 +5215,8 @@ public struct SecurityPlannerChatMessageAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerChatMessageListAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-plannerchatmessagelistauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerChatMessageListAuditRecord`.
 public typealias SecurityPlannerChatMessageListAuditRecord = Model<SecurityPlannerChatMessageListAuditRecordFields>
 
@@ -5018,6 +5239,7 @@ public struct SecurityPlannerChatMessageListAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerCopyPlanAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannercopyplanauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerCopyPlanAuditRecord`.
 public typealias SecurityPlannerCopyPlanAuditRecord = Model<SecurityPlannerCopyPlanAuditRecordFields>
 
@@ -5040,6 +5262,7 @@ public struct SecurityPlannerCopyPlanAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerGoalAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannergoalauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerGoalAuditRecord`.
 public typealias SecurityPlannerGoalAuditRecord = Model<SecurityPlannerGoalAuditRecordFields>
 
@@ -5062,6 +5285,7 @@ public struct SecurityPlannerGoalAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerGoalListAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannergoallistauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerGoalListAuditRecord`.
 public typealias SecurityPlannerGoalListAuditRecord = Model<SecurityPlannerGoalListAuditRecordFields>
 
@@ -5084,6 +5308,7 @@ public struct SecurityPlannerGoalListAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerPlanAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerplanauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerPlanAuditRecord`.
 public typealias SecurityPlannerPlanAuditRecord = Model<SecurityPlannerPlanAuditRecordFields>
 
@@ -5106,6 +5331,7 @@ public struct SecurityPlannerPlanAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerPlanListAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerplanlistauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerPlanListAuditRecord`.
 public typealias SecurityPlannerPlanListAuditRecord = Model<SecurityPlannerPlanListAuditRecordFields>
 
@@ -5129,6 +5355,8 @@ public struct SecurityPlannerPlanListAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPlannerPlanSensitivityLabelAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-plannerplansensitivitylabelauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerPlanSensitivityLabelAuditRecord`.
 public typealias SecurityPlannerPlanSensitivityLabelAuditRecord =
     Model<SecurityPlannerPlanSensitivityLabelAuditRecordFields>
@@ -5152,6 +5380,7 @@ public struct SecurityPlannerPlanSensitivityLabelAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerRosterAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerrosterauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerRosterAuditRecord`.
 public typealias SecurityPlannerRosterAuditRecord = Model<SecurityPlannerRosterAuditRecordFields>
 
@@ -5175,6 +5404,8 @@ public struct SecurityPlannerRosterAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPlannerRosterSensitivityLabelAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-plannerrostersensitivitylabelauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerRosterSensitivityLabelAuditRecord`.
 public typealias SecurityPlannerRosterSensitivityLabelAuditRecord =
     Model<SecurityPlannerRosterSensitivityLabelAuditRecordFields>
@@ -5198,6 +5429,7 @@ public struct SecurityPlannerRosterSensitivityLabelAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerTaskAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannertaskauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerTaskAuditRecord`.
 public typealias SecurityPlannerTaskAuditRecord = Model<SecurityPlannerTaskAuditRecordFields>
 
@@ -5220,6 +5452,7 @@ public struct SecurityPlannerTaskAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerTaskListAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannertasklistauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerTaskListAuditRecord`.
 public typealias SecurityPlannerTaskListAuditRecord = Model<SecurityPlannerTaskListAuditRecordFields>
 
@@ -5242,6 +5475,8 @@ public struct SecurityPlannerTaskListAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPlannerTenantSettingsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-plannertenantsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.plannerTenantSettingsAuditRecord`.
 public typealias SecurityPlannerTenantSettingsAuditRecord = Model<SecurityPlannerTenantSettingsAuditRecordFields>
 
@@ -5264,6 +5499,8 @@ public struct SecurityPlannerTenantSettingsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPolicyConfigChangeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-policyconfigchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.policyConfigChangeAuditRecord`.
 public typealias SecurityPolicyConfigChangeAuditRecord = Model<SecurityPolicyConfigChangeAuditRecordFields>
 
@@ -5286,6 +5523,7 @@ public struct SecurityPolicyConfigChangeAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerAppsAuditAppRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerappsauditapprecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerAppsAuditAppRecord`.
 public typealias SecurityPowerAppsAuditAppRecord = Model<SecurityPowerAppsAuditAppRecordFields>
 
@@ -5308,6 +5546,7 @@ public struct SecurityPowerAppsAuditAppRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerAppsAuditPlanRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerappsauditplanrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerAppsAuditPlanRecord`.
 public typealias SecurityPowerAppsAuditPlanRecord = Model<SecurityPowerAppsAuditPlanRecordFields>
 
@@ -5330,6 +5569,8 @@ public struct SecurityPowerAppsAuditPlanRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerAppsAuditResourceRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerappsauditresourcerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerAppsAuditResourceRecord`.
 public typealias SecurityPowerAppsAuditResourceRecord = Model<SecurityPowerAppsAuditResourceRecordFields>
 
@@ -5352,6 +5593,7 @@ public struct SecurityPowerAppsAuditResourceRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerBIAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerbiauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerBIAuditRecord`.
 public typealias SecurityPowerBIAuditRecord = Model<SecurityPowerBIAuditRecordFields>
 
@@ -5374,6 +5616,7 @@ public struct SecurityPowerBIAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerBIDlpAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerbidlpauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerBIDlpAuditRecord`.
 public typealias SecurityPowerBIDlpAuditRecord = Model<SecurityPowerBIDlpAuditRecordFields>
 
@@ -5396,6 +5639,7 @@ public struct SecurityPowerBIDlpAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerPagesSiteAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerpagessiteauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPagesSiteAuditRecord`.
 public typealias SecurityPowerPagesSiteAuditRecord = Model<SecurityPowerPagesSiteAuditRecordFields>
 
@@ -5418,6 +5662,8 @@ public struct SecurityPowerPagesSiteAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPowerPlatformAdminDlpAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadmindlpauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformAdminDlpAuditRecord`.
 public typealias SecurityPowerPlatformAdminDlpAuditRecord = Model<SecurityPowerPlatformAdminDlpAuditRecordFields>
 
@@ -5441,6 +5687,8 @@ public struct SecurityPowerPlatformAdminDlpAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPowerPlatformAdminEnvironmentAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadminenvironmentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformAdminEnvironmentAuditRecord`.
 public typealias SecurityPowerPlatformAdminEnvironmentAuditRecord =
     Model<SecurityPowerPlatformAdminEnvironmentAuditRecordFields>
@@ -5465,6 +5713,8 @@ public struct SecurityPowerPlatformAdminEnvironmentAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPowerPlatformAdministratorActivityRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadministratoractivityrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformAdministratorActivityRecord`.
 public typealias SecurityPowerPlatformAdministratorActivityRecord =
     Model<SecurityPowerPlatformAdministratorActivityRecordFields>
@@ -5489,6 +5739,8 @@ public struct SecurityPowerPlatformAdministratorActivityRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields`; read and write
 /// them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformlockboxresourceaccessrequestauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformLockboxResourceAccessRequestAuditRecord`.
 public typealias SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord =
     Model<SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields>
@@ -5513,6 +5765,8 @@ public struct SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields
 /// Its properties are listed in `SecurityPowerPlatformLockboxResourceCommandAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformlockboxresourcecommandauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformLockboxResourceCommandAuditRecord`.
 public typealias SecurityPowerPlatformLockboxResourceCommandAuditRecord =
     Model<SecurityPowerPlatformLockboxResourceCommandAuditRecordFields>
@@ -5537,6 +5791,8 @@ public struct SecurityPowerPlatformLockboxResourceCommandAuditRecordFields: Fiel
 /// Its properties are listed in `SecurityPowerPlatformServiceActivityAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformserviceactivityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformServiceActivityAuditRecord`.
 public typealias SecurityPowerPlatformServiceActivityAuditRecord =
     Model<SecurityPowerPlatformServiceActivityAuditRecordFields>
@@ -5561,6 +5817,8 @@ public struct SecurityPowerPlatformServiceActivityAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPowerPlatformTenantIsolationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformtenantisolationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.powerPlatformTenantIsolationRecord`.
 public typealias SecurityPowerPlatformTenantIsolationRecord = Model<SecurityPowerPlatformTenantIsolationRecordFields>
 
@@ -5584,6 +5842,8 @@ public struct SecurityPowerPlatformTenantIsolationRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPrivaPrivacyAssessmentOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privaprivacyassessmentoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privaPrivacyAssessmentOperationRecord`.
 public typealias SecurityPrivaPrivacyAssessmentOperationRecord =
     Model<SecurityPrivaPrivacyAssessmentOperationRecordFields>
@@ -5608,6 +5868,8 @@ public struct SecurityPrivaPrivacyAssessmentOperationRecordFields: FieldSet {
 /// Its properties are listed in `SecurityPrivaPrivacyConsentOperationRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privaprivacyconsentoperationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privaPrivacyConsentOperationRecord`.
 public typealias SecurityPrivaPrivacyConsentOperationRecord = Model<SecurityPrivaPrivacyConsentOperationRecordFields>
 
@@ -5630,6 +5892,8 @@ public struct SecurityPrivaPrivacyConsentOperationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyDataMatchAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privacydatamatchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyDataMatchAuditRecord`.
 public typealias SecurityPrivacyDataMatchAuditRecord = Model<SecurityPrivacyDataMatchAuditRecordFields>
 
@@ -5652,6 +5916,8 @@ public struct SecurityPrivacyDataMatchAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyDataMinimizationRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privacydataminimizationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyDataMinimizationRecord`.
 public typealias SecurityPrivacyDataMinimizationRecord = Model<SecurityPrivacyDataMinimizationRecordFields>
 
@@ -5674,6 +5940,7 @@ public struct SecurityPrivacyDataMinimizationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyDigestEmailRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacydigestemailrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyDigestEmailRecord`.
 public typealias SecurityPrivacyDigestEmailRecord = Model<SecurityPrivacyDigestEmailRecordFields>
 
@@ -5696,6 +5963,8 @@ public struct SecurityPrivacyDigestEmailRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyOpenAccessAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privacyopenaccessauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyOpenAccessAuditRecord`.
 public typealias SecurityPrivacyOpenAccessAuditRecord = Model<SecurityPrivacyOpenAccessAuditRecordFields>
 
@@ -5718,6 +5987,7 @@ public struct SecurityPrivacyOpenAccessAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyPortalAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacyportalauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyPortalAuditRecord`.
 public typealias SecurityPrivacyPortalAuditRecord = Model<SecurityPrivacyPortalAuditRecordFields>
 
@@ -5740,6 +6010,8 @@ public struct SecurityPrivacyPortalAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyRemediationActionRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-privacyremediationactionrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyRemediationActionRecord`.
 public typealias SecurityPrivacyRemediationActionRecord = Model<SecurityPrivacyRemediationActionRecordFields>
 
@@ -5762,6 +6034,7 @@ public struct SecurityPrivacyRemediationActionRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPrivacyRemediationRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacyremediationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.privacyRemediationRecord`.
 public typealias SecurityPrivacyRemediationRecord = Model<SecurityPrivacyRemediationRecordFields>
 
@@ -5784,6 +6057,7 @@ public struct SecurityPrivacyRemediationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityProcessEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-processevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.processEvidence`.
 public typealias SecurityProcessEvidence = Model<SecurityProcessEvidenceFields>
 
@@ -5838,6 +6112,7 @@ public struct SecurityProcessEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityProjectAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-projectauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectAuditRecord`.
 public typealias SecurityProjectAuditRecord = Model<SecurityProjectAuditRecordFields>
 
@@ -5861,6 +6136,8 @@ public struct SecurityProjectAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebassignedtomesettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebAssignedToMeSettingsAuditRecord`.
 public typealias SecurityProjectForTheWebAssignedToMeSettingsAuditRecord =
     Model<SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields>
@@ -5885,6 +6162,8 @@ public struct SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields: Fie
 /// Its properties are listed in `SecurityProjectForTheWebProjectAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebprojectauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebProjectAuditRecord`.
 public typealias SecurityProjectForTheWebProjectAuditRecord = Model<SecurityProjectForTheWebProjectAuditRecordFields>
 
@@ -5908,6 +6187,8 @@ public struct SecurityProjectForTheWebProjectAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityProjectForTheWebProjectSettingsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebprojectsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebProjectSettingsAuditRecord`.
 public typealias SecurityProjectForTheWebProjectSettingsAuditRecord =
     Model<SecurityProjectForTheWebProjectSettingsAuditRecordFields>
@@ -5932,6 +6213,8 @@ public struct SecurityProjectForTheWebProjectSettingsAuditRecordFields: FieldSet
 /// Its properties are listed in `SecurityProjectForTheWebRoadmapAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapAuditRecord`.
 public typealias SecurityProjectForTheWebRoadmapAuditRecord = Model<SecurityProjectForTheWebRoadmapAuditRecordFields>
 
@@ -5955,6 +6238,8 @@ public struct SecurityProjectForTheWebRoadmapAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityProjectForTheWebRoadmapItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapitemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapItemAuditRecord`.
 public typealias SecurityProjectForTheWebRoadmapItemAuditRecord =
     Model<SecurityProjectForTheWebRoadmapItemAuditRecordFields>
@@ -5979,6 +6264,8 @@ public struct SecurityProjectForTheWebRoadmapItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityProjectForTheWebRoadmapSettingsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapsettingsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapSettingsAuditRecord`.
 public typealias SecurityProjectForTheWebRoadmapSettingsAuditRecord =
     Model<SecurityProjectForTheWebRoadmapSettingsAuditRecordFields>
@@ -6002,6 +6289,8 @@ public struct SecurityProjectForTheWebRoadmapSettingsAuditRecordFields: FieldSet
 
 /// Its properties are listed in `SecurityProjectForTheWebTaskAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebtaskauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.projectForTheWebTaskAuditRecord`.
 public typealias SecurityProjectForTheWebTaskAuditRecord = Model<SecurityProjectForTheWebTaskAuditRecordFields>
 
@@ -6040,6 +6329,7 @@ extension SecurityProtocolType {
 
 /// Its properties are listed in `SecurityPublicFolderAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-publicfolderauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.publicFolderAuditRecord`.
 public typealias SecurityPublicFolderAuditRecord = Model<SecurityPublicFolderAuditRecordFields>
 
@@ -6096,6 +6386,8 @@ extension SecurityPurgeType {
 
 /// Its properties are listed in `SecurityPurviewInsiderRiskAlertsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-purviewinsiderriskalertsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.purviewInsiderRiskAlertsRecord`.
 public typealias SecurityPurviewInsiderRiskAlertsRecord = Model<SecurityPurviewInsiderRiskAlertsRecordFields>
 
@@ -6118,6 +6410,8 @@ public struct SecurityPurviewInsiderRiskAlertsRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPurviewInsiderRiskCasesRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-purviewinsiderriskcasesrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.purviewInsiderRiskCasesRecord`.
 public typealias SecurityPurviewInsiderRiskCasesRecord = Model<SecurityPurviewInsiderRiskCasesRecordFields>
 
@@ -6140,6 +6434,8 @@ public struct SecurityPurviewInsiderRiskCasesRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPurviewMCRecommendationRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-purviewmcrecommendationrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.purviewMCRecommendationRecord`.
 public typealias SecurityPurviewMCRecommendationRecord = Model<SecurityPurviewMCRecommendationRecordFields>
 
@@ -6162,6 +6458,8 @@ public struct SecurityPurviewMCRecommendationRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityPurviewPostureAgentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-purviewpostureagentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.purviewPostureAgentAuditRecord`.
 public typealias SecurityPurviewPostureAgentAuditRecord = Model<SecurityPurviewPostureAgentAuditRecordFields>
 
@@ -6184,6 +6482,7 @@ public struct SecurityPurviewPostureAgentAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityQuarantineAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-quarantineauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.quarantineAuditRecord`.
 public typealias SecurityQuarantineAuditRecord = Model<SecurityQuarantineAuditRecordFields>
 
@@ -6240,6 +6539,8 @@ extension SecurityRecipientType {
 
 /// Its properties are listed in `SecurityRecordsManagementAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-recordsmanagementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.recordsManagementAuditRecord`.
 public typealias SecurityRecordsManagementAuditRecord = Model<SecurityRecordsManagementAuditRecordFields>
 
@@ -6262,6 +6563,8 @@ public struct SecurityRecordsManagementAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityRedundancyDetectionSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-redundancydetectionsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.redundancyDetectionSettings`.
 public typealias SecurityRedundancyDetectionSettings = Model<SecurityRedundancyDetectionSettingsFields>
 
@@ -6284,6 +6587,7 @@ public struct SecurityRedundancyDetectionSettingsFields: FieldSet {
 
 /// Its properties are listed in `SecurityRegistryKeyEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-registrykeyevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.registryKeyEvidence`.
 public typealias SecurityRegistryKeyEvidence = Model<SecurityRegistryKeyEvidenceFields>
 
@@ -6322,6 +6626,7 @@ public struct SecurityRegistryKeyEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityRegistryValueEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-registryvalueevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.registryValueEvidence`.
 public typealias SecurityRegistryValueEvidence = Model<SecurityRegistryValueEvidenceFields>
 
@@ -6418,6 +6723,7 @@ extension SecurityRemediationSeverity {
 
 /// Its properties are listed in `SecurityReportFileMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-reportfilemetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.reportFileMetadata`.
 public typealias SecurityReportFileMetadata = Model<SecurityReportFileMetadataFields>
 
@@ -6438,6 +6744,7 @@ public struct SecurityReportFileMetadataFields: FieldSet {
 
 /// Its properties are listed in `SecurityReportSubmissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-reportsubmission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.reportSubmission`.
 public typealias SecurityReportSubmission = Model<SecurityReportSubmissionFields>
 
@@ -6460,6 +6767,8 @@ public struct SecurityReportSubmissionFields: FieldSet {
 
 /// Its properties are listed in `SecurityReportSubmissionResultDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-reportsubmissionresultdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.reportSubmissionResultDetail`.
 public typealias SecurityReportSubmissionResultDetail = Model<SecurityReportSubmissionResultDetailFields>
 
@@ -6482,6 +6791,7 @@ public struct SecurityReportSubmissionResultDetailFields: FieldSet {
 
 /// Its properties are listed in `SecurityReportsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityreportsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.securityReportsRoot`.
 public typealias SecurityReportsRoot = Model<SecurityReportsRootFields>
 
@@ -6689,6 +6999,7 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.securityResource`.
 public typealias SecurityResource = Model<SecurityResourceFields>
 
@@ -6707,6 +7018,7 @@ public struct SecurityResourceFields: FieldSet {
 
 /// Its properties are listed in `SecurityResourceAccessEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-resourceaccessevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.resourceAccessEvent`.
 public typealias SecurityResourceAccessEvent = Model<SecurityResourceAccessEventFields>
 
@@ -6747,6 +7059,7 @@ extension SecurityResourceType {
 
 /// Its properties are listed in `SecurityRestrictedModeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-restrictedmodeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.restrictedModeAuditRecord`.
 public typealias SecurityRestrictedModeAuditRecord = Model<SecurityRestrictedModeAuditRecordFields>
 
@@ -6771,6 +7084,7 @@ public struct SecurityRestrictedModeAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionduration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionDuration`.
 public typealias SecurityRetentionDuration = Model<SecurityRetentionDurationFields>
 
@@ -6790,6 +7104,7 @@ public struct SecurityRetentionDurationFields: FieldSet {
 
 /// Its properties are listed in `SecurityRetentionDurationForeverFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentiondurationforever?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionDurationForever`.
 public typealias SecurityRetentionDurationForever = Model<SecurityRetentionDurationForeverFields>
 
@@ -6809,6 +7124,7 @@ public struct SecurityRetentionDurationForeverFields: FieldSet {
 
 /// Its properties are listed in `SecurityRetentionDurationInDaysFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentiondurationindays?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionDurationInDays`.
 public typealias SecurityRetentionDurationInDays = Model<SecurityRetentionDurationInDaysFields>
 
@@ -6831,6 +7147,7 @@ public struct SecurityRetentionDurationInDaysFields: FieldSet {
 
 /// Its properties are listed in `SecurityRetentionEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionEvent`.
 public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
 
@@ -6898,6 +7215,7 @@ public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityRetentionEventStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentioneventstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionEventStatus`.
 public typealias SecurityRetentionEventStatus = Model<SecurityRetentionEventStatusFields>
 
@@ -6916,6 +7234,7 @@ public struct SecurityRetentionEventStatusFields: FieldSet {
 
 /// Its properties are listed in `SecurityRetentionEventTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentioneventtype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionEventType`.
 public typealias SecurityRetentionEventType = Model<SecurityRetentionEventTypeFields>
 
@@ -6968,6 +7287,7 @@ public struct SecurityRetentionEventTypeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityRetentionLabelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionlabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionLabel`.
 public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
 
@@ -7063,6 +7383,7 @@ public struct SecurityRetentionLabelRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityRetentionPolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionpolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.retentionPolicyAuditRecord`.
 public typealias SecurityRetentionPolicyAuditRecord = Model<SecurityRetentionPolicyAuditRecordFields>
 
@@ -7129,6 +7450,8 @@ extension SecurityReviewSetSettings {
 
 /// Its properties are listed in `SecurityRtiOperationsAgentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-rtioperationsagentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.rtiOperationsAgentAuditRecord`.
 public typealias SecurityRtiOperationsAgentAuditRecord = Model<SecurityRtiOperationsAgentAuditRecordFields>
 
@@ -7151,6 +7474,7 @@ public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySasTokenEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sastokenevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sasTokenEvidence`.
 public typealias SecuritySasTokenEvidence = Model<SecuritySasTokenEvidenceFields>
 
@@ -7205,6 +7529,8 @@ public struct SecuritySasTokenEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecuritySbpConfigurationEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sbpconfigurationeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sbpConfigurationEventRecord`.
 public typealias SecuritySbpConfigurationEventRecord = Model<SecuritySbpConfigurationEventRecordFields>
 
@@ -7227,6 +7553,7 @@ public struct SecuritySbpConfigurationEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySbpUsageEventRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sbpusageeventrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sbpUsageEventRecord`.
 public typealias SecuritySbpUsageEventRecord = Model<SecuritySbpUsageEventRecordFields>
 
@@ -7249,6 +7576,7 @@ public struct SecuritySbpUsageEventRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityScoreEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-scoreevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.scoreEvidence`.
 public typealias SecurityScoreEvidence = Model<SecurityScoreEvidenceFields>
 
@@ -7271,6 +7599,8 @@ public struct SecurityScoreEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityScorePlatformGenericAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-scoreplatformgenericauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.scorePlatformGenericAuditRecord`.
 public typealias SecurityScorePlatformGenericAuditRecord = Model<SecurityScorePlatformGenericAuditRecordFields>
 
@@ -7293,6 +7623,7 @@ public struct SecurityScorePlatformGenericAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityScriptRunAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-scriptrunauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.scriptRunAuditRecord`.
 public typealias SecurityScriptRunAuditRecord = Model<SecurityScriptRunAuditRecordFields>
 
@@ -7317,6 +7648,7 @@ public struct SecurityScriptRunAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-search?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.search`.
 public typealias SecuritySearch = Model<SecuritySearchFields>
 
@@ -7354,6 +7686,7 @@ public struct SecuritySearchFields: FieldSet {
 
 /// Its properties are listed in `SecuritySearchAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-searchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.searchAuditRecord`.
 public typealias SecuritySearchAuditRecord = Model<SecuritySearchAuditRecordFields>
 
@@ -7393,6 +7726,8 @@ public struct SecuritySearchRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecuritySecurityComplianceAlertRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancealertrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityComplianceAlertRecord`.
 public typealias SecuritySecurityComplianceAlertRecord = Model<SecuritySecurityComplianceAlertRecordFields>
 
@@ -7416,6 +7751,8 @@ public struct SecuritySecurityComplianceAlertRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancecentereopcmdletauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityComplianceCenterEOPCmdletAuditRecord`.
 public typealias SecuritySecurityComplianceCenterEOPCmdletAuditRecord =
     Model<SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields>
@@ -7440,6 +7777,8 @@ public struct SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields: FieldS
 /// Its properties are listed in `SecuritySecurityComplianceInsightsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycomplianceinsightsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityComplianceInsightsAuditRecord`.
 public typealias SecuritySecurityComplianceInsightsAuditRecord =
     Model<SecuritySecurityComplianceInsightsAuditRecordFields>
@@ -7463,6 +7802,8 @@ public struct SecuritySecurityComplianceInsightsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySecurityComplianceRBACAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancerbacauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityComplianceRBACAuditRecord`.
 public typealias SecuritySecurityComplianceRBACAuditRecord = Model<SecuritySecurityComplianceRBACAuditRecordFields>
 
@@ -7486,6 +7827,8 @@ public struct SecuritySecurityComplianceRBACAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySecurityComplianceUserChangeAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycomplianceuserchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityComplianceUserChangeAuditRecord`.
 public typealias SecuritySecurityComplianceUserChangeAuditRecord =
     Model<SecuritySecurityComplianceUserChangeAuditRecordFields>
@@ -7510,6 +7853,8 @@ public struct SecuritySecurityComplianceUserChangeAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySecurityCopilotIdentityManagementAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitycopilotidentitymanagementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityCopilotIdentityManagementAuditRecord`.
 public typealias SecuritySecurityCopilotIdentityManagementAuditRecord =
     Model<SecuritySecurityCopilotIdentityManagementAuditRecordFields>
@@ -7534,6 +7879,8 @@ public struct SecuritySecurityCopilotIdentityManagementAuditRecordFields: FieldS
 /// Its properties are listed in `SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-securitydevelopmentlifecycleailogauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityDevelopmentLifecycleAILogAuditRecord`.
 public typealias SecuritySecurityDevelopmentLifecycleAILogAuditRecord =
     Model<SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields>
@@ -7557,6 +7904,7 @@ public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldS
 
 /// Its properties are listed in `SecuritySecurityGroupEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-securitygroupevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.securityGroupEvidence`.
 public typealias SecuritySecurityGroupEvidence = Model<SecuritySecurityGroupEvidenceFields>
 
@@ -7604,6 +7952,8 @@ public struct SecuritySecurityGroupEvidenceFields: FieldSet {
 /// Its properties are listed in `SecuritySensitiveInfoRemediationAgentDataRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sensitiveinforemediationagentdatarecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensitiveInfoRemediationAgentDataRecord`.
 public typealias SecuritySensitiveInfoRemediationAgentDataRecord =
     Model<SecuritySensitiveInfoRemediationAgentDataRecordFields>
@@ -7627,6 +7977,8 @@ public struct SecuritySensitiveInfoRemediationAgentDataRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySensitivityLabelActionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabelactionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensitivityLabelActionAuditRecord`.
 public typealias SecuritySensitivityLabelActionAuditRecord = Model<SecuritySensitivityLabelActionAuditRecordFields>
 
@@ -7650,6 +8002,8 @@ public struct SecuritySensitivityLabelActionAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySensitivityLabelPolicyMatchAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabelpolicymatchauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensitivityLabelPolicyMatchAuditRecord`.
 public typealias SecuritySensitivityLabelPolicyMatchAuditRecord =
     Model<SecuritySensitivityLabelPolicyMatchAuditRecordFields>
@@ -7674,6 +8028,8 @@ public struct SecuritySensitivityLabelPolicyMatchAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySensitivityLabeledFileActionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabeledfileactionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensitivityLabeledFileActionAuditRecord`.
 public typealias SecuritySensitivityLabeledFileActionAuditRecord =
     Model<SecuritySensitivityLabeledFileActionAuditRecordFields>
@@ -7697,6 +8053,7 @@ public struct SecuritySensitivityLabeledFileActionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySensorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensor`.
 public typealias SecuritySensor = Model<SecuritySensorFields>
 
@@ -7737,6 +8094,7 @@ public struct SecuritySensorFields: FieldSet {
 
 /// Its properties are listed in `SecuritySensorCandidateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensorcandidate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensorCandidate`.
 public typealias SecuritySensorCandidate = Model<SecuritySensorCandidateFields>
 
@@ -7762,6 +8120,8 @@ public struct SecuritySensorCandidateFields: FieldSet {
 /// Its properties are listed in `SecuritySensorCandidateActivationConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sensorcandidateactivationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationConfiguration`.
 public typealias SecuritySensorCandidateActivationConfiguration =
     Model<SecuritySensorCandidateActivationConfigurationFields>
@@ -7855,6 +8215,7 @@ extension CollectionRequestBuilder where Item == SecuritySensorCandidateRequestB
 
 /// Its properties are listed in `SecuritySensorDeploymentPackageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensordeploymentpackage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensorDeploymentPackage`.
 public typealias SecuritySensorDeploymentPackage = Model<SecuritySensorDeploymentPackageFields>
 
@@ -7977,6 +8338,7 @@ extension CollectionRequestBuilder where Item == SecuritySensorRequestBuilder {
 
 /// Its properties are listed in `SecuritySensorSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensorsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sensorSettings`.
 public typealias SecuritySensorSettings = Model<SecuritySensorSettingsFields>
 
@@ -8030,6 +8392,7 @@ extension SecuritySensorType {
 
 /// Its properties are listed in `SecuritySentinelAIToolAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelaitoolauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelAIToolAuditRecord`.
 public typealias SecuritySentinelAIToolAuditRecord = Model<SecuritySentinelAIToolAuditRecordFields>
 
@@ -8052,6 +8415,7 @@ public struct SecuritySentinelAIToolAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelGraphAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelgraphauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelGraphAuditRecord`.
 public typealias SecuritySentinelGraphAuditRecord = Model<SecuritySentinelGraphAuditRecordFields>
 
@@ -8074,6 +8438,7 @@ public struct SecuritySentinelGraphAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelJobAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentineljobauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelJobAuditRecord`.
 public typealias SecuritySentinelJobAuditRecord = Model<SecuritySentinelJobAuditRecordFields>
 
@@ -8096,6 +8461,8 @@ public struct SecuritySentinelJobAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelKQLOnLakeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sentinelkqlonlakeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelKQLOnLakeAuditRecord`.
 public typealias SecuritySentinelKQLOnLakeAuditRecord = Model<SecuritySentinelKQLOnLakeAuditRecordFields>
 
@@ -8119,6 +8486,8 @@ public struct SecuritySentinelKQLOnLakeAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySentinelLakeDataOnboardingAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakedataonboardingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelLakeDataOnboardingAuditRecord`.
 public typealias SecuritySentinelLakeDataOnboardingAuditRecord =
     Model<SecuritySentinelLakeDataOnboardingAuditRecordFields>
@@ -8142,6 +8511,8 @@ public struct SecuritySentinelLakeDataOnboardingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelLakeEncryptionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakeencryptionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelLakeEncryptionAuditRecord`.
 public typealias SecuritySentinelLakeEncryptionAuditRecord = Model<SecuritySentinelLakeEncryptionAuditRecordFields>
 
@@ -8164,6 +8535,8 @@ public struct SecuritySentinelLakeEncryptionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelLakeOnboardingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakeonboardingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelLakeOnboardingAuditRecord`.
 public typealias SecuritySentinelLakeOnboardingAuditRecord = Model<SecuritySentinelLakeOnboardingAuditRecordFields>
 
@@ -8186,6 +8559,8 @@ public struct SecuritySentinelLakeOnboardingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelNotebookOnLakeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sentinelnotebookonlakeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelNotebookOnLakeAuditRecord`.
 public typealias SecuritySentinelNotebookOnLakeAuditRecord = Model<SecuritySentinelNotebookOnLakeAuditRecordFields>
 
@@ -8208,6 +8583,7 @@ public struct SecuritySentinelNotebookOnLakeAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySentinelPackageAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelpackageauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sentinelPackageAuditRecord`.
 public typealias SecuritySentinelPackageAuditRecord = Model<SecuritySentinelPackageAuditRecordFields>
 
@@ -8230,6 +8606,7 @@ public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityServicePrincipalEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-serviceprincipalevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.servicePrincipalEvidence`.
 public typealias SecurityServicePrincipalEvidence = Model<SecurityServicePrincipalEvidenceFields>
 
@@ -8384,6 +8761,7 @@ extension SecurityServiceStatus {
 
 /// Its properties are listed in `SecuritySettingsContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-settingscontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.settingsContainer`.
 public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFields>
 
@@ -8432,6 +8810,8 @@ public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `SecuritySharePointAppPermissionOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointapppermissionoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointAppPermissionOperationAuditRecord`.
 public typealias SecuritySharePointAppPermissionOperationAuditRecord =
     Model<SecuritySharePointAppPermissionOperationAuditRecordFields>
@@ -8455,6 +8835,7 @@ public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSe
 
 /// Its properties are listed in `SecuritySharePointAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sharepointauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointAuditRecord`.
 public typealias SecuritySharePointAuditRecord = Model<SecuritySharePointAuditRecordFields>
 
@@ -8478,6 +8859,8 @@ public struct SecuritySharePointAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointCommentOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcommentoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointCommentOperationAuditRecord`.
 public typealias SecuritySharePointCommentOperationAuditRecord =
     Model<SecuritySharePointCommentOperationAuditRecordFields>
@@ -8502,6 +8885,8 @@ public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointContentSecurityPolicyAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontentsecuritypolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord`.
 public typealias SecuritySharePointContentSecurityPolicyAuditRecord =
     Model<SecuritySharePointContentSecurityPolicyAuditRecordFields>
@@ -8526,6 +8911,8 @@ public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet
 /// Its properties are listed in `SecuritySharePointContentTypeOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontenttypeoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointContentTypeOperationAuditRecord`.
 public typealias SecuritySharePointContentTypeOperationAuditRecord =
     Model<SecuritySharePointContentTypeOperationAuditRecordFields>
@@ -8549,6 +8936,8 @@ public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet 
 
 /// Its properties are listed in `SecuritySharePointESignatureAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointesignatureauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointESignatureAuditRecord`.
 public typealias SecuritySharePointESignatureAuditRecord = Model<SecuritySharePointESignatureAuditRecordFields>
 
@@ -8572,6 +8961,8 @@ public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointFieldOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfieldoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointFieldOperationAuditRecord`.
 public typealias SecuritySharePointFieldOperationAuditRecord = Model<SecuritySharePointFieldOperationAuditRecordFields>
 
@@ -8595,6 +8986,8 @@ public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointFileOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfileoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointFileOperationAuditRecord`.
 public typealias SecuritySharePointFileOperationAuditRecord = Model<SecuritySharePointFileOperationAuditRecordFields>
 
@@ -8618,6 +9011,8 @@ public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointListItemOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistitemoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointListItemOperationAuditRecord`.
 public typealias SecuritySharePointListItemOperationAuditRecord =
     Model<SecuritySharePointListItemOperationAuditRecordFields>

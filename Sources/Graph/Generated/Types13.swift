@@ -7,6 +7,8 @@ import Foundation
 /// Its properties are listed in `SecuritySharePointListOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointListOperationAuditRecord`.
 public typealias SecuritySharePointListOperationAuditRecord = Model<SecuritySharePointListOperationAuditRecordFields>
 
@@ -30,6 +32,8 @@ public struct SecuritySharePointListOperationAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySharePointSharingOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointsharingoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sharePointSharingOperationAuditRecord`.
 public typealias SecuritySharePointSharingOperationAuditRecord =
     Model<SecuritySharePointSharingOperationAuditRecordFields>
@@ -53,6 +57,7 @@ public struct SecuritySharePointSharingOperationAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySinglePropertySchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-singlepropertyschema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.singlePropertySchema`.
 public typealias SecuritySinglePropertySchema = Model<SecuritySinglePropertySchemaFields>
 
@@ -71,6 +76,7 @@ public struct SecuritySinglePropertySchemaFields: FieldSet {
 
 /// Its properties are listed in `SecuritySiteSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sitesource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.siteSource`.
 public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
 
@@ -129,6 +135,8 @@ public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `SecuritySkypeForBusinessCmdletsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinesscmdletsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.skypeForBusinessCmdletsAuditRecord`.
 public typealias SecuritySkypeForBusinessCmdletsAuditRecord = Model<SecuritySkypeForBusinessCmdletsAuditRecordFields>
 
@@ -152,6 +160,8 @@ public struct SecuritySkypeForBusinessCmdletsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySkypeForBusinessPSTNUsageAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinesspstnusageauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.skypeForBusinessPSTNUsageAuditRecord`.
 public typealias SecuritySkypeForBusinessPSTNUsageAuditRecord =
     Model<SecuritySkypeForBusinessPSTNUsageAuditRecordFields>
@@ -176,6 +186,8 @@ public struct SecuritySkypeForBusinessPSTNUsageAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySkypeForBusinessUsersBlockedAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinessusersblockedauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.skypeForBusinessUsersBlockedAuditRecord`.
 public typealias SecuritySkypeForBusinessUsersBlockedAuditRecord =
     Model<SecuritySkypeForBusinessUsersBlockedAuditRecordFields>
@@ -199,6 +211,8 @@ public struct SecuritySkypeForBusinessUsersBlockedAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySonarDetonationContentMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sonardetonationcontentmetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sonarDetonationContentMetadata`.
 public typealias SecuritySonarDetonationContentMetadata = Model<SecuritySonarDetonationContentMetadataFields>
 
@@ -221,6 +235,8 @@ public struct SecuritySonarDetonationContentMetadataFields: FieldSet {
 
 /// Its properties are listed in `SecuritySonarDetonationEntityAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sonardetonationentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sonarDetonationEntityAuditRecord`.
 public typealias SecuritySonarDetonationEntityAuditRecord = Model<SecuritySonarDetonationEntityAuditRecordFields>
 
@@ -244,6 +260,8 @@ public struct SecuritySonarDetonationEntityAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySonarFileDetonationEntityAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sonarfiledetonationentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sonarFileDetonationEntityAuditRecord`.
 public typealias SecuritySonarFileDetonationEntityAuditRecord =
     Model<SecuritySonarFileDetonationEntityAuditRecordFields>
@@ -267,6 +285,8 @@ public struct SecuritySonarFileDetonationEntityAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySonarSubmissionEntityAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sonarsubmissionentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sonarSubmissionEntityAuditRecord`.
 public typealias SecuritySonarSubmissionEntityAuditRecord = Model<SecuritySonarSubmissionEntityAuditRecordFields>
 
@@ -290,6 +310,8 @@ public struct SecuritySonarSubmissionEntityAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecuritySonarUrlDetonationEntityAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sonarurldetonationentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sonarUrlDetonationEntityAuditRecord`.
 public typealias SecuritySonarUrlDetonationEntityAuditRecord = Model<SecuritySonarUrlDetonationEntityAuditRecordFields>
 
@@ -330,6 +352,8 @@ extension SecuritySourceType {
 
 /// Its properties are listed in `SecuritySparkCoreCustomLivePoolRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sparkcorecustomlivepoolrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sparkCoreCustomLivePoolRecord`.
 public typealias SecuritySparkCoreCustomLivePoolRecord = Model<SecuritySparkCoreCustomLivePoolRecordFields>
 
@@ -352,6 +376,7 @@ public struct SecuritySparkCoreCustomLivePoolRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySslCertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sslcertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sslCertificate`.
 public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
 
@@ -396,6 +421,7 @@ public struct SecuritySslCertificateFields: FieldSet {
 
 /// Its properties are listed in `SecuritySslCertificateEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sslcertificateentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.sslCertificateEntity`.
 public typealias SecuritySslCertificateEntity = Model<SecuritySslCertificateEntityFields>
 
@@ -485,6 +511,7 @@ extension SecurityStatisticsOptions {
 
 /// Its properties are listed in `SecurityStreamFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-stream?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.stream`.
 public typealias SecurityStream = Model<SecurityStreamFields>
 
@@ -501,6 +528,7 @@ public struct SecurityStreamFields: FieldSet {
 
 /// Its properties are listed in `SecurityStringValueDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-stringvaluedictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.stringValueDictionary`.
 public typealias SecurityStringValueDictionary = Model<SecurityStringValueDictionaryFields>
 
@@ -515,6 +543,7 @@ public struct SecurityStringValueDictionaryFields: FieldSet {
 
 /// Its properties are listed in `SecuritySubcategoryTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-subcategorytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.subcategoryTemplate`.
 public typealias SecuritySubcategoryTemplate = Model<SecuritySubcategoryTemplateFields>
 
@@ -563,6 +592,7 @@ public struct SecuritySubcategoryTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecuritySubdomainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-subdomain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.subdomain`.
 public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
 
@@ -608,6 +638,8 @@ public struct SecuritySubdomainRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecuritySubmissionEntityAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-submissionentityauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.submissionEntityAuditRecord`.
 public typealias SecuritySubmissionEntityAuditRecord = Model<SecuritySubmissionEntityAuditRecordFields>
 
@@ -630,6 +662,7 @@ public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySubmissionMailEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-submissionmailevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.submissionMailEvidence`.
 public typealias SecuritySubmissionMailEvidence = Model<SecuritySubmissionMailEvidenceFields>
 
@@ -683,6 +716,8 @@ public struct SecuritySubmissionMailEvidenceFields: FieldSet {
 /// Its properties are listed in `SecuritySupervisoryReviewDayXInsightsAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-supervisoryreviewdayxinsightsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.supervisoryReviewDayXInsightsAuditRecord`.
 public typealias SecuritySupervisoryReviewDayXInsightsAuditRecord =
     Model<SecuritySupervisoryReviewDayXInsightsAuditRecordFields>
@@ -706,6 +741,7 @@ public struct SecuritySupervisoryReviewDayXInsightsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecuritySyntheticProbeAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-syntheticprobeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.syntheticProbeAuditRecord`.
 public typealias SecuritySyntheticProbeAuditRecord = Model<SecuritySyntheticProbeAuditRecordFields>
 
@@ -730,6 +766,7 @@ public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-tag?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.tag`.
 public typealias SecurityTag = Model<SecurityTagFields>
 
@@ -778,6 +815,8 @@ public struct SecurityTagRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityTeamCopilotInteractionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-teamcopilotinteractionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamCopilotInteractionAuditRecord`.
 public typealias SecurityTeamCopilotInteractionAuditRecord = Model<SecurityTeamCopilotInteractionAuditRecordFields>
 
@@ -820,6 +859,8 @@ extension SecurityTeamsDeliveryLocation {
 
 /// Its properties are listed in `SecurityTeamsEasyApprovalsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-teamseasyapprovalsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsEasyApprovalsAuditRecord`.
 public typealias SecurityTeamsEasyApprovalsAuditRecord = Model<SecurityTeamsEasyApprovalsAuditRecordFields>
 
@@ -843,6 +884,8 @@ public struct SecurityTeamsEasyApprovalsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityTeamsEvalDataHubAdminOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubadminoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubAdminOperationAuditRecord`.
 public typealias SecurityTeamsEvalDataHubAdminOperationAuditRecord =
     Model<SecurityTeamsEvalDataHubAdminOperationAuditRecordFields>
@@ -867,6 +910,8 @@ public struct SecurityTeamsEvalDataHubAdminOperationAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityTeamsEvalDataHubDataAccessAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubdataaccessauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubDataAccessAuditRecord`.
 public typealias SecurityTeamsEvalDataHubDataAccessAuditRecord =
     Model<SecurityTeamsEvalDataHubDataAccessAuditRecordFields>
@@ -891,6 +936,8 @@ public struct SecurityTeamsEvalDataHubDataAccessAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubpermissionchangeauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubPermissionChangeAuditRecord`.
 public typealias SecurityTeamsEvalDataHubPermissionChangeAuditRecord =
     Model<SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields>
@@ -914,6 +961,7 @@ public struct SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields: FieldSe
 
 /// Its properties are listed in `SecurityTeamsHealthcareAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamshealthcareauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsHealthcareAuditRecord`.
 public typealias SecurityTeamsHealthcareAuditRecord = Model<SecurityTeamsHealthcareAuditRecordFields>
 
@@ -965,6 +1013,7 @@ extension SecurityTeamsMessageDeliveryAction {
 
 /// Its properties are listed in `SecurityTeamsMessageEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamsmessageevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsMessageEvidence`.
 public typealias SecurityTeamsMessageEvidence = Model<SecurityTeamsMessageEvidenceFields>
 
@@ -1047,6 +1096,7 @@ public struct SecurityTeamsMessageEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityTeamsUpdatesAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamsupdatesauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.teamsUpdatesAuditRecord`.
 public typealias SecurityTeamsUpdatesAuditRecord = Model<SecurityTeamsUpdatesAuditRecordFields>
 
@@ -1069,6 +1119,8 @@ public struct SecurityTeamsUpdatesAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityTenantAllowBlockListAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-tenantallowblocklistauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.tenantAllowBlockListAuditRecord`.
 public typealias SecurityTenantAllowBlockListAuditRecord = Model<SecurityTenantAllowBlockListAuditRecordFields>
 
@@ -1091,6 +1143,7 @@ public struct SecurityTenantAllowBlockListAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityThreatDetectionDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatdetectiondetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatDetectionDetail`.
 public typealias SecurityThreatDetectionDetail = Model<SecurityThreatDetectionDetailFields>
 
@@ -1111,6 +1164,7 @@ public struct SecurityThreatDetectionDetailFields: FieldSet {
 
 /// Its properties are listed in `SecurityThreatFinderAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatfinderauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatFinderAuditRecord`.
 public typealias SecurityThreatFinderAuditRecord = Model<SecurityThreatFinderAuditRecordFields>
 
@@ -1133,6 +1187,7 @@ public struct SecurityThreatFinderAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityThreatIntelligenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatintelligence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligence`.
 public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFields>
 
@@ -1221,6 +1276,8 @@ public struct SecurityThreatIntelligenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityThreatIntelligenceAtpContentDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceatpcontentdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligenceAtpContentData`.
 public typealias SecurityThreatIntelligenceAtpContentData = Model<SecurityThreatIntelligenceAtpContentDataFields>
 
@@ -1244,6 +1301,8 @@ public struct SecurityThreatIntelligenceAtpContentDataFields: FieldSet {
 /// Its properties are listed in `SecurityThreatIntelligenceExportAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceexportauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligenceExportAuditRecord`.
 public typealias SecurityThreatIntelligenceExportAuditRecord = Model<SecurityThreatIntelligenceExportAuditRecordFields>
 
@@ -1266,6 +1325,7 @@ public struct SecurityThreatIntelligenceExportAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityThreatIntelligenceMailDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatintelligencemaildata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligenceMailData`.
 public typealias SecurityThreatIntelligenceMailData = Model<SecurityThreatIntelligenceMailDataFields>
 
@@ -1289,6 +1349,8 @@ public struct SecurityThreatIntelligenceMailDataFields: FieldSet {
 /// Its properties are listed in `SecurityThreatIntelligenceObjectAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceobjectauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligenceObjectAuditRecord`.
 public typealias SecurityThreatIntelligenceObjectAuditRecord = Model<SecurityThreatIntelligenceObjectAuditRecordFields>
 
@@ -1442,6 +1504,8 @@ public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityThreatIntelligenceUrlClickDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceurlclickdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligenceUrlClickData`.
 public typealias SecurityThreatIntelligenceUrlClickData = Model<SecurityThreatIntelligenceUrlClickDataFields>
 
@@ -1486,6 +1550,7 @@ extension SecurityThreatType {
 
 /// Its properties are listed in `SecurityTimelineEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-timelineevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.timelineEvent`.
 public typealias SecurityTimelineEvent = Model<SecurityTimelineEventFields>
 
@@ -1553,6 +1618,7 @@ extension SecurityTimelineEventType {
 
 /// Its properties are listed in `SecurityTodoAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-todoauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.todoAuditRecord`.
 public typealias SecurityTodoAuditRecord = Model<SecurityTodoAuditRecordFields>
 
@@ -1575,6 +1641,7 @@ public struct SecurityTodoAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityTopicModelingSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-topicmodelingsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.topicModelingSettings`.
 public typealias SecurityTopicModelingSettings = Model<SecurityTopicModelingSettingsFields>
 
@@ -1597,6 +1664,8 @@ public struct SecurityTopicModelingSettingsFields: FieldSet {
 
 /// Its properties are listed in `SecurityTrainableClassifierAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-trainableclassifierauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.trainableClassifierAuditRecord`.
 public typealias SecurityTrainableClassifierAuditRecord = Model<SecurityTrainableClassifierAuditRecordFields>
 
@@ -1619,6 +1688,7 @@ public struct SecurityTrainableClassifierAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityTriggerTypesRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-triggertypesroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot`.
 public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields>
 
@@ -1665,6 +1735,7 @@ public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityTriggersRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-triggersroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.triggersRoot`.
 public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
 
@@ -1711,6 +1782,7 @@ public struct SecurityTriggersRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityUamOperationAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-uamoperationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.uamOperationAuditRecord`.
 public typealias SecurityUamOperationAuditRecord = Model<SecurityUamOperationAuditRecordFields>
 
@@ -1733,6 +1805,7 @@ public struct SecurityUamOperationAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUnclassifiedArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unclassifiedartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.unclassifiedArtifact`.
 public typealias SecurityUnclassifiedArtifact = Model<SecurityUnclassifiedArtifactFields>
 
@@ -1779,6 +1852,7 @@ public struct SecurityUnclassifiedArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityUnifiedGroupAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unifiedgroupauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.unifiedGroupAuditRecord`.
 public typealias SecurityUnifiedGroupAuditRecord = Model<SecurityUnifiedGroupAuditRecordFields>
 
@@ -1801,6 +1875,7 @@ public struct SecurityUnifiedGroupAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUnifiedGroupSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unifiedgroupsource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource`.
 public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFields>
 
@@ -1861,6 +1936,8 @@ public struct SecurityUnifiedGroupSourceRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `SecurityUnifiedSimulationMatchedItemAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-unifiedsimulationmatcheditemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.unifiedSimulationMatchedItemAuditRecord`.
 public typealias SecurityUnifiedSimulationMatchedItemAuditRecord =
     Model<SecurityUnifiedSimulationMatchedItemAuditRecordFields>
@@ -1885,6 +1962,8 @@ public struct SecurityUnifiedSimulationMatchedItemAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityUnifiedSimulationSummaryAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-unifiedsimulationsummaryauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.unifiedSimulationSummaryAuditRecord`.
 public typealias SecurityUnifiedSimulationSummaryAuditRecord = Model<SecurityUnifiedSimulationSummaryAuditRecordFields>
 
@@ -1908,6 +1987,8 @@ public struct SecurityUnifiedSimulationSummaryAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityUniversalPrintManagementAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-universalprintmanagementauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.universalPrintManagementAuditRecord`.
 public typealias SecurityUniversalPrintManagementAuditRecord = Model<SecurityUniversalPrintManagementAuditRecordFields>
 
@@ -1930,6 +2011,8 @@ public struct SecurityUniversalPrintManagementAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUniversalPrintPrintJobAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-universalprintprintjobauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.universalPrintPrintJobAuditRecord`.
 public typealias SecurityUniversalPrintPrintJobAuditRecord = Model<SecurityUniversalPrintPrintJobAuditRecordFields>
 
@@ -1952,6 +2035,7 @@ public struct SecurityUniversalPrintPrintJobAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUrbacAssignmentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urbacassignmentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.urbacAssignmentAuditRecord`.
 public typealias SecurityUrbacAssignmentAuditRecord = Model<SecurityUrbacAssignmentAuditRecordFields>
 
@@ -1974,6 +2058,8 @@ public struct SecurityUrbacAssignmentAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUrbacEnableStateAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-urbacenablestateauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.urbacEnableStateAuditRecord`.
 public typealias SecurityUrbacEnableStateAuditRecord = Model<SecurityUrbacEnableStateAuditRecordFields>
 
@@ -1996,6 +2082,7 @@ public struct SecurityUrbacEnableStateAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUrbacRoleAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urbacroleauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.urbacRoleAuditRecord`.
 public typealias SecurityUrbacRoleAuditRecord = Model<SecurityUrbacRoleAuditRecordFields>
 
@@ -2018,6 +2105,7 @@ public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUrlEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urlevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.urlEvidence`.
 public typealias SecurityUrlEvidence = Model<SecurityUrlEvidenceFields>
 
@@ -2054,6 +2142,7 @@ public struct SecurityUrlEvidenceFields: FieldSet {
 
 /// Its properties are listed in `SecurityUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-user?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.user`.
 public typealias SecurityUser = Model<SecurityUserFields>
 
@@ -2092,6 +2181,7 @@ public struct SecurityUserFields: FieldSet {
 
 /// Its properties are listed in `SecurityUserAccountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-useraccount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.userAccount`.
 public typealias SecurityUserAccount = Model<SecurityUserAccountFields>
 
@@ -2124,6 +2214,7 @@ public struct SecurityUserAccountFields: FieldSet {
 
 /// Its properties are listed in `SecurityUserEvidenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-userevidence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.userEvidence`.
 public typealias SecurityUserEvidence = Model<SecurityUserEvidenceFields>
 
@@ -2205,6 +2296,7 @@ public struct SecurityUserRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityUserSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-usersource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.userSource`.
 public typealias SecurityUserSource = Model<SecurityUserSourceFields>
 
@@ -2258,6 +2350,7 @@ public struct SecurityUserSourceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityUserTrainingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-usertrainingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.userTrainingAuditRecord`.
 public typealias SecurityUserTrainingAuditRecord = Model<SecurityUserTrainingAuditRecordFields>
 
@@ -2280,6 +2373,8 @@ public struct SecurityUserTrainingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityUsxWorkspaceOnboardingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-usxworkspaceonboardingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.usxWorkspaceOnboardingAuditRecord`.
 public typealias SecurityUsxWorkspaceOnboardingAuditRecord = Model<SecurityUsxWorkspaceOnboardingAuditRecordFields>
 
@@ -2302,6 +2397,7 @@ public struct SecurityUsxWorkspaceOnboardingAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVendorInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityvendorinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.securityVendorInformation`.
 public typealias SecurityVendorInformation = Model<SecurityVendorInformationFields>
 
@@ -2365,6 +2461,8 @@ extension SecurityVerdictCategory {
 
 /// Its properties are listed in `SecurityVfamCreatePolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vfamcreatepolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vfamCreatePolicyAuditRecord`.
 public typealias SecurityVfamCreatePolicyAuditRecord = Model<SecurityVfamCreatePolicyAuditRecordFields>
 
@@ -2387,6 +2485,8 @@ public struct SecurityVfamCreatePolicyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVfamDeletePolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vfamdeletepolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vfamDeletePolicyAuditRecord`.
 public typealias SecurityVfamDeletePolicyAuditRecord = Model<SecurityVfamDeletePolicyAuditRecordFields>
 
@@ -2409,6 +2509,8 @@ public struct SecurityVfamDeletePolicyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVfamUpdatePolicyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vfamupdatepolicyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vfamUpdatePolicyAuditRecord`.
 public typealias SecurityVfamUpdatePolicyAuditRecord = Model<SecurityVfamUpdatePolicyAuditRecordFields>
 
@@ -2431,6 +2533,7 @@ public struct SecurityVfamUpdatePolicyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaAmplifyAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaamplifyauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaAmplifyAuditRecord`.
 public typealias SecurityVivaAmplifyAuditRecord = Model<SecurityVivaAmplifyAuditRecordFields>
 
@@ -2453,6 +2556,8 @@ public struct SecurityVivaAmplifyAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaEngageEventsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaengageeventsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaEngageEventsAuditRecord`.
 public typealias SecurityVivaEngageEventsAuditRecord = Model<SecurityVivaEngageEventsAuditRecordFields>
 
@@ -2476,6 +2581,8 @@ public struct SecurityVivaEngageEventsAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityVivaEngageNetworkAssociationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaengagenetworkassociationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaEngageNetworkAssociationAuditRecord`.
 public typealias SecurityVivaEngageNetworkAssociationAuditRecord =
     Model<SecurityVivaEngageNetworkAssociationAuditRecordFields>
@@ -2499,6 +2606,8 @@ public struct SecurityVivaEngageNetworkAssociationAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaEngageSegmentAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaengagesegmentauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaEngageSegmentAuditRecord`.
 public typealias SecurityVivaEngageSegmentAuditRecord = Model<SecurityVivaEngageSegmentAuditRecordFields>
 
@@ -2522,6 +2631,8 @@ public struct SecurityVivaEngageSegmentAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityVivaGlintAdvancedConfigurationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintadvancedconfigurationauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintAdvancedConfigurationAuditRecord`.
 public typealias SecurityVivaGlintAdvancedConfigurationAuditRecord =
     Model<SecurityVivaGlintAdvancedConfigurationAuditRecordFields>
@@ -2546,6 +2657,8 @@ public struct SecurityVivaGlintAdvancedConfigurationAuditRecordFields: FieldSet 
 /// Its properties are listed in `SecurityVivaGlintAgenticCampaignAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintagenticcampaignauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintAgenticCampaignAuditRecord`.
 public typealias SecurityVivaGlintAgenticCampaignAuditRecord = Model<SecurityVivaGlintAgenticCampaignAuditRecordFields>
 
@@ -2569,6 +2682,8 @@ public struct SecurityVivaGlintAgenticCampaignAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityVivaGlintFeedbackProgramAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintfeedbackprogramauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintFeedbackProgramAuditRecord`.
 public typealias SecurityVivaGlintFeedbackProgramAuditRecord = Model<SecurityVivaGlintFeedbackProgramAuditRecordFields>
 
@@ -2592,6 +2707,8 @@ public struct SecurityVivaGlintFeedbackProgramAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityVivaGlintOrganizationalDataAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintorganizationaldataauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintOrganizationalDataAuditRecord`.
 public typealias SecurityVivaGlintOrganizationalDataAuditRecord =
     Model<SecurityVivaGlintOrganizationalDataAuditRecordFields>
@@ -2615,6 +2732,8 @@ public struct SecurityVivaGlintOrganizationalDataAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintPulseProgramAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintpulseprogramauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintPulseProgramAuditRecord`.
 public typealias SecurityVivaGlintPulseProgramAuditRecord = Model<SecurityVivaGlintPulseProgramAuditRecordFields>
 
@@ -2638,6 +2757,8 @@ public struct SecurityVivaGlintPulseProgramAuditRecordFields: FieldSet {
 /// Its properties are listed in `SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintpulseprogramrespondentrateauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintPulseProgramRespondentRateAuditRecord`.
 public typealias SecurityVivaGlintPulseProgramRespondentRateAuditRecord =
     Model<SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields>
@@ -2661,6 +2782,8 @@ public struct SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields: Fiel
 
 /// Its properties are listed in `SecurityVivaGlintQuestionAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintquestionauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintQuestionAuditRecord`.
 public typealias SecurityVivaGlintQuestionAuditRecord = Model<SecurityVivaGlintQuestionAuditRecordFields>
 
@@ -2683,6 +2806,7 @@ public struct SecurityVivaGlintQuestionAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintRoleAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintroleauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintRoleAuditRecord`.
 public typealias SecurityVivaGlintRoleAuditRecord = Model<SecurityVivaGlintRoleAuditRecordFields>
 
@@ -2705,6 +2829,8 @@ public struct SecurityVivaGlintRoleAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintRubiconAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintrubiconauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintRubiconAuditRecord`.
 public typealias SecurityVivaGlintRubiconAuditRecord = Model<SecurityVivaGlintRubiconAuditRecordFields>
 
@@ -2727,6 +2853,8 @@ public struct SecurityVivaGlintRubiconAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintSupportAccessAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintsupportaccessauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintSupportAccessAuditRecord`.
 public typealias SecurityVivaGlintSupportAccessAuditRecord = Model<SecurityVivaGlintSupportAccessAuditRecordFields>
 
@@ -2749,6 +2877,7 @@ public struct SecurityVivaGlintSupportAccessAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintSystemAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintsystemauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintSystemAuditRecord`.
 public typealias SecurityVivaGlintSystemAuditRecord = Model<SecurityVivaGlintSystemAuditRecordFields>
 
@@ -2771,6 +2900,7 @@ public struct SecurityVivaGlintSystemAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintUserAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintuserauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintUserAuditRecord`.
 public typealias SecurityVivaGlintUserAuditRecord = Model<SecurityVivaGlintUserAuditRecordFields>
 
@@ -2793,6 +2923,8 @@ public struct SecurityVivaGlintUserAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGlintUserGroupAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintusergroupauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGlintUserGroupAuditRecord`.
 public typealias SecurityVivaGlintUserGroupAuditRecord = Model<SecurityVivaGlintUserGroupAuditRecordFields>
 
@@ -2815,6 +2947,7 @@ public struct SecurityVivaGlintUserGroupAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaGoalsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivagoalsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaGoalsAuditRecord`.
 public typealias SecurityVivaGoalsAuditRecord = Model<SecurityVivaGoalsAuditRecordFields>
 
@@ -2837,6 +2970,8 @@ public struct SecurityVivaGoalsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaLearningAdminAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivalearningadminauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaLearningAdminAuditRecord`.
 public typealias SecurityVivaLearningAdminAuditRecord = Model<SecurityVivaLearningAdminAuditRecordFields>
 
@@ -2859,6 +2994,7 @@ public struct SecurityVivaLearningAdminAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaLearningAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivalearningauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaLearningAuditRecord`.
 public typealias SecurityVivaLearningAuditRecord = Model<SecurityVivaLearningAuditRecordFields>
 
@@ -2881,6 +3017,7 @@ public struct SecurityVivaLearningAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaPulseAdminAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivapulseadminauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaPulseAdminAuditRecord`.
 public typealias SecurityVivaPulseAdminAuditRecord = Model<SecurityVivaPulseAdminAuditRecordFields>
 
@@ -2903,6 +3040,8 @@ public struct SecurityVivaPulseAdminAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaPulseOrganizerAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivapulseorganizerauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaPulseOrganizerAuditRecord`.
 public typealias SecurityVivaPulseOrganizerAuditRecord = Model<SecurityVivaPulseOrganizerAuditRecordFields>
 
@@ -2925,6 +3064,7 @@ public struct SecurityVivaPulseOrganizerAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaPulseReportAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivapulsereportauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaPulseReportAuditRecord`.
 public typealias SecurityVivaPulseReportAuditRecord = Model<SecurityVivaPulseReportAuditRecordFields>
 
@@ -2947,6 +3087,8 @@ public struct SecurityVivaPulseReportAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityVivaPulseResponseAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-vivapulseresponseauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vivaPulseResponseAuditRecord`.
 public typealias SecurityVivaPulseResponseAuditRecord = Model<SecurityVivaPulseResponseAuditRecordFields>
 
@@ -2985,6 +3127,7 @@ extension SecurityVmCloudProvider {
 
 /// Its properties are listed in `SecurityVmMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vmmetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vmMetadata`.
 public typealias SecurityVmMetadata = Model<SecurityVmMetadataFields>
 
@@ -3007,6 +3150,7 @@ public struct SecurityVmMetadataFields: FieldSet {
 
 /// Its properties are listed in `SecurityVulnerabilityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vulnerability?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vulnerability`.
 public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
 
@@ -3061,6 +3205,7 @@ public struct SecurityVulnerabilityFields: FieldSet {
 
 /// Its properties are listed in `SecurityVulnerabilityComponentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vulnerabilitycomponent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.vulnerabilityComponent`.
 public typealias SecurityVulnerabilityComponent = Model<SecurityVulnerabilityComponentFields>
 
@@ -3161,6 +3306,7 @@ extension SecurityVulnerabilitySeverity {
 
 /// Its properties are listed in `SecurityWdatpAlertsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-wdatpalertsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.wdatpAlertsAuditRecord`.
 public typealias SecurityWdatpAlertsAuditRecord = Model<SecurityWdatpAlertsAuditRecordFields>
 
@@ -3183,6 +3329,8 @@ public struct SecurityWdatpAlertsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityWebContentFilteringAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-webcontentfilteringauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.webContentFilteringAuditRecord`.
 public typealias SecurityWebContentFilteringAuditRecord = Model<SecurityWebContentFilteringAuditRecordFields>
 
@@ -3207,6 +3355,7 @@ public struct SecurityWebContentFilteringAuditRecordFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisbaserecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord`.
 public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
 
@@ -3291,6 +3440,7 @@ public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityWhoisContactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoiscontact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.whoisContact`.
 public typealias SecurityWhoisContact = Model<SecurityWhoisContactFields>
 
@@ -3346,6 +3496,7 @@ extension SecurityWhoisDomainStatus {
 
 /// Its properties are listed in `SecurityWhoisHistoryRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoishistoryrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord`.
 public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFields>
 
@@ -3429,6 +3580,7 @@ public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SecurityWhoisNameserverFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisnameserver?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.whoisNameserver`.
 public typealias SecurityWhoisNameserver = Model<SecurityWhoisNameserverFields>
 
@@ -3451,6 +3603,7 @@ public struct SecurityWhoisNameserverFields: FieldSet {
 
 /// Its properties are listed in `SecurityWhoisRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.whoisRecord`.
 public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
 
@@ -3547,6 +3700,8 @@ public struct SecurityWhoisRecordRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `SecurityWindows365CustomerLockboxAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-windows365customerlockboxauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.windows365CustomerLockboxAuditRecord`.
 public typealias SecurityWindows365CustomerLockboxAuditRecord =
     Model<SecurityWindows365CustomerLockboxAuditRecordFields>
@@ -3570,6 +3725,8 @@ public struct SecurityWindows365CustomerLockboxAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityWorkplaceAnalyticsAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-workplaceanalyticsauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.workplaceAnalyticsAuditRecord`.
 public typealias SecurityWorkplaceAnalyticsAuditRecord = Model<SecurityWorkplaceAnalyticsAuditRecordFields>
 
@@ -3592,6 +3749,7 @@ public struct SecurityWorkplaceAnalyticsAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityYammerAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-yammerauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.yammerAuditRecord`.
 public typealias SecurityYammerAuditRecord = Model<SecurityYammerAuditRecordFields>
 
@@ -3614,6 +3772,8 @@ public struct SecurityYammerAuditRecordFields: FieldSet {
 
 /// Its properties are listed in `SecurityYammerUserHidingAuditRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-yammeruserhidingauditrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.security.yammerUserHidingAuditRecord`.
 public typealias SecurityYammerUserHidingAuditRecord = Model<SecurityYammerUserHidingAuditRecordFields>
 
@@ -3651,6 +3811,8 @@ extension SelectionLikelihoodInfo {
 /// Its properties are listed in `SelfServiceSignUpAuthenticationFlowConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/selfservicesignupauthenticationflowconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.selfServiceSignUpAuthenticationFlowConfiguration`.
 public typealias SelfServiceSignUpAuthenticationFlowConfiguration =
     Model<SelfServiceSignUpAuthenticationFlowConfigurationFields>
@@ -3671,6 +3833,7 @@ public struct SelfServiceSignUpAuthenticationFlowConfigurationFields: FieldSet {
 
 /// Its properties are listed in `SelfSignedCertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/selfsignedcertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.selfSignedCertificate`.
 public typealias SelfSignedCertificate = Model<SelfSignedCertificateFields>
 
@@ -3726,6 +3889,7 @@ extension SendDtmfCompletionReason {
 
 /// Its properties are listed in `SendDtmfTonesOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/senddtmftonesoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sendDtmfTonesOperation`.
 public typealias SendDtmfTonesOperation = Model<SendDtmfTonesOperationFields>
 
@@ -3794,6 +3958,7 @@ extension Sensitivity {
 
 /// Its properties are listed in `SensitivityLabelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sensitivityLabel`.
 public typealias SensitivityLabel = Model<SensitivityLabelFields>
 
@@ -3842,6 +4007,7 @@ public struct SensitivityLabelFields: FieldSet {
 
 /// Its properties are listed in `SensitivityLabelAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabelassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sensitivityLabelAssignment`.
 public typealias SensitivityLabelAssignment = Model<SensitivityLabelAssignmentFields>
 
@@ -3880,6 +4046,7 @@ extension SensitivityLabelAssignmentMethod {
 
 /// Its properties are listed in `SensitivityLabelInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabelinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sensitivityLabelInfo`.
 public typealias SensitivityLabelInfo = Model<SensitivityLabelInfoFields>
 
@@ -3994,6 +4161,7 @@ extension CollectionRequestBuilder where Item == SensitivityLabelRequestBuilder 
 
 /// Its properties are listed in `ServerProcessedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serverprocessedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serverProcessedContent`.
 public typealias ServerProcessedContent = Model<ServerProcessedContentFields>
 
@@ -4016,6 +4184,7 @@ public struct ServerProcessedContentFields: FieldSet {
 
 /// Its properties are listed in `ServiceAnnouncementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncement`.
 public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
 
@@ -4044,6 +4213,7 @@ public struct ServiceAnnouncementFields: FieldSet {
 
 /// Its properties are listed in `ServiceAnnouncementAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncementattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncementAttachment`.
 public typealias ServiceAnnouncementAttachment = Model<ServiceAnnouncementAttachmentFields>
 
@@ -4099,6 +4269,7 @@ public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncementbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncementBase`.
 public typealias ServiceAnnouncementBase = Model<ServiceAnnouncementBaseFields>
 
@@ -4192,6 +4363,7 @@ public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ServiceAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceApp`.
 public typealias ServiceApp = Model<ServiceAppFields>
 
@@ -4279,6 +4451,7 @@ extension ServiceAppStatus {
 
 /// Its properties are listed in `ServiceHealthFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealth?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceHealth`.
 public typealias ServiceHealth = Model<ServiceHealthFields>
 
@@ -4319,6 +4492,7 @@ extension ServiceHealthClassificationType {
 
 /// Its properties are listed in `ServiceHealthIssueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealthissue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceHealthIssue`.
 public typealias ServiceHealthIssue = Model<ServiceHealthIssueFields>
 
@@ -4369,6 +4543,7 @@ public struct ServiceHealthIssueFields: FieldSet {
 
 /// Its properties are listed in `ServiceHealthIssuePostFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealthissuepost?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceHealthIssuePost`.
 public typealias ServiceHealthIssuePost = Model<ServiceHealthIssuePostFields>
 
@@ -4525,6 +4700,7 @@ extension ServiceHealthStatus {
 
 /// Its properties are listed in `ServiceHostedMediaConfigFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehostedmediaconfig?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceHostedMediaConfig`.
 public typealias ServiceHostedMediaConfig = Model<ServiceHostedMediaConfigFields>
 
@@ -4545,6 +4721,7 @@ public struct ServiceHostedMediaConfigFields: FieldSet {
 
 /// Its properties are listed in `ServicePlanInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceplaninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePlanInfo`.
 public typealias ServicePlanInfo = Model<ServicePlanInfoFields>
 
@@ -4567,6 +4744,7 @@ public struct ServicePlanInfoFields: FieldSet {
 
 /// Its properties are listed in `ServicePrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePrincipal`.
 public typealias ServicePrincipal = Model<ServicePrincipalFields>
 
@@ -4736,6 +4914,7 @@ public struct ServicePrincipalFields: FieldSet {
 
 /// Its properties are listed in `ServicePrincipalIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePrincipalIdentity`.
 public typealias ServicePrincipalIdentity = Model<ServicePrincipalIdentityFields>
 
@@ -4756,6 +4935,7 @@ public struct ServicePrincipalIdentityFields: FieldSet {
 
 /// Its properties are listed in `ServicePrincipalLockConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipallockconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePrincipalLockConfiguration`.
 public typealias ServicePrincipalLockConfiguration = Model<ServicePrincipalLockConfigurationFields>
 
@@ -5097,6 +5277,7 @@ extension CollectionRequestBuilder where Item == ServicePrincipalRequestBuilder 
 
 /// Its properties are listed in `ServicePrincipalRiskDetectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalriskdetection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePrincipalRiskDetection`.
 public typealias ServicePrincipalRiskDetection = Model<ServicePrincipalRiskDetectionFields>
 
@@ -5177,6 +5358,7 @@ public struct ServicePrincipalRiskDetectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ServicePrincipalSignInFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalsignin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.servicePrincipalSignIn`.
 public typealias ServicePrincipalSignIn = Model<ServicePrincipalSignInFields>
 
@@ -5199,6 +5381,7 @@ public struct ServicePrincipalSignInFields: FieldSet {
 
 /// Its properties are listed in `ServiceProviderConstraintsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceproviderconstraints?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceProviderConstraints`.
 public typealias ServiceProviderConstraints = Model<ServiceProviderConstraintsFields>
 
@@ -5244,6 +5427,7 @@ public struct ServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprovisioningerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceProvisioningError`.
 public typealias ServiceProvisioningError = Model<ServiceProvisioningErrorFields>
 
@@ -5270,6 +5454,7 @@ public struct ServiceProvisioningErrorFields: FieldSet {
 
 /// Its properties are listed in `ServiceProvisioningXmlErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprovisioningxmlerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceProvisioningXmlError`.
 public typealias ServiceProvisioningXmlError = Model<ServiceProvisioningXmlErrorFields>
 
@@ -5298,6 +5483,7 @@ public struct ServiceProvisioningXmlErrorFields: FieldSet {
 
 /// Its properties are listed in `ServiceStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceStatus`.
 public typealias ServiceStatus = Model<ServiceStatusFields>
 
@@ -5326,6 +5512,7 @@ public struct ServiceStatusFields: FieldSet {
 
 /// Its properties are listed in `ServiceStorageQuotaBreakdownFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicestoragequotabreakdown?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceStorageQuotaBreakdown`.
 public typealias ServiceStorageQuotaBreakdown = Model<ServiceStorageQuotaBreakdownFields>
 
@@ -5392,6 +5579,7 @@ extension ServiceUpdateCategory {
 
 /// Its properties are listed in `ServiceUpdateMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceupdatemessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage`.
 public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
 
@@ -5542,6 +5730,7 @@ extension CollectionRequestBuilder where Item == ServiceUpdateMessageRequestBuil
 
 /// Its properties are listed in `ServiceUpdateMessageViewpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceupdatemessageviewpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.serviceUpdateMessageViewpoint`.
 public typealias ServiceUpdateMessageViewpoint = Model<ServiceUpdateMessageViewpointFields>
 
@@ -5580,6 +5769,7 @@ extension ServiceUpdateSeverity {
 
 /// Its properties are listed in `SettingSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingsource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.settingSource`.
 public typealias SettingSource = Model<SettingSourceFields>
 
@@ -5614,6 +5804,7 @@ extension SettingSourceType {
 
 /// Its properties are listed in `SettingStateDeviceSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingstatedevicesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.settingStateDeviceSummary`.
 public typealias SettingStateDeviceSummary = Model<SettingStateDeviceSummaryFields>
 
@@ -5668,6 +5859,7 @@ public struct SettingStateDeviceSummaryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SettingTemplateValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingtemplatevalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.settingTemplateValue`.
 public typealias SettingTemplateValue = Model<SettingTemplateValueFields>
 
@@ -5690,6 +5882,7 @@ public struct SettingTemplateValueFields: FieldSet {
 
 /// Its properties are listed in `SettingValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.settingValue`.
 public typealias SettingValue = Model<SettingValueFields>
 
@@ -5708,6 +5901,7 @@ public struct SettingValueFields: FieldSet {
 
 /// Its properties are listed in `ShareActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shareaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shareAction`.
 public typealias ShareAction = Model<ShareActionFields>
 
@@ -5724,6 +5918,7 @@ public struct ShareActionFields: FieldSet {
 
 /// Its properties are listed in `SharePointBrowseSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointbrowsesession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointBrowseSession`.
 public typealias SharePointBrowseSession = Model<SharePointBrowseSessionFields>
 
@@ -5815,6 +6010,7 @@ public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharePointGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointGroup`.
 public typealias SharePointGroup = Model<SharePointGroupFields>
 
@@ -5841,6 +6037,7 @@ public struct SharePointGroupFields: FieldSet {
 
 /// Its properties are listed in `SharePointGroupIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroupidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointGroupIdentity`.
 public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
 
@@ -5863,6 +6060,7 @@ public struct SharePointGroupIdentityFields: FieldSet {
 
 /// Its properties are listed in `SharePointGroupMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroupmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointGroupMember`.
 public typealias SharePointGroupMember = Model<SharePointGroupMemberFields>
 
@@ -5924,6 +6122,7 @@ public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharePointIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointIdentity`.
 public typealias SharePointIdentity = Model<SharePointIdentityFields>
 
@@ -5944,6 +6143,7 @@ public struct SharePointIdentityFields: FieldSet {
 
 /// Its properties are listed in `SharePointIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointIdentitySet`.
 public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
 
@@ -5972,6 +6172,7 @@ public struct SharePointIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `SharePointMigrationContainerInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationcontainerinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationContainerInfo`.
 public typealias SharePointMigrationContainerInfo = Model<SharePointMigrationContainerInfoFields>
 
@@ -5992,6 +6193,7 @@ public struct SharePointMigrationContainerInfoFields: FieldSet {
 
 /// Its properties are listed in `SharePointMigrationEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationEvent`.
 public typealias SharePointMigrationEvent = Model<SharePointMigrationEventFields>
 
@@ -6051,6 +6253,8 @@ public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `SharePointMigrationFinishManifestFileUploadEventFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationfinishmanifestfileuploadevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
 public typealias SharePointMigrationFinishManifestFileUploadEvent =
     Model<SharePointMigrationFinishManifestFileUploadEventFields>
@@ -6102,6 +6306,7 @@ public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: Mo
 
 /// Its properties are listed in `SharePointMigrationJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJob`.
 public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
 
@@ -6124,6 +6329,8 @@ public struct SharePointMigrationJobFields: FieldSet {
 
 /// Its properties are listed in `SharePointMigrationJobCancelledEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobcancelledevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobCancelledEvent`.
 public typealias SharePointMigrationJobCancelledEvent = Model<SharePointMigrationJobCancelledEventFields>
 
@@ -6176,6 +6383,7 @@ public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `SharePointMigrationJobDeletedEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobdeletedevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobDeletedEvent`.
 public typealias SharePointMigrationJobDeletedEvent = Model<SharePointMigrationJobDeletedEventFields>
 
@@ -6224,6 +6432,7 @@ public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `SharePointMigrationJobErrorEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjoberrorevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorEvent`.
 public typealias SharePointMigrationJobErrorEvent = Model<SharePointMigrationJobErrorEventFields>
 
@@ -6304,6 +6513,8 @@ extension SharePointMigrationJobErrorLevel {
 
 /// Its properties are listed in `SharePointMigrationJobPostponedEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobpostponedevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobPostponedEvent`.
 public typealias SharePointMigrationJobPostponedEvent = Model<SharePointMigrationJobPostponedEventFields>
 
@@ -6360,6 +6571,7 @@ public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `SharePointMigrationJobProgressEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobprogressevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobProgressEvent`.
 public typealias SharePointMigrationJobProgressEvent = Model<SharePointMigrationJobProgressEventFields>
 
@@ -6442,6 +6654,7 @@ public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `SharePointMigrationJobQueuedEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobqueuedevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobQueuedEvent`.
 public typealias SharePointMigrationJobQueuedEvent = Model<SharePointMigrationJobQueuedEventFields>
 
@@ -6516,6 +6729,7 @@ public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharePointMigrationJobStartEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobstartevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobStartEvent`.
 public typealias SharePointMigrationJobStartEvent = Model<SharePointMigrationJobStartEventFields>
 
@@ -6609,6 +6823,7 @@ extension SharePointMigrationObjectType {
 
 /// Its properties are listed in `SharePointOneDriveOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointonedriveoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointOneDriveOptions`.
 public typealias SharePointOneDriveOptions = Model<SharePointOneDriveOptionsFields>
 
@@ -6625,6 +6840,7 @@ public struct SharePointOneDriveOptionsFields: FieldSet {
 
 /// Its properties are listed in `SharePointProtectionPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointprotectionpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy`.
 public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFields>
 
@@ -6740,6 +6956,7 @@ public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharePointRestoreSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointrestoresession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession`.
 public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields>
 
@@ -6847,6 +7064,7 @@ public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shared?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shared`.
 public typealias Shared = Model<SharedFields>
 
@@ -6869,6 +7087,7 @@ public struct SharedFields: FieldSet {
 
 /// Its properties are listed in `SharedDriveItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shareddriveitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharedDriveItem`.
 public typealias SharedDriveItem = Model<SharedDriveItemFields>
 
@@ -6996,6 +7215,7 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharedInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharedInsight`.
 public typealias SharedInsight = Model<SharedInsightFields>
 
@@ -7076,6 +7296,7 @@ extension SharedPCAccountDeletionPolicyType {
 
 /// Its properties are listed in `SharedPCAccountManagerPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedpcaccountmanagerpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharedPCAccountManagerPolicy`.
 public typealias SharedPCAccountManagerPolicy = Model<SharedPCAccountManagerPolicyFields>
 
@@ -7114,6 +7335,7 @@ extension SharedPCAllowedAccountType {
 
 /// Its properties are listed in `SharedPCConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedpcconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration`.
 public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
 
@@ -7279,6 +7501,7 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharedWithChannelTeamInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedwithchannelteaminfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo`.
 public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFields>
 
@@ -7345,6 +7568,7 @@ public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharepointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharepoint`.
 public typealias Sharepoint = Model<SharepointFields>
 
@@ -7365,6 +7589,7 @@ public struct SharepointFields: FieldSet {
 
 /// Its properties are listed in `SharepointIdsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointids?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharepointIds`.
 public typealias SharepointIds = Model<SharepointIdsFields>
 
@@ -7416,6 +7641,7 @@ public struct SharepointRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SharepointSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharepointSettings`.
 public typealias SharepointSettings = Model<SharepointSettingsFields>
 
@@ -7533,6 +7759,7 @@ extension SharingCapabilities {
 
 /// Its properties are listed in `SharingDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharingdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharingDetail`.
 public typealias SharingDetail = Model<SharingDetailFields>
 
@@ -7575,6 +7802,7 @@ extension SharingDomainRestrictionMode {
 
 /// Its properties are listed in `SharingInvitationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharinginvitation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharingInvitation`.
 public typealias SharingInvitation = Model<SharingInvitationFields>
 
@@ -7597,6 +7825,7 @@ public struct SharingInvitationFields: FieldSet {
 
 /// Its properties are listed in `SharingLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharinglink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sharingLink`.
 public typealias SharingLink = Model<SharingLinkFields>
 
@@ -7623,6 +7852,7 @@ public struct SharingLinkFields: FieldSet {
 
 /// Its properties are listed in `ShiftFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shift?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shift`.
 public typealias Shift = Model<ShiftFields>
 
@@ -7657,6 +7887,7 @@ public struct ShiftFields: FieldSet {
 
 /// Its properties are listed in `ShiftActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shiftActivity`.
 public typealias ShiftActivity = Model<ShiftActivityFields>
 
@@ -7683,6 +7914,7 @@ public struct ShiftActivityFields: FieldSet {
 
 /// Its properties are listed in `ShiftAvailabilityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftavailability?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shiftAvailability`.
 public typealias ShiftAvailability = Model<ShiftAvailabilityFields>
 
@@ -7703,6 +7935,7 @@ public struct ShiftAvailabilityFields: FieldSet {
 
 /// Its properties are listed in `ShiftItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shiftItem`.
 public typealias ShiftItem = Model<ShiftItemFields>
 
@@ -7736,6 +7969,7 @@ public struct ShiftItemFields: FieldSet {
 
 /// Its properties are listed in `ShiftPreferencesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftpreferences?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shiftPreferences`.
 public typealias ShiftPreferences = Model<ShiftPreferencesFields>
 
@@ -7820,6 +8054,7 @@ public struct ShiftRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SignInFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signIn`.
 public typealias SignIn = Model<SignInFields>
 
@@ -7894,6 +8129,7 @@ public struct SignInFields: FieldSet {
 
 /// Its properties are listed in `SignInActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInActivity`.
 public typealias SignInActivity = Model<SignInActivityFields>
 
@@ -7920,6 +8156,7 @@ public struct SignInActivityFields: FieldSet {
 
 /// Its properties are listed in `SignInConditionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinconditions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInConditions`.
 public typealias SignInConditions = Model<SignInConditionsFields>
 
@@ -7956,6 +8193,7 @@ public struct SignInConditionsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signincontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInContext`.
 public typealias SignInContext = Model<SignInContextFields>
 
@@ -8011,6 +8249,7 @@ extension SignInFrequencyInterval {
 
 /// Its properties are listed in `SignInFrequencySessionControlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinfrequencysessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInFrequencySessionControl`.
 public typealias SignInFrequencySessionControl = Model<SignInFrequencySessionControlFields>
 
@@ -8043,6 +8282,7 @@ public struct SignInFrequencySessionControlFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInIdentity`.
 public typealias SignInIdentity = Model<SignInIdentityFields>
 
@@ -8062,6 +8302,7 @@ public struct SignInIdentityFields: FieldSet {
 
 /// Its properties are listed in `SignInLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInLocation`.
 public typealias SignInLocation = Model<SignInLocationFields>
 
@@ -8138,6 +8379,7 @@ extension CollectionRequestBuilder where Item == SignInRequestBuilder {
 
 /// Its properties are listed in `SignInStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signInStatus`.
 public typealias SignInStatus = Model<SignInStatusFields>
 
@@ -8188,6 +8430,7 @@ extension SigninFrequencyType {
 
 /// Its properties are listed in `SigningCertificateUpdateStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signingcertificateupdatestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.signingCertificateUpdateStatus`.
 public typealias SigningCertificateUpdateStatus = Model<SigningCertificateUpdateStatusFields>
 
@@ -8206,6 +8449,7 @@ public struct SigningCertificateUpdateStatusFields: FieldSet {
 
 /// Its properties are listed in `SimulationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulation`.
 public typealias Simulation = Model<SimulationFields>
 
@@ -8328,6 +8572,7 @@ extension SimulationAttackType {
 
 /// Its properties are listed in `SimulationAutomationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationautomation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationAutomation`.
 public typealias SimulationAutomation = Model<SimulationAutomationFields>
 
@@ -8392,6 +8637,7 @@ public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SimulationAutomationRunFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationautomationrun?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationAutomationRun`.
 public typealias SimulationAutomationRun = Model<SimulationAutomationRunFields>
 
@@ -8520,6 +8766,7 @@ extension SimulationContentStatus {
 
 /// Its properties are listed in `SimulationEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationEvent`.
 public typealias SimulationEvent = Model<SimulationEventFields>
 
@@ -8538,6 +8785,7 @@ public struct SimulationEventFields: FieldSet {
 
 /// Its properties are listed in `SimulationEventsContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationeventscontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationEventsContent`.
 public typealias SimulationEventsContent = Model<SimulationEventsContentFields>
 
@@ -8556,6 +8804,7 @@ public struct SimulationEventsContentFields: FieldSet {
 
 /// Its properties are listed in `SimulationNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationnotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationNotification`.
 public typealias SimulationNotification = Model<SimulationNotificationFields>
 
@@ -8585,6 +8834,7 @@ public struct SimulationNotificationFields: FieldSet {
 
 /// Its properties are listed in `SimulationReportFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationreport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationReport`.
 public typealias SimulationReport = Model<SimulationReportFields>
 
@@ -8603,6 +8853,7 @@ public struct SimulationReportFields: FieldSet {
 
 /// Its properties are listed in `SimulationReportOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationreportoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.simulationReportOverview`.
 public typealias SimulationReportOverview = Model<SimulationReportOverviewFields>
 
@@ -8694,6 +8945,7 @@ extension SimulationStatus {
 
 /// Its properties are listed in `SingleServicePrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singleserviceprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.singleServicePrincipal`.
 public typealias SingleServicePrincipal = Model<SingleServicePrincipalFields>
 
@@ -8712,6 +8964,7 @@ public struct SingleServicePrincipalFields: FieldSet {
 
 /// Its properties are listed in `SingleUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singleuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.singleUser`.
 public typealias SingleUser = Model<SingleUserFields>
 
@@ -8730,6 +8983,7 @@ public struct SingleUserFields: FieldSet {
 
 /// Its properties are listed in `SingleValueLegacyExtendedPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singlevaluelegacyextendedproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.singleValueLegacyExtendedProperty`.
 public typealias SingleValueLegacyExtendedProperty = Model<SingleValueLegacyExtendedPropertyFields>
 
@@ -8774,6 +9028,7 @@ public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `SiteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/site?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.site`.
 public typealias Site = Model<SiteFields>
 
@@ -8889,6 +9144,7 @@ public struct SiteFields: FieldSet {
 
 /// Its properties are listed in `SiteArchivalDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitearchivaldetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteArchivalDetails`.
 public typealias SiteArchivalDetails = Model<SiteArchivalDetailsFields>
 
@@ -8923,6 +9179,7 @@ extension SiteArchiveStatus {
 
 /// Its properties are listed in `SiteCollectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitecollection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteCollection`.
 public typealias SiteCollection = Model<SiteCollectionFields>
 
@@ -8971,6 +9228,7 @@ extension SiteLockState {
 
 /// Its properties are listed in `SitePageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitepage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sitePage`.
 public typealias SitePage = Model<SitePageFields>
 
@@ -9111,6 +9369,7 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SiteProtectionRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteProtectionRule`.
 public typealias SiteProtectionRule = Model<SiteProtectionRuleFields>
 
@@ -9185,6 +9444,7 @@ public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SiteProtectionUnitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
 public typealias SiteProtectionUnit = Model<SiteProtectionUnitFields>
 
@@ -9267,6 +9527,7 @@ public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SiteProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunitsbulkadditionjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
 public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
 
@@ -9536,6 +9797,7 @@ extension CollectionRequestBuilder where Item == SiteRequestBuilder {
 
 /// Its properties are listed in `SiteRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siterestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
 public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
 
@@ -9602,6 +9864,8 @@ public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SiteRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/siterestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
 public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
 
@@ -9694,6 +9958,7 @@ extension SiteSecurityLevel {
 
 /// Its properties are listed in `SizeRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sizerange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sizeRange`.
 public typealias SizeRange = Model<SizeRangeFields>
 

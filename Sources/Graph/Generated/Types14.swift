@@ -6,6 +6,8 @@ import Foundation
 
 /// Its properties are listed in `SkypeForBusinessUserConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/skypeforbusinessuserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember`.
 public typealias SkypeForBusinessUserConversationMember = Model<SkypeForBusinessUserConversationMemberFields>
 
@@ -88,6 +90,7 @@ extension CollectionRequestBuilder where Item == SkypeForBusinessUserConversatio
 
 /// Its properties are listed in `SkypeUserConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/skypeuserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.skypeUserConversationMember`.
 public typealias SkypeUserConversationMember = Model<SkypeUserConversationMemberFields>
 
@@ -168,6 +171,8 @@ extension CollectionRequestBuilder where Item == SkypeUserConversationMemberRequ
 
 /// Its properties are listed in `SmsAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/smsauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration`.
 public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationMethodConfigurationFields>
 
@@ -224,6 +229,7 @@ public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `SmsAuthenticationMethodTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/smsauthenticationmethodtarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodTarget`.
 public typealias SmsAuthenticationMethodTarget = Model<SmsAuthenticationMethodTargetFields>
 
@@ -301,6 +307,7 @@ extension SnapshotJobStatus {
 
 /// Its properties are listed in `SocialIdentityProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/socialidentityprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.socialIdentityProvider`.
 public typealias SocialIdentityProvider = Model<SocialIdentityProviderFields>
 
@@ -368,6 +375,7 @@ extension CollectionRequestBuilder where Item == SocialIdentityProviderRequestBu
 
 /// Its properties are listed in `SocialIdentitySourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/socialidentitysource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.socialIdentitySource`.
 public typealias SocialIdentitySource = Model<SocialIdentitySourceFields>
 
@@ -404,6 +412,7 @@ extension SocialIdentitySourceType {
 
 /// Its properties are listed in `SoftwareOathAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/softwareoathauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod`.
 public typealias SoftwareOathAuthenticationMethod = Model<SoftwareOathAuthenticationMethodFields>
 
@@ -431,6 +440,8 @@ public struct SoftwareOathAuthenticationMethodFields: FieldSet {
 /// Its properties are listed in `SoftwareOathAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/softwareoathauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration`.
 public typealias SoftwareOathAuthenticationMethodConfiguration =
     Model<SoftwareOathAuthenticationMethodConfigurationFields>
@@ -518,6 +529,7 @@ public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `SoftwareUpdateStatusSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/softwareupdatestatussummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.softwareUpdateStatusSummary`.
 public typealias SoftwareUpdateStatusSummary = Model<SoftwareUpdateStatusSummaryFields>
 
@@ -588,6 +600,7 @@ public struct SoftwareUpdateStatusSummaryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SolutionsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/solutionsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.solutionsRoot`.
 public typealias SolutionsRoot = Model<SolutionsRootFields>
 
@@ -662,6 +675,7 @@ public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SortPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sortproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sortProperty`.
 public typealias SortProperty = Model<SortPropertyFields>
 
@@ -680,6 +694,7 @@ public struct SortPropertyFields: FieldSet {
 
 /// Its properties are listed in `SpaApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/spaapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.spaApplication`.
 public typealias SpaApplication = Model<SpaApplicationFields>
 
@@ -696,6 +711,7 @@ public struct SpaApplicationFields: FieldSet {
 
 /// Its properties are listed in `SpeakerAssignmentSubmissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/speakerassignmentsubmission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.speakerAssignmentSubmission`.
 public typealias SpeakerAssignmentSubmission = Model<SpeakerAssignmentSubmissionFields>
 
@@ -774,6 +790,7 @@ public struct SpeakerAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SpecialFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/specialfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.specialFolder`.
 public typealias SpecialFolder = Model<SpecialFolderFields>
 
@@ -825,6 +842,7 @@ extension SslVersion {
 
 /// Its properties are listed in `StaffAvailabilityItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/staffavailabilityitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.staffAvailabilityItem`.
 public typealias StaffAvailabilityItem = Model<StaffAvailabilityItemFields>
 
@@ -875,6 +893,7 @@ extension StagedFeatureName {
 
 /// Its properties are listed in `StandardTimeZoneOffsetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/standardtimezoneoffset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.standardTimeZoneOffset`.
 public typealias StandardTimeZoneOffset = Model<StandardTimeZoneOffsetFields>
 
@@ -905,6 +924,7 @@ public struct StandardTimeZoneOffsetFields: FieldSet {
 
 /// Its properties are listed in `StandardWebPartFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/standardwebpart?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.standardWebPart`.
 public typealias StandardWebPart = Model<StandardWebPartFields>
 
@@ -956,6 +976,7 @@ public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `StartHoldMusicOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/startholdmusicoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.startHoldMusicOperation`.
 public typealias StartHoldMusicOperation = Model<StartHoldMusicOperationFields>
 
@@ -1040,6 +1061,7 @@ extension Status {
 
 /// Its properties are listed in `StopHoldMusicOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stopholdmusicoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stopHoldMusicOperation`.
 public typealias StopHoldMusicOperation = Model<StopHoldMusicOperationFields>
 
@@ -1088,6 +1110,7 @@ public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `StorageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.storage`.
 public typealias Storage = Model<StorageFields>
 
@@ -1110,6 +1133,7 @@ public struct StorageFields: FieldSet {
 
 /// Its properties are listed in `StoragePlanInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storageplaninformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.storagePlanInformation`.
 public typealias StoragePlanInformation = Model<StoragePlanInformationFields>
 
@@ -1126,6 +1150,7 @@ public struct StoragePlanInformationFields: FieldSet {
 
 /// Its properties are listed in `StorageQuotaBreakdownFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storagequotabreakdown?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.storageQuotaBreakdown`.
 public typealias StorageQuotaBreakdown = Model<StorageQuotaBreakdownFields>
 
@@ -1200,6 +1225,7 @@ public struct StorageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `StorageSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storagesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.storageSettings`.
 public typealias StorageSettings = Model<StorageSettingsFields>
 
@@ -1243,6 +1269,8 @@ public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `StringKeyAttributeMappingSourceValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/stringkeyattributemappingsourcevaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stringKeyAttributeMappingSourceValuePair`.
 public typealias StringKeyAttributeMappingSourceValuePair = Model<StringKeyAttributeMappingSourceValuePairFields>
 
@@ -1261,6 +1289,7 @@ public struct StringKeyAttributeMappingSourceValuePairFields: FieldSet {
 
 /// Its properties are listed in `StringKeyLongValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeylongvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stringKeyLongValuePair`.
 public typealias StringKeyLongValuePair = Model<StringKeyLongValuePairFields>
 
@@ -1279,6 +1308,7 @@ public struct StringKeyLongValuePairFields: FieldSet {
 
 /// Its properties are listed in `StringKeyObjectValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeyobjectvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stringKeyObjectValuePair`.
 public typealias StringKeyObjectValuePair = Model<StringKeyObjectValuePairFields>
 
@@ -1295,6 +1325,7 @@ public struct StringKeyObjectValuePairFields: FieldSet {
 
 /// Its properties are listed in `StringKeyStringValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeystringvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stringKeyStringValuePair`.
 public typealias StringKeyStringValuePair = Model<StringKeyStringValuePairFields>
 
@@ -1315,6 +1346,7 @@ public struct StringKeyStringValuePairFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.stsPolicy`.
 public typealias StsPolicy = Model<StsPolicyFields>
 
@@ -1493,6 +1525,7 @@ extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
 
 /// Its properties are listed in `SubjectRightsRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequest`.
 public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
 
@@ -1573,6 +1606,8 @@ public struct SubjectRightsRequestFields: FieldSet {
 
 /// Its properties are listed in `SubjectRightsRequestAllMailboxLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestallmailboxlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestAllMailboxLocation`.
 public typealias SubjectRightsRequestAllMailboxLocation = Model<SubjectRightsRequestAllMailboxLocationFields>
 
@@ -1592,6 +1627,7 @@ public struct SubjectRightsRequestAllMailboxLocationFields: FieldSet {
 
 /// Its properties are listed in `SubjectRightsRequestAllSiteLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestallsitelocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestAllSiteLocation`.
 public typealias SubjectRightsRequestAllSiteLocation = Model<SubjectRightsRequestAllSiteLocationFields>
 
@@ -1611,6 +1647,7 @@ public struct SubjectRightsRequestAllSiteLocationFields: FieldSet {
 
 /// Its properties are listed in `SubjectRightsRequestDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestDetail`.
 public typealias SubjectRightsRequestDetail = Model<SubjectRightsRequestDetailFields>
 
@@ -1640,6 +1677,8 @@ public struct SubjectRightsRequestDetailFields: FieldSet {
 /// Its properties are listed in `SubjectRightsRequestEnumeratedMailboxLocationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestenumeratedmailboxlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedMailboxLocation`.
 public typealias SubjectRightsRequestEnumeratedMailboxLocation =
     Model<SubjectRightsRequestEnumeratedMailboxLocationFields>
@@ -1664,6 +1703,8 @@ public struct SubjectRightsRequestEnumeratedMailboxLocationFields: FieldSet {
 /// Its properties are listed in `SubjectRightsRequestEnumeratedSiteLocationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestenumeratedsitelocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedSiteLocation`.
 public typealias SubjectRightsRequestEnumeratedSiteLocation = Model<SubjectRightsRequestEnumeratedSiteLocationFields>
 
@@ -1686,6 +1727,7 @@ public struct SubjectRightsRequestEnumeratedSiteLocationFields: FieldSet {
 
 /// Its properties are listed in `SubjectRightsRequestHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequesthistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestHistory`.
 public typealias SubjectRightsRequestHistory = Model<SubjectRightsRequestHistoryFields>
 
@@ -1712,6 +1754,7 @@ public struct SubjectRightsRequestHistoryFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestmailboxlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestMailboxLocation`.
 public typealias SubjectRightsRequestMailboxLocation = Model<SubjectRightsRequestMailboxLocationFields>
 
@@ -1792,6 +1835,7 @@ public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestsitelocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestSiteLocation`.
 public typealias SubjectRightsRequestSiteLocation = Model<SubjectRightsRequestSiteLocationFields>
 
@@ -1846,6 +1890,7 @@ extension SubjectRightsRequestStage {
 
 /// Its properties are listed in `SubjectRightsRequestStageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequeststagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestStageDetail`.
 public typealias SubjectRightsRequestStageDetail = Model<SubjectRightsRequestStageDetailFields>
 
@@ -1924,6 +1969,7 @@ extension SubjectRightsRequestType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subjectSet`.
 public typealias SubjectSet = Model<SubjectSetFields>
 
@@ -1958,6 +2004,7 @@ public struct SubjectSetFields: FieldSet {
 
 /// Its properties are listed in `SubscribeToToneOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscribetotoneoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subscribeToToneOperation`.
 public typealias SubscribeToToneOperation = Model<SubscribeToToneOperationFields>
 
@@ -2006,6 +2053,7 @@ public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SubscribedSkuFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscribedsku?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subscribedSku`.
 public typealias SubscribedSku = Model<SubscribedSkuFields>
 
@@ -2059,6 +2107,7 @@ public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SubscriptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscription?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.subscription`.
 public typealias Subscription = Model<SubscriptionFields>
 
@@ -2130,6 +2179,7 @@ public struct SubscriptionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SwapShiftsChangeRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/swapshiftschangerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest`.
 public typealias SwapShiftsChangeRequest = Model<SwapShiftsChangeRequestFields>
 
@@ -2235,6 +2285,7 @@ public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SynchronizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronization`.
 public typealias Synchronization = Model<SynchronizationFields>
 
@@ -2277,6 +2328,7 @@ extension SynchronizationDisposition {
 
 /// Its properties are listed in `SynchronizationErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationError`.
 public typealias SynchronizationError = Model<SynchronizationErrorFields>
 
@@ -2297,6 +2349,7 @@ public struct SynchronizationErrorFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationJob`.
 public typealias SynchronizationJob = Model<SynchronizationJobFields>
 
@@ -2329,6 +2382,8 @@ public struct SynchronizationJobFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationJobApplicationParametersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/synchronizationjobapplicationparameters?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationJobApplicationParameters`.
 public typealias SynchronizationJobApplicationParameters = Model<SynchronizationJobApplicationParametersFields>
 
@@ -2451,6 +2506,7 @@ extension CollectionRequestBuilder where Item == SynchronizationJobRequestBuilde
 
 /// Its properties are listed in `SynchronizationJobRestartCriteriaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjobrestartcriteria?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationJobRestartCriteria`.
 public typealias SynchronizationJobRestartCriteria = Model<SynchronizationJobRestartCriteriaFields>
 
@@ -2501,6 +2557,7 @@ extension SynchronizationJobRestartScope {
 
 /// Its properties are listed in `SynchronizationJobSubjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjobsubject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationJobSubject`.
 public typealias SynchronizationJobSubject = Model<SynchronizationJobSubjectFields>
 
@@ -2521,6 +2578,7 @@ public struct SynchronizationJobSubjectFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationLinkedObjectsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationlinkedobjects?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationLinkedObjects`.
 public typealias SynchronizationLinkedObjects = Model<SynchronizationLinkedObjectsFields>
 
@@ -2583,6 +2641,7 @@ extension SynchronizationMetadata {
 
 /// Its properties are listed in `SynchronizationMetadataEntryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationmetadataentry?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationMetadataEntry`.
 public typealias SynchronizationMetadataEntry = Model<SynchronizationMetadataEntryFields>
 
@@ -2601,6 +2660,7 @@ public struct SynchronizationMetadataEntryFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationProgressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationprogress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationProgress`.
 public typealias SynchronizationProgress = Model<SynchronizationProgressFields>
 
@@ -2623,6 +2683,7 @@ public struct SynchronizationProgressFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationQuarantineFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationquarantine?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationQuarantine`.
 public typealias SynchronizationQuarantine = Model<SynchronizationQuarantineFields>
 
@@ -2693,6 +2754,7 @@ public struct SynchronizationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SynchronizationRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationRule`.
 public typealias SynchronizationRule = Model<SynchronizationRuleFields>
 
@@ -2727,6 +2789,7 @@ public struct SynchronizationRuleFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationSchedule`.
 public typealias SynchronizationSchedule = Model<SynchronizationScheduleFields>
 
@@ -2763,6 +2826,7 @@ extension SynchronizationScheduleState {
 
 /// Its properties are listed in `SynchronizationSchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationschema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationSchema`.
 public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
 
@@ -2996,6 +3060,8 @@ extension SynchronizationSecret {
 
 /// Its properties are listed in `SynchronizationSecretKeyStringValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/synchronizationsecretkeystringvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationSecretKeyStringValuePair`.
 public typealias SynchronizationSecretKeyStringValuePair = Model<SynchronizationSecretKeyStringValuePairFields>
 
@@ -3014,6 +3080,7 @@ public struct SynchronizationSecretKeyStringValuePairFields: FieldSet {
 
 /// Its properties are listed in `SynchronizationStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationStatus`.
 public typealias SynchronizationStatus = Model<SynchronizationStatusFields>
 
@@ -3072,6 +3139,7 @@ extension SynchronizationStatusCode {
 
 /// Its properties are listed in `SynchronizationTaskExecutionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationtaskexecution?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationTaskExecution`.
 public typealias SynchronizationTaskExecution = Model<SynchronizationTaskExecutionFields>
 
@@ -3130,6 +3198,7 @@ extension SynchronizationTaskExecutionResult {
 
 /// Its properties are listed in `SynchronizationTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.synchronizationTemplate`.
 public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
 
@@ -3185,6 +3254,7 @@ public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `SystemFacetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/systemfacet?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.systemFacet`.
 public typealias SystemFacet = Model<SystemFacetFields>
 
@@ -3199,6 +3269,7 @@ public struct SystemFacetFields: FieldSet {
 
 /// Its properties are listed in `TabUpdatedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tabupdatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tabUpdatedEventMessageDetail`.
 public typealias TabUpdatedEventMessageDetail = Model<TabUpdatedEventMessageDetailFields>
 
@@ -3223,6 +3294,7 @@ public struct TabUpdatedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TargetAgentIdentitySponsorsOrOwnersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetagentidentitysponsorsorowners?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetAgentIdentitySponsorsOrOwners`.
 public typealias TargetAgentIdentitySponsorsOrOwners = Model<TargetAgentIdentitySponsorsOrOwnersFields>
 
@@ -3242,6 +3314,7 @@ public struct TargetAgentIdentitySponsorsOrOwnersFields: FieldSet {
 
 /// Its properties are listed in `TargetApplicationOwnersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetapplicationowners?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetApplicationOwners`.
 public typealias TargetApplicationOwners = Model<TargetApplicationOwnersFields>
 
@@ -3260,6 +3333,7 @@ public struct TargetApplicationOwnersFields: FieldSet {
 
 /// Its properties are listed in `TargetDeviceGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetdevicegroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetDeviceGroup`.
 public typealias TargetDeviceGroup = Model<TargetDeviceGroupFields>
 
@@ -3295,6 +3369,7 @@ public struct TargetDeviceGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TargetManagerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetmanager?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetManager`.
 public typealias TargetManager = Model<TargetManagerFields>
 
@@ -3311,6 +3386,7 @@ public struct TargetManagerFields: FieldSet {
 
 /// Its properties are listed in `TargetOwnersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetowners?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetOwners`.
 public typealias TargetOwners = Model<TargetOwnersFields>
 
@@ -3329,6 +3405,7 @@ public struct TargetOwnersFields: FieldSet {
 
 /// Its properties are listed in `TargetResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetResource`.
 public typealias TargetResource = Model<TargetResourceFields>
 
@@ -3355,6 +3432,7 @@ public struct TargetResourceFields: FieldSet {
 
 /// Its properties are listed in `TargetUserSponsorsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetusersponsors?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetUserSponsors`.
 public typealias TargetUserSponsors = Model<TargetUserSponsorsFields>
 
@@ -3369,6 +3447,7 @@ public struct TargetUserSponsorsFields: FieldSet {
 
 /// Its properties are listed in `TargetedChatMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedchatmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetedChatMessage`.
 public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
 
@@ -3530,6 +3609,7 @@ extension CollectionRequestBuilder where Item == TargetedChatMessageRequestBuild
 
 /// Its properties are listed in `TargetedManagedAppConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedappconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration`.
 public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfigurationFields>
 
@@ -3669,6 +3749,7 @@ extension TargetedManagedAppGroupType {
 
 /// Its properties are listed in `TargetedManagedAppPolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedapppolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppPolicyAssignment`.
 public typealias TargetedManagedAppPolicyAssignment = Model<TargetedManagedAppPolicyAssignmentFields>
 
@@ -3715,6 +3796,7 @@ public struct TargetedManagedAppPolicyAssignmentRequestBuilder: ModelRequestBuil
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedappprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection`.
 public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtectionFields>
 
@@ -3886,6 +3968,7 @@ extension TargettedUserType {
 
 /// Its properties are listed in `TaskFileAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/taskfileattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.taskFileAttachment`.
 public typealias TaskFileAttachment = Model<TaskFileAttachmentFields>
 
@@ -3972,6 +4055,7 @@ extension TaskStatus {
 
 /// Its properties are listed in `TeamFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/team?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.team`.
 public typealias Team = Model<TeamFields>
 
@@ -4072,6 +4156,7 @@ public struct TeamFields: FieldSet {
 
 /// Its properties are listed in `TeamArchivedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamarchivedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamArchivedEventMessageDetail`.
 public typealias TeamArchivedEventMessageDetail = Model<TeamArchivedEventMessageDetailFields>
 
@@ -4096,6 +4181,7 @@ public struct TeamArchivedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamClassSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamclasssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamClassSettings`.
 public typealias TeamClassSettings = Model<TeamClassSettingsFields>
 
@@ -4112,6 +4198,7 @@ public struct TeamClassSettingsFields: FieldSet {
 
 /// Its properties are listed in `TeamCreatedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamcreatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamCreatedEventMessageDetail`.
 public typealias TeamCreatedEventMessageDetail = Model<TeamCreatedEventMessageDetailFields>
 
@@ -4140,6 +4227,8 @@ public struct TeamCreatedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamDescriptionUpdatedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamdescriptionupdatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamDescriptionUpdatedEventMessageDetail`.
 public typealias TeamDescriptionUpdatedEventMessageDetail = Model<TeamDescriptionUpdatedEventMessageDetailFields>
 
@@ -4166,6 +4255,7 @@ public struct TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamFunSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamfunsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamFunSettings`.
 public typealias TeamFunSettings = Model<TeamFunSettingsFields>
 
@@ -4188,6 +4278,7 @@ public struct TeamFunSettingsFields: FieldSet {
 
 /// Its properties are listed in `TeamGuestSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamguestsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamGuestSettings`.
 public typealias TeamGuestSettings = Model<TeamGuestSettingsFields>
 
@@ -4206,6 +4297,7 @@ public struct TeamGuestSettingsFields: FieldSet {
 
 /// Its properties are listed in `TeamInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teaminfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamInfo`.
 public typealias TeamInfo = Model<TeamInfoFields>
 
@@ -4260,6 +4352,8 @@ public struct TeamInfoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamJoiningDisabledEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamjoiningdisabledeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamJoiningDisabledEventMessageDetail`.
 public typealias TeamJoiningDisabledEventMessageDetail = Model<TeamJoiningDisabledEventMessageDetailFields>
 
@@ -4284,6 +4378,8 @@ public struct TeamJoiningDisabledEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamJoiningEnabledEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamjoiningenabledeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamJoiningEnabledEventMessageDetail`.
 public typealias TeamJoiningEnabledEventMessageDetail = Model<TeamJoiningEnabledEventMessageDetailFields>
 
@@ -4308,6 +4404,7 @@ public struct TeamJoiningEnabledEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamMemberSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammembersettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamMemberSettings`.
 public typealias TeamMemberSettings = Model<TeamMemberSettingsFields>
 
@@ -4334,6 +4431,7 @@ public struct TeamMemberSettingsFields: FieldSet {
 
 /// Its properties are listed in `TeamMembersNotificationRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammembersnotificationrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamMembersNotificationRecipient`.
 public typealias TeamMembersNotificationRecipient = Model<TeamMembersNotificationRecipientFields>
 
@@ -4356,6 +4454,7 @@ public struct TeamMembersNotificationRecipientFields: FieldSet {
 
 /// Its properties are listed in `TeamMessagingSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammessagingsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamMessagingSettings`.
 public typealias TeamMessagingSettings = Model<TeamMessagingSettingsFields>
 
@@ -4380,6 +4479,7 @@ public struct TeamMessagingSettingsFields: FieldSet {
 
 /// Its properties are listed in `TeamRenamedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamrenamedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamRenamedEventMessageDetail`.
 public typealias TeamRenamedEventMessageDetail = Model<TeamRenamedEventMessageDetailFields>
 
@@ -4617,6 +4717,7 @@ extension TeamSpecialization {
 
 /// Its properties are listed in `TeamSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamSummary`.
 public typealias TeamSummary = Model<TeamSummaryFields>
 
@@ -4637,6 +4738,7 @@ public struct TeamSummaryFields: FieldSet {
 
 /// Its properties are listed in `TeamUnarchivedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamunarchivedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamUnarchivedEventMessageDetail`.
 public typealias TeamUnarchivedEventMessageDetail = Model<TeamUnarchivedEventMessageDetailFields>
 
@@ -4741,6 +4843,8 @@ extension TeamsAdministrationActivationState {
 /// Its properties are listed in `TeamsAdministrationAssignedTelephoneNumberFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-assignedtelephonenumber?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.assignedTelephoneNumber`.
 public typealias TeamsAdministrationAssignedTelephoneNumber = Model<TeamsAdministrationAssignedTelephoneNumberFields>
 
@@ -4845,6 +4949,8 @@ extension TeamsAdministrationCustomerAction {
 /// Its properties are listed in `TeamsAdministrationEffectivePolicyAssignmentFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-effectivepolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.effectivePolicyAssignment`.
 public typealias TeamsAdministrationEffectivePolicyAssignment =
     Model<TeamsAdministrationEffectivePolicyAssignmentFields>
@@ -4864,6 +4970,8 @@ public struct TeamsAdministrationEffectivePolicyAssignmentFields: FieldSet {
 
 /// Its properties are listed in `TeamsAdministrationNumberAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-numberassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment`.
 public typealias TeamsAdministrationNumberAssignment = Model<TeamsAdministrationNumberAssignmentFields>
 
@@ -5073,6 +5181,8 @@ extension TeamsAdministrationNumberType {
 
 /// Its properties are listed in `TeamsAdministrationPolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-policyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.policyAssignment`.
 public typealias TeamsAdministrationPolicyAssignment = Model<TeamsAdministrationPolicyAssignmentFields>
 
@@ -5095,6 +5205,8 @@ public struct TeamsAdministrationPolicyAssignmentFields: FieldSet {
 
 /// Its properties are listed in `TeamsAdministrationPolicyIdentifierDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-policyidentifierdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.policyIdentifierDetail`.
 public typealias TeamsAdministrationPolicyIdentifierDetail = Model<TeamsAdministrationPolicyIdentifierDetailFields>
 
@@ -5173,6 +5285,7 @@ extension TeamsAdministrationReverseNumberLookupOption {
 
 /// Its properties are listed in `TeamsAdministrationTeamsAdminRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamsadminroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot`.
 public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTeamsAdminRootFields>
 
@@ -5249,6 +5362,8 @@ public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `TeamsAdministrationTeamsPolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamspolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment`.
 public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministrationTeamsPolicyAssignmentFields>
 
@@ -5327,6 +5442,8 @@ public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelReque
 /// Its properties are listed in `TeamsAdministrationTeamsPolicyUserAssignmentFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamspolicyuserassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment`.
 public typealias TeamsAdministrationTeamsPolicyUserAssignment =
     Model<TeamsAdministrationTeamsPolicyUserAssignmentFields>
@@ -5400,6 +5517,8 @@ extension CollectionRequestBuilder where Item == TeamsAdministrationTeamsPolicyU
 
 /// Its properties are listed in `TeamsAdministrationTeamsUserConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamsuserconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration`.
 public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdministrationTeamsUserConfigurationFields>
 
@@ -5468,6 +5587,8 @@ public struct TeamsAdministrationTeamsUserConfigurationRequestBuilder: ModelRequ
 /// Its properties are listed in `TeamsAdministrationTelephoneNumberLongRunningOperationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumberlongrunningoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation`.
 public typealias TeamsAdministrationTelephoneNumberLongRunningOperation =
     Model<TeamsAdministrationTelephoneNumberLongRunningOperationFields>
@@ -5498,6 +5619,8 @@ public struct TeamsAdministrationTelephoneNumberLongRunningOperationFields: Fiel
 /// Its properties are listed in `TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields`; read and write
 /// them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumberlongrunningoperationdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails`.
 public typealias TeamsAdministrationTelephoneNumberLongRunningOperationDetails =
     Model<TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields>
@@ -5545,6 +5668,8 @@ public struct TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuild
 /// Its properties are listed in `TeamsAdministrationTelephoneNumberManagementRootFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumbermanagementroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot`.
 public typealias TeamsAdministrationTelephoneNumberManagementRoot =
     Model<TeamsAdministrationTelephoneNumberManagementRootFields>
@@ -5616,6 +5741,7 @@ public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: Mo
 
 /// Its properties are listed in `TeamsAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsApp`.
 public typealias TeamsApp = Model<TeamsAppFields>
 
@@ -5642,6 +5768,7 @@ public struct TeamsAppFields: FieldSet {
 
 /// Its properties are listed in `TeamsAppAuthorizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappauthorization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppAuthorization`.
 public typealias TeamsAppAuthorization = Model<TeamsAppAuthorizationFields>
 
@@ -5660,6 +5787,7 @@ public struct TeamsAppAuthorizationFields: FieldSet {
 
 /// Its properties are listed in `TeamsAppDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappdefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppDefinition`.
 public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
 
@@ -5739,6 +5867,7 @@ extension TeamsAppDistributionMethod {
 
 /// Its properties are listed in `TeamsAppInstallationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappinstallation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppInstallation`.
 public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
 
@@ -5812,6 +5941,7 @@ public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamsAppInstalledEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappinstalledeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppInstalledEventMessageDetail`.
 public typealias TeamsAppInstalledEventMessageDetail = Model<TeamsAppInstalledEventMessageDetailFields>
 
@@ -5838,6 +5968,7 @@ public struct TeamsAppInstalledEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamsAppPermissionSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsapppermissionset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppPermissionSet`.
 public typealias TeamsAppPermissionSet = Model<TeamsAppPermissionSetFields>
 
@@ -5872,6 +6003,7 @@ extension TeamsAppPublishingState {
 
 /// Its properties are listed in `TeamsAppRemovedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappremovedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppRemovedEventMessageDetail`.
 public typealias TeamsAppRemovedEventMessageDetail = Model<TeamsAppRemovedEventMessageDetailFields>
 
@@ -5924,6 +6056,7 @@ public struct TeamsAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamsAppResourceSpecificPermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappresourcespecificpermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppResourceSpecificPermission`.
 public typealias TeamsAppResourceSpecificPermission = Model<TeamsAppResourceSpecificPermissionFields>
 
@@ -5958,6 +6091,7 @@ extension TeamsAppResourceSpecificPermissionType {
 
 /// Its properties are listed in `TeamsAppSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppSettings`.
 public typealias TeamsAppSettings = Model<TeamsAppSettingsFields>
 
@@ -5997,6 +6131,7 @@ public struct TeamsAppSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamsAppUpgradedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappupgradedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAppUpgradedEventMessageDetail`.
 public typealias TeamsAppUpgradedEventMessageDetail = Model<TeamsAppUpgradedEventMessageDetailFields>
 
@@ -6023,6 +6158,7 @@ public struct TeamsAppUpgradedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `TeamsAsyncOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsasyncoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsAsyncOperation`.
 public typealias TeamsAsyncOperation = Model<TeamsAsyncOperationFields>
 
@@ -6142,6 +6278,7 @@ extension TeamsAsyncOperationType {
 
 /// Its properties are listed in `TeamsLicensingDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamslicensingdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsLicensingDetails`.
 public typealias TeamsLicensingDetails = Model<TeamsLicensingDetailsFields>
 
@@ -6158,6 +6295,7 @@ public struct TeamsLicensingDetailsFields: FieldSet {
 
 /// Its properties are listed in `TeamsTabFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstab?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsTab`.
 public typealias TeamsTab = Model<TeamsTabFields>
 
@@ -6184,6 +6322,7 @@ public struct TeamsTabFields: FieldSet {
 
 /// Its properties are listed in `TeamsTabConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstabconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsTabConfiguration`.
 public typealias TeamsTabConfiguration = Model<TeamsTabConfigurationFields>
 
@@ -6229,6 +6368,7 @@ public struct TeamsTabRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamsTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamsTemplate`.
 public typealias TeamsTemplate = Model<TeamsTemplateFields>
 
@@ -6262,6 +6402,7 @@ public struct TeamsTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamworkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamwork?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamwork`.
 public typealias Teamwork = Model<TeamworkFields>
 
@@ -6298,6 +6439,7 @@ public struct TeamworkFields: FieldSet {
 
 /// Its properties are listed in `TeamworkActivityTopicFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkactivitytopic?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkActivityTopic`.
 public typealias TeamworkActivityTopic = Model<TeamworkActivityTopicFields>
 
@@ -6332,6 +6474,7 @@ extension TeamworkActivityTopicSource {
 
 /// Its properties are listed in `TeamworkApplicationIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkapplicationidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkApplicationIdentity`.
 public typealias TeamworkApplicationIdentity = Model<TeamworkApplicationIdentityFields>
 
@@ -6385,6 +6528,7 @@ extension TeamworkApplicationIdentityType {
 
 /// Its properties are listed in `TeamworkBotFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkbot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkBot`.
 public typealias TeamworkBot = Model<TeamworkBotFields>
 
@@ -6436,6 +6580,7 @@ extension TeamworkCallEventType {
 
 /// Its properties are listed in `TeamworkConversationIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkconversationidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkConversationIdentity`.
 public typealias TeamworkConversationIdentity = Model<TeamworkConversationIdentityFields>
 
@@ -6480,6 +6625,7 @@ extension TeamworkConversationIdentityType {
 
 /// Its properties are listed in `TeamworkHostedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkhostedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkHostedContent`.
 public typealias TeamworkHostedContent = Model<TeamworkHostedContentFields>
 
@@ -6526,6 +6672,7 @@ public struct TeamworkHostedContentRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworknotificationrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkNotificationRecipient`.
 public typealias TeamworkNotificationRecipient = Model<TeamworkNotificationRecipientFields>
 
@@ -6550,6 +6697,7 @@ public struct TeamworkNotificationRecipientFields: FieldSet {
 
 /// Its properties are listed in `TeamworkOnlineMeetingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkonlinemeetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkOnlineMeetingInfo`.
 public typealias TeamworkOnlineMeetingInfo = Model<TeamworkOnlineMeetingInfoFields>
 
@@ -6641,6 +6789,7 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TeamworkTagFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktag?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkTag`.
 public typealias TeamworkTag = Model<TeamworkTagFields>
 
@@ -6671,6 +6820,7 @@ public struct TeamworkTagFields: FieldSet {
 
 /// Its properties are listed in `TeamworkTagIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktagidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkTagIdentity`.
 public typealias TeamworkTagIdentity = Model<TeamworkTagIdentityFields>
 
@@ -6689,6 +6839,7 @@ public struct TeamworkTagIdentityFields: FieldSet {
 
 /// Its properties are listed in `TeamworkTagMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktagmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkTagMember`.
 public typealias TeamworkTagMember = Model<TeamworkTagMemberFields>
 
@@ -6768,6 +6919,7 @@ extension TeamworkTagType {
 
 /// Its properties are listed in `TeamworkUserIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkuseridentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teamworkUserIdentity`.
 public typealias TeamworkUserIdentity = Model<TeamworkUserIdentityFields>
 
@@ -6826,6 +6978,7 @@ extension TeamworkUserIdentityType {
 
 /// Its properties are listed in `TeleconferenceDeviceAudioQualityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedeviceaudioquality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teleconferenceDeviceAudioQuality`.
 public typealias TeleconferenceDeviceAudioQuality = Model<TeleconferenceDeviceAudioQualityFields>
 
@@ -6890,6 +7043,7 @@ public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicemediaquality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teleconferenceDeviceMediaQuality`.
 public typealias TeleconferenceDeviceMediaQuality = Model<TeleconferenceDeviceMediaQualityFields>
 
@@ -6952,6 +7106,7 @@ public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
 
 /// Its properties are listed in `TeleconferenceDeviceQualityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicequality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teleconferenceDeviceQuality`.
 public typealias TeleconferenceDeviceQuality = Model<TeleconferenceDeviceQualityFields>
 
@@ -6986,6 +7141,8 @@ public struct TeleconferenceDeviceQualityFields: FieldSet {
 
 /// Its properties are listed in `TeleconferenceDeviceScreenSharingQualityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/teleconferencedevicescreensharingquality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teleconferenceDeviceScreenSharingQuality`.
 public typealias TeleconferenceDeviceScreenSharingQuality = Model<TeleconferenceDeviceScreenSharingQualityFields>
 
@@ -7056,6 +7213,7 @@ public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
 
 /// Its properties are listed in `TeleconferenceDeviceVideoQualityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicevideoquality?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.teleconferenceDeviceVideoQuality`.
 public typealias TeleconferenceDeviceVideoQuality = Model<TeleconferenceDeviceVideoQualityFields>
 
@@ -7181,6 +7339,8 @@ extension TemplateScenarios {
 
 /// Its properties are listed in `TemporaryAccessPassAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/temporaryaccesspassauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod`.
 public typealias TemporaryAccessPassAuthenticationMethod = Model<TemporaryAccessPassAuthenticationMethodFields>
 
@@ -7218,6 +7378,8 @@ public struct TemporaryAccessPassAuthenticationMethodFields: FieldSet {
 /// Its properties are listed in `TemporaryAccessPassAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/temporaryaccesspassauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration`.
 public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
     Model<TemporaryAccessPassAuthenticationMethodConfigurationFields>
@@ -7315,6 +7477,7 @@ public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelReques
 
 /// Its properties are listed in `TenantAppManagementPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantappmanagementpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy`.
 public typealias TenantAppManagementPolicy = Model<TenantAppManagementPolicyFields>
 
@@ -7476,6 +7639,7 @@ extension CollectionRequestBuilder where Item == TenantAppManagementPolicyReques
 
 /// Its properties are listed in `TenantDataSecurityAndGovernanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantdatasecurityandgovernance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance`.
 public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGovernanceFields>
 
@@ -7558,6 +7722,7 @@ public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `TenantInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantInformation`.
 public typealias TenantInformation = Model<TenantInformationFields>
 
@@ -7580,6 +7745,7 @@ public struct TenantInformationFields: FieldSet {
 
 /// Its properties are listed in `TenantProtectionScopeContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantprotectionscopecontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer`.
 public typealias TenantProtectionScopeContainer = Model<TenantProtectionScopeContainerFields>
 
@@ -7642,6 +7808,7 @@ public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `TenantRelationshipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantrelationship?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantRelationship`.
 public typealias TenantRelationship = Model<TenantRelationshipFields>
 
@@ -7747,6 +7914,7 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TenantScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tenantScope`.
 public typealias TenantScope = Model<TenantScopeFields>
 
@@ -7763,6 +7931,7 @@ public struct TenantScopeFields: FieldSet {
 
 /// Its properties are listed in `TermColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termColumn`.
 public typealias TermColumn = Model<TermColumnFields>
 
@@ -7789,6 +7958,7 @@ public struct TermColumnFields: FieldSet {
 
 /// Its properties are listed in `TermStoreGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-group?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.group`.
 public typealias TermStoreGroup = Model<TermStoreGroupFields>
 
@@ -7845,6 +8015,7 @@ public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TermStoreLocalizedDescriptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizeddescription?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.localizedDescription`.
 public typealias TermStoreLocalizedDescription = Model<TermStoreLocalizedDescriptionFields>
 
@@ -7863,6 +8034,7 @@ public struct TermStoreLocalizedDescriptionFields: FieldSet {
 
 /// Its properties are listed in `TermStoreLocalizedLabelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizedlabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.localizedLabel`.
 public typealias TermStoreLocalizedLabel = Model<TermStoreLocalizedLabelFields>
 
@@ -7883,6 +8055,7 @@ public struct TermStoreLocalizedLabelFields: FieldSet {
 
 /// Its properties are listed in `TermStoreLocalizedNameFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizedname?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.localizedName`.
 public typealias TermStoreLocalizedName = Model<TermStoreLocalizedNameFields>
 
@@ -7901,6 +8074,7 @@ public struct TermStoreLocalizedNameFields: FieldSet {
 
 /// Its properties are listed in `TermStoreRelationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-relation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.relation`.
 public typealias TermStoreRelation = Model<TermStoreRelationFields>
 
@@ -7978,6 +8152,7 @@ extension TermStoreRelationType {
 
 /// Its properties are listed in `TermStoreSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-set?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.set`.
 public typealias TermStoreSet = Model<TermStoreSetFields>
 
@@ -8061,6 +8236,7 @@ public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TermStoreStoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-store?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.store`.
 public typealias TermStoreStore = Model<TermStoreStoreFields>
 
@@ -8123,6 +8299,7 @@ public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TermStoreTermFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-term?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termStore.term`.
 public typealias TermStoreTerm = Model<TermStoreTermFields>
 
@@ -8216,6 +8393,7 @@ public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TermsAndConditionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termsAndConditions`.
 public typealias TermsAndConditions = Model<TermsAndConditionsFields>
 
@@ -8256,6 +8434,7 @@ public struct TermsAndConditionsFields: FieldSet {
 
 /// Its properties are listed in `TermsAndConditionsAcceptanceStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditionsacceptancestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus`.
 public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAcceptanceStatusFields>
 
@@ -8315,6 +8494,7 @@ public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `TermsAndConditionsAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditionsassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termsAndConditionsAssignment`.
 public typealias TermsAndConditionsAssignment = Model<TermsAndConditionsAssignmentFields>
 
@@ -8392,6 +8572,7 @@ public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TermsExpirationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsexpiration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termsExpiration`.
 public typealias TermsExpiration = Model<TermsExpirationFields>
 
@@ -8410,6 +8591,7 @@ public struct TermsExpirationFields: FieldSet {
 
 /// Its properties are listed in `TermsOfUseContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsofusecontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.termsOfUseContainer`.
 public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
 
@@ -8468,6 +8650,7 @@ public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TextColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.textColumn`.
 public typealias TextColumn = Model<TextColumnFields>
 
@@ -8492,6 +8675,7 @@ public struct TextColumnFields: FieldSet {
 
 /// Its properties are listed in `TextContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.textContent`.
 public typealias TextContent = Model<TextContentFields>
 
@@ -8508,6 +8692,7 @@ public struct TextContentFields: FieldSet {
 
 /// Its properties are listed in `TextWebPartFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textwebpart?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.textWebPart`.
 public typealias TextWebPart = Model<TextWebPartFields>
 
@@ -8573,6 +8758,7 @@ extension ThreatAssessmentContentType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/threatassessmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.threatAssessmentRequest`.
 public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
 
@@ -8661,6 +8847,7 @@ extension ThreatAssessmentRequestSource {
 
 /// Its properties are listed in `ThreatAssessmentResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/threatassessmentresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.threatAssessmentResult`.
 public typealias ThreatAssessmentResult = Model<ThreatAssessmentResultFields>
 
@@ -8767,6 +8954,7 @@ extension ThreatExpectedAssessment {
 
 /// Its properties are listed in `ThumbnailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.thumbnail`.
 public typealias Thumbnail = Model<ThumbnailFields>
 
@@ -8789,6 +8977,7 @@ public struct ThumbnailFields: FieldSet {
 
 /// Its properties are listed in `ThumbnailColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnailcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.thumbnailColumn`.
 public typealias ThumbnailColumn = Model<ThumbnailColumnFields>
 
@@ -8803,6 +8992,7 @@ public struct ThumbnailColumnFields: FieldSet {
 
 /// Its properties are listed in `ThumbnailSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnailset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.thumbnailSet`.
 public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
@@ -8844,6 +9034,7 @@ public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TicketInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ticketinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.ticketInfo`.
 public typealias TicketInfo = Model<TicketInfoFields>
 
@@ -8862,6 +9053,7 @@ public struct TicketInfoFields: FieldSet {
 
 /// Its properties are listed in `TimeCardFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecard?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeCard`.
 public typealias TimeCard = Model<TimeCardFields>
 
@@ -8902,6 +9094,7 @@ public struct TimeCardFields: FieldSet {
 
 /// Its properties are listed in `TimeCardBreakFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardbreak?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeCardBreak`.
 public typealias TimeCardBreak = Model<TimeCardBreakFields>
 
@@ -8924,6 +9117,7 @@ public struct TimeCardBreakFields: FieldSet {
 
 /// Its properties are listed in `TimeCardEntryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardentry?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeCardEntry`.
 public typealias TimeCardEntry = Model<TimeCardEntryFields>
 
@@ -8944,6 +9138,7 @@ public struct TimeCardEntryFields: FieldSet {
 
 /// Its properties are listed in `TimeCardEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeCardEvent`.
 public typealias TimeCardEvent = Model<TimeCardEventFields>
 
@@ -9069,6 +9264,7 @@ extension TimeCardState {
 
 /// Its properties are listed in `TimeClockSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeclocksettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeClockSettings`.
 public typealias TimeClockSettings = Model<TimeClockSettingsFields>
 
@@ -9085,6 +9281,7 @@ public struct TimeClockSettingsFields: FieldSet {
 
 /// Its properties are listed in `TimeConstraintFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeconstraint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeConstraint`.
 public typealias TimeConstraint = Model<TimeConstraintFields>
 
@@ -9103,6 +9300,7 @@ public struct TimeConstraintFields: FieldSet {
 
 /// Its properties are listed in `TimeOffFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoff?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeOff`.
 public typealias TimeOff = Model<TimeOffFields>
 
@@ -9135,6 +9333,7 @@ public struct TimeOffFields: FieldSet {
 
 /// Its properties are listed in `TimeOffDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeOffDetails`.
 public typealias TimeOffDetails = Model<TimeOffDetailsFields>
 
@@ -9153,6 +9352,7 @@ public struct TimeOffDetailsFields: FieldSet {
 
 /// Its properties are listed in `TimeOffItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeOffItem`.
 public typealias TimeOffItem = Model<TimeOffItemFields>
 
@@ -9175,6 +9375,7 @@ public struct TimeOffItemFields: FieldSet {
 
 /// Its properties are listed in `TimeOffReasonFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffreason?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeOffReason`.
 public typealias TimeOffReason = Model<TimeOffReasonFields>
 
@@ -9311,6 +9512,7 @@ public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TimeOffRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeOffRequest`.
 public typealias TimeOffRequest = Model<TimeOffRequestFields>
 
@@ -9437,6 +9639,7 @@ public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TimePeriodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeperiod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timePeriod`.
 public typealias TimePeriod = Model<TimePeriodFields>
 
@@ -9455,6 +9658,7 @@ public struct TimePeriodFields: FieldSet {
 
 /// Its properties are listed in `TimeRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timerange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeRange`.
 public typealias TimeRange = Model<TimeRangeFields>
 
@@ -9473,6 +9677,7 @@ public struct TimeRangeFields: FieldSet {
 
 /// Its properties are listed in `TimeSlotFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeslot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeSlot`.
 public typealias TimeSlot = Model<TimeSlotFields>
 
@@ -9491,6 +9696,7 @@ public struct TimeSlotFields: FieldSet {
 
 /// Its properties are listed in `TimeZoneBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezonebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeZoneBase`.
 public typealias TimeZoneBase = Model<TimeZoneBaseFields>
 
@@ -9507,6 +9713,7 @@ public struct TimeZoneBaseFields: FieldSet {
 
 /// Its properties are listed in `TimeZoneInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezoneinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.timeZoneInformation`.
 public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
 

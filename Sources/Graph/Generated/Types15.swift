@@ -20,6 +20,7 @@ extension TimeZoneStandard {
 
 /// Its properties are listed in `TitleAreaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/titlearea?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.titleArea`.
 public typealias TitleArea = Model<TitleAreaFields>
 
@@ -90,6 +91,7 @@ extension TitleAreaTextAlignmentType {
 
 /// Its properties are listed in `TodoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.todo`.
 public typealias Todo = Model<TodoFields>
 
@@ -136,6 +138,7 @@ public struct TodoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TodoTaskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todotask?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.todoTask`.
 public typealias TodoTask = Model<TodoTaskFields>
 
@@ -202,6 +205,7 @@ public struct TodoTaskFields: FieldSet {
 
 /// Its properties are listed in `TodoTaskListFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todotasklist?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.todoTaskList`.
 public typealias TodoTaskList = Model<TodoTaskListFields>
 
@@ -340,6 +344,7 @@ extension CollectionRequestBuilder where Item == TodoTaskRequestBuilder {
 
 /// Its properties are listed in `TokenIssuancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenissuancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy`.
 public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
 
@@ -534,6 +539,7 @@ extension TokenIssuerType {
 
 /// Its properties are listed in `TokenLifetimePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenlifetimepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy`.
 public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
 
@@ -699,6 +705,7 @@ extension CollectionRequestBuilder where Item == TokenLifetimePolicyRequestBuild
 
 /// Its properties are listed in `TokenMeetingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenmeetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.tokenMeetingInfo`.
 public typealias TokenMeetingInfo = Model<TokenMeetingInfoFields>
 
@@ -777,6 +784,7 @@ extension Tone {
 
 /// Its properties are listed in `ToneInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/toneinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.toneInfo`.
 public typealias ToneInfo = Model<ToneInfoFields>
 
@@ -795,6 +803,7 @@ public struct ToneInfoFields: FieldSet {
 
 /// Its properties are listed in `TrainingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/training?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.training`.
 public typealias Training = Model<TrainingFields>
 
@@ -923,6 +932,7 @@ extension TrainingCompletionDuration {
 
 /// Its properties are listed in `TrainingEventsContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingeventscontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trainingEventsContent`.
 public typealias TrainingEventsContent = Model<TrainingEventsContentFields>
 
@@ -941,6 +951,7 @@ public struct TrainingEventsContentFields: FieldSet {
 
 /// Its properties are listed in `TrainingLanguageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/traininglanguagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trainingLanguageDetail`.
 public typealias TrainingLanguageDetail = Model<TrainingLanguageDetailFields>
 
@@ -995,6 +1006,7 @@ public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `TrainingNotificationSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingnotificationsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trainingNotificationSetting`.
 public typealias TrainingNotificationSetting = Model<TrainingNotificationSettingFields>
 
@@ -1025,6 +1037,7 @@ public struct TrainingNotificationSettingFields: FieldSet {
 
 /// Its properties are listed in `TrainingReminderNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingremindernotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trainingReminderNotification`.
 public typealias TrainingReminderNotification = Model<TrainingReminderNotificationFields>
 
@@ -1082,6 +1095,7 @@ public struct TrainingRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trainingSetting`.
 public typealias TrainingSetting = Model<TrainingSettingFields>
 
@@ -1181,6 +1195,7 @@ extension TrainingType {
 
 /// Its properties are listed in `TrendingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trending?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.trending`.
 public typealias Trending = Model<TrendingFields>
 
@@ -1232,6 +1247,7 @@ public struct TrendingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnavailablePlaceModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unavailableplacemode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unavailablePlaceMode`.
 public typealias UnavailablePlaceMode = Model<UnavailablePlaceModeFields>
 
@@ -1248,6 +1264,7 @@ public struct UnavailablePlaceModeFields: FieldSet {
 
 /// Its properties are listed in `UnifiedApprovalStageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedapprovalstage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedApprovalStage`.
 public typealias UnifiedApprovalStage = Model<UnifiedApprovalStageFields>
 
@@ -1274,6 +1291,7 @@ public struct UnifiedApprovalStageFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRbacResourceActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrbacresourceaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRbacResourceAction`.
 public typealias UnifiedRbacResourceAction = Model<UnifiedRbacResourceActionFields>
 
@@ -1322,6 +1340,7 @@ public struct UnifiedRbacResourceActionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnifiedRbacResourceNamespaceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrbacresourcenamespace?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace`.
 public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespaceFields>
 
@@ -1374,6 +1393,7 @@ public struct UnifiedRbacResourceNamespaceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnifiedRoleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrole?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRole`.
 public typealias UnifiedRole = Model<UnifiedRoleFields>
 
@@ -1390,6 +1410,7 @@ public struct UnifiedRoleFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRoleAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment`.
 public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
 
@@ -1472,6 +1493,7 @@ public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnifiedRoleAssignmentScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule`.
 public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentScheduleFields>
 
@@ -1537,6 +1559,8 @@ public struct UnifiedRoleAssignmentScheduleFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRoleAssignmentScheduleInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentscheduleinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance`.
 public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssignmentScheduleInstanceFields>
 
@@ -1665,6 +1689,8 @@ extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleIn
 
 /// Its properties are listed in `UnifiedRoleAssignmentScheduleRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentschedulerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest`.
 public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignmentScheduleRequestFields>
 
@@ -1885,6 +1911,7 @@ extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRe
 
 /// Its properties are listed in `UnifiedRoleDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroledefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition`.
 public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
 
@@ -1948,6 +1975,7 @@ public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnifiedRoleEligibilityScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule`.
 public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilityScheduleFields>
 
@@ -2007,6 +2035,8 @@ public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRoleEligibilityScheduleInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityscheduleinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance`.
 public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligibilityScheduleInstanceFields>
 
@@ -2122,6 +2152,8 @@ extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleI
 
 /// Its properties are listed in `UnifiedRoleEligibilityScheduleRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityschedulerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest`.
 public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligibilityScheduleRequestFields>
 
@@ -2328,6 +2360,7 @@ extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleR
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy`.
 public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicyFields>
 
@@ -2370,6 +2403,8 @@ public struct UnifiedRoleManagementPolicyFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyApprovalRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyapprovalrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyApprovalRule`.
 public typealias UnifiedRoleManagementPolicyApprovalRule = Model<UnifiedRoleManagementPolicyApprovalRuleFields>
 
@@ -2416,6 +2451,8 @@ public struct UnifiedRoleManagementPolicyApprovalRuleRequestBuilder: ModelReques
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment`.
 public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManagementPolicyAssignmentFields>
 
@@ -2476,6 +2513,8 @@ public struct UnifiedRoleManagementPolicyAssignmentRequestBuilder: ModelRequestB
 /// Its properties are listed in `UnifiedRoleManagementPolicyAuthenticationContextRuleFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyauthenticationcontextrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule`.
 public typealias UnifiedRoleManagementPolicyAuthenticationContextRule =
     Model<UnifiedRoleManagementPolicyAuthenticationContextRuleFields>
@@ -2525,6 +2564,8 @@ public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyEnablementRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyenablementrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyEnablementRule`.
 public typealias UnifiedRoleManagementPolicyEnablementRule = Model<UnifiedRoleManagementPolicyEnablementRuleFields>
 
@@ -2571,6 +2612,8 @@ public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequ
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyExpirationRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyexpirationrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyExpirationRule`.
 public typealias UnifiedRoleManagementPolicyExpirationRule = Model<UnifiedRoleManagementPolicyExpirationRuleFields>
 
@@ -2620,6 +2663,8 @@ public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequ
 /// Its properties are listed in `UnifiedRoleManagementPolicyNotificationRuleFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicynotificationrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyNotificationRule`.
 public typealias UnifiedRoleManagementPolicyNotificationRule = Model<UnifiedRoleManagementPolicyNotificationRuleFields>
 
@@ -2710,6 +2755,7 @@ public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public typealias UnifiedRoleManagementPolicyRule = Model<UnifiedRoleManagementPolicyRuleFields>
 
@@ -2761,6 +2807,8 @@ public struct UnifiedRoleManagementPolicyRuleRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyRuleTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyruletarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRuleTarget`.
 public typealias UnifiedRoleManagementPolicyRuleTarget = Model<UnifiedRoleManagementPolicyRuleTargetFields>
 
@@ -2829,6 +2877,7 @@ extension UnifiedRoleManagementPolicyRuleTargetOperations {
 
 /// Its properties are listed in `UnifiedRolePermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolepermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRolePermission`.
 public typealias UnifiedRolePermission = Model<UnifiedRolePermissionFields>
 
@@ -2849,6 +2898,7 @@ public struct UnifiedRolePermissionFields: FieldSet {
 
 /// Its properties are listed in `UnifiedRoleScheduleBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleschedulebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase`.
 public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
 
@@ -2942,6 +2992,7 @@ public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnifiedRoleScheduleInstanceBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolescheduleinstancebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
 public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInstanceBaseFields>
 
@@ -3068,6 +3119,7 @@ extension UnifiedRoleScheduleRequestActions {
 
 /// Its properties are listed in `UnifiedStorageQuotaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedstoragequota?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unifiedStorageQuota`.
 public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
 
@@ -3126,6 +3178,7 @@ public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnitMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unitmap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unitMap`.
 public typealias UnitMap = Model<UnitMapFields>
 
@@ -3163,6 +3216,7 @@ public struct UnitMapRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UnmuteParticipantOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unmuteparticipantoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.unmuteParticipantOperation`.
 public typealias UnmuteParticipantOperation = Model<UnmuteParticipantOperationFields>
 
@@ -3211,6 +3265,7 @@ public struct UnmuteParticipantOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UpdateAllowedCombinationsResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/updateallowedcombinationsresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.updateAllowedCombinationsResult`.
 public typealias UpdateAllowedCombinationsResult = Model<UpdateAllowedCombinationsResultFields>
 
@@ -3233,6 +3288,7 @@ public struct UpdateAllowedCombinationsResultFields: FieldSet {
 
 /// Its properties are listed in `UpdateRecordingStatusOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/updaterecordingstatusoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.updateRecordingStatusOperation`.
 public typealias UpdateRecordingStatusOperation = Model<UpdateRecordingStatusOperationFields>
 
@@ -3281,6 +3337,8 @@ public struct UpdateRecordingStatusOperationRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `UpdateWindowsDeviceAccountActionParameterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/updatewindowsdeviceaccountactionparameter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.updateWindowsDeviceAccountActionParameter`.
 public typealias UpdateWindowsDeviceAccountActionParameter = Model<UpdateWindowsDeviceAccountActionParameterFields>
 
@@ -3307,6 +3365,7 @@ public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
 
 /// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/uploadsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.uploadSession`.
 public typealias UploadSession = Model<UploadSessionFields>
 
@@ -3327,6 +3386,7 @@ public struct UploadSessionFields: FieldSet {
 
 /// Its properties are listed in `UriClickSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/uriclicksecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.uriClickSecurityState`.
 public typealias UriClickSecurityState = Model<UriClickSecurityStateFields>
 
@@ -3353,6 +3413,7 @@ public struct UriClickSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `UrlAssessmentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/urlassessmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.urlAssessmentRequest`.
 public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
 
@@ -3422,6 +3483,7 @@ public struct UrlAssessmentRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UsageDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usagedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.usageDetails`.
 public typealias UsageDetails = Model<UsageDetailsFields>
 
@@ -3525,6 +3587,7 @@ extension UsageRights {
 
 /// Its properties are listed in `UsageRightsIncludedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usagerightsincluded?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.usageRightsIncluded`.
 public typealias UsageRightsIncluded = Model<UsageRightsIncludedFields>
 
@@ -3564,6 +3627,7 @@ public struct UsageRightsIncludedRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UsedInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usedinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.usedInsight`.
 public typealias UsedInsight = Model<UsedInsightFields>
 
@@ -3613,6 +3677,7 @@ public struct UsedInsightRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/user?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.user`.
 public typealias User = Model<UserFields>
 
@@ -4056,6 +4121,7 @@ extension UserAction {
 
 /// Its properties are listed in `UserActionContextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useractioncontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userActionContext`.
 public typealias UserActionContext = Model<UserActionContextFields>
 
@@ -4072,6 +4138,7 @@ public struct UserActionContextFields: FieldSet {
 
 /// Its properties are listed in `UserActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useractivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userActivity`.
 public typealias UserActivity = Model<UserActivityFields>
 
@@ -4236,6 +4303,7 @@ extension UserActivityTypes {
 
 /// Its properties are listed in `UserAttributeValuesItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userattributevaluesitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userAttributeValuesItem`.
 public typealias UserAttributeValuesItem = Model<UserAttributeValuesItemFields>
 
@@ -4256,6 +4324,7 @@ public struct UserAttributeValuesItemFields: FieldSet {
 
 /// Its properties are listed in `UserConsentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userconsentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userConsentRequest`.
 public typealias UserConsentRequest = Model<UserConsentRequestFields>
 
@@ -4335,6 +4404,7 @@ extension CollectionRequestBuilder where Item == UserConsentRequestRequestBuilde
 
 /// Its properties are listed in `UserDataSecurityAndGovernanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userdatasecurityandgovernance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance`.
 public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovernanceFields>
 
@@ -4453,6 +4523,8 @@ extension UserDefaultAuthenticationMethod {
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields`; read and
 /// write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyappversiondetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`.
 public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails =
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>
@@ -4514,6 +4586,8 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsR
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields`; read and
 /// write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyappversiondeviceid?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`.
 public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId =
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields>
@@ -4575,6 +4649,8 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyosversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion`.
 public typealias UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion =
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields>
@@ -4638,6 +4714,8 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBu
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthApplicationPerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthapplicationperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance`.
 public typealias UserExperienceAnalyticsAppHealthApplicationPerformance =
     Model<UserExperienceAnalyticsAppHealthApplicationPerformanceFields>
@@ -4700,6 +4778,8 @@ public struct UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuild
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdevicemodelperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance`.
 public typealias UserExperienceAnalyticsAppHealthDeviceModelPerformance =
     Model<UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields>
@@ -4756,6 +4836,8 @@ public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuild
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdeviceperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance`.
 public typealias UserExperienceAnalyticsAppHealthDevicePerformance =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceFields>
@@ -4802,6 +4884,8 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdeviceperformancedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails`.
 public typealias UserExperienceAnalyticsAppHealthDevicePerformanceDetails =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields>
@@ -4881,6 +4965,8 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder: M
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthOSVersionPerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthosversionperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance`.
 public typealias UserExperienceAnalyticsAppHealthOSVersionPerformance =
     Model<UserExperienceAnalyticsAppHealthOSVersionPerformanceFields>
@@ -4935,6 +5021,8 @@ public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder
 /// Its properties are listed in `UserExperienceAnalyticsAutopilotDevicesSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsautopilotdevicessummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary`.
 public typealias UserExperienceAnalyticsAutopilotDevicesSummary =
     Model<UserExperienceAnalyticsAutopilotDevicesSummaryFields>
@@ -4959,6 +5047,7 @@ public struct UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
 
 /// Its properties are listed in `UserExperienceAnalyticsBaselineFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsbaseline?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline`.
 public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalyticsBaselineFields>
 
@@ -5072,6 +5161,7 @@ public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `UserExperienceAnalyticsCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory`.
 public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalyticsCategoryFields>
 
@@ -5127,6 +5217,8 @@ public struct UserExperienceAnalyticsCategoryRequestBuilder: ModelRequestBuilder
 /// Its properties are listed in `UserExperienceAnalyticsCloudIdentityDevicesSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscloudidentitydevicessummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCloudIdentityDevicesSummary`.
 public typealias UserExperienceAnalyticsCloudIdentityDevicesSummary =
     Model<UserExperienceAnalyticsCloudIdentityDevicesSummaryFields>
@@ -5150,6 +5242,8 @@ public struct UserExperienceAnalyticsCloudIdentityDevicesSummaryFields: FieldSet
 /// Its properties are listed in `UserExperienceAnalyticsCloudManagementDevicesSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscloudmanagementdevicessummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary`.
 public typealias UserExperienceAnalyticsCloudManagementDevicesSummary =
     Model<UserExperienceAnalyticsCloudManagementDevicesSummaryFields>
@@ -5176,6 +5270,8 @@ public struct UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldS
 
 /// Its properties are listed in `UserExperienceAnalyticsDevicePerformanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdeviceperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDevicePerformance`.
 public typealias UserExperienceAnalyticsDevicePerformance = Model<UserExperienceAnalyticsDevicePerformanceFields>
 
@@ -5284,6 +5380,7 @@ extension CollectionRequestBuilder where Item == UserExperienceAnalyticsDevicePe
 
 /// Its properties are listed in `UserExperienceAnalyticsDeviceScoresFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicescores?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceScores`.
 public typealias UserExperienceAnalyticsDeviceScores = Model<UserExperienceAnalyticsDeviceScoresFields>
 
@@ -5345,6 +5442,8 @@ public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBui
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupHistoryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartuphistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupHistory`.
 public typealias UserExperienceAnalyticsDeviceStartupHistory = Model<UserExperienceAnalyticsDeviceStartupHistoryFields>
 
@@ -5420,6 +5519,8 @@ public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRe
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartupprocess?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcess`.
 public typealias UserExperienceAnalyticsDeviceStartupProcess = Model<UserExperienceAnalyticsDeviceStartupProcessFields>
 
@@ -5453,6 +5554,8 @@ public struct UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessPerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartupprocessperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance`.
 public typealias UserExperienceAnalyticsDeviceStartupProcessPerformance =
     Model<UserExperienceAnalyticsDeviceStartupProcessPerformanceFields>
@@ -5554,6 +5657,7 @@ extension UserExperienceAnalyticsHealthState {
 
 /// Its properties are listed in `UserExperienceAnalyticsInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsight`.
 public typealias UserExperienceAnalyticsInsight = Model<UserExperienceAnalyticsInsightFields>
 
@@ -5598,6 +5702,7 @@ extension UserExperienceAnalyticsInsightSeverity {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsinsightvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsightValue`.
 public typealias UserExperienceAnalyticsInsightValue = Model<UserExperienceAnalyticsInsightValueFields>
 
@@ -5617,6 +5722,7 @@ public struct UserExperienceAnalyticsInsightValueFields: FieldSet {
 
 /// Its properties are listed in `UserExperienceAnalyticsMetricFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmetric?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetric`.
 public typealias UserExperienceAnalyticsMetric = Model<UserExperienceAnalyticsMetricFields>
 
@@ -5641,6 +5747,8 @@ public struct UserExperienceAnalyticsMetricFields: FieldSet {
 
 /// Its properties are listed in `UserExperienceAnalyticsMetricHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmetrichistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetricHistory`.
 public typealias UserExperienceAnalyticsMetricHistory = Model<UserExperienceAnalyticsMetricHistoryFields>
 
@@ -5709,6 +5817,7 @@ public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserExperienceAnalyticsModelScoresFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmodelscores?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsModelScores`.
 public typealias UserExperienceAnalyticsModelScores = Model<UserExperienceAnalyticsModelScoresFields>
 
@@ -5812,6 +5921,7 @@ extension UserExperienceAnalyticsOperatingSystemRestartCategory {
 
 /// Its properties are listed in `UserExperienceAnalyticsOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOverview`.
 public typealias UserExperienceAnalyticsOverview = Model<UserExperienceAnalyticsOverviewFields>
 
@@ -5856,6 +5966,7 @@ public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `UserExperienceAnalyticsScoreHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsscorehistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsScoreHistory`.
 public typealias UserExperienceAnalyticsScoreHistory = Model<UserExperienceAnalyticsScoreHistoryFields>
 
@@ -5900,6 +6011,7 @@ public struct UserExperienceAnalyticsScoreHistoryRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `UserExperienceAnalyticsSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsSettings`.
 public typealias UserExperienceAnalyticsSettings = Model<UserExperienceAnalyticsSettingsFields>
 
@@ -5949,6 +6061,8 @@ extension UserExperienceAnalyticsSummarizedBy {
 /// Its properties are listed in `UserExperienceAnalyticsWindows10DevicesSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticswindows10devicessummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWindows10DevicesSummary`.
 public typealias UserExperienceAnalyticsWindows10DevicesSummary =
     Model<UserExperienceAnalyticsWindows10DevicesSummaryFields>
@@ -5970,6 +6084,8 @@ public struct UserExperienceAnalyticsWindows10DevicesSummaryFields: FieldSet {
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereDeviceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheredevice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice`.
 public typealias UserExperienceAnalyticsWorkFromAnywhereDevice =
     Model<UserExperienceAnalyticsWorkFromAnywhereDeviceFields>
@@ -6082,6 +6198,8 @@ public struct UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder: Model
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheredevicessummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary`.
 public typealias UserExperienceAnalyticsWorkFromAnywhereDevicesSummary =
     Model<UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields>
@@ -6131,6 +6249,8 @@ public struct UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: Field
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields`; read and write
 /// them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywherehardwarereadinessmetric?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`.
 public typealias UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric =
     Model<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields>
@@ -6198,6 +6318,8 @@ public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequ
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereMetricFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheremetric?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric`.
 public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
     Model<UserExperienceAnalyticsWorkFromAnywhereMetricFields>
@@ -6255,6 +6377,8 @@ public struct UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder: Model
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheremodelperformance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance`.
 public typealias UserExperienceAnalyticsWorkFromAnywhereModelPerformance =
     Model<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields>
@@ -6317,6 +6441,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuil
 
 /// Its properties are listed in `UserFlowApiConnectorConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowapiconnectorconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userFlowApiConnectorConfiguration`.
 public typealias UserFlowApiConnectorConfiguration = Model<UserFlowApiConnectorConfigurationFields>
 
@@ -6339,6 +6464,7 @@ public struct UserFlowApiConnectorConfigurationFields: FieldSet {
 
 /// Its properties are listed in `UserFlowLanguageConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowlanguageconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration`.
 public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigurationFields>
 
@@ -6405,6 +6531,7 @@ public struct UserFlowLanguageConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserFlowLanguagePageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowlanguagepage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userFlowLanguagePage`.
 public typealias UserFlowLanguagePage = Model<UserFlowLanguagePageFields>
 
@@ -6470,6 +6597,7 @@ extension UserFlowType {
 
 /// Its properties are listed in `UserIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useridentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userIdentity`.
 public typealias UserIdentity = Model<UserIdentityFields>
 
@@ -6492,6 +6620,7 @@ public struct UserIdentityFields: FieldSet {
 
 /// Its properties are listed in `UserInsightsSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userinsightssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userInsightsSettings`.
 public typealias UserInsightsSettings = Model<UserInsightsSettingsFields>
 
@@ -6527,6 +6656,7 @@ public struct UserInsightsSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserInstallStateSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userinstallstatesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userInstallStateSummary`.
 public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
 
@@ -6582,6 +6712,8 @@ public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `UserLastSignInRecommendationInsightSettingFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/userlastsigninrecommendationinsightsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userLastSignInRecommendationInsightSetting`.
 public typealias UserLastSignInRecommendationInsightSetting = Model<UserLastSignInRecommendationInsightSettingFields>
 
@@ -6651,6 +6783,7 @@ extension UserOwnership {
 
 /// Its properties are listed in `UserPrintFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userprint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userPrint`.
 public typealias UserPrint = Model<UserPrintFields>
 
@@ -6669,6 +6802,7 @@ public struct UserPrintFields: FieldSet {
 
 /// Its properties are listed in `UserProtectionScopeContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userprotectionscopecontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer`.
 public typealias UserProtectionScopeContainer = Model<UserProtectionScopeContainerFields>
 
@@ -6761,6 +6895,7 @@ extension UserPurpose {
 
 /// Its properties are listed in `UserRegistrationDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userRegistrationDetails`.
 public typealias UserRegistrationDetails = Model<UserRegistrationDetailsFields>
 
@@ -6827,6 +6962,7 @@ public struct UserRegistrationDetailsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserRegistrationFeatureCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationfeaturecount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userRegistrationFeatureCount`.
 public typealias UserRegistrationFeatureCount = Model<UserRegistrationFeatureCountFields>
 
@@ -6845,6 +6981,7 @@ public struct UserRegistrationFeatureCountFields: FieldSet {
 
 /// Its properties are listed in `UserRegistrationFeatureSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationfeaturesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userRegistrationFeatureSummary`.
 public typealias UserRegistrationFeatureSummary = Model<UserRegistrationFeatureSummaryFields>
 
@@ -6867,6 +7004,7 @@ public struct UserRegistrationFeatureSummaryFields: FieldSet {
 
 /// Its properties are listed in `UserRegistrationMethodCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationmethodcount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userRegistrationMethodCount`.
 public typealias UserRegistrationMethodCount = Model<UserRegistrationMethodCountFields>
 
@@ -6885,6 +7023,7 @@ public struct UserRegistrationMethodCountFields: FieldSet {
 
 /// Its properties are listed in `UserRegistrationMethodSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationmethodsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userRegistrationMethodSummary`.
 public typealias UserRegistrationMethodSummary = Model<UserRegistrationMethodSummaryFields>
 
@@ -7565,6 +7704,7 @@ extension CollectionRequestBuilder where Item == UserRequestBuilder {
 
 /// Its properties are listed in `UserScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userScope`.
 public typealias UserScope = Model<UserScopeFields>
 
@@ -7581,6 +7721,7 @@ public struct UserScopeFields: FieldSet {
 
 /// Its properties are listed in `UserScopeTeamsAppInstallationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userscopeteamsappinstallation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation`.
 public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstallationFields>
 
@@ -7678,6 +7819,7 @@ extension UserScopeType {
 
 /// Its properties are listed in `UserSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSecurityState`.
 public typealias UserSecurityState = Model<UserSecurityStateFields>
 
@@ -7720,6 +7862,7 @@ public struct UserSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `UserSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSettings`.
 public typealias UserSettings = Model<UserSettingsFields>
 
@@ -7815,6 +7958,7 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserSignInFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersignin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSignIn`.
 public typealias UserSignIn = Model<UserSignInFields>
 
@@ -7835,6 +7979,7 @@ public struct UserSignInFields: FieldSet {
 
 /// Its properties are listed in `UserSignInInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersignininsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSignInInsight`.
 public typealias UserSignInInsight = Model<UserSignInInsightFields>
 
@@ -7892,6 +8037,7 @@ extension UserSignInRecommendationScope {
 
 /// Its properties are listed in `UserSimulationDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersimulationdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSimulationDetails`.
 public typealias UserSimulationDetails = Model<UserSimulationDetailsFields>
 
@@ -7924,6 +8070,7 @@ public struct UserSimulationDetailsFields: FieldSet {
 
 /// Its properties are listed in `UserSimulationEventInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersimulationeventinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSimulationEventInfo`.
 public typealias UserSimulationEventInfo = Model<UserSimulationEventInfoFields>
 
@@ -7950,6 +8097,7 @@ public struct UserSimulationEventInfoFields: FieldSet {
 
 /// Its properties are listed in `UserSolutionRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersolutionroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userSolutionRoot`.
 public typealias UserSolutionRoot = Model<UserSolutionRootFields>
 
@@ -7995,6 +8143,7 @@ public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserStorageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userstorage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userStorage`.
 public typealias UserStorage = Model<UserStorageFields>
 
@@ -8038,6 +8187,7 @@ public struct UserStorageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserTeamworkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userteamwork?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userTeamwork`.
 public typealias UserTeamwork = Model<UserTeamworkFields>
 
@@ -8165,6 +8315,7 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `UserTrainingContentEventInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingcontenteventinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userTrainingContentEventInfo`.
 public typealias UserTrainingContentEventInfo = Model<UserTrainingContentEventInfoFields>
 
@@ -8189,6 +8340,7 @@ public struct UserTrainingContentEventInfoFields: FieldSet {
 
 /// Its properties are listed in `UserTrainingEventInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingeventinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userTrainingEventInfo`.
 public typealias UserTrainingEventInfo = Model<UserTrainingEventInfoFields>
 
@@ -8213,6 +8365,7 @@ public struct UserTrainingEventInfoFields: FieldSet {
 
 /// Its properties are listed in `UserTrainingStatusInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingstatusinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userTrainingStatusInfo`.
 public typealias UserTrainingStatusInfo = Model<UserTrainingStatusInfoFields>
 
@@ -8251,6 +8404,7 @@ extension UserType {
 
 /// Its properties are listed in `UserWorkLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userworklocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.userWorkLocation`.
 public typealias UserWorkLocation = Model<UserWorkLocationFields>
 
@@ -8273,6 +8427,7 @@ public struct UserWorkLocationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/validatingdomains?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.validatingDomains`.
 public typealias ValidatingDomains = Model<ValidatingDomainsFields>
 
@@ -8296,6 +8451,8 @@ public struct ValidatingDomainsFields: FieldSet {
 /// Its properties are listed in `VerifiableCredentialAuthenticationMethodTargetFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/verifiablecredentialauthenticationmethodtarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiableCredentialAuthenticationMethodTarget`.
 public typealias VerifiableCredentialAuthenticationMethodTarget =
     Model<VerifiableCredentialAuthenticationMethodTargetFields>
@@ -8346,6 +8503,8 @@ public struct VerifiableCredentialAuthenticationMethodTargetRequestBuilder: Mode
 /// Its properties are listed in `VerifiableCredentialsAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/verifiablecredentialsauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration`.
 public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
     Model<VerifiableCredentialsAuthenticationMethodConfigurationFields>
@@ -8406,6 +8565,7 @@ public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuild
 
 /// Its properties are listed in `VerifiedDomainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifieddomain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiedDomain`.
 public typealias VerifiedDomain = Model<VerifiedDomainFields>
 
@@ -8430,6 +8590,7 @@ public struct VerifiedDomainFields: FieldSet {
 
 /// Its properties are listed in `VerifiedIdProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiedIdProfile`.
 public typealias VerifiedIdProfile = Model<VerifiedIdProfileFields>
 
@@ -8464,6 +8625,7 @@ public struct VerifiedIdProfileFields: FieldSet {
 
 /// Its properties are listed in `VerifiedIdProfileConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidprofileconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiedIdProfileConfiguration`.
 public typealias VerifiedIdProfileConfiguration = Model<VerifiedIdProfileConfigurationFields>
 
@@ -8521,6 +8683,7 @@ extension VerifiedIdProfileState {
 
 /// Its properties are listed in `VerifiedIdUsageConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidusageconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiedIdUsageConfiguration`.
 public typealias VerifiedIdUsageConfiguration = Model<VerifiedIdUsageConfigurationFields>
 
@@ -8557,6 +8720,7 @@ extension VerifiedIdUsageConfigurationPurpose {
 
 /// Its properties are listed in `VerifiedPublisherFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedpublisher?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verifiedPublisher`.
 public typealias VerifiedPublisher = Model<VerifiedPublisherFields>
 
@@ -8577,6 +8741,7 @@ public struct VerifiedPublisherFields: FieldSet {
 
 /// Its properties are listed in `VersionActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/versionaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.versionAction`.
 public typealias VersionAction = Model<VersionActionFields>
 
@@ -8593,6 +8758,7 @@ public struct VersionActionFields: FieldSet {
 
 /// Its properties are listed in `VerticalSectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verticalsection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.verticalSection`.
 public typealias VerticalSection = Model<VerticalSectionFields>
 
@@ -8641,6 +8807,7 @@ public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `VideoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/video?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.video`.
 public typealias Video = Model<VideoFields>
 
@@ -8693,6 +8860,7 @@ extension VirtualAppointmentMessageType {
 
 /// Its properties are listed in `VirtualEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualendpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEndpoint`.
 public typealias VirtualEndpoint = Model<VirtualEndpointFields>
 
@@ -8820,6 +8988,7 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `VirtualEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEvent`.
 public typealias VirtualEvent = Model<VirtualEventFields>
 
@@ -8898,6 +9067,7 @@ extension VirtualEventAttendeeRegistrationStatus {
 
 /// Its properties are listed in `VirtualEventExternalInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventexternalinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventExternalInformation`.
 public typealias VirtualEventExternalInformation = Model<VirtualEventExternalInformationFields>
 
@@ -8917,6 +9087,8 @@ public struct VirtualEventExternalInformationFields: FieldSet {
 /// Its properties are listed in `VirtualEventExternalRegistrationInformationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventexternalregistrationinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventExternalRegistrationInformation`.
 public typealias VirtualEventExternalRegistrationInformation = Model<VirtualEventExternalRegistrationInformationFields>
 
@@ -8935,6 +9107,7 @@ public struct VirtualEventExternalRegistrationInformationFields: FieldSet {
 
 /// Its properties are listed in `VirtualEventPresenterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventPresenter`.
 public typealias VirtualEventPresenter = Model<VirtualEventPresenterFields>
 
@@ -8957,6 +9130,7 @@ public struct VirtualEventPresenterFields: FieldSet {
 
 /// Its properties are listed in `VirtualEventPresenterDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenterdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventPresenterDetails`.
 public typealias VirtualEventPresenterDetails = Model<VirtualEventPresenterDetailsFields>
 
@@ -8983,6 +9157,7 @@ public struct VirtualEventPresenterDetailsFields: FieldSet {
 
 /// Its properties are listed in `VirtualEventPresenterInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenterinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventPresenterInfo`.
 public typealias VirtualEventPresenterInfo = Model<VirtualEventPresenterInfoFields>
 
@@ -9028,6 +9203,7 @@ public struct VirtualEventPresenterRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `VirtualEventRegistrationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventregistration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistration`.
 public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields>
 
@@ -9070,6 +9246,8 @@ public struct VirtualEventRegistrationFields: FieldSet {
 
 /// Its properties are listed in `VirtualEventRegistrationConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration`.
 public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegistrationConfigurationFields>
 
@@ -9134,6 +9312,8 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `VirtualEventRegistrationCustomQuestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationcustomquestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationCustomQuestion`.
 public typealias VirtualEventRegistrationCustomQuestion = Model<VirtualEventRegistrationCustomQuestionFields>
 
@@ -9185,6 +9365,8 @@ public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequest
 /// Its properties are listed in `VirtualEventRegistrationPredefinedQuestionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationpredefinedquestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestion`.
 public typealias VirtualEventRegistrationPredefinedQuestion = Model<VirtualEventRegistrationPredefinedQuestionFields>
 
@@ -9273,6 +9455,8 @@ public struct VirtualEventRegistrationPredefinedQuestionRequestBuilder: ModelReq
 
 /// Its properties are listed in `VirtualEventRegistrationQuestionAnswerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationquestionanswer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionAnswer`.
 public typealias VirtualEventRegistrationQuestionAnswer = Model<VirtualEventRegistrationQuestionAnswerFields>
 
@@ -9330,6 +9514,8 @@ extension VirtualEventRegistrationQuestionAnswerInputType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationquestionbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionBase`.
 public typealias VirtualEventRegistrationQuestionBase = Model<VirtualEventRegistrationQuestionBaseFields>
 
@@ -9470,6 +9656,7 @@ public struct VirtualEventRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `VirtualEventSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventSession`.
 public typealias VirtualEventSession = Model<VirtualEventSessionFields>
 
@@ -9599,6 +9786,7 @@ public struct VirtualEventSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `VirtualEventSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventSettings`.
 public typealias VirtualEventSettings = Model<VirtualEventSettingsFields>
 
@@ -9633,6 +9821,7 @@ extension VirtualEventStatus {
 
 /// Its properties are listed in `VirtualEventTownhallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventtownhall?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventTownhall`.
 public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
 
@@ -9695,6 +9884,8 @@ public struct VirtualEventTownhallFields: FieldSet {
 /// Its properties are listed in `VirtualEventTownhallRegistrationConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventtownhallregistrationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration`.
 public typealias VirtualEventTownhallRegistrationConfiguration =
     Model<VirtualEventTownhallRegistrationConfigurationFields>
@@ -9868,6 +10059,7 @@ extension CollectionRequestBuilder where Item == VirtualEventTownhallRequestBuil
 
 /// Its properties are listed in `VirtualEventWebinarFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventwebinar?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventWebinar`.
 public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
 
@@ -9924,6 +10116,8 @@ public struct VirtualEventWebinarFields: FieldSet {
 /// Its properties are listed in `VirtualEventWebinarRegistrationConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/virtualeventwebinarregistrationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration`.
 public typealias VirtualEventWebinarRegistrationConfiguration =
     Model<VirtualEventWebinarRegistrationConfigurationFields>
@@ -10097,6 +10291,7 @@ extension CollectionRequestBuilder where Item == VirtualEventWebinarRequestBuild
 
 /// Its properties are listed in `VirtualEventsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.virtualEventsRoot`.
 public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
 
@@ -10181,6 +10376,7 @@ extension VisibilitySetting {
 
 /// Its properties are listed in `VisualInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/visualinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.visualInfo`.
 public typealias VisualInfo = Model<VisualInfoFields>
 
@@ -10205,6 +10401,8 @@ public struct VisualInfoFields: FieldSet {
 
 /// Its properties are listed in `VoiceAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/voiceauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration`.
 public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticationMethodConfigurationFields>
 
@@ -10286,6 +10484,7 @@ extension VolumeType {
 
 /// Its properties are listed in `VppLicensingTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vpplicensingtype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.vppLicensingType`.
 public typealias VppLicensingType = Model<VppLicensingTypeFields>
 
@@ -10304,6 +10503,7 @@ public struct VppLicensingTypeFields: FieldSet {
 
 /// Its properties are listed in `VppTokenFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vpptoken?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.vppToken`.
 public typealias VppToken = Model<VppTokenFields>
 
@@ -10421,6 +10621,7 @@ extension VppTokenSyncStatus {
 
 /// Its properties are listed in `VulnerabilityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vulnerabilitystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.vulnerabilityState`.
 public typealias VulnerabilityState = Model<VulnerabilityStateFields>
 
@@ -10441,6 +10642,7 @@ public struct VulnerabilityStateFields: FieldSet {
 
 /// Its properties are listed in `WatermarkProtectionValuesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/watermarkprotectionvalues?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.watermarkProtectionValues`.
 public typealias WatermarkProtectionValues = Model<WatermarkProtectionValuesFields>
 
@@ -10475,6 +10677,7 @@ extension WeakAlgorithms {
 
 /// Its properties are listed in `WebAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApp`.
 public typealias WebApp = Model<WebAppFields>
 
@@ -10574,6 +10777,7 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WebApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplication`.
 public typealias WebApplication = Model<WebApplicationFields>
 
@@ -10598,6 +10802,8 @@ public struct WebApplicationFields: FieldSet {
 
 /// Its properties are listed in `WebApplicationFirewallDnsConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewalldnsconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallDnsConfiguration`.
 public typealias WebApplicationFirewallDnsConfiguration = Model<WebApplicationFirewallDnsConfigurationFields>
 
@@ -10638,6 +10844,7 @@ extension WebApplicationFirewallDnsRecordType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider`.
 public typealias WebApplicationFirewallProvider = Model<WebApplicationFirewallProviderFields>
 
@@ -10713,6 +10920,8 @@ extension WebApplicationFirewallProviderType {
 
 /// Its properties are listed in `WebApplicationFirewallVerificationModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverificationmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`.
 public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationFirewallVerificationModelFields>
 
@@ -10772,6 +10981,8 @@ public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelReques
 
 /// Its properties are listed in `WebApplicationFirewallVerificationResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverificationresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationResult`.
 public typealias WebApplicationFirewallVerificationResult = Model<WebApplicationFirewallVerificationResultFields>
 
@@ -10814,6 +11025,8 @@ extension WebApplicationFirewallVerificationStatus {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverifieddetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerifiedDetails`.
 public typealias WebApplicationFirewallVerifiedDetails = Model<WebApplicationFirewallVerifiedDetailsFields>
 
@@ -10864,6 +11077,7 @@ extension WebBrowserCookieSettings {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpart?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webPart`.
 public typealias WebPart = Model<WebPartFields>
 
@@ -10887,6 +11101,7 @@ public struct WebPartFields: FieldSet {
 
 /// Its properties are listed in `WebPartDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webPartData`.
 public typealias WebPartData = Model<WebPartDataFields>
 
@@ -10911,6 +11126,7 @@ public struct WebPartDataFields: FieldSet {
 
 /// Its properties are listed in `WebPartPositionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartposition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webPartPosition`.
 public typealias WebPartPosition = Model<WebPartPositionFields>
 
@@ -10963,6 +11179,8 @@ public struct WebPartRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `WebauthnAuthenticationExtensionsClientInputsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientinputs?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientInputs`.
 public typealias WebauthnAuthenticationExtensionsClientInputs =
     Model<WebauthnAuthenticationExtensionsClientInputsFields>
@@ -10979,6 +11197,8 @@ public struct WebauthnAuthenticationExtensionsClientInputsFields: FieldSet {
 /// Its properties are listed in `WebauthnAuthenticationExtensionsClientOutputsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientoutputs?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientOutputs`.
 public typealias WebauthnAuthenticationExtensionsClientOutputs =
     Model<WebauthnAuthenticationExtensionsClientOutputsFields>
@@ -10994,6 +11214,8 @@ public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
 
 /// Its properties are listed in `WebauthnAuthenticatorAttestationResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticatorattestationresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnAuthenticatorAttestationResponse`.
 public typealias WebauthnAuthenticatorAttestationResponse = Model<WebauthnAuthenticatorAttestationResponseFields>
 

@@ -6,6 +6,8 @@ import Foundation
 
 /// Its properties are listed in `WebauthnAuthenticatorSelectionCriteriaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticatorselectioncriteria?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnAuthenticatorSelectionCriteria`.
 public typealias WebauthnAuthenticatorSelectionCriteria = Model<WebauthnAuthenticatorSelectionCriteriaFields>
 
@@ -26,6 +28,7 @@ public struct WebauthnAuthenticatorSelectionCriteriaFields: FieldSet {
 
 /// Its properties are listed in `WebauthnCredentialCreationOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webauthncredentialcreationoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnCredentialCreationOptions`.
 public typealias WebauthnCredentialCreationOptions = Model<WebauthnCredentialCreationOptionsFields>
 
@@ -44,6 +47,7 @@ public struct WebauthnCredentialCreationOptionsFields: FieldSet {
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredential?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredential`.
 public typealias WebauthnPublicKeyCredential = Model<WebauthnPublicKeyCredentialFields>
 
@@ -65,6 +69,8 @@ public struct WebauthnPublicKeyCredentialFields: FieldSet {
 /// Its properties are listed in `WebauthnPublicKeyCredentialCreationOptionsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredentialcreationoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredentialCreationOptions`.
 public typealias WebauthnPublicKeyCredentialCreationOptions = Model<WebauthnPublicKeyCredentialCreationOptionsFields>
 
@@ -97,6 +103,8 @@ public struct WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialDescriptorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredentialdescriptor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredentialDescriptor`.
 public typealias WebauthnPublicKeyCredentialDescriptor = Model<WebauthnPublicKeyCredentialDescriptorFields>
 
@@ -117,6 +125,8 @@ public struct WebauthnPublicKeyCredentialDescriptorFields: FieldSet {
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialParametersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredentialparameters?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredentialParameters`.
 public typealias WebauthnPublicKeyCredentialParameters = Model<WebauthnPublicKeyCredentialParametersFields>
 
@@ -135,6 +145,7 @@ public struct WebauthnPublicKeyCredentialParametersFields: FieldSet {
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialRpEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredentialrpentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredentialRpEntity`.
 public typealias WebauthnPublicKeyCredentialRpEntity = Model<WebauthnPublicKeyCredentialRpEntityFields>
 
@@ -153,6 +164,8 @@ public struct WebauthnPublicKeyCredentialRpEntityFields: FieldSet {
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialUserEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnpublickeycredentialuserentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.webauthnPublicKeyCredentialUserEntity`.
 public typealias WebauthnPublicKeyCredentialUserEntity = Model<WebauthnPublicKeyCredentialUserEntityFields>
 
@@ -173,6 +186,7 @@ public struct WebauthnPublicKeyCredentialUserEntityFields: FieldSet {
 
 /// Its properties are listed in `WebsiteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/website?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.website`.
 public typealias Website = Model<WebsiteFields>
 
@@ -381,6 +395,7 @@ extension WhatIfAnalysisReasons {
 
 /// Its properties are listed in `WhatIfAnalysisResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/whatifanalysisresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.whatIfAnalysisResult`.
 public typealias WhatIfAnalysisResult = Model<WhatIfAnalysisResultFields>
 
@@ -454,6 +469,7 @@ public struct WhatIfAnalysisResultRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Win32LobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobApp`.
 public typealias Win32LobApp = Model<Win32LobAppFields>
 
@@ -544,6 +560,7 @@ public struct Win32LobAppFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppAssignmentSettings`.
 public typealias Win32LobAppAssignmentSettings = Model<Win32LobAppAssignmentSettingsFields>
 
@@ -574,6 +591,7 @@ public struct Win32LobAppAssignmentSettingsFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppAutoUpdateSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappautoupdatesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppAutoUpdateSettings`.
 public typealias Win32LobAppAutoUpdateSettings = Model<Win32LobAppAutoUpdateSettingsFields>
 
@@ -633,6 +651,7 @@ extension Win32LobAppFileSystemOperationType {
 
 /// Its properties are listed in `Win32LobAppFileSystemRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappfilesystemrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppFileSystemRule`.
 public typealias Win32LobAppFileSystemRule = Model<Win32LobAppFileSystemRuleFields>
 
@@ -667,6 +686,7 @@ public struct Win32LobAppFileSystemRuleFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppInstallExperienceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappinstallexperience?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppInstallExperience`.
 public typealias Win32LobAppInstallExperience = Model<Win32LobAppInstallExperienceFields>
 
@@ -685,6 +705,7 @@ public struct Win32LobAppInstallExperienceFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppMsiInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappmsiinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppMsiInformation`.
 public typealias Win32LobAppMsiInformation = Model<Win32LobAppMsiInformationFields>
 
@@ -745,6 +766,7 @@ extension Win32LobAppNotification {
 
 /// Its properties are listed in `Win32LobAppPowerShellScriptRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobapppowershellscriptrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppPowerShellScriptRule`.
 public typealias Win32LobAppPowerShellScriptRule = Model<Win32LobAppPowerShellScriptRuleFields>
 
@@ -817,6 +839,7 @@ extension Win32LobAppPowerShellScriptRuleOperationType {
 
 /// Its properties are listed in `Win32LobAppProductCodeRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappproductcoderule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppProductCodeRule`.
 public typealias Win32LobAppProductCodeRule = Model<Win32LobAppProductCodeRuleFields>
 
@@ -845,6 +868,7 @@ public struct Win32LobAppProductCodeRuleFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppRegistryRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappregistryrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppRegistryRule`.
 public typealias Win32LobAppRegistryRule = Model<Win32LobAppRegistryRuleFields>
 
@@ -981,6 +1005,7 @@ extension Win32LobAppRestartBehavior {
 
 /// Its properties are listed in `Win32LobAppRestartSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobapprestartsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppRestartSettings`.
 public typealias Win32LobAppRestartSettings = Model<Win32LobAppRestartSettingsFields>
 
@@ -1001,6 +1026,7 @@ public struct Win32LobAppRestartSettingsFields: FieldSet {
 
 /// Its properties are listed in `Win32LobAppReturnCodeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobappreturncode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppReturnCode`.
 public typealias Win32LobAppReturnCode = Model<Win32LobAppReturnCodeFields>
 
@@ -1041,6 +1067,7 @@ extension Win32LobAppReturnCodeType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/win32lobapprule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.win32LobAppRule`.
 public typealias Win32LobAppRule = Model<Win32LobAppRuleFields>
 
@@ -1130,6 +1157,7 @@ extension Win32LobAutoUpdateSupersededAppsState {
 
 /// Its properties are listed in `Windows10CompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10compliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10CompliancePolicy`.
 public typealias Windows10CompliancePolicy = Model<Windows10CompliancePolicyFields>
 
@@ -1327,6 +1355,7 @@ public struct Windows10CompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Windows10CustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10customconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10CustomConfiguration`.
 public typealias Windows10CustomConfiguration = Model<Windows10CustomConfigurationFields>
 
@@ -1517,6 +1546,8 @@ extension Windows10EditionType {
 
 /// Its properties are listed in `Windows10EndpointProtectionConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windows10endpointprotectionconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10EndpointProtectionConfiguration`.
 public typealias Windows10EndpointProtectionConfiguration = Model<Windows10EndpointProtectionConfigurationFields>
 
@@ -1736,6 +1767,8 @@ public struct Windows10EndpointProtectionConfigurationRequestBuilder: ModelReque
 /// Its properties are listed in `Windows10EnrollmentCompletionPageConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windows10enrollmentcompletionpageconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10EnrollmentCompletionPageConfiguration`.
 public typealias Windows10EnrollmentCompletionPageConfiguration =
     Model<Windows10EnrollmentCompletionPageConfigurationFields>
@@ -1826,6 +1859,8 @@ public struct Windows10EnrollmentCompletionPageConfigurationRequestBuilder: Mode
 /// Its properties are listed in `Windows10EnterpriseModernAppManagementConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windows10enterprisemodernappmanagementconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10EnterpriseModernAppManagementConfiguration`.
 public typealias Windows10EnterpriseModernAppManagementConfiguration =
     Model<Windows10EnterpriseModernAppManagementConfigurationFields>
@@ -1971,6 +2006,7 @@ public struct Windows10EnterpriseModernAppManagementConfigurationRequestBuilder:
 
 /// Its properties are listed in `Windows10GeneralConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10generalconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10GeneralConfiguration`.
 public typealias Windows10GeneralConfiguration = Model<Windows10GeneralConfigurationFields>
 
@@ -2522,6 +2558,7 @@ public struct Windows10GeneralConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Windows10MobileCompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10mobilecompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10MobileCompliancePolicy`.
 public typealias Windows10MobileCompliancePolicy = Model<Windows10MobileCompliancePolicyFields>
 
@@ -2713,6 +2750,7 @@ public struct Windows10MobileCompliancePolicyRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `Windows10NetworkProxyServerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10networkproxyserver?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10NetworkProxyServer`.
 public typealias Windows10NetworkProxyServer = Model<Windows10NetworkProxyServerFields>
 
@@ -2733,6 +2771,8 @@ public struct Windows10NetworkProxyServerFields: FieldSet {
 
 /// Its properties are listed in `Windows10SecureAssessmentConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windows10secureassessmentconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10SecureAssessmentConfiguration`.
 public typealias Windows10SecureAssessmentConfiguration = Model<Windows10SecureAssessmentConfigurationFields>
 
@@ -2885,6 +2925,7 @@ public struct Windows10SecureAssessmentConfigurationRequestBuilder: ModelRequest
 
 /// Its properties are listed in `Windows10TeamGeneralConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows10teamgeneralconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows10TeamGeneralConfiguration`.
 public typealias Windows10TeamGeneralConfiguration = Model<Windows10TeamGeneralConfigurationFields>
 
@@ -3084,6 +3125,7 @@ extension Windows365SwitchCompatibilityFailureReasonType {
 
 /// Its properties are listed in `Windows81CompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows81compliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows81CompliancePolicy`.
 public typealias Windows81CompliancePolicy = Model<Windows81CompliancePolicyFields>
 
@@ -3265,6 +3307,7 @@ public struct Windows81CompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Windows81GeneralConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windows81generalconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windows81GeneralConfiguration`.
 public typealias Windows81GeneralConfiguration = Model<Windows81GeneralConfigurationFields>
 
@@ -3472,6 +3515,7 @@ public struct Windows81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsAppXFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsappx?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsAppX`.
 public typealias WindowsAppX = Model<WindowsAppXFields>
 
@@ -3548,6 +3592,7 @@ public struct WindowsAppXFields: FieldSet {
 
 /// Its properties are listed in `WindowsAppXAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsappxappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsAppXAppAssignmentSettings`.
 public typealias WindowsAppXAppAssignmentSettings = Model<WindowsAppXAppAssignmentSettingsFields>
 
@@ -3644,6 +3689,7 @@ extension WindowsArchitecture {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsautopilotdeploymentprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeploymentProfile`.
 public typealias WindowsAutopilotDeploymentProfile = Model<WindowsAutopilotDeploymentProfileFields>
 
@@ -3695,6 +3741,8 @@ public struct WindowsAutopilotDeploymentProfileFields: FieldSet {
 /// Its properties are listed in `WindowsAutopilotDeploymentProfileAssignmentFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsautopilotdeploymentprofileassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeploymentProfileAssignment`.
 public typealias WindowsAutopilotDeploymentProfileAssignment = Model<WindowsAutopilotDeploymentProfileAssignmentFields>
 
@@ -3763,6 +3811,7 @@ public struct WindowsAutopilotDeploymentProfileRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `WindowsAutopilotDeviceIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsautopilotdeviceidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeviceIdentity`.
 public typealias WindowsAutopilotDeviceIdentity = Model<WindowsAutopilotDeviceIdentityFields>
 
@@ -3892,6 +3941,8 @@ extension WindowsAutopilotDeviceType {
 /// Its properties are listed in `WindowsDefenderAdvancedThreatProtectionConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsdefenderadvancedthreatprotectionconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration`.
 public typealias WindowsDefenderAdvancedThreatProtectionConfiguration =
     Model<WindowsDefenderAdvancedThreatProtectionConfigurationFields>
@@ -4146,6 +4197,7 @@ extension WindowsDefenderProductStatus {
 
 /// Its properties are listed in `WindowsDefenderScanActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsdefenderscanactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDefenderScanActionResult`.
 public typealias WindowsDefenderScanActionResult = Model<WindowsDefenderScanActionResultFields>
 
@@ -4208,6 +4260,7 @@ extension WindowsDeliveryOptimizationMode {
 
 /// Its properties are listed in `WindowsDeviceADAccountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsdeviceadaccount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDeviceADAccount`.
 public typealias WindowsDeviceADAccount = Model<WindowsDeviceADAccountFields>
 
@@ -4234,6 +4287,7 @@ public struct WindowsDeviceADAccountFields: FieldSet {
 
 /// Its properties are listed in `WindowsDeviceAccountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsdeviceaccount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDeviceAccount`.
 public typealias WindowsDeviceAccount = Model<WindowsDeviceAccountFields>
 
@@ -4256,6 +4310,7 @@ public struct WindowsDeviceAccountFields: FieldSet {
 
 /// Its properties are listed in `WindowsDeviceAzureADAccountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsdeviceazureadaccount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDeviceAzureADAccount`.
 public typealias WindowsDeviceAzureADAccount = Model<WindowsDeviceAzureADAccountFields>
 
@@ -4311,6 +4366,7 @@ extension WindowsDeviceHealthState {
 
 /// Its properties are listed in `WindowsDeviceMalwareStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsdevicemalwarestate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsDeviceMalwareState`.
 public typealias WindowsDeviceMalwareState = Model<WindowsDeviceMalwareStateFields>
 
@@ -4407,6 +4463,7 @@ extension WindowsDeviceUsageType {
 
 /// Its properties are listed in `WindowsFirewallNetworkProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsfirewallnetworkprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsFirewallNetworkProfile`.
 public typealias WindowsFirewallNetworkProfile = Model<WindowsFirewallNetworkProfileFields>
 
@@ -4446,6 +4503,8 @@ public struct WindowsFirewallNetworkProfileFields: FieldSet {
 /// Its properties are listed in `WindowsHelloForBusinessAuthenticationMethodFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowshelloforbusinessauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsHelloForBusinessAuthenticationMethod`.
 public typealias WindowsHelloForBusinessAuthenticationMethod = Model<WindowsHelloForBusinessAuthenticationMethodFields>
 
@@ -4529,6 +4588,7 @@ extension WindowsHelloForBusinessPinUsage {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsinformationprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtection`.
 public typealias WindowsInformationProtection = Model<WindowsInformationProtectionFields>
 
@@ -4620,6 +4680,7 @@ public struct WindowsInformationProtectionFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionApp`.
 public typealias WindowsInformationProtectionApp = Model<WindowsInformationProtectionAppFields>
 
@@ -4651,6 +4712,8 @@ public struct WindowsInformationProtectionAppFields: FieldSet {
 /// Its properties are listed in `WindowsInformationProtectionAppLearningSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionapplearningsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionAppLearningSummary`.
 public typealias WindowsInformationProtectionAppLearningSummary =
     Model<WindowsInformationProtectionAppLearningSummaryFields>
@@ -4700,6 +4763,8 @@ public struct WindowsInformationProtectionAppLearningSummaryRequestBuilder: Mode
 
 /// Its properties are listed in `WindowsInformationProtectionAppLockerFileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionapplockerfile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionAppLockerFile`.
 public typealias WindowsInformationProtectionAppLockerFile = Model<WindowsInformationProtectionAppLockerFileFields>
 
@@ -4751,6 +4816,8 @@ public struct WindowsInformationProtectionAppLockerFileRequestBuilder: ModelRequ
 /// Its properties are listed in `WindowsInformationProtectionDataRecoveryCertificateFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectiondatarecoverycertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionDataRecoveryCertificate`.
 public typealias WindowsInformationProtectionDataRecoveryCertificate =
     Model<WindowsInformationProtectionDataRecoveryCertificateFields>
@@ -4779,6 +4846,8 @@ public struct WindowsInformationProtectionDataRecoveryCertificateFields: FieldSe
 
 /// Its properties are listed in `WindowsInformationProtectionDesktopAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectiondesktopapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionDesktopApp`.
 public typealias WindowsInformationProtectionDesktopApp = Model<WindowsInformationProtectionDesktopAppFields>
 
@@ -4841,6 +4910,8 @@ extension WindowsInformationProtectionEnforcementLevel {
 /// Its properties are listed in `WindowsInformationProtectionIPRangeCollectionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectioniprangecollection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionIPRangeCollection`.
 public typealias WindowsInformationProtectionIPRangeCollection =
     Model<WindowsInformationProtectionIPRangeCollectionFields>
@@ -4861,6 +4932,8 @@ public struct WindowsInformationProtectionIPRangeCollectionFields: FieldSet {
 /// Its properties are listed in `WindowsInformationProtectionNetworkLearningSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionnetworklearningsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionNetworkLearningSummary`.
 public typealias WindowsInformationProtectionNetworkLearningSummary =
     Model<WindowsInformationProtectionNetworkLearningSummaryFields>
@@ -4926,6 +4999,7 @@ extension WindowsInformationProtectionPinCharacterRequirements {
 
 /// Its properties are listed in `WindowsInformationProtectionPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionPolicy`.
 public typealias WindowsInformationProtectionPolicy = Model<WindowsInformationProtectionPolicyFields>
 
@@ -5111,6 +5185,8 @@ public struct WindowsInformationProtectionPolicyRequestBuilder: ModelRequestBuil
 /// Its properties are listed in `WindowsInformationProtectionProxiedDomainCollectionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionproxieddomaincollection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionProxiedDomainCollection`.
 public typealias WindowsInformationProtectionProxiedDomainCollection =
     Model<WindowsInformationProtectionProxiedDomainCollectionFields>
@@ -5207,6 +5283,8 @@ public struct WindowsInformationProtectionRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `WindowsInformationProtectionResourceCollectionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionresourcecollection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionResourceCollection`.
 public typealias WindowsInformationProtectionResourceCollection =
     Model<WindowsInformationProtectionResourceCollectionFields>
@@ -5229,6 +5307,8 @@ public struct WindowsInformationProtectionResourceCollectionFields: FieldSet {
 
 /// Its properties are listed in `WindowsInformationProtectionStoreAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsinformationprotectionstoreapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionStoreApp`.
 public typealias WindowsInformationProtectionStoreApp = Model<WindowsInformationProtectionStoreAppFields>
 
@@ -5420,6 +5500,7 @@ extension WindowsMalwareCategory {
 
 /// Its properties are listed in `WindowsMalwareCategoryCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwarecategorycount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareCategoryCount`.
 public typealias WindowsMalwareCategoryCount = Model<WindowsMalwareCategoryCountFields>
 
@@ -5464,6 +5545,7 @@ extension WindowsMalwareExecutionState {
 
 /// Its properties are listed in `WindowsMalwareExecutionStateCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwareexecutionstatecount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareExecutionStateCount`.
 public typealias WindowsMalwareExecutionStateCount = Model<WindowsMalwareExecutionStateCountFields>
 
@@ -5484,6 +5566,7 @@ public struct WindowsMalwareExecutionStateCountFields: FieldSet {
 
 /// Its properties are listed in `WindowsMalwareInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwareinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareInformation`.
 public typealias WindowsMalwareInformation = Model<WindowsMalwareInformationFields>
 
@@ -5541,6 +5624,7 @@ public struct WindowsMalwareInformationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsMalwareNameCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwarenamecount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareNameCount`.
 public typealias WindowsMalwareNameCount = Model<WindowsMalwareNameCountFields>
 
@@ -5563,6 +5647,7 @@ public struct WindowsMalwareNameCountFields: FieldSet {
 
 /// Its properties are listed in `WindowsMalwareOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwareoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareOverview`.
 public typealias WindowsMalwareOverview = Model<WindowsMalwareOverviewFields>
 
@@ -5615,6 +5700,7 @@ extension WindowsMalwareSeverity {
 
 /// Its properties are listed in `WindowsMalwareSeverityCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwareseveritycount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareSeverityCount`.
 public typealias WindowsMalwareSeverityCount = Model<WindowsMalwareSeverityCountFields>
 
@@ -5687,6 +5773,7 @@ extension WindowsMalwareState {
 
 /// Its properties are listed in `WindowsMalwareStateCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmalwarestatecount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMalwareStateCount`.
 public typealias WindowsMalwareStateCount = Model<WindowsMalwareStateCountFields>
 
@@ -5755,6 +5842,7 @@ extension WindowsMalwareThreatState {
 
 /// Its properties are listed in `WindowsMicrosoftEdgeAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmicrosoftedgeapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMicrosoftEdgeApp`.
 public typealias WindowsMicrosoftEdgeApp = Model<WindowsMicrosoftEdgeAppFields>
 
@@ -5854,6 +5942,7 @@ public struct WindowsMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsMinimumOperatingSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsminimumoperatingsystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMinimumOperatingSystem`.
 public typealias WindowsMinimumOperatingSystem = Model<WindowsMinimumOperatingSystemFields>
 
@@ -5874,6 +5963,7 @@ public struct WindowsMinimumOperatingSystemFields: FieldSet {
 
 /// Its properties are listed in `WindowsMobileMSIFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsmobilemsi?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsMobileMSI`.
 public typealias WindowsMobileMSI = Model<WindowsMobileMSIFields>
 
@@ -5994,6 +6084,7 @@ public struct WindowsMobileMSIRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsPhone81CompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsphone81compliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsPhone81CompliancePolicy`.
 public typealias WindowsPhone81CompliancePolicy = Model<WindowsPhone81CompliancePolicyFields>
 
@@ -6175,6 +6266,7 @@ public struct WindowsPhone81CompliancePolicyRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `WindowsPhone81CustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsphone81customconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsPhone81CustomConfiguration`.
 public typealias WindowsPhone81CustomConfiguration = Model<WindowsPhone81CustomConfigurationFields>
 
@@ -6318,6 +6410,7 @@ public struct WindowsPhone81CustomConfigurationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `WindowsPhone81GeneralConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsphone81generalconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsPhone81GeneralConfiguration`.
 public typealias WindowsPhone81GeneralConfiguration = Model<WindowsPhone81GeneralConfigurationFields>
 
@@ -6517,6 +6610,7 @@ public struct WindowsPhone81GeneralConfigurationRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `WindowsProtectionStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsprotectionstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsProtectionState`.
 public typealias WindowsProtectionState = Model<WindowsProtectionStateFields>
 
@@ -6606,6 +6700,7 @@ public struct WindowsProtectionStateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowssetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsSetting`.
 public typealias WindowsSetting = Model<WindowsSettingFields>
 
@@ -6632,6 +6727,7 @@ public struct WindowsSettingFields: FieldSet {
 
 /// Its properties are listed in `WindowsSettingInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowssettinginstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsSettingInstance`.
 public typealias WindowsSettingInstance = Model<WindowsSettingInstanceFields>
 
@@ -6770,6 +6866,7 @@ extension WindowsStartMenuModeType {
 
 /// Its properties are listed in `WindowsUniversalAppXFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsuniversalappx?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX`.
 public typealias WindowsUniversalAppX = Model<WindowsUniversalAppXFields>
 
@@ -6852,6 +6949,8 @@ public struct WindowsUniversalAppXFields: FieldSet {
 
 /// Its properties are listed in `WindowsUniversalAppXAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsuniversalappxappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUniversalAppXAppAssignmentSettings`.
 public typealias WindowsUniversalAppXAppAssignmentSettings = Model<WindowsUniversalAppXAppAssignmentSettingsFields>
 
@@ -6874,6 +6973,7 @@ public struct WindowsUniversalAppXAppAssignmentSettingsFields: FieldSet {
 
 /// Its properties are listed in `WindowsUniversalAppXContainedAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsuniversalappxcontainedapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUniversalAppXContainedApp`.
 public typealias WindowsUniversalAppXContainedApp = Model<WindowsUniversalAppXContainedAppFields>
 
@@ -6974,6 +7074,7 @@ public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WindowsUpdateActiveHoursInstallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsupdateactivehoursinstall?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUpdateActiveHoursInstall`.
 public typealias WindowsUpdateActiveHoursInstall = Model<WindowsUpdateActiveHoursInstallFields>
 
@@ -6998,6 +7099,8 @@ public struct WindowsUpdateActiveHoursInstallFields: FieldSet {
 
 /// Its properties are listed in `WindowsUpdateForBusinessConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/windowsupdateforbusinessconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration`.
 public typealias WindowsUpdateForBusinessConfiguration = Model<WindowsUpdateForBusinessConfigurationFields>
 
@@ -7248,6 +7351,7 @@ extension WindowsUpdateForBusinessUpdateWeeks {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsupdateinstallscheduletype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUpdateInstallScheduleType`.
 public typealias WindowsUpdateInstallScheduleType = Model<WindowsUpdateInstallScheduleTypeFields>
 
@@ -7293,6 +7397,7 @@ extension WindowsUpdateNotificationDisplayOption {
 
 /// Its properties are listed in `WindowsUpdateScheduledInstallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowsupdatescheduledinstall?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsUpdateScheduledInstall`.
 public typealias WindowsUpdateScheduledInstall = Model<WindowsUpdateScheduledInstallFields>
 
@@ -7388,6 +7493,7 @@ extension WindowsUserType {
 
 /// Its properties are listed in `WindowsWebAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/windowswebapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.windowsWebApp`.
 public typealias WindowsWebApp = Model<WindowsWebAppFields>
 
@@ -7485,6 +7591,7 @@ public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkHoursAndLocationsSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workhoursandlocationssetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workHoursAndLocationsSetting`.
 public typealias WorkHoursAndLocationsSetting = Model<WorkHoursAndLocationsSettingFields>
 
@@ -7623,6 +7730,7 @@ extension WorkLocationUpdateScope {
 
 /// Its properties are listed in `WorkPlanOccurrenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workplanoccurrence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workPlanOccurrence`.
 public typealias WorkPlanOccurrence = Model<WorkPlanOccurrenceFields>
 
@@ -7689,6 +7797,7 @@ extension CollectionRequestBuilder where Item == WorkPlanOccurrenceRequestBuilde
 
 /// Its properties are listed in `WorkPlanRecurrenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workplanrecurrence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workPlanRecurrence`.
 public typealias WorkPlanRecurrence = Model<WorkPlanRecurrenceFields>
 
@@ -7732,6 +7841,7 @@ public struct WorkPlanRecurrenceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbook`.
 public typealias Workbook = Model<WorkbookFields>
 
@@ -7776,6 +7886,7 @@ public struct WorkbookFields: FieldSet {
 
 /// Its properties are listed in `WorkbookApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookApplication`.
 public typealias WorkbookApplication = Model<WorkbookApplicationFields>
 
@@ -7824,6 +7935,7 @@ public struct WorkbookApplicationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchart?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChart`.
 public typealias WorkbookChart = Model<WorkbookChartFields>
 
@@ -7878,6 +7990,7 @@ public struct WorkbookChartFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartAreaFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartareaformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAreaFormat`.
 public typealias WorkbookChartAreaFormat = Model<WorkbookChartAreaFormatFields>
 
@@ -7930,6 +8043,7 @@ public struct WorkbookChartAreaFormatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartAxesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartaxes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAxes`.
 public typealias WorkbookChartAxes = Model<WorkbookChartAxesFields>
 
@@ -7991,6 +8105,7 @@ public struct WorkbookChartAxesRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartAxisFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartaxis?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAxis`.
 public typealias WorkbookChartAxis = Model<WorkbookChartAxisFields>
 
@@ -8031,6 +8146,7 @@ public struct WorkbookChartAxisFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartAxisFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartaxisformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisFormat`.
 public typealias WorkbookChartAxisFormat = Model<WorkbookChartAxisFormatFields>
 
@@ -8121,6 +8237,7 @@ public struct WorkbookChartAxisRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartAxisTitleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartaxistitle?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitle`.
 public typealias WorkbookChartAxisTitle = Model<WorkbookChartAxisTitleFields>
 
@@ -8145,6 +8262,7 @@ public struct WorkbookChartAxisTitleFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartAxisTitleFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartaxistitleformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitleFormat`.
 public typealias WorkbookChartAxisTitleFormat = Model<WorkbookChartAxisTitleFormatFields>
 
@@ -8217,6 +8335,7 @@ public struct WorkbookChartAxisTitleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartDataLabelFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartdatalabelformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartDataLabelFormat`.
 public typealias WorkbookChartDataLabelFormat = Model<WorkbookChartDataLabelFormatFields>
 
@@ -8273,6 +8392,7 @@ public struct WorkbookChartDataLabelFormatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartDataLabelsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartdatalabels?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartDataLabels`.
 public typealias WorkbookChartDataLabels = Model<WorkbookChartDataLabelsFields>
 
@@ -8334,6 +8454,7 @@ public struct WorkbookChartDataLabelsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartFillFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartfill?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartFill`.
 public typealias WorkbookChartFill = Model<WorkbookChartFillFields>
 
@@ -8386,6 +8507,7 @@ public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartFontFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartfont?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartFont`.
 public typealias WorkbookChartFont = Model<WorkbookChartFontFields>
 
@@ -8431,6 +8553,7 @@ public struct WorkbookChartFontRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartGridlinesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartgridlines?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartGridlines`.
 public typealias WorkbookChartGridlines = Model<WorkbookChartGridlinesFields>
 
@@ -8453,6 +8576,7 @@ public struct WorkbookChartGridlinesFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartGridlinesFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartgridlinesformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartGridlinesFormat`.
 public typealias WorkbookChartGridlinesFormat = Model<WorkbookChartGridlinesFormatFields>
 
@@ -8525,6 +8649,7 @@ public struct WorkbookChartGridlinesRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartLegendFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartlegend?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartLegend`.
 public typealias WorkbookChartLegend = Model<WorkbookChartLegendFields>
 
@@ -8551,6 +8676,7 @@ public struct WorkbookChartLegendFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartLegendFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartlegendformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartLegendFormat`.
 public typealias WorkbookChartLegendFormat = Model<WorkbookChartLegendFormatFields>
 
@@ -8626,6 +8752,7 @@ public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartLineFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartlineformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartLineFormat`.
 public typealias WorkbookChartLineFormat = Model<WorkbookChartLineFormatFields>
 
@@ -8671,6 +8798,7 @@ public struct WorkbookChartLineFormatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartPointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartPoint`.
 public typealias WorkbookChartPoint = Model<WorkbookChartPointFields>
 
@@ -8693,6 +8821,7 @@ public struct WorkbookChartPointFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartPointFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartpointformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartPointFormat`.
 public typealias WorkbookChartPointFormat = Model<WorkbookChartPointFormatFields>
 
@@ -8937,6 +9066,7 @@ extension CollectionRequestBuilder where Item == WorkbookChartRequestBuilder {
 
 /// Its properties are listed in `WorkbookChartSeriesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartseries?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartSeries`.
 public typealias WorkbookChartSeries = Model<WorkbookChartSeriesFields>
 
@@ -8963,6 +9093,7 @@ public struct WorkbookChartSeriesFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartSeriesFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookchartseriesformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartSeriesFormat`.
 public typealias WorkbookChartSeriesFormat = Model<WorkbookChartSeriesFormatFields>
 
@@ -9067,6 +9198,7 @@ extension CollectionRequestBuilder where Item == WorkbookChartSeriesRequestBuild
 
 /// Its properties are listed in `WorkbookChartTitleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookcharttitle?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartTitle`.
 public typealias WorkbookChartTitle = Model<WorkbookChartTitleFields>
 
@@ -9093,6 +9225,7 @@ public struct WorkbookChartTitleFields: FieldSet {
 
 /// Its properties are listed in `WorkbookChartTitleFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookcharttitleformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookChartTitleFormat`.
 public typealias WorkbookChartTitleFormat = Model<WorkbookChartTitleFormatFields>
 
@@ -9168,6 +9301,7 @@ public struct WorkbookChartTitleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookCommentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookcomment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookComment`.
 public typealias WorkbookComment = Model<WorkbookCommentFields>
 
@@ -9192,6 +9326,7 @@ public struct WorkbookCommentFields: FieldSet {
 
 /// Its properties are listed in `WorkbookCommentReplyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookcommentreply?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookCommentReply`.
 public typealias WorkbookCommentReply = Model<WorkbookCommentReplyFields>
 
@@ -9255,6 +9390,7 @@ public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookFilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFilter`.
 public typealias WorkbookFilter = Model<WorkbookFilterFields>
 
@@ -9273,6 +9409,7 @@ public struct WorkbookFilterFields: FieldSet {
 
 /// Its properties are listed in `WorkbookFilterCriteriaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookfiltercriteria?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFilterCriteria`.
 public typealias WorkbookFilterCriteria = Model<WorkbookFilterCriteriaFields>
 
@@ -9303,6 +9440,7 @@ public struct WorkbookFilterCriteriaFields: FieldSet {
 
 /// Its properties are listed in `WorkbookFilterDatetimeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookfilterdatetime?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFilterDatetime`.
 public typealias WorkbookFilterDatetime = Model<WorkbookFilterDatetimeFields>
 
@@ -9462,6 +9600,7 @@ public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookFormatProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookformatprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFormatProtection`.
 public typealias WorkbookFormatProtection = Model<WorkbookFormatProtectionFields>
 
@@ -9502,6 +9641,7 @@ public struct WorkbookFormatProtectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookFunctionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookfunctionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFunctionResult`.
 public typealias WorkbookFunctionResult = Model<WorkbookFunctionResultFields>
 
@@ -9542,6 +9682,7 @@ public struct WorkbookFunctionResultRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookFunctionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookfunctions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookFunctions`.
 public typealias WorkbookFunctions = Model<WorkbookFunctionsFields>
 
@@ -14263,6 +14404,7 @@ public struct WorkbookFunctionsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookIconFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookicon?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookIcon`.
 public typealias WorkbookIcon = Model<WorkbookIconFields>
 
@@ -14281,6 +14423,7 @@ public struct WorkbookIconFields: FieldSet {
 
 /// Its properties are listed in `WorkbookNamedItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooknameditem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookNamedItem`.
 public typealias WorkbookNamedItem = Model<WorkbookNamedItemFields>
 
@@ -14377,6 +14520,7 @@ extension CollectionRequestBuilder where Item == WorkbookNamedItemRequestBuilder
 
 /// Its properties are listed in `WorkbookOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookOperation`.
 public typealias WorkbookOperation = Model<WorkbookOperationFields>
 
@@ -14399,6 +14543,7 @@ public struct WorkbookOperationFields: FieldSet {
 
 /// Its properties are listed in `WorkbookOperationErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookoperationerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookOperationError`.
 public typealias WorkbookOperationError = Model<WorkbookOperationErrorFields>
 
@@ -14454,6 +14599,7 @@ extension WorkbookOperationStatus {
 
 /// Its properties are listed in `WorkbookPivotTableFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookpivottable?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookPivotTable`.
 public typealias WorkbookPivotTable = Model<WorkbookPivotTableFields>
 
@@ -14517,6 +14663,7 @@ extension CollectionRequestBuilder where Item == WorkbookPivotTableRequestBuilde
 
 /// Its properties are listed in `WorkbookRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRange`.
 public typealias WorkbookRange = Model<WorkbookRangeFields>
 
@@ -14579,6 +14726,7 @@ public struct WorkbookRangeFields: FieldSet {
 
 /// Its properties are listed in `WorkbookRangeBorderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangeborder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeBorder`.
 public typealias WorkbookRangeBorder = Model<WorkbookRangeBorderFields>
 
@@ -14644,6 +14792,7 @@ extension CollectionRequestBuilder where Item == WorkbookRangeBorderRequestBuild
 
 /// Its properties are listed in `WorkbookRangeFillFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangefill?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeFill`.
 public typealias WorkbookRangeFill = Model<WorkbookRangeFillFields>
 
@@ -14689,6 +14838,7 @@ public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookRangeFontFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangefont?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeFont`.
 public typealias WorkbookRangeFont = Model<WorkbookRangeFontFields>
 
@@ -14734,6 +14884,7 @@ public struct WorkbookRangeFontRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookRangeFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangeformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeFormat`.
 public typealias WorkbookRangeFormat = Model<WorkbookRangeFormatFields>
 
@@ -14828,6 +14979,7 @@ public struct WorkbookRangeFormatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookRangeReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangereference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeReference`.
 public typealias WorkbookRangeReference = Model<WorkbookRangeReferenceFields>
 
@@ -15137,6 +15289,7 @@ public struct WorkbookRangeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookRangeSortFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangesort?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeSort`.
 public typealias WorkbookRangeSort = Model<WorkbookRangeSortFields>
 
@@ -15193,6 +15346,7 @@ public struct WorkbookRangeSortRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookRangeViewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookrangeview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookRangeView`.
 public typealias WorkbookRangeView = Model<WorkbookRangeViewFields>
 
@@ -15393,6 +15547,7 @@ public struct WorkbookRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookSessionInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooksessioninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookSessionInfo`.
 public typealias WorkbookSessionInfo = Model<WorkbookSessionInfoFields>
 
@@ -15411,6 +15566,7 @@ public struct WorkbookSessionInfoFields: FieldSet {
 
 /// Its properties are listed in `WorkbookSortFieldFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooksortfield?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookSortField`.
 public typealias WorkbookSortField = Model<WorkbookSortFieldFields>
 
@@ -15437,6 +15593,7 @@ public struct WorkbookSortFieldFields: FieldSet {
 
 /// Its properties are listed in `WorkbookTableFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooktable?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookTable`.
 public typealias WorkbookTable = Model<WorkbookTableFields>
 
@@ -15489,6 +15646,7 @@ public struct WorkbookTableFields: FieldSet {
 
 /// Its properties are listed in `WorkbookTableColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooktablecolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookTableColumn`.
 public typealias WorkbookTableColumn = Model<WorkbookTableColumnFields>
 
@@ -15720,6 +15878,7 @@ extension CollectionRequestBuilder where Item == WorkbookTableRequestBuilder {
 
 /// Its properties are listed in `WorkbookTableRowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooktablerow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookTableRow`.
 public typealias WorkbookTableRow = Model<WorkbookTableRowFields>
 
@@ -15799,6 +15958,7 @@ extension CollectionRequestBuilder where Item == WorkbookTableRowRequestBuilder 
 
 /// Its properties are listed in `WorkbookTableSortFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbooktablesort?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookTableSort`.
 public typealias WorkbookTableSort = Model<WorkbookTableSortFields>
 
@@ -15869,6 +16029,7 @@ public struct WorkbookTableSortRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkbookWorksheetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookworksheet?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookWorksheet`.
 public typealias WorkbookWorksheet = Model<WorkbookWorksheetFields>
 
@@ -15911,6 +16072,7 @@ public struct WorkbookWorksheetFields: FieldSet {
 
 /// Its properties are listed in `WorkbookWorksheetProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookworksheetprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookWorksheetProtection`.
 public typealias WorkbookWorksheetProtection = Model<WorkbookWorksheetProtectionFields>
 
@@ -15935,6 +16097,7 @@ public struct WorkbookWorksheetProtectionFields: FieldSet {
 
 /// Its properties are listed in `WorkbookWorksheetProtectionOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workbookworksheetprotectionoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workbookWorksheetProtectionOptions`.
 public typealias WorkbookWorksheetProtectionOptions = Model<WorkbookWorksheetProtectionOptionsFields>
 
@@ -16117,6 +16280,7 @@ extension CollectionRequestBuilder where Item == WorkbookWorksheetRequestBuilder
 
 /// Its properties are listed in `WorkforceIntegrationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workforceintegration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workforceIntegration`.
 public typealias WorkforceIntegration = Model<WorkforceIntegrationFields>
 
@@ -16161,6 +16325,7 @@ public struct WorkforceIntegrationFields: FieldSet {
 
 /// Its properties are listed in `WorkforceIntegrationEncryptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workforceintegrationencryption?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workforceIntegrationEncryption`.
 public typealias WorkforceIntegrationEncryption = Model<WorkforceIntegrationEncryptionFields>
 
@@ -16269,6 +16434,7 @@ extension WorkforceIntegrationSupportedEntities {
 
 /// Its properties are listed in `WorkingHoursFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workinghours?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workingHours`.
 public typealias WorkingHours = Model<WorkingHoursFields>
 
@@ -16291,6 +16457,7 @@ public struct WorkingHoursFields: FieldSet {
 
 /// Its properties are listed in `WorkingTimeScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workingtimeschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workingTimeSchedule`.
 public typealias WorkingTimeSchedule = Model<WorkingTimeScheduleFields>
 
@@ -16343,6 +16510,7 @@ public struct WorkingTimeScheduleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `WorkspaceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/workspace?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.workspace`.
 public typealias Workspace = Model<WorkspaceFields>
 
@@ -16442,6 +16610,8 @@ extension X509CertificateAffinityLevel {
 /// Its properties are listed in `X509CertificateAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/x509certificateauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateAuthenticationMethodConfiguration`.
 public typealias X509CertificateAuthenticationMethodConfiguration =
     Model<X509CertificateAuthenticationMethodConfigurationFields>
@@ -16530,6 +16700,8 @@ extension X509CertificateAuthenticationMode {
 /// Its properties are listed in `X509CertificateAuthenticationModeConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/x509certificateauthenticationmodeconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateAuthenticationModeConfiguration`.
 public typealias X509CertificateAuthenticationModeConfiguration =
     Model<X509CertificateAuthenticationModeConfigurationFields>
@@ -16554,6 +16726,7 @@ public struct X509CertificateAuthenticationModeConfigurationFields: FieldSet {
 
 /// Its properties are listed in `X509CertificateAuthorityScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/x509certificateauthorityscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateAuthorityScope`.
 public typealias X509CertificateAuthorityScope = Model<X509CertificateAuthorityScopeFields>
 
@@ -16574,6 +16747,8 @@ public struct X509CertificateAuthorityScopeFields: FieldSet {
 
 /// Its properties are listed in `X509CertificateCRLValidationConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/x509certificatecrlvalidationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateCRLValidationConfiguration`.
 public typealias X509CertificateCRLValidationConfiguration = Model<X509CertificateCRLValidationConfigurationFields>
 
@@ -16612,6 +16787,8 @@ extension X509CertificateCRLValidationConfigurationState {
 
 /// Its properties are listed in `X509CertificateCombinationConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/x509certificatecombinationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateCombinationConfiguration`.
 public typealias X509CertificateCombinationConfiguration = Model<X509CertificateCombinationConfigurationFields>
 
@@ -16660,6 +16837,8 @@ public struct X509CertificateCombinationConfigurationRequestBuilder: ModelReques
 
 /// Its properties are listed in `X509CertificateIssuerHintsConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/x509certificateissuerhintsconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateIssuerHintsConfiguration`.
 public typealias X509CertificateIssuerHintsConfiguration = Model<X509CertificateIssuerHintsConfigurationFields>
 
@@ -16692,6 +16871,7 @@ extension X509CertificateIssuerHintsState {
 
 /// Its properties are listed in `X509CertificateRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/x509certificaterule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateRule`.
 public typealias X509CertificateRule = Model<X509CertificateRuleFields>
 
@@ -16741,6 +16921,7 @@ extension X509CertificateRuleType {
 
 /// Its properties are listed in `X509CertificateUserBindingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/x509certificateuserbinding?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.x509CertificateUserBinding`.
 public typealias X509CertificateUserBinding = Model<X509CertificateUserBindingFields>
 

@@ -23,6 +23,7 @@ public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ApprovedClientAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvedclientapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.approvedClientApp`.
 public typealias ApprovedClientApp = Model<ApprovedClientAppFields>
 
@@ -76,6 +77,7 @@ extension ApproverInformationVisibility {
 
 /// Its properties are listed in `AppsInstallationOptionsForMacFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appsinstallationoptionsformac?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appsInstallationOptionsForMac`.
 public typealias AppsInstallationOptionsForMac = Model<AppsInstallationOptionsForMacFields>
 
@@ -94,6 +96,7 @@ public struct AppsInstallationOptionsForMacFields: FieldSet {
 
 /// Its properties are listed in `AppsInstallationOptionsForWindowsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appsinstallationoptionsforwindows?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.appsInstallationOptionsForWindows`.
 public typealias AppsInstallationOptionsForWindows = Model<AppsInstallationOptionsForWindowsFields>
 
@@ -134,6 +137,7 @@ extension AppsUpdateChannelType {
 
 /// Its properties are listed in `ArchivedPrintJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/archivedprintjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.archivedPrintJob`.
 public typealias ArchivedPrintJob = Model<ArchivedPrintJobFields>
 
@@ -168,6 +172,7 @@ public struct ArchivedPrintJobFields: FieldSet {
 
 /// Its properties are listed in `ArkoseFraudProtectionProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/arkosefraudprotectionprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.arkoseFraudProtectionProvider`.
 public typealias ArkoseFraudProtectionProvider = Model<ArkoseFraudProtectionProviderFields>
 
@@ -220,6 +225,7 @@ public struct ArkoseFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ArtifactQueryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/artifactquery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.artifactQuery`.
 public typealias ArtifactQuery = Model<ArtifactQueryFields>
 
@@ -270,6 +276,7 @@ extension ArtifactRestoreStatus {
 
 /// Its properties are listed in `AssignedLabelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedlabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignedLabel`.
 public typealias AssignedLabel = Model<AssignedLabelFields>
 
@@ -288,6 +295,7 @@ public struct AssignedLabelFields: FieldSet {
 
 /// Its properties are listed in `AssignedLicenseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedlicense?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignedLicense`.
 public typealias AssignedLicense = Model<AssignedLicenseFields>
 
@@ -306,6 +314,7 @@ public struct AssignedLicenseFields: FieldSet {
 
 /// Its properties are listed in `AssignedPlaceModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedplacemode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignedPlaceMode`.
 public typealias AssignedPlaceMode = Model<AssignedPlaceModeFields>
 
@@ -324,6 +333,7 @@ public struct AssignedPlaceModeFields: FieldSet {
 
 /// Its properties are listed in `AssignedPlanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedplan?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignedPlan`.
 public typealias AssignedPlan = Model<AssignedPlanFields>
 
@@ -346,6 +356,7 @@ public struct AssignedPlanFields: FieldSet {
 
 /// Its properties are listed in `AssignedTrainingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedtraininginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignedTrainingInfo`.
 public typealias AssignedTrainingInfo = Model<AssignedTrainingInfoFields>
 
@@ -366,6 +377,7 @@ public struct AssignedTrainingInfoFields: FieldSet {
 
 /// Its properties are listed in `AssignmentOrderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignmentorder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignmentOrder`.
 public typealias AssignmentOrder = Model<AssignmentOrderFields>
 
@@ -383,6 +395,8 @@ public struct AssignmentOrderFields: FieldSet {
 /// Its properties are listed in `AssignmentRequestApprovalStageCallbackDataFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/assignmentrequestapprovalstagecallbackdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.assignmentRequestApprovalStageCallbackData`.
 public typealias AssignmentRequestApprovalStageCallbackData = Model<AssignmentRequestApprovalStageCallbackDataFields>
 
@@ -483,6 +497,7 @@ extension AssignmentType {
 
 /// Its properties are listed in `AssociatedTeamInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/associatedteaminfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.associatedTeamInfo`.
 public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
 
@@ -532,6 +547,7 @@ public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attachment`.
 public typealias Attachment = Model<AttachmentFields>
 
@@ -567,6 +583,7 @@ public struct AttachmentFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attachmentBase`.
 public typealias AttachmentBase = Model<AttachmentBaseFields>
 
@@ -638,6 +655,7 @@ extension CollectionRequestBuilder where Item == AttachmentBaseRequestBuilder {
 
 /// Its properties are listed in `AttachmentInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attachmentInfo`.
 public typealias AttachmentInfo = Model<AttachmentInfoFields>
 
@@ -660,6 +678,7 @@ public struct AttachmentInfoFields: FieldSet {
 
 /// Its properties are listed in `AttachmentItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attachmentItem`.
 public typealias AttachmentItem = Model<AttachmentItemFields>
 
@@ -726,6 +745,7 @@ extension CollectionRequestBuilder where Item == AttachmentRequestBuilder {
 
 /// Its properties are listed in `AttachmentSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attachmentSession`.
 public typealias AttachmentSession = Model<AttachmentSessionFields>
 
@@ -784,6 +804,7 @@ extension AttachmentType {
 
 /// Its properties are listed in `AttackSimulationOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationOperation`.
 public typealias AttackSimulationOperation = Model<AttackSimulationOperationFields>
 
@@ -858,6 +879,7 @@ extension AttackSimulationOperationType {
 
 /// Its properties are listed in `AttackSimulationRepeatOffenderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationrepeatoffender?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationRepeatOffender`.
 public typealias AttackSimulationRepeatOffender = Model<AttackSimulationRepeatOffenderFields>
 
@@ -878,6 +900,7 @@ public struct AttackSimulationRepeatOffenderFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationRoot`.
 public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
 
@@ -996,6 +1019,8 @@ public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AttackSimulationSimulationUserCoverageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/attacksimulationsimulationusercoverage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationSimulationUserCoverage`.
 public typealias AttackSimulationSimulationUserCoverage = Model<AttackSimulationSimulationUserCoverageFields>
 
@@ -1020,6 +1045,8 @@ public struct AttackSimulationSimulationUserCoverageFields: FieldSet {
 
 /// Its properties are listed in `AttackSimulationTrainingUserCoverageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/attacksimulationtrainingusercoverage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationTrainingUserCoverage`.
 public typealias AttackSimulationTrainingUserCoverage = Model<AttackSimulationTrainingUserCoverageFields>
 
@@ -1038,6 +1065,7 @@ public struct AttackSimulationTrainingUserCoverageFields: FieldSet {
 
 /// Its properties are listed in `AttackSimulationUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attackSimulationUser`.
 public typealias AttackSimulationUser = Model<AttackSimulationUserFields>
 
@@ -1058,6 +1086,7 @@ public struct AttackSimulationUserFields: FieldSet {
 
 /// Its properties are listed in `AttendanceIntervalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendanceinterval?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendanceInterval`.
 public typealias AttendanceInterval = Model<AttendanceIntervalFields>
 
@@ -1078,6 +1107,7 @@ public struct AttendanceIntervalFields: FieldSet {
 
 /// Its properties are listed in `AttendanceRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendancerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendanceRecord`.
 public typealias AttendanceRecord = Model<AttendanceRecordFields>
 
@@ -1125,6 +1155,7 @@ public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AttendeeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendee?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendee`.
 public typealias Attendee = Model<AttendeeFields>
 
@@ -1147,6 +1178,7 @@ public struct AttendeeFields: FieldSet {
 
 /// Its properties are listed in `AttendeeAvailabilityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeeavailability?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendeeAvailability`.
 public typealias AttendeeAvailability = Model<AttendeeAvailabilityFields>
 
@@ -1165,6 +1197,7 @@ public struct AttendeeAvailabilityFields: FieldSet {
 
 /// Its properties are listed in `AttendeeBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendeeBase`.
 public typealias AttendeeBase = Model<AttendeeBaseFields>
 
@@ -1190,6 +1223,7 @@ public struct AttendeeBaseFields: FieldSet {
 
 /// Its properties are listed in `AttendeeNotificationInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeenotificationinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attendeeNotificationInfo`.
 public typealias AttendeeNotificationInfo = Model<AttendeeNotificationInfoFields>
 
@@ -1256,6 +1290,7 @@ extension AttestationLevel {
 
 /// Its properties are listed in `AttributeDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeDefinition`.
 public typealias AttributeDefinition = Model<AttributeDefinitionFields>
 
@@ -1332,6 +1367,7 @@ extension AttributeDefinitionMetadata {
 
 /// Its properties are listed in `AttributeDefinitionMetadataEntryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinitionmetadataentry?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadataEntry`.
 public typealias AttributeDefinitionMetadataEntry = Model<AttributeDefinitionMetadataEntryFields>
 
@@ -1390,6 +1426,7 @@ extension AttributeFlowType {
 
 /// Its properties are listed in `AttributeMappingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemapping?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeMapping`.
 public typealias AttributeMapping = Model<AttributeMappingFields>
 
@@ -1418,6 +1455,7 @@ public struct AttributeMappingFields: FieldSet {
 
 /// Its properties are listed in `AttributeMappingFunctionSchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingfunctionschema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
 public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunctionSchemaFields>
 
@@ -1462,6 +1500,7 @@ public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `AttributeMappingParameterSchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingparameterschema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeMappingParameterSchema`.
 public typealias AttributeMappingParameterSchema = Model<AttributeMappingParameterSchemaFields>
 
@@ -1484,6 +1523,7 @@ public struct AttributeMappingParameterSchemaFields: FieldSet {
 
 /// Its properties are listed in `AttributeMappingSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingsource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeMappingSource`.
 public typealias AttributeMappingSource = Model<AttributeMappingSourceFields>
 
@@ -1522,6 +1562,7 @@ extension AttributeMappingSourceType {
 
 /// Its properties are listed in `AttributeRuleMembersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributerulemembers?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeRuleMembers`.
 public typealias AttributeRuleMembers = Model<AttributeRuleMembersFields>
 
@@ -1540,6 +1581,7 @@ public struct AttributeRuleMembersFields: FieldSet {
 
 /// Its properties are listed in `AttributeSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributeset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.attributeSet`.
 public typealias AttributeSet = Model<AttributeSetFields>
 
@@ -1599,6 +1641,7 @@ extension AttributeType {
 
 /// Its properties are listed in `AudioFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audio?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.audio`.
 public typealias Audio = Model<AudioFields>
 
@@ -1645,6 +1688,7 @@ public struct AudioFields: FieldSet {
 
 /// Its properties are listed in `AudioConferencingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioconferencing?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.audioConferencing`.
 public typealias AudioConferencing = Model<AudioConferencingFields>
 
@@ -1671,6 +1715,7 @@ public struct AudioConferencingFields: FieldSet {
 
 /// Its properties are listed in `AudioRoutingGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioroutinggroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
 public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
 
@@ -1710,6 +1755,7 @@ public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuditActivityInitiatorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactivityinitiator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditActivityInitiator`.
 public typealias AuditActivityInitiator = Model<AuditActivityInitiatorFields>
 
@@ -1728,6 +1774,7 @@ public struct AuditActivityInitiatorFields: FieldSet {
 
 /// Its properties are listed in `AuditActorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditActor`.
 public typealias AuditActor = Model<AuditActorFields>
 
@@ -1758,6 +1805,7 @@ public struct AuditActorFields: FieldSet {
 
 /// Its properties are listed in `AuditEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditEvent`.
 public typealias AuditEvent = Model<AuditEventFields>
 
@@ -1860,6 +1908,7 @@ public enum AuditLogRecordTypeValues: EnumValues {
 
 /// Its properties are listed in `AuditLogRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditlogroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditLogRoot`.
 public typealias AuditLogRoot = Model<AuditLogRootFields>
 
@@ -1934,6 +1983,7 @@ public enum AuditLogUserTypeValues: EnumValues {
 
 /// Its properties are listed in `AuditPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditProperty`.
 public typealias AuditProperty = Model<AuditPropertyFields>
 
@@ -1954,6 +2004,7 @@ public struct AuditPropertyFields: FieldSet {
 
 /// Its properties are listed in `AuditResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.auditResource`.
 public typealias AuditResource = Model<AuditResourceFields>
 
@@ -1976,6 +2027,7 @@ public struct AuditResourceFields: FieldSet {
 
 /// Its properties are listed in `AuthContextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authcontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authContext`.
 public typealias AuthContext = Model<AuthContextFields>
 
@@ -1992,6 +2044,7 @@ public struct AuthContextFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authentication`.
 public typealias Authentication = Model<AuthenticationFields>
 
@@ -2056,6 +2109,7 @@ public struct AuthenticationFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationAppDeviceDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationappdevicedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationAppDeviceDetails`.
 public typealias AuthenticationAppDeviceDetails = Model<AuthenticationAppDeviceDetailsFields>
 
@@ -2079,6 +2133,8 @@ public struct AuthenticationAppDeviceDetailsFields: FieldSet {
 /// Its properties are listed in `AuthenticationAttributeCollectionInputConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectioninputconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputConfiguration`.
 public typealias AuthenticationAttributeCollectionInputConfiguration =
     Model<AuthenticationAttributeCollectionInputConfigurationFields>
@@ -2146,6 +2202,8 @@ extension AuthenticationAttributeCollectionInputType {
 /// Its properties are listed in `AuthenticationAttributeCollectionOptionConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionoptionconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionOptionConfiguration`.
 public typealias AuthenticationAttributeCollectionOptionConfiguration =
     Model<AuthenticationAttributeCollectionOptionConfigurationFields>
@@ -2170,6 +2228,8 @@ public struct AuthenticationAttributeCollectionOptionConfigurationFields: FieldS
 
 /// Its properties are listed in `AuthenticationAttributeCollectionPageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPage`.
 public typealias AuthenticationAttributeCollectionPage = Model<AuthenticationAttributeCollectionPageFields>
 
@@ -2187,6 +2247,8 @@ public struct AuthenticationAttributeCollectionPageFields: FieldSet {
 /// Its properties are listed in `AuthenticationAttributeCollectionPageViewConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpageviewconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPageViewConfiguration`.
 public typealias AuthenticationAttributeCollectionPageViewConfiguration =
     Model<AuthenticationAttributeCollectionPageViewConfigurationFields>
@@ -2213,6 +2275,7 @@ public struct AuthenticationAttributeCollectionPageViewConfigurationFields: Fiel
 
 /// Its properties are listed in `AuthenticationBehaviorsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationbehaviors?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationBehaviors`.
 public typealias AuthenticationBehaviors = Model<AuthenticationBehaviorsFields>
 
@@ -2235,6 +2298,8 @@ public struct AuthenticationBehaviorsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationcombinationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
 public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCombinationConfigurationFields>
 
@@ -2280,6 +2345,7 @@ public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequest
 
 /// Its properties are listed in `AuthenticationConditionApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditionapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
 public typealias AuthenticationConditionApplication = Model<AuthenticationConditionApplicationFields>
 
@@ -2316,6 +2382,7 @@ public struct AuthenticationConditionApplicationRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `AuthenticationConditionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationConditions`.
 public typealias AuthenticationConditions = Model<AuthenticationConditionsFields>
 
@@ -2332,6 +2399,8 @@ public struct AuthenticationConditionsFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationConditionsApplicationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationconditionsapplications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationConditionsApplications`.
 public typealias AuthenticationConditionsApplications = Model<AuthenticationConditionsApplicationsFields>
 
@@ -2350,6 +2419,8 @@ public struct AuthenticationConditionsApplicationsFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationConfigurationValidationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationconfigurationvalidation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationConfigurationValidation`.
 public typealias AuthenticationConfigurationValidation = Model<AuthenticationConfigurationValidationFields>
 
@@ -2368,6 +2439,7 @@ public struct AuthenticationConfigurationValidationFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationContextClassReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationcontextclassreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
 public typealias AuthenticationContextClassReference = Model<AuthenticationContextClassReferenceFields>
 
@@ -2418,6 +2490,7 @@ public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBui
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
 public typealias AuthenticationEventListener = Model<AuthenticationEventListenerFields>
 
@@ -2481,6 +2554,7 @@ public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventsflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
 public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields>
 
@@ -2530,6 +2604,7 @@ public struct AuthenticationEventsFlowRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuthenticationFlowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationFlow`.
 public typealias AuthenticationFlow = Model<AuthenticationFlowFields>
 
@@ -2546,6 +2621,7 @@ public struct AuthenticationFlowFields: FieldSet {
 
 /// Its properties are listed in `AuthenticationFlowsPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflowspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
 public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFields>
 
@@ -2590,6 +2666,7 @@ public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethod`.
 public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
 
@@ -2629,6 +2706,7 @@ public struct AuthenticationMethodFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
 public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodConfigurationFields>
 
@@ -2717,6 +2795,8 @@ extension AuthenticationMethodFeature {
 
 /// Its properties are listed in `AuthenticationMethodFeatureConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodfeatureconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodFeatureConfiguration`.
 public typealias AuthenticationMethodFeatureConfiguration = Model<AuthenticationMethodFeatureConfigurationFields>
 
@@ -2753,6 +2833,7 @@ extension AuthenticationMethodKeyStrength {
 
 /// Its properties are listed in `AuthenticationMethodModeDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodmodedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
 public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodModeDetailFields>
 
@@ -2966,6 +3047,7 @@ extension AuthenticationMethodState {
 
 /// Its properties are listed in `AuthenticationMethodTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodtarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
 public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFields>
 
@@ -3034,6 +3116,7 @@ extension AuthenticationMethodTargetType {
 
 /// Its properties are listed in `AuthenticationMethodsPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
 public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicyFields>
 
@@ -3130,6 +3213,8 @@ public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuthenticationMethodsRegistrationCampaignFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaign?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaign`.
 public typealias AuthenticationMethodsRegistrationCampaign = Model<AuthenticationMethodsRegistrationCampaignFields>
 
@@ -3153,6 +3238,8 @@ public struct AuthenticationMethodsRegistrationCampaignFields: FieldSet {
 /// Its properties are listed in `AuthenticationMethodsRegistrationCampaignIncludeTargetFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaignincludetarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget`.
 public typealias AuthenticationMethodsRegistrationCampaignIncludeTarget =
     Model<AuthenticationMethodsRegistrationCampaignIncludeTargetFields>
@@ -3179,6 +3266,7 @@ public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: Fiel
 
 /// Its properties are listed in `AuthenticationMethodsRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodsroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
 public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFields>
 
@@ -3450,6 +3538,7 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuthenticationStrengthPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
 public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPolicyFields>
 
@@ -3583,6 +3672,7 @@ extension AuthenticationStrengthRequirements {
 
 /// Its properties are listed in `AuthenticationStrengthRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
 public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFields>
 
@@ -3644,6 +3734,7 @@ public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuthenticationStrengthUsageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthusage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authenticationStrengthUsage`.
 public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsageFields>
 
@@ -3666,6 +3757,7 @@ public struct AuthenticationStrengthUsageFields: FieldSet {
 
 /// Its properties are listed in `AuthoredNoteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorednote?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authoredNote`.
 public typealias AuthoredNote = Model<AuthoredNoteFields>
 
@@ -3705,6 +3797,7 @@ public struct AuthoredNoteRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AuthorizationInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authorizationInfo`.
 public typealias AuthorizationInfo = Model<AuthorizationInfoFields>
 
@@ -3721,6 +3814,7 @@ public struct AuthorizationInfoFields: FieldSet {
 
 /// Its properties are listed in `AuthorizationPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
 public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
 
@@ -3906,6 +4000,7 @@ extension AutoRestartNotificationDismissalMethod {
 
 /// Its properties are listed in `AutomaticRepliesMailTipsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliesmailtips?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.automaticRepliesMailTips`.
 public typealias AutomaticRepliesMailTips = Model<AutomaticRepliesMailTipsFields>
 
@@ -3928,6 +4023,7 @@ public struct AutomaticRepliesMailTipsFields: FieldSet {
 
 /// Its properties are listed in `AutomaticRepliesSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliessetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.automaticRepliesSetting`.
 public typealias AutomaticRepliesSetting = Model<AutomaticRepliesSettingFields>
 
@@ -4005,6 +4101,7 @@ extension AutomaticUpdateMode {
 
 /// Its properties are listed in `AvailabilityItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availabilityitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.availabilityItem`.
 public typealias AvailabilityItem = Model<AvailabilityItemFields>
 
@@ -4027,6 +4124,7 @@ public struct AvailabilityItemFields: FieldSet {
 
 /// Its properties are listed in `AvailableAccessPackageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availableaccesspackage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
 public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
 
@@ -4078,6 +4176,7 @@ public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `AverageComparativeScoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/averagecomparativescore?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.averageComparativeScore`.
 public typealias AverageComparativeScore = Model<AverageComparativeScoreFields>
 
@@ -4096,6 +4195,7 @@ public struct AverageComparativeScoreFields: FieldSet {
 
 /// Its properties are listed in `AzureADJoinPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadjoinpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureADJoinPolicy`.
 public typealias AzureADJoinPolicy = Model<AzureADJoinPolicyFields>
 
@@ -4116,6 +4216,7 @@ public struct AzureADJoinPolicyFields: FieldSet {
 
 /// Its properties are listed in `AzureADRegistrationPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadregistrationpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureADRegistrationPolicy`.
 public typealias AzureADRegistrationPolicy = Model<AzureADRegistrationPolicyFields>
 
@@ -4134,6 +4235,7 @@ public struct AzureADRegistrationPolicyFields: FieldSet {
 
 /// Its properties are listed in `AzureActiveDirectoryTenantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureactivedirectorytenant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureActiveDirectoryTenant`.
 public typealias AzureActiveDirectoryTenant = Model<AzureActiveDirectoryTenantFields>
 
@@ -4158,6 +4260,7 @@ public struct AzureActiveDirectoryTenantFields: FieldSet {
 
 /// Its properties are listed in `AzureAdPopTokenAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadpoptokenauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureAdPopTokenAuthentication`.
 public typealias AzureAdPopTokenAuthentication = Model<AzureAdPopTokenAuthenticationFields>
 
@@ -4177,6 +4280,7 @@ public struct AzureAdPopTokenAuthenticationFields: FieldSet {
 
 /// Its properties are listed in `AzureAdTokenAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadtokenauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureAdTokenAuthentication`.
 public typealias AzureAdTokenAuthentication = Model<AzureAdTokenAuthenticationFields>
 
@@ -4200,6 +4304,8 @@ public struct AzureAdTokenAuthenticationFields: FieldSet {
 /// Its properties are listed in `AzureCommunicationServicesUserConversationMemberFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
 public typealias AzureCommunicationServicesUserConversationMember =
     Model<AzureCommunicationServicesUserConversationMemberFields>
@@ -4281,6 +4387,8 @@ extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserC
 
 /// Its properties are listed in `AzureCommunicationServicesUserIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuseridentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserIdentity`.
 public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicationServicesUserIdentityFields>
 
@@ -4339,6 +4447,7 @@ extension B2bIdentityProvidersType {
 
 /// Its properties are listed in `B2xIdentityUserFlowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/b2xidentityuserflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
 public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
 
@@ -4429,6 +4538,7 @@ public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BackupRestoreRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/backuprestoreroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
 public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 
@@ -4863,6 +4973,7 @@ extension BaseAuthenticationMethod {
 
 /// Its properties are listed in `BaseEndUserNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseendusernotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baseEndUserNotification`.
 public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
 
@@ -4895,6 +5006,7 @@ public struct BaseEndUserNotificationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baseItem`.
 public typealias BaseItem = Model<BaseItemFields>
 
@@ -4986,6 +5098,7 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitemversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baseItemVersion`.
 public typealias BaseItemVersion = Model<BaseItemVersionFields>
 
@@ -5034,6 +5147,7 @@ public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basemapfeature?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baseMapFeature`.
 public typealias BaseMapFeature = Model<BaseMapFeatureFields>
 
@@ -5076,6 +5190,7 @@ public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BaseSitePageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basesitepage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baseSitePage`.
 public typealias BaseSitePage = Model<BaseSitePageFields>
 
@@ -5162,6 +5277,7 @@ public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BaselineParameterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineparameter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baselineParameter`.
 public typealias BaselineParameter = Model<BaselineParameterFields>
 
@@ -5200,6 +5316,7 @@ extension BaselineParameterType {
 
 /// Its properties are listed in `BaselineResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.baselineResource`.
 public typealias BaselineResource = Model<BaselineResourceFields>
 
@@ -5220,6 +5337,7 @@ public struct BaselineResourceFields: FieldSet {
 
 /// Its properties are listed in `BasicAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basicauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.basicAuthentication`.
 public typealias BasicAuthentication = Model<BasicAuthenticationFields>
 
@@ -5356,6 +5474,7 @@ public struct BatchResponseStepFields: FieldSet {
 
 /// Its properties are listed in `BinaryContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/binarycontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.binaryContent`.
 public typealias BinaryContent = Model<BinaryContentFields>
 
@@ -5404,6 +5523,7 @@ extension BitLockerEncryptionMethod {
 
 /// Its properties are listed in `BitLockerRemovableDrivePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerremovabledrivepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bitLockerRemovableDrivePolicy`.
 public typealias BitLockerRemovableDrivePolicy = Model<BitLockerRemovableDrivePolicyFields>
 
@@ -5424,6 +5544,7 @@ public struct BitLockerRemovableDrivePolicyFields: FieldSet {
 
 /// Its properties are listed in `BitlockerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlocker?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bitlocker`.
 public typealias Bitlocker = Model<BitlockerFields>
 
@@ -5444,6 +5565,7 @@ public struct BitlockerFields: FieldSet {
 
 /// Its properties are listed in `BitlockerRecoveryKeyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerrecoverykey?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
 public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
 
@@ -5525,6 +5647,7 @@ extension BodyType {
 
 /// Its properties are listed in `BookingAppointmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingappointment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingAppointment`.
 public typealias BookingAppointment = Model<BookingAppointmentFields>
 
@@ -5635,6 +5758,7 @@ public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingBusinessFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingbusiness?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingBusiness`.
 public typealias BookingBusiness = Model<BookingBusinessFields>
 
@@ -5800,6 +5924,7 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingCurrencyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcurrency?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCurrency`.
 public typealias BookingCurrency = Model<BookingCurrencyFields>
 
@@ -5835,6 +5960,7 @@ public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingCustomQuestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomquestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
 public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
 
@@ -5878,6 +6004,7 @@ public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingCustomerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCustomer`.
 public typealias BookingCustomer = Model<BookingCustomerFields>
 
@@ -5912,6 +6039,7 @@ public struct BookingCustomerFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
 public typealias BookingCustomerBase = Model<BookingCustomerBaseFields>
 
@@ -5952,6 +6080,7 @@ public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingCustomerInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCustomerInformation`.
 public typealias BookingCustomerInformation = Model<BookingCustomerInformationFields>
 
@@ -5990,6 +6119,7 @@ public struct BookingCustomerInformationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformationbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingCustomerInformationBase`.
 public typealias BookingCustomerInformationBase = Model<BookingCustomerInformationBaseFields>
 
@@ -6042,6 +6172,7 @@ extension BookingPageAccessControl {
 
 /// Its properties are listed in `BookingPageSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingpagesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingPageSettings`.
 public typealias BookingPageSettings = Model<BookingPageSettingsFields>
 
@@ -6116,6 +6247,7 @@ extension BookingPriceType {
 
 /// Its properties are listed in `BookingQuestionAnswerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionanswer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingQuestionAnswer`.
 public typealias BookingQuestionAnswer = Model<BookingQuestionAnswerFields>
 
@@ -6144,6 +6276,7 @@ public struct BookingQuestionAnswerFields: FieldSet {
 
 /// Its properties are listed in `BookingQuestionAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingQuestionAssignment`.
 public typealias BookingQuestionAssignment = Model<BookingQuestionAssignmentFields>
 
@@ -6162,6 +6295,7 @@ public struct BookingQuestionAssignmentFields: FieldSet {
 
 /// Its properties are listed in `BookingReminderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingreminder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingReminder`.
 public typealias BookingReminder = Model<BookingReminderFields>
 
@@ -6200,6 +6334,7 @@ extension BookingReminderRecipients {
 
 /// Its properties are listed in `BookingSchedulingPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingschedulingpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingSchedulingPolicy`.
 public typealias BookingSchedulingPolicy = Model<BookingSchedulingPolicyFields>
 
@@ -6230,6 +6365,7 @@ public struct BookingSchedulingPolicyFields: FieldSet {
 
 /// Its properties are listed in `BookingServiceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingservice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingService`.
 public typealias BookingService = Model<BookingServiceFields>
 
@@ -6311,6 +6447,7 @@ public struct BookingServiceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BookingStaffMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
 public typealias BookingStaffMember = Model<BookingStaffMemberFields>
 
@@ -6357,6 +6494,7 @@ public struct BookingStaffMemberFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmemberbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
 public typealias BookingStaffMemberBase = Model<BookingStaffMemberBaseFields>
 
@@ -6483,6 +6621,7 @@ extension BookingType {
 
 /// Its properties are listed in `BookingWorkHoursFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworkhours?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingWorkHours`.
 public typealias BookingWorkHours = Model<BookingWorkHoursFields>
 
@@ -6501,6 +6640,7 @@ public struct BookingWorkHoursFields: FieldSet {
 
 /// Its properties are listed in `BookingWorkTimeSlotFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworktimeslot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingWorkTimeSlot`.
 public typealias BookingWorkTimeSlot = Model<BookingWorkTimeSlotFields>
 
@@ -6519,6 +6659,7 @@ public struct BookingWorkTimeSlotFields: FieldSet {
 
 /// Its properties are listed in `BookingsAvailabilityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailability?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingsAvailability`.
 public typealias BookingsAvailability = Model<BookingsAvailabilityFields>
 
@@ -6563,6 +6704,7 @@ extension BookingsAvailabilityStatus {
 
 /// Its properties are listed in `BookingsAvailabilityWindowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailabilitywindow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bookingsAvailabilityWindow`.
 public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFields>
 
@@ -6614,6 +6756,7 @@ extension BookingsServiceAvailabilityType {
 
 /// Its properties are listed in `BooleanColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/booleancolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.booleanColumn`.
 public typealias BooleanColumn = Model<BooleanColumnFields>
 
@@ -6646,6 +6789,7 @@ extension BroadcastMeetingAudience {
 
 /// Its properties are listed in `BroadcastMeetingCaptionSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingcaptionsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.broadcastMeetingCaptionSettings`.
 public typealias BroadcastMeetingCaptionSettings = Model<BroadcastMeetingCaptionSettingsFields>
 
@@ -6666,6 +6810,7 @@ public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
 
 /// Its properties are listed in `BroadcastMeetingSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.broadcastMeetingSettings`.
 public typealias BroadcastMeetingSettings = Model<BroadcastMeetingSettingsFields>
 
@@ -6732,6 +6877,7 @@ extension BrowseQueryOrder {
 
 /// Its properties are listed in `BrowseQueryResponseItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsequeryresponseitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browseQueryResponseItem`.
 public typealias BrowseQueryResponseItem = Model<BrowseQueryResponseItemFields>
 
@@ -6782,6 +6928,7 @@ extension BrowseQueryResponseItemType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsesessionbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browseSessionBase`.
 public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
 
@@ -6890,6 +7037,7 @@ extension BrowseSessionStatus {
 
 /// Its properties are listed in `BrowserSharedCookieFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookie?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
 public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
 
@@ -6930,6 +7078,7 @@ public struct BrowserSharedCookieFields: FieldSet {
 
 /// Its properties are listed in `BrowserSharedCookieHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookiehistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browserSharedCookieHistory`.
 public typealias BrowserSharedCookieHistory = Model<BrowserSharedCookieHistoryFields>
 
@@ -7021,6 +7170,7 @@ extension BrowserSharedCookieStatus {
 
 /// Its properties are listed in `BrowserSiteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersite?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browserSite`.
 public typealias BrowserSite = Model<BrowserSiteFields>
 
@@ -7102,6 +7252,7 @@ extension BrowserSiteCompatibilityMode {
 
 /// Its properties are listed in `BrowserSiteHistoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitehistory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browserSiteHistory`.
 public typealias BrowserSiteHistory = Model<BrowserSiteHistoryFields>
 
@@ -7130,6 +7281,7 @@ public struct BrowserSiteHistoryFields: FieldSet {
 
 /// Its properties are listed in `BrowserSiteListFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitelist?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.browserSiteList`.
 public typealias BrowserSiteList = Model<BrowserSiteListFields>
 
@@ -7326,6 +7478,7 @@ extension BrowserSiteTargetEnvironment {
 
 /// Its properties are listed in `BucketAggregationDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationdefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bucketAggregationDefinition`.
 public typealias BucketAggregationDefinition = Model<BucketAggregationDefinitionFields>
 
@@ -7350,6 +7503,7 @@ public struct BucketAggregationDefinitionFields: FieldSet {
 
 /// Its properties are listed in `BucketAggregationRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationrange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bucketAggregationRange`.
 public typealias BucketAggregationRange = Model<BucketAggregationRangeFields>
 
@@ -7386,6 +7540,7 @@ extension BucketAggregationSortProperty {
 
 /// Its properties are listed in `BuildingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/building?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.building`.
 public typealias Building = Model<BuildingFields>
 
@@ -7433,6 +7588,7 @@ public struct BuildingFields: FieldSet {
 
 /// Its properties are listed in `BuildingMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/buildingmap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.buildingMap`.
 public typealias BuildingMap = Model<BuildingMapFields>
 
@@ -7546,6 +7702,7 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BuiltInIdentityProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/builtinidentityprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
 public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
 
@@ -7609,6 +7766,7 @@ extension CollectionRequestBuilder where Item == BuiltInIdentityProviderRequestB
 
 /// Its properties are listed in `BulkUploadFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bulkupload?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bulkUpload`.
 public typealias BulkUpload = Model<BulkUploadFields>
 
@@ -7642,6 +7800,7 @@ public struct BulkUploadRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `BundleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bundle?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.bundle`.
 public typealias Bundle = Model<BundleFields>
 
@@ -7660,6 +7819,7 @@ public struct BundleFields: FieldSet {
 
 /// Its properties are listed in `CaPoliciesDeletableRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/capoliciesdeletableroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
 public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
 
@@ -7718,6 +7878,7 @@ public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CalculatedColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calculatedcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calculatedColumn`.
 public typealias CalculatedColumn = Model<CalculatedColumnFields>
 
@@ -7782,6 +7943,7 @@ extension CalendarColor {
 
 /// Its properties are listed in `CalendarGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendargroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calendarGroup`.
 public typealias CalendarGroup = Model<CalendarGroupFields>
 
@@ -7834,6 +7996,7 @@ public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CalendarPermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarpermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calendarPermission`.
 public typealias CalendarPermission = Model<CalendarPermissionFields>
 
@@ -7956,6 +8119,7 @@ extension CalendarSharingActionType {
 
 /// Its properties are listed in `CalendarSharingMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
 public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
 
@@ -8057,6 +8221,7 @@ public struct CalendarSharingMessageFields: FieldSet {
 
 /// Its properties are listed in `CalendarSharingMessageActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessageaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calendarSharingMessageAction`.
 public typealias CalendarSharingMessageAction = Model<CalendarSharingMessageActionFields>
 
@@ -8255,6 +8420,7 @@ extension CollectionRequestBuilder where Item == CalendarSharingMessageRequestBu
 
 /// Its properties are listed in `CallFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/call?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.call`.
 public typealias Call = Model<CallFields>
 
@@ -8327,6 +8493,7 @@ public struct CallFields: FieldSet {
 
 /// Its properties are listed in `CallAiInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callAiInsight`.
 public typealias CallAiInsight = Model<CallAiInsightFields>
 
@@ -8374,6 +8541,7 @@ public struct CallAiInsightRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CallAiInsightViewPointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsightviewpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callAiInsightViewPoint`.
 public typealias CallAiInsightViewPoint = Model<CallAiInsightViewPointFields>
 
@@ -8404,6 +8572,7 @@ extension CallDirection {
 
 /// Its properties are listed in `CallEndedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callendedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callEndedEventMessageDetail`.
 public typealias CallEndedEventMessageDetail = Model<CallEndedEventMessageDetailFields>
 
@@ -8434,6 +8603,7 @@ public struct CallEndedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `CallEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callEvent`.
 public typealias CallEvent = Model<CallEventFields>
 
@@ -8509,6 +8679,7 @@ extension CallEventType {
 
 /// Its properties are listed in `CallMediaStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callmediastate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callMediaState`.
 public typealias CallMediaState = Model<CallMediaStateFields>
 
@@ -8527,6 +8698,7 @@ public struct CallMediaStateFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calloptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callOptions`.
 public typealias CallOptions = Model<CallOptionsFields>
 
@@ -8555,6 +8727,7 @@ public struct CallOptionsFields: FieldSet {
 
 /// Its properties are listed in `CallParticipantInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callparticipantinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callParticipantInfo`.
 public typealias CallParticipantInfo = Model<CallParticipantInfoFields>
 
@@ -8571,6 +8744,7 @@ public struct CallParticipantInfoFields: FieldSet {
 
 /// Its properties are listed in `CallRecordingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecording?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecording`.
 public typealias CallRecording = Model<CallRecordingFields>
 
@@ -8601,6 +8775,7 @@ public struct CallRecordingFields: FieldSet {
 
 /// Its properties are listed in `CallRecordingEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecordingeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecordingEventMessageDetail`.
 public typealias CallRecordingEventMessageDetail = Model<CallRecordingEventMessageDetailFields>
 
@@ -8689,6 +8864,7 @@ extension CallRecordingStatus {
 
 /// Its properties are listed in `CallRecordsAdministrativeUnitInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-administrativeunitinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.administrativeUnitInfo`.
 public typealias CallRecordsAdministrativeUnitInfo = Model<CallRecordsAdministrativeUnitInfoFields>
 
@@ -8785,6 +8961,7 @@ extension CallRecordsAudioCodec {
 
 /// Its properties are listed in `CallRecordsCallRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-callrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
 public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 
@@ -8983,6 +9160,7 @@ extension CallRecordsClientPlatform {
 
 /// Its properties are listed in `CallRecordsClientUserAgentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-clientuseragent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.clientUserAgent`.
 public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFields>
 
@@ -9015,6 +9193,7 @@ public struct CallRecordsClientUserAgentFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsDeviceInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-deviceinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.deviceInfo`.
 public typealias CallRecordsDeviceInfo = Model<CallRecordsDeviceInfoFields>
 
@@ -9071,6 +9250,7 @@ public struct CallRecordsDeviceInfoFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsDirectRoutingLogRowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-directroutinglogrow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.directRoutingLogRow`.
 public typealias CallRecordsDirectRoutingLogRow = Model<CallRecordsDirectRoutingLogRowFields>
 
@@ -9127,6 +9307,7 @@ public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-endpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.endpoint`.
 public typealias CallRecordsEndpoint = Model<CallRecordsEndpointFields>
 
@@ -9149,6 +9330,7 @@ public struct CallRecordsEndpointFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsFailureInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-failureinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.failureInfo`.
 public typealias CallRecordsFailureInfo = Model<CallRecordsFailureInfoFields>
 

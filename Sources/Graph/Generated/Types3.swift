@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `CallRecordsFeedbackTokenSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-feedbacktokenset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.feedbackTokenSet`.
 public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSetFields>
 
@@ -20,6 +21,7 @@ public struct CallRecordsFeedbackTokenSetFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsMediaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-media?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.media`.
 public typealias CallRecordsMedia = Model<CallRecordsMediaFields>
 
@@ -46,6 +48,7 @@ public struct CallRecordsMediaFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsMediaStreamFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-mediastream?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.mediaStream`.
 public typealias CallRecordsMediaStream = Model<CallRecordsMediaStreamFields>
 
@@ -185,6 +188,7 @@ extension CallRecordsNetworkConnectionType {
 
 /// Its properties are listed in `CallRecordsNetworkInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-networkinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.networkInfo`.
 public typealias CallRecordsNetworkInfo = Model<CallRecordsNetworkInfoFields>
 
@@ -269,6 +273,7 @@ extension CallRecordsNetworkTransportProtocol {
 
 /// Its properties are listed in `CallRecordsOrganizerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-organizer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
 public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
 
@@ -312,6 +317,7 @@ public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CallRecordsParticipantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.participant`.
 public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
 
@@ -340,6 +346,7 @@ public struct CallRecordsParticipantFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
 public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFields>
 
@@ -387,6 +394,7 @@ public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CallRecordsParticipantEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantendpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.participantEndpoint`.
 public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEndpointFields>
 
@@ -486,6 +494,7 @@ extension CallRecordsPstnCallDurationSource {
 
 /// Its properties are listed in `CallRecordsPstnCallLogRowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-pstncalllogrow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.pstnCallLogRow`.
 public typealias CallRecordsPstnCallLogRow = Model<CallRecordsPstnCallLogRowFields>
 
@@ -546,6 +555,7 @@ public struct CallRecordsPstnCallLogRowFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsSegmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-segment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.segment`.
 public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
 
@@ -591,6 +601,7 @@ public struct CallRecordsSegmentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CallRecordsServiceEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceendpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.serviceEndpoint`.
 public typealias CallRecordsServiceEndpoint = Model<CallRecordsServiceEndpointFields>
 
@@ -700,6 +711,7 @@ extension CallRecordsServiceRole {
 
 /// Its properties are listed in `CallRecordsServiceUserAgentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceuseragent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.serviceUserAgent`.
 public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgentFields>
 
@@ -726,6 +738,7 @@ public struct CallRecordsServiceUserAgentFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-session?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.session`.
 public typealias CallRecordsSession = Model<CallRecordsSessionFields>
 
@@ -786,6 +799,7 @@ public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CallRecordsTraceRouteHopFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-traceroutehop?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.traceRouteHop`.
 public typealias CallRecordsTraceRouteHop = Model<CallRecordsTraceRouteHopFields>
 
@@ -808,6 +822,7 @@ public struct CallRecordsTraceRouteHopFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useragent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.userAgent`.
 public typealias CallRecordsUserAgent = Model<CallRecordsUserAgentFields>
 
@@ -832,6 +847,7 @@ public struct CallRecordsUserAgentFields: FieldSet {
 
 /// Its properties are listed in `CallRecordsUserFeedbackFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-userfeedback?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.userFeedback`.
 public typealias CallRecordsUserFeedback = Model<CallRecordsUserFeedbackFields>
 
@@ -876,6 +892,7 @@ extension CallRecordsUserFeedbackRating {
 
 /// Its properties are listed in `CallRecordsUserIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useridentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRecords.userIdentity`.
 public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
 
@@ -1275,6 +1292,7 @@ extension CollectionRequestBuilder where Item == CallRequestBuilder {
 
 /// Its properties are listed in `CallRouteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callroute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callRoute`.
 public typealias CallRoute = Model<CallRouteFields>
 
@@ -1295,6 +1313,7 @@ public struct CallRouteFields: FieldSet {
 
 /// Its properties are listed in `CallStartedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callstartedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callStartedEventMessageDetail`.
 public typealias CallStartedEventMessageDetail = Model<CallStartedEventMessageDetailFields>
 
@@ -1362,6 +1381,7 @@ extension CallState {
 
 /// Its properties are listed in `CallTranscriptFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscript?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callTranscript`.
 public typealias CallTranscript = Model<CallTranscriptFields>
 
@@ -1392,6 +1412,7 @@ public struct CallTranscriptFields: FieldSet {
 
 /// Its properties are listed in `CallTranscriptEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscripteventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callTranscriptEventMessageDetail`.
 public typealias CallTranscriptEventMessageDetail = Model<CallTranscriptEventMessageDetailFields>
 
@@ -1458,6 +1479,7 @@ extension CollectionRequestBuilder where Item == CallTranscriptRequestBuilder {
 
 /// Its properties are listed in `CallTranscriptionInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscriptioninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.callTranscriptionInfo`.
 public typealias CallTranscriptionInfo = Model<CallTranscriptionInfoFields>
 
@@ -1494,6 +1516,7 @@ extension CallTranscriptionState {
 
 /// Its properties are listed in `CancelMediaProcessingOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cancelmediaprocessingoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
 public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOperationFields>
 
@@ -1542,6 +1565,7 @@ public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `CanvasLayoutFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/canvaslayout?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.canvasLayout`.
 public typealias CanvasLayout = Model<CanvasLayoutFields>
 
@@ -1688,6 +1712,7 @@ extension CategoryColor {
 
 /// Its properties are listed in `CertificateAuthorityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthority?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certificateAuthority`.
 public typealias CertificateAuthority = Model<CertificateAuthorityFields>
 
@@ -1714,6 +1739,7 @@ public struct CertificateAuthorityFields: FieldSet {
 
 /// Its properties are listed in `CertificateAuthorityDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthoritydetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
 public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFields>
 
@@ -1905,6 +1931,7 @@ extension CertificateAuthorityType {
 
 /// Its properties are listed in `CertificateBasedAuthConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
 public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthConfigurationFields>
 
@@ -1949,6 +1976,7 @@ public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `CertificateBasedAuthPkiFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthpki?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
 public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
 
@@ -2146,6 +2174,7 @@ extension CertificateStatus {
 
 /// Its properties are listed in `CertificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certification`.
 public typealias Certification = Model<CertificationFields>
 
@@ -2170,6 +2199,7 @@ public struct CertificationFields: FieldSet {
 
 /// Its properties are listed in `CertificationControlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificationcontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.certificationControl`.
 public typealias CertificationControl = Model<CertificationControlFields>
 
@@ -2188,6 +2218,7 @@ public struct CertificationControlFields: FieldSet {
 
 /// Its properties are listed in `ChallengingWordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/challengingword?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.challengingWord`.
 public typealias ChallengingWord = Model<ChallengingWordFields>
 
@@ -2206,6 +2237,7 @@ public struct ChallengingWordFields: FieldSet {
 
 /// Its properties are listed in `ChangeNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.changeNotification`.
 public typealias ChangeNotification = Model<ChangeNotificationFields>
 
@@ -2240,6 +2272,7 @@ public struct ChangeNotificationFields: FieldSet {
 
 /// Its properties are listed in `ChangeNotificationCollectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationcollection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.changeNotificationCollection`.
 public typealias ChangeNotificationCollection = Model<ChangeNotificationCollectionFields>
 
@@ -2258,6 +2291,7 @@ public struct ChangeNotificationCollectionFields: FieldSet {
 
 /// Its properties are listed in `ChangeNotificationEncryptedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationencryptedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.changeNotificationEncryptedContent`.
 public typealias ChangeNotificationEncryptedContent = Model<ChangeNotificationEncryptedContentFields>
 
@@ -2284,6 +2318,7 @@ public struct ChangeNotificationEncryptedContentFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changetrackedentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
 public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
 
@@ -2369,6 +2404,7 @@ extension ChangeType {
 
 /// Its properties are listed in `ChannelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channel`.
 public typealias Channel = Model<ChannelFields>
 
@@ -2439,6 +2475,7 @@ public struct ChannelFields: FieldSet {
 
 /// Its properties are listed in `ChannelAddedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeladdedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelAddedEventMessageDetail`.
 public typealias ChannelAddedEventMessageDetail = Model<ChannelAddedEventMessageDetailFields>
 
@@ -2465,6 +2502,7 @@ public struct ChannelAddedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `ChannelDeletedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeldeletedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelDeletedEventMessageDetail`.
 public typealias ChannelDeletedEventMessageDetail = Model<ChannelDeletedEventMessageDetailFields>
 
@@ -2492,6 +2530,8 @@ public struct ChannelDeletedEventMessageDetailFields: FieldSet {
 /// Its properties are listed in `ChannelDescriptionUpdatedEventMessageDetailFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channeldescriptionupdatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelDescriptionUpdatedEventMessageDetail`.
 public typealias ChannelDescriptionUpdatedEventMessageDetail = Model<ChannelDescriptionUpdatedEventMessageDetailFields>
 
@@ -2518,6 +2558,7 @@ public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `ChannelIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelIdentity`.
 public typealias ChannelIdentity = Model<ChannelIdentityFields>
 
@@ -2552,6 +2593,7 @@ extension ChannelLayoutType {
 
 /// Its properties are listed in `ChannelMembersNotificationRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelmembersnotificationrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelMembersNotificationRecipient`.
 public typealias ChannelMembersNotificationRecipient = Model<ChannelMembersNotificationRecipientFields>
 
@@ -2594,6 +2636,7 @@ extension ChannelMembershipType {
 
 /// Its properties are listed in `ChannelRenamedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelrenamedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelRenamedEventMessageDetail`.
 public typealias ChannelRenamedEventMessageDetail = Model<ChannelRenamedEventMessageDetailFields>
 
@@ -2778,6 +2821,8 @@ extension CollectionRequestBuilder where Item == ChannelRequestBuilder {
 /// Its properties are listed in `ChannelSetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channelsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail`.
 public typealias ChannelSetAsFavoriteByDefaultEventMessageDetail =
     Model<ChannelSetAsFavoriteByDefaultEventMessageDetailFields>
@@ -2803,6 +2848,7 @@ public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `ChannelSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelSummary`.
 public typealias ChannelSummary = Model<ChannelSummaryFields>
 
@@ -2826,6 +2872,8 @@ public struct ChannelSummaryFields: FieldSet {
 /// Its properties are listed in `ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channelunsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail`.
 public typealias ChannelUnsetAsFavoriteByDefaultEventMessageDetail =
     Model<ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields>
@@ -2851,6 +2899,7 @@ public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet 
 
 /// Its properties are listed in `ChatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chat`.
 public typealias Chat = Model<ChatFields>
 
@@ -2921,6 +2970,7 @@ public struct ChatFields: FieldSet {
 
 /// Its properties are listed in `ChatInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatInfo`.
 public typealias ChatInfo = Model<ChatInfoFields>
 
@@ -2941,6 +2991,7 @@ public struct ChatInfoFields: FieldSet {
 
 /// Its properties are listed in `ChatMembersNotificationRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmembersnotificationrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMembersNotificationRecipient`.
 public typealias ChatMembersNotificationRecipient = Model<ChatMembersNotificationRecipientFields>
 
@@ -2963,6 +3014,7 @@ public struct ChatMembersNotificationRecipientFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessage`.
 public typealias ChatMessage = Model<ChatMessageFields>
 
@@ -3058,6 +3110,7 @@ extension ChatMessageActions {
 
 /// Its properties are listed in `ChatMessageAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageAttachment`.
 public typealias ChatMessageAttachment = Model<ChatMessageAttachmentFields>
 
@@ -3086,6 +3139,7 @@ public struct ChatMessageAttachmentFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageFromIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagefromidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageFromIdentitySet`.
 public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFields>
 
@@ -3112,6 +3166,7 @@ public struct ChatMessageFromIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageHistoryItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehistoryitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageHistoryItem`.
 public typealias ChatMessageHistoryItem = Model<ChatMessageHistoryItemFields>
 
@@ -3132,6 +3187,7 @@ public struct ChatMessageHistoryItemFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageHostedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehostedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
 public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields>
 
@@ -3196,6 +3252,7 @@ extension ChatMessageImportance {
 
 /// Its properties are listed in `ChatMessageInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
 public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
 
@@ -3241,6 +3298,7 @@ public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ChatMessageMentionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagemention?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageMention`.
 public typealias ChatMessageMention = Model<ChatMessageMentionFields>
 
@@ -3261,6 +3319,7 @@ public struct ChatMessageMentionFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageMentionedIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagementionedidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageMentionedIdentitySet`.
 public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIdentitySetFields>
 
@@ -3289,6 +3348,7 @@ public struct ChatMessageMentionedIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `ChatMessagePolicyViolationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolation`.
 public typealias ChatMessagePolicyViolation = Model<ChatMessagePolicyViolationFields>
 
@@ -3333,6 +3393,7 @@ extension ChatMessagePolicyViolationDlpActionTypes {
 
 /// Its properties are listed in `ChatMessagePolicyViolationPolicyTipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolationpolicytip?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationPolicyTip`.
 public typealias ChatMessagePolicyViolationPolicyTip = Model<ChatMessagePolicyViolationPolicyTipFields>
 
@@ -3398,6 +3459,7 @@ extension ChatMessagePolicyViolationVerdictDetailsTypes {
 
 /// Its properties are listed in `ChatMessageReactionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageReaction`.
 public typealias ChatMessageReaction = Model<ChatMessageReactionFields>
 
@@ -3422,6 +3484,7 @@ public struct ChatMessageReactionFields: FieldSet {
 
 /// Its properties are listed in `ChatMessageReactionIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereactionidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatMessageReactionIdentitySet`.
 public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdentitySetFields>
 
@@ -3558,6 +3621,7 @@ extension ChatMessageType {
 
 /// Its properties are listed in `ChatRenamedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrenamedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatRenamedEventMessageDetail`.
 public typealias ChatRenamedEventMessageDetail = Model<ChatRenamedEventMessageDetailFields>
 
@@ -3780,6 +3844,7 @@ extension CollectionRequestBuilder where Item == ChatRequestBuilder {
 
 /// Its properties are listed in `ChatRestrictionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrestrictions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatRestrictions`.
 public typealias ChatRestrictions = Model<ChatRestrictionsFields>
 
@@ -3814,6 +3879,7 @@ extension ChatType {
 
 /// Its properties are listed in `ChatViewpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatviewpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.chatViewpoint`.
 public typealias ChatViewpoint = Model<ChatViewpointFields>
 
@@ -3832,6 +3898,7 @@ public struct ChatViewpointFields: FieldSet {
 
 /// Its properties are listed in `CheckInClaimFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checkinclaim?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.checkInClaim`.
 public typealias CheckInClaim = Model<CheckInClaimFields>
 
@@ -3889,6 +3956,7 @@ extension CheckInMethod {
 
 /// Its properties are listed in `ChecklistItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checklistitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.checklistItem`.
 public typealias ChecklistItem = Model<ChecklistItemFields>
 
@@ -3930,6 +3998,7 @@ public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ChoiceColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/choicecolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.choiceColumn`.
 public typealias ChoiceColumn = Model<ChoiceColumnFields>
 
@@ -3950,6 +4019,7 @@ public struct ChoiceColumnFields: FieldSet {
 
 /// Its properties are listed in `ClaimBindingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimbinding?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.claimBinding`.
 public typealias ClaimBinding = Model<ClaimBindingFields>
 
@@ -3984,6 +4054,7 @@ extension ClaimBindingSource {
 
 /// Its properties are listed in `ClaimValidationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimvalidation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.claimValidation`.
 public typealias ClaimValidation = Model<ClaimValidationFields>
 
@@ -4002,6 +4073,7 @@ public struct ClaimValidationFields: FieldSet {
 
 /// Its properties are listed in `ClaimsMappingPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimsmappingpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
 public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
 
@@ -4167,6 +4239,7 @@ extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuild
 
 /// Its properties are listed in `ClassifcationErrorBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classifcationerrorbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.classifcationErrorBase`.
 public typealias ClassifcationErrorBase = Model<ClassifcationErrorBaseFields>
 
@@ -4195,6 +4268,7 @@ public struct ClassifcationErrorBaseFields: FieldSet {
 
 /// Its properties are listed in `ClassificationErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.classificationError`.
 public typealias ClassificationError = Model<ClassificationErrorFields>
 
@@ -4226,6 +4300,7 @@ public struct ClassificationErrorFields: FieldSet {
 
 /// Its properties are listed in `ClassificationInnerErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationinnererror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.classificationInnerError`.
 public typealias ClassificationInnerError = Model<ClassificationInnerErrorFields>
 
@@ -4266,6 +4341,7 @@ extension ClickSource {
 
 /// Its properties are listed in `ClientCertificateAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/clientcertificateauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.clientCertificateAuthentication`.
 public typealias ClientCertificateAuthentication = Model<ClientCertificateAuthenticationFields>
 
@@ -4310,6 +4386,7 @@ extension ClonableTeamParts {
 
 /// Its properties are listed in `CloudAppSecuritySessionControlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritysessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControl`.
 public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionControlFields>
 
@@ -4352,6 +4429,7 @@ extension CloudAppSecuritySessionControlType {
 
 /// Its properties are listed in `CloudAppSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudAppSecurityState`.
 public typealias CloudAppSecurityState = Model<CloudAppSecurityStateFields>
 
@@ -4372,6 +4450,7 @@ public struct CloudAppSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `CloudClipboardItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
 public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
 
@@ -4396,6 +4475,7 @@ public struct CloudClipboardItemFields: FieldSet {
 
 /// Its properties are listed in `CloudClipboardItemPayloadFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditempayload?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudClipboardItemPayload`.
 public typealias CloudClipboardItemPayload = Model<CloudClipboardItemPayloadFields>
 
@@ -4431,6 +4511,7 @@ public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CloudClipboardRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboardroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
 public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
 
@@ -4477,6 +4558,7 @@ public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CloudCommunicationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudcommunications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudCommunications`.
 public typealias CloudCommunications = Model<CloudCommunicationsFields>
 
@@ -4610,6 +4692,7 @@ public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CloudFlareRuleModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulemodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudFlareRuleModel`.
 public typealias CloudFlareRuleModel = Model<CloudFlareRuleModelFields>
 
@@ -4630,6 +4713,7 @@ public struct CloudFlareRuleModelFields: FieldSet {
 
 /// Its properties are listed in `CloudFlareRulesetModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulesetmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudFlareRulesetModel`.
 public typealias CloudFlareRulesetModel = Model<CloudFlareRulesetModelFields>
 
@@ -4650,6 +4734,7 @@ public struct CloudFlareRulesetModelFields: FieldSet {
 
 /// Its properties are listed in `CloudFlareVerifiedDetailsModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflareverifieddetailsmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudFlareVerifiedDetailsModel`.
 public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetailsModelFields>
 
@@ -4678,6 +4763,8 @@ public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
 
 /// Its properties are listed in `CloudFlareWebApplicationFirewallProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/cloudflarewebapplicationfirewallprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
 public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebApplicationFirewallProviderFields>
 
@@ -4740,6 +4827,7 @@ public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelReque
 
 /// Its properties are listed in `CloudPCFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpc?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPC`.
 public typealias CloudPC = Model<CloudPCFields>
 
@@ -4924,6 +5012,7 @@ extension CloudPcAuditActivityResult {
 
 /// Its properties are listed in `CloudPcAuditActorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditactor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditActor`.
 public typealias CloudPcAuditActor = Model<CloudPcAuditActorFields>
 
@@ -4972,6 +5061,7 @@ extension CloudPcAuditCategory {
 
 /// Its properties are listed in `CloudPcAuditEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent`.
 public typealias CloudPcAuditEvent = Model<CloudPcAuditEventFields>
 
@@ -5047,6 +5137,7 @@ extension CollectionRequestBuilder where Item == CloudPcAuditEventRequestBuilder
 
 /// Its properties are listed in `CloudPcAuditPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditProperty`.
 public typealias CloudPcAuditProperty = Model<CloudPcAuditPropertyFields>
 
@@ -5067,6 +5158,7 @@ public struct CloudPcAuditPropertyFields: FieldSet {
 
 /// Its properties are listed in `CloudPcAuditResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditResource`.
 public typealias CloudPcAuditResource = Model<CloudPcAuditResourceFields>
 
@@ -5087,6 +5179,7 @@ public struct CloudPcAuditResourceFields: FieldSet {
 
 /// Its properties are listed in `CloudPcDeviceImageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcdeviceimage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage`.
 public typealias CloudPcDeviceImage = Model<CloudPcDeviceImageFields>
 
@@ -5243,6 +5336,7 @@ extension CloudPcDeviceImageStatus {
 
 /// Its properties are listed in `CloudPcDomainJoinConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcdomainjoinconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcDomainJoinConfiguration`.
 public typealias CloudPcDomainJoinConfiguration = Model<CloudPcDomainJoinConfigurationFields>
 
@@ -5281,6 +5375,7 @@ extension CloudPcDomainJoinType {
 
 /// Its properties are listed in `CloudPcGalleryImageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcgalleryimage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcGalleryImage`.
 public typealias CloudPcGalleryImage = Model<CloudPcGalleryImageFields>
 
@@ -5352,6 +5447,7 @@ extension CloudPcGalleryImageStatus {
 
 /// Its properties are listed in `CloudPcLaunchDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpclaunchdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcLaunchDetail`.
 public typealias CloudPcLaunchDetail = Model<CloudPcLaunchDetailFields>
 
@@ -5376,6 +5472,7 @@ public struct CloudPcLaunchDetailFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcmanagementassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcManagementAssignmentTarget`.
 public typealias CloudPcManagementAssignmentTarget = Model<CloudPcManagementAssignmentTargetFields>
 
@@ -5395,6 +5492,8 @@ public struct CloudPcManagementAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `CloudPcManagementGroupAssignmentTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/cloudpcmanagementgroupassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcManagementGroupAssignmentTarget`.
 public typealias CloudPcManagementGroupAssignmentTarget = Model<CloudPcManagementGroupAssignmentTargetFields>
 
@@ -5419,6 +5518,7 @@ public struct CloudPcManagementGroupAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `CloudPcOnPremisesConnectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection`.
 public typealias CloudPcOnPremisesConnection = Model<CloudPcOnPremisesConnectionFields>
 
@@ -5477,6 +5577,8 @@ public struct CloudPcOnPremisesConnectionFields: FieldSet {
 
 /// Its properties are listed in `CloudPcOnPremisesConnectionHealthCheckFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnectionhealthcheck?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionHealthCheck`.
 public typealias CloudPcOnPremisesConnectionHealthCheck = Model<CloudPcOnPremisesConnectionHealthCheckFields>
 
@@ -5897,6 +5999,8 @@ extension CloudPcOnPremisesConnectionStatus {
 
 /// Its properties are listed in `CloudPcOnPremisesConnectionStatusDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnectionstatusdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionStatusDetail`.
 public typealias CloudPcOnPremisesConnectionStatusDetail = Model<CloudPcOnPremisesConnectionStatusDetailFields>
 
@@ -5949,6 +6053,7 @@ extension CloudPcOperatingSystem {
 
 /// Its properties are listed in `CloudPcProvisioningPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy`.
 public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFields>
 
@@ -6001,6 +6106,7 @@ public struct CloudPcProvisioningPolicyFields: FieldSet {
 
 /// Its properties are listed in `CloudPcProvisioningPolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment`.
 public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioningPolicyAssignmentFields>
 
@@ -6055,6 +6161,7 @@ public struct CloudPcProvisioningPolicyAssignmentRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `CloudPcProvisioningPolicyAutopatchFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicyautopatch?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAutopatch`.
 public typealias CloudPcProvisioningPolicyAutopatch = Model<CloudPcProvisioningPolicyAutopatchFields>
 
@@ -6227,6 +6334,7 @@ extension CloudPcRegionGroup {
 
 /// Its properties are listed in `CloudPcReportFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcreport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcReport`.
 public typealias CloudPcReport = Model<CloudPcReportFields>
 
@@ -6321,6 +6429,7 @@ extension CloudPcRestorePointFrequencyType {
 
 /// Its properties are listed in `CloudPcRestorePointSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcrestorepointsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcRestorePointSetting`.
 public typealias CloudPcRestorePointSetting = Model<CloudPcRestorePointSettingFields>
 
@@ -6339,6 +6448,7 @@ public struct CloudPcRestorePointSettingFields: FieldSet {
 
 /// Its properties are listed in `CloudPcServicePlanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcserviceplan?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcServicePlan`.
 public typealias CloudPcServicePlan = Model<CloudPcServicePlanFields>
 
@@ -6380,6 +6490,7 @@ public struct CloudPcServicePlanRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CloudPcSourceDeviceImageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcsourcedeviceimage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcSourceDeviceImage`.
 public typealias CloudPcSourceDeviceImage = Model<CloudPcSourceDeviceImageFields>
 
@@ -6418,6 +6529,7 @@ extension CloudPcUserAccountType {
 
 /// Its properties are listed in `CloudPcUserRoleScopeTagInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcuserrolescopetaginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcUserRoleScopeTagInfo`.
 public typealias CloudPcUserRoleScopeTagInfo = Model<CloudPcUserRoleScopeTagInfoFields>
 
@@ -6436,6 +6548,7 @@ public struct CloudPcUserRoleScopeTagInfoFields: FieldSet {
 
 /// Its properties are listed in `CloudPcUserSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcusersetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcUserSetting`.
 public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
 
@@ -6468,6 +6581,7 @@ public struct CloudPcUserSettingFields: FieldSet {
 
 /// Its properties are listed in `CloudPcUserSettingAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcusersettingassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcUserSettingAssignment`.
 public typealias CloudPcUserSettingAssignment = Model<CloudPcUserSettingAssignmentFields>
 
@@ -6548,6 +6662,7 @@ public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CloudPcWindowsSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcwindowssetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudPcWindowsSetting`.
 public typealias CloudPcWindowsSetting = Model<CloudPcWindowsSettingFields>
 
@@ -6564,6 +6679,7 @@ public struct CloudPcWindowsSettingFields: FieldSet {
 
 /// Its properties are listed in `CloudVideoInteropInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudvideointeropinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.cloudVideoInteropInfo`.
 public typealias CloudVideoInteropInfo = Model<CloudVideoInteropInfoFields>
 
@@ -6584,6 +6700,7 @@ public struct CloudVideoInteropInfoFields: FieldSet {
 
 /// Its properties are listed in `CoachmarkLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/coachmarklocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.coachmarkLocation`.
 public typealias CoachmarkLocation = Model<CoachmarkLocationFields>
 
@@ -6636,6 +6753,7 @@ extension CoachmarkLocationType {
 
 /// Its properties are listed in `CollapsePropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/collapseproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.collapseProperty`.
 public typealias CollapseProperty = Model<CollapsePropertyFields>
 
@@ -6654,6 +6772,7 @@ public struct CollapsePropertyFields: FieldSet {
 
 /// Its properties are listed in `ColumnDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columndefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.columnDefinition`.
 public typealias ColumnDefinition = Model<ColumnDefinitionFields>
 
@@ -6761,6 +6880,7 @@ public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ColumnLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columnlink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.columnLink`.
 public typealias ColumnLink = Model<ColumnLinkFields>
 
@@ -6864,6 +6984,7 @@ extension ColumnTypes {
 
 /// Its properties are listed in `ColumnValidationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columnvalidation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.columnValidation`.
 public typealias ColumnValidation = Model<ColumnValidationFields>
 
@@ -6884,6 +7005,7 @@ public struct ColumnValidationFields: FieldSet {
 
 /// Its properties are listed in `CommentActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commentaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.commentAction`.
 public typealias CommentAction = Model<CommentActionFields>
 
@@ -6904,6 +7026,7 @@ public struct CommentActionFields: FieldSet {
 
 /// Its properties are listed in `CommsNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsnotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.commsNotification`.
 public typealias CommsNotification = Model<CommsNotificationFields>
 
@@ -6922,6 +7045,7 @@ public struct CommsNotificationFields: FieldSet {
 
 /// Its properties are listed in `CommsNotificationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsnotifications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.commsNotifications`.
 public typealias CommsNotifications = Model<CommsNotificationsFields>
 
@@ -6938,6 +7062,7 @@ public struct CommsNotificationsFields: FieldSet {
 
 /// Its properties are listed in `CommsOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.commsOperation`.
 public typealias CommsOperation = Model<CommsOperationFields>
 
@@ -6997,6 +7122,7 @@ public struct CommsOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CommunicationsApplicationIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsapplicationidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsApplicationIdentity`.
 public typealias CommunicationsApplicationIdentity = Model<CommunicationsApplicationIdentityFields>
 
@@ -7025,6 +7151,8 @@ public struct CommunicationsApplicationIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsApplicationInstanceIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/communicationsapplicationinstanceidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsApplicationInstanceIdentity`.
 public typealias CommunicationsApplicationInstanceIdentity = Model<CommunicationsApplicationInstanceIdentityFields>
 
@@ -7053,6 +7181,7 @@ public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsEncryptedIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsencryptedidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsEncryptedIdentity`.
 public typealias CommunicationsEncryptedIdentity = Model<CommunicationsEncryptedIdentityFields>
 
@@ -7077,6 +7206,7 @@ public struct CommunicationsEncryptedIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsGuestIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsguestidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsGuestIdentity`.
 public typealias CommunicationsGuestIdentity = Model<CommunicationsGuestIdentityFields>
 
@@ -7101,6 +7231,7 @@ public struct CommunicationsGuestIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsIdentitySet`.
 public typealias CommunicationsIdentitySet = Model<CommunicationsIdentitySetFields>
 
@@ -7143,6 +7274,7 @@ public struct CommunicationsIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsPhoneIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsphoneidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsPhoneIdentity`.
 public typealias CommunicationsPhoneIdentity = Model<CommunicationsPhoneIdentityFields>
 
@@ -7165,6 +7297,7 @@ public struct CommunicationsPhoneIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunicationsUserIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsuseridentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.communicationsUserIdentity`.
 public typealias CommunicationsUserIdentity = Model<CommunicationsUserIdentityFields>
 
@@ -7189,6 +7322,7 @@ public struct CommunicationsUserIdentityFields: FieldSet {
 
 /// Its properties are listed in `CommunityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/community?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.community`.
 public typealias Community = Model<CommunityFields>
 
@@ -7268,6 +7402,7 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CompanySubscriptionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/companysubscription?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.companySubscription`.
 public typealias CompanySubscription = Model<CompanySubscriptionFields>
 
@@ -7325,6 +7460,7 @@ public struct CompanySubscriptionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ComplexExtensionValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/complexextensionvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.ComplexExtensionValue`.
 public typealias ComplexExtensionValue = Model<ComplexExtensionValueFields>
 
@@ -7339,6 +7475,7 @@ public struct ComplexExtensionValueFields: FieldSet {
 
 /// Its properties are listed in `ComplianceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/compliance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.compliance`.
 public typealias Compliance = Model<ComplianceFields>
 
@@ -7353,6 +7490,7 @@ public struct ComplianceFields: FieldSet {
 
 /// Its properties are listed in `ComplianceInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/complianceinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.complianceInformation`.
 public typealias ComplianceInformation = Model<ComplianceInformationFields>
 
@@ -7371,6 +7509,7 @@ public struct ComplianceInformationFields: FieldSet {
 
 /// Its properties are listed in `ComplianceManagementPartnerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/compliancemanagementpartner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.complianceManagementPartner`.
 public typealias ComplianceManagementPartner = Model<ComplianceManagementPartnerFields>
 
@@ -7409,6 +7548,8 @@ public struct ComplianceManagementPartnerFields: FieldSet {
 
 /// Its properties are listed in `ComplianceManagementPartnerAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/compliancemanagementpartnerassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.complianceManagementPartnerAssignment`.
 public typealias ComplianceManagementPartnerAssignment = Model<ComplianceManagementPartnerAssignmentFields>
 
@@ -7529,6 +7670,7 @@ extension ComplianceStatus {
 
 /// Its properties are listed in `ComputeRightsAndInheritanceResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/computerightsandinheritanceresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.computeRightsAndInheritanceResult`.
 public typealias ComputeRightsAndInheritanceResult = Model<ComputeRightsAndInheritanceResultFields>
 
@@ -7555,6 +7697,7 @@ public struct ComputeRightsAndInheritanceResultFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessAllExternalTenantsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessallexternaltenants?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessAllExternalTenants`.
 public typealias ConditionalAccessAllExternalTenants = Model<ConditionalAccessAllExternalTenantsFields>
 
@@ -7577,6 +7720,7 @@ public struct ConditionalAccessAllExternalTenantsFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessApplicationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessapplications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessApplications`.
 public typealias ConditionalAccessApplications = Model<ConditionalAccessApplicationsFields>
 
@@ -7601,6 +7745,8 @@ public struct ConditionalAccessApplicationsFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessAuthenticationFlowsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessauthenticationflows?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessAuthenticationFlows`.
 public typealias ConditionalAccessAuthenticationFlows = Model<ConditionalAccessAuthenticationFlowsFields>
 
@@ -7649,6 +7795,7 @@ extension ConditionalAccessClientApp {
 
 /// Its properties are listed in `ConditionalAccessClientApplicationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessclientapplications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessClientApplications`.
 public typealias ConditionalAccessClientApplications = Model<ConditionalAccessClientApplicationsFields>
 
@@ -7669,6 +7816,7 @@ public struct ConditionalAccessClientApplicationsFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessConditionSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessconditionset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessConditionSet`.
 public typealias ConditionalAccessConditionSet = Model<ConditionalAccessConditionSetFields>
 
@@ -7742,6 +7890,7 @@ extension ConditionalAccessDevicePlatform {
 
 /// Its properties are listed in `ConditionalAccessDevicesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessdevices?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessDevices`.
 public typealias ConditionalAccessDevices = Model<ConditionalAccessDevicesFields>
 
@@ -7759,6 +7908,8 @@ public struct ConditionalAccessDevicesFields: FieldSet {
 /// Its properties are listed in `ConditionalAccessEnumeratedExternalTenantsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessenumeratedexternaltenants?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessEnumeratedExternalTenants`.
 public typealias ConditionalAccessEnumeratedExternalTenants = Model<ConditionalAccessEnumeratedExternalTenantsFields>
 
@@ -7785,6 +7936,7 @@ public struct ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessexternaltenants?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessExternalTenants`.
 public typealias ConditionalAccessExternalTenants = Model<ConditionalAccessExternalTenantsFields>
 
@@ -7825,6 +7977,7 @@ extension ConditionalAccessExternalTenantsMembershipKind {
 
 /// Its properties are listed in `ConditionalAccessFilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessFilter`.
 public typealias ConditionalAccessFilter = Model<ConditionalAccessFilterFields>
 
@@ -7881,6 +8034,7 @@ extension ConditionalAccessGrantControl {
 
 /// Its properties are listed in `ConditionalAccessGrantControlsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessgrantcontrols?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessGrantControls`.
 public typealias ConditionalAccessGrantControls = Model<ConditionalAccessGrantControlsFields>
 
@@ -7944,6 +8098,8 @@ extension ConditionalAccessGuestOrExternalUserTypes {
 
 /// Its properties are listed in `ConditionalAccessGuestsOrExternalUsersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessguestsorexternalusers?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessGuestsOrExternalUsers`.
 public typealias ConditionalAccessGuestsOrExternalUsers = Model<ConditionalAccessGuestsOrExternalUsersFields>
 
@@ -7982,6 +8138,7 @@ extension ConditionalAccessInsiderRiskLevels {
 
 /// Its properties are listed in `ConditionalAccessLocationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesslocations?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessLocations`.
 public typealias ConditionalAccessLocations = Model<ConditionalAccessLocationsFields>
 
@@ -8000,6 +8157,7 @@ public struct ConditionalAccessLocationsFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessPlatformsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessplatforms?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessPlatforms`.
 public typealias ConditionalAccessPlatforms = Model<ConditionalAccessPlatformsFields>
 
@@ -8018,6 +8176,7 @@ public struct ConditionalAccessPlatformsFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy`.
 public typealias ConditionalAccessPolicy = Model<ConditionalAccessPolicyFields>
 
@@ -8061,6 +8220,7 @@ public struct ConditionalAccessPolicyFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessPolicyDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesspolicydetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicyDetail`.
 public typealias ConditionalAccessPolicyDetail = Model<ConditionalAccessPolicyDetailFields>
 
@@ -8124,6 +8284,7 @@ extension ConditionalAccessPolicyState {
 
 /// Its properties are listed in `ConditionalAccessRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot`.
 public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
 
@@ -8247,6 +8408,7 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesssessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControl`.
 public typealias ConditionalAccessSessionControl = Model<ConditionalAccessSessionControlFields>
 
@@ -8275,6 +8437,7 @@ public struct ConditionalAccessSessionControlFields: FieldSet {
 
 /// Its properties are listed in `ConditionalAccessSessionControlsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesssessioncontrols?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControls`.
 public typealias ConditionalAccessSessionControls = Model<ConditionalAccessSessionControlsFields>
 
@@ -8319,6 +8482,7 @@ extension ConditionalAccessStatus {
 
 /// Its properties are listed in `ConditionalAccessTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesstemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessTemplate`.
 public typealias ConditionalAccessTemplate = Model<ConditionalAccessTemplateFields>
 
@@ -8383,6 +8547,7 @@ extension ConditionalAccessTransferMethods {
 
 /// Its properties are listed in `ConditionalAccessUsersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessusers?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conditionalAccessUsers`.
 public typealias ConditionalAccessUsers = Model<ConditionalAccessUsersFields>
 
@@ -8413,6 +8578,7 @@ public struct ConditionalAccessUsersFields: FieldSet {
 
 /// Its properties are listed in `ConfigurationBaselineFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationbaseline?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationBaseline`.
 public typealias ConfigurationBaseline = Model<ConfigurationBaselineFields>
 
@@ -8483,6 +8649,7 @@ extension CollectionRequestBuilder where Item == ConfigurationBaselineRequestBui
 
 /// Its properties are listed in `ConfigurationDriftFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationdrift?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationDrift`.
 public typealias ConfigurationDrift = Model<ConfigurationDriftFields>
 
@@ -8532,6 +8699,7 @@ public struct ConfigurationDriftRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConfigurationManagementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmanagement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationManagement`.
 public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
 
@@ -8623,6 +8791,8 @@ public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConfigurationManagerClientEnabledFeaturesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/configurationmanagerclientenabledfeatures?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationManagerClientEnabledFeatures`.
 public typealias ConfigurationManagerClientEnabledFeatures = Model<ConfigurationManagerClientEnabledFeaturesFields>
 
@@ -8650,6 +8820,8 @@ public struct ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
 /// Its properties are listed in `ConfigurationManagerCollectionAssignmentTargetFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/configurationmanagercollectionassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationManagerCollectionAssignmentTarget`.
 public typealias ConfigurationManagerCollectionAssignmentTarget =
     Model<ConfigurationManagerCollectionAssignmentTargetFields>
@@ -8673,6 +8845,7 @@ public struct ConfigurationManagerCollectionAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `ConfigurationMonitorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmonitor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationMonitor`.
 public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
 
@@ -8740,6 +8913,7 @@ public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConfigurationMonitoringResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmonitoringresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationMonitoringResult`.
 public typealias ConfigurationMonitoringResult = Model<ConfigurationMonitoringResultFields>
 
@@ -8794,6 +8968,7 @@ public struct ConfigurationMonitoringResultRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConfigurationSnapshotJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationsnapshotjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.configurationSnapshotJob`.
 public typealias ConfigurationSnapshotJob = Model<ConfigurationSnapshotJobFields>
 
@@ -8870,6 +9045,7 @@ extension ConfirmedBy {
 
 /// Its properties are listed in `ConnectedOrganizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectedorganization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.connectedOrganization`.
 public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
 
@@ -8906,6 +9082,7 @@ public struct ConnectedOrganizationFields: FieldSet {
 
 /// Its properties are listed in `ConnectedOrganizationMembersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectedorganizationmembers?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.connectedOrganizationMembers`.
 public typealias ConnectedOrganizationMembers = Model<ConnectedOrganizationMembersFields>
 
@@ -8998,6 +9175,7 @@ extension ConnectionDirection {
 
 /// Its properties are listed in `ConnectionInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectioninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.connectionInfo`.
 public typealias ConnectionInfo = Model<ConnectionInfoFields>
 
@@ -9014,6 +9192,7 @@ public struct ConnectionInfoFields: FieldSet {
 
 /// Its properties are listed in `ConnectionItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectionitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.connectionItem`.
 public typealias ConnectionItem = Model<ConnectionItemFields>
 
@@ -9066,6 +9245,7 @@ extension ConsentRequestFilterByCurrentUserOptions {
 
 /// Its properties are listed in `ContactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contact`.
 public typealias Contact = Model<ContactFields>
 
@@ -9178,6 +9358,7 @@ public struct ContactFields: FieldSet {
 
 /// Its properties are listed in `ContactFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contactfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contactFolder`.
 public typealias ContactFolder = Model<ContactFolderFields>
 
@@ -9390,6 +9571,7 @@ extension CollectionRequestBuilder where Item == ContactRequestBuilder {
 
 /// Its properties are listed in `ContainerFilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/containerfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.containerFilter`.
 public typealias ContainerFilter = Model<ContainerFilterFields>
 
@@ -9406,6 +9588,7 @@ public struct ContainerFilterFields: FieldSet {
 
 /// Its properties are listed in `ContentActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentActivity`.
 public typealias ContentActivity = Model<ContentActivityFields>
 
@@ -9445,6 +9628,7 @@ public struct ContentActivityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ContentApprovalStatusColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentapprovalstatuscolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentApprovalStatusColumn`.
 public typealias ContentApprovalStatusColumn = Model<ContentApprovalStatusColumnFields>
 
@@ -9461,6 +9645,7 @@ public struct ContentApprovalStatusColumnFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentBase`.
 public typealias ContentBase = Model<ContentBaseFields>
 
@@ -9496,6 +9681,7 @@ extension ContentCategory {
 
 /// Its properties are listed in `ContentCustomizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentcustomization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentCustomization`.
 public typealias ContentCustomization = Model<ContentCustomizationFields>
 
@@ -9534,6 +9720,7 @@ extension ContentProcessingErrorType {
 
 /// Its properties are listed in `ContentSharingSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentsharingsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentSharingSession`.
 public typealias ContentSharingSession = Model<ContentSharingSessionFields>
 
@@ -9567,6 +9754,7 @@ public struct ContentSharingSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ContentTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentType`.
 public typealias ContentType = Model<ContentTypeFields>
 
@@ -9631,6 +9819,7 @@ public struct ContentTypeFields: FieldSet {
 
 /// Its properties are listed in `ContentTypeInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttypeinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentTypeInfo`.
 public typealias ContentTypeInfo = Model<ContentTypeInfoFields>
 
@@ -9649,6 +9838,7 @@ public struct ContentTypeInfoFields: FieldSet {
 
 /// Its properties are listed in `ContentTypeOrderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttypeorder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contentTypeOrder`.
 public typealias ContentTypeOrder = Model<ContentTypeOrderFields>
 
@@ -9808,6 +9998,7 @@ extension CollectionRequestBuilder where Item == ContentTypeRequestBuilder {
 
 /// Its properties are listed in `ContractFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contract?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.contract`.
 public typealias Contract = Model<ContractFields>
 
@@ -9965,6 +10156,7 @@ extension CollectionRequestBuilder where Item == ContractRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/controlconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.controlConfiguration`.
 public typealias ControlConfiguration = Model<ControlConfigurationFields>
 
@@ -10015,6 +10207,7 @@ public struct ControlConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ControlScoreFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/controlscore?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.controlScore`.
 public typealias ControlScore = Model<ControlScoreFields>
 
@@ -10037,6 +10230,7 @@ public struct ControlScoreFields: FieldSet {
 
 /// Its properties are listed in `ConversationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conversation`.
 public typealias Conversation = Model<ConversationFields>
 
@@ -10069,6 +10263,7 @@ public struct ConversationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conversationMember`.
 public typealias ConversationMember = Model<ConversationMemberFields>
 
@@ -10157,6 +10352,8 @@ extension CollectionRequestBuilder where Item == ConversationMemberRequestBuilde
 /// Its properties are listed in `ConversationMemberRoleUpdatedEventMessageDetailFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/conversationmemberroleupdatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail`.
 public typealias ConversationMemberRoleUpdatedEventMessageDetail =
     Model<ConversationMemberRoleUpdatedEventMessageDetailFields>

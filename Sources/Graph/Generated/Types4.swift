@@ -32,6 +32,7 @@ public struct ConversationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConversationThreadFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversationthread?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.conversationThread`.
 public typealias ConversationThread = Model<ConversationThreadFields>
 
@@ -104,6 +105,7 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ConvertIdResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/convertidresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.convertIdResult`.
 public typealias ConvertIdResult = Model<ConvertIdResultFields>
 
@@ -124,6 +126,7 @@ public struct ConvertIdResultFields: FieldSet {
 
 /// Its properties are listed in `CopilotAdminFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadmin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotAdmin`.
 public typealias CopilotAdmin = Model<CopilotAdminFields>
 
@@ -148,6 +151,7 @@ public struct CopilotAdminFields: FieldSet {
 
 /// Its properties are listed in `CopilotAdminCatalogFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadmincatalog?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotAdminCatalog`.
 public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
 
@@ -194,6 +198,7 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopilotAdminLimitedModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadminlimitedmode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotAdminLimitedMode`.
 public typealias CopilotAdminLimitedMode = Model<CopilotAdminLimitedModeFields>
 
@@ -262,6 +267,7 @@ public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopilotAdminSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadminsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotAdminSetting`.
 public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
 
@@ -307,6 +313,7 @@ public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopilotPackageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotpackage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotPackage`.
 public typealias CopilotPackage = Model<CopilotPackageFields>
 
@@ -366,6 +373,7 @@ public struct CopilotPackageFields: FieldSet {
 
 /// Its properties are listed in `CopilotPackageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotpackagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotPackageDetail`.
 public typealias CopilotPackageDetail = Model<CopilotPackageDetailFields>
 
@@ -478,6 +486,7 @@ public struct CopilotPackageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopilotReportRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotreportroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotReportRoot`.
 public typealias CopilotReportRoot = Model<CopilotReportRootFields>
 
@@ -555,6 +564,7 @@ public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopilotRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.copilotRoot`.
 public typealias CopilotRoot = Model<CopilotRootFields>
 
@@ -646,6 +656,7 @@ public struct CopilotRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CopyNotebookModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copynotebookmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.CopyNotebookModel`.
 public typealias CopyNotebookModel = Model<CopyNotebookModelFields>
 
@@ -706,6 +717,7 @@ extension CountryLookupMethodType {
 
 /// Its properties are listed in `CountryNamedLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/countrynamedlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.countryNamedLocation`.
 public typealias CountryNamedLocation = Model<CountryNamedLocationFields>
 
@@ -785,6 +797,7 @@ extension CourseStatus {
 
 /// Its properties are listed in `CreateActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/createaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.createAction`.
 public typealias CreateAction = Model<CreateActionFields>
 
@@ -799,6 +812,8 @@ public struct CreateActionFields: FieldSet {
 
 /// Its properties are listed in `CrossCloudAzureActiveDirectoryTenantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosscloudazureactivedirectorytenant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossCloudAzureActiveDirectoryTenant`.
 public typealias CrossCloudAzureActiveDirectoryTenant = Model<CrossCloudAzureActiveDirectoryTenantFields>
 
@@ -825,6 +840,7 @@ public struct CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
 
 /// Its properties are listed in `CrossTenantAccessPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy`.
 public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
 
@@ -866,6 +882,8 @@ public struct CrossTenantAccessPolicyFields: FieldSet {
 /// Its properties are listed in `CrossTenantAccessPolicyAppServiceConnectSettingFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyappserviceconnectsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyAppServiceConnectSetting`.
 public typealias CrossTenantAccessPolicyAppServiceConnectSetting =
     Model<CrossTenantAccessPolicyAppServiceConnectSettingFields>
@@ -886,6 +904,7 @@ public struct CrossTenantAccessPolicyAppServiceConnectSettingFields: FieldSet {
 
 /// Its properties are listed in `CrossTenantAccessPolicyB2BSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyb2bsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyB2BSetting`.
 public typealias CrossTenantAccessPolicyB2BSetting = Model<CrossTenantAccessPolicyB2BSettingFields>
 
@@ -911,6 +930,8 @@ public struct CrossTenantAccessPolicyB2BSettingFields: FieldSet {
 /// Its properties are listed in `CrossTenantAccessPolicyConfigurationDefaultFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyconfigurationdefault?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault`.
 public typealias CrossTenantAccessPolicyConfigurationDefault = Model<CrossTenantAccessPolicyConfigurationDefaultFields>
 
@@ -989,6 +1010,8 @@ public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRe
 /// Its properties are listed in `CrossTenantAccessPolicyConfigurationPartnerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyconfigurationpartner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationPartner`.
 public typealias CrossTenantAccessPolicyConfigurationPartner = Model<CrossTenantAccessPolicyConfigurationPartnerFields>
 
@@ -1069,6 +1092,7 @@ public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRe
 
 /// Its properties are listed in `CrossTenantAccessPolicyInboundTrustFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyinboundtrust?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyInboundTrust`.
 public typealias CrossTenantAccessPolicyInboundTrust = Model<CrossTenantAccessPolicyInboundTrustFields>
 
@@ -1090,6 +1114,8 @@ public struct CrossTenantAccessPolicyInboundTrustFields: FieldSet {
 /// Its properties are listed in `CrossTenantAccessPolicyM365CollaborationInboundSettingFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicym365collaborationinboundsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyM365CollaborationInboundSetting`.
 public typealias CrossTenantAccessPolicyM365CollaborationInboundSetting =
     Model<CrossTenantAccessPolicyM365CollaborationInboundSettingFields>
@@ -1113,6 +1139,8 @@ public struct CrossTenantAccessPolicyM365CollaborationInboundSettingFields: Fiel
 /// Its properties are listed in `CrossTenantAccessPolicyM365CollaborationOutboundSettingFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicym365collaborationoutboundsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyM365CollaborationOutboundSetting`.
 public typealias CrossTenantAccessPolicyM365CollaborationOutboundSetting =
     Model<CrossTenantAccessPolicyM365CollaborationOutboundSettingFields>
@@ -1280,6 +1308,7 @@ extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestB
 
 /// Its properties are listed in `CrossTenantAccessPolicyTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTarget`.
 public typealias CrossTenantAccessPolicyTarget = Model<CrossTenantAccessPolicyTargetFields>
 
@@ -1299,6 +1328,8 @@ public struct CrossTenantAccessPolicyTargetFields: FieldSet {
 /// Its properties are listed in `CrossTenantAccessPolicyTargetConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytargetconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTargetConfiguration`.
 public typealias CrossTenantAccessPolicyTargetConfiguration = Model<CrossTenantAccessPolicyTargetConfigurationFields>
 
@@ -1353,6 +1384,8 @@ extension CrossTenantAccessPolicyTargetType {
 
 /// Its properties are listed in `CrossTenantAccessPolicyTenantRestrictionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytenantrestrictions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTenantRestrictions`.
 public typealias CrossTenantAccessPolicyTenantRestrictions = Model<CrossTenantAccessPolicyTenantRestrictionsFields>
 
@@ -1379,6 +1412,8 @@ public struct CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
 
 /// Its properties are listed in `CrossTenantIdentitySyncPolicyPartnerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/crosstenantidentitysyncpolicypartner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantIdentitySyncPolicyPartner`.
 public typealias CrossTenantIdentitySyncPolicyPartner = Model<CrossTenantIdentitySyncPolicyPartnerFields>
 
@@ -1419,6 +1454,7 @@ public struct CrossTenantIdentitySyncPolicyPartnerRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `CrossTenantUserSyncInboundFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantusersyncinbound?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.crossTenantUserSyncInbound`.
 public typealias CrossTenantUserSyncInbound = Model<CrossTenantUserSyncInboundFields>
 
@@ -1470,6 +1506,7 @@ extension CsaStarLevel {
 
 /// Its properties are listed in `CurrencyColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/currencycolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.currencyColumn`.
 public typealias CurrencyColumn = Model<CurrencyColumnFields>
 
@@ -1487,6 +1524,8 @@ public struct CurrencyColumnFields: FieldSet {
 /// Its properties are listed in `CustomAppManagementApplicationConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customappmanagementapplicationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customAppManagementApplicationConfiguration`.
 public typealias CustomAppManagementApplicationConfiguration = Model<CustomAppManagementApplicationConfigurationFields>
 
@@ -1503,6 +1542,7 @@ public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
 
 /// Its properties are listed in `CustomAppManagementConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customappmanagementconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customAppManagementConfiguration`.
 public typealias CustomAppManagementConfiguration = Model<CustomAppManagementConfigurationFields>
 
@@ -1531,6 +1571,7 @@ public struct CustomAppManagementConfigurationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customauthenticationextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension`.
 public typealias CustomAuthenticationExtension = Model<CustomAuthenticationExtensionFields>
 
@@ -1641,6 +1682,7 @@ extension CollectionRequestBuilder where Item == CustomAuthenticationExtensionRe
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customcalloutextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customCalloutExtension`.
 public typealias CustomCalloutExtension = Model<CustomCalloutExtensionFields>
 
@@ -1699,6 +1741,7 @@ public struct CustomCalloutExtensionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CustomDataProvidedResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customdataprovidedresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResource`.
 public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFields>
 
@@ -1755,6 +1798,8 @@ public struct CustomDataProvidedResourceFields: FieldSet {
 /// Its properties are listed in `CustomDataProvidedResourceAccessReviewUploadSessionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceaccessreviewuploadsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession`.
 public typealias CustomDataProvidedResourceAccessReviewUploadSession =
     Model<CustomDataProvidedResourceAccessReviewUploadSessionFields>
@@ -1834,6 +1879,7 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
 
 /// Its properties are listed in `CustomDataProvidedResourceFileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcefile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceFile`.
 public typealias CustomDataProvidedResourceFile = Model<CustomDataProvidedResourceFileFields>
 
@@ -1883,6 +1929,8 @@ public struct CustomDataProvidedResourceFileRequestBuilder: ModelRequestBuilder 
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsAccessReviewContextDataFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-accessreviewcontextdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData`.
 public typealias CustomDataProvidedResourcePayloadsAccessReviewContextData =
     Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataFields>
@@ -1911,6 +1959,8 @@ public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: F
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-accessreviewcontextdatabase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase`.
 public typealias CustomDataProvidedResourcePayloadsAccessReviewContextDataBase =
     Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields>
@@ -1941,6 +1991,8 @@ public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseField
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-applydecisioncontextdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData`.
 public typealias CustomDataProvidedResourcePayloadsApplyDecisionContextData =
     Model<CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields>
@@ -1968,6 +2020,8 @@ public struct CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: 
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-data?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.data`.
 public typealias CustomDataProvidedResourcePayloadsData = Model<CustomDataProvidedResourcePayloadsDataFields>
 
@@ -2042,6 +2096,8 @@ public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession`.
 public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvidedResourceUploadSessionFields>
 
@@ -2082,6 +2138,8 @@ public struct CustomDataProvidedResourceUploadSessionFields: FieldSet {
 /// Its properties are listed in `CustomDataProvidedResourceUploadSessionRequestFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadsessionrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSessionRequest`.
 public typealias CustomDataProvidedResourceUploadSessionRequest =
     Model<CustomDataProvidedResourceUploadSessionRequestFields>
@@ -2141,6 +2199,8 @@ public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelReques
 
 /// Its properties are listed in `CustomDataProvidedResourceUploadStatsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadstats?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadStats`.
 public typealias CustomDataProvidedResourceUploadStats = Model<CustomDataProvidedResourceUploadStatsFields>
 
@@ -2180,6 +2240,8 @@ extension CustomDataProvidedResourceUploadStatus {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customextensionauthenticationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionAuthenticationConfiguration`.
 public typealias CustomExtensionAuthenticationConfiguration = Model<CustomExtensionAuthenticationConfigurationFields>
 
@@ -2201,6 +2263,7 @@ public struct CustomExtensionAuthenticationConfigurationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionbehavioronerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionBehaviorOnError`.
 public typealias CustomExtensionBehaviorOnError = Model<CustomExtensionBehaviorOnErrorFields>
 
@@ -2222,6 +2285,8 @@ public struct CustomExtensionBehaviorOnErrorFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customextensioncallbackconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionCallbackConfiguration`.
 public typealias CustomExtensionCallbackConfiguration = Model<CustomExtensionCallbackConfigurationFields>
 
@@ -2247,6 +2312,7 @@ public struct CustomExtensionCallbackConfigurationFields: FieldSet {
 
 /// Its properties are listed in `CustomExtensionCalloutInstanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionCalloutInstance`.
 public typealias CustomExtensionCalloutInstance = Model<CustomExtensionCalloutInstanceFields>
 
@@ -2300,6 +2366,7 @@ extension CustomExtensionCalloutInstanceStatus {
 
 /// Its properties are listed in `CustomExtensionCalloutRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionCalloutRequest`.
 public typealias CustomExtensionCalloutRequest = Model<CustomExtensionCalloutRequestFields>
 
@@ -2320,6 +2387,7 @@ public struct CustomExtensionCalloutRequestFields: FieldSet {
 
 /// Its properties are listed in `CustomExtensionCalloutResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionCalloutResponse`.
 public typealias CustomExtensionCalloutResponse = Model<CustomExtensionCalloutResponseFields>
 
@@ -2340,6 +2408,7 @@ public struct CustomExtensionCalloutResponseFields: FieldSet {
 
 /// Its properties are listed in `CustomExtensionClientConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionclientconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionClientConfiguration`.
 public typealias CustomExtensionClientConfiguration = Model<CustomExtensionClientConfigurationFields>
 
@@ -2360,6 +2429,7 @@ public struct CustomExtensionClientConfigurationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensiondata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionData`.
 public typealias CustomExtensionData = Model<CustomExtensionDataFields>
 
@@ -2385,6 +2455,8 @@ public struct CustomExtensionDataFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customextensionendpointconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionEndpointConfiguration`.
 public typealias CustomExtensionEndpointConfiguration = Model<CustomExtensionEndpointConfigurationFields>
 
@@ -2404,6 +2476,8 @@ public struct CustomExtensionEndpointConfigurationFields: FieldSet {
 
 /// Its properties are listed in `CustomExtensionOverwriteConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customextensionoverwriteconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionOverwriteConfiguration`.
 public typealias CustomExtensionOverwriteConfiguration = Model<CustomExtensionOverwriteConfigurationFields>
 
@@ -2422,6 +2496,7 @@ public struct CustomExtensionOverwriteConfigurationFields: FieldSet {
 
 /// Its properties are listed in `CustomExtensionStageSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionstagesetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customExtensionStageSetting`.
 public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSettingFields>
 
@@ -2473,6 +2548,7 @@ public struct CustomExtensionStageSettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `CustomMetadataDictionaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/custommetadatadictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customMetadataDictionary`.
 public typealias CustomMetadataDictionary = Model<CustomMetadataDictionaryFields>
 
@@ -2506,6 +2582,7 @@ extension CustomSecurityAttributeComparisonOperator {
 
 /// Its properties are listed in `CustomSecurityAttributeDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributedefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition`.
 public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttributeDefinitionFields>
 
@@ -2576,6 +2653,7 @@ public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuild
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributeexemption?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customSecurityAttributeExemption`.
 public typealias CustomSecurityAttributeExemption = Model<CustomSecurityAttributeExemptionFields>
 
@@ -2601,6 +2679,8 @@ public struct CustomSecurityAttributeExemptionFields: FieldSet {
 /// Its properties are listed in `CustomSecurityAttributeStringValueExemptionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/customsecurityattributestringvalueexemption?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customSecurityAttributeStringValueExemption`.
 public typealias CustomSecurityAttributeStringValueExemption = Model<CustomSecurityAttributeStringValueExemptionFields>
 
@@ -2627,6 +2707,7 @@ public struct CustomSecurityAttributeStringValueExemptionFields: FieldSet {
 
 /// Its properties are listed in `CustomSecurityAttributeValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributevalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customSecurityAttributeValue`.
 public typealias CustomSecurityAttributeValue = Model<CustomSecurityAttributeValueFields>
 
@@ -2641,6 +2722,7 @@ public struct CustomSecurityAttributeValueFields: FieldSet {
 
 /// Its properties are listed in `CustomTimeZoneFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customtimezone?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customTimeZone`.
 public typealias CustomTimeZone = Model<CustomTimeZoneFields>
 
@@ -2663,6 +2745,7 @@ public struct CustomTimeZoneFields: FieldSet {
 
 /// Its properties are listed in `CustomTrainingSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customtrainingsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.customTrainingSetting`.
 public typealias CustomTrainingSetting = Model<CustomTrainingSettingFields>
 
@@ -2695,6 +2778,7 @@ public struct CustomTrainingSettingFields: FieldSet {
 
 /// Its properties are listed in `DataPolicyOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datapolicyoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dataPolicyOperation`.
 public typealias DataPolicyOperation = Model<DataPolicyOperationFields>
 
@@ -2825,6 +2909,7 @@ extension DataRetentionLevel {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasecurityandgovernance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance`.
 public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFields>
 
@@ -2878,6 +2963,7 @@ public struct DataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DataSourceConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasourceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dataSourceConfiguration`.
 public typealias DataSourceConfiguration = Model<DataSourceConfigurationFields>
 
@@ -2894,6 +2980,7 @@ public struct DataSourceConfigurationFields: FieldSet {
 
 /// Its properties are listed in `DataSubjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasubject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dataSubject`.
 public typealias DataSubject = Model<DataSubjectFields>
 
@@ -2954,6 +3041,7 @@ extension DataSubjectType {
 
 /// Its properties are listed in `DateTimeColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datetimecolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dateTimeColumn`.
 public typealias DateTimeColumn = Model<DateTimeColumnFields>
 
@@ -2972,6 +3060,7 @@ public struct DateTimeColumnFields: FieldSet {
 
 /// Its properties are listed in `DateTimeTimeZoneFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datetimetimezone?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dateTimeTimeZone`.
 public typealias DateTimeTimeZone = Model<DateTimeTimeZoneFields>
 
@@ -2990,6 +3079,7 @@ public struct DateTimeTimeZoneFields: FieldSet {
 
 /// Its properties are listed in `DayNoteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/daynote?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dayNote`.
 public typealias DayNote = Model<DayNoteFields>
 
@@ -3071,6 +3161,7 @@ extension DayOfWeek {
 
 /// Its properties are listed in `DaylightTimeZoneOffsetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/daylighttimezoneoffset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.daylightTimeZoneOffset`.
 public typealias DaylightTimeZoneOffset = Model<DaylightTimeZoneOffsetFields>
 
@@ -3103,6 +3194,7 @@ public struct DaylightTimeZoneOffsetFields: FieldSet {
 
 /// Its properties are listed in `DefaultColumnValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultcolumnvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.defaultColumnValue`.
 public typealias DefaultColumnValue = Model<DefaultColumnValueFields>
 
@@ -3122,6 +3214,8 @@ public struct DefaultColumnValueFields: FieldSet {
 /// Its properties are listed in `DefaultInvitationRedemptionIdentityProviderConfigurationFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/defaultinvitationredemptionidentityproviderconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration`.
 public typealias DefaultInvitationRedemptionIdentityProviderConfiguration =
     Model<DefaultInvitationRedemptionIdentityProviderConfigurationFields>
@@ -3147,6 +3241,7 @@ public struct DefaultInvitationRedemptionIdentityProviderConfigurationFields: Fi
 
 /// Its properties are listed in `DefaultManagedAppProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultmanagedappprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection`.
 public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtectionFields>
 
@@ -3304,6 +3399,7 @@ public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DefaultUserRolePermissionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultuserrolepermissions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.defaultUserRolePermissions`.
 public typealias DefaultUserRolePermissions = Model<DefaultUserRolePermissionsFields>
 
@@ -3348,6 +3444,7 @@ extension DefenderCloudBlockLevelType {
 
 /// Its properties are listed in `DefenderDetectedMalwareActionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defenderdetectedmalwareactions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.defenderDetectedMalwareActions`.
 public typealias DefenderDetectedMalwareActions = Model<DefenderDetectedMalwareActionsFields>
 
@@ -3494,6 +3591,7 @@ extension DelegateMeetingMessageDeliveryOptions {
 
 /// Its properties are listed in `DelegatedAdminAccessAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccessassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignment`.
 public typealias DelegatedAdminAccessAssignment = Model<DelegatedAdminAccessAssignmentFields>
 
@@ -3568,6 +3666,7 @@ extension DelegatedAdminAccessAssignmentStatus {
 
 /// Its properties are listed in `DelegatedAdminAccessContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccesscontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessContainer`.
 public typealias DelegatedAdminAccessContainer = Model<DelegatedAdminAccessContainerFields>
 
@@ -3600,6 +3699,7 @@ extension DelegatedAdminAccessContainerType {
 
 /// Its properties are listed in `DelegatedAdminAccessDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccessdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessDetails`.
 public typealias DelegatedAdminAccessDetails = Model<DelegatedAdminAccessDetailsFields>
 
@@ -3616,6 +3716,7 @@ public struct DelegatedAdminAccessDetailsFields: FieldSet {
 
 /// Its properties are listed in `DelegatedAdminCustomerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadmincustomer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer`.
 public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
 
@@ -3673,6 +3774,7 @@ public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DelegatedAdminRelationshipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationship?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship`.
 public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFields>
 
@@ -3729,6 +3831,8 @@ public struct DelegatedAdminRelationshipFields: FieldSet {
 /// Its properties are listed in `DelegatedAdminRelationshipCustomerParticipantFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshipcustomerparticipant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipCustomerParticipant`.
 public typealias DelegatedAdminRelationshipCustomerParticipant =
     Model<DelegatedAdminRelationshipCustomerParticipantFields>
@@ -3748,6 +3852,7 @@ public struct DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
 
 /// Its properties are listed in `DelegatedAdminRelationshipOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshipoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperation`.
 public typealias DelegatedAdminRelationshipOperation = Model<DelegatedAdminRelationshipOperationFields>
 
@@ -3822,6 +3927,7 @@ extension DelegatedAdminRelationshipOperationType {
 
 /// Its properties are listed in `DelegatedAdminRelationshipRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshiprequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequest`.
 public typealias DelegatedAdminRelationshipRequest = Model<DelegatedAdminRelationshipRequestFields>
 
@@ -3997,6 +4103,8 @@ extension DelegatedAdminRelationshipStatus {
 
 /// Its properties are listed in `DelegatedAdminServiceManagementDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/delegatedadminservicemanagementdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminServiceManagementDetail`.
 public typealias DelegatedAdminServiceManagementDetail = Model<DelegatedAdminServiceManagementDetailFields>
 
@@ -4043,6 +4151,8 @@ public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `DelegatedAdminServiceProviderConstraintsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/delegatedadminserviceproviderconstraints?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedAdminServiceProviderConstraints`.
 public typealias DelegatedAdminServiceProviderConstraints = Model<DelegatedAdminServiceProviderConstraintsFields>
 
@@ -4091,6 +4201,7 @@ public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelReque
 
 /// Its properties are listed in `DelegatedPermissionClassificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedpermissionclassification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.delegatedPermissionClassification`.
 public typealias DelegatedPermissionClassification = Model<DelegatedPermissionClassificationFields>
 
@@ -4139,6 +4250,7 @@ public struct DelegatedPermissionClassificationRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `DeleteActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleteaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deleteAction`.
 public typealias DeleteAction = Model<DeleteActionFields>
 
@@ -4158,6 +4270,8 @@ public struct DeleteActionFields: FieldSet {
 /// Its properties are listed in `DeleteUserFromSharedAppleDeviceActionResultFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deleteuserfromsharedappledeviceactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deleteUserFromSharedAppleDeviceActionResult`.
 public typealias DeleteUserFromSharedAppleDeviceActionResult = Model<DeleteUserFromSharedAppleDeviceActionResultFields>
 
@@ -4188,6 +4302,7 @@ public struct DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
 
 /// Its properties are listed in `DeletedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleted?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deleted`.
 public typealias Deleted = Model<DeletedFields>
 
@@ -4204,6 +4319,7 @@ public struct DeletedFields: FieldSet {
 
 /// Its properties are listed in `DeletedChatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deletedchat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deletedChat`.
 public typealias DeletedChat = Model<DeletedChatFields>
 
@@ -4247,6 +4363,7 @@ public struct DeletedChatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeletedItemContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleteditemcontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deletedItemContainer`.
 public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
 
@@ -4293,6 +4410,7 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeletedTeamFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deletedteam?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deletedTeam`.
 public typealias DeletedTeam = Model<DeletedTeamFields>
 
@@ -4356,6 +4474,7 @@ extension CollectionRequestBuilder where Item == DeletedTeamRequestBuilder {
 
 /// Its properties are listed in `DeltaParticipantsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deltaparticipants?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deltaParticipants`.
 public typealias DeltaParticipants = Model<DeltaParticipantsFields>
 
@@ -4404,6 +4523,7 @@ public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/desk?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.desk`.
 public typealias Desk = Model<DeskFields>
 
@@ -4502,6 +4622,7 @@ extension DestinationType {
 
 /// Its properties are listed in `DetailsInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/detailsinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.detailsInfo`.
 public typealias DetailsInfo = Model<DetailsInfoFields>
 
@@ -4516,6 +4637,7 @@ public struct DetailsInfoFields: FieldSet {
 
 /// Its properties are listed in `DetectedAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/detectedapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.detectedApp`.
 public typealias DetectedApp = Model<DetectedAppFields>
 
@@ -4621,6 +4743,7 @@ public struct DetectedAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/device?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.device`.
 public typealias Device = Model<DeviceFields>
 
@@ -4719,6 +4842,7 @@ public struct DeviceFields: FieldSet {
 
 /// Its properties are listed in `DeviceActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceActionResult`.
 public typealias DeviceActionResult = Model<DeviceActionResultFields>
 
@@ -4756,6 +4880,8 @@ public struct DeviceActionResultFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementAssignmentTarget`.
 public typealias DeviceAndAppManagementAssignmentTarget = Model<DeviceAndAppManagementAssignmentTargetFields>
 
@@ -4780,6 +4906,7 @@ public struct DeviceAndAppManagementAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `DeviceAndAppManagementDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementData`.
 public typealias DeviceAndAppManagementData = Model<DeviceAndAppManagementDataFields>
 
@@ -4794,6 +4921,8 @@ public struct DeviceAndAppManagementDataFields: FieldSet {
 
 /// Its properties are listed in `DeviceAndAppManagementRoleAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementroleassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment`.
 public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManagementRoleAssignmentFields>
 
@@ -4854,6 +4983,8 @@ public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `DeviceAndAppManagementRoleDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementroledefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition`.
 public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManagementRoleDefinitionFields>
 
@@ -4914,6 +5045,7 @@ public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `DeviceAppManagementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceappmanagement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceAppManagement`.
 public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
 
@@ -5148,6 +5280,7 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCategory`.
 public typealias DeviceCategory = Model<DeviceCategoryFields>
 
@@ -5185,6 +5318,7 @@ public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceComplianceActionItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceactionitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceActionItem`.
 public typealias DeviceComplianceActionItem = Model<DeviceComplianceActionItemFields>
 
@@ -5261,6 +5395,7 @@ extension DeviceComplianceActionType {
 
 /// Its properties are listed in `DeviceComplianceDeviceOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancedeviceoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceOverview`.
 public typealias DeviceComplianceDeviceOverview = Model<DeviceComplianceDeviceOverviewFields>
 
@@ -5317,6 +5452,7 @@ public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `DeviceComplianceDeviceStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancedevicestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceStatus`.
 public typealias DeviceComplianceDeviceStatus = Model<DeviceComplianceDeviceStatusFields>
 
@@ -5373,6 +5509,7 @@ public struct DeviceComplianceDeviceStatusRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy`.
 public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
 
@@ -5443,6 +5580,7 @@ public struct DeviceCompliancePolicyFields: FieldSet {
 
 /// Its properties are listed in `DeviceCompliancePolicyAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicyassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyAssignment`.
 public typealias DeviceCompliancePolicyAssignment = Model<DeviceCompliancePolicyAssignmentFields>
 
@@ -5487,6 +5625,8 @@ public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `DeviceCompliancePolicyDeviceStateSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicydevicestatesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyDeviceStateSummary`.
 public typealias DeviceCompliancePolicyDeviceStateSummary = Model<DeviceCompliancePolicyDeviceStateSummaryFields>
 
@@ -5645,6 +5785,7 @@ public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceCompliancePolicySettingStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicysettingstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingState`.
 public typealias DeviceCompliancePolicySettingState = Model<DeviceCompliancePolicySettingStateFields>
 
@@ -5683,6 +5824,8 @@ public struct DeviceCompliancePolicySettingStateFields: FieldSet {
 
 /// Its properties are listed in `DeviceCompliancePolicySettingStateSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicysettingstatesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingStateSummary`.
 public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceCompliancePolicySettingStateSummaryFields>
 
@@ -5758,6 +5901,7 @@ public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequ
 
 /// Its properties are listed in `DeviceCompliancePolicyStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyState`.
 public typealias DeviceCompliancePolicyState = Model<DeviceCompliancePolicyStateFields>
 
@@ -5810,6 +5954,8 @@ public struct DeviceCompliancePolicyStateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceComplianceScheduledActionForRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/devicecompliancescheduledactionforrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule`.
 public typealias DeviceComplianceScheduledActionForRule = Model<DeviceComplianceScheduledActionForRuleFields>
 
@@ -5867,6 +6013,7 @@ public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequest
 
 /// Its properties are listed in `DeviceComplianceSettingStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancesettingstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceSettingState`.
 public typealias DeviceComplianceSettingState = Model<DeviceComplianceSettingStateFields>
 
@@ -5929,6 +6076,7 @@ public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceComplianceUserOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceuseroverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceUserOverview`.
 public typealias DeviceComplianceUserOverview = Model<DeviceComplianceUserOverviewFields>
 
@@ -5983,6 +6131,7 @@ public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceComplianceUserStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceuserstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceComplianceUserStatus`.
 public typealias DeviceComplianceUserStatus = Model<DeviceComplianceUserStatusFields>
 
@@ -6031,6 +6180,7 @@ public struct DeviceComplianceUserStatusRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfiguration`.
 public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
 
@@ -6113,6 +6263,7 @@ public struct DeviceConfigurationFields: FieldSet {
 
 /// Its properties are listed in `DeviceConfigurationAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationAssignment`.
 public typealias DeviceConfigurationAssignment = Model<DeviceConfigurationAssignmentFields>
 
@@ -6155,6 +6306,7 @@ public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceConfigurationDeviceOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdeviceoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceOverview`.
 public typealias DeviceConfigurationDeviceOverview = Model<DeviceConfigurationDeviceOverviewFields>
 
@@ -6211,6 +6363,8 @@ public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `DeviceConfigurationDeviceStateSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdevicestatesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStateSummary`.
 public typealias DeviceConfigurationDeviceStateSummary = Model<DeviceConfigurationDeviceStateSummaryFields>
 
@@ -6267,6 +6421,7 @@ public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `DeviceConfigurationDeviceStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdevicestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStatus`.
 public typealias DeviceConfigurationDeviceStatus = Model<DeviceConfigurationDeviceStatusFields>
 
@@ -6407,6 +6562,7 @@ public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceConfigurationSettingStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationsettingstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationSettingState`.
 public typealias DeviceConfigurationSettingState = Model<DeviceConfigurationSettingStateFields>
 
@@ -6445,6 +6601,7 @@ public struct DeviceConfigurationSettingStateFields: FieldSet {
 
 /// Its properties are listed in `DeviceConfigurationStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationState`.
 public typealias DeviceConfigurationState = Model<DeviceConfigurationStateFields>
 
@@ -6493,6 +6650,7 @@ public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceConfigurationUserOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationuseroverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationUserOverview`.
 public typealias DeviceConfigurationUserOverview = Model<DeviceConfigurationUserOverviewFields>
 
@@ -6549,6 +6707,7 @@ public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `DeviceConfigurationUserStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationuserstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationUserStatus`.
 public typealias DeviceConfigurationUserStatus = Model<DeviceConfigurationUserStatusFields>
 
@@ -6599,6 +6758,7 @@ public struct DeviceConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceDetail`.
 public typealias DeviceDetail = Model<DeviceDetailFields>
 
@@ -6629,6 +6789,7 @@ public struct DeviceDetailFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration`.
 public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigurationFields>
 
@@ -6767,6 +6928,7 @@ extension DeviceEnrollmentFailureReason {
 
 /// Its properties are listed in `DeviceEnrollmentLimitConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentlimitconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration`.
 public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimitConfigurationFields>
 
@@ -6855,6 +7017,7 @@ public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `DeviceEnrollmentPlatformRestrictionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentplatformrestriction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestriction`.
 public typealias DeviceEnrollmentPlatformRestriction = Model<DeviceEnrollmentPlatformRestrictionFields>
 
@@ -6878,6 +7041,8 @@ public struct DeviceEnrollmentPlatformRestrictionFields: FieldSet {
 /// Its properties are listed in `DeviceEnrollmentPlatformRestrictionsConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceenrollmentplatformrestrictionsconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration`.
 public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
     Model<DeviceEnrollmentPlatformRestrictionsConfigurationFields>
@@ -7031,6 +7196,8 @@ extension DeviceEnrollmentType {
 /// Its properties are listed in `DeviceEnrollmentWindowsHelloForBusinessConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/deviceenrollmentwindowshelloforbusinessconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration`.
 public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
     Model<DeviceEnrollmentWindowsHelloForBusinessConfigurationFields>
@@ -7143,6 +7310,7 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder
 
 /// Its properties are listed in `DeviceExchangeAccessStateSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceexchangeaccessstatesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceExchangeAccessStateSummary`.
 public typealias DeviceExchangeAccessStateSummary = Model<DeviceExchangeAccessStateSummaryFields>
 
@@ -7167,6 +7335,7 @@ public struct DeviceExchangeAccessStateSummaryFields: FieldSet {
 
 /// Its properties are listed in `DeviceGeoLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicegeolocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceGeoLocation`.
 public typealias DeviceGeoLocation = Model<DeviceGeoLocationFields>
 
@@ -7197,6 +7366,7 @@ public struct DeviceGeoLocationFields: FieldSet {
 
 /// Its properties are listed in `DeviceHealthAttestationStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicehealthattestationstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceHealthAttestationState`.
 public typealias DeviceHealthAttestationState = Model<DeviceHealthAttestationStateFields>
 
@@ -7275,6 +7445,7 @@ public struct DeviceHealthAttestationStateFields: FieldSet {
 
 /// Its properties are listed in `DeviceInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceInfo`.
 public typealias DeviceInfo = Model<DeviceInfoFields>
 
@@ -7347,6 +7518,7 @@ public struct DeviceInfoFields: FieldSet {
 
 /// Its properties are listed in `DeviceInstallStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceinstallstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceInstallState`.
 public typealias DeviceInstallState = Model<DeviceInstallStateFields>
 
@@ -7396,6 +7568,7 @@ public struct DeviceInstallStateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceLocalCredentialFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelocalcredential?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceLocalCredential`.
 public typealias DeviceLocalCredential = Model<DeviceLocalCredentialFields>
 
@@ -7418,6 +7591,7 @@ public struct DeviceLocalCredentialFields: FieldSet {
 
 /// Its properties are listed in `DeviceLocalCredentialInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelocalcredentialinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceLocalCredentialInfo`.
 public typealias DeviceLocalCredentialInfo = Model<DeviceLocalCredentialInfoFields>
 
@@ -7462,6 +7636,7 @@ public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceLogCollectionResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelogcollectionresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse`.
 public typealias DeviceLogCollectionResponse = Model<DeviceLogCollectionResponseFields>
 
@@ -7539,6 +7714,7 @@ extension DeviceLogCollectionTemplateType {
 
 /// Its properties are listed in `DeviceManagementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagement`.
 public typealias DeviceManagement = Model<DeviceManagementFields>
 
@@ -7839,6 +8015,8 @@ public struct DeviceManagementFields: FieldSet {
 
 /// Its properties are listed in `DeviceManagementCachedReportConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/devicemanagementcachedreportconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementCachedReportConfiguration`.
 public typealias DeviceManagementCachedReportConfiguration = Model<DeviceManagementCachedReportConfigurationFields>
 
@@ -7960,6 +8138,7 @@ extension DeviceManagementExchangeAccessStateReason {
 
 /// Its properties are listed in `DeviceManagementExchangeConnectorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementexchangeconnector?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector`.
 public typealias DeviceManagementExchangeConnector = Model<DeviceManagementExchangeConnectorFields>
 
@@ -8084,6 +8263,7 @@ extension DeviceManagementExchangeConnectorType {
 
 /// Its properties are listed in `DeviceManagementExportJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementexportjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementExportJob`.
 public typealias DeviceManagementExportJob = Model<DeviceManagementExportJobFields>
 
@@ -8154,6 +8334,7 @@ public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceManagementPartnerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementpartner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementPartner`.
 public typealias DeviceManagementPartner = Model<DeviceManagementPartnerFields>
 
@@ -8206,6 +8387,7 @@ extension DeviceManagementPartnerAppType {
 
 /// Its properties are listed in `DeviceManagementPartnerAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementpartnerassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementPartnerAssignment`.
 public typealias DeviceManagementPartnerAssignment = Model<DeviceManagementPartnerAssignmentFields>
 
@@ -8309,6 +8491,7 @@ extension DeviceManagementReportStatus {
 
 /// Its properties are listed in `DeviceManagementReportsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementreports?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementReports`.
 public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
 
@@ -9546,6 +9729,7 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DeviceManagementSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementSettings`.
 public typealias DeviceManagementSettings = Model<DeviceManagementSettingsFields>
 
@@ -9590,6 +9774,8 @@ extension DeviceManagementSubscriptionState {
 
 /// Its properties are listed in `DeviceManagementTroubleshootingEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/devicemanagementtroubleshootingevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceManagementTroubleshootingEvent`.
 public typealias DeviceManagementTroubleshootingEvent = Model<DeviceManagementTroubleshootingEventFields>
 
@@ -9637,6 +9823,7 @@ public struct DeviceManagementTroubleshootingEventRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `DeviceMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceMetadata`.
 public typealias DeviceMetadata = Model<DeviceMetadataFields>
 
@@ -9657,6 +9844,7 @@ public struct DeviceMetadataFields: FieldSet {
 
 /// Its properties are listed in `DeviceOperatingSystemSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceoperatingsystemsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceOperatingSystemSummary`.
 public typealias DeviceOperatingSystemSummary = Model<DeviceOperatingSystemSummaryFields>
 
@@ -9745,6 +9933,7 @@ extension DevicePlatformType {
 
 /// Its properties are listed in `DeviceProtectionOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceprotectionoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceProtectionOverview`.
 public typealias DeviceProtectionOverview = Model<DeviceProtectionOverviewFields>
 
@@ -9781,6 +9970,7 @@ public struct DeviceProtectionOverviewFields: FieldSet {
 
 /// Its properties are listed in `DeviceRegistrationMembershipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceregistrationmembership?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceRegistrationMembership`.
 public typealias DeviceRegistrationMembership = Model<DeviceRegistrationMembershipFields>
 
@@ -9804,6 +9994,7 @@ public struct DeviceRegistrationMembershipFields: FieldSet {
 
 /// Its properties are listed in `DeviceRegistrationPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceregistrationpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deviceRegistrationPolicy`.
 public typealias DeviceRegistrationPolicy = Model<DeviceRegistrationPolicyFields>
 
@@ -10072,6 +10263,7 @@ extension DeviceThreatProtectionLevel {
 
 /// Its properties are listed in `DevicesFilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicesfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.devicesFilter`.
 public typealias DevicesFilter = Model<DevicesFilterFields>
 
@@ -10090,6 +10282,7 @@ public struct DevicesFilterFields: FieldSet {
 
 /// Its properties are listed in `DiagnosticFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/diagnostic?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.diagnostic`.
 public typealias Diagnostic = Model<DiagnosticFields>
 
@@ -10128,6 +10321,7 @@ extension DiagnosticDataSubmissionMode {
 
 /// Its properties are listed in `DictionariesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dictionaries?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dictionaries`.
 public typealias Dictionaries = Model<DictionariesFields>
 
@@ -10147,6 +10341,7 @@ public struct DictionariesFields: FieldSet {
 
 /// Its properties are listed in `DictionaryModelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.Dictionary`.
 public typealias DictionaryModel = Model<DictionaryModelFields>
 
@@ -10171,6 +10366,7 @@ public struct DictionaryModelFields: FieldSet {
 
 /// Its properties are listed in `DirectoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directory`.
 public typealias Directory = Model<DirectoryFields>
 
@@ -10231,6 +10427,7 @@ public struct DirectoryFields: FieldSet {
 
 /// Its properties are listed in `DirectoryAuditFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryaudit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryAudit`.
 public typealias DirectoryAudit = Model<DirectoryAuditFields>
 
@@ -10286,6 +10483,7 @@ public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DirectoryDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directorydefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryDefinition`.
 public typealias DirectoryDefinition = Model<DirectoryDefinitionFields>
 
@@ -10372,6 +10570,7 @@ public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DirectoryObjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryobject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryObject`.
 public typealias DirectoryObject = Model<DirectoryObjectFields>
 
@@ -10422,6 +10621,7 @@ public struct DirectoryObjectFields: FieldSet {
 
 /// Its properties are listed in `DirectoryObjectPartnerReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryobjectpartnerreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference`.
 public typealias DirectoryObjectPartnerReference = Model<DirectoryObjectPartnerReferenceFields>
 
@@ -10809,6 +11009,7 @@ public struct DirectoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DirectoryRoleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryrole?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryRole`.
 public typealias DirectoryRole = Model<DirectoryRoleFields>
 
@@ -10984,6 +11185,7 @@ extension CollectionRequestBuilder where Item == DirectoryRoleRequestBuilder {
 
 /// Its properties are listed in `DirectoryRoleTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryroletemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate`.
 public typealias DirectoryRoleTemplate = Model<DirectoryRoleTemplateFields>
 
@@ -11141,6 +11343,7 @@ extension CollectionRequestBuilder where Item == DirectoryRoleTemplateRequestBui
 
 /// Its properties are listed in `DisableAndDeleteUserApplyActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/disableanddeleteuserapplyaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.disableAndDeleteUserApplyAction`.
 public typealias DisableAndDeleteUserApplyAction = Model<DisableAndDeleteUserApplyActionFields>
 
@@ -11196,6 +11399,7 @@ extension DiskType {
 
 /// Its properties are listed in `DisplayNameLocalizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/displaynamelocalization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.displayNameLocalization`.
 public typealias DisplayNameLocalization = Model<DisplayNameLocalizationFields>
 
@@ -11264,6 +11468,7 @@ extension DlpAction {
 
 /// Its properties are listed in `DlpActionInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dlpactioninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dlpActionInfo`.
 public typealias DlpActionInfo = Model<DlpActionInfoFields>
 
@@ -11286,6 +11491,7 @@ public struct DlpActionInfoFields: FieldSet {
 
 /// Its properties are listed in `DocumentSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.documentSet`.
 public typealias DocumentSet = Model<DocumentSetFields>
 
@@ -11318,6 +11524,7 @@ public struct DocumentSetFields: FieldSet {
 
 /// Its properties are listed in `DocumentSetContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.documentSetContent`.
 public typealias DocumentSetContent = Model<DocumentSetContentFields>
 
@@ -11338,6 +11545,7 @@ public struct DocumentSetContentFields: FieldSet {
 
 /// Its properties are listed in `DocumentSetVersionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.documentSetVersion`.
 public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
 
@@ -11379,6 +11587,7 @@ public struct DocumentSetVersionFields: FieldSet {
 
 /// Its properties are listed in `DocumentSetVersionItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetversionitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.documentSetVersionItem`.
 public typealias DocumentSetVersionItem = Model<DocumentSetVersionItemFields>
 
@@ -11435,6 +11644,7 @@ public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domain`.
 public typealias Domain = Model<DomainFields>
 
@@ -11497,6 +11707,7 @@ public struct DomainFields: FieldSet {
 
 /// Its properties are listed in `DomainDnsCnameRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnscnamerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsCnameRecord`.
 public typealias DomainDnsCnameRecord = Model<DomainDnsCnameRecordFields>
 
@@ -11546,6 +11757,7 @@ public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainDnsMxRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsmxrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`.
 public typealias DomainDnsMxRecord = Model<DomainDnsMxRecordFields>
 

@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `DomainDnsRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsRecord`.
 public typealias DomainDnsRecord = Model<DomainDnsRecordFields>
 
@@ -62,6 +63,7 @@ public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainDnsSrvRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnssrvrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsSrvRecord`.
 public typealias DomainDnsSrvRecord = Model<DomainDnsSrvRecordFields>
 
@@ -121,6 +123,7 @@ public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainDnsTxtRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnstxtrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsTxtRecord`.
 public typealias DomainDnsTxtRecord = Model<DomainDnsTxtRecordFields>
 
@@ -170,6 +173,7 @@ public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainDnsUnavailableRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsunavailablerecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainDnsUnavailableRecord`.
 public typealias DomainDnsUnavailableRecord = Model<DomainDnsUnavailableRecordFields>
 
@@ -224,6 +228,7 @@ public struct DomainDnsUnavailableRecordRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainIdentitySourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domainidentitysource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainIdentitySource`.
 public typealias DomainIdentitySource = Model<DomainIdentitySourceFields>
 
@@ -323,6 +328,7 @@ public struct DomainRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DomainStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domainstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.domainState`.
 public typealias DomainState = Model<DomainStateFields>
 
@@ -359,6 +365,7 @@ extension DriftStatus {
 
 /// Its properties are listed in `DriftedPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driftedproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driftedProperty`.
 public typealias DriftedProperty = Model<DriftedPropertyFields>
 
@@ -379,6 +386,7 @@ public struct DriftedPropertyFields: FieldSet {
 
 /// Its properties are listed in `DriveFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/drive?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.drive`.
 public typealias Drive = Model<DriveFields>
 
@@ -456,6 +464,7 @@ public struct DriveFields: FieldSet {
 
 /// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public typealias DriveItem = Model<DriveItemFields>
 
@@ -908,6 +917,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveItemSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemsource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItemSource`.
 public typealias DriveItemSource = Model<DriveItemSourceFields>
 
@@ -970,6 +980,7 @@ extension DriveItemSourceApplication {
 
 /// Its properties are listed in `DriveItemUploadablePropertiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemuploadableproperties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties`.
 public typealias DriveItemUploadableProperties = Model<DriveItemUploadablePropertiesFields>
 
@@ -996,6 +1007,7 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
 
 /// Its properties are listed in `DriveItemVersionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItemVersion`.
 public typealias DriveItemVersion = Model<DriveItemVersionFields>
 
@@ -1052,6 +1064,7 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveProtectionRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveProtectionRule`.
 public typealias DriveProtectionRule = Model<DriveProtectionRuleFields>
 
@@ -1126,6 +1139,7 @@ public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveProtectionUnitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionunit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveProtectionUnit`.
 public typealias DriveProtectionUnit = Model<DriveProtectionUnitFields>
 
@@ -1208,6 +1222,7 @@ public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionunitsbulkadditionjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveProtectionUnitsBulkAdditionJob`.
 public typealias DriveProtectionUnitsBulkAdditionJob = Model<DriveProtectionUnitsBulkAdditionJobFields>
 
@@ -1268,6 +1283,7 @@ public struct DriveProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `DriveRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driverecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveRecipient`.
 public typealias DriveRecipient = Model<DriveRecipientFields>
 
@@ -1374,6 +1390,7 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driverestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveRestoreArtifact`.
 public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
 
@@ -1440,6 +1457,8 @@ public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `DriveRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/driverestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveRestoreArtifactsBulkAdditionRequest`.
 public typealias DriveRestoreArtifactsBulkAdditionRequest = Model<DriveRestoreArtifactsBulkAdditionRequestFields>
 
@@ -1510,6 +1529,7 @@ public struct DriveRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReque
 
 /// Its properties are listed in `DropInPlaceModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dropinplacemode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.dropInPlaceMode`.
 public typealias DropInPlaceMode = Model<DropInPlaceModeFields>
 
@@ -1524,6 +1544,7 @@ public struct DropInPlaceModeFields: FieldSet {
 
 /// Its properties are listed in `EBookInstallSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ebookinstallsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.eBookInstallSummary`.
 public typealias EBookInstallSummary = Model<EBookInstallSummaryFields>
 
@@ -1569,6 +1590,7 @@ public struct EBookInstallSummaryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EdgeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edge?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.edge`.
 public typealias Edge = Model<EdgeFields>
 
@@ -1632,6 +1654,7 @@ public struct EdgeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EdgeSearchEngineFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchengine?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.edgeSearchEngine`.
 public typealias EdgeSearchEngine = Model<EdgeSearchEngineFields>
 
@@ -1656,6 +1679,7 @@ public struct EdgeSearchEngineFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchenginebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.edgeSearchEngineBase`.
 public typealias EdgeSearchEngineBase = Model<EdgeSearchEngineBaseFields>
 
@@ -1675,6 +1699,7 @@ public struct EdgeSearchEngineBaseFields: FieldSet {
 
 /// Its properties are listed in `EdgeSearchEngineCustomFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchenginecustom?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.edgeSearchEngineCustom`.
 public typealias EdgeSearchEngineCustom = Model<EdgeSearchEngineCustomFields>
 
@@ -1711,6 +1736,7 @@ extension EdgeSearchEngineType {
 
 /// Its properties are listed in `EditActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/editaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.editAction`.
 public typealias EditAction = Model<EditActionFields>
 
@@ -1725,6 +1751,7 @@ public struct EditActionFields: FieldSet {
 
 /// Its properties are listed in `EditionUpgradeConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/editionupgradeconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration`.
 public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfigurationFields>
 
@@ -1931,6 +1958,8 @@ extension EducationAddedStudentAction {
 /// Its properties are listed in `EducationAiFeedbackAudienceEngagementSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationaifeedbackaudienceengagementsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAiFeedbackAudienceEngagementSettings`.
 public typealias EducationAiFeedbackAudienceEngagementSettings =
     Model<EducationAiFeedbackAudienceEngagementSettingsFields>
@@ -1952,6 +1981,7 @@ public struct EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationAiFeedbackContentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackcontentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAiFeedbackContentSettings`.
 public typealias EducationAiFeedbackContentSettings = Model<EducationAiFeedbackContentSettingsFields>
 
@@ -1972,6 +2002,7 @@ public struct EducationAiFeedbackContentSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationAiFeedbackCriteriaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackcriteria?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAiFeedbackCriteria`.
 public typealias EducationAiFeedbackCriteria = Model<EducationAiFeedbackCriteriaFields>
 
@@ -1990,6 +2021,7 @@ public struct EducationAiFeedbackCriteriaFields: FieldSet {
 
 /// Its properties are listed in `EducationAiFeedbackDeliverySettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackdeliverysettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAiFeedbackDeliverySettings`.
 public typealias EducationAiFeedbackDeliverySettings = Model<EducationAiFeedbackDeliverySettingsFields>
 
@@ -2010,6 +2042,7 @@ public struct EducationAiFeedbackDeliverySettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationAiFeedbackSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbacksettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAiFeedbackSettings`.
 public typealias EducationAiFeedbackSettings = Model<EducationAiFeedbackSettingsFields>
 
@@ -2030,6 +2063,7 @@ public struct EducationAiFeedbackSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignment`.
 public typealias EducationAssignment = Model<EducationAssignmentFields>
 
@@ -2118,6 +2152,7 @@ public struct EducationAssignmentFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentClassRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentclassrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentClassRecipient`.
 public typealias EducationAssignmentClassRecipient = Model<EducationAssignmentClassRecipientFields>
 
@@ -2137,6 +2172,7 @@ public struct EducationAssignmentClassRecipientFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentDefaultsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentdefaults?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentDefaults`.
 public typealias EducationAssignmentDefaults = Model<EducationAssignmentDefaultsFields>
 
@@ -2187,6 +2223,7 @@ public struct EducationAssignmentDefaultsRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgrade?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentGrade`.
 public typealias EducationAssignmentGrade = Model<EducationAssignmentGradeFields>
 
@@ -2213,6 +2250,7 @@ public struct EducationAssignmentGradeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgradetype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentGradeType`.
 public typealias EducationAssignmentGradeType = Model<EducationAssignmentGradeTypeFields>
 
@@ -2232,6 +2270,7 @@ public struct EducationAssignmentGradeTypeFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentGroupRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgrouprecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentGroupRecipient`.
 public typealias EducationAssignmentGroupRecipient = Model<EducationAssignmentGroupRecipientFields>
 
@@ -2251,6 +2290,8 @@ public struct EducationAssignmentGroupRecipientFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentIndividualRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationassignmentindividualrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentIndividualRecipient`.
 public typealias EducationAssignmentIndividualRecipient = Model<EducationAssignmentIndividualRecipientFields>
 
@@ -2273,6 +2314,7 @@ public struct EducationAssignmentIndividualRecipientFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentPointsGradeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentpointsgrade?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGrade`.
 public typealias EducationAssignmentPointsGrade = Model<EducationAssignmentPointsGradeFields>
 
@@ -2299,6 +2341,7 @@ public struct EducationAssignmentPointsGradeFields: FieldSet {
 
 /// Its properties are listed in `EducationAssignmentPointsGradeTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentpointsgradetype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGradeType`.
 public typealias EducationAssignmentPointsGradeType = Model<EducationAssignmentPointsGradeTypeFields>
 
@@ -2323,6 +2366,7 @@ public struct EducationAssignmentPointsGradeTypeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentRecipient`.
 public typealias EducationAssignmentRecipient = Model<EducationAssignmentRecipientFields>
 
@@ -2456,6 +2500,7 @@ extension CollectionRequestBuilder where Item == EducationAssignmentRequestBuild
 
 /// Its properties are listed in `EducationAssignmentResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentResource`.
 public typealias EducationAssignmentResource = Model<EducationAssignmentResourceFields>
 
@@ -2510,6 +2555,7 @@ public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationAssignmentSettings`.
 public typealias EducationAssignmentSettings = Model<EducationAssignmentSettingsFields>
 
@@ -2603,6 +2649,7 @@ extension EducationAssignmentStatus {
 
 /// Its properties are listed in `EducationCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationCategory`.
 public typealias EducationCategory = Model<EducationCategoryFields>
 
@@ -2652,6 +2699,7 @@ extension CollectionRequestBuilder where Item == EducationCategoryRequestBuilder
 
 /// Its properties are listed in `EducationChannelResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationchannelresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationChannelResource`.
 public typealias EducationChannelResource = Model<EducationChannelResourceFields>
 
@@ -2684,6 +2732,7 @@ public struct EducationChannelResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationClassFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationclass?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationClass`.
 public typealias EducationClass = Model<EducationClassFields>
 
@@ -2857,6 +2906,7 @@ extension CollectionRequestBuilder where Item == EducationClassRequestBuilder {
 
 /// Its properties are listed in `EducationCourseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationcourse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationCourse`.
 public typealias EducationCourse = Model<EducationCourseFields>
 
@@ -2881,6 +2931,7 @@ public struct EducationCourseFields: FieldSet {
 
 /// Its properties are listed in `EducationExcelResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationexcelresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationExcelResource`.
 public typealias EducationExcelResource = Model<EducationExcelResourceFields>
 
@@ -2913,6 +2964,7 @@ public struct EducationExcelResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationExternalResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationexternalresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationExternalResource`.
 public typealias EducationExternalResource = Model<EducationExternalResourceFields>
 
@@ -2961,6 +3013,7 @@ extension EducationExternalSource {
 
 /// Its properties are listed in `EducationFeedbackFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedback?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationFeedback`.
 public typealias EducationFeedback = Model<EducationFeedbackFields>
 
@@ -2981,6 +3034,7 @@ public struct EducationFeedbackFields: FieldSet {
 
 /// Its properties are listed in `EducationFeedbackOutcomeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedbackoutcome?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationFeedbackOutcome`.
 public typealias EducationFeedbackOutcome = Model<EducationFeedbackOutcomeFields>
 
@@ -3031,6 +3085,7 @@ public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationFeedbackResourceOutcomeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedbackresourceoutcome?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcome`.
 public typealias EducationFeedbackResourceOutcome = Model<EducationFeedbackResourceOutcomeFields>
 
@@ -3107,6 +3162,7 @@ extension EducationFeedbackResourceOutcomeStatus {
 
 /// Its properties are listed in `EducationFileResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfileresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationFileResource`.
 public typealias EducationFileResource = Model<EducationFileResourceFields>
 
@@ -3157,6 +3213,7 @@ extension EducationGender {
 
 /// Its properties are listed in `EducationGradingCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationGradingCategory`.
 public typealias EducationGradingCategory = Model<EducationGradingCategoryFields>
 
@@ -3197,6 +3254,7 @@ public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationGradingSchemeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingscheme?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationGradingScheme`.
 public typealias EducationGradingScheme = Model<EducationGradingSchemeFields>
 
@@ -3219,6 +3277,7 @@ public struct EducationGradingSchemeFields: FieldSet {
 
 /// Its properties are listed in `EducationGradingSchemeGradeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingschemegrade?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationGradingSchemeGrade`.
 public typealias EducationGradingSchemeGrade = Model<EducationGradingSchemeGradeFields>
 
@@ -3259,6 +3318,7 @@ public struct EducationGradingSchemeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationItemBodyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationitembody?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationItemBody`.
 public typealias EducationItemBody = Model<EducationItemBodyFields>
 
@@ -3277,6 +3337,7 @@ public struct EducationItemBodyFields: FieldSet {
 
 /// Its properties are listed in `EducationLinkResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationlinkresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationLinkResource`.
 public typealias EducationLinkResource = Model<EducationLinkResourceFields>
 
@@ -3309,6 +3370,7 @@ public struct EducationLinkResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationLinkedAssignmentResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationlinkedassignmentresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationLinkedAssignmentResource`.
 public typealias EducationLinkedAssignmentResource = Model<EducationLinkedAssignmentResourceFields>
 
@@ -3341,6 +3403,7 @@ public struct EducationLinkedAssignmentResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationMediaResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmediaresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationMediaResource`.
 public typealias EducationMediaResource = Model<EducationMediaResourceFields>
 
@@ -3373,6 +3436,7 @@ public struct EducationMediaResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationModuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmodule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationModule`.
 public typealias EducationModule = Model<EducationModuleFields>
 
@@ -3467,6 +3531,7 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationModuleResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmoduleresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationModuleResource`.
 public typealias EducationModuleResource = Model<EducationModuleResourceFields>
 
@@ -3521,6 +3586,7 @@ extension EducationModuleStatus {
 
 /// Its properties are listed in `EducationOnPremisesInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationonpremisesinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationOnPremisesInfo`.
 public typealias EducationOnPremisesInfo = Model<EducationOnPremisesInfoFields>
 
@@ -3539,6 +3605,7 @@ public struct EducationOnPremisesInfoFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationorganization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationOrganization`.
 public typealias EducationOrganization = Model<EducationOrganizationFields>
 
@@ -3589,6 +3656,7 @@ public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationoutcome?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationOutcome`.
 public typealias EducationOutcome = Model<EducationOutcomeFields>
 
@@ -3638,6 +3706,7 @@ public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationPointsOutcomeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationpointsoutcome?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationPointsOutcome`.
 public typealias EducationPointsOutcome = Model<EducationPointsOutcomeFields>
 
@@ -3688,6 +3757,7 @@ public struct EducationPointsOutcomeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationPowerPointResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationpowerpointresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationPowerPointResource`.
 public typealias EducationPowerPointResource = Model<EducationPowerPointResourceFields>
 
@@ -3722,6 +3792,7 @@ public struct EducationPowerPointResourceFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationResource`.
 public typealias EducationResource = Model<EducationResourceFields>
 
@@ -3764,6 +3835,7 @@ public struct EducationResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationRoot`.
 public typealias EducationRoot = Model<EducationRootFields>
 
@@ -3844,6 +3916,7 @@ public struct EducationRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationRubricFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationrubric?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationRubric`.
 public typealias EducationRubric = Model<EducationRubricFields>
 
@@ -3878,6 +3951,7 @@ public struct EducationRubricFields: FieldSet {
 
 /// Its properties are listed in `EducationRubricOutcomeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationrubricoutcome?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationRubricOutcome`.
 public typealias EducationRubricOutcome = Model<EducationRubricOutcomeFields>
 
@@ -3949,6 +4023,7 @@ public struct EducationRubricRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationSchoolFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationschool?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSchool`.
 public typealias EducationSchool = Model<EducationSchoolFields>
 
@@ -4064,6 +4139,8 @@ extension CollectionRequestBuilder where Item == EducationSchoolRequestBuilder {
 /// Its properties are listed in `EducationSpeakerCoachAudienceEngagementSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachaudienceengagementsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSpeakerCoachAudienceEngagementSettings`.
 public typealias EducationSpeakerCoachAudienceEngagementSettings =
     Model<EducationSpeakerCoachAudienceEngagementSettingsFields>
@@ -4084,6 +4161,8 @@ public struct EducationSpeakerCoachAudienceEngagementSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationSpeakerCoachContentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachcontentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSpeakerCoachContentSettings`.
 public typealias EducationSpeakerCoachContentSettings = Model<EducationSpeakerCoachContentSettingsFields>
 
@@ -4102,6 +4181,8 @@ public struct EducationSpeakerCoachContentSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationSpeakerCoachDeliverySettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachdeliverysettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSpeakerCoachDeliverySettings`.
 public typealias EducationSpeakerCoachDeliverySettings = Model<EducationSpeakerCoachDeliverySettingsFields>
 
@@ -4124,6 +4205,7 @@ public struct EducationSpeakerCoachDeliverySettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationSpeakerCoachSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationspeakercoachsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSpeakerCoachSettings`.
 public typealias EducationSpeakerCoachSettings = Model<EducationSpeakerCoachSettingsFields>
 
@@ -4144,6 +4226,7 @@ public struct EducationSpeakerCoachSettingsFields: FieldSet {
 
 /// Its properties are listed in `EducationSpeakerProgressResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationspeakerprogressresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSpeakerProgressResource`.
 public typealias EducationSpeakerProgressResource = Model<EducationSpeakerProgressResourceFields>
 
@@ -4210,6 +4293,7 @@ extension EducationSpeechType {
 
 /// Its properties are listed in `EducationStudentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationstudent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationStudent`.
 public typealias EducationStudent = Model<EducationStudentFields>
 
@@ -4236,6 +4320,7 @@ public struct EducationStudentFields: FieldSet {
 
 /// Its properties are listed in `EducationSubmissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSubmission`.
 public typealias EducationSubmission = Model<EducationSubmissionFields>
 
@@ -4298,6 +4383,8 @@ public struct EducationSubmissionFields: FieldSet {
 
 /// Its properties are listed in `EducationSubmissionIndividualRecipientFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/educationsubmissionindividualrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSubmissionIndividualRecipient`.
 public typealias EducationSubmissionIndividualRecipient = Model<EducationSubmissionIndividualRecipientFields>
 
@@ -4322,6 +4409,7 @@ public struct EducationSubmissionIndividualRecipientFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmissionrecipient?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSubmissionRecipient`.
 public typealias EducationSubmissionRecipient = Model<EducationSubmissionRecipientFields>
 
@@ -4425,6 +4513,7 @@ public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EducationSubmissionResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmissionresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationSubmissionResource`.
 public typealias EducationSubmissionResource = Model<EducationSubmissionResourceFields>
 
@@ -4511,6 +4600,7 @@ extension EducationSubmissionStatus {
 
 /// Its properties are listed in `EducationTeacherFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationteacher?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationTeacher`.
 public typealias EducationTeacher = Model<EducationTeacherFields>
 
@@ -4529,6 +4619,7 @@ public struct EducationTeacherFields: FieldSet {
 
 /// Its properties are listed in `EducationTeamsAppResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationteamsappresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationTeamsAppResource`.
 public typealias EducationTeamsAppResource = Model<EducationTeamsAppResourceFields>
 
@@ -4567,6 +4658,7 @@ public struct EducationTeamsAppResourceFields: FieldSet {
 
 /// Its properties are listed in `EducationTermFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationterm?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationTerm`.
 public typealias EducationTerm = Model<EducationTermFields>
 
@@ -4589,6 +4681,7 @@ public struct EducationTermFields: FieldSet {
 
 /// Its properties are listed in `EducationUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationUser`.
 public typealias EducationUser = Model<EducationUserFields>
 
@@ -4777,6 +4870,7 @@ extension EducationUserRole {
 
 /// Its properties are listed in `EducationWordResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationwordresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.educationWordResource`.
 public typealias EducationWordResource = Model<EducationWordResourceFields>
 
@@ -4889,6 +4983,7 @@ extension EligibilityScheduleRequestFilterByCurrentUserOptions {
 
 /// Its properties are listed in `EmailAddressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailaddress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailAddress`.
 public typealias EmailAddress = Model<EmailAddressFields>
 
@@ -4907,6 +5002,7 @@ public struct EmailAddressFields: FieldSet {
 
 /// Its properties are listed in `EmailAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod`.
 public typealias EmailAuthenticationMethod = Model<EmailAuthenticationMethodFields>
 
@@ -4933,6 +5029,8 @@ public struct EmailAuthenticationMethodFields: FieldSet {
 
 /// Its properties are listed in `EmailAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/emailauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration`.
 public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticationMethodConfigurationFields>
 
@@ -5021,6 +5119,7 @@ public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmailDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emaildetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailDetails`.
 public typealias EmailDetails = Model<EmailDetailsFields>
 
@@ -5041,6 +5140,7 @@ public struct EmailDetailsFields: FieldSet {
 
 /// Its properties are listed in `EmailFileAssessmentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailfileassessmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest`.
 public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFields>
 
@@ -5114,6 +5214,7 @@ public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmailIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailIdentity`.
 public typealias EmailIdentity = Model<EmailIdentityFields>
 
@@ -5134,6 +5235,7 @@ public struct EmailIdentityFields: FieldSet {
 
 /// Its properties are listed in `EmailNotificationsSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailnotificationssetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailNotificationsSetting`.
 public typealias EmailNotificationsSetting = Model<EmailNotificationsSettingFields>
 
@@ -5176,6 +5278,7 @@ public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmailPayloadDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailpayloaddetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailPayloadDetail`.
 public typealias EmailPayloadDetail = Model<EmailPayloadDetailFields>
 
@@ -5222,6 +5325,7 @@ extension EmailRole {
 
 /// Its properties are listed in `EmailSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emailSettings`.
 public typealias EmailSettings = Model<EmailSettingsFields>
 
@@ -5240,6 +5344,7 @@ public struct EmailSettingsFields: FieldSet {
 
 /// Its properties are listed in `EmergencyCallEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emergencycallevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emergencyCallEvent`.
 public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
 
@@ -5297,6 +5402,7 @@ public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmergencyCallerInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emergencycallerinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.emergencyCallerInfo`.
 public typealias EmergencyCallerInfo = Model<EmergencyCallerInfoFields>
 
@@ -5321,6 +5427,7 @@ public struct EmergencyCallerInfoFields: FieldSet {
 
 /// Its properties are listed in `EmployeeExperienceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeexperience?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.employeeExperience`.
 public typealias EmployeeExperience = Model<EmployeeExperienceFields>
 
@@ -5409,6 +5516,7 @@ public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmployeeExperienceUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeexperienceuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.employeeExperienceUser`.
 public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
 
@@ -5468,6 +5576,7 @@ public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EmployeeOrgDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeorgdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.employeeOrgData`.
 public typealias EmployeeOrgData = Model<EmployeeOrgDataFields>
 
@@ -5502,6 +5611,7 @@ extension Enablement {
 
 /// Its properties are listed in `EndUserNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.endUserNotification`.
 public typealias EndUserNotification = Model<EndUserNotificationFields>
 
@@ -5542,6 +5652,7 @@ public struct EndUserNotificationFields: FieldSet {
 
 /// Its properties are listed in `EndUserNotificationDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotificationdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.endUserNotificationDetail`.
 public typealias EndUserNotificationDetail = Model<EndUserNotificationDetailFields>
 
@@ -5636,6 +5747,7 @@ public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotificationsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.endUserNotificationSetting`.
 public typealias EndUserNotificationSetting = Model<EndUserNotificationSettingFields>
 
@@ -5717,6 +5829,7 @@ extension EndUserNotificationType {
 
 /// Its properties are listed in `EndUserSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusersettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.endUserSettings`.
 public typealias EndUserSettings = Model<EndUserSettingsFields>
 
@@ -5768,6 +5881,7 @@ public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.endpoint`.
 public typealias Endpoint = Model<EndpointFields>
 
@@ -5951,6 +6065,7 @@ extension EndpointType {
 
 /// Its properties are listed in `EngagementAsyncOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementasyncoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementAsyncOperation`.
 public typealias EngagementAsyncOperation = Model<EngagementAsyncOperationFields>
 
@@ -6023,6 +6138,7 @@ extension EngagementAsyncOperationType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversation`.
 public typealias EngagementConversation = Model<EngagementConversationFields>
 
@@ -6058,6 +6174,8 @@ public struct EngagementConversationFields: FieldSet {
 
 /// Its properties are listed in `EngagementConversationDiscussionMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/engagementconversationdiscussionmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage`.
 public typealias EngagementConversationDiscussionMessage = Model<EngagementConversationDiscussionMessageFields>
 
@@ -6152,6 +6270,7 @@ public struct EngagementConversationDiscussionMessageRequestBuilder: ModelReques
 
 /// Its properties are listed in `EngagementConversationMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversationmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversationMessage`.
 public typealias EngagementConversationMessage = Model<EngagementConversationMessageFields>
 
@@ -6207,6 +6326,8 @@ public struct EngagementConversationMessageFields: FieldSet {
 
 /// Its properties are listed in `EngagementConversationMessageReactionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/engagementconversationmessagereaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversationMessageReaction`.
 public typealias EngagementConversationMessageReaction = Model<EngagementConversationMessageReactionFields>
 
@@ -6421,6 +6542,8 @@ extension EngagementConversationModerationState {
 
 /// Its properties are listed in `EngagementConversationQuestionMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/engagementconversationquestionmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage`.
 public typealias EngagementConversationQuestionMessage = Model<EngagementConversationQuestionMessageFields>
 
@@ -6551,6 +6674,7 @@ public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EngagementConversationSystemMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversationsystemmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage`.
 public typealias EngagementConversationSystemMessage = Model<EngagementConversationSystemMessageFields>
 
@@ -6661,6 +6785,7 @@ extension EngagementCreationMode {
 
 /// Its properties are listed in `EngagementIdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementidentityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementIdentitySet`.
 public typealias EngagementIdentitySet = Model<EngagementIdentitySetFields>
 
@@ -6685,6 +6810,7 @@ public struct EngagementIdentitySetFields: FieldSet {
 
 /// Its properties are listed in `EngagementRoleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementrole?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementRole`.
 public typealias EngagementRole = Model<EngagementRoleFields>
 
@@ -6707,6 +6833,7 @@ public struct EngagementRoleFields: FieldSet {
 
 /// Its properties are listed in `EngagementRoleMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementrolemember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.engagementRoleMember`.
 public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
 
@@ -6780,6 +6907,7 @@ public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EnrollmentConfigurationAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enrollmentconfigurationassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enrollmentConfigurationAssignment`.
 public typealias EnrollmentConfigurationAssignment = Model<EnrollmentConfigurationAssignmentFields>
 
@@ -6844,6 +6972,7 @@ extension EnrollmentState {
 
 /// Its properties are listed in `EnrollmentTroubleshootingEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enrollmenttroubleshootingevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enrollmentTroubleshootingEvent`.
 public typealias EnrollmentTroubleshootingEvent = Model<EnrollmentTroubleshootingEventFields>
 
@@ -6906,6 +7035,7 @@ public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `EnterpriseCodeSigningCertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enterprisecodesigningcertificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enterpriseCodeSigningCertificate`.
 public typealias EnterpriseCodeSigningCertificate = Model<EnterpriseCodeSigningCertificateFields>
 
@@ -6964,6 +7094,7 @@ public struct EnterpriseCodeSigningCertificateRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `EntitlementManagementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entitlementManagement`.
 public typealias EntitlementManagement = Model<EntitlementManagementFields>
 
@@ -7169,6 +7300,7 @@ public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `EntitlementManagementScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagementschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entitlementManagementSchedule`.
 public typealias EntitlementManagementSchedule = Model<EntitlementManagementScheduleFields>
 
@@ -7189,6 +7321,7 @@ public struct EntitlementManagementScheduleFields: FieldSet {
 
 /// Its properties are listed in `EntitlementManagementSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagementsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entitlementManagementSettings`.
 public typealias EntitlementManagementSettings = Model<EntitlementManagementSettingsFields>
 
@@ -7235,6 +7368,7 @@ public struct EntitlementManagementSettingsRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entity`.
 public typealias Entity = Model<EntityFields>
 
@@ -8027,6 +8161,8 @@ extension EntityType {
 
 /// Its properties are listed in `EntraRecoveryServicesEntityTypeAndIdsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-entitytypeandids?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.entityTypeAndIds`.
 public typealias EntraRecoveryServicesEntityTypeAndIds = Model<EntraRecoveryServicesEntityTypeAndIdsFields>
 
@@ -8045,6 +8181,7 @@ public struct EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recovery?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery`.
 public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesRecoveryFields>
 
@@ -8094,6 +8231,8 @@ extension EntraRecoveryServicesRecoveryAction {
 /// Its properties are listed in `EntraRecoveryServicesRecoveryChangeObjectBaseFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoverychangeobjectbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase`.
 public typealias EntraRecoveryServicesRecoveryChangeObjectBase =
     Model<EntraRecoveryServicesRecoveryChangeObjectBaseFields>
@@ -8145,6 +8284,7 @@ public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: Model
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob`.
 public typealias EntraRecoveryServicesRecoveryJob = Model<EntraRecoveryServicesRecoveryJobFields>
 
@@ -8189,6 +8329,8 @@ public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
 public typealias EntraRecoveryServicesRecoveryJobBase = Model<EntraRecoveryServicesRecoveryJobBaseFields>
 
@@ -8254,6 +8396,8 @@ public struct EntraRecoveryServicesRecoveryJobBaseRequestBuilder: ModelRequestBu
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobentitynameandidsfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNameAndIdsFilter`.
 public typealias EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter =
     Model<EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields>
@@ -8278,6 +8422,8 @@ public struct EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields: Fiel
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobEntityNamesFilterFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobentitynamesfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNamesFilter`.
 public typealias EntraRecoveryServicesRecoveryJobEntityNamesFilter =
     Model<EntraRecoveryServicesRecoveryJobEntityNamesFilterFields>
@@ -8302,6 +8448,8 @@ public struct EntraRecoveryServicesRecoveryJobEntityNamesFilterFields: FieldSet 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobfilteringcriteriabase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobFilteringCriteriaBase`.
 public typealias EntraRecoveryServicesRecoveryJobFilteringCriteriaBase =
     Model<EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields>
@@ -8369,6 +8517,8 @@ public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryPreviewJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoverypreviewjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob`.
 public typealias EntraRecoveryServicesRecoveryPreviewJob = Model<EntraRecoveryServicesRecoveryPreviewJobFields>
 
@@ -8568,6 +8718,7 @@ extension EntraRecoveryServicesResourceTypeName {
 
 /// Its properties are listed in `EntraRecoveryServicesSnapshotFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-snapshot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot`.
 public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnapshotFields>
 
@@ -8674,6 +8825,8 @@ extension EntrySyncOperation {
 
 /// Its properties are listed in `EnumeratedDeviceRegistrationMembershipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/enumerateddeviceregistrationmembership?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enumeratedDeviceRegistrationMembership`.
 public typealias EnumeratedDeviceRegistrationMembership = Model<EnumeratedDeviceRegistrationMembershipFields>
 
@@ -8698,6 +8851,7 @@ public struct EnumeratedDeviceRegistrationMembershipFields: FieldSet {
 
 /// Its properties are listed in `EnumeratedDomainsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enumerateddomains?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enumeratedDomains`.
 public typealias EnumeratedDomains = Model<EnumeratedDomainsFields>
 
@@ -8720,6 +8874,7 @@ public struct EnumeratedDomainsFields: FieldSet {
 
 /// Its properties are listed in `EnumeratedScopesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enumeratedscopes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.enumeratedScopes`.
 public typealias EnumeratedScopes = Model<EnumeratedScopesFields>
 
@@ -8762,6 +8917,7 @@ extension ErrorCorrectionLevel {
 
 /// Its properties are listed in `ErrorDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/errordetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.errorDetail`.
 public typealias ErrorDetail = Model<ErrorDetailFields>
 
@@ -8798,6 +8954,7 @@ extension EscrowBehavior {
 
 /// Its properties are listed in `EventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/event?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.event`.
 public typealias Event = Model<EventFields>
 
@@ -8924,6 +9081,7 @@ public struct EventFields: FieldSet {
 
 /// Its properties are listed in `EventMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.eventMessage`.
 public typealias EventMessage = Model<EventMessageFields>
 
@@ -9048,6 +9206,7 @@ public struct EventMessageFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.eventMessageDetail`.
 public typealias EventMessageDetail = Model<EventMessageDetailFields>
 
@@ -9098,6 +9257,7 @@ public struct EventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `EventMessageRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessagerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.eventMessageRequest`.
 public typealias EventMessageRequest = Model<EventMessageRequestFields>
 
@@ -9574,6 +9734,7 @@ extension CollectionRequestBuilder where Item == EventMessageRequestRequestBuild
 
 /// Its properties are listed in `EventMessageResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessageresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.eventMessageResponse`.
 public typealias EventMessageResponse = Model<EventMessageResponseFields>
 
@@ -10050,6 +10211,7 @@ extension EventType {
 
 /// Its properties are listed in `ExchangeAdminFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangeadmin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeAdmin`.
 public typealias ExchangeAdmin = Model<ExchangeAdminFields>
 
@@ -10125,6 +10287,7 @@ extension ExchangeIdFormat {
 
 /// Its properties are listed in `ExchangeMessageTraceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangemessagetrace?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeMessageTrace`.
 public typealias ExchangeMessageTrace = Model<ExchangeMessageTraceFields>
 
@@ -10159,6 +10322,7 @@ public struct ExchangeMessageTraceFields: FieldSet {
 
 /// Its properties are listed in `ExchangeMessageTraceDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangemessagetracedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeMessageTraceDetail`.
 public typealias ExchangeMessageTraceDetail = Model<ExchangeMessageTraceDetailFields>
 
@@ -10282,6 +10446,7 @@ extension ExchangeMessageTraceStatus {
 
 /// Its properties are listed in `ExchangeProtectionPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangeprotectionpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy`.
 public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields>
 
@@ -10398,6 +10563,7 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExchangeRestoreSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangerestoresession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession`.
 public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
 
@@ -10510,6 +10676,7 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExchangeSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exchangeSettings`.
 public typealias ExchangeSettings = Model<ExchangeSettingsFields>
 
@@ -10545,6 +10712,7 @@ public struct ExchangeSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExcludeTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/excludetarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.excludeTarget`.
 public typealias ExcludeTarget = Model<ExcludeTargetFields>
 
@@ -10563,6 +10731,7 @@ public struct ExcludeTargetFields: FieldSet {
 
 /// Its properties are listed in `ExclusionGroupAssignmentTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exclusiongroupassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exclusionGroupAssignmentTarget`.
 public typealias ExclusionGroupAssignmentTarget = Model<ExclusionGroupAssignmentTargetFields>
 
@@ -10601,6 +10770,7 @@ extension ExecutionMode {
 
 /// Its properties are listed in `ExpirationPatternFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/expirationpattern?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.expirationPattern`.
 public typealias ExpirationPattern = Model<ExpirationPatternFields>
 
@@ -10639,6 +10809,7 @@ extension ExpirationPatternType {
 
 /// Its properties are listed in `ExportItemResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exportitemresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.exportItemResponse`.
 public typealias ExportItemResponse = Model<ExportItemResponseFields>
 
@@ -10659,6 +10830,7 @@ public struct ExportItemResponseFields: FieldSet {
 
 /// Its properties are listed in `ExpressionInputObjectFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/expressioninputobject?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.expressionInputObject`.
 public typealias ExpressionInputObject = Model<ExpressionInputObjectFields>
 
@@ -10679,6 +10851,7 @@ public struct ExpressionInputObjectFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.extension`.
 public typealias Extension = Model<ExtensionFields>
 
@@ -10702,6 +10875,7 @@ public struct ExtensionFields: FieldSet {
 
 /// Its properties are listed in `ExtensionPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extensionproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.extensionProperty`.
 public typealias ExtensionProperty = Model<ExtensionPropertyFields>
 
@@ -10878,6 +11052,7 @@ public struct ExtensionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExtensionSchemaPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extensionschemaproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.extensionSchemaProperty`.
 public typealias ExtensionSchemaProperty = Model<ExtensionSchemaPropertyFields>
 
@@ -10912,6 +11087,7 @@ extension ExternalAudienceScope {
 
 /// Its properties are listed in `ExternalAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod`.
 public typealias ExternalAuthenticationMethod = Model<ExternalAuthenticationMethodFields>
 
@@ -10940,6 +11116,8 @@ public struct ExternalAuthenticationMethodFields: FieldSet {
 
 /// Its properties are listed in `ExternalAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration`.
 public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthenticationMethodConfigurationFields>
 
@@ -11048,6 +11226,7 @@ extension ExternalConnectorsAccessType {
 
 /// Its properties are listed in `ExternalConnectorsAclFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-acl?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.acl`.
 public typealias ExternalConnectorsAcl = Model<ExternalConnectorsAclFields>
 
@@ -11097,6 +11276,7 @@ extension ExternalConnectorsAclType {
 
 /// Its properties are listed in `ExternalConnectorsActivitySettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-activitysettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.activitySettings`.
 public typealias ExternalConnectorsActivitySettings = Model<ExternalConnectorsActivitySettingsFields>
 
@@ -11113,6 +11293,7 @@ public struct ExternalConnectorsActivitySettingsFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-configuration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.configuration`.
 public typealias ExternalConnectorsConfiguration = Model<ExternalConnectorsConfigurationFields>
 
@@ -11129,6 +11310,8 @@ public struct ExternalConnectorsConfigurationFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsConnectionOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-connectionoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperation`.
 public typealias ExternalConnectorsConnectionOperation = Model<ExternalConnectorsConnectionOperationFields>
 
@@ -11272,6 +11455,7 @@ extension ExternalConnectorsContentCategory {
 
 /// Its properties are listed in `ExternalConnectorsDisplayTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-displaytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.displayTemplate`.
 public typealias ExternalConnectorsDisplayTemplate = Model<ExternalConnectorsDisplayTemplateFields>
 
@@ -11294,6 +11478,7 @@ public struct ExternalConnectorsDisplayTemplateFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsExternalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-external?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
 public typealias ExternalConnectorsExternal = Model<ExternalConnectorsExternalFields>
 
@@ -11312,6 +11497,7 @@ public struct ExternalConnectorsExternalFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsExternalActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity`.
 public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsExternalActivityFields>
 
@@ -11368,6 +11554,8 @@ public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `ExternalConnectorsExternalActivityResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalactivityresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult`.
 public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnectorsExternalActivityResultFields>
 
@@ -11446,6 +11634,8 @@ extension ExternalConnectorsExternalActivityType {
 
 /// Its properties are listed in `ExternalConnectorsExternalConnectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalconnection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection`.
 public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectorsExternalConnectionFields>
 
@@ -11543,6 +11733,7 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `ExternalConnectorsExternalGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalgroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup`.
 public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExternalGroupFields>
 
@@ -11599,6 +11790,7 @@ public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `ExternalConnectorsExternalItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem`.
 public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExternalItemFields>
 
@@ -11633,6 +11825,8 @@ public struct ExternalConnectorsExternalItemFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsExternalItemContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalitemcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemContent`.
 public typealias ExternalConnectorsExternalItemContent = Model<ExternalConnectorsExternalItemContentFields>
 
@@ -11668,6 +11862,8 @@ extension ExternalConnectorsExternalItemContentType {
 /// Its properties are listed in `ExternalConnectorsExternalItemInformationProtectionLabelFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externaliteminformationprotectionlabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemInformationProtectionLabel`.
 public typealias ExternalConnectorsExternalItemInformationProtectionLabel =
     Model<ExternalConnectorsExternalItemInformationProtectionLabelFields>
@@ -11768,6 +11964,7 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExternalConnectorsIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-identity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
 public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
 

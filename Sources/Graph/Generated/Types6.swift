@@ -44,6 +44,7 @@ extension ExternalConnectorsIdentityType {
 
 /// Its properties are listed in `ExternalConnectorsItemIdResolverFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-itemidresolver?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.itemIdResolver`.
 public typealias ExternalConnectorsItemIdResolver = Model<ExternalConnectorsItemIdResolverFields>
 
@@ -246,6 +247,7 @@ extension ExternalConnectorsLabel {
 
 /// Its properties are listed in `ExternalConnectorsPrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-principal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.principal`.
 public typealias ExternalConnectorsPrincipal = Model<ExternalConnectorsPrincipalFields>
 
@@ -274,6 +276,7 @@ public struct ExternalConnectorsPrincipalFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsPropertiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-properties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.properties`.
 public typealias ExternalConnectorsProperties = Model<ExternalConnectorsPropertiesFields>
 
@@ -288,6 +291,7 @@ public struct ExternalConnectorsPropertiesFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-property?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.property`.
 public typealias ExternalConnectorsProperty = Model<ExternalConnectorsPropertyFields>
 
@@ -320,6 +324,7 @@ public struct ExternalConnectorsPropertyFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsPropertyRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-propertyrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.propertyRule`.
 public typealias ExternalConnectorsPropertyRule = Model<ExternalConnectorsPropertyRuleFields>
 
@@ -427,6 +432,7 @@ extension ExternalConnectorsRuleOperation {
 
 /// Its properties are listed in `ExternalConnectorsSchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-schema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.schema`.
 public typealias ExternalConnectorsSchema = Model<ExternalConnectorsSchemaFields>
 
@@ -467,6 +473,7 @@ public struct ExternalConnectorsSchemaRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ExternalConnectorsSearchSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-searchsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.searchSettings`.
 public typealias ExternalConnectorsSearchSettings = Model<ExternalConnectorsSearchSettingsFields>
 
@@ -483,6 +490,7 @@ public struct ExternalConnectorsSearchSettingsFields: FieldSet {
 
 /// Its properties are listed in `ExternalConnectorsUrlMatchInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-urlmatchinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.urlMatchInfo`.
 public typealias ExternalConnectorsUrlMatchInfo = Model<ExternalConnectorsUrlMatchInfoFields>
 
@@ -503,6 +511,8 @@ public struct ExternalConnectorsUrlMatchInfoFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-urltoitemresolverbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalConnectors.urlToItemResolverBase`.
 public typealias ExternalConnectorsUrlToItemResolverBase = Model<ExternalConnectorsUrlToItemResolverBaseFields>
 
@@ -525,6 +535,7 @@ public struct ExternalConnectorsUrlToItemResolverBaseFields: FieldSet {
 
 /// Its properties are listed in `ExternalDomainFederationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externaldomainfederation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalDomainFederation`.
 public typealias ExternalDomainFederation = Model<ExternalDomainFederationFields>
 
@@ -551,6 +562,7 @@ public struct ExternalDomainFederationFields: FieldSet {
 
 /// Its properties are listed in `ExternalDomainNameFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externaldomainname?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalDomainName`.
 public typealias ExternalDomainName = Model<ExternalDomainNameFields>
 
@@ -602,6 +614,7 @@ extension ExternalEmailOtpState {
 
 /// Its properties are listed in `ExternalItemConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalitemconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalItemConfiguration`.
 public typealias ExternalItemConfiguration = Model<ExternalItemConfigurationFields>
 
@@ -618,6 +631,7 @@ public struct ExternalItemConfigurationFields: FieldSet {
 
 /// Its properties are listed in `ExternalLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externallink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalLink`.
 public typealias ExternalLink = Model<ExternalLinkFields>
 
@@ -634,6 +648,7 @@ public struct ExternalLinkFields: FieldSet {
 
 /// Its properties are listed in `ExternalSponsorsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalsponsors?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalSponsors`.
 public typealias ExternalSponsors = Model<ExternalSponsorsFields>
 
@@ -648,6 +663,8 @@ public struct ExternalSponsorsFields: FieldSet {
 
 /// Its properties are listed in `ExternalUsersSelfServiceSignUpEventsFlowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/externalusersselfservicesignupeventsflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalUsersSelfServiceSignUpEventsFlow`.
 public typealias ExternalUsersSelfServiceSignUpEventsFlow = Model<ExternalUsersSelfServiceSignUpEventsFlowFields>
 
@@ -708,6 +725,7 @@ public struct ExternalUsersSelfServiceSignUpEventsFlowRequestBuilder: ModelReque
 
 /// Its properties are listed in `ExtractSensitivityLabelsResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extractsensitivitylabelsresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.extractSensitivityLabelsResult`.
 public typealias ExtractSensitivityLabelsResult = Model<ExtractSensitivityLabelsResultFields>
 
@@ -724,6 +742,7 @@ public struct ExtractSensitivityLabelsResultFields: FieldSet {
 
 /// Its properties are listed in `FaceCheckConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/facecheckconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.faceCheckConfiguration`.
 public typealias FaceCheckConfiguration = Model<FaceCheckConfigurationFields>
 
@@ -742,6 +761,7 @@ public struct FaceCheckConfigurationFields: FieldSet {
 
 /// Its properties are listed in `FallbackToMicrosoftProviderOnErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fallbacktomicrosoftprovideronerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fallbackToMicrosoftProviderOnError`.
 public typealias FallbackToMicrosoftProviderOnError = Model<FallbackToMicrosoftProviderOnErrorFields>
 
@@ -761,6 +781,7 @@ public struct FallbackToMicrosoftProviderOnErrorFields: FieldSet {
 
 /// Its properties are listed in `FeatureRolloutPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/featurerolloutpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.featureRolloutPolicy`.
 public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
 
@@ -817,6 +838,7 @@ public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FeatureTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/featuretarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.featureTarget`.
 public typealias FeatureTarget = Model<FeatureTargetFields>
 
@@ -901,6 +923,7 @@ extension FedRampLevel {
 
 /// Its properties are listed in `FederatedIdentityCredentialFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/federatedidentitycredential?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.federatedIdentityCredential`.
 public typealias FederatedIdentityCredential = Model<FederatedIdentityCredentialFields>
 
@@ -974,6 +997,7 @@ extension FederatedIdpMfaBehavior {
 
 /// Its properties are listed in `FederatedTokenValidationPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/federatedtokenvalidationpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy`.
 public typealias FederatedTokenValidationPolicy = Model<FederatedTokenValidationPolicyFields>
 
@@ -1130,6 +1154,7 @@ extension CollectionRequestBuilder where Item == FederatedTokenValidationPolicyR
 
 /// Its properties are listed in `Fido2AuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2authenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod`.
 public typealias Fido2AuthenticationMethod = Model<Fido2AuthenticationMethodFields>
 
@@ -1168,6 +1193,8 @@ public struct Fido2AuthenticationMethodFields: FieldSet {
 
 /// Its properties are listed in `Fido2AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/fido2authenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration`.
 public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2AuthenticationMethodConfigurationFields>
 
@@ -1295,6 +1322,7 @@ extension CollectionRequestBuilder where Item == Fido2AuthenticationMethodReques
 
 /// Its properties are listed in `Fido2CombinationConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2combinationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fido2CombinationConfiguration`.
 public typealias Fido2CombinationConfiguration = Model<Fido2CombinationConfigurationFields>
 
@@ -1341,6 +1369,7 @@ public struct Fido2CombinationConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Fido2KeyRestrictionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2keyrestrictions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fido2KeyRestrictions`.
 public typealias Fido2KeyRestrictions = Model<Fido2KeyRestrictionsFields>
 
@@ -1377,6 +1406,7 @@ extension Fido2RestrictionEnforcementType {
 
 /// Its properties are listed in `FieldValueSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fieldvalueset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fieldValueSet`.
 public typealias FieldValueSet = Model<FieldValueSetFields>
 
@@ -1410,6 +1440,7 @@ public struct FieldValueSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/file?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.file`.
 public typealias File = Model<FileFields>
 
@@ -1430,6 +1461,7 @@ public struct FileFields: FieldSet {
 
 /// Its properties are listed in `FileAssessmentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileassessmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileAssessmentRequest`.
 public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
 
@@ -1501,6 +1533,7 @@ public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FileAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileAttachment`.
 public typealias FileAttachment = Model<FileAttachmentFields>
 
@@ -1573,6 +1606,7 @@ extension CollectionRequestBuilder where Item == FileAttachmentRequestBuilder {
 
 /// Its properties are listed in `FileEncryptionInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileencryptioninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileEncryptionInfo`.
 public typealias FileEncryptionInfo = Model<FileEncryptionInfoFields>
 
@@ -1601,6 +1635,7 @@ public struct FileEncryptionInfoFields: FieldSet {
 
 /// Its properties are listed in `FileHashFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filehash?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileHash`.
 public typealias FileHash = Model<FileHashFields>
 
@@ -1654,6 +1689,7 @@ extension FileHashType {
 
 /// Its properties are listed in `FileSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filesecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileSecurityState`.
 public typealias FileSecurityState = Model<FileSecurityStateFields>
 
@@ -1676,6 +1712,7 @@ public struct FileSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `FileStorageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestorage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorage`.
 public typealias FileStorage = Model<FileStorageFields>
 
@@ -1708,6 +1745,7 @@ public struct FileStorageFields: FieldSet {
 
 /// Its properties are listed in `FileStorageContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainer`.
 public typealias FileStorageContainer = Model<FileStorageContainerFields>
 
@@ -1803,6 +1841,8 @@ extension FileStorageContainerBillingStatus {
 /// Its properties are listed in `FileStorageContainerCustomPropertyDictionaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainercustompropertydictionary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerCustomPropertyDictionary`.
 public typealias FileStorageContainerCustomPropertyDictionary =
     Model<FileStorageContainerCustomPropertyDictionaryFields>
@@ -1823,6 +1863,8 @@ public struct FileStorageContainerCustomPropertyDictionaryFields: FieldSet {
 
 /// Its properties are listed in `FileStorageContainerCustomPropertyValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainercustompropertyvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerCustomPropertyValue`.
 public typealias FileStorageContainerCustomPropertyValue = Model<FileStorageContainerCustomPropertyValueFields>
 
@@ -1949,6 +1991,7 @@ public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FileStorageContainerSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainersettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerSettings`.
 public typealias FileStorageContainerSettings = Model<FileStorageContainerSettingsFields>
 
@@ -1985,6 +2028,7 @@ extension FileStorageContainerStatus {
 
 /// Its properties are listed in `FileStorageContainerTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainertype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerType`.
 public typealias FileStorageContainerType = Model<FileStorageContainerTypeFields>
 
@@ -2077,6 +2121,8 @@ extension FileStorageContainerTypeAppPermission {
 /// Its properties are listed in `FileStorageContainerTypeAppPermissionGrantFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertypeapppermissiongrant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermissionGrant`.
 public typealias FileStorageContainerTypeAppPermissionGrant = Model<FileStorageContainerTypeAppPermissionGrantFields>
 
@@ -2117,6 +2163,8 @@ public struct FileStorageContainerTypeAppPermissionGrantRequestBuilder: ModelReq
 
 /// Its properties are listed in `FileStorageContainerTypeRegistrationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertyperegistration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration`.
 public typealias FileStorageContainerTypeRegistration = Model<FileStorageContainerTypeRegistrationFields>
 
@@ -2194,6 +2242,8 @@ public struct FileStorageContainerTypeRegistrationRequestBuilder: ModelRequestBu
 /// Its properties are listed in `FileStorageContainerTypeRegistrationSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertyperegistrationsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistrationSettings`.
 public typealias FileStorageContainerTypeRegistrationSettings =
     Model<FileStorageContainerTypeRegistrationSettingsFields>
@@ -2245,6 +2295,7 @@ public struct FileStorageContainerTypeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FileStorageContainerTypeSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainertypesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeSettings`.
 public typealias FileStorageContainerTypeSettings = Model<FileStorageContainerTypeSettingsFields>
 
@@ -2311,6 +2362,7 @@ extension FileStorageContainerTypeSettingsOverride {
 
 /// Its properties are listed in `FileStorageContainerViewpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainerviewpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerViewpoint`.
 public typealias FileStorageContainerViewpoint = Model<FileStorageContainerViewpointFields>
 
@@ -2380,6 +2432,7 @@ public struct FileStorageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FileSystemInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filesysteminfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileSystemInfo`.
 public typealias FileSystemInfo = Model<FileSystemInfoFields>
 
@@ -2400,6 +2453,7 @@ public struct FileSystemInfoFields: FieldSet {
 
 /// Its properties are listed in `FilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.filter`.
 public typealias Filter = Model<FilterFields>
 
@@ -2420,6 +2474,7 @@ public struct FilterFields: FieldSet {
 
 /// Its properties are listed in `FilterClauseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filterclause?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.filterClause`.
 public typealias FilterClause = Model<FilterClauseFields>
 
@@ -2440,6 +2495,7 @@ public struct FilterClauseFields: FieldSet {
 
 /// Its properties are listed in `FilterGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filtergroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.filterGroup`.
 public typealias FilterGroup = Model<FilterGroupFields>
 
@@ -2472,6 +2528,7 @@ extension FilterMode {
 
 /// Its properties are listed in `FilterOperandFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filteroperand?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.filterOperand`.
 public typealias FilterOperand = Model<FilterOperandFields>
 
@@ -2488,6 +2545,7 @@ public struct FilterOperandFields: FieldSet {
 
 /// Its properties are listed in `FilterOperatorSchemaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filteroperatorschema?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.filterOperatorSchema`.
 public typealias FilterOperatorSchema = Model<FilterOperatorSchemaFields>
 
@@ -2583,6 +2641,7 @@ extension FirewallPreSharedKeyEncodingMethodType {
 
 /// Its properties are listed in `FixtureMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fixturemap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fixtureMap`.
 public typealias FixtureMap = Model<FixtureMapFields>
 
@@ -2620,6 +2679,7 @@ public struct FixtureMapRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FloorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/floor?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.floor`.
 public typealias Floor = Model<FloorFields>
 
@@ -2694,6 +2754,7 @@ public struct FloorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.folder`.
 public typealias Folder = Model<FolderFields>
 
@@ -2712,6 +2773,7 @@ public struct FolderFields: FieldSet {
 
 /// Its properties are listed in `FolderViewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folderview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.folderView`.
 public typealias FolderView = Model<FolderViewFields>
 
@@ -2732,6 +2794,7 @@ public struct FolderViewFields: FieldSet {
 
 /// Its properties are listed in `FollowupFlagFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/followupflag?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.followupFlag`.
 public typealias FollowupFlag = Model<FollowupFlagFields>
 
@@ -2770,6 +2833,7 @@ extension FollowupFlagStatus {
 
 /// Its properties are listed in `FootprintMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/footprintmap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.footprintMap`.
 public typealias FootprintMap = Model<FootprintMapFields>
 
@@ -2807,6 +2871,7 @@ public struct FootprintMapRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fraudprotectionconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fraudProtectionConfiguration`.
 public typealias FraudProtectionConfiguration = Model<FraudProtectionConfigurationFields>
 
@@ -2828,6 +2893,7 @@ public struct FraudProtectionConfigurationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fraudprotectionprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fraudProtectionProvider`.
 public typealias FraudProtectionProvider = Model<FraudProtectionProviderFields>
 
@@ -2853,6 +2919,8 @@ public struct FraudProtectionProviderFields: FieldSet {
 
 /// Its properties are listed in `FraudProtectionProviderConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/fraudprotectionproviderconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fraudProtectionProviderConfiguration`.
 public typealias FraudProtectionProviderConfiguration = Model<FraudProtectionProviderConfigurationFields>
 
@@ -2896,6 +2964,7 @@ public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `FreeBusyErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/freebusyerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.freeBusyError`.
 public typealias FreeBusyError = Model<FreeBusyErrorFields>
 
@@ -2936,6 +3005,7 @@ extension FreeBusyStatus {
 
 /// Its properties are listed in `GenericErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/genericerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.genericError`.
 public typealias GenericError = Model<GenericErrorFields>
 
@@ -2954,6 +3024,7 @@ public struct GenericErrorFields: FieldSet {
 
 /// Its properties are listed in `GeoCoordinatesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/geocoordinates?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.geoCoordinates`.
 public typealias GeoCoordinates = Model<GeoCoordinatesFields>
 
@@ -2974,6 +3045,7 @@ public struct GeoCoordinatesFields: FieldSet {
 
 /// Its properties are listed in `GeolocationColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/geolocationcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.geolocationColumn`.
 public typealias GeolocationColumn = Model<GeolocationColumnFields>
 
@@ -3006,6 +3078,7 @@ extension GiphyRatingType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/governanceinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.governanceInsight`.
 public typealias GovernanceInsight = Model<GovernanceInsightFields>
 
@@ -3048,6 +3121,7 @@ public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GranularDriveRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granulardriverestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.granularDriveRestoreArtifact`.
 public typealias GranularDriveRestoreArtifact = Model<GranularDriveRestoreArtifactFields>
 
@@ -3110,6 +3184,7 @@ public struct GranularDriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GranularMailboxRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularmailboxrestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact`.
 public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreArtifactFields>
 
@@ -3180,6 +3255,7 @@ public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `GranularRestoreArtifactBaseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularrestoreartifactbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.granularRestoreArtifactBase`.
 public typealias GranularRestoreArtifactBase = Model<GranularRestoreArtifactBaseFields>
 
@@ -3241,6 +3317,7 @@ public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GranularSiteRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularsiterestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.granularSiteRestoreArtifact`.
 public typealias GranularSiteRestoreArtifact = Model<GranularSiteRestoreArtifactFields>
 
@@ -3303,6 +3380,7 @@ public struct GranularSiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/group?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.group`.
 public typealias Group = Model<GroupFields>
 
@@ -3555,6 +3633,7 @@ extension GroupAccessType {
 
 /// Its properties are listed in `GroupAssignmentTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupassignmenttarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupAssignmentTarget`.
 public typealias GroupAssignmentTarget = Model<GroupAssignmentTargetFields>
 
@@ -3578,6 +3657,7 @@ public struct GroupAssignmentTargetFields: FieldSet {
 
 /// Its properties are listed in `GroupFilterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupfilter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupFilter`.
 public typealias GroupFilter = Model<GroupFilterFields>
 
@@ -3594,6 +3674,7 @@ public struct GroupFilterFields: FieldSet {
 
 /// Its properties are listed in `GroupLifecyclePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/grouplifecyclepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy`.
 public typealias GroupLifecyclePolicy = Model<GroupLifecyclePolicyFields>
 
@@ -3658,6 +3739,7 @@ public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GroupMembersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupmembers?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupMembers`.
 public typealias GroupMembers = Model<GroupMembersFields>
 
@@ -3677,6 +3759,8 @@ public struct GroupMembersFields: FieldSet {
 /// Its properties are listed in `GroupPeerOutlierRecommendationInsightSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/grouppeeroutlierrecommendationinsightsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupPeerOutlierRecommendationInsightSettings`.
 public typealias GroupPeerOutlierRecommendationInsightSettings =
     Model<GroupPeerOutlierRecommendationInsightSettingsFields>
@@ -4069,6 +4153,7 @@ extension CollectionRequestBuilder where Item == GroupRequestBuilder {
 
 /// Its properties are listed in `GroupScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupScope`.
 public typealias GroupScope = Model<GroupScopeFields>
 
@@ -4085,6 +4170,7 @@ public struct GroupScopeFields: FieldSet {
 
 /// Its properties are listed in `GroupSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupSetting`.
 public typealias GroupSetting = Model<GroupSettingFields>
 
@@ -4124,6 +4210,7 @@ public struct GroupSettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `GroupSettingTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupsettingtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.groupSettingTemplate`.
 public typealias GroupSettingTemplate = Model<GroupSettingTemplateFields>
 
@@ -4297,6 +4384,7 @@ extension GroupType {
 
 /// Its properties are listed in `HashesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hashes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.hashes`.
 public typealias Hashes = Model<HashesFields>
 
@@ -4337,6 +4425,7 @@ extension HoldType {
 
 /// Its properties are listed in `HomeRealmDiscoveryPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/homerealmdiscoverypolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy`.
 public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields>
 
@@ -4506,6 +4595,7 @@ extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequest
 
 /// Its properties are listed in `HorizontalSectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/horizontalsection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.horizontalSection`.
 public typealias HorizontalSection = Model<HorizontalSectionFields>
 
@@ -4530,6 +4620,7 @@ public struct HorizontalSectionFields: FieldSet {
 
 /// Its properties are listed in `HorizontalSectionColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/horizontalsectioncolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.horizontalSectionColumn`.
 public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
 
@@ -4639,6 +4730,7 @@ public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `HostSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hostsecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.hostSecurityState`.
 public typealias HostSecurityState = Model<HostSecurityStateFields>
 
@@ -4671,6 +4763,7 @@ public struct HostSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `HttpRequestEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/httprequestendpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.httpRequestEndpoint`.
 public typealias HttpRequestEndpoint = Model<HttpRequestEndpointFields>
 
@@ -4693,6 +4786,8 @@ public struct HttpRequestEndpointFields: FieldSet {
 
 /// Its properties are listed in `HumanSecurityFraudProtectionProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/humansecurityfraudprotectionprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.humanSecurityFraudProtectionProvider`.
 public typealias HumanSecurityFraudProtectionProvider = Model<HumanSecurityFraudProtectionProviderFields>
 
@@ -4741,6 +4836,7 @@ public struct HumanSecurityFraudProtectionProviderRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `HyperlinkOrPictureColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hyperlinkorpicturecolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.hyperlinkOrPictureColumn`.
 public typealias HyperlinkOrPictureColumn = Model<HyperlinkOrPictureColumnFields>
 
@@ -4757,6 +4853,7 @@ public struct HyperlinkOrPictureColumnFields: FieldSet {
 
 /// Its properties are listed in `IPv4CidrRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv4cidrrange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iPv4CidrRange`.
 public typealias IPv4CidrRange = Model<IPv4CidrRangeFields>
 
@@ -4773,6 +4870,7 @@ public struct IPv4CidrRangeFields: FieldSet {
 
 /// Its properties are listed in `IPv4RangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv4range?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iPv4Range`.
 public typealias IPv4Range = Model<IPv4RangeFields>
 
@@ -4791,6 +4889,7 @@ public struct IPv4RangeFields: FieldSet {
 
 /// Its properties are listed in `IPv6CidrRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv6cidrrange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iPv6CidrRange`.
 public typealias IPv6CidrRange = Model<IPv6CidrRangeFields>
 
@@ -4807,6 +4906,7 @@ public struct IPv6CidrRangeFields: FieldSet {
 
 /// Its properties are listed in `IPv6RangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv6range?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iPv6Range`.
 public typealias IPv6Range = Model<IPv6RangeFields>
 
@@ -4825,6 +4925,7 @@ public struct IPv6RangeFields: FieldSet {
 
 /// Its properties are listed in `IdentifierUriConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identifieruriconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identifierUriConfiguration`.
 public typealias IdentifierUriConfiguration = Model<IdentifierUriConfigurationFields>
 
@@ -4843,6 +4944,7 @@ public struct IdentifierUriConfigurationFields: FieldSet {
 
 /// Its properties are listed in `IdentifierUriRestrictionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identifierurirestriction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identifierUriRestriction`.
 public typealias IdentifierUriRestriction = Model<IdentifierUriRestrictionFields>
 
@@ -4869,6 +4971,7 @@ public struct IdentifierUriRestrictionFields: FieldSet {
 
 /// Its properties are listed in `IdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identity`.
 public typealias Identity = Model<IdentityFields>
 
@@ -4915,6 +5018,7 @@ public struct IdentityFields: FieldSet {
 
 /// Its properties are listed in `IdentityApiConnectorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityapiconnector?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityApiConnector`.
 public typealias IdentityApiConnector = Model<IdentityApiConnectorFields>
 
@@ -4978,6 +5082,7 @@ public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityBuiltInUserFlowAttributeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitybuiltinuserflowattribute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityBuiltInUserFlowAttribute`.
 public typealias IdentityBuiltInUserFlowAttribute = Model<IdentityBuiltInUserFlowAttributeFields>
 
@@ -5028,6 +5133,7 @@ public struct IdentityBuiltInUserFlowAttributeRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `IdentityContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitycontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityContainer`.
 public typealias IdentityContainer = Model<IdentityContainerFields>
 
@@ -5166,6 +5272,7 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityCustomUserFlowAttributeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitycustomuserflowattribute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityCustomUserFlowAttribute`.
 public typealias IdentityCustomUserFlowAttribute = Model<IdentityCustomUserFlowAttributeFields>
 
@@ -5216,6 +5323,7 @@ public struct IdentityCustomUserFlowAttributeRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `IdentityGovernanceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance`.
 public typealias IdentityGovernance = Model<IdentityGovernanceFields>
 
@@ -5258,6 +5366,8 @@ public struct IdentityGovernanceFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceActivateGroupScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activategroupscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.activateGroupScope`.
 public typealias IdentityGovernanceActivateGroupScope = Model<IdentityGovernanceActivateGroupScopeFields>
 
@@ -5282,6 +5392,8 @@ public struct IdentityGovernanceActivateGroupScopeFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceActivateProcessingResultScopeFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activateprocessingresultscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.activateProcessingResultScope`.
 public typealias IdentityGovernanceActivateProcessingResultScope =
     Model<IdentityGovernanceActivateProcessingResultScopeFields>
@@ -5309,6 +5421,7 @@ public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceActivateRunScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-activaterunscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.activateRunScope`.
 public typealias IdentityGovernanceActivateRunScope = Model<IdentityGovernanceActivateRunScopeFields>
 
@@ -5337,6 +5450,8 @@ public struct IdentityGovernanceActivateRunScopeFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceActivateUserScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activateuserscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.activateUserScope`.
 public typealias IdentityGovernanceActivateUserScope = Model<IdentityGovernanceActivateUserScopeFields>
 
@@ -5362,6 +5477,7 @@ public struct IdentityGovernanceActivateUserScopeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-activationscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.activationScope`.
 public typealias IdentityGovernanceActivationScope = Model<IdentityGovernanceActivationScopeFields>
 
@@ -5418,6 +5534,8 @@ extension IdentityGovernanceActivationUserScopeType {
 
 /// Its properties are listed in `IdentityGovernanceAttributeChangeTriggerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-attributechangetrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.attributeChangeTrigger`.
 public typealias IdentityGovernanceAttributeChangeTrigger = Model<IdentityGovernanceAttributeChangeTriggerFields>
 
@@ -5440,6 +5558,7 @@ public struct IdentityGovernanceAttributeChangeTriggerFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceCancelRunsScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-cancelrunsscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.cancelRunsScope`.
 public typealias IdentityGovernanceCancelRunsScope = Model<IdentityGovernanceCancelRunsScopeFields>
 
@@ -5465,6 +5584,7 @@ public struct IdentityGovernanceCancelRunsScopeFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-cancelscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.cancelScope`.
 public typealias IdentityGovernanceCancelScope = Model<IdentityGovernanceCancelScopeFields>
 
@@ -5485,6 +5605,8 @@ public struct IdentityGovernanceCancelScopeFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceCountBasedQuarantineConditionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-countbasedquarantinecondition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.countBasedQuarantineCondition`.
 public typealias IdentityGovernanceCountBasedQuarantineCondition =
     Model<IdentityGovernanceCountBasedQuarantineConditionFields>
@@ -5508,6 +5630,8 @@ public struct IdentityGovernanceCountBasedQuarantineConditionFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension`.
 public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanceCustomTaskExtensionFields>
 
@@ -5555,6 +5679,8 @@ public struct IdentityGovernanceCustomTaskExtensionFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncallbackconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration`.
 public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
     Model<IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields>
@@ -5583,6 +5709,8 @@ public struct IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: 
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackDataFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncallbackdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackData`.
 public typealias IdentityGovernanceCustomTaskExtensionCallbackData =
     Model<IdentityGovernanceCustomTaskExtensionCallbackDataFields>
@@ -5607,6 +5735,8 @@ public struct IdentityGovernanceCustomTaskExtensionCallbackDataFields: FieldSet 
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCalloutDataFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncalloutdata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCalloutData`.
 public typealias IdentityGovernanceCustomTaskExtensionCalloutData =
     Model<IdentityGovernanceCustomTaskExtensionCalloutDataFields>
@@ -5689,6 +5819,8 @@ public struct IdentityGovernanceCustomTaskExtensionRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `IdentityGovernanceGroupBasedSubjectSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-groupbasedsubjectset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.groupBasedSubjectSet`.
 public typealias IdentityGovernanceGroupBasedSubjectSet = Model<IdentityGovernanceGroupBasedSubjectSetFields>
 
@@ -5712,6 +5844,7 @@ public struct IdentityGovernanceGroupBasedSubjectSetFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceInsightsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-insights?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.insights`.
 public typealias IdentityGovernanceInsights = Model<IdentityGovernanceInsightsFields>
 
@@ -5859,6 +5992,8 @@ public struct IdentityGovernanceInsightsRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `IdentityGovernanceLifecycleManagementSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-lifecyclemanagementsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleManagementSettings`.
 public typealias IdentityGovernanceLifecycleManagementSettings =
     Model<IdentityGovernanceLifecycleManagementSettingsFields>
@@ -5988,6 +6123,8 @@ extension IdentityGovernanceLifecycleWorkflowProcessingStatus {
 /// Its properties are listed in `IdentityGovernanceLifecycleWorkflowsContainerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-lifecycleworkflowscontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer`.
 public typealias IdentityGovernanceLifecycleWorkflowsContainer =
     Model<IdentityGovernanceLifecycleWorkflowsContainerFields>
@@ -6116,6 +6253,8 @@ extension IdentityGovernanceMatchMode {
 
 /// Its properties are listed in `IdentityGovernanceMembershipChangeTriggerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-membershipchangetrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.membershipChangeTrigger`.
 public typealias IdentityGovernanceMembershipChangeTrigger = Model<IdentityGovernanceMembershipChangeTriggerFields>
 
@@ -6154,6 +6293,8 @@ extension IdentityGovernanceMembershipChangeType {
 
 /// Its properties are listed in `IdentityGovernanceOnDemandExecutionOnlyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-ondemandexecutiononly?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.onDemandExecutionOnly`.
 public typealias IdentityGovernanceOnDemandExecutionOnly = Model<IdentityGovernanceOnDemandExecutionOnlyFields>
 
@@ -6173,6 +6314,7 @@ public struct IdentityGovernanceOnDemandExecutionOnlyFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceParameterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-parameter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.parameter`.
 public typealias IdentityGovernanceParameter = Model<IdentityGovernanceParameterFields>
 
@@ -6194,6 +6336,8 @@ public struct IdentityGovernanceParameterFields: FieldSet {
 /// Its properties are listed in `IdentityGovernancePercentageBasedQuarantineConditionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-percentagebasedquarantinecondition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.percentageBasedQuarantineCondition`.
 public typealias IdentityGovernancePercentageBasedQuarantineCondition =
     Model<IdentityGovernancePercentageBasedQuarantineConditionFields>
@@ -6217,6 +6361,8 @@ public struct IdentityGovernancePercentageBasedQuarantineConditionFields: FieldS
 
 /// Its properties are listed in `IdentityGovernancePreviewFailedTaskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-previewfailedtask?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.previewFailedTask`.
 public typealias IdentityGovernancePreviewFailedTask = Model<IdentityGovernancePreviewFailedTaskFields>
 
@@ -6241,6 +6387,8 @@ public struct IdentityGovernancePreviewFailedTaskFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantinecondition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineCondition`.
 public typealias IdentityGovernanceQuarantineCondition = Model<IdentityGovernanceQuarantineConditionFields>
 
@@ -6263,6 +6411,8 @@ public struct IdentityGovernanceQuarantineConditionFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceQuarantineConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantineconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineConfiguration`.
 public typealias IdentityGovernanceQuarantineConfiguration = Model<IdentityGovernanceQuarantineConfigurationFields>
 
@@ -6281,6 +6431,8 @@ public struct IdentityGovernanceQuarantineConfigurationFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceQuarantineDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantinedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineDetails`.
 public typealias IdentityGovernanceQuarantineDetails = Model<IdentityGovernanceQuarantineDetailsFields>
 
@@ -6389,6 +6541,8 @@ public struct IdentityGovernanceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityGovernanceRuleBasedSubjectSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-rulebasedsubjectset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.ruleBasedSubjectSet`.
 public typealias IdentityGovernanceRuleBasedSubjectSet = Model<IdentityGovernanceRuleBasedSubjectSetFields>
 
@@ -6411,6 +6565,7 @@ public struct IdentityGovernanceRuleBasedSubjectSetFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceRunFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-run?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.run`.
 public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
 
@@ -6531,6 +6686,7 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceRunRequestBui
 
 /// Its properties are listed in `IdentityGovernanceRunSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-runsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.runSummary`.
 public typealias IdentityGovernanceRunSummary = Model<IdentityGovernanceRunSummaryFields>
 
@@ -6557,6 +6713,7 @@ public struct IdentityGovernanceRunSummaryFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceTaskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-task?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.task`.
 public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
 
@@ -6593,6 +6750,7 @@ public struct IdentityGovernanceTaskFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceTaskDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskdefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskDefinition`.
 public typealias IdentityGovernanceTaskDefinition = Model<IdentityGovernanceTaskDefinitionFields>
 
@@ -6647,6 +6805,8 @@ public struct IdentityGovernanceTaskDefinitionRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `IdentityGovernanceTaskProcessingResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskprocessingresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult`.
 public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernanceTaskProcessingResultFields>
 
@@ -6733,6 +6893,7 @@ public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequest
 
 /// Its properties are listed in `IdentityGovernanceTaskReportFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskreport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport`.
 public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskReportFields>
 
@@ -6852,6 +7013,8 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceTaskReportReq
 
 /// Its properties are listed in `IdentityGovernanceTaskReportSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskreportsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReportSummary`.
 public typealias IdentityGovernanceTaskReportSummary = Model<IdentityGovernanceTaskReportSummaryFields>
 
@@ -6903,6 +7066,8 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `IdentityGovernanceTimeBasedAttributeTriggerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-timebasedattributetrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.timeBasedAttributeTrigger`.
 public typealias IdentityGovernanceTimeBasedAttributeTrigger = Model<IdentityGovernanceTimeBasedAttributeTriggerFields>
 
@@ -6927,6 +7092,8 @@ public struct IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceTopTasksInsightsSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-toptasksinsightssummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.topTasksInsightsSummary`.
 public typealias IdentityGovernanceTopTasksInsightsSummary = Model<IdentityGovernanceTopTasksInsightsSummaryFields>
 
@@ -6958,6 +7125,8 @@ public struct IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceTopWorkflowsInsightsSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-topworkflowsinsightssummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.topWorkflowsInsightsSummary`.
 public typealias IdentityGovernanceTopWorkflowsInsightsSummary =
     Model<IdentityGovernanceTopWorkflowsInsightsSummaryFields>
@@ -6997,6 +7166,8 @@ public struct IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceTriggerAndScopeBasedConditionsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-triggerandscopebasedconditions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.triggerAndScopeBasedConditions`.
 public typealias IdentityGovernanceTriggerAndScopeBasedConditions =
     Model<IdentityGovernanceTriggerAndScopeBasedConditionsFields>
@@ -7022,6 +7193,7 @@ public struct IdentityGovernanceTriggerAndScopeBasedConditionsFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceTriggerAttributeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-triggerattribute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.triggerAttribute`.
 public typealias IdentityGovernanceTriggerAttribute = Model<IdentityGovernanceTriggerAttributeFields>
 
@@ -7038,6 +7210,8 @@ public struct IdentityGovernanceTriggerAttributeFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceUserInactivityTriggerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-userinactivitytrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.userInactivityTrigger`.
 public typealias IdentityGovernanceUserInactivityTrigger = Model<IdentityGovernanceUserInactivityTriggerFields>
 
@@ -7060,6 +7234,8 @@ public struct IdentityGovernanceUserInactivityTriggerFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceUserProcessingResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-userprocessingresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult`.
 public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernanceUserProcessingResultFields>
 
@@ -7175,6 +7351,7 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceUserProcessin
 
 /// Its properties are listed in `IdentityGovernanceUserSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-usersummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.userSummary`.
 public typealias IdentityGovernanceUserSummary = Model<IdentityGovernanceUserSummaryFields>
 
@@ -7199,6 +7376,8 @@ public struct IdentityGovernanceUserSummaryFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceUsersProcessingSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-usersprocessingsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.usersProcessingSummary`.
 public typealias IdentityGovernanceUsersProcessingSummary = Model<IdentityGovernanceUsersProcessingSummaryFields>
 
@@ -7243,6 +7422,7 @@ extension IdentityGovernanceValueType {
 
 /// Its properties are listed in `IdentityGovernanceWorkflowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow`.
 public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFields>
 
@@ -7334,6 +7514,7 @@ public struct IdentityGovernanceWorkflowFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase`.
 public typealias IdentityGovernanceWorkflowBase = Model<IdentityGovernanceWorkflowBaseFields>
 
@@ -7430,6 +7611,8 @@ public struct IdentityGovernanceWorkflowBaseRequestBuilder: ModelRequestBuilder 
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowexecutionconditions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowExecutionConditions`.
 public typealias IdentityGovernanceWorkflowExecutionConditions =
     Model<IdentityGovernanceWorkflowExecutionConditionsFields>
@@ -7453,6 +7636,8 @@ public struct IdentityGovernanceWorkflowExecutionConditionsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowexecutiontrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowExecutionTrigger`.
 public typealias IdentityGovernanceWorkflowExecutionTrigger = Model<IdentityGovernanceWorkflowExecutionTriggerFields>
 
@@ -7689,6 +7874,7 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityGovernanceWorkflowSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowSetting`.
 public typealias IdentityGovernanceWorkflowSetting = Model<IdentityGovernanceWorkflowSettingFields>
 
@@ -7705,6 +7891,7 @@ public struct IdentityGovernanceWorkflowSettingFields: FieldSet {
 
 /// Its properties are listed in `IdentityGovernanceWorkflowTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate`.
 public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWorkflowTemplateFields>
 
@@ -7790,6 +7977,7 @@ extension IdentityGovernanceWorkflowTriggerTimeBasedAttribute {
 
 /// Its properties are listed in `IdentityGovernanceWorkflowVersionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion`.
 public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWorkflowVersionFields>
 
@@ -7889,6 +8077,8 @@ public struct IdentityGovernanceWorkflowVersionRequestBuilder: ModelRequestBuild
 /// Its properties are listed in `IdentityGovernanceWorkflowsInsightsByCategoryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsinsightsbycategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowsInsightsByCategory`.
 public typealias IdentityGovernanceWorkflowsInsightsByCategory =
     Model<IdentityGovernanceWorkflowsInsightsByCategoryFields>
@@ -7926,6 +8116,8 @@ public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
 /// Its properties are listed in `IdentityGovernanceWorkflowsInsightsSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsinsightssummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowsInsightsSummary`.
 public typealias IdentityGovernanceWorkflowsInsightsSummary = Model<IdentityGovernanceWorkflowsInsightsSummaryFields>
 
@@ -7958,6 +8150,7 @@ public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
 
 /// Its properties are listed in `IdentityProtectionRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityprotectionroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityProtectionRoot`.
 public typealias IdentityProtectionRoot = Model<IdentityProtectionRootFields>
 
@@ -8036,6 +8229,7 @@ public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityProvider`.
 public typealias IdentityProvider = Model<IdentityProviderFields>
 
@@ -8062,6 +8256,7 @@ public struct IdentityProviderFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityproviderbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityProviderBase`.
 public typealias IdentityProviderBase = Model<IdentityProviderBaseFields>
 
@@ -8167,6 +8362,8 @@ extension CollectionRequestBuilder where Item == IdentityProviderRequestBuilder 
 
 /// Its properties are listed in `IdentitySecurityDefaultsEnforcementPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/identitysecuritydefaultsenforcementpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy`.
 public typealias IdentitySecurityDefaultsEnforcementPolicy = Model<IdentitySecurityDefaultsEnforcementPolicyFields>
 
@@ -8327,6 +8524,7 @@ extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforce
 
 /// Its properties are listed in `IdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identitySet`.
 public typealias IdentitySet = Model<IdentitySetFields>
 
@@ -8363,6 +8561,7 @@ public struct IdentitySetFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitysource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identitySource`.
 public typealias IdentitySource = Model<IdentitySourceFields>
 
@@ -8388,6 +8587,7 @@ public struct IdentitySourceFields: FieldSet {
 
 /// Its properties are listed in `IdentityUserFlowFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflow?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityUserFlow`.
 public typealias IdentityUserFlow = Model<IdentityUserFlowFields>
 
@@ -8415,6 +8615,7 @@ public struct IdentityUserFlowFields: FieldSet {
 
 /// Its properties are listed in `IdentityUserFlowAttributeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflowattribute?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityUserFlowAttribute`.
 public typealias IdentityUserFlowAttribute = Model<IdentityUserFlowAttributeFields>
 
@@ -8446,6 +8647,7 @@ public struct IdentityUserFlowAttributeFields: FieldSet {
 
 /// Its properties are listed in `IdentityUserFlowAttributeAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflowattributeassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment`.
 public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAttributeAssignmentFields>
 
@@ -8641,6 +8843,7 @@ public struct IdentityUserFlowRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdentityVerifiedIdRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityverifiedidroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot`.
 public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
 
@@ -8687,6 +8890,7 @@ public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IdleSessionSignOutFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/idlesessionsignout?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.idleSessionSignOut`.
 public typealias IdleSessionSignOut = Model<IdleSessionSignOutFields>
 
@@ -8707,6 +8911,7 @@ public struct IdleSessionSignOutFields: FieldSet {
 
 /// Its properties are listed in `ImageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/image?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.image`.
 public typealias Image = Model<ImageFields>
 
@@ -8725,6 +8930,7 @@ public struct ImageFields: FieldSet {
 
 /// Its properties are listed in `ImageInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/imageinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.imageInfo`.
 public typealias ImageInfo = Model<ImageInfoFields>
 
@@ -8765,6 +8971,7 @@ extension ImageTaggingChoice {
 
 /// Its properties are listed in `ImplicitGrantSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/implicitgrantsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.implicitGrantSettings`.
 public typealias ImplicitGrantSettings = Model<ImplicitGrantSettingsFields>
 
@@ -8783,6 +8990,7 @@ public struct ImplicitGrantSettingsFields: FieldSet {
 
 /// Its properties are listed in `ImportBuildingMapSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/importbuildingmapsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.importBuildingMapSetting`.
 public typealias ImportBuildingMapSetting = Model<ImportBuildingMapSettingFields>
 
@@ -8815,6 +9023,8 @@ extension Importance {
 
 /// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity`.
 public typealias ImportedWindowsAutopilotDeviceIdentity = Model<ImportedWindowsAutopilotDeviceIdentityFields>
 
@@ -8920,6 +9130,8 @@ extension CollectionRequestBuilder where Item == ImportedWindowsAutopilotDeviceI
 /// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityStateFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentitystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityState`.
 public typealias ImportedWindowsAutopilotDeviceIdentityState = Model<ImportedWindowsAutopilotDeviceIdentityStateFields>
 
@@ -8943,6 +9155,8 @@ public struct ImportedWindowsAutopilotDeviceIdentityStateFields: FieldSet {
 /// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityUploadFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentityupload?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload`.
 public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
     Model<ImportedWindowsAutopilotDeviceIdentityUploadFields>
@@ -9023,6 +9237,7 @@ extension ImportedWindowsAutopilotDeviceIdentityUploadStatus {
 
 /// Its properties are listed in `InboundOutboundPolicyConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inboundoutboundpolicyconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inboundOutboundPolicyConfiguration`.
 public typealias InboundOutboundPolicyConfiguration = Model<InboundOutboundPolicyConfigurationFields>
 
@@ -9041,6 +9256,7 @@ public struct InboundOutboundPolicyConfigurationFields: FieldSet {
 
 /// Its properties are listed in `IncludeAllAccountTargetContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/includeallaccounttargetcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.includeAllAccountTargetContent`.
 public typealias IncludeAllAccountTargetContent = Model<IncludeAllAccountTargetContentFields>
 
@@ -9063,6 +9279,7 @@ public struct IncludeAllAccountTargetContentFields: FieldSet {
 
 /// Its properties are listed in `IncludeTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/includetarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.includeTarget`.
 public typealias IncludeTarget = Model<IncludeTargetFields>
 
@@ -9119,6 +9336,7 @@ extension IncludedUserTypes {
 
 /// Its properties are listed in `IncomingCallOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incomingcalloptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.incomingCallOptions`.
 public typealias IncomingCallOptions = Model<IncomingCallOptionsFields>
 
@@ -9141,6 +9359,7 @@ public struct IncomingCallOptionsFields: FieldSet {
 
 /// Its properties are listed in `IncomingContextFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incomingcontext?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.incomingContext`.
 public typealias IncomingContext = Model<IncomingContextFields>
 
@@ -9179,6 +9398,7 @@ extension IncompatiblePrinterSettings {
 
 /// Its properties are listed in `IncompleteDataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incompletedata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.incompleteData`.
 public typealias IncompleteData = Model<IncompleteDataFields>
 
@@ -9197,6 +9417,7 @@ public struct IncompleteDataFields: FieldSet {
 
 /// Its properties are listed in `InferenceClassificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inferenceclassification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inferenceClassification`.
 public typealias InferenceClassification = Model<InferenceClassificationFields>
 
@@ -9217,6 +9438,7 @@ public struct InferenceClassificationFields: FieldSet {
 
 /// Its properties are listed in `InferenceClassificationOverrideFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inferenceclassificationoverride?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inferenceClassificationOverride`.
 public typealias InferenceClassificationOverride = Model<InferenceClassificationOverrideFields>
 
@@ -9303,6 +9525,7 @@ extension InferenceClassificationType {
 
 /// Its properties are listed in `InformationProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/informationprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.informationProtection`.
 public typealias InformationProtection = Model<InformationProtectionFields>
 
@@ -9357,6 +9580,7 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `InformationalUrlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/informationalurl?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.informationalUrl`.
 public typealias InformationalUrl = Model<InformationalUrlFields>
 
@@ -9381,6 +9605,7 @@ public struct InformationalUrlFields: FieldSet {
 
 /// Its properties are listed in `InheritablePermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inheritablepermission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inheritablePermission`.
 public typealias InheritablePermission = Model<InheritablePermissionFields>
 
@@ -9418,6 +9643,7 @@ public struct InheritablePermissionRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inheritablescopes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inheritableScopes`.
 public typealias InheritableScopes = Model<InheritableScopesFields>
 
@@ -9440,6 +9666,7 @@ public struct InheritableScopesFields: FieldSet {
 
 /// Its properties are listed in `InitiatorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/initiator?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.initiator`.
 public typealias Initiator = Model<InitiatorFields>
 
@@ -9478,6 +9705,7 @@ extension InitiatorType {
 
 /// Its properties are listed in `InnerErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/innererror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.InnerError`.
 public typealias InnerError = Model<InnerErrorFields>
 
@@ -9518,6 +9746,7 @@ extension InsiderRiskLevel {
 
 /// Its properties are listed in `InsightIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.insightIdentity`.
 public typealias InsightIdentity = Model<InsightIdentityFields>
 
@@ -9538,6 +9767,7 @@ public struct InsightIdentityFields: FieldSet {
 
 /// Its properties are listed in `InsightValueDoubleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightvaluedouble?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.insightValueDouble`.
 public typealias InsightValueDouble = Model<InsightValueDoubleFields>
 
@@ -9560,6 +9790,7 @@ public struct InsightValueDoubleFields: FieldSet {
 
 /// Its properties are listed in `InsightValueIntFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightvalueint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.insightValueInt`.
 public typealias InsightValueInt = Model<InsightValueIntFields>
 
@@ -9582,6 +9813,7 @@ public struct InsightValueIntFields: FieldSet {
 
 /// Its properties are listed in `InsightsSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.insightsSettings`.
 public typealias InsightsSettings = Model<InsightsSettingsFields>
 
@@ -9666,6 +9898,7 @@ extension InstallState {
 
 /// Its properties are listed in `InstanceResourceAccessFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/instanceresourceaccess?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.instanceResourceAccess`.
 public typealias InstanceResourceAccess = Model<InstanceResourceAccessFields>
 
@@ -9684,6 +9917,7 @@ public struct InstanceResourceAccessFields: FieldSet {
 
 /// Its properties are listed in `IntegerRangeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/integerrange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.integerRange`.
 public typealias IntegerRange = Model<IntegerRangeFields>
 
@@ -9702,6 +9936,7 @@ public struct IntegerRangeFields: FieldSet {
 
 /// Its properties are listed in `IntegratedApplicationMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/integratedapplicationmetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.integratedApplicationMetadata`.
 public typealias IntegratedApplicationMetadata = Model<IntegratedApplicationMetadataFields>
 
@@ -9726,6 +9961,7 @@ public struct IntegratedApplicationMetadataFields: FieldSet {
 
 /// Its properties are listed in `InternalDomainFederationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internaldomainfederation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
 public typealias InternalDomainFederation = Model<InternalDomainFederationFields>
 
@@ -9813,6 +10049,7 @@ extension CollectionRequestBuilder where Item == InternalDomainFederationRequest
 
 /// Its properties are listed in `InternalSponsorsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internalsponsors?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.internalSponsors`.
 public typealias InternalSponsors = Model<InternalSponsorsFields>
 

@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `InternetExplorerModeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internetexplorermode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.internetExplorerMode`.
 public typealias InternetExplorerMode = Model<InternetExplorerModeFields>
 
@@ -52,6 +53,7 @@ public struct InternetExplorerModeRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `InternetMessageHeaderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internetmessageheader?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.internetMessageHeader`.
 public typealias InternetMessageHeader = Model<InternetMessageHeaderFields>
 
@@ -88,6 +90,7 @@ extension InternetSiteSecurityLevel {
 
 /// Its properties are listed in `IntuneBrandFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/intunebrand?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.intuneBrand`.
 public typealias IntuneBrand = Model<IntuneBrandFields>
 
@@ -130,6 +133,7 @@ public struct IntuneBrandFields: FieldSet {
 
 /// Its properties are listed in `InvestigationSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/investigationsecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.investigationSecurityState`.
 public typealias InvestigationSecurityState = Model<InvestigationSecurityStateFields>
 
@@ -148,6 +152,7 @@ public struct InvestigationSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `InvitationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/invitation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.invitation`.
 public typealias Invitation = Model<InvitationFields>
 
@@ -190,6 +195,7 @@ public struct InvitationFields: FieldSet {
 
 /// Its properties are listed in `InvitationParticipantInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/invitationparticipantinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.invitationParticipantInfo`.
 public typealias InvitationParticipantInfo = Model<InvitationParticipantInfoFields>
 
@@ -215,6 +221,8 @@ public struct InvitationParticipantInfoFields: FieldSet {
 /// Its properties are listed in `InvitationRedemptionIdentityProviderConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/invitationredemptionidentityproviderconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.invitationRedemptionIdentityProviderConfiguration`.
 public typealias InvitationRedemptionIdentityProviderConfiguration =
     Model<InvitationRedemptionIdentityProviderConfigurationFields>
@@ -271,6 +279,7 @@ public struct InvitationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `InviteNewBotResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/invitenewbotresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inviteNewBotResponse`.
 public typealias InviteNewBotResponse = Model<InviteNewBotResponseFields>
 
@@ -293,6 +302,7 @@ public struct InviteNewBotResponseFields: FieldSet {
 
 /// Its properties are listed in `InviteParticipantsOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inviteparticipantsoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.inviteParticipantsOperation`.
 public typealias InviteParticipantsOperation = Model<InviteParticipantsOperationFields>
 
@@ -343,6 +353,7 @@ public struct InviteParticipantsOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `InvitedUserMessageInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/invitedusermessageinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.invitedUserMessageInfo`.
 public typealias InvitedUserMessageInfo = Model<InvitedUserMessageInfoFields>
 
@@ -365,6 +376,7 @@ public struct InvitedUserMessageInfoFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioscertificateprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosCertificateProfile`.
 public typealias IosCertificateProfile = Model<IosCertificateProfileFields>
 
@@ -505,6 +517,7 @@ public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosCompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioscompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy`.
 public typealias IosCompliancePolicy = Model<IosCompliancePolicyFields>
 
@@ -692,6 +705,7 @@ public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosCustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioscustomconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration`.
 public typealias IosCustomConfiguration = Model<IosCustomConfigurationFields>
 
@@ -839,6 +853,7 @@ public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosDeviceFeaturesConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosdevicefeaturesconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration`.
 public typealias IosDeviceFeaturesConfiguration = Model<IosDeviceFeaturesConfigurationFields>
 
@@ -990,6 +1005,7 @@ public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `IosDeviceTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosdevicetype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosDeviceType`.
 public typealias IosDeviceType = Model<IosDeviceTypeFields>
 
@@ -1008,6 +1024,7 @@ public struct IosDeviceTypeFields: FieldSet {
 
 /// Its properties are listed in `IosGeneralDeviceConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosgeneraldeviceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration`.
 public typealias IosGeneralDeviceConfiguration = Model<IosGeneralDeviceConfigurationFields>
 
@@ -1411,6 +1428,7 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosHomeScreenAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioshomescreenapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosHomeScreenApp`.
 public typealias IosHomeScreenApp = Model<IosHomeScreenAppFields>
 
@@ -1433,6 +1451,7 @@ public struct IosHomeScreenAppFields: FieldSet {
 
 /// Its properties are listed in `IosHomeScreenFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioshomescreenfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosHomeScreenFolder`.
 public typealias IosHomeScreenFolder = Model<IosHomeScreenFolderFields>
 
@@ -1457,6 +1476,7 @@ public struct IosHomeScreenFolderFields: FieldSet {
 
 /// Its properties are listed in `IosHomeScreenFolderPageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioshomescreenfolderpage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosHomeScreenFolderPage`.
 public typealias IosHomeScreenFolderPage = Model<IosHomeScreenFolderPageFields>
 
@@ -1477,6 +1497,7 @@ public struct IosHomeScreenFolderPageFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioshomescreenitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosHomeScreenItem`.
 public typealias IosHomeScreenItem = Model<IosHomeScreenItemFields>
 
@@ -1499,6 +1520,7 @@ public struct IosHomeScreenItemFields: FieldSet {
 
 /// Its properties are listed in `IosHomeScreenPageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioshomescreenpage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosHomeScreenPage`.
 public typealias IosHomeScreenPage = Model<IosHomeScreenPageFields>
 
@@ -1517,6 +1539,7 @@ public struct IosHomeScreenPageFields: FieldSet {
 
 /// Its properties are listed in `IosLobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioslobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosLobApp`.
 public typealias IosLobApp = Model<IosLobAppFields>
 
@@ -1591,6 +1614,7 @@ public struct IosLobAppFields: FieldSet {
 
 /// Its properties are listed in `IosLobAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ioslobappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosLobAppAssignmentSettings`.
 public typealias IosLobAppAssignmentSettings = Model<IosLobAppAssignmentSettingsFields>
 
@@ -1618,6 +1642,8 @@ public struct IosLobAppAssignmentSettingsFields: FieldSet {
 /// Its properties are listed in `IosLobAppProvisioningConfigurationAssignmentFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/ioslobappprovisioningconfigurationassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosLobAppProvisioningConfigurationAssignment`.
 public typealias IosLobAppProvisioningConfigurationAssignment =
     Model<IosLobAppProvisioningConfigurationAssignmentFields>
@@ -1713,6 +1739,7 @@ public struct IosLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosManagedAppProtectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosmanagedappprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosManagedAppProtection`.
 public typealias IosManagedAppProtection = Model<IosManagedAppProtectionFields>
 
@@ -1895,6 +1922,7 @@ public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosManagedAppRegistrationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosmanagedappregistration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration`.
 public typealias IosManagedAppRegistration = Model<IosManagedAppRegistrationFields>
 
@@ -2013,6 +2041,7 @@ extension CollectionRequestBuilder where Item == IosManagedAppRegistrationReques
 
 /// Its properties are listed in `IosMinimumOperatingSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosminimumoperatingsystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosMinimumOperatingSystem`.
 public typealias IosMinimumOperatingSystem = Model<IosMinimumOperatingSystemFields>
 
@@ -2043,6 +2072,7 @@ public struct IosMinimumOperatingSystemFields: FieldSet {
 
 /// Its properties are listed in `IosMobileAppConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosmobileappconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration`.
 public typealias IosMobileAppConfiguration = Model<IosMobileAppConfigurationFields>
 
@@ -2177,6 +2207,7 @@ public struct IosMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosMobileAppIdentifierFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosmobileappidentifier?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosMobileAppIdentifier`.
 public typealias IosMobileAppIdentifier = Model<IosMobileAppIdentifierFields>
 
@@ -2199,6 +2230,7 @@ public struct IosMobileAppIdentifierFields: FieldSet {
 
 /// Its properties are listed in `IosNetworkUsageRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosnetworkusagerule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosNetworkUsageRule`.
 public typealias IosNetworkUsageRule = Model<IosNetworkUsageRuleFields>
 
@@ -2237,6 +2269,7 @@ extension IosNotificationAlertType {
 
 /// Its properties are listed in `IosNotificationSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosnotificationsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosNotificationSettings`.
 public typealias IosNotificationSettings = Model<IosNotificationSettingsFields>
 
@@ -2269,6 +2302,7 @@ public struct IosNotificationSettingsFields: FieldSet {
 
 /// Its properties are listed in `IosStoreAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosstoreapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosStoreApp`.
 public typealias IosStoreApp = Model<IosStoreAppFields>
 
@@ -2328,6 +2362,7 @@ public struct IosStoreAppFields: FieldSet {
 
 /// Its properties are listed in `IosStoreAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosstoreappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosStoreAppAssignmentSettings`.
 public typealias IosStoreAppAssignmentSettings = Model<IosStoreAppAssignmentSettingsFields>
 
@@ -2398,6 +2433,7 @@ public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosUpdateConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosupdateconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration`.
 public typealias IosUpdateConfiguration = Model<IosUpdateConfigurationFields>
 
@@ -2547,6 +2583,7 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosUpdateDeviceStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosupdatedevicestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosUpdateDeviceStatus`.
 public typealias IosUpdateDeviceStatus = Model<IosUpdateDeviceStatusFields>
 
@@ -2667,6 +2704,7 @@ extension IosUpdatesInstallStatus {
 
 /// Its properties are listed in `IosVppAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosvppapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosVppApp`.
 public typealias IosVppApp = Model<IosVppAppFields>
 
@@ -2738,6 +2776,7 @@ public struct IosVppAppFields: FieldSet {
 
 /// Its properties are listed in `IosVppAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosvppappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosVppAppAssignmentSettings`.
 public typealias IosVppAppAssignmentSettings = Model<IosVppAppAssignmentSettingsFields>
 
@@ -2806,6 +2845,7 @@ public struct IosVppAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosVppEBookFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosvppebook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosVppEBook`.
 public typealias IosVppEBook = Model<IosVppEBookFields>
 
@@ -2873,6 +2913,7 @@ public struct IosVppEBookFields: FieldSet {
 
 /// Its properties are listed in `IosVppEBookAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosvppebookassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosVppEBookAssignment`.
 public typealias IosVppEBookAssignment = Model<IosVppEBookAssignmentFields>
 
@@ -2971,6 +3012,7 @@ public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IosiPadOSWebClipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iosipadoswebclip?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.iosiPadOSWebClip`.
 public typealias IosiPadOSWebClip = Model<IosiPadOSWebClipFields>
 
@@ -3070,6 +3112,7 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `IpNamedLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipnamedlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.ipNamedLocation`.
 public typealias IpNamedLocation = Model<IpNamedLocationFields>
 
@@ -3127,6 +3170,7 @@ public struct IpNamedLocationRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iprange?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.ipRange`.
 public typealias IpRange = Model<IpRangeFields>
 
@@ -3146,6 +3190,7 @@ public struct IpRangeFields: FieldSet {
 
 /// Its properties are listed in `ItemActionStatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemactionstat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemActionStat`.
 public typealias ItemActionStat = Model<ItemActionStatFields>
 
@@ -3164,6 +3209,7 @@ public struct ItemActionStatFields: FieldSet {
 
 /// Its properties are listed in `ItemActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemActivity`.
 public typealias ItemActivity = Model<ItemActivityFields>
 
@@ -3213,6 +3259,7 @@ public struct ItemActivityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ItemActivityStatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemactivitystat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemActivityStat`.
 public typealias ItemActivityStat = Model<ItemActivityStatFields>
 
@@ -3277,6 +3324,7 @@ public struct ItemActivityStatRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ItemAnalyticsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemanalytics?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemAnalytics`.
 public typealias ItemAnalytics = Model<ItemAnalyticsFields>
 
@@ -3341,6 +3389,7 @@ public struct ItemAnalyticsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ItemAttachmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemattachment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemAttachment`.
 public typealias ItemAttachment = Model<ItemAttachmentFields>
 
@@ -3414,6 +3463,7 @@ extension CollectionRequestBuilder where Item == ItemAttachmentRequestBuilder {
 
 /// Its properties are listed in `ItemBodyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itembody?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemBody`.
 public typealias ItemBody = Model<ItemBodyFields>
 
@@ -3432,6 +3482,7 @@ public struct ItemBodyFields: FieldSet {
 
 /// Its properties are listed in `ItemInsightsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/iteminsights?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemInsights`.
 public typealias ItemInsights = Model<ItemInsightsFields>
 
@@ -3500,6 +3551,7 @@ public struct ItemInsightsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ItemPreviewInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itempreviewinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemPreviewInfo`.
 public typealias ItemPreviewInfo = Model<ItemPreviewInfoFields>
 
@@ -3520,6 +3572,7 @@ public struct ItemPreviewInfoFields: FieldSet {
 
 /// Its properties are listed in `ItemReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemReference`.
 public typealias ItemReference = Model<ItemReferenceFields>
 
@@ -3550,6 +3603,7 @@ public struct ItemReferenceFields: FieldSet {
 
 /// Its properties are listed in `ItemRetentionLabelFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemretentionlabel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemRetentionLabel`.
 public typealias ItemRetentionLabel = Model<ItemRetentionLabelFields>
 
@@ -3593,6 +3647,7 @@ public struct ItemRetentionLabelRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `JoinMeetingIdMeetingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/joinmeetingidmeetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.joinMeetingIdMeetingInfo`.
 public typealias JoinMeetingIdMeetingInfo = Model<JoinMeetingIdMeetingInfoFields>
 
@@ -3615,6 +3670,7 @@ public struct JoinMeetingIdMeetingInfoFields: FieldSet {
 
 /// Its properties are listed in `JoinMeetingIdSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/joinmeetingidsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.joinMeetingIdSettings`.
 public typealias JoinMeetingIdSettings = Model<JoinMeetingIdSettingsFields>
 
@@ -3635,6 +3691,7 @@ public struct JoinMeetingIdSettingsFields: FieldSet {
 
 /// Its properties are listed in `JsonFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/json?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.Json`.
 public typealias Json = Model<JsonFields>
 
@@ -3649,6 +3706,7 @@ public struct JsonFields: FieldSet {
 
 /// Its properties are listed in `KeyCredentialFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/keycredential?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.keyCredential`.
 public typealias KeyCredential = Model<KeyCredentialFields>
 
@@ -3679,6 +3737,7 @@ public struct KeyCredentialFields: FieldSet {
 
 /// Its properties are listed in `KeyCredentialConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/keycredentialconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.keyCredentialConfiguration`.
 public typealias KeyCredentialConfiguration = Model<KeyCredentialConfigurationFields>
 
@@ -3703,6 +3762,7 @@ public struct KeyCredentialConfigurationFields: FieldSet {
 
 /// Its properties are listed in `KeyValueFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/keyvalue?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.keyValue`.
 public typealias KeyValue = Model<KeyValueFields>
 
@@ -3721,6 +3781,7 @@ public struct KeyValueFields: FieldSet {
 
 /// Its properties are listed in `KeyValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/keyvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.keyValuePair`.
 public typealias KeyValuePair = Model<KeyValuePairFields>
 
@@ -3759,6 +3820,7 @@ extension LabelActionSource {
 
 /// Its properties are listed in `LabelContentRightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/labelcontentright?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.labelContentRight`.
 public typealias LabelContentRight = Model<LabelContentRightFields>
 
@@ -3808,6 +3870,7 @@ public struct LabelContentRightRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LandingPageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/landingpage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.landingPage`.
 public typealias LandingPage = Model<LandingPageFields>
 
@@ -3848,6 +3911,7 @@ public struct LandingPageFields: FieldSet {
 
 /// Its properties are listed in `LandingPageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/landingpagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.landingPageDetail`.
 public typealias LandingPageDetail = Model<LandingPageDetailFields>
 
@@ -3929,6 +3993,7 @@ extension LayoutTemplateType {
 
 /// Its properties are listed in `LearningAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/learningassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.learningAssignment`.
 public typealias LearningAssignment = Model<LearningAssignmentFields>
 
@@ -3992,6 +4057,7 @@ public struct LearningAssignmentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LearningContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/learningcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.learningContent`.
 public typealias LearningContent = Model<LearningContentFields>
 
@@ -4063,6 +4129,7 @@ public struct LearningContentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LearningCourseActivityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/learningcourseactivity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.learningCourseActivity`.
 public typealias LearningCourseActivity = Model<LearningCourseActivityFields>
 
@@ -4120,6 +4187,7 @@ public struct LearningCourseActivityRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LearningProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/learningprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.learningProvider`.
 public typealias LearningProvider = Model<LearningProviderFields>
 
@@ -4193,6 +4261,7 @@ public struct LearningProviderRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LearningSelfInitiatedCourseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/learningselfinitiatedcourse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.learningSelfInitiatedCourse`.
 public typealias LearningSelfInitiatedCourse = Model<LearningSelfInitiatedCourseFields>
 
@@ -4269,6 +4338,7 @@ extension Level {
 
 /// Its properties are listed in `LevelMapFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/levelmap?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.levelMap`.
 public typealias LevelMap = Model<LevelMapFields>
 
@@ -4341,6 +4411,7 @@ public struct LevelMapRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LicenseAssignmentStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/licenseassignmentstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.licenseAssignmentState`.
 public typealias LicenseAssignmentState = Model<LicenseAssignmentStateFields>
 
@@ -4367,6 +4438,7 @@ public struct LicenseAssignmentStateFields: FieldSet {
 
 /// Its properties are listed in `LicenseDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/licensedetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.licenseDetails`.
 public typealias LicenseDetails = Model<LicenseDetailsFields>
 
@@ -4429,6 +4501,7 @@ extension CollectionRequestBuilder where Item == LicenseDetailsRequestBuilder {
 
 /// Its properties are listed in `LicenseProcessingStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/licenseprocessingstate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.licenseProcessingState`.
 public typealias LicenseProcessingState = Model<LicenseProcessingStateFields>
 
@@ -4445,6 +4518,7 @@ public struct LicenseProcessingStateFields: FieldSet {
 
 /// Its properties are listed in `LicenseUnitsDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/licenseunitsdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.licenseUnitsDetail`.
 public typealias LicenseUnitsDetail = Model<LicenseUnitsDetailFields>
 
@@ -4483,6 +4557,7 @@ extension LifecycleEventType {
 
 /// Its properties are listed in `LinkedResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/linkedresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.linkedResource`.
 public typealias LinkedResource = Model<LinkedResourceFields>
 
@@ -4524,6 +4599,7 @@ public struct LinkedResourceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ListFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/list?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.list`.
 public typealias List = Model<ListFields>
 
@@ -4603,6 +4679,7 @@ public struct ListFields: FieldSet {
 
 /// Its properties are listed in `ListInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/listinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.listInfo`.
 public typealias ListInfo = Model<ListInfoFields>
 
@@ -4623,6 +4700,7 @@ public struct ListInfoFields: FieldSet {
 
 /// Its properties are listed in `ListItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/listitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.listItem`.
 public typealias ListItem = Model<ListItemFields>
 
@@ -4834,6 +4912,7 @@ extension CollectionRequestBuilder where Item == ListItemRequestBuilder {
 
 /// Its properties are listed in `ListItemVersionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/listitemversion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.listItemVersion`.
 public typealias ListItemVersion = Model<ListItemVersionFields>
 
@@ -4998,6 +5077,7 @@ extension LobbyBypassScope {
 
 /// Its properties are listed in `LobbyBypassSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/lobbybypasssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.lobbyBypassSettings`.
 public typealias LobbyBypassSettings = Model<LobbyBypassSettingsFields>
 
@@ -5016,6 +5096,7 @@ public struct LobbyBypassSettingsFields: FieldSet {
 
 /// Its properties are listed in `LocalAdminPasswordSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/localadminpasswordsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.localAdminPasswordSettings`.
 public typealias LocalAdminPasswordSettings = Model<LocalAdminPasswordSettingsFields>
 
@@ -5032,6 +5113,7 @@ public struct LocalAdminPasswordSettingsFields: FieldSet {
 
 /// Its properties are listed in `LocalAdminSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/localadminsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.localAdminSettings`.
 public typealias LocalAdminSettings = Model<LocalAdminSettingsFields>
 
@@ -5050,6 +5132,7 @@ public struct LocalAdminSettingsFields: FieldSet {
 
 /// Its properties are listed in `LocaleInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/localeinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.localeInfo`.
 public typealias LocaleInfo = Model<LocaleInfoFields>
 
@@ -5068,6 +5151,7 @@ public struct LocaleInfoFields: FieldSet {
 
 /// Its properties are listed in `LocalizedNotificationMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/localizednotificationmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.localizedNotificationMessage`.
 public typealias LocalizedNotificationMessage = Model<LocalizedNotificationMessageFields>
 
@@ -5118,6 +5202,7 @@ public struct LocalizedNotificationMessageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LocateDeviceActionResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/locatedeviceactionresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.locateDeviceActionResult`.
 public typealias LocateDeviceActionResult = Model<LocateDeviceActionResultFields>
 
@@ -5148,6 +5233,7 @@ public struct LocateDeviceActionResultFields: FieldSet {
 
 /// Its properties are listed in `LocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/location?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.location`.
 public typealias Location = Model<LocationFields>
 
@@ -5182,6 +5268,7 @@ public struct LocationFields: FieldSet {
 
 /// Its properties are listed in `LocationConstraintFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/locationconstraint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.locationConstraint`.
 public typealias LocationConstraint = Model<LocationConstraintFields>
 
@@ -5202,6 +5289,7 @@ public struct LocationConstraintFields: FieldSet {
 
 /// Its properties are listed in `LocationConstraintItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/locationconstraintitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.locationConstraintItem`.
 public typealias LocationConstraintItem = Model<LocationConstraintItemFields>
 
@@ -5295,6 +5383,8 @@ extension LocationUniqueIdType {
 
 /// Its properties are listed in `LogicAppTriggerEndpointConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/logicapptriggerendpointconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.logicAppTriggerEndpointConfiguration`.
 public typealias LogicAppTriggerEndpointConfiguration = Model<LogicAppTriggerEndpointConfigurationFields>
 
@@ -5323,6 +5413,7 @@ public struct LogicAppTriggerEndpointConfigurationFields: FieldSet {
 
 /// Its properties are listed in `LoginPageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/loginpage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.loginPage`.
 public typealias LoginPage = Model<LoginPageFields>
 
@@ -5359,6 +5450,7 @@ public struct LoginPageFields: FieldSet {
 
 /// Its properties are listed in `LoginPageLayoutConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/loginpagelayoutconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.loginPageLayoutConfiguration`.
 public typealias LoginPageLayoutConfiguration = Model<LoginPageLayoutConfigurationFields>
 
@@ -5396,6 +5488,7 @@ public struct LoginPageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `LoginPageTextVisibilitySettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/loginpagetextvisibilitysettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.loginPageTextVisibilitySettings`.
 public typealias LoginPageTextVisibilitySettings = Model<LoginPageTextVisibilitySettingsFields>
 
@@ -5454,6 +5547,7 @@ extension LogonType {
 
 /// Its properties are listed in `LongRunningOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/longrunningoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.longRunningOperation`.
 public typealias LongRunningOperation = Model<LongRunningOperationFields>
 
@@ -5524,6 +5618,7 @@ extension LongRunningOperationStatus {
 
 /// Its properties are listed in `LookupColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/lookupcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.lookupColumn`.
 public typealias LookupColumn = Model<LookupColumnFields>
 
@@ -5548,6 +5643,7 @@ public struct LookupColumnFields: FieldSet {
 
 /// Its properties are listed in `M365AppsInstallationOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/m365appsinstallationoptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.m365AppsInstallationOptions`.
 public typealias M365AppsInstallationOptions = Model<M365AppsInstallationOptionsFields>
 
@@ -5594,6 +5690,7 @@ public struct M365AppsInstallationOptionsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSCompliancePolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macoscompliancepolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy`.
 public typealias MacOSCompliancePolicy = Model<MacOSCompliancePolicyFields>
 
@@ -5787,6 +5884,7 @@ public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSCustomConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macoscustomconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration`.
 public typealias MacOSCustomConfiguration = Model<MacOSCustomConfigurationFields>
 
@@ -5934,6 +6032,7 @@ public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSDeviceFeaturesConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosdevicefeaturesconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration`.
 public typealias MacOSDeviceFeaturesConfiguration = Model<MacOSDeviceFeaturesConfigurationFields>
 
@@ -6074,6 +6173,7 @@ public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `MacOSDmgAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosdmgapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSDmgApp`.
 public typealias MacOSDmgApp = Model<MacOSDmgAppFields>
 
@@ -6196,6 +6296,7 @@ public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSGeneralDeviceConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosgeneraldeviceconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration`.
 public typealias MacOSGeneralDeviceConfiguration = Model<MacOSGeneralDeviceConfigurationFields>
 
@@ -6361,6 +6462,7 @@ public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `MacOSIncludedAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosincludedapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSIncludedApp`.
 public typealias MacOSIncludedApp = Model<MacOSIncludedAppFields>
 
@@ -6379,6 +6481,7 @@ public struct MacOSIncludedAppFields: FieldSet {
 
 /// Its properties are listed in `MacOSLobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macoslobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSLobApp`.
 public typealias MacOSLobApp = Model<MacOSLobAppFields>
 
@@ -6509,6 +6612,7 @@ public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSLobChildAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macoslobchildapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSLobChildApp`.
 public typealias MacOSLobChildApp = Model<MacOSLobChildAppFields>
 
@@ -6529,6 +6633,7 @@ public struct MacOSLobChildAppFields: FieldSet {
 
 /// Its properties are listed in `MacOSMicrosoftDefenderAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosmicrosoftdefenderapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSMicrosoftDefenderApp`.
 public typealias MacOSMicrosoftDefenderApp = Model<MacOSMicrosoftDefenderAppFields>
 
@@ -6627,6 +6732,7 @@ public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSMicrosoftEdgeAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosmicrosoftedgeapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSMicrosoftEdgeApp`.
 public typealias MacOSMicrosoftEdgeApp = Model<MacOSMicrosoftEdgeAppFields>
 
@@ -6724,6 +6830,7 @@ public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOSMinimumOperatingSystemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosminimumoperatingsystem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSMinimumOperatingSystem`.
 public typealias MacOSMinimumOperatingSystem = Model<MacOSMinimumOperatingSystemFields>
 
@@ -6762,6 +6869,7 @@ public struct MacOSMinimumOperatingSystemFields: FieldSet {
 
 /// Its properties are listed in `MacOSOfficeSuiteAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macosofficesuiteapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOSOfficeSuiteApp`.
 public typealias MacOSOfficeSuiteApp = Model<MacOSOfficeSuiteAppFields>
 
@@ -6856,6 +6964,7 @@ public struct MacOSOfficeSuiteAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MacOsLobAppAssignmentSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/macoslobappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.macOsLobAppAssignmentSettings`.
 public typealias MacOsLobAppAssignmentSettings = Model<MacOsLobAppAssignmentSettingsFields>
 
@@ -6878,6 +6987,7 @@ public struct MacOsLobAppAssignmentSettingsFields: FieldSet {
 
 /// Its properties are listed in `MailAssessmentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailassessmentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailAssessmentRequest`.
 public typealias MailAssessmentRequest = Model<MailAssessmentRequestFields>
 
@@ -7010,6 +7120,7 @@ extension MailDestinationRoutingReason {
 
 /// Its properties are listed in `MailFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailFolder`.
 public typealias MailFolder = Model<MailFolderFields>
 
@@ -7163,6 +7274,7 @@ extension CollectionRequestBuilder where Item == MailFolderRequestBuilder {
 
 /// Its properties are listed in `MailSearchFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailsearchfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailSearchFolder`.
 public typealias MailSearchFolder = Model<MailSearchFolderFields>
 
@@ -7318,6 +7430,7 @@ extension CollectionRequestBuilder where Item == MailSearchFolderRequestBuilder 
 
 /// Its properties are listed in `MailTipsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailtips?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailTips`.
 public typealias MailTips = Model<MailTipsFields>
 
@@ -7356,6 +7469,7 @@ public struct MailTipsFields: FieldSet {
 
 /// Its properties are listed in `MailTipsErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailtipserror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailTipsError`.
 public typealias MailTipsError = Model<MailTipsErrorFields>
 
@@ -7417,6 +7531,7 @@ extension MailTipsType {
 
 /// Its properties are listed in `MailboxFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailbox?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailbox`.
 public typealias Mailbox = Model<MailboxFields>
 
@@ -7439,6 +7554,7 @@ public struct MailboxFields: FieldSet {
 
 /// Its properties are listed in `MailboxDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxDetails`.
 public typealias MailboxDetails = Model<MailboxDetailsFields>
 
@@ -7457,6 +7573,7 @@ public struct MailboxDetailsFields: FieldSet {
 
 /// Its properties are listed in `MailboxFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxFolder`.
 public typealias MailboxFolder = Model<MailboxFolderFields>
 
@@ -7564,6 +7681,7 @@ extension CollectionRequestBuilder where Item == MailboxFolderRequestBuilder {
 
 /// Its properties are listed in `MailboxItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxItem`.
 public typealias MailboxItem = Model<MailboxItemFields>
 
@@ -7600,6 +7718,7 @@ public struct MailboxItemFields: FieldSet {
 
 /// Its properties are listed in `MailboxItemImportSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxitemimportsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxItemImportSession`.
 public typealias MailboxItemImportSession = Model<MailboxItemImportSessionFields>
 
@@ -7671,6 +7790,7 @@ extension CollectionRequestBuilder where Item == MailboxItemRequestBuilder {
 
 /// Its properties are listed in `MailboxProtectionRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxprotectionrule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionRule`.
 public typealias MailboxProtectionRule = Model<MailboxProtectionRuleFields>
 
@@ -7745,6 +7865,7 @@ public struct MailboxProtectionRuleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MailboxProtectionUnitFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxprotectionunit?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionUnit`.
 public typealias MailboxProtectionUnit = Model<MailboxProtectionUnitFields>
 
@@ -7827,6 +7948,8 @@ public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MailboxProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/mailboxprotectionunitsbulkadditionjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionUnitsBulkAdditionJob`.
 public typealias MailboxProtectionUnitsBulkAdditionJob = Model<MailboxProtectionUnitsBulkAdditionJobFields>
 
@@ -8044,6 +8167,7 @@ extension CollectionRequestBuilder where Item == MailboxRequestBuilder {
 
 /// Its properties are listed in `MailboxRestoreArtifactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxrestoreartifact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifact`.
 public typealias MailboxRestoreArtifact = Model<MailboxRestoreArtifactFields>
 
@@ -8112,6 +8236,8 @@ public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `MailboxRestoreArtifactsBulkAdditionRequestFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/mailboxrestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest`.
 public typealias MailboxRestoreArtifactsBulkAdditionRequest = Model<MailboxRestoreArtifactsBulkAdditionRequestFields>
 
@@ -8182,6 +8308,7 @@ public struct MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReq
 
 /// Its properties are listed in `MailboxSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mailboxsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mailboxSettings`.
 public typealias MailboxSettings = Model<MailboxSettingsFields>
 
@@ -8214,6 +8341,7 @@ public struct MailboxSettingsFields: FieldSet {
 
 /// Its properties are listed in `MalwareFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/malware?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.malware`.
 public typealias Malware = Model<MalwareFields>
 
@@ -8230,6 +8358,7 @@ public struct MalwareFields: FieldSet {
 
 /// Its properties are listed in `MalwareStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/malwarestate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.malwareState`.
 public typealias MalwareState = Model<MalwareStateFields>
 
@@ -8254,6 +8383,7 @@ public struct MalwareStateFields: FieldSet {
 
 /// Its properties are listed in `MalwareStateForWindowsDeviceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/malwarestateforwindowsdevice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.malwareStateForWindowsDevice`.
 public typealias MalwareStateForWindowsDevice = Model<MalwareStateForWindowsDeviceFields>
 
@@ -8306,6 +8436,7 @@ public struct MalwareStateForWindowsDeviceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ManagedAndroidLobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedandroidlobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAndroidLobApp`.
 public typealias ManagedAndroidLobApp = Model<ManagedAndroidLobAppFields>
 
@@ -8436,6 +8567,7 @@ public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ManagedAndroidStoreAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedandroidstoreapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAndroidStoreApp`.
 public typealias ManagedAndroidStoreApp = Model<ManagedAndroidStoreAppFields>
 
@@ -8543,6 +8675,7 @@ public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedApp`.
 public typealias ManagedApp = Model<ManagedAppFields>
 
@@ -8639,6 +8772,7 @@ extension ManagedAppClipboardSharingLevel {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppConfiguration`.
 public typealias ManagedAppConfiguration = Model<ManagedAppConfigurationFields>
 
@@ -8761,6 +8895,7 @@ extension ManagedAppDataTransferLevel {
 
 /// Its properties are listed in `ManagedAppDiagnosticStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappdiagnosticstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppDiagnosticStatus`.
 public typealias ManagedAppDiagnosticStatus = Model<ManagedAppDiagnosticStatusFields>
 
@@ -8795,6 +8930,7 @@ extension ManagedAppFlaggedReason {
 
 /// Its properties are listed in `ManagedAppOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppOperation`.
 public typealias ManagedAppOperation = Model<ManagedAppOperationFields>
 
@@ -8852,6 +8988,7 @@ extension ManagedAppPinCharacterSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedapppolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppPolicy`.
 public typealias ManagedAppPolicy = Model<ManagedAppPolicyFields>
 
@@ -8885,6 +9022,7 @@ public struct ManagedAppPolicyFields: FieldSet {
 
 /// Its properties are listed in `ManagedAppPolicyDeploymentSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedapppolicydeploymentsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppPolicyDeploymentSummary`.
 public typealias ManagedAppPolicyDeploymentSummary = Model<ManagedAppPolicyDeploymentSummaryFields>
 
@@ -8917,6 +9055,8 @@ public struct ManagedAppPolicyDeploymentSummaryFields: FieldSet {
 
 /// Its properties are listed in `ManagedAppPolicyDeploymentSummaryPerAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/managedapppolicydeploymentsummaryperapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppPolicyDeploymentSummaryPerApp`.
 public typealias ManagedAppPolicyDeploymentSummaryPerApp = Model<ManagedAppPolicyDeploymentSummaryPerAppFields>
 
@@ -8987,6 +9127,7 @@ public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappprotection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppProtection`.
 public typealias ManagedAppProtection = Model<ManagedAppProtectionFields>
 
@@ -9106,6 +9247,7 @@ public struct ManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappregistration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppRegistration`.
 public typealias ManagedAppRegistration = Model<ManagedAppRegistrationFields>
 
@@ -9271,6 +9413,7 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppStatus`.
 public typealias ManagedAppStatus = Model<ManagedAppStatusFields>
 
@@ -9298,6 +9441,7 @@ public struct ManagedAppStatusFields: FieldSet {
 
 /// Its properties are listed in `ManagedAppStatusRawFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedappstatusraw?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedAppStatusRaw`.
 public typealias ManagedAppStatusRaw = Model<ManagedAppStatusRawFields>
 
@@ -9374,6 +9518,7 @@ extension ManagedBrowserType {
 
 /// Its properties are listed in `ManagedDeviceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/manageddevice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDevice`.
 public typealias ManagedDevice = Model<ManagedDeviceFields>
 
@@ -9526,6 +9671,7 @@ public struct ManagedDeviceFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration`.
 public typealias ManagedDeviceMobileAppConfiguration = Model<ManagedDeviceMobileAppConfigurationFields>
 
@@ -9582,6 +9728,8 @@ public struct ManagedDeviceMobileAppConfigurationFields: FieldSet {
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationAssignmentFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfigurationassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationAssignment`.
 public typealias ManagedDeviceMobileAppConfigurationAssignment =
     Model<ManagedDeviceMobileAppConfigurationAssignmentFields>
@@ -9628,6 +9776,8 @@ public struct ManagedDeviceMobileAppConfigurationAssignmentRequestBuilder: Model
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationDeviceStatusFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfigurationdevicestatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus`.
 public typealias ManagedDeviceMobileAppConfigurationDeviceStatus =
     Model<ManagedDeviceMobileAppConfigurationDeviceStatusFields>
@@ -9686,6 +9836,8 @@ public struct ManagedDeviceMobileAppConfigurationDeviceStatusRequestBuilder: Mod
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationDeviceSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfigurationdevicesummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary`.
 public typealias ManagedDeviceMobileAppConfigurationDeviceSummary =
     Model<ManagedDeviceMobileAppConfigurationDeviceSummaryFields>
@@ -9819,6 +9971,8 @@ public struct ManagedDeviceMobileAppConfigurationRequestBuilder: ModelRequestBui
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationUserStatusFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfigurationuserstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserStatus`.
 public typealias ManagedDeviceMobileAppConfigurationUserStatus =
     Model<ManagedDeviceMobileAppConfigurationUserStatusFields>
@@ -9873,6 +10027,8 @@ public struct ManagedDeviceMobileAppConfigurationUserStatusRequestBuilder: Model
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationUserSummaryFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/manageddevicemobileappconfigurationusersummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserSummary`.
 public typealias ManagedDeviceMobileAppConfigurationUserSummary =
     Model<ManagedDeviceMobileAppConfigurationUserSummaryFields>
@@ -9930,6 +10086,7 @@ public struct ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder: Mode
 
 /// Its properties are listed in `ManagedDeviceOverviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/manageddeviceoverview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedDeviceOverview`.
 public typealias ManagedDeviceOverview = Model<ManagedDeviceOverviewFields>
 
@@ -10246,6 +10403,7 @@ public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedebook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedEBook`.
 public typealias ManagedEBook = Model<ManagedEBookFields>
 
@@ -10303,6 +10461,7 @@ public struct ManagedEBookFields: FieldSet {
 
 /// Its properties are listed in `ManagedEBookAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedebookassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedEBookAssignment`.
 public typealias ManagedEBookAssignment = Model<ManagedEBookAssignmentFields>
 
@@ -10405,6 +10564,7 @@ public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ManagedIOSLobAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedioslobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedIOSLobApp`.
 public typealias ManagedIOSLobApp = Model<ManagedIOSLobAppFields>
 
@@ -10537,6 +10697,7 @@ public struct ManagedIOSLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ManagedIOSStoreAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managediosstoreapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedIOSStoreApp`.
 public typealias ManagedIOSStoreApp = Model<ManagedIOSStoreAppFields>
 
@@ -10644,6 +10805,7 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ManagedMobileAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedmobileapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedMobileApp`.
 public typealias ManagedMobileApp = Model<ManagedMobileAppFields>
 
@@ -10683,6 +10845,7 @@ public struct ManagedMobileAppRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/managedmobilelobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.managedMobileLobApp`.
 public typealias ManagedMobileLobApp = Model<ManagedMobileLobAppFields>
 
@@ -10979,6 +11142,8 @@ extension MdmAuthority {
 
 /// Its properties are listed in `MdmWindowsInformationProtectionPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/mdmwindowsinformationprotectionpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy`.
 public typealias MdmWindowsInformationProtectionPolicy = Model<MdmWindowsInformationProtectionPolicyFields>
 
@@ -11140,6 +11305,7 @@ public struct MdmWindowsInformationProtectionPolicyRequestBuilder: ModelRequestB
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediaconfig?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaConfig`.
 public typealias MediaConfig = Model<MediaConfigFields>
 
@@ -11159,6 +11325,7 @@ public struct MediaConfigFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingAustraliaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingaustralia?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingAustralia`.
 public typealias MediaContentRatingAustralia = Model<MediaContentRatingAustraliaFields>
 
@@ -11177,6 +11344,7 @@ public struct MediaContentRatingAustraliaFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingCanadaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingcanada?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingCanada`.
 public typealias MediaContentRatingCanada = Model<MediaContentRatingCanadaFields>
 
@@ -11195,6 +11363,7 @@ public struct MediaContentRatingCanadaFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingFranceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingfrance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingFrance`.
 public typealias MediaContentRatingFrance = Model<MediaContentRatingFranceFields>
 
@@ -11213,6 +11382,7 @@ public struct MediaContentRatingFranceFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingGermanyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratinggermany?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingGermany`.
 public typealias MediaContentRatingGermany = Model<MediaContentRatingGermanyFields>
 
@@ -11231,6 +11401,7 @@ public struct MediaContentRatingGermanyFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingIrelandFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingireland?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingIreland`.
 public typealias MediaContentRatingIreland = Model<MediaContentRatingIrelandFields>
 
@@ -11249,6 +11420,7 @@ public struct MediaContentRatingIrelandFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingJapanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingjapan?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingJapan`.
 public typealias MediaContentRatingJapan = Model<MediaContentRatingJapanFields>
 
@@ -11267,6 +11439,7 @@ public struct MediaContentRatingJapanFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingNewZealandFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingnewzealand?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingNewZealand`.
 public typealias MediaContentRatingNewZealand = Model<MediaContentRatingNewZealandFields>
 
@@ -11285,6 +11458,7 @@ public struct MediaContentRatingNewZealandFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingUnitedKingdomFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingunitedkingdom?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingUnitedKingdom`.
 public typealias MediaContentRatingUnitedKingdom = Model<MediaContentRatingUnitedKingdomFields>
 
@@ -11303,6 +11477,7 @@ public struct MediaContentRatingUnitedKingdomFields: FieldSet {
 
 /// Its properties are listed in `MediaContentRatingUnitedStatesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediacontentratingunitedstates?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaContentRatingUnitedStates`.
 public typealias MediaContentRatingUnitedStates = Model<MediaContentRatingUnitedStatesFields>
 
@@ -11339,6 +11514,7 @@ extension MediaDirection {
 
 /// Its properties are listed in `MediaInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediainfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaInfo`.
 public typealias MediaInfo = Model<MediaInfoFields>
 
@@ -11357,6 +11533,7 @@ public struct MediaInfoFields: FieldSet {
 
 /// Its properties are listed in `MediaPromptFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediaprompt?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaPrompt`.
 public typealias MediaPrompt = Model<MediaPromptFields>
 
@@ -11373,6 +11550,7 @@ public struct MediaPromptFields: FieldSet {
 
 /// Its properties are listed in `MediaSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediasource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaSource`.
 public typealias MediaSource = Model<MediaSourceFields>
 
@@ -11446,6 +11624,7 @@ extension MediaState {
 
 /// Its properties are listed in `MediaStreamFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mediastream?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mediaStream`.
 public typealias MediaStream = Model<MediaStreamFields>
 
@@ -11470,6 +11649,7 @@ public struct MediaStreamFields: FieldSet {
 
 /// Its properties are listed in `MeetingAttendanceReportFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingattendancereport?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingAttendanceReport`.
 public typealias MeetingAttendanceReport = Model<MeetingAttendanceReportFields>
 
@@ -11576,6 +11756,7 @@ extension MeetingChatMode {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingInfo`.
 public typealias MeetingInfo = Model<MeetingInfoFields>
 
@@ -11640,6 +11821,7 @@ extension MeetingMessageType {
 
 /// Its properties are listed in `MeetingNoteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingnote?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingNote`.
 public typealias MeetingNote = Model<MeetingNoteFields>
 
@@ -11660,6 +11842,7 @@ public struct MeetingNoteFields: FieldSet {
 
 /// Its properties are listed in `MeetingNoteSubpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingnotesubpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingNoteSubpoint`.
 public typealias MeetingNoteSubpoint = Model<MeetingNoteSubpointFields>
 
@@ -11678,6 +11861,7 @@ public struct MeetingNoteSubpointFields: FieldSet {
 
 /// Its properties are listed in `MeetingParticipantInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingparticipantinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingParticipantInfo`.
 public typealias MeetingParticipantInfo = Model<MeetingParticipantInfoFields>
 
@@ -11704,6 +11888,7 @@ public struct MeetingParticipantInfoFields: FieldSet {
 
 /// Its properties are listed in `MeetingParticipantsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingparticipants?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingParticipants`.
 public typealias MeetingParticipants = Model<MeetingParticipantsFields>
 
@@ -11722,6 +11907,8 @@ public struct MeetingParticipantsFields: FieldSet {
 
 /// Its properties are listed in `MeetingPolicyUpdatedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/meetingpolicyupdatedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingPolicyUpdatedEventMessageDetail`.
 public typealias MeetingPolicyUpdatedEventMessageDetail = Model<MeetingPolicyUpdatedEventMessageDetailFields>
 
@@ -11780,6 +11967,7 @@ extension MeetingRequestType {
 
 /// Its properties are listed in `MeetingTimeSuggestionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingtimesuggestion?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingTimeSuggestion`.
 public typealias MeetingTimeSuggestion = Model<MeetingTimeSuggestionFields>
 
@@ -11808,6 +11996,7 @@ public struct MeetingTimeSuggestionFields: FieldSet {
 
 /// Its properties are listed in `MeetingTimeSuggestionsResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/meetingtimesuggestionsresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.meetingTimeSuggestionsResult`.
 public typealias MeetingTimeSuggestionsResult = Model<MeetingTimeSuggestionsResultFields>
 
@@ -11826,6 +12015,7 @@ public struct MeetingTimeSuggestionsResultFields: FieldSet {
 
 /// Its properties are listed in `MembersAddedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersaddedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.membersAddedEventMessageDetail`.
 public typealias MembersAddedEventMessageDetail = Model<MembersAddedEventMessageDetailFields>
 
@@ -11852,6 +12042,7 @@ public struct MembersAddedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `MembersDeletedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersdeletedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.membersDeletedEventMessageDetail`.
 public typealias MembersDeletedEventMessageDetail = Model<MembersDeletedEventMessageDetailFields>
 
@@ -11876,6 +12067,7 @@ public struct MembersDeletedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `MembersJoinedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersjoinedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.membersJoinedEventMessageDetail`.
 public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessageDetailFields>
 
@@ -11900,6 +12092,7 @@ public struct MembersJoinedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `MembersLeftEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/memberslefteventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.membersLeftEventMessageDetail`.
 public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDetailFields>
 
@@ -11924,6 +12117,7 @@ public struct MembersLeftEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `MembershipOutlierInsightFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membershipoutlierinsight?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
 public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields>
 

@@ -6,6 +6,7 @@ import Foundation
 
 /// Its properties are listed in `MentionActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mentionaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mentionAction`.
 public typealias MentionAction = Model<MentionActionFields>
 
@@ -22,6 +23,7 @@ public struct MentionActionFields: FieldSet {
 
 /// Its properties are listed in `MentionEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mentionevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mentionEvent`.
 public typealias MentionEvent = Model<MentionEventFields>
 
@@ -42,6 +44,7 @@ public struct MentionEventFields: FieldSet {
 
 /// Its properties are listed in `MessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/message?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.message`.
 public typealias Message = Model<MessageFields>
 
@@ -185,6 +188,7 @@ extension MessageActionFlag {
 
 /// Its properties are listed in `MessagePinnedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagepinnedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messagePinnedEventMessageDetail`.
 public typealias MessagePinnedEventMessageDetail = Model<MessagePinnedEventMessageDetailFields>
 
@@ -380,6 +384,7 @@ extension CollectionRequestBuilder where Item == MessageRequestBuilder {
 
 /// Its properties are listed in `MessageRuleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagerule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageRule`.
 public typealias MessageRule = Model<MessageRuleFields>
 
@@ -412,6 +417,7 @@ public struct MessageRuleFields: FieldSet {
 
 /// Its properties are listed in `MessageRuleActionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messageruleactions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageRuleActions`.
 public typealias MessageRuleActions = Model<MessageRuleActionsFields>
 
@@ -448,6 +454,7 @@ public struct MessageRuleActionsFields: FieldSet {
 
 /// Its properties are listed in `MessageRulePredicatesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagerulepredicates?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageRulePredicates`.
 public typealias MessageRulePredicates = Model<MessageRulePredicatesFields>
 
@@ -539,6 +546,7 @@ public struct MessageRuleRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MessageSecurityStateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagesecuritystate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageSecurityState`.
 public typealias MessageSecurityState = Model<MessageSecurityStateFields>
 
@@ -571,6 +579,7 @@ public struct MessageSecurityStateFields: FieldSet {
 
 /// Its properties are listed in `MessageTracingRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagetracingroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageTracingRoot`.
 public typealias MessageTracingRoot = Model<MessageTracingRootFields>
 
@@ -617,6 +626,7 @@ public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MessageUnpinnedEventMessageDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messageunpinnedeventmessagedetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.messageUnpinnedEventMessageDetail`.
 public typealias MessageUnpinnedEventMessageDetail = Model<MessageUnpinnedEventMessageDetailFields>
 
@@ -641,6 +651,7 @@ public struct MessageUnpinnedEventMessageDetailFields: FieldSet {
 
 /// Its properties are listed in `MetaDataKeyStringPairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/metadatakeystringpair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.metaDataKeyStringPair`.
 public typealias MetaDataKeyStringPair = Model<MetaDataKeyStringPairFields>
 
@@ -659,6 +670,7 @@ public struct MetaDataKeyStringPairFields: FieldSet {
 
 /// Its properties are listed in `MetaDataKeyValuePairFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/metadatakeyvaluepair?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.metaDataKeyValuePair`.
 public typealias MetaDataKeyValuePair = Model<MetaDataKeyValuePairFields>
 
@@ -677,6 +689,8 @@ public struct MetaDataKeyValuePairFields: FieldSet {
 
 /// Its properties are listed in `MicrosoftAccountUserConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftaccountuserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember`.
 public typealias MicrosoftAccountUserConversationMember = Model<MicrosoftAccountUserConversationMemberFields>
 
@@ -758,6 +772,8 @@ extension CollectionRequestBuilder where Item == MicrosoftAccountUserConversatio
 /// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod`.
 public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAuthenticatorAuthenticationMethodFields>
 
@@ -793,6 +809,8 @@ public struct MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
 /// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethodconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration`.
 public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
     Model<MicrosoftAuthenticatorAuthenticationMethodConfigurationFields>
@@ -898,6 +916,8 @@ public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelReq
 /// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodTargetFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethodtarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget`.
 public typealias MicrosoftAuthenticatorAuthenticationMethodTarget =
     Model<MicrosoftAuthenticatorAuthenticationMethodTargetFields>
@@ -963,6 +983,8 @@ extension MicrosoftAuthenticatorAuthenticationMode {
 
 /// Its properties are listed in `MicrosoftAuthenticatorFeatureSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorfeaturesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorFeatureSettings`.
 public typealias MicrosoftAuthenticatorFeatureSettings = Model<MicrosoftAuthenticatorFeatureSettingsFields>
 
@@ -981,6 +1003,7 @@ public struct MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
 
 /// Its properties are listed in `MicrosoftCustomTrainingSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftcustomtrainingsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftCustomTrainingSetting`.
 public typealias MicrosoftCustomTrainingSetting = Model<MicrosoftCustomTrainingSettingFields>
 
@@ -1027,6 +1050,7 @@ extension MicrosoftEdgeChannel {
 
 /// Its properties are listed in `MicrosoftManagedDesktopFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftmanageddesktop?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftManagedDesktop`.
 public typealias MicrosoftManagedDesktop = Model<MicrosoftManagedDesktopFields>
 
@@ -1071,6 +1095,7 @@ extension MicrosoftManagedDesktopType {
 
 /// Its properties are listed in `MicrosoftManagedTrainingSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftmanagedtrainingsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftManagedTrainingSetting`.
 public typealias MicrosoftManagedTrainingSetting = Model<MicrosoftManagedTrainingSettingFields>
 
@@ -1097,6 +1122,7 @@ public struct MicrosoftManagedTrainingSettingFields: FieldSet {
 
 /// Its properties are listed in `MicrosoftStoreForBusinessAppFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftstoreforbusinessapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp`.
 public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessAppFields>
 
@@ -1165,6 +1191,8 @@ public struct MicrosoftStoreForBusinessAppFields: FieldSet {
 /// Its properties are listed in `MicrosoftStoreForBusinessAppAssignmentSettingsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/microsoftstoreforbusinessappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessAppAssignmentSettings`.
 public typealias MicrosoftStoreForBusinessAppAssignmentSettings =
     Model<MicrosoftStoreForBusinessAppAssignmentSettingsFields>
@@ -1246,6 +1274,7 @@ extension MicrosoftStoreForBusinessLicenseType {
 
 /// Its properties are listed in `MicrosoftTrainingAssignmentMappingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsofttrainingassignmentmapping?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.microsoftTrainingAssignmentMapping`.
 public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAssignmentMappingFields>
 
@@ -1308,6 +1337,7 @@ extension MigrationStatus {
 
 /// Its properties are listed in `MimeContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mimecontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mimeContent`.
 public typealias MimeContent = Model<MimeContentFields>
 
@@ -1402,6 +1432,7 @@ extension MiracastChannel {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileApp`.
 public typealias MobileApp = Model<MobileAppFields>
 
@@ -1473,6 +1504,7 @@ public struct MobileAppFields: FieldSet {
 
 /// Its properties are listed in `MobileAppAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppAssignment`.
 public typealias MobileAppAssignment = Model<MobileAppAssignmentFields>
 
@@ -1514,6 +1546,7 @@ public struct MobileAppAssignmentRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappassignmentsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppAssignmentSettings`.
 public typealias MobileAppAssignmentSettings = Model<MobileAppAssignmentSettingsFields>
 
@@ -1542,6 +1575,7 @@ public struct MobileAppAssignmentSettingsFields: FieldSet {
 
 /// Its properties are listed in `MobileAppCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppCategory`.
 public typealias MobileAppCategory = Model<MobileAppCategoryFields>
 
@@ -1579,6 +1613,7 @@ public struct MobileAppCategoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MobileAppContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppContent`.
 public typealias MobileAppContent = Model<MobileAppContentFields>
 
@@ -1603,6 +1638,7 @@ public struct MobileAppContentFields: FieldSet {
 
 /// Its properties are listed in `MobileAppContentFileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcontentfile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppContentFile`.
 public typealias MobileAppContentFile = Model<MobileAppContentFileFields>
 
@@ -1770,6 +1806,7 @@ public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappidentifier?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppIdentifier`.
 public typealias MobileAppIdentifier = Model<MobileAppIdentifierFields>
 
@@ -1789,6 +1826,7 @@ public struct MobileAppIdentifierFields: FieldSet {
 
 /// Its properties are listed in `MobileAppInstallTimeSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappinstalltimesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppInstallTimeSettings`.
 public typealias MobileAppInstallTimeSettings = Model<MobileAppInstallTimeSettingsFields>
 
@@ -1827,6 +1865,7 @@ extension MobileAppPublishingState {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapprelationship?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppRelationship`.
 public typealias MobileAppRelationship = Model<MobileAppRelationshipFields>
 
@@ -1920,6 +1959,7 @@ public struct MobileAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MobileAppTroubleshootingEventFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapptroubleshootingevent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent`.
 public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingEventFields>
 
@@ -1973,6 +2013,7 @@ public struct MobileAppTroubleshootingEventRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilecontainedapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileContainedApp`.
 public typealias MobileContainedApp = Model<MobileContainedAppFields>
 
@@ -2015,6 +2056,7 @@ public struct MobileContainedAppRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilelobapp?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileLobApp`.
 public typealias MobileLobApp = Model<MobileLobAppFields>
 
@@ -2142,6 +2184,7 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `MobileThreatDefenseConnectorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilethreatdefenseconnector?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.mobileThreatDefenseConnector`.
 public typealias MobileThreatDefenseConnector = Model<MobileThreatDefenseConnectorFields>
 
@@ -2254,6 +2297,7 @@ extension Modality {
 
 /// Its properties are listed in `ModifiedPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/modifiedproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.modifiedProperty`.
 public typealias ModifiedProperty = Model<ModifiedPropertyFields>
 
@@ -2322,6 +2366,7 @@ extension MonitorStatus {
 
 /// Its properties are listed in `MoveActionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/moveaction?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.moveAction`.
 public typealias MoveAction = Model<MoveActionFields>
 
@@ -2356,6 +2401,7 @@ extension MultiFactorAuthConfiguration {
 
 /// Its properties are listed in `MultiTenantOrganizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multitenantorganization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganization`.
 public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
 
@@ -2389,6 +2435,8 @@ public struct MultiTenantOrganizationFields: FieldSet {
 /// Its properties are listed in `MultiTenantOrganizationIdentitySyncPolicyTemplateFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationidentitysyncpolicytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate`.
 public typealias MultiTenantOrganizationIdentitySyncPolicyTemplate =
     Model<MultiTenantOrganizationIdentitySyncPolicyTemplateFields>
@@ -2444,6 +2492,8 @@ public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: M
 
 /// Its properties are listed in `MultiTenantOrganizationJoinRequestRecordFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationjoinrequestrecord?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestRecord`.
 public typealias MultiTenantOrganizationJoinRequestRecord = Model<MultiTenantOrganizationJoinRequestRecordFields>
 
@@ -2495,6 +2545,8 @@ public struct MultiTenantOrganizationJoinRequestRecordRequestBuilder: ModelReque
 /// Its properties are listed in `MultiTenantOrganizationJoinRequestTransitionDetailsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationjoinrequesttransitiondetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails`.
 public typealias MultiTenantOrganizationJoinRequestTransitionDetails =
     Model<MultiTenantOrganizationJoinRequestTransitionDetailsFields>
@@ -2521,6 +2573,7 @@ public struct MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSe
 
 /// Its properties are listed in `MultiTenantOrganizationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multitenantorganizationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember`.
 public typealias MultiTenantOrganizationMember = Model<MultiTenantOrganizationMemberFields>
 
@@ -2747,6 +2800,8 @@ extension MultiTenantOrganizationMemberState {
 /// Its properties are listed in `MultiTenantOrganizationMemberTransitionDetailsFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationmembertransitiondetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberTransitionDetails`.
 public typealias MultiTenantOrganizationMemberTransitionDetails =
     Model<MultiTenantOrganizationMemberTransitionDetailsFields>
@@ -2774,6 +2829,8 @@ public struct MultiTenantOrganizationMemberTransitionDetailsFields: FieldSet {
 /// Its properties are listed in `MultiTenantOrganizationPartnerConfigurationTemplateFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationpartnerconfigurationtemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate`.
 public typealias MultiTenantOrganizationPartnerConfigurationTemplate =
     Model<MultiTenantOrganizationPartnerConfigurationTemplateFields>
@@ -2888,6 +2945,7 @@ extension MultiTenantOrganizationState {
 
 /// Its properties are listed in `MultiValueLegacyExtendedPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multivaluelegacyextendedproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.multiValueLegacyExtendedProperty`.
 public typealias MultiValueLegacyExtendedProperty = Model<MultiValueLegacyExtendedPropertyFields>
 
@@ -2950,6 +3008,7 @@ extension Mutability {
 
 /// Its properties are listed in `MuteParticipantOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/muteparticipantoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.muteParticipantOperation`.
 public typealias MuteParticipantOperation = Model<MuteParticipantOperationFields>
 
@@ -2998,6 +3057,7 @@ public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `NamedLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/namedlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.namedLocation`.
 public typealias NamedLocation = Model<NamedLocationFields>
 
@@ -3074,6 +3134,7 @@ extension NativeAuthenticationApisEnabled {
 
 /// Its properties are listed in `NetworkConnectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/networkconnection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.networkConnection`.
 public typealias NetworkConnection = Model<NetworkConnectionFields>
 
@@ -3128,6 +3189,7 @@ public struct NetworkConnectionFields: FieldSet {
 
 /// Its properties are listed in `NoDeviceRegistrationMembershipFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/nodeviceregistrationmembership?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.noDeviceRegistrationMembership`.
 public typealias NoDeviceRegistrationMembership = Model<NoDeviceRegistrationMembershipFields>
 
@@ -3147,6 +3209,7 @@ public struct NoDeviceRegistrationMembershipFields: FieldSet {
 
 /// Its properties are listed in `NoScopesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/noscopes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.noScopes`.
 public typealias NoScopes = Model<NoScopesFields>
 
@@ -3163,6 +3226,7 @@ public struct NoScopesFields: FieldSet {
 
 /// Its properties are listed in `NoTrainingNotificationSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notrainingnotificationsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.noTrainingNotificationSetting`.
 public typealias NoTrainingNotificationSetting = Model<NoTrainingNotificationSettingFields>
 
@@ -3191,6 +3255,7 @@ public struct NoTrainingNotificationSettingFields: FieldSet {
 
 /// Its properties are listed in `NoTrainingSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notrainingsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.noTrainingSetting`.
 public typealias NoTrainingSetting = Model<NoTrainingSettingFields>
 
@@ -3207,6 +3272,7 @@ public struct NoTrainingSettingFields: FieldSet {
 
 /// Its properties are listed in `NotebookFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notebook`.
 public typealias Notebook = Model<NotebookFields>
 
@@ -3259,6 +3325,7 @@ public struct NotebookFields: FieldSet {
 
 /// Its properties are listed in `NotebookLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebooklinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notebookLinks`.
 public typealias NotebookLinks = Model<NotebookLinksFields>
 
@@ -3429,6 +3496,7 @@ extension NotificationEventsType {
 
 /// Its properties are listed in `NotificationMessageTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notificationmessagetemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notificationMessageTemplate`.
 public typealias NotificationMessageTemplate = Model<NotificationMessageTemplateFields>
 
@@ -3499,6 +3567,7 @@ public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `NotificationRecipientsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notificationrecipients?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notificationRecipients`.
 public typealias NotificationRecipients = Model<NotificationRecipientsFields>
 
@@ -3600,6 +3669,7 @@ extension NotifyMembers {
 
 /// Its properties are listed in `NumberColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/numbercolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.numberColumn`.
 public typealias NumberColumn = Model<NumberColumnFields>
 
@@ -3622,6 +3692,7 @@ public struct NumberColumnFields: FieldSet {
 
 /// Its properties are listed in `OAuth2PermissionGrantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oauth2permissiongrant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant`.
 public typealias OAuth2PermissionGrant = Model<OAuth2PermissionGrantFields>
 
@@ -3723,6 +3794,7 @@ extension OAuthAppScope {
 
 /// Its properties are listed in `OAuthConsentAppDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oauthconsentappdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oAuthConsentAppDetail`.
 public typealias OAuthConsentAppDetail = Model<OAuthConsentAppDetailFields>
 
@@ -3743,6 +3815,7 @@ public struct OAuthConsentAppDetailFields: FieldSet {
 
 /// Its properties are listed in `ObjectDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectdefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.objectDefinition`.
 public typealias ObjectDefinition = Model<ObjectDefinitionFields>
 
@@ -3797,6 +3870,7 @@ extension ObjectDefinitionMetadata {
 
 /// Its properties are listed in `ObjectDefinitionMetadataEntryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectdefinitionmetadataentry?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.objectDefinitionMetadataEntry`.
 public typealias ObjectDefinitionMetadataEntry = Model<ObjectDefinitionMetadataEntryFields>
 
@@ -3835,6 +3909,7 @@ extension ObjectFlowTypes {
 
 /// Its properties are listed in `ObjectIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.objectIdentity`.
 public typealias ObjectIdentity = Model<ObjectIdentityFields>
 
@@ -3855,6 +3930,7 @@ public struct ObjectIdentityFields: FieldSet {
 
 /// Its properties are listed in `ObjectMappingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectmapping?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.objectMapping`.
 public typealias ObjectMapping = Model<ObjectMappingFields>
 
@@ -3917,6 +3993,7 @@ extension ObjectMappingMetadata {
 
 /// Its properties are listed in `ObjectMappingMetadataEntryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectmappingmetadataentry?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.objectMappingMetadataEntry`.
 public typealias ObjectMappingMetadataEntry = Model<ObjectMappingMetadataEntryFields>
 
@@ -3961,6 +4038,7 @@ extension ObliterationBehavior {
 
 /// Its properties are listed in `OfferShiftRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/offershiftrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.offerShiftRequest`.
 public typealias OfferShiftRequest = Model<OfferShiftRequestFields>
 
@@ -4065,6 +4143,7 @@ public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OfficeGraphInsightsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/officegraphinsights?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.officeGraphInsights`.
 public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
 
@@ -4140,6 +4219,7 @@ public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OidcAddressInboundClaimsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcaddressinboundclaims?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcAddressInboundClaims`.
 public typealias OidcAddressInboundClaims = Model<OidcAddressInboundClaimsFields>
 
@@ -4166,6 +4246,7 @@ public struct OidcAddressInboundClaimsFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcclientauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcClientAuthentication`.
 public typealias OidcClientAuthentication = Model<OidcClientAuthenticationFields>
 
@@ -4185,6 +4266,7 @@ public struct OidcClientAuthenticationFields: FieldSet {
 
 /// Its properties are listed in `OidcClientSecretAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcclientsecretauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcClientSecretAuthentication`.
 public typealias OidcClientSecretAuthentication = Model<OidcClientSecretAuthenticationFields>
 
@@ -4207,6 +4289,7 @@ public struct OidcClientSecretAuthenticationFields: FieldSet {
 
 /// Its properties are listed in `OidcIdentityProviderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcidentityprovider?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcIdentityProvider`.
 public typealias OidcIdentityProvider = Model<OidcIdentityProviderFields>
 
@@ -4282,6 +4365,7 @@ extension CollectionRequestBuilder where Item == OidcIdentityProviderRequestBuil
 
 /// Its properties are listed in `OidcInboundClaimMappingOverrideFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcinboundclaimmappingoverride?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcInboundClaimMappingOverride`.
 public typealias OidcInboundClaimMappingOverride = Model<OidcInboundClaimMappingOverrideFields>
 
@@ -4314,6 +4398,8 @@ public struct OidcInboundClaimMappingOverrideFields: FieldSet {
 
 /// Its properties are listed in `OidcPrivateJwtKeyClientAuthenticationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/oidcprivatejwtkeyclientauthentication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oidcPrivateJwtKeyClientAuthentication`.
 public typealias OidcPrivateJwtKeyClientAuthentication = Model<OidcPrivateJwtKeyClientAuthenticationFields>
 
@@ -4355,6 +4441,7 @@ extension OidcResponseType {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSetting`.
 public typealias OmaSetting = Model<OmaSettingFields>
 
@@ -4389,6 +4476,7 @@ public struct OmaSettingFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingBase64Fields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingbase64?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingBase64`.
 public typealias OmaSettingBase64 = Model<OmaSettingBase64Fields>
 
@@ -4413,6 +4501,7 @@ public struct OmaSettingBase64Fields: FieldSet {
 
 /// Its properties are listed in `OmaSettingBooleanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingboolean?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingBoolean`.
 public typealias OmaSettingBoolean = Model<OmaSettingBooleanFields>
 
@@ -4435,6 +4524,7 @@ public struct OmaSettingBooleanFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingDateTimeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingdatetime?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingDateTime`.
 public typealias OmaSettingDateTime = Model<OmaSettingDateTimeFields>
 
@@ -4457,6 +4547,7 @@ public struct OmaSettingDateTimeFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingFloatingPointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingfloatingpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingFloatingPoint`.
 public typealias OmaSettingFloatingPoint = Model<OmaSettingFloatingPointFields>
 
@@ -4483,6 +4574,7 @@ public struct OmaSettingFloatingPointFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingIntegerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettinginteger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingInteger`.
 public typealias OmaSettingInteger = Model<OmaSettingIntegerFields>
 
@@ -4505,6 +4597,7 @@ public struct OmaSettingIntegerFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingStringFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingstring?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingString`.
 public typealias OmaSettingString = Model<OmaSettingStringFields>
 
@@ -4527,6 +4620,7 @@ public struct OmaSettingStringFields: FieldSet {
 
 /// Its properties are listed in `OmaSettingStringXmlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingstringxml?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.omaSettingStringXml`.
 public typealias OmaSettingStringXml = Model<OmaSettingStringXmlFields>
 
@@ -4552,6 +4646,8 @@ public struct OmaSettingStringXmlFields: FieldSet {
 /// Its properties are listed in `OnAttributeCollectionExternalUsersSelfServiceSignUpFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionexternalusersselfservicesignup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionExternalUsersSelfServiceSignUp`.
 public typealias OnAttributeCollectionExternalUsersSelfServiceSignUp =
     Model<OnAttributeCollectionExternalUsersSelfServiceSignUpFields>
@@ -4581,6 +4677,7 @@ public struct OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSe
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionHandler`.
 public typealias OnAttributeCollectionHandler = Model<OnAttributeCollectionHandlerFields>
 
@@ -4600,6 +4697,7 @@ public struct OnAttributeCollectionHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnAttributeCollectionListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionListener`.
 public typealias OnAttributeCollectionListener = Model<OnAttributeCollectionListenerFields>
 
@@ -4650,6 +4748,8 @@ public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnAttributeCollectionStartCustomExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtension`.
 public typealias OnAttributeCollectionStartCustomExtension = Model<OnAttributeCollectionStartCustomExtensionFields>
 
@@ -4685,6 +4785,8 @@ public struct OnAttributeCollectionStartCustomExtensionFields: FieldSet {
 /// Its properties are listed in `OnAttributeCollectionStartCustomExtensionHandlerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtensionHandler`.
 public typealias OnAttributeCollectionStartCustomExtensionHandler =
     Model<OnAttributeCollectionStartCustomExtensionHandlerFields>
@@ -4780,6 +4882,7 @@ extension CollectionRequestBuilder where Item == OnAttributeCollectionStartCusto
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionstarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartHandler`.
 public typealias OnAttributeCollectionStartHandler = Model<OnAttributeCollectionStartHandlerFields>
 
@@ -4799,6 +4902,7 @@ public struct OnAttributeCollectionStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnAttributeCollectionStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartListener`.
 public typealias OnAttributeCollectionStartListener = Model<OnAttributeCollectionStartListenerFields>
 
@@ -4850,6 +4954,8 @@ public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuil
 /// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtension`.
 public typealias OnAttributeCollectionSubmitCustomExtension = Model<OnAttributeCollectionSubmitCustomExtensionFields>
 
@@ -4885,6 +4991,8 @@ public struct OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
 /// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionHandlerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtensionHandler`.
 public typealias OnAttributeCollectionSubmitCustomExtensionHandler =
     Model<OnAttributeCollectionSubmitCustomExtensionHandlerFields>
@@ -4980,6 +5088,7 @@ extension CollectionRequestBuilder where Item == OnAttributeCollectionSubmitCust
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmithandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitHandler`.
 public typealias OnAttributeCollectionSubmitHandler = Model<OnAttributeCollectionSubmitHandlerFields>
 
@@ -4999,6 +5108,7 @@ public struct OnAttributeCollectionSubmitHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnAttributeCollectionSubmitListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitListener`.
 public typealias OnAttributeCollectionSubmitListener = Model<OnAttributeCollectionSubmitListenerFields>
 
@@ -5050,6 +5160,8 @@ public struct OnAttributeCollectionSubmitListenerRequestBuilder: ModelRequestBui
 /// Its properties are listed in `OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields`; read and write
 /// them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstartexternalusersselfservicesignup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp`.
 public typealias OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp =
     Model<OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields>
@@ -5076,6 +5188,8 @@ public struct OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpField
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartHandler`.
 public typealias OnAuthenticationMethodLoadStartHandler = Model<OnAuthenticationMethodLoadStartHandlerFields>
 
@@ -5095,6 +5209,8 @@ public struct OnAuthenticationMethodLoadStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnAuthenticationMethodLoadStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartListener`.
 public typealias OnAuthenticationMethodLoadStartListener = Model<OnAuthenticationMethodLoadStartListenerFields>
 
@@ -5145,6 +5261,7 @@ public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelReques
 
 /// Its properties are listed in `OnEmailOtpSendListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onemailotpsendlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onEmailOtpSendListener`.
 public typealias OnEmailOtpSendListener = Model<OnEmailOtpSendListenerFields>
 
@@ -5196,6 +5313,8 @@ public struct OnEmailOtpSendListenerRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `OnFraudProtectionLoadStartExternalUsersAuthHandlerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstartexternalusersauthhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartExternalUsersAuthHandler`.
 public typealias OnFraudProtectionLoadStartExternalUsersAuthHandler =
     Model<OnFraudProtectionLoadStartExternalUsersAuthHandlerFields>
@@ -5221,6 +5340,7 @@ public struct OnFraudProtectionLoadStartExternalUsersAuthHandlerFields: FieldSet
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartHandler`.
 public typealias OnFraudProtectionLoadStartHandler = Model<OnFraudProtectionLoadStartHandlerFields>
 
@@ -5240,6 +5360,7 @@ public struct OnFraudProtectionLoadStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnFraudProtectionLoadStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartListener`.
 public typealias OnFraudProtectionLoadStartListener = Model<OnFraudProtectionLoadStartListenerFields>
 
@@ -5291,6 +5412,8 @@ public struct OnFraudProtectionLoadStartListenerRequestBuilder: ModelRequestBuil
 /// Its properties are listed in `OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields`; read and write them
 /// as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstartexternalusersselfservicesignup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartExternalUsersSelfServiceSignUp`.
 public typealias OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp =
     Model<OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields>
@@ -5316,6 +5439,7 @@ public struct OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields: Fi
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartHandler`.
 public typealias OnInteractiveAuthFlowStartHandler = Model<OnInteractiveAuthFlowStartHandlerFields>
 
@@ -5335,6 +5459,7 @@ public struct OnInteractiveAuthFlowStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnInteractiveAuthFlowStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartListener`.
 public typealias OnInteractiveAuthFlowStartListener = Model<OnInteractiveAuthFlowStartListenerFields>
 
@@ -5385,6 +5510,7 @@ public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `OnOtpSendCustomExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension`.
 public typealias OnOtpSendCustomExtension = Model<OnOtpSendCustomExtensionFields>
 
@@ -5419,6 +5545,7 @@ public struct OnOtpSendCustomExtensionFields: FieldSet {
 
 /// Its properties are listed in `OnOtpSendCustomExtensionHandlerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtensionHandler`.
 public typealias OnOtpSendCustomExtensionHandler = Model<OnOtpSendCustomExtensionHandlerFields>
 
@@ -5511,6 +5638,7 @@ extension CollectionRequestBuilder where Item == OnOtpSendCustomExtensionRequest
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onOtpSendHandler`.
 public typealias OnOtpSendHandler = Model<OnOtpSendHandlerFields>
 
@@ -5530,6 +5658,8 @@ public struct OnOtpSendHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnPasswordMigrationCustomExtensionHandlerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onpasswordmigrationcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPasswordMigrationCustomExtensionHandler`.
 public typealias OnPasswordMigrationCustomExtensionHandler = Model<OnPasswordMigrationCustomExtensionHandlerFields>
 
@@ -5558,6 +5688,7 @@ public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnPasswordSubmitCustomExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmitcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension`.
 public typealias OnPasswordSubmitCustomExtension = Model<OnPasswordSubmitCustomExtensionFields>
 
@@ -5660,6 +5791,7 @@ extension CollectionRequestBuilder where Item == OnPasswordSubmitCustomExtension
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmithandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPasswordSubmitHandler`.
 public typealias OnPasswordSubmitHandler = Model<OnPasswordSubmitHandlerFields>
 
@@ -5679,6 +5811,7 @@ public struct OnPasswordSubmitHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnPasswordSubmitListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmitlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPasswordSubmitListener`.
 public typealias OnPasswordSubmitListener = Model<OnPasswordSubmitListenerFields>
 
@@ -5729,6 +5862,8 @@ public struct OnPasswordSubmitListenerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnPremisesAccidentalDeletionPreventionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onpremisesaccidentaldeletionprevention?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesAccidentalDeletionPrevention`.
 public typealias OnPremisesAccidentalDeletionPrevention = Model<OnPremisesAccidentalDeletionPreventionFields>
 
@@ -5747,6 +5882,7 @@ public struct OnPremisesAccidentalDeletionPreventionFields: FieldSet {
 
 /// Its properties are listed in `OnPremisesConditionalAccessSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesconditionalaccesssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesConditionalAccessSettings`.
 public typealias OnPremisesConditionalAccessSettings = Model<OnPremisesConditionalAccessSettingsFields>
 
@@ -5797,6 +5933,7 @@ public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `OnPremisesDirectorySynchronizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronization`.
 public typealias OnPremisesDirectorySynchronization = Model<OnPremisesDirectorySynchronizationFields>
 
@@ -5824,6 +5961,8 @@ public struct OnPremisesDirectorySynchronizationFields: FieldSet {
 /// Its properties are listed in `OnPremisesDirectorySynchronizationConfigurationFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronizationconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronizationConfiguration`.
 public typealias OnPremisesDirectorySynchronizationConfiguration =
     Model<OnPremisesDirectorySynchronizationConfigurationFields>
@@ -5864,6 +6003,8 @@ extension OnPremisesDirectorySynchronizationDeletionPreventionType {
 
 /// Its properties are listed in `OnPremisesDirectorySynchronizationFeatureFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronizationfeature?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronizationFeature`.
 public typealias OnPremisesDirectorySynchronizationFeature = Model<OnPremisesDirectorySynchronizationFeatureFields>
 
@@ -5942,6 +6083,7 @@ public struct OnPremisesDirectorySynchronizationRequestBuilder: ModelRequestBuil
 
 /// Its properties are listed in `OnPremisesExtensionAttributesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesextensionattributes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesExtensionAttributes`.
 public typealias OnPremisesExtensionAttributes = Model<OnPremisesExtensionAttributesFields>
 
@@ -5986,6 +6128,7 @@ public struct OnPremisesExtensionAttributesFields: FieldSet {
 
 /// Its properties are listed in `OnPremisesProvisioningErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesprovisioningerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesProvisioningError`.
 public typealias OnPremisesProvisioningError = Model<OnPremisesProvisioningErrorFields>
 
@@ -6008,6 +6151,7 @@ public struct OnPremisesProvisioningErrorFields: FieldSet {
 
 /// Its properties are listed in `OnPremisesSyncBehaviorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisessyncbehavior?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onPremisesSyncBehavior`.
 public typealias OnPremisesSyncBehavior = Model<OnPremisesSyncBehaviorFields>
 
@@ -6046,6 +6190,7 @@ public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnTokenIssuanceStartCustomExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtension`.
 public typealias OnTokenIssuanceStartCustomExtension = Model<OnTokenIssuanceStartCustomExtensionFields>
 
@@ -6083,6 +6228,8 @@ public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
 /// Its properties are listed in `OnTokenIssuanceStartCustomExtensionHandlerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtensionHandler`.
 public typealias OnTokenIssuanceStartCustomExtensionHandler = Model<OnTokenIssuanceStartCustomExtensionHandlerFields>
 
@@ -6177,6 +6324,7 @@ extension CollectionRequestBuilder where Item == OnTokenIssuanceStartCustomExten
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartHandler`.
 public typealias OnTokenIssuanceStartHandler = Model<OnTokenIssuanceStartHandlerFields>
 
@@ -6196,6 +6344,7 @@ public struct OnTokenIssuanceStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnTokenIssuanceStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartListener`.
 public typealias OnTokenIssuanceStartListener = Model<OnTokenIssuanceStartListenerFields>
 
@@ -6246,6 +6395,7 @@ public struct OnTokenIssuanceStartListenerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnTokenIssuanceStartReturnClaimFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartreturnclaim?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartReturnClaim`.
 public typealias OnTokenIssuanceStartReturnClaim = Model<OnTokenIssuanceStartReturnClaimFields>
 
@@ -6263,6 +6413,8 @@ public struct OnTokenIssuanceStartReturnClaimFields: FieldSet {
 /// Its properties are listed in `OnUserCreateStartExternalUsersSelfServiceSignUpFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onusercreatestartexternalusersselfservicesignup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onUserCreateStartExternalUsersSelfServiceSignUp`.
 public typealias OnUserCreateStartExternalUsersSelfServiceSignUp =
     Model<OnUserCreateStartExternalUsersSelfServiceSignUpFields>
@@ -6288,6 +6440,7 @@ public struct OnUserCreateStartExternalUsersSelfServiceSignUpFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onusercreatestarthandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onUserCreateStartHandler`.
 public typealias OnUserCreateStartHandler = Model<OnUserCreateStartHandlerFields>
 
@@ -6307,6 +6460,7 @@ public struct OnUserCreateStartHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnUserCreateStartListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onusercreatestartlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onUserCreateStartListener`.
 public typealias OnUserCreateStartListener = Model<OnUserCreateStartListenerFields>
 
@@ -6358,6 +6512,8 @@ public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
 /// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationcustomextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtension`.
 public typealias OnVerifiedIdClaimValidationCustomExtension = Model<OnVerifiedIdClaimValidationCustomExtensionFields>
 
@@ -6393,6 +6549,8 @@ public struct OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
 /// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionHandlerFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationcustomextensionhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtensionHandler`.
 public typealias OnVerifiedIdClaimValidationCustomExtensionHandler =
     Model<OnVerifiedIdClaimValidationCustomExtensionHandlerFields>
@@ -6488,6 +6646,7 @@ extension CollectionRequestBuilder where Item == OnVerifiedIdClaimValidationCust
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationhandler?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationHandler`.
 public typealias OnVerifiedIdClaimValidationHandler = Model<OnVerifiedIdClaimValidationHandlerFields>
 
@@ -6507,6 +6666,7 @@ public struct OnVerifiedIdClaimValidationHandlerFields: FieldSet {
 
 /// Its properties are listed in `OnVerifiedIdClaimValidationListenerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationlistener?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationListener`.
 public typealias OnVerifiedIdClaimValidationListener = Model<OnVerifiedIdClaimValidationListenerFields>
 
@@ -6557,6 +6717,7 @@ public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `OneDriveForBusinessBrowseSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessbrowsesession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession`.
 public typealias OneDriveForBusinessBrowseSession = Model<OneDriveForBusinessBrowseSessionFields>
 
@@ -6648,6 +6809,7 @@ public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `OneDriveForBusinessProtectionPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessprotectionpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy`.
 public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusinessProtectionPolicyFields>
 
@@ -6763,6 +6925,7 @@ public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `OneDriveForBusinessRestoreSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessrestoresession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession`.
 public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRestoreSessionFields>
 
@@ -6870,6 +7033,7 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `OnenoteFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenote?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenote`.
 public typealias Onenote = Model<OnenoteFields>
 
@@ -6912,6 +7076,7 @@ public struct OnenoteFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentitybasemodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`.
 public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
@@ -6959,6 +7124,7 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentityhierarchymodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel`.
 public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModelFields>
 
@@ -7016,6 +7182,7 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentityschemaobjectmodel?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`.
 public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjectModelFields>
 
@@ -7063,6 +7230,7 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `OnenoteOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteOperation`.
 public typealias OnenoteOperation = Model<OnenoteOperationFields>
 
@@ -7093,6 +7261,7 @@ public struct OnenoteOperationFields: FieldSet {
 
 /// Its properties are listed in `OnenoteOperationErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteoperationerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteOperationError`.
 public typealias OnenoteOperationError = Model<OnenoteOperationErrorFields>
 
@@ -7128,6 +7297,7 @@ public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnenotePageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenotePage`.
 public typealias OnenotePage = Model<OnenotePageFields>
 
@@ -7178,6 +7348,7 @@ public struct OnenotePageFields: FieldSet {
 
 /// Its properties are listed in `OnenotePagePreviewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepagepreview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenotePagePreview`.
 public typealias OnenotePagePreview = Model<OnenotePagePreviewFields>
 
@@ -7196,6 +7367,7 @@ public struct OnenotePagePreviewFields: FieldSet {
 
 /// Its properties are listed in `OnenotePagePreviewLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepagepreviewlinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenotePagePreviewLinks`.
 public typealias OnenotePagePreviewLinks = Model<OnenotePagePreviewLinksFields>
 
@@ -7302,6 +7474,7 @@ extension OnenotePatchActionType {
 
 /// Its properties are listed in `OnenotePatchContentCommandFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepatchcontentcommand?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand`.
 public typealias OnenotePatchContentCommand = Model<OnenotePatchContentCommandFields>
 
@@ -7396,6 +7569,7 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnenoteResourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteresource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteResource`.
 public typealias OnenoteResource = Model<OnenoteResourceFields>
 
@@ -7442,6 +7616,7 @@ public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OnenoteSectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotesection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteSection`.
 public typealias OnenoteSection = Model<OnenoteSectionFields>
 
@@ -7608,6 +7783,7 @@ extension OnenoteUserRole {
 
 /// Its properties are listed in `OnlineMeetingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeeting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeeting`.
 public typealias OnlineMeeting = Model<OnlineMeetingFields>
 
@@ -7723,6 +7899,7 @@ public struct OnlineMeetingFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeetingBase`.
 public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
 
@@ -7860,6 +8037,7 @@ extension OnlineMeetingContentSharingDisabledReason {
 
 /// Its properties are listed in `OnlineMeetingEngagementConversationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingengagementconversation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation`.
 public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngagementConversationFields>
 
@@ -7945,6 +8123,7 @@ public struct OnlineMeetingEngagementConversationRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `OnlineMeetingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeetingInfo`.
 public typealias OnlineMeetingInfo = Model<OnlineMeetingInfoFields>
 
@@ -8177,6 +8356,7 @@ extension CollectionRequestBuilder where Item == OnlineMeetingRequestBuilder {
 
 /// Its properties are listed in `OnlineMeetingRestrictedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingrestricted?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeetingRestricted`.
 public typealias OnlineMeetingRestricted = Model<OnlineMeetingRestrictedFields>
 
@@ -8215,6 +8395,8 @@ extension OnlineMeetingRole {
 
 /// Its properties are listed in `OnlineMeetingSensitivityLabelAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/onlinemeetingsensitivitylabelassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onlineMeetingSensitivityLabelAssignment`.
 public typealias OnlineMeetingSensitivityLabelAssignment = Model<OnlineMeetingSensitivityLabelAssignmentFields>
 
@@ -8276,6 +8458,7 @@ extension OnlineMeetingVideoDisabledReason {
 
 /// Its properties are listed in `OpenComplexDictionaryTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/opencomplexdictionarytype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openComplexDictionaryType`.
 public typealias OpenComplexDictionaryType = Model<OpenComplexDictionaryTypeFields>
 
@@ -8295,6 +8478,7 @@ public struct OpenComplexDictionaryTypeFields: FieldSet {
 
 /// Its properties are listed in `OpenIdConnectSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openidconnectsetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openIdConnectSetting`.
 public typealias OpenIdConnectSetting = Model<OpenIdConnectSettingFields>
 
@@ -8313,6 +8497,7 @@ public struct OpenIdConnectSettingFields: FieldSet {
 
 /// Its properties are listed in `OpenShiftFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshift?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openShift`.
 public typealias OpenShift = Model<OpenShiftFields>
 
@@ -8345,6 +8530,7 @@ public struct OpenShiftFields: FieldSet {
 
 /// Its properties are listed in `OpenShiftChangeRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshiftchangerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest`.
 public typealias OpenShiftChangeRequest = Model<OpenShiftChangeRequestFields>
 
@@ -8442,6 +8628,7 @@ public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OpenShiftItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshiftitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openShiftItem`.
 public typealias OpenShiftItem = Model<OpenShiftItemFields>
 
@@ -8497,6 +8684,7 @@ public struct OpenShiftRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OpenTypeExtensionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/opentypeextension?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.openTypeExtension`.
 public typealias OpenTypeExtension = Model<OpenTypeExtensionFields>
 
@@ -8532,6 +8720,7 @@ public struct OpenTypeExtensionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OperatingSystemSpecificationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operatingsystemspecifications?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.operatingSystemSpecifications`.
 public typealias OperatingSystemSpecifications = Model<OperatingSystemSpecificationsFields>
 
@@ -8570,6 +8759,7 @@ extension OperatingSystemUpgradeEligibility {
 
 /// Its properties are listed in `OperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.operation`.
 public typealias Operation = Model<OperationFields>
 
@@ -8599,6 +8789,7 @@ public struct OperationFields: FieldSet {
 
 /// Its properties are listed in `OperationErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operationerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.operationError`.
 public typealias OperationError = Model<OperationErrorFields>
 
@@ -8670,6 +8861,7 @@ extension OperationStatus {
 
 /// Its properties are listed in `OptionalClaimFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/optionalclaim?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.optionalClaim`.
 public typealias OptionalClaim = Model<OptionalClaimFields>
 
@@ -8692,6 +8884,7 @@ public struct OptionalClaimFields: FieldSet {
 
 /// Its properties are listed in `OptionalClaimsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/optionalclaims?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.optionalClaims`.
 public typealias OptionalClaims = Model<OptionalClaimsFields>
 
@@ -8712,6 +8905,7 @@ public struct OptionalClaimsFields: FieldSet {
 
 /// Its properties are listed in `OrgContactFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/orgcontact?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.orgContact`.
 public typealias OrgContact = Model<OrgContactFields>
 
@@ -8944,6 +9138,7 @@ extension CollectionRequestBuilder where Item == OrgContactRequestBuilder {
 
 /// Its properties are listed in `OrganizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.organization`.
 public typealias Organization = Model<OrganizationFields>
 
@@ -9189,6 +9384,7 @@ extension CollectionRequestBuilder where Item == OrganizationRequestBuilder {
 
 /// Its properties are listed in `OrganizationalBrandingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbranding?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.organizationalBranding`.
 public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
 
@@ -9263,6 +9459,7 @@ public struct OrganizationalBrandingFields: FieldSet {
 
 /// Its properties are listed in `OrganizationalBrandingLocalizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbrandinglocalization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.organizationalBrandingLocalization`.
 public typealias OrganizationalBrandingLocalization = Model<OrganizationalBrandingLocalizationFields>
 
@@ -9392,6 +9589,7 @@ public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuil
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbrandingproperties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.organizationalBrandingProperties`.
 public typealias OrganizationalBrandingProperties = Model<OrganizationalBrandingPropertiesFields>
 
@@ -9583,6 +9781,7 @@ public struct OrganizationalBrandingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OrganizerMeetingInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizermeetinginfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.organizerMeetingInfo`.
 public typealias OrganizerMeetingInfo = Model<OrganizerMeetingInfoFields>
 
@@ -9599,6 +9798,7 @@ public struct OrganizerMeetingInfoFields: FieldSet {
 
 /// Its properties are listed in `OsVersionCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/osversioncount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.osVersionCount`.
 public typealias OsVersionCount = Model<OsVersionCountFields>
 
@@ -9619,6 +9819,7 @@ public struct OsVersionCountFields: FieldSet {
 
 /// Its properties are listed in `OutOfBoxExperienceSettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outofboxexperiencesetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outOfBoxExperienceSetting`.
 public typealias OutOfBoxExperienceSetting = Model<OutOfBoxExperienceSettingFields>
 
@@ -9645,6 +9846,7 @@ public struct OutOfBoxExperienceSettingFields: FieldSet {
 
 /// Its properties are listed in `OutOfOfficeSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outofofficesettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outOfOfficeSettings`.
 public typealias OutOfOfficeSettings = Model<OutOfOfficeSettingsFields>
 
@@ -9663,6 +9865,7 @@ public struct OutOfOfficeSettingsFields: FieldSet {
 
 /// Its properties are listed in `OutgoingCallOptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outgoingcalloptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outgoingCallOptions`.
 public typealias OutgoingCallOptions = Model<OutgoingCallOptionsFields>
 
@@ -9713,6 +9916,7 @@ extension OutlierMemberType {
 
 /// Its properties are listed in `OutlookCalendarFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendar?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.calendar`.
 public typealias OutlookCalendar = Model<OutlookCalendarFields>
 
@@ -9880,6 +10084,7 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OutlookCategoryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookcategory?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outlookCategory`.
 public typealias OutlookCategory = Model<OutlookCategoryFields>
 
@@ -9917,6 +10122,7 @@ public struct OutlookCategoryRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OutlookGeoCoordinatesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookgeocoordinates?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outlookGeoCoordinates`.
 public typealias OutlookGeoCoordinates = Model<OutlookGeoCoordinatesFields>
 
@@ -9943,6 +10149,7 @@ public struct OutlookGeoCoordinatesFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outlookItem`.
 public typealias OutlookItem = Model<OutlookItemFields>
 
@@ -9991,6 +10198,7 @@ public struct OutlookItemRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OutlookUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.outlookUser`.
 public typealias OutlookUser = Model<OutlookUserFields>
 
@@ -10070,6 +10278,7 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `OwnerlessGroupPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ownerlessgrouppolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.ownerlessGroupPolicy`.
 public typealias OwnerlessGroupPolicy = Model<OwnerlessGroupPolicyFields>
 
@@ -10117,6 +10326,7 @@ public struct OwnerlessGroupPolicyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PackageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/package?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.package`.
 public typealias Package = Model<PackageFields>
 
@@ -10133,6 +10343,7 @@ public struct PackageFields: FieldSet {
 
 /// Its properties are listed in `PackageAccessEntityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageaccessentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.packageAccessEntity`.
 public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
 
@@ -10151,6 +10362,7 @@ public struct PackageAccessEntityFields: FieldSet {
 
 /// Its properties are listed in `PackageElementFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelement?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.packageElement`.
 public typealias PackageElement = Model<PackageElementFields>
 
@@ -10169,6 +10381,7 @@ public struct PackageElementFields: FieldSet {
 
 /// Its properties are listed in `PackageElementDetailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelementdetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.packageElementDetail`.
 public typealias PackageElementDetail = Model<PackageElementDetailFields>
 

@@ -24,6 +24,7 @@ extension PageLayoutType {
 
 /// Its properties are listed in `PageLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pagelinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pageLinks`.
 public typealias PageLinks = Model<PageLinksFields>
 
@@ -60,6 +61,7 @@ extension PagePromotionType {
 
 /// Its properties are listed in `ParentalControlSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/parentalcontrolsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.parentalControlSettings`.
 public typealias ParentalControlSettings = Model<ParentalControlSettingsFields>
 
@@ -78,6 +80,7 @@ public struct ParentalControlSettingsFields: FieldSet {
 
 /// Its properties are listed in `ParseExpressionResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/parseexpressionresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.parseExpressionResponse`.
 public typealias ParseExpressionResponse = Model<ParseExpressionResponseFields>
 
@@ -102,6 +105,7 @@ public struct ParseExpressionResponseFields: FieldSet {
 
 /// Its properties are listed in `ParticipantFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participant?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.participant`.
 public typealias Participant = Model<ParticipantFields>
 
@@ -136,6 +140,7 @@ public struct ParticipantFields: FieldSet {
 
 /// Its properties are listed in `ParticipantInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.participantInfo`.
 public typealias ParticipantInfo = Model<ParticipantInfoFields>
 
@@ -162,6 +167,7 @@ public struct ParticipantInfoFields: FieldSet {
 
 /// Its properties are listed in `ParticipantJoiningNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantjoiningnotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.participantJoiningNotification`.
 public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotificationFields>
 
@@ -213,6 +219,7 @@ public struct ParticipantJoiningNotificationRequestBuilder: ModelRequestBuilder 
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantjoiningresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.participantJoiningResponse`.
 public typealias ParticipantJoiningResponse = Model<ParticipantJoiningResponseFields>
 
@@ -232,6 +239,7 @@ public struct ParticipantJoiningResponseFields: FieldSet {
 
 /// Its properties are listed in `ParticipantLeftNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantleftnotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.participantLeftNotification`.
 public typealias ParticipantLeftNotification = Model<ParticipantLeftNotificationFields>
 
@@ -387,6 +395,7 @@ extension PartnerTenantType {
 
 /// Its properties are listed in `PartnersFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners`.
 public typealias Partners = Model<PartnersFields>
 
@@ -423,6 +432,7 @@ extension PartnersBillingAttributeSet {
 
 /// Its properties are listed in `PartnersBillingAzureUsageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-azureusage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage`.
 public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFields>
 
@@ -483,6 +493,8 @@ public struct PartnersBillingAzureUsageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PartnersBillingBilledReconciliationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/partners-billing-billedreconciliation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation`.
 public typealias PartnersBillingBilledReconciliation = Model<PartnersBillingBilledReconciliationFields>
 
@@ -546,6 +558,7 @@ public struct PartnersBillingBilledReconciliationRequestBuilder: ModelRequestBui
 
 /// Its properties are listed in `PartnersBillingBilledUsageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-billedusage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage`.
 public typealias PartnersBillingBilledUsage = Model<PartnersBillingBilledUsageFields>
 
@@ -607,6 +620,7 @@ public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PartnersBillingBillingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-billing?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.billing`.
 public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
 
@@ -655,6 +669,8 @@ extension PartnersBillingBillingPeriod {
 
 /// Its properties are listed in `PartnersBillingBillingReconciliationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/partners-billing-billingreconciliation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation`.
 public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBillingReconciliationFields>
 
@@ -759,6 +775,7 @@ public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PartnersBillingBlobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-blob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.blob`.
 public typealias PartnersBillingBlob = Model<PartnersBillingBlobFields>
 
@@ -777,6 +794,8 @@ public struct PartnersBillingBlobFields: FieldSet {
 
 /// Its properties are listed in `PartnersBillingExportSuccessOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/partners-billing-exportsuccessoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation`.
 public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingExportSuccessOperationFields>
 
@@ -834,6 +853,7 @@ public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `PartnersBillingFailedOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-failedoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.failedOperation`.
 public typealias PartnersBillingFailedOperation = Model<PartnersBillingFailedOperationFields>
 
@@ -884,6 +904,7 @@ public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder 
 
 /// Its properties are listed in `PartnersBillingManifestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-manifest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.manifest`.
 public typealias PartnersBillingManifest = Model<PartnersBillingManifestFields>
 
@@ -940,6 +961,7 @@ public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PartnersBillingOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-operation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.operation`.
 public typealias PartnersBillingOperation = Model<PartnersBillingOperationFields>
 
@@ -993,6 +1015,7 @@ public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PartnersBillingRunningOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-runningoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.runningOperation`.
 public typealias PartnersBillingRunningOperation = Model<PartnersBillingRunningOperationFields>
 
@@ -1041,6 +1064,8 @@ public struct PartnersBillingRunningOperationRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `PartnersBillingUnbilledReconciliationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/partners-billing-unbilledreconciliation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation`.
 public typealias PartnersBillingUnbilledReconciliation = Model<PartnersBillingUnbilledReconciliationFields>
 
@@ -1106,6 +1131,7 @@ public struct PartnersBillingUnbilledReconciliationRequestBuilder: ModelRequestB
 
 /// Its properties are listed in `PartnersBillingUnbilledUsageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-unbilledusage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage`.
 public typealias PartnersBillingUnbilledUsage = Model<PartnersBillingUnbilledUsageFields>
 
@@ -1194,6 +1220,7 @@ public struct PartnersRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PasskeyAuthenticationMethodTargetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passkeyauthenticationmethodtarget?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passkeyAuthenticationMethodTarget`.
 public typealias PasskeyAuthenticationMethodTarget = Model<PasskeyAuthenticationMethodTargetFields>
 
@@ -1242,6 +1269,7 @@ public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuild
 
 /// Its properties are listed in `PasskeyProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passkeyprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passkeyProfile`.
 public typealias PasskeyProfile = Model<PasskeyProfileFields>
 
@@ -1317,6 +1345,7 @@ extension PasskeyTypes {
 
 /// Its properties are listed in `PasswordAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod`.
 public typealias PasswordAuthenticationMethod = Model<PasswordAuthenticationMethodFields>
 
@@ -1373,6 +1402,7 @@ public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PasswordCredentialFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordcredential?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passwordCredential`.
 public typealias PasswordCredential = Model<PasswordCredentialFields>
 
@@ -1401,6 +1431,7 @@ public struct PasswordCredentialFields: FieldSet {
 
 /// Its properties are listed in `PasswordCredentialConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordcredentialconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passwordCredentialConfiguration`.
 public typealias PasswordCredentialConfiguration = Model<PasswordCredentialConfigurationFields>
 
@@ -1459,6 +1490,7 @@ extension PasswordPolicy {
 
 /// Its properties are listed in `PasswordProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passwordProfile`.
 public typealias PasswordProfile = Model<PasswordProfileFields>
 
@@ -1479,6 +1511,7 @@ public struct PasswordProfileFields: FieldSet {
 
 /// Its properties are listed in `PasswordResetResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordresetresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.passwordResetResponse`.
 public typealias PasswordResetResponse = Model<PasswordResetResponseFields>
 
@@ -1495,6 +1528,7 @@ public struct PasswordResetResponseFields: FieldSet {
 
 /// Its properties are listed in `PatternedRecurrenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/patternedrecurrence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.patternedRecurrence`.
 public typealias PatternedRecurrence = Model<PatternedRecurrenceFields>
 
@@ -1513,6 +1547,7 @@ public struct PatternedRecurrenceFields: FieldSet {
 
 /// Its properties are listed in `PayloadFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payload?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.payload`.
 public typealias Payload = Model<PayloadFields>
 
@@ -1647,6 +1682,7 @@ extension PayloadBrand {
 
 /// Its properties are listed in `PayloadCoachmarkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payloadcoachmark?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.payloadCoachmark`.
 public typealias PayloadCoachmark = Model<PayloadCoachmarkFields>
 
@@ -1715,6 +1751,7 @@ extension PayloadDeliveryPlatform {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payloaddetail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.payloadDetail`.
 public typealias PayloadDetail = Model<PayloadDetailFields>
 
@@ -1962,6 +1999,7 @@ extension PciVersion {
 
 /// Its properties are listed in `PendingContentUpdateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pendingcontentupdate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pendingContentUpdate`.
 public typealias PendingContentUpdate = Model<PendingContentUpdateFields>
 
@@ -1978,6 +2016,7 @@ public struct PendingContentUpdateFields: FieldSet {
 
 /// Its properties are listed in `PendingOperationsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pendingoperations?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pendingOperations`.
 public typealias PendingOperations = Model<PendingOperationsFields>
 
@@ -1994,6 +2033,7 @@ public struct PendingOperationsFields: FieldSet {
 
 /// Its properties are listed in `PeopleAdminSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/peopleadminsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.peopleAdminSettings`.
 public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
 
@@ -2079,6 +2119,7 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PermissionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permission?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.permission`.
 public typealias Permission = Model<PermissionFields>
 
@@ -2135,6 +2176,7 @@ extension PermissionClassificationType {
 
 /// Its properties are listed in `PermissionGrantConditionSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissiongrantconditionset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.permissionGrantConditionSet`.
 public typealias PermissionGrantConditionSet = Model<PermissionGrantConditionSetFields>
 
@@ -2191,6 +2233,7 @@ public struct PermissionGrantConditionSetRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PermissionGrantPolicyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissiongrantpolicy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy`.
 public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
 
@@ -2395,6 +2438,7 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PermissionScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissionscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.permissionScope`.
 public typealias PermissionScope = Model<PermissionScopeFields>
 
@@ -2443,6 +2487,7 @@ extension PermissionType {
 
 /// Its properties are listed in `PersistentBrowserSessionControlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/persistentbrowsersessioncontrol?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.persistentBrowserSessionControl`.
 public typealias PersistentBrowserSessionControl = Model<PersistentBrowserSessionControlFields>
 
@@ -2481,6 +2526,7 @@ extension PersistentBrowserSessionMode {
 
 /// Its properties are listed in `PersonFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/person?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.person`.
 public typealias Person = Model<PersonFields>
 
@@ -2535,6 +2581,7 @@ public struct PersonFields: FieldSet {
 
 /// Its properties are listed in `PersonOrGroupColumnFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/personorgroupcolumn?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.personOrGroupColumn`.
 public typealias PersonOrGroupColumn = Model<PersonOrGroupColumnFields>
 
@@ -2572,6 +2619,7 @@ public struct PersonRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PersonTypeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/persontype?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.personType`.
 public typealias PersonType = Model<PersonTypeFields>
 
@@ -2590,6 +2638,7 @@ public struct PersonTypeFields: FieldSet {
 
 /// Its properties are listed in `PhoneFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phone?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.phone`.
 public typealias Phone = Model<PhoneFields>
 
@@ -2612,6 +2661,7 @@ public struct PhoneFields: FieldSet {
 
 /// Its properties are listed in `PhoneAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phoneauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod`.
 public typealias PhoneAuthenticationMethod = Model<PhoneAuthenticationMethodFields>
 
@@ -2729,6 +2779,7 @@ extension PhoneType {
 
 /// Its properties are listed in `PhoneUserConversationMemberFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phoneuserconversationmember?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.phoneUserConversationMember`.
 public typealias PhoneUserConversationMember = Model<PhoneUserConversationMemberFields>
 
@@ -2809,6 +2860,7 @@ extension CollectionRequestBuilder where Item == PhoneUserConversationMemberRequ
 
 /// Its properties are listed in `PhotoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/photo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.photo`.
 public typealias Photo = Model<PhotoFields>
 
@@ -2841,6 +2893,7 @@ public struct PhotoFields: FieldSet {
 
 /// Its properties are listed in `PhysicalAddressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/physicaladdress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.physicalAddress`.
 public typealias PhysicalAddress = Model<PhysicalAddressFields>
 
@@ -2883,6 +2936,7 @@ extension PhysicalAddressType {
 
 /// Its properties are listed in `PhysicalOfficeAddressFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/physicalofficeaddress?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.physicalOfficeAddress`.
 public typealias PhysicalOfficeAddress = Model<PhysicalOfficeAddressFields>
 
@@ -2909,6 +2963,7 @@ public struct PhysicalOfficeAddressFields: FieldSet {
 
 /// Its properties are listed in `PinnedChatMessageInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pinnedchatmessageinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo`.
 public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
 
@@ -2952,6 +3007,7 @@ public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `Pkcs12CertificateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pkcs12certificate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pkcs12Certificate`.
 public typealias Pkcs12Certificate = Model<Pkcs12CertificateFields>
 
@@ -2976,6 +3032,7 @@ public struct Pkcs12CertificateFields: FieldSet {
 
 /// Its properties are listed in `Pkcs12CertificateInformationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pkcs12certificateinformation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pkcs12CertificateInformation`.
 public typealias Pkcs12CertificateInformation = Model<Pkcs12CertificateInformationFields>
 
@@ -3000,6 +3057,7 @@ public struct Pkcs12CertificateInformationFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/place?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.place`.
 public typealias Place = Model<PlaceFields>
 
@@ -3065,6 +3123,7 @@ extension PlaceFeatureEnablement {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/placemode?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.placeMode`.
 public typealias PlaceMode = Model<PlaceModeFields>
 
@@ -3117,6 +3176,7 @@ public struct PlaceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlaceServicePlanInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/placeserviceplaninfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.placeServicePlanInfo`.
 public typealias PlaceServicePlanInfo = Model<PlaceServicePlanInfoFields>
 
@@ -3133,6 +3193,7 @@ public struct PlaceServicePlanInfoFields: FieldSet {
 
 /// Its properties are listed in `PlannerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planner?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.planner`.
 public typealias Planner = Model<PlannerFields>
 
@@ -3161,6 +3222,7 @@ public struct PlannerFields: FieldSet {
 
 /// Its properties are listed in `PlannerAppliedCategoriesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerappliedcategories?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerAppliedCategories`.
 public typealias PlannerAppliedCategories = Model<PlannerAppliedCategoriesFields>
 
@@ -3175,6 +3237,8 @@ public struct PlannerAppliedCategoriesFields: FieldSet {
 
 /// Its properties are listed in `PlannerAssignedToTaskBoardTaskFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/plannerassignedtotaskboardtaskformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerAssignedToTaskBoardTaskFormat`.
 public typealias PlannerAssignedToTaskBoardTaskFormat = Model<PlannerAssignedToTaskBoardTaskFormatFields>
 
@@ -3221,6 +3285,7 @@ public struct PlannerAssignedToTaskBoardTaskFormatRequestBuilder: ModelRequestBu
 
 /// Its properties are listed in `PlannerAssignmentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerassignment?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerAssignment`.
 public typealias PlannerAssignment = Model<PlannerAssignmentFields>
 
@@ -3241,6 +3306,7 @@ public struct PlannerAssignmentFields: FieldSet {
 
 /// Its properties are listed in `PlannerAssignmentsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerassignments?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerAssignments`.
 public typealias PlannerAssignments = Model<PlannerAssignmentsFields>
 
@@ -3255,6 +3321,7 @@ public struct PlannerAssignmentsFields: FieldSet {
 
 /// Its properties are listed in `PlannerBucketFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerbucket?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerBucket`.
 public typealias PlannerBucket = Model<PlannerBucketFields>
 
@@ -3307,6 +3374,7 @@ public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlannerBucketTaskBoardTaskFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerbuckettaskboardtaskformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerBucketTaskBoardTaskFormat`.
 public typealias PlannerBucketTaskBoardTaskFormat = Model<PlannerBucketTaskBoardTaskFormatFields>
 
@@ -3351,6 +3419,7 @@ public struct PlannerBucketTaskBoardTaskFormatRequestBuilder: ModelRequestBuilde
 
 /// Its properties are listed in `PlannerCategoryDescriptionsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannercategorydescriptions?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerCategoryDescriptions`.
 public typealias PlannerCategoryDescriptions = Model<PlannerCategoryDescriptionsFields>
 
@@ -3415,6 +3484,7 @@ public struct PlannerCategoryDescriptionsFields: FieldSet {
 
 /// Its properties are listed in `PlannerChecklistItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerchecklistitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerChecklistItem`.
 public typealias PlannerChecklistItem = Model<PlannerChecklistItemFields>
 
@@ -3439,6 +3509,7 @@ public struct PlannerChecklistItemFields: FieldSet {
 
 /// Its properties are listed in `PlannerChecklistItemsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerchecklistitems?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerChecklistItems`.
 public typealias PlannerChecklistItems = Model<PlannerChecklistItemsFields>
 
@@ -3469,6 +3540,7 @@ extension PlannerContainerType {
 
 /// Its properties are listed in `PlannerExternalReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerexternalreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerExternalReference`.
 public typealias PlannerExternalReference = Model<PlannerExternalReferenceFields>
 
@@ -3493,6 +3565,7 @@ public struct PlannerExternalReferenceFields: FieldSet {
 
 /// Its properties are listed in `PlannerExternalReferencesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerexternalreferences?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerExternalReferences`.
 public typealias PlannerExternalReferences = Model<PlannerExternalReferencesFields>
 
@@ -3507,6 +3580,7 @@ public struct PlannerExternalReferencesFields: FieldSet {
 
 /// Its properties are listed in `PlannerGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannergroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerGroup`.
 public typealias PlannerGroup = Model<PlannerGroupFields>
 
@@ -3553,6 +3627,7 @@ public struct PlannerGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlannerOrderHintsByAssigneeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerorderhintsbyassignee?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerOrderHintsByAssignee`.
 public typealias PlannerOrderHintsByAssignee = Model<PlannerOrderHintsByAssigneeFields>
 
@@ -3567,6 +3642,7 @@ public struct PlannerOrderHintsByAssigneeFields: FieldSet {
 
 /// Its properties are listed in `PlannerPlanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplan?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerPlan`.
 public typealias PlannerPlan = Model<PlannerPlanFields>
 
@@ -3605,6 +3681,7 @@ public struct PlannerPlanFields: FieldSet {
 
 /// Its properties are listed in `PlannerPlanContainerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplancontainer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerPlanContainer`.
 public typealias PlannerPlanContainer = Model<PlannerPlanContainerFields>
 
@@ -3625,6 +3702,7 @@ public struct PlannerPlanContainerFields: FieldSet {
 
 /// Its properties are listed in `PlannerPlanDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplandetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerPlanDetails`.
 public typealias PlannerPlanDetails = Model<PlannerPlanDetailsFields>
 
@@ -3719,6 +3797,7 @@ extension PlannerPreviewType {
 
 /// Its properties are listed in `PlannerProgressTaskBoardTaskFormatFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerprogresstaskboardtaskformat?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerProgressTaskBoardTaskFormat`.
 public typealias PlannerProgressTaskBoardTaskFormat = Model<PlannerProgressTaskBoardTaskFormatFields>
 
@@ -3803,6 +3882,7 @@ public struct PlannerRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlannerTaskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannertask?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerTask`.
 public typealias PlannerTask = Model<PlannerTaskFields>
 
@@ -3877,6 +3957,7 @@ public struct PlannerTaskFields: FieldSet {
 
 /// Its properties are listed in `PlannerTaskDetailsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannertaskdetails?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerTaskDetails`.
 public typealias PlannerTaskDetails = Model<PlannerTaskDetailsFields>
 
@@ -3962,6 +4043,7 @@ public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlannerUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planneruser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerUser`.
 public typealias PlannerUser = Model<PlannerUserFields>
 
@@ -3986,6 +4068,7 @@ public struct PlannerUserFields: FieldSet {
 
 /// Its properties are listed in `PlannerUserIdsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planneruserids?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.plannerUserIds`.
 public typealias PlannerUserIds = Model<PlannerUserIdsFields>
 
@@ -4034,6 +4117,8 @@ public struct PlannerUserRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PlatformCredentialAuthenticationMethodFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/platformcredentialauthenticationmethod?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod`.
 public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredentialAuthenticationMethodFields>
 
@@ -4101,6 +4186,7 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
 
 /// Its properties are listed in `PlayPromptOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/playpromptoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.playPromptOperation`.
 public typealias PlayPromptOperation = Model<PlayPromptOperationFields>
 
@@ -4146,6 +4232,7 @@ public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policybase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyBase`.
 public typealias PolicyBase = Model<PolicyBaseFields>
 
@@ -4312,6 +4399,7 @@ extension CollectionRequestBuilder where Item == PolicyBaseRequestBuilder {
 
 /// Its properties are listed in `PolicyBindingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policybinding?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyBinding`.
 public typealias PolicyBinding = Model<PolicyBindingFields>
 
@@ -4332,6 +4420,7 @@ public struct PolicyBindingFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policydeletableitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyDeletableItem`.
 public typealias PolicyDeletableItem = Model<PolicyDeletableItemFields>
 
@@ -4373,6 +4462,7 @@ public struct PolicyDeletableItemRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyLocation`.
 public typealias PolicyLocation = Model<PolicyLocationFields>
 
@@ -4395,6 +4485,7 @@ public struct PolicyLocationFields: FieldSet {
 
 /// Its properties are listed in `PolicyLocationApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyLocationApplication`.
 public typealias PolicyLocationApplication = Model<PolicyLocationApplicationFields>
 
@@ -4417,6 +4508,7 @@ public struct PolicyLocationApplicationFields: FieldSet {
 
 /// Its properties are listed in `PolicyLocationDomainFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationdomain?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyLocationDomain`.
 public typealias PolicyLocationDomain = Model<PolicyLocationDomainFields>
 
@@ -4437,6 +4529,7 @@ public struct PolicyLocationDomainFields: FieldSet {
 
 /// Its properties are listed in `PolicyLocationUrlFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationurl?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyLocationUrl`.
 public typealias PolicyLocationUrl = Model<PolicyLocationUrlFields>
 
@@ -4506,6 +4599,7 @@ extension PolicyPlatformType {
 
 /// Its properties are listed in `PolicyRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyRoot`.
 public typealias PolicyRoot = Model<PolicyRootFields>
 
@@ -4777,6 +4871,7 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyscopebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyScopeBase`.
 public typealias PolicyScopeBase = Model<PolicyScopeBaseFields>
 
@@ -4805,6 +4900,7 @@ public struct PolicyScopeBaseFields: FieldSet {
 
 /// Its properties are listed in `PolicyTemplateFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policytemplate?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyTemplate`.
 public typealias PolicyTemplate = Model<PolicyTemplateFields>
 
@@ -4873,6 +4969,7 @@ public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PolicyTenantScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policytenantscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyTenantScope`.
 public typealias PolicyTenantScope = Model<PolicyTenantScopeFields>
 
@@ -4897,6 +4994,7 @@ public struct PolicyTenantScopeFields: FieldSet {
 
 /// Its properties are listed in `PolicyUserScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyuserscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.policyUserScope`.
 public typealias PolicyUserScope = Model<PolicyUserScopeFields>
 
@@ -4919,6 +5017,7 @@ public struct PolicyUserScopeFields: FieldSet {
 
 /// Its properties are listed in `PositiveReinforcementNotificationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/positivereinforcementnotification?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.positiveReinforcementNotification`.
 public typealias PositiveReinforcementNotification = Model<PositiveReinforcementNotificationFields>
 
@@ -4948,6 +5047,7 @@ public struct PositiveReinforcementNotificationFields: FieldSet {
 
 /// Its properties are listed in `PostFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/post?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.post`.
 public typealias Post = Model<PostFields>
 
@@ -5103,6 +5203,7 @@ extension PostType {
 
 /// Its properties are listed in `PreAuthorizedApplicationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/preauthorizedapplication?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.preAuthorizedApplication`.
 public typealias PreAuthorizedApplication = Model<PreAuthorizedApplicationFields>
 
@@ -5139,6 +5240,7 @@ extension PrereleaseFeatures {
 
 /// Its properties are listed in `PresenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/presence?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.presence`.
 public typealias Presence = Model<PresenceFields>
 
@@ -5286,6 +5388,7 @@ public struct PresenceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PresenceStatusMessageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/presencestatusmessage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.presenceStatusMessage`.
 public typealias PresenceStatusMessage = Model<PresenceStatusMessageFields>
 
@@ -5306,6 +5409,7 @@ public struct PresenceStatusMessageFields: FieldSet {
 
 /// Its properties are listed in `PrincipalResourceMembershipsScopeFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/principalresourcemembershipsscope?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.principalResourceMembershipsScope`.
 public typealias PrincipalResourceMembershipsScope = Model<PrincipalResourceMembershipsScopeFields>
 
@@ -5330,6 +5434,7 @@ public struct PrincipalResourceMembershipsScopeFields: FieldSet {
 
 /// Its properties are listed in `PrintFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/print?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.print`.
 public typealias Print = Model<PrintFields>
 
@@ -5370,6 +5475,7 @@ public struct PrintFields: FieldSet {
 
 /// Its properties are listed in `PrintCertificateSigningRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printcertificatesigningrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printCertificateSigningRequest`.
 public typealias PrintCertificateSigningRequest = Model<PrintCertificateSigningRequestFields>
 
@@ -5408,6 +5514,7 @@ extension PrintColorMode {
 
 /// Its properties are listed in `PrintConnectorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printconnector?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printConnector`.
 public typealias PrintConnector = Model<PrintConnectorFields>
 
@@ -5453,6 +5560,7 @@ public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintDocumentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printdocument?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printDocument`.
 public typealias PrintDocument = Model<PrintDocumentFields>
 
@@ -5509,6 +5617,7 @@ public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintDocumentUploadPropertiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printdocumentuploadproperties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printDocumentUploadProperties`.
 public typealias PrintDocumentUploadProperties = Model<PrintDocumentUploadPropertiesFields>
 
@@ -5770,6 +5879,7 @@ extension PrintFinishing {
 
 /// Its properties are listed in `PrintJobFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjob?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printJob`.
 public typealias PrintJob = Model<PrintJobFields>
 
@@ -5812,6 +5922,7 @@ public struct PrintJobFields: FieldSet {
 
 /// Its properties are listed in `PrintJobConfigurationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjobconfiguration?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printJobConfiguration`.
 public typealias PrintJobConfiguration = Model<PrintJobConfigurationFields>
 
@@ -6011,6 +6122,7 @@ extension PrintJobStateDetail {
 
 /// Its properties are listed in `PrintJobStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjobstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printJobStatus`.
 public typealias PrintJobStatus = Model<PrintJobStatusFields>
 
@@ -6033,6 +6145,7 @@ public struct PrintJobStatusFields: FieldSet {
 
 /// Its properties are listed in `PrintMarginFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printmargin?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printMargin`.
 public typealias PrintMargin = Model<PrintMarginFields>
 
@@ -6095,6 +6208,7 @@ extension PrintMultipageLayout {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printOperation`.
 public typealias PrintOperation = Model<PrintOperationFields>
 
@@ -6159,6 +6273,7 @@ public struct PrintOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintOperationStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printoperationstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printOperationStatus`.
 public typealias PrintOperationStatus = Model<PrintOperationStatusFields>
 
@@ -6301,6 +6416,7 @@ extension PrintScaling {
 
 /// Its properties are listed in `PrintServiceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printservice?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printService`.
 public typealias PrintService = Model<PrintServiceFields>
 
@@ -6321,6 +6437,7 @@ public struct PrintServiceFields: FieldSet {
 
 /// Its properties are listed in `PrintServiceEndpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printserviceendpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printServiceEndpoint`.
 public typealias PrintServiceEndpoint = Model<PrintServiceEndpointFields>
 
@@ -6384,6 +6501,7 @@ public struct PrintServiceRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printsettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printSettings`.
 public typealias PrintSettings = Model<PrintSettingsFields>
 
@@ -6402,6 +6520,7 @@ public struct PrintSettingsFields: FieldSet {
 
 /// Its properties are listed in `PrintTaskFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtask?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printTask`.
 public typealias PrintTask = Model<PrintTaskFields>
 
@@ -6430,6 +6549,7 @@ public struct PrintTaskFields: FieldSet {
 
 /// Its properties are listed in `PrintTaskDefinitionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtaskdefinition?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printTaskDefinition`.
 public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
 
@@ -6530,6 +6650,7 @@ public struct PrintTaskRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintTaskStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtaskstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printTaskStatus`.
 public typealias PrintTaskStatus = Model<PrintTaskStatusFields>
 
@@ -6548,6 +6669,7 @@ public struct PrintTaskStatusFields: FieldSet {
 
 /// Its properties are listed in `PrintTaskTriggerFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtasktrigger?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printTaskTrigger`.
 public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
 
@@ -6597,6 +6719,7 @@ public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printUsage`.
 public typealias PrintUsage = Model<PrintUsageFields>
 
@@ -6642,6 +6765,7 @@ public struct PrintUsageFields: FieldSet {
 
 /// Its properties are listed in `PrintUsageByPrinterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusagebyprinter?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printUsageByPrinter`.
 public typealias PrintUsageByPrinter = Model<PrintUsageByPrinterFields>
 
@@ -6701,6 +6825,7 @@ public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrintUsageByUserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusagebyuser?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printUsageByUser`.
 public typealias PrintUsageByUser = Model<PrintUsageByUserFields>
 
@@ -6775,6 +6900,7 @@ public struct PrintUsageRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrinterFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printer?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printer`.
 public typealias Printer = Model<PrinterFields>
 
@@ -6834,6 +6960,7 @@ public struct PrinterFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerBase`.
 public typealias PrinterBase = Model<PrinterBaseFields>
 
@@ -6903,6 +7030,7 @@ public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrinterCapabilitiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printercapabilities?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerCapabilities`.
 public typealias PrinterCapabilities = Model<PrinterCapabilitiesFields>
 
@@ -6967,6 +7095,7 @@ public struct PrinterCapabilitiesFields: FieldSet {
 
 /// Its properties are listed in `PrinterCreateOperationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printercreateoperation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerCreateOperation`.
 public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
 
@@ -7022,6 +7151,7 @@ public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrinterDefaultsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerdefaults?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerDefaults`.
 public typealias PrinterDefaults = Model<PrinterDefaultsFields>
 
@@ -7070,6 +7200,7 @@ public struct PrinterDefaultsFields: FieldSet {
 
 /// Its properties are listed in `PrinterDiscoverySettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerdiscoverysettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerDiscoverySettings`.
 public typealias PrinterDiscoverySettings = Model<PrinterDiscoverySettingsFields>
 
@@ -7102,6 +7233,7 @@ extension PrinterFeedOrientation {
 
 /// Its properties are listed in `PrinterLocationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerlocation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerLocation`.
 public typealias PrinterLocation = Model<PrinterLocationFields>
 
@@ -9754,6 +9886,7 @@ extension CollectionRequestBuilder where Item == PrinterRequestBuilder {
 
 /// Its properties are listed in `PrinterShareFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printershare?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerShare`.
 public typealias PrinterShare = Model<PrinterShareFields>
 
@@ -9852,6 +9985,7 @@ public struct PrinterShareRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrinterShareViewpointFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printershareviewpoint?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerShareViewpoint`.
 public typealias PrinterShareViewpoint = Model<PrinterShareViewpointFields>
 
@@ -9868,6 +10002,7 @@ public struct PrinterShareViewpointFields: FieldSet {
 
 /// Its properties are listed in `PrinterStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.printerStatus`.
 public typealias PrinterStatus = Model<PrinterStatusFields>
 
@@ -9888,6 +10023,7 @@ public struct PrinterStatusFields: FieldSet {
 
 /// Its properties are listed in `PrivacyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privacy?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privacy`.
 public typealias Privacy = Model<PrivacyFields>
 
@@ -9906,6 +10042,7 @@ public struct PrivacyFields: FieldSet {
 
 /// Its properties are listed in `PrivacyProfileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privacyprofile?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privacyProfile`.
 public typealias PrivacyProfile = Model<PrivacyProfileFields>
 
@@ -9950,6 +10087,7 @@ public struct PrivacyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrivilegedAccessGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup`.
 public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
 
@@ -9994,6 +10132,8 @@ public struct PrivilegedAccessGroupFields: FieldSet {
 
 /// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule`.
 public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAccessGroupAssignmentScheduleFields>
 
@@ -10049,6 +10189,8 @@ public struct PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
 /// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleInstanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentscheduleinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance`.
 public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
     Model<PrivilegedAccessGroupAssignmentScheduleInstanceFields>
@@ -10161,6 +10303,8 @@ extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignment
 /// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleRequestFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentschedulerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest`.
 public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
     Model<PrivilegedAccessGroupAssignmentScheduleRequestFields>
@@ -10369,6 +10513,8 @@ extension PrivilegedAccessGroupAssignmentType {
 
 /// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule`.
 public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAccessGroupEligibilityScheduleFields>
 
@@ -10418,6 +10564,8 @@ public struct PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
 /// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleInstanceFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityscheduleinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance`.
 public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
     Model<PrivilegedAccessGroupEligibilityScheduleInstanceFields>
@@ -10515,6 +10663,8 @@ extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilit
 /// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleRequestFields`; read and write them as
 /// `value.name`.
 ///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityschedulerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest`.
 public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
     Model<PrivilegedAccessGroupEligibilityScheduleRequestFields>
@@ -10815,6 +10965,7 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `PrivilegedAccessRootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessroot?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessRoot`.
 public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
 
@@ -10860,6 +11011,7 @@ public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessschedule?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessSchedule`.
 public typealias PrivilegedAccessSchedule = Model<PrivilegedAccessScheduleFields>
 
@@ -10895,6 +11047,7 @@ public struct PrivilegedAccessScheduleFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessscheduleinstance?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleInstance`.
 public typealias PrivilegedAccessScheduleInstance = Model<PrivilegedAccessScheduleInstanceFields>
 
@@ -10947,6 +11100,7 @@ public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilde
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessschedulerequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleRequest`.
 public typealias PrivilegedAccessScheduleRequest = Model<PrivilegedAccessScheduleRequestFields>
 
@@ -11035,6 +11189,7 @@ public struct PrivilegedAccessScheduleRequestRequestBuilder: ModelRequestBuilder
 
 /// Its properties are listed in `ProcessFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/process?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.process`.
 public typealias Process = Model<ProcessFields>
 
@@ -11073,6 +11228,7 @@ public struct ProcessFields: FieldSet {
 
 /// Its properties are listed in `ProcessContentBatchRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentbatchrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processContentBatchRequest`.
 public typealias ProcessContentBatchRequest = Model<ProcessContentBatchRequestFields>
 
@@ -11095,6 +11251,7 @@ public struct ProcessContentBatchRequestFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentmetadatabase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processContentMetadataBase`.
 public typealias ProcessContentMetadataBase = Model<ProcessContentMetadataBaseFields>
 
@@ -11135,6 +11292,7 @@ public struct ProcessContentMetadataBaseFields: FieldSet {
 
 /// Its properties are listed in `ProcessContentRequestFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentrequest?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processContentRequest`.
 public typealias ProcessContentRequest = Model<ProcessContentRequestFields>
 
@@ -11159,6 +11317,7 @@ public struct ProcessContentRequestFields: FieldSet {
 
 /// Its properties are listed in `ProcessContentResponseFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentresponse?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processContentResponse`.
 public typealias ProcessContentResponse = Model<ProcessContentResponseFields>
 
@@ -11179,6 +11338,7 @@ public struct ProcessContentResponseFields: FieldSet {
 
 /// Its properties are listed in `ProcessContentResponsesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentresponses?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processContentResponses`.
 public typealias ProcessContentResponses = Model<ProcessContentResponsesFields>
 
@@ -11197,6 +11357,7 @@ public struct ProcessContentResponsesFields: FieldSet {
 
 /// Its properties are listed in `ProcessConversationMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processconversationmetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processConversationMetadata`.
 public typealias ProcessConversationMetadata = Model<ProcessConversationMetadataFields>
 
@@ -11247,6 +11408,7 @@ public struct ProcessConversationMetadataFields: FieldSet {
 
 /// Its properties are listed in `ProcessFileMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processfilemetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processFileMetadata`.
 public typealias ProcessFileMetadata = Model<ProcessFileMetadataFields>
 
@@ -11323,6 +11485,7 @@ extension ProcessIntegrityLevel {
 
 /// Its properties are listed in `ProcessingErrorFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processingerror?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.processingError`.
 public typealias ProcessingError = Model<ProcessingErrorFields>
 
@@ -11353,6 +11516,7 @@ public struct ProcessingErrorFields: FieldSet {
 
 /// Its properties are listed in `ProfileCardAnnotationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilecardannotation?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profileCardAnnotation`.
 public typealias ProfileCardAnnotation = Model<ProfileCardAnnotationFields>
 
@@ -11371,6 +11535,7 @@ public struct ProfileCardAnnotationFields: FieldSet {
 
 /// Its properties are listed in `ProfileCardPropertyFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilecardproperty?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profileCardProperty`.
 public typealias ProfileCardProperty = Model<ProfileCardPropertyFields>
 
@@ -11410,6 +11575,7 @@ public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ProfilePhotoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilephoto?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profilePhoto`.
 public typealias ProfilePhoto = Model<ProfilePhotoFields>
 
@@ -11447,6 +11613,7 @@ public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ProfilePropertySettingFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilepropertysetting?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profilePropertySetting`.
 public typealias ProfilePropertySetting = Model<ProfilePropertySettingFields>
 
@@ -11489,6 +11656,7 @@ public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ProfileSourceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilesource?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profileSource`.
 public typealias ProfileSource = Model<ProfileSourceFields>
 
@@ -11515,6 +11683,7 @@ public struct ProfileSourceFields: FieldSet {
 
 /// Its properties are listed in `ProfileSourceLocalizationFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilesourcelocalization?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.profileSourceLocalization`.
 public typealias ProfileSourceLocalization = Model<ProfileSourceLocalizationFields>
 
@@ -11554,6 +11723,7 @@ public struct ProfileSourceRequestBuilder: ModelRequestBuilder {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/prompt?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.prompt`.
 public typealias Prompt = Model<PromptFields>
 
@@ -11593,6 +11763,7 @@ extension PromptLoginBehavior {
 
 /// Its properties are listed in `PronounsSettingsFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pronounssettings?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pronounsSettings`.
 public typealias PronounsSettings = Model<PronounsSettingsFields>
 
@@ -11628,6 +11799,7 @@ public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
 
 /// Its properties are listed in `ProtectedApplicationMetadataFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectedapplicationmetadata?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectedApplicationMetadata`.
 public typealias ProtectedApplicationMetadata = Model<ProtectedApplicationMetadataFields>
 
@@ -11654,6 +11826,7 @@ public struct ProtectedApplicationMetadataFields: FieldSet {
 
 /// Its properties are listed in `ProtectedContentFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectedcontent?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectedContent`.
 public typealias ProtectedContent = Model<ProtectedContentFields>
 
@@ -11674,6 +11847,7 @@ public struct ProtectedContentFields: FieldSet {
 
 /// Its properties are listed in `ProtectionPolicyArtifactCountFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionpolicyartifactcount?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectionPolicyArtifactCount`.
 public typealias ProtectionPolicyArtifactCount = Model<ProtectionPolicyArtifactCountFields>
 
@@ -11698,6 +11872,7 @@ public struct ProtectionPolicyArtifactCountFields: FieldSet {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionpolicybase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectionPolicyBase`.
 public typealias ProtectionPolicyBase = Model<ProtectionPolicyBaseFields>
 
@@ -11801,6 +11976,7 @@ extension ProtectionPolicyStatus {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionrulebase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectionRuleBase`.
 public typealias ProtectionRuleBase = Model<ProtectionRuleBaseFields>
 
@@ -11944,6 +12120,7 @@ extension ProtectionSource {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionunitbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectionUnitBase`.
 public typealias ProtectionUnitBase = Model<ProtectionUnitBaseFields>
 
@@ -12061,6 +12238,7 @@ extension ProtectionUnitStatus {
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionunitsbulkjobbase?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobBase`.
 public typealias ProtectionUnitsBulkJobBase = Model<ProtectionUnitsBulkJobBaseFields>
 
@@ -12142,6 +12320,7 @@ extension ProtectionUnitsBulkJobStatus {
 
 /// Its properties are listed in `ProvisionChannelEmailResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionchannelemailresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisionChannelEmailResult`.
 public typealias ProvisionChannelEmailResult = Model<ProvisionChannelEmailResultFields>
 
@@ -12158,6 +12337,7 @@ public struct ProvisionChannelEmailResultFields: FieldSet {
 
 /// Its properties are listed in `ProvisionedIdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionedidentity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisionedIdentity`.
 public typealias ProvisionedIdentity = Model<ProvisionedIdentityFields>
 
@@ -12180,6 +12360,7 @@ public struct ProvisionedIdentityFields: FieldSet {
 
 /// Its properties are listed in `ProvisionedPlanFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionedplan?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisionedPlan`.
 public typealias ProvisionedPlan = Model<ProvisionedPlanFields>
 
@@ -12232,6 +12413,7 @@ extension ProvisioningAction {
 
 /// Its properties are listed in `ProvisioningErrorInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningerrorinfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningErrorInfo`.
 public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
 
@@ -12256,6 +12438,7 @@ public struct ProvisioningErrorInfoFields: FieldSet {
 
 /// Its properties are listed in `ProvisioningObjectSummaryFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningobjectsummary?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
 public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
 
@@ -12344,6 +12527,7 @@ extension ProvisioningResult {
 
 /// Its properties are listed in `ProvisioningServicePrincipalFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningserviceprincipal?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.provisioningServicePrincipal`.
 public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
 

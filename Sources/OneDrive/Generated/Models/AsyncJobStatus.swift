@@ -10,6 +10,7 @@ import Foundation
 ///
 /// Its properties are listed in `AsyncJobStatusFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/asyncjobstatus?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.asyncJobStatus`.
 public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `AudioFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audio?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.audio`.
 public typealias Audio = Model<AudioFields>
 

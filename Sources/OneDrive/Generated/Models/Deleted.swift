@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `DeletedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleted?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.deleted`.
 public typealias Deleted = Model<DeletedFields>
 

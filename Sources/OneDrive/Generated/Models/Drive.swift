@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `DriveFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/drive?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.drive`.
 public typealias Drive = Model<DriveFields>
 

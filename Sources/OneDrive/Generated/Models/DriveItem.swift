@@ -14,6 +14,7 @@ import Foundation
 ///
 /// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public typealias DriveItem = Model<DriveItemFields>
 

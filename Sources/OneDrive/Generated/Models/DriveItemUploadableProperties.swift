@@ -12,6 +12,7 @@ import Foundation
 ///
 /// Its properties are listed in `DriveItemUploadablePropertiesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemuploadableproperties?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties`.
 public typealias DriveItemUploadableProperties = Model<DriveItemUploadablePropertiesFields>
 

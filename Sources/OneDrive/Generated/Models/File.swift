@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `FileFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/file?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.file`.
 public typealias File = Model<FileFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `FileSystemInfoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filesysteminfo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.fileSystemInfo`.
 public typealias FileSystemInfo = Model<FileSystemInfoFields>
 

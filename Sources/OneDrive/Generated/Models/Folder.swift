@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `FolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.folder`.
 public typealias Folder = Model<FolderFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `FolderViewFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folderview?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.folderView`.
 public typealias FolderView = Model<FolderViewFields>
 

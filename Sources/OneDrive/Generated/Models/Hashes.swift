@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `HashesFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hashes?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.hashes`.
 public typealias Hashes = Model<HashesFields>
 

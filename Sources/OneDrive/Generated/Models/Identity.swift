@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `IdentityFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identity`.
 public typealias Identity = Model<IdentityFields>
 

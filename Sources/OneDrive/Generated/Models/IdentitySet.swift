@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `IdentitySetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.identitySet`.
 public typealias IdentitySet = Model<IdentitySetFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `ImageFacetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/image?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.image`.
 public typealias ImageFacet = Model<ImageFacetFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `ItemReferenceFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/itemreference?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.itemReference`.
 public typealias ItemReference = Model<ItemReferenceFields>
 

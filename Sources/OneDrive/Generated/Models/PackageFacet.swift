@@ -9,6 +9,7 @@ import Foundation
 ///
 /// Its properties are listed in `PackageFacetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/package?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.package`.
 public typealias PackageFacet = Model<PackageFacetFields>
 

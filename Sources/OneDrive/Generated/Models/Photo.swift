@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `PhotoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/photo?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.photo`.
 public typealias Photo = Model<PhotoFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `QuotaFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/quota?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.quota`.
 public typealias Quota = Model<QuotaFields>
 

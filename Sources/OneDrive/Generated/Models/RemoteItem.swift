@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `RemoteItemFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remoteitem?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.remoteItem`.
 public typealias RemoteItem = Model<RemoteItemFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `RootFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/root?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.root`.
 public typealias Root = Model<RootFields>
 

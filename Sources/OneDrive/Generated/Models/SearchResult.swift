@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `SearchResultFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresult?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.searchResult`.
 public typealias SearchResult = Model<SearchResultFields>
 

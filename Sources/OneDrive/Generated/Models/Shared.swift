@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `SharedFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shared?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.shared`.
 public typealias Shared = Model<SharedFields>
 

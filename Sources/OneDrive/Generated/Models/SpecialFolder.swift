@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `SpecialFolderFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/specialfolder?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.specialFolder`.
 public typealias SpecialFolder = Model<SpecialFolderFields>
 

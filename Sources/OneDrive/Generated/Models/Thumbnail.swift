@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `ThumbnailFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnail?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.thumbnail`.
 public typealias Thumbnail = Model<ThumbnailFields>
 

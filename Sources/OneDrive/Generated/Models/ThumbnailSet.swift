@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `ThumbnailSetFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnailset?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.thumbnailSet`.
 public typealias ThumbnailSet = Model<ThumbnailSetFields>
 

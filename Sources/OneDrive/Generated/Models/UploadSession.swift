@@ -9,6 +9,7 @@ import Foundation
 ///
 /// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/uploadsession?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.uploadSession`.
 public typealias UploadSession = Model<UploadSessionFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `UserFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/user?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.user`.
 public typealias User = Model<UserFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `VideoFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/video?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.video`.
 public typealias Video = Model<VideoFields>
 

@@ -10,6 +10,7 @@ import Foundation
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entity?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.entity`.
 public typealias Entity = Model<EntityFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `ExternalLinkFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externallink?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.externalLink`.
 public typealias ExternalLink = Model<ExternalLinkFields>
 

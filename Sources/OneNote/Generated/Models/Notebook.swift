@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `NotebookFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebook?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notebook`.
 public typealias Notebook = Model<NotebookFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `NotebookLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebooklinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.notebookLinks`.
 public typealias NotebookLinks = Model<NotebookLinksFields>
 

@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `OnenotePageFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepage?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenotePage`.
 public typealias OnenotePage = Model<OnenotePageFields>
 

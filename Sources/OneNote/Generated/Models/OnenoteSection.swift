@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `OnenoteSectionFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotesection?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.onenoteSection`.
 public typealias OnenoteSection = Model<OnenoteSectionFields>
 

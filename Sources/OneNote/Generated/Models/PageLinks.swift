@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `PageLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pagelinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.pageLinks`.
 public typealias PageLinks = Model<PageLinksFields>
 

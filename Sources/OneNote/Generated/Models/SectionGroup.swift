@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `SectionGroupFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectiongroup?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sectionGroup`.
 public typealias SectionGroup = Model<SectionGroupFields>
 

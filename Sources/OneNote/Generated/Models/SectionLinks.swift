@@ -8,6 +8,7 @@ import Foundation
 ///
 /// Its properties are listed in `SectionLinksFields`; read and write them as `value.name`.
 ///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectionlinks?view=graph-rest-1.0>
 /// - Remark: Generated from `microsoft.graph.sectionLinks`.
 public typealias SectionLinks = Model<SectionLinksFields>
 
