@@ -21,7 +21,9 @@ struct Validate: ParsableCommand {
             Finds the operation for METHOD and URL in the service's route table (concrete ids and {placeholder} \
             segments both match), or takes --type (microsoft.graph.driveItem, Collection(microsoft.graph.driveItem)), \
             decodes FILE with that type, lists the fields the spec does not declare and re-encodes it. \
-            Exits 0 only when FILE decodes and re-encodes to the same JSON.
+            Exits 0 only when FILE decodes and re-encodes to the same JSON. With --error (or --type odata.error), \
+            FILE is an error body, read as the client reads a failed response; exits 0 when it has the service's \
+            error shape.
             """)
 
     @Argument(help: ArgumentHelp(MockService.choices))
@@ -33,9 +35,23 @@ struct Validate: ParsableCommand {
     @Option(help: "The spec's qualified type name, instead of METHOD and URL.")
     var type: String?
 
+    @Flag(
+        help: "FILE is an error body in the service's dialect (for OData services, --type odata.error says the same).")
+    var error = false
+
     func run() throws {
         let service = try MockService.chosen(service).descriptor
         let validator = PayloadValidator(service)
+        if error || type?.lowercased() == "odata.error" {
+            guard arguments.count == 1 || arguments.count == 3 else { throw ValidationError("give FILE with --error") }
+            guard let file = arguments.last, let bytes = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(arguments.last ?? "")")
+            }
+            let report = validator.validateError(Array(bytes))
+            print(Self.describe(report))
+            if !report.isRecognized { throw ExitCode.failure }
+            return
+        }
         let kind: FieldKind
         let file: String
         var enveloped = true
@@ -61,6 +77,16 @@ struct Validate: ParsableCommand {
         let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped)
         print(Self.describe(report))
         if !report.isValid { throw ExitCode.failure }
+    }
+
+    static func describe(_ report: ErrorBodyReport) -> String {
+        guard report.isRecognized else {
+            return "type: error (\(report.dialect))\nrecognized: no, the body does not have the service's error shape"
+        }
+        var lines = ["type: error (\(report.dialect))", "recognized: yes", "code: \(report.code ?? "")"]
+        lines.append("message: \(report.message ?? "")")
+        if let requestID = report.requestID { lines.append("request id: \(requestID)") }
+        return lines.joined(separator: "\n")
     }
 
     static func describe(_ report: PayloadReport) -> String {

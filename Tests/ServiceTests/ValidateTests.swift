@@ -96,3 +96,34 @@ import Testing
         #expect(wrong.failure?.jsonPath == "$.when.start_date")
     }
 }
+
+/// `bindery validate --error`: an error body is read in the service's dialect, as a client reads a failed response.
+@Suite struct ValidateErrorBodyTests {
+    @Test func eachServicesErrorShapeIsRecognized() {
+        let graph = PayloadValidator(GraphService.descriptor)
+            .validateError(
+                Array(
+                    #"""
+                    {"error":{"code":"itemNotFound","message":"The resource could not be found.",
+                     "innerError":{"date":"2026-11-25T03:00:00","request-id":"b2c1"}}}
+                    """#.utf8))
+        #expect(graph.isRecognized && graph.dialect == "odata")
+        #expect(graph.code == "itemNotFound" && graph.message == "The resource could not be found.")
+        #expect(graph.requestID == "b2c1")
+
+        let spark = PayloadValidator(SparkService.descriptor)
+            .validateError(Array(#"{"D":{"Success":false,"Code":1020,"Message":"Session token has expired"}}"#.utf8))
+        #expect(spark.isRecognized && spark.code == "1020" && spark.message == "Session token has expired")
+
+        let inbox = PayloadValidator(InboxService.descriptor)
+            .validateError(Array(#"{"type":"invalid_request_error","message":"Invalid tag"}"#.utf8))
+        #expect(inbox.isRecognized && inbox.code == "invalid_request_error")
+    }
+
+    @Test func aBodyOfAnotherShapeIsNotRecognized() {
+        let graph = PayloadValidator(GraphService.descriptor)
+        #expect(!graph.validateError(Array("<html><body>502 Bad Gateway</body></html>".utf8)).isRecognized)
+        #expect(!graph.validateError(Array(#"{"value":[]}"#.utf8)).isRecognized)
+        #expect(!graph.validateError([]).isRecognized)
+    }
+}
