@@ -94,13 +94,18 @@ public struct OperationSpec: Equatable, Sendable {
     /// False when this operation's bodies travel bare, outside the service's envelope (`x-bindery-envelope: "none"`,
     /// Spark's OAuth grant).
     public var isEnveloped: Bool
+    /// Query parameters this operation always sends because they select the shape of its answer
+    /// (`x-bindery-variants`: Inbox's `view=count`, Spark's `_pagination=count`). A URL that carries them names
+    /// this operation rather than the one it varies.
+    public var fixedQuery: [String: String]
     public var doc: Documentation
     public var location: SourceLocation?
 
     public init(
         name: String, kind: Kind, method: HTTPMethod, pathSuffix: [String] = [], parameters: [ParameterSpec] = [],
         requestBody: BodySpec? = nil, response: ResponseSpec? = nil, isComposable: Bool = false,
-        isEnveloped: Bool = true, doc: Documentation = .init(), location: SourceLocation? = nil
+        isEnveloped: Bool = true, fixedQuery: [String: String] = [:], doc: Documentation = .init(),
+        location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -111,6 +116,7 @@ public struct OperationSpec: Equatable, Sendable {
         self.response = response
         self.isComposable = isComposable
         self.isEnveloped = isEnveloped
+        self.fixedQuery = fixedQuery
         self.doc = doc
         self.location = location
     }
@@ -172,10 +178,13 @@ public struct ResponseSpec: Equatable, Sendable {
     public var isRawBody: Bool
     /// A whole response body as the service sends it, when the spec gives one (OpenAPI `example`).
     public var example: JSONLiteral?
+    /// Where the payload sits in the body when it is not where the service usually puts it (Spark's
+    /// `_pagination=count` answers `D.Pagination`, not `D.Results`); nil for the usual place.
+    public var payloadPath: [String]?
 
     public init(
         type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
-        isRawBody: Bool = false, example: JSONLiteral? = nil
+        isRawBody: Bool = false, example: JSONLiteral? = nil, payloadPath: [String]? = nil
     ) {
         self.type = type
         self.paging = paging
@@ -183,5 +192,6 @@ public struct ResponseSpec: Equatable, Sendable {
         self.successCodes = successCodes
         self.isRawBody = isRawBody
         self.example = example
+        self.payloadPath = payloadPath
     }
 }

@@ -55,26 +55,34 @@ struct Validate: ParsableCommand {
         let kind: FieldKind
         let file: String
         var enveloped = true
+        var payloadPath: [String]?
+        var chosen: String
         if let type {
             guard arguments.count == 1 else { throw ValidationError("with --type, give only FILE") }
             guard let found = validator.kind(named: type) else {
                 throw ValidationError("\(service.name) has no type '\(type)'")
             }
             (kind, file) = (found, arguments[0])
+            chosen = "type \(type)"
         } else {
             guard arguments.count == 3 else { throw ValidationError("give METHOD URL FILE, or --type NAME FILE") }
             let method = HTTPRequest.Method(arguments[0].uppercased())
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
-            guard let method, let found = validator.responseKind(method: method, path: path) else {
+            // The query picks among operations that share a URL (`view=count`, `_pagination=count`).
+            let query = (URLComponents(string: arguments[1])?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+            guard let method, let found = validator.responseKind(method: method, path: path, query: query) else {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
             }
             (kind, file) = (found, arguments[2])
-            enveloped = validator.isEnveloped(method: method, path: path)
+            enveloped = validator.isEnveloped(method: method, path: path, query: query)
+            payloadPath = validator.payloadPath(method: method, path: path, query: query)
+            chosen = validator.operationName(method: method, path: path, query: query) ?? path
         }
         guard let handle = FileHandle(forReadingAtPath: file), let bytes = try? handle.readToEnd() else {
             throw ValidationError("cannot read \(file)")
         }
-        let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped)
+        let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped, payloadPath: payloadPath)
+        print("checked as: \(chosen)")
         print(Self.describe(report))
         if !report.isValid { throw ExitCode.failure }
     }

@@ -69,7 +69,8 @@ public struct ConformanceRun: Sendable {
         let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
         let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
         let arguments = ConformanceArguments(
-            fixture: fixture, enveloped: validator.isEnveloped(method: method, path: fixture.path),
+            fixture: fixture,
+            enveloped: validator.isEnveloped(method: method, path: fixture.path, query: fixture.query),
             conventions: service.conventions)
 
         // The call decodes the answer with the generated type; a failure here is a builder's or a model's.
@@ -89,10 +90,12 @@ public struct ConformanceRun: Sendable {
         if fixture.responseText != nil {
             if response.body.isEmpty { problems.append("the raw body is empty") }
         } else if fixture.responseBody != nil {
-            guard let kind = validator.responseKind(method: method, path: fixture.path) else {
+            guard let kind = validator.responseKind(method: method, path: fixture.path, query: fixture.query) else {
                 return outcome(problems + ["no response type in the route table"])
             }
-            let report = validator.validate(response.body, as: kind, enveloped: arguments.enveloped)
+            let report = validator.validate(
+                response.body, as: kind, enveloped: arguments.enveloped,
+                payloadPath: validator.payloadPath(method: method, path: fixture.path, query: fixture.query))
             if let failure = report.failure {
                 problems.append("the answer does not decode as \(report.typeName): \(failure)")
             }

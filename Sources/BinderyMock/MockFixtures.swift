@@ -81,7 +81,7 @@ extension MockServer {
             let method = HTTPRequest.Method(rawValue: fixture.method)
         else { return }
         let path = fixture.segments
-        var match = service.routes.match(method: method, segments: path)
+        var match = service.routes.match(method: method, segments: path, query: fixture.query)
         // A read on a resource's own URL with parameters (Spark's `searchListings`, Inbox's `listThreads`) is served
         // as that collection or item, so it seeds it too.
         if case .operation(let operation, let resource, let keys)? = match, operation.segments.isEmpty {

@@ -41,11 +41,21 @@ extension MockServer {
                 if case .wrapped(let path) = service.conventions.listShape { return path }
                 return ["D", "Results"]
             }()
+            // `_pagination=count`: the counts alone, without results.
+            if request.queryValue("_pagination") == "count", let outer = shape.first {
+                return MockResponse(json: [outer: ["Success": true, "Pagination": .object(pagination)]])
+            }
             return MockResponse(json: Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers))
         case .offset(let offsetName, let limitName, let defaultLimit):
             let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
             let offset = max(0, Int(request.queryValue(offsetName) ?? "") ?? 0)
-            return MockResponse(json: .array(items.dropFirst(offset).prefix(limit).map { .object($0) }))
+            let slice = items.dropFirst(offset).prefix(limit)
+            // Inbox's views: `count` answers the number of matches, `ids` only their ids.
+            switch request.queryValue("view") {
+            case "count": return MockResponse(json: ["count": .number(JSONNumber(items.count))])
+            case "ids": return MockResponse(json: .array(slice.compactMap { $0[service.idMember] }))
+            default: return MockResponse(json: .array(slice.map { .object($0) }))
+            }
         default:
             return odataPage(items, request, onLastPage: extra)
         }

@@ -197,7 +197,8 @@ public final class MockServer: Sendable {
             return errorResponse(405, code: "methodNotAllowed", message: request.method)
         }
         if path == ["$batch"], method == .post { return await batch(request) }
-        let match = service.routes.match(method: method, segments: path)
+        let match = service.routes.match(
+            method: method, segments: path, query: request.query.map { ($0.name, $0.value) })
         if case .operation(let operation, let resource, _)? = match {
             let key = "\(resource.name)/\(operation.name)"
             let behaviour = service.operations[key]

@@ -193,8 +193,8 @@ struct OpenAPISampleTests {
             spec.structures.map(\.name.name) == [
                 "Namespace", "Participant", "Tag", "Thread", "VersionedReference", "Draft", "Message", "File", "When",
                 "Time",
-                "Timespan", "Event", "DeltaPage", "ThreadParticipants", "DeltaPageDeltas", "updateThreadTagsRequest",
-                "sendDraftRequest", "generateCursorRequest", "generateCursorResponse",
+                "Timespan", "Event", "DeltaPage", "ThreadParticipants", "DeltaPageDeltas", "listThreadsCountResponse",
+                "updateThreadTagsRequest", "sendDraftRequest", "generateCursorRequest", "generateCursorResponse",
             ])
         #expect(spec.enums.map(\.name.name) == ["DraftState", "ThreadState", "DeltaPageDeltasEvent"])
     }
@@ -1096,6 +1096,75 @@ struct OpenAPIErrorTests {
             ])
         #expect(position(of: "\"missing\"", in: text) == "8:70")
         #expect(valuePosition(ofKey: "x-bindery-loose", in: text) == "9:61")
+    }
+
+    @Test func readsVariantsWhoseAnswerDependsOnTheQuery() throws {
+        let text = document(
+            """
+            "x-bindery-conventions": {"envelope": {"results": ["D", "Results"]}},
+            "paths": {
+              "/listings": {"get": {"operationId": "listListings",
+                "parameters": [{"name": "_filter", "in": "query", "schema": {"type": "string"}}],
+                "x-bindery-variants": {
+                  "count": {"summary": "Counts them.", "query": {"_pagination": "count"}, "results": ["D", "Pagination"],
+                    "response": {"type": "object", "properties": {"D": {"type": "object", "properties": {
+                      "Pagination": {"$ref": "#/components/schemas/Pagination"}}}}}},
+                  "ids": {"query": {"_select": "Id"}, "response": {"type": "object", "properties": {"D": {"type": "object",
+                    "properties": {"Results": {"type": "array", "items": {"type": "string"}}}}}}}
+                },
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+                  "properties": {"D": {"type": "object", "properties": {"Results": {"type": "array",
+                    "items": {"$ref": "#/components/schemas/Listing"}}}}}}}}}}}},
+              "/listings/{Id}": {"parameters": [{"name": "Id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"responses": {"200": {"description": "ok"}}}}
+            },
+            "components": {"schemas": {
+              "Listing": {"type": "object", "properties": {"Id": {"type": "string"}}},
+              "Pagination": {"type": "object", "properties": {"TotalRows": {"type": "integer"}}}
+            }}
+            """)
+        let result = read(text)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let listing = try #require(result.spec?.resource("Listing"))
+        #expect(listing.collectionOperations.map(\.name) == ["listListings", "count", "ids"])
+        let count = try #require(listing.collectionOperation("count"))
+        #expect(count.kind == .function && count.method == .get && count.pathSuffix.isEmpty)
+        #expect(count.fixedQuery == ["_pagination": "count"])
+        #expect(count.doc.summary == "Counts them.")
+        // The payload sits where the variant says, not in the envelope's results.
+        #expect(count.response?.type == named("Pagination", in: "inline.test"))
+        #expect(count.response?.payloadPath == ["D", "Pagination"])
+        // The base's parameters carry over.
+        #expect(count.parameters.map(\.name) == ["_filter"])
+        let ids = try #require(listing.collectionOperation("ids"))
+        #expect(ids.response?.type == .collection(.primitive(.string)))
+        #expect(ids.response?.payloadPath == nil)
+        #expect(listing.collectionOperation("listListings")?.fixedQuery.isEmpty == true)
+    }
+
+    @Test func reportsBadVariants() {
+        let text = document(
+            """
+            "paths": {
+              "/a": {"get": {"operationId": "listA", "x-bindery-variants": {
+                "listA": {"query": {"v": "1"}, "response": {"type": "string"}},
+                "noQuery": {"response": {"type": "string"}},
+                "emptyQuery": {"query": {}, "response": {"type": "string"}},
+                "badKey": {"query": {"v": "2"}, "response": {"type": "string"}, "where": 1}
+              }, "responses": {"200": {"description": "ok"}}}},
+              "/b": {"get": {"x-bindery-variants": [], "responses": {"200": {"description": "ok"}}}}
+            }
+            """)
+        let result = read(text)
+        #expect(result.spec == nil)
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:6:14: error: x-bindery-variants: 'listA' is the name of the operation it varies",
+                "inline.json:7:16: error: x-bindery-variants.noQuery needs \"query\": the parameters that select it, such as {\"view\": \"count\"}",
+                "inline.json:8:29: error: x-bindery-variants.emptyQuery.query must name at least one parameter",
+                "inline.json:9:78: error: x-bindery-variants.badKey: unknown key 'where' (expected one of: query, response, results, summary)",
+                "inline.json:11:40: error: x-bindery-variants must be an object of variants by name, such as {\"count\": {\"query\": {\"view\": \"count\"}, \"response\": {...}}}, found an array",
+            ])
     }
 
     @Test func anOperationCanOptOutOfTheEnvelope() throws {

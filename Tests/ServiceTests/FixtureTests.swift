@@ -26,12 +26,18 @@ import Testing
             let method = try #require(HTTPRequest.Method(methodName))
             let path = try #require(fixture["request"]?["path"]?.stringValue)
             let segments = path.split(separator: "/").map(String.init)
+            // A variant's fixed parameters (`view=count`) choose it among the operations at its URL.
+            let query = fixture["request"]?["query"]?.objectValue?.members.map { ($0.key, $0.value.text ?? "") } ?? []
             // The route table finds an operation, item or collection at the fixture's path.
-            #expect(validator.routes.match(method: method, segments: segments) != nil, "\(file): \(method) \(path)")
+            #expect(
+                validator.routes.match(method: method, segments: segments, query: query) != nil,
+                "\(file): \(method) \(path)")
             guard let body = fixture["response"]?["body"] else { continue }
-            let kind = try #require(validator.responseKind(method: method, path: path), "\(file): no response type")
+            let kind = try #require(
+                validator.responseKind(method: method, path: path, query: query), "\(file): no response type")
             let report = validator.validate(
-                body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path))
+                body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path, query: query),
+                payloadPath: validator.payloadPath(method: method, path: path, query: query))
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
             // A synthesized object carries one member the spec does not declare; a spec's example is as written,
             // and primitives (a function's list of ids) and empty lists (of an abstract type nothing derives from)

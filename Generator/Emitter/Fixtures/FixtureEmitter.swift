@@ -161,6 +161,9 @@ public struct FixtureEmitter {
             .init("method", .string(operation.method.rawValue)),
             .init("path", .string("/" + segments.joined(separator: "/"))),
         ]
+        // A variant's fixed parameters come first: they name it.
+        query.insert(
+            contentsOf: operation.fixedQuery.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }, at: 0)
         if !query.isEmpty { request.append(.init("query", .object(query))) }
         if !headers.isEmpty { request.append(.init("headers", .object(headers))) }
         if !bodyMembers.isEmpty {
@@ -199,6 +202,18 @@ public struct FixtureEmitter {
     /// Where the service puts a payload: OData collections in `value`, an envelope's results path (a single item
     /// as a one-element array), everything else bare.
     private func wrapResponse(_ value: JSONLiteral, _ type: TypeRef, _ operation: OperationSpec) -> JSONLiteral {
+        if let payloadPath = operation.response?.payloadPath {
+            // Where the operation says (Spark's `D.Pagination`), beside the envelope's success flag if it has one.
+            var wrapped = value
+            for (index, key) in payloadPath.enumerated().reversed() {
+                var members: [JSONLiteral.Member] = [.init(key, wrapped)]
+                if index == payloadPath.count - 1, payloadPath.count > 1, case .wrapped = spec.conventions.envelope {
+                    members.insert(.init("Success", .bool(true)), at: 0)
+                }
+                wrapped = .object(members)
+            }
+            return wrapped
+        }
         if operation.isEnveloped, case .wrapped(let results, _) = spec.conventions.envelope {
             let items: JSONLiteral = type.isCollection ? value : .array([value])
             var wrapped = items

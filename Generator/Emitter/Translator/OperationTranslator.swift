@@ -202,7 +202,11 @@ struct OperationTranslator {
                 mutations.append("request.setJSONBody(\(bodyExpression))")
             }
         }
-        mutations += (queryLines + headerLines).map(Statement.raw)
+        // A variant's fixed parameters select the shape of its answer (`view=count`).
+        let fixedLines = operation.fixedQuery.sorted { $0.key < $1.key }.map {
+            "request.setQuery(\($0.key.swiftLiteral), \($0.value.swiftLiteral))"
+        }
+        mutations += (fixedLines + queryLines + headerLines).map(Statement.raw)
         if !operation.isEnveloped {
             // This operation's bodies travel bare, outside the service's envelope.
             body.insert("let client = self.client.withoutEnvelope", at: 0)
@@ -263,10 +267,12 @@ struct OperationTranslator {
             )
         }
         guard let swiftType = mapping.swiftType(type) else { return nil }
+        // Elsewhere than the envelope's results: Spark's `_pagination=count` answers `D.Pagination`.
+        let place = response.payloadPath.map { ", at: [" + $0.map(\.swiftLiteral).joined(separator: ", ") + "]" } ?? ""
         if case .named(let name) = type, modelNames.contains(name) {
-            return operationRequest(swiftType, decoder: ".model(\(swiftType).self)")
+            return operationRequest(swiftType, decoder: ".model(\(swiftType).self\(place))")
         }
-        return operationRequest(swiftType, decoder: ".value(\(swiftType).self)")
+        return operationRequest(swiftType, decoder: ".value(\(swiftType).self\(place))")
     }
 
     /// The segment as a URL carries it (the route table matches on this).

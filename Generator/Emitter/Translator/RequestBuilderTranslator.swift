@@ -145,6 +145,15 @@ struct RequestBuilderTranslator {
             arguments.append(.init("response", .raw(kind)))
         }
         if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
+        if !operation.fixedQuery.isEmpty {
+            let items = operation.fixedQuery.sorted { $0.key < $1.key }.map {
+                "\($0.key.swiftLiteral): \($0.value.swiftLiteral)"
+            }
+            arguments.append(.init("query", .raw("[" + items.joined(separator: ", ") + "]")))
+        }
+        if let payloadPath = operation.response?.payloadPath {
+            arguments.append(.init("payload", .array(payloadPath.map { .string($0) })))
+        }
         return .initializer(arguments)
     }
 

@@ -19,7 +19,7 @@ struct OpenAPIExtensionReader {
             switch self {
             case .document: return ["x-bindery-namespace", "x-bindery-conventions"]
             case .pathItem: return ["x-bindery-resource"]
-            case .operation: return ["x-bindery-paging", "x-bindery-delta", "x-bindery-envelope"]
+            case .operation: return ["x-bindery-paging", "x-bindery-delta", "x-bindery-envelope", "x-bindery-variants"]
             case .schema: return ["x-bindery-key", "x-bindery-loose"]
             }
         }
@@ -199,6 +199,48 @@ struct OpenAPIExtensionReader {
         }
         guard let dialect = delta(node, name: "x-bindery-delta") else { return nil }
         return .some(dialect)
+    }
+
+    /// One entry of `x-bindery-variants`: the fixed query (required, non-empty), the response schema of the
+    /// whole body (required), where the payload sits in it (optional), a summary (optional).
+    struct Variant {
+        var query: [String: String]
+        var response: OpenAPINode
+        var results: [String]?
+        var summary: String?
+    }
+
+    func variant(_ node: OpenAPINode, name: String) -> Variant? {
+        guard requireObject(node, name) else { return nil }
+        checkKeys(node, name, allowed: ["query", "response", "results", "summary"])
+        guard let queryNode = node["query"] else {
+            context.error(
+                "\(name) needs \"query\": the parameters that select it, such as {\"view\": \"count\"}", at: node)
+            return nil
+        }
+        guard let query = stringMap(queryNode, "\(name).query") else { return nil }
+        guard !query.isEmpty else {
+            context.error("\(name).query must name at least one parameter", at: queryNode)
+            return nil
+        }
+        guard let response = node["response"] else {
+            context.error("\(name) needs \"response\": the schema of the whole response body", at: node)
+            return nil
+        }
+        var results: [String]?
+        if let resultsNode = node["results"] {
+            guard let path = path(resultsNode, "\(name).results") else { return nil }
+            results = path
+        }
+        var summary: String?
+        if let summaryNode = node["summary"] {
+            guard let text = summaryNode.string else {
+                context.error("\(name).summary must be a string, found \(describe(summaryNode))", at: summaryNode)
+                return nil
+            }
+            summary = text
+        }
+        return Variant(query: query, response: response, results: results, summary: summary)
     }
 
     /// `x-bindery-resource`: the name of the resource a path node stands for.

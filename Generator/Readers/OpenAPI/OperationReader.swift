@@ -17,6 +17,10 @@ struct OpenAPIReadOperation {
     var responseSchemaName: String?
     /// False under `x-bindery-envelope: "none"`.
     var isEnveloped = true
+    /// The query parameters a variant always sends (`x-bindery-variants`).
+    var fixedQuery: [String: String] = [:]
+    /// Operations at the same URL whose answer has another shape, selected by fixed query parameters.
+    var variants: [OpenAPIReadOperation] = []
     var doc: Documentation
     var location: SourceLocation
 
@@ -29,7 +33,14 @@ struct OpenAPIReadOperation {
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         OperationSpec(
             name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
-            requestBody: requestBody, response: response, isEnveloped: isEnveloped, doc: doc, location: location)
+            requestBody: requestBody, response: response, isEnveloped: isEnveloped, fixedQuery: fixedQuery, doc: doc,
+            location: location)
+    }
+
+    /// This operation as `kind`, followed by its variants: each is a function (GET) or an action of its own.
+    func specs(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> [OperationSpec] {
+        [spec(kind: kind, pathSuffix: pathSuffix)]
+            + variants.map { $0.spec(kind: $0.method == .get ? .function : .action, pathSuffix: pathSuffix) }
     }
 }
 
@@ -128,7 +139,60 @@ final class OpenAPIOperationReader {
             }
             read.response?.delta = delta
         }
+        if let variantsNode = operation["x-bindery-variants"] {
+            read.variants = readVariants(
+                variantsNode, of: read, paging: pagingOverride ?? conventions.paging, envelope: envelope)
+        }
         return read
+    }
+
+    // MARK: Variants
+
+    /// `x-bindery-variants`: `{"count": {"query": {"view": "count"}, "response": {schema}, "results": [...]}}`.
+    /// Each variant is the same request with fixed query parameters, whose answer has a shape of its own.
+    private func readVariants(
+        _ node: OpenAPINode, of base: OpenAPIReadOperation, paging: PagingDialect, envelope: Envelope
+    ) -> [OpenAPIReadOperation] {
+        let name = "x-bindery-variants"
+        guard node.isObject, !node.members.isEmpty else {
+            context.error(
+                "\(name) must be an object of variants by name, such as {\"count\": {\"query\": {\"view\": \"count\"}, \"response\": {...}}}, found \(node.value.kindName)",
+                at: node)
+            return []
+        }
+        var variants: [OpenAPIReadOperation] = []
+        for (key, variantNode) in node.members {
+            guard OpenAPINaming.isIdentifierLike(key) else {
+                context.error("\(name): '\(key)' is not a name (letters, digits, '_', '-')", at: variantNode)
+                continue
+            }
+            guard let parts = extensions.variant(variantNode, name: "\(name).\(key)") else { continue }
+            // Variants are named within their resource (`threads.count`, `messages.count`), not the document.
+            guard key != base.name else {
+                context.error("\(name): '\(key)' is the name of the operation it varies", at: variantNode)
+                continue
+            }
+            var variant = base
+            variant.name = key
+            variant.variants = []
+            variant.fixedQuery = parts.query
+            variant.parameters.removeAll { $0.location == .query && parts.query[$0.name] != nil }
+            if let summary = parts.summary { variant.doc = Documentation(summary: summary) }
+            var variantEnvelope = envelope
+            if let results = parts.results {
+                variantEnvelope = .wrapped(resultsPath: results, requestPath: [])
+            }
+            let codes = base.response?.successCodes ?? [200]
+            // Inline schemas are named after the base and the variant: `listThreadsCountResponse`.
+            readResponseSchema(
+                parts.response, operationName: OpenAPINaming.joined(base.name, key), paging: paging,
+                envelope: variantEnvelope, successCodes: codes, example: nil, into: &variant)
+            variant.response?.paging = base.response?.paging
+            variant.response?.delta = nil
+            variant.response?.payloadPath = parts.results
+            variants.append(variant)
+        }
+        return variants
     }
 
     private func operationName(_ operation: OpenAPINode, fallback: String) -> String {
@@ -320,7 +384,16 @@ final class OpenAPIOperationReader {
             read.response = ResponseSpec(type: .primitive(.untyped), successCodes: successCodes)
             return
         }
+        readResponseSchema(
+            schema, operationName: operationName, paging: paging, envelope: envelope, successCodes: successCodes,
+            example: example(of: json.node), into: &read)
+    }
 
+    /// The response type from the JSON schema of the whole body, unwrapped from the envelope.
+    private func readResponseSchema(
+        _ schema: OpenAPINode, operationName: String, paging: PagingDialect, envelope: Envelope, successCodes: [Int],
+        example: JSONLiteral?, into read: inout OpenAPIReadOperation
+    ) {
         var payload = schema
         if case .wrapped(let resultsPath, _) = envelope {
             if let inner = schemas.lookup.schema(at: resultsPath, in: schema) {
@@ -362,7 +435,7 @@ final class OpenAPIOperationReader {
         read.returnsList = isList
         // Judged on the payload, so that under an envelope a list is still a list and not "an object".
         if !isList, case .named = type, schemas.lookup.isObjectSchema(payload) { read.returnsJSONObject = true }
-        read.response = ResponseSpec(type: type, successCodes: successCodes, example: example(of: json.node))
+        read.response = ResponseSpec(type: type, successCodes: successCodes, example: example)
     }
 
     /// The media type's `example`, or the first of its `examples` (the whole body, envelope included).

@@ -218,7 +218,8 @@ final class OpenAPIPathTreeReader {
                     }
                     for operation in child.operations {
                         resources[resource].operations.append(
-                            operation.spec(kind: operation.method == .get ? .function : .action, pathSuffix: [literal]))
+                            contentsOf: operation.specs(
+                                kind: operation.method == .get ? .function : .action, pathSuffix: [literal]))
                     }
                 }
             }
@@ -257,7 +258,7 @@ final class OpenAPIPathTreeReader {
             case .post: kind = .create
             default: kind = .action
             }
-            resources[itemIndex].collectionOperations.append(operation.spec(kind: kind))
+            resources[itemIndex].collectionOperations.append(contentsOf: operation.specs(kind: kind))
         }
         addOperations(of: item, to: itemIndex)
 
@@ -274,7 +275,8 @@ final class OpenAPIPathTreeReader {
             }
             for operation in other.operations {
                 resources[itemIndex].collectionOperations.append(
-                    operation.spec(kind: operation.method == .get ? .function : .action, pathSuffix: [suffix]))
+                    contentsOf: operation.specs(
+                        kind: operation.method == .get ? .function : .action, pathSuffix: [suffix]))
             }
         }
         attachChildren(of: item, to: itemIndex)
@@ -307,7 +309,7 @@ final class OpenAPIPathTreeReader {
             case .head: kind = .function
             case .post: kind = .action
             }
-            resources[resource].operations.append(operation.spec(kind: kind))
+            resources[resource].operations.append(contentsOf: operation.specs(kind: kind))
         }
     }
 

@@ -54,6 +54,38 @@ public struct ResponseDecoder<Output: Sendable>: Sendable {
     }
 }
 
+extension ResponseDecoder {
+    /// A model at a fixed place in the body rather than in the envelope's results (Spark's `_pagination=count`
+    /// answers `{"D": {"Success": true, "Pagination": {...}}}`).
+    public static func model(_ type: Output.Type, at path: [String]) -> Self where Output: JSONModel {
+        Self { response, client throws(BinderyError) in
+            let root = try client.conventions.checkEnvelope(try response.json(), response: response)
+            guard case .object(let object)? = root.value(at: path) else {
+                throw BinderyError.invalidResponse(
+                    "expected a \(Output.schema.typeName) object at \(path.joined(separator: ".")) in the response",
+                    response: response)
+            }
+            do throws(ModelDecodingError) {
+                return try Output(validating: object)
+            } catch {
+                throw BinderyError.decoding(error, response: response)
+            }
+        }
+    }
+
+    /// A value at a fixed place in the body rather than in the envelope's results.
+    public static func value(_ type: Output.Type, at path: [String]) -> Self where Output: JSONConvertible {
+        Self { response, client throws(BinderyError) in
+            let root = try client.conventions.checkEnvelope(try response.json(), response: response)
+            guard let value = root.value(at: path), let output = Output(json: value) else {
+                throw BinderyError.invalidResponse(
+                    "the response has no \(Output.self) at \(path.joined(separator: "."))", response: response)
+            }
+            return output
+        }
+    }
+}
+
 extension ResponseDecoder where Output == [UInt8] {
     /// The body as bytes (downloads, non-JSON responses).
     public static var raw: Self { Self { response, _ in response.body } }

@@ -36,9 +36,10 @@ public struct PayloadValidator: Sendable {
     }
 
     /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the
-    /// route table: a model, a page of models, or an operation's declared response.
-    public func responseKind(method: HTTPRequest.Method, path: String) -> FieldKind? {
-        switch match(method, path) {
+    /// route table: a model, a page of models, or an operation's declared response. `query` tells apart the
+    /// operations that share a URL (`view=count`).
+    public func responseKind(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> FieldKind? {
+        switch match(method, path, query) {
         case .item(let resource, _)?: return resource.model.map { .model($0) }
         // A POST to a collection answers the one item it created.
         case .collection(let resource, _)? where method == .post: return resource.model.map { .model($0) }
@@ -49,14 +50,32 @@ public struct PayloadValidator: Sendable {
     }
 
     /// Whether the bodies of `method` on `path` sit in the service's envelope, both ways (all but a few operations).
-    public func isEnveloped(method: HTTPRequest.Method, path: String) -> Bool {
-        if case .operation(let operation, _, _)? = match(method, path) { return operation.isEnveloped }
+    public func isEnveloped(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> Bool {
+        if case .operation(let operation, _, _)? = match(method, path, query) { return operation.isEnveloped }
         return true
     }
 
-    private func match(_ method: HTTPRequest.Method, _ path: String) -> RouteTable.Match? {
+    /// What `method` on `path` is, for people: `inbox.Thread/count`, `GET of a microsoft.graph.driveItem`, `listing of
+    /// a microsoft.graph.driveItem collection`; nil when the route table has nothing there.
+    public func operationName(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> String? {
+        switch match(method, path, query) {
+        case .operation(let operation, let resource, _)?: return "\(resource.name)/\(operation.name)"
+        case .collection(let resource, _)?:
+            return method == .post ? "add to a \(resource.name) collection" : "listing of a \(resource.name) collection"
+        case .item(let resource, _)?: return "\(method.rawValue) of a \(resource.name)"
+        case nil: return nil
+        }
+    }
+
+    /// Where the payload of an answer sits when the operation puts it elsewhere than the envelope's results.
+    public func payloadPath(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> [String]? {
+        if case .operation(let operation, _, _)? = match(method, path, query) { return operation.payloadPath }
+        return nil
+    }
+
+    private func match(_ method: HTTPRequest.Method, _ path: String, _ query: [(String, String)]) -> RouteTable.Match? {
         let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-        return routes.match(method: method, segments: segments)
+        return routes.match(method: method, segments: segments, query: query)
     }
 
     /// The path of a captured URL below the service root, to look up in the route table: an absolute URL loses
@@ -87,8 +106,10 @@ public struct PayloadValidator: Sendable {
     }
 
     /// Decodes `bytes` as `kind`, where the service puts it (a page's `value`, Spark's `D.Results`, a bare array;
-    /// the body itself when the operation is not `enveloped`).
-    public func validate(_ bytes: [UInt8], as kind: FieldKind, enveloped: Bool = true) -> PayloadReport {
+    /// the body itself when the operation is not `enveloped`, or at `payloadPath` when the operation says so).
+    public func validate(_ bytes: [UInt8], as kind: FieldKind, enveloped: Bool = true, payloadPath: [String]? = nil)
+        -> PayloadReport
+    {
         var report = PayloadReport(typeName: Self.name(of: kind))
         let root: JSONValue
         do {
@@ -98,7 +119,14 @@ public struct PayloadValidator: Sendable {
                 path: [], message: "malformed JSON at \(error.position): \(error.message)")
             return report
         }
-        let (payload, path) = enveloped ? locate(kind, in: root) : (root, [])
+        let (payload, path) =
+            if let payloadPath {
+                (root.value(at: payloadPath) ?? .null, payloadPath.map(JSONPathComponent.key))
+            } else if enveloped {
+                locate(kind, in: root)
+            } else {
+                (root, [JSONPathComponent]())
+            }
         do {
             try ModelSchema.validate(payload, as: kind, path: path)
         } catch {

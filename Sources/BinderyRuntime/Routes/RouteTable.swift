@@ -46,13 +46,21 @@ public struct ResourceRoute: Sendable {
         public let response: FieldKind?
         /// False when the operation's bodies travel outside the service's envelope (Spark's OAuth grant).
         public let isEnveloped: Bool
+        /// Query parameters that select this operation at its URL (Inbox's `view=count`): a request carrying all
+        /// of them is this operation rather than the one it varies.
+        public let query: [String: String]
+        /// Where the answer's payload sits when not in the envelope's results (Spark's `["D", "Pagination"]`).
+        public let payloadPath: [String]?
 
         @_spi(Generated)
         public init(
             _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
-            request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true
+            request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true,
+            query: [String: String] = [:], payload: [String]? = nil
         ) {
             self.isEnveloped = enveloped
+            self.query = query
+            self.payloadPath = payload
             self.name = name
             self.method = method
             self.segments = segments
@@ -89,7 +97,8 @@ public struct RouteTable: Sendable {
     }
 
     /// Walks `segments` (already percent-decoded) from the root. Keys met on the way are collected in order.
-    public func match(method: HTTPRequest.Method, segments: [String]) -> Match? {
+    /// `query` picks among operations at the same URL that differ by their fixed parameters (`view=count`).
+    public func match(method: HTTPRequest.Method, segments: [String], query: [(String, String)] = []) -> Match? {
         guard var current = resources[root] else { return nil }
         var keys: [String] = []
         var atCollection = false
@@ -114,10 +123,13 @@ public struct RouteTable: Sendable {
         }
         // An operation on the resource's own URL (Inbox's `PUT threads/{id}` with tag changes, `POST files` with an
         // upload) answers what it declares, not the generic item or collection.
-        if let own = current.operations.first(where: {
-            $0.segments.isEmpty && $0.method == method && $0.onCollection == atCollection
-        }) {
-            return .operation(own, on: current, keys: keys)
+        // Of several, the one whose fixed query the request carries in full, the most specific first.
+        let own = current.operations.filter { operation in
+            operation.segments.isEmpty && operation.method == method && operation.onCollection == atCollection
+                && operation.query.allSatisfy { fixed in query.contains { $0 == (fixed.key, fixed.value) } }
+        }
+        if let chosen = own.max(by: { $0.query.count < $1.query.count }) {
+            return .operation(chosen, on: current, keys: keys)
         }
         return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
     }

@@ -31,6 +31,7 @@ public enum GoldenOpenAPIService {
                 File.self,
                 GenerateCursorRequest.self,
                 GenerateCursorResponse.self,
+                ListThreadsCountResponse.self,
                 Message.self,
                 Namespace.self,
                 Participant.self,

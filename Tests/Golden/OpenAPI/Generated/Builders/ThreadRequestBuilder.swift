@@ -30,6 +30,14 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
                 response: .model(Thread.self)
             ),
             .init("listThreads", .get, [], onCollection: true, response: .collection(.model(Thread.self))),
+            .init(
+                "count",
+                .get,
+                [],
+                onCollection: true,
+                response: .model(ListThreadsCountResponse.self),
+                query: ["view": "count"]
+            ),
         ]
     )
 
@@ -68,5 +76,32 @@ extension CollectionRequestBuilder where Item == ThreadRequestBuilder {
         request.setQuery("limit", json: limit)
         request.setQuery("offset", json: offset)
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// How many threads match (`view=count`).
+    ///
+    /// - Parameters:
+    ///   - to: Threads with a message to this address.
+    ///   - limit: Page size (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/count` (GET).
+    public func count(
+        to: String? = nil,
+        from: String? = nil,
+        subject: String? = nil,
+        tag: String? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> OperationRequest<ListThreadsCountResponse> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "count")
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("subject", json: subject)
+        request.setQuery("tag", json: tag)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return OperationRequest(client: client, request: request, decoder: .model(ListThreadsCountResponse.self))
     }
 }
