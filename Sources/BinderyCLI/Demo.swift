@@ -281,7 +281,7 @@ struct Demo: AsyncParsableCommand {
                 if unread { tags.append(["id": "unread", "name": "unread"]) }
                 mock.store.insert(
                     [
-                        "object": "thread", "subject": .string(subject), "unread": .bool(unread), "tags": .array(tags),
+                        "object": "thread", "subject": .string(subject), "tags": .array(tags),
                         "participants": [["name": "Sam Agent", "email": "sam@example.com"]],
                         "last_message_timestamp": 1_763_800_000,
                     ], into: threads, logged: false)
@@ -297,6 +297,9 @@ struct Demo: AsyncParsableCommand {
             baseURL: mock?.serviceURL ?? InboxClient.defaultBaseURL,
             auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken))
         let space = client.namespaces(namespace)
+        // `view=count`: the server counts; nothing is listed.
+        let unread = try await space.threads.count(tag: "unread").execute()
+        print("  \(unread.count) unread threads (view=count)")
         for try await thread in space.threads.list(tag: "unread").all() {
             print("  unread: \(thread.subject ?? "?")")
         }

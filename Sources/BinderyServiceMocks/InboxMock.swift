@@ -67,8 +67,6 @@ extension MockOperation {
         }
         var changes = JSONObject()
         changes["tags"] = .array(tags)
-        if removing.contains("unread") { changes["unread"] = false }
-        if adding.contains("unread") { changes["unread"] = true }
         return call.server.single(call.store.update(at: call.resourcePath, merging: changes) ?? thread)
     }
 

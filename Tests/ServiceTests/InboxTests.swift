@@ -1,4 +1,6 @@
+import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
 import Inbox
 import Testing
@@ -15,7 +17,7 @@ import Testing
         let (inbox, transport) = client([
             .init(
                 body:
-                    #"[{"id":"t1","object":"thread","namespace_id":"ns","subject":"Hi","unread":"true","tags":[{"id":"inbox","name":"inbox"}],"last_message_timestamp":1398291521,"x_new_field":1}]"#
+                    #"[{"id":"t1","object":"thread","namespace_id":"ns","subject":"Hi","tags":[{"id":"inbox","name":"inbox"},{"id":"unread","name":"unread","readonly":"true"}],"last_message_timestamp":1398291521,"x_new_field":1}]"#
             )
         ])
         let threads = inbox.namespaces("ns").threads.list(to: "ben@example.com", tag: "unread", limit: 50)
@@ -27,11 +29,40 @@ import Testing
         // The token is the Basic user name with an empty password.
         #expect(sent.head.headerFields[.authorization] == "Basic " + Data("tok:".utf8).base64EncodedString())
         let thread = try #require(page.value.first)
-        #expect(thread.unread == true)
+        // Tags era: unread is a tag, and system tags are read-only (older servers send "true").
+        #expect(thread.tags?.map(\.id) == ["inbox", "unread"])
+        #expect(thread.tags?.last?.readonly == true)
         #expect(thread.lastMessageTimestamp == 1_398_291_521)
         #expect(thread.additionalData["x_new_field"] != nil)
         // A short page ends the sequence.
         #expect(page.nextRequest == nil)
+    }
+
+    /// `view=count`, `view=ids` and `view=expanded` over HTTP against the mock: each variant is its own typed call,
+    /// and the three agree with the plain listing.
+    @Test func viewsCountAndListIdsOfTheSameFilter() async throws {
+        let mock = try await MockServer(.inbox)
+        let threads = ["n", "ns", "threads"]
+        for (index, unread) in [true, false, true, true, false].enumerated() {
+            var tags: [JSONValue] = [["id": "inbox", "name": "inbox"]]
+            if unread { tags.append(["id": "unread", "name": "unread"]) }
+            mock.store.insert(
+                ["object": "thread", "subject": .string("thread \(index)"), "tags": .array(tags)], into: threads,
+                logged: false)
+        }
+        let inbox = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+        let space = inbox.namespaces("ns")
+        let listed = try await space.threads.list(tag: "unread").all().reduce(into: []) { $0.append($1.id) }
+        let count = try await space.threads.count(tag: "unread").execute()
+        let ids = try await space.threads.ids(tag: "unread").execute()
+        let expanded = try await space.threads.expanded(tag: "unread").get()
+        await mock.stop()
+        #expect(listed.count == 3)
+        #expect(count.count == 3)
+        #expect(ids == listed.compactMap { $0 })
+        #expect(expanded.value.map(\.id) == listed)
+        let views = mock.requests.compactMap { $0.queryValue("view") }
+        #expect(views == ["count", "ids", "expanded"])
     }
 
     @Test func changesTagsAndSendsADraftWithItsVersion() async throws {

@@ -38,6 +38,24 @@ import Testing
         #expect(kind(.get, "/me/drive/nothing/here") == nil)
     }
 
+    @Test func theQueryPicksAVariantAtTheSameURL() throws {
+        let inbox = PayloadValidator(InboxService.descriptor)
+        let path = "/n/ns/threads"
+        #expect(inbox.operationName(method: .get, path: path) == "inbox.Thread/listThreads")
+        #expect(inbox.operationName(method: .get, path: path, query: [("view", "count")]) == "inbox.Thread/count")
+        #expect(
+            inbox.operationName(method: .get, path: path, query: [("tag", "unread"), ("view", "ids")])
+                == "inbox.Thread/ids")
+        // Another value of the parameter is no variant: the plain listing.
+        #expect(inbox.operationName(method: .get, path: path, query: [("view", "other")]) == "inbox.Thread/listThreads")
+        let count = try #require(inbox.responseKind(method: .get, path: path, query: [("view", "count")]))
+        #expect(PayloadValidator.name(of: count) == "inbox.MatchCount")
+        #expect(inbox.validate(Array(#"{"count": 3}"#.utf8), as: count).isValid)
+        let ids = try #require(inbox.responseKind(method: .get, path: path, query: [("view", "ids")]))
+        #expect(inbox.validate(Array(#"["a", "b"]"#.utf8), as: ids).isValid)
+        #expect(!inbox.validate(Array(#"[{"id": "a"}]"#.utf8), as: ids).decoded)
+    }
+
     @Test func aGoodPageDecodesListsUnknownFieldsAndRoundTrips() throws {
         let body = #"""
             {"@odata.context":"x","value":[

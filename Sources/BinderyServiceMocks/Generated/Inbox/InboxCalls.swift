@@ -9,12 +9,28 @@ extension ConformanceCalls {
     /// Every Inbox operation called through the generated builders, by fixture name
     /// (`Tests/Fixtures/Inbox/<name>.json`).
     public static let inbox: [String: ConformanceCall] = [
+        "Calendar/createCalendar": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars
+                .request().add(arguments.body())
+        },
+        "Calendar/deleteCalendar": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars("calendar_id-1")
+                .request().delete()
+        },
         "Calendar/getCalendar": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars("calendar_id-1")
                 .request().get()
         },
         "Calendar/listCalendars": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars.list().get()
+        },
+        "Calendar/updateCalendar": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars("calendar_id-1")
+                .request().replace(arguments.body())
+        },
+        "Contact/createContact": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts
+                .request().add(arguments.body())
         },
         "Contact/getContact": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts("contact_id-1")
@@ -41,11 +57,23 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1")
                 .request().replace(arguments.body())
         },
+        "Event/createEvent": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events
+                .request().add(arguments.body())
+        },
+        "Event/deleteEvent": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1")
+                .request().delete()
+        },
         "Event/getEvent": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1").request().get()
         },
         "Event/listEvents": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").events.list().get()
+        },
+        "Event/updateEvent": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1")
+                .request().replace(arguments.body())
         },
         "File/deleteFile": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").request().delete()
@@ -64,12 +92,29 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files
                 .upload(arguments.form).execute()
         },
+        "Message/count": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.count().execute()
+        },
+        "Message/expanded": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.expanded().get()
+        },
         "Message/getMessage": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
                 .request().get()
         },
+        "Message/ids": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.ids().execute()
+        },
         "Message/listMessages": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.list().get()
+        },
+        "Message/raw": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
+                .raw().execute()
+        },
+        "Message/searchMessages": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages
+                .searchMessages(q: arguments("q")).get()
         },
         "Message/update": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
@@ -83,6 +128,10 @@ extension ConformanceCalls {
         },
         "Namespace/send": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").send(arguments.body()).execute()
+        },
+        "RawMessage/rfc2822": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1").rfc2822
+                .request().get()
         },
         "Tag/createTag": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags
@@ -98,12 +147,25 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1")
                 .rename(arguments.body()).execute()
         },
+        "Thread/count": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.count().execute()
+        },
+        "Thread/expanded": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.expanded().get()
+        },
         "Thread/getThread": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads("thread_id-1")
                 .request().get()
         },
+        "Thread/ids": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.ids().execute()
+        },
         "Thread/listThreads": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.list().get()
+        },
+        "Thread/searchThreads": { client, arguments in
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads
+                .searchThreads(q: arguments("q")).get()
         },
         "Thread/updateTags": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads("thread_id-1")

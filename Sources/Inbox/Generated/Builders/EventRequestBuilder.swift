@@ -26,17 +26,45 @@ public struct EventRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where Item == EventRequestBuilder {
-    /// Lists events, optionally those of one calendar.
+    /// Lists events; every filter given must match.
     ///
     /// - Parameters:
     ///   - calendarId: Only the events of this calendar.
+    ///   - eventId: Only the event with this id.
+    ///   - title: Only events with exactly this title.
+    ///   - description: Only events with exactly this description.
+    ///   - location: Only events at exactly this location.
+    ///   - startsBefore: Only events that start before this time, in Unix seconds.
+    ///   - startsAfter: Only events that start after this time, in Unix seconds.
+    ///   - endsBefore: Only events that end before this time, in Unix seconds.
+    ///   - endsAfter: Only events that end after this time, in Unix seconds.
     ///   - limit: Items a page (default 100, at most 1000).
     ///   - offset: Items to skip.
     ///
     /// - Remark: Generated from `inbox.Event/listEvents` (GET).
-    public func list(calendarId: String? = nil, limit: Int32? = nil, offset: Int32? = nil) -> CollectionRequest<Event> {
+    public func list(
+        calendarId: String? = nil,
+        eventId: String? = nil,
+        title: String? = nil,
+        description: String? = nil,
+        location: String? = nil,
+        startsBefore: Int64? = nil,
+        startsAfter: Int64? = nil,
+        endsBefore: Int64? = nil,
+        endsAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> CollectionRequest<Event> {
         var request = APIRequest(method: .get, path: path)
         request.setQuery("calendar_id", json: calendarId)
+        request.setQuery("event_id", json: eventId)
+        request.setQuery("title", json: title)
+        request.setQuery("description", json: description)
+        request.setQuery("location", json: location)
+        request.setQuery("starts_before", json: startsBefore)
+        request.setQuery("starts_after", json: startsAfter)
+        request.setQuery("ends_before", json: endsBefore)
+        request.setQuery("ends_after", json: endsAfter)
         request.setQuery("limit", json: limit)
         request.setQuery("offset", json: offset)
         return CollectionRequest(client: client, request: request)

@@ -50,6 +50,7 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
     /// - Parameters:
     ///   - filename: Only those with an attachment of this file name.
     ///   - messageId: Only the files attached to this message.
+    ///   - contentType: Only files of this MIME type, such as image/png.
     ///   - limit: Items a page (default 100, at most 1000).
     ///   - offset: Items to skip.
     ///
@@ -57,12 +58,14 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
     public func list(
         filename: String? = nil,
         messageId: String? = nil,
+        contentType: String? = nil,
         limit: Int32? = nil,
         offset: Int32? = nil
     ) -> CollectionRequest<File> {
         var request = APIRequest(method: .get, path: path)
         request.setQuery("filename", json: filename)
         request.setQuery("message_id", json: messageId)
+        request.setQuery("content_type", json: contentType)
         request.setQuery("limit", json: limit)
         request.setQuery("offset", json: offset)
         return CollectionRequest(client: client, request: request)

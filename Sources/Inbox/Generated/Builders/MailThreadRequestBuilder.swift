@@ -24,6 +24,23 @@ public struct MailThreadRequestBuilder: ModelRequestBuilder {
         operations: [
             .init("updateTags", .put, [], request: .model(TagChanges.self), response: .model(MailThread.self)),
             .init("listThreads", .get, [], onCollection: true, response: .collection(.model(MailThread.self))),
+            .init("count", .get, [], onCollection: true, response: .model(MatchCount.self), query: ["view": "count"]),
+            .init("ids", .get, [], onCollection: true, response: .collection(.string), query: ["view": "ids"]),
+            .init(
+                "expanded",
+                .get,
+                [],
+                onCollection: true,
+                response: .collection(.model(MailThread.self)),
+                query: ["view": "expanded"]
+            ),
+            .init(
+                "searchThreads",
+                .get,
+                ["search"],
+                onCollection: true,
+                response: .collection(.model(ThreadSearchResult.self))
+            ),
         ]
     )
 
@@ -89,6 +106,197 @@ extension CollectionRequestBuilder where Item == MailThreadRequestBuilder {
         request.setQuery("last_message_after", json: lastMessageAfter)
         request.setQuery("started_before", json: startedBefore)
         request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the threads that match the filters (`view=count`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Thread/count` (GET).
+    public func count(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> OperationRequest<MatchCount> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "count")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return OperationRequest(client: client, request: request, decoder: .model(MatchCount.self))
+    }
+
+    /// Lists only the ids of the threads that match the filters (`view=ids`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Thread/ids` (GET).
+    public func ids(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "ids")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// Lists threads with their messages and drafts inline rather than as ids (`view=expanded`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Thread/expanded` (GET).
+    public func expanded(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> CollectionRequest<MailThread> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "expanded")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Searches threads by text, best match first.
+    ///
+    /// - Parameters:
+    ///   - q: The text to look for.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Thread/searchThreads` (GET).
+    public func searchThreads(
+        q: String,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> CollectionRequest<ThreadSearchResult> {
+        var request = APIRequest(method: .get, path: path.appending("search"))
+        request.setQuery("q", json: q)
         request.setQuery("limit", json: limit)
         request.setQuery("offset", json: offset)
         return CollectionRequest(client: client, request: request)

@@ -21,11 +21,32 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "inbox.Message",
         model: Message.self,
+        children: [.init("rfc2822", "inbox.RawMessage", collection: false)],
         operations: [
             .init("update", .put, [], request: .model(MessageChanges.self), response: .model(Message.self)),
+            .init("raw", .get, ["raw"]),
             .init("listMessages", .get, [], onCollection: true, response: .collection(.model(Message.self))),
+            .init("count", .get, [], onCollection: true, response: .model(MatchCount.self), query: ["view": "count"]),
+            .init("ids", .get, [], onCollection: true, response: .collection(.string), query: ["view": "ids"]),
+            .init(
+                "expanded",
+                .get,
+                [],
+                onCollection: true,
+                response: .collection(.model(Message.self)),
+                query: ["view": "expanded"]
+            ),
+            .init(
+                "searchMessages",
+                .get,
+                ["search"],
+                onCollection: true,
+                response: .collection(.model(MessageSearchResult.self))
+            ),
         ]
     )
+
+    public var rfc2822: RawMessageRequestBuilder { .init(client: client, path: path.appending("rfc2822")) }
 
     /// Marks a message as read or unread.
     ///
@@ -34,6 +55,14 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         var request = APIRequest(method: .put, path: path)
         request.setJSONBody(client.body(for: body))
         return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// Downloads the message as it was received: its MIME bytes.
+    ///
+    /// - Remark: Generated from `inbox.Message/raw` (GET).
+    public func raw() -> OperationRequest<[UInt8]> {
+        let request = APIRequest(method: .get, path: path.appending("raw"))
+        return OperationRequest(client: client, request: request, decoder: .raw)
     }
 }
 
@@ -54,7 +83,6 @@ extension CollectionRequestBuilder where Item == MessageRequestBuilder {
     ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
     ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
     ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
-    ///   - unread: Only unread messages when true, only read ones when false.
     ///   - limit: Items a page (default 100, at most 1000).
     ///   - offset: Items to skip.
     ///
@@ -73,7 +101,6 @@ extension CollectionRequestBuilder where Item == MessageRequestBuilder {
         lastMessageAfter: Int64? = nil,
         startedBefore: Int64? = nil,
         startedAfter: Int64? = nil,
-        unread: Bool? = nil,
         limit: Int32? = nil,
         offset: Int32? = nil
     ) -> CollectionRequest<Message> {
@@ -91,7 +118,197 @@ extension CollectionRequestBuilder where Item == MessageRequestBuilder {
         request.setQuery("last_message_after", json: lastMessageAfter)
         request.setQuery("started_before", json: startedBefore)
         request.setQuery("started_after", json: startedAfter)
-        request.setQuery("unread", json: unread)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the messages that match the filters (`view=count`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Message/count` (GET).
+    public func count(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> OperationRequest<MatchCount> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "count")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return OperationRequest(client: client, request: request, decoder: .model(MatchCount.self))
+    }
+
+    /// Lists only the ids of the messages that match the filters (`view=ids`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Message/ids` (GET).
+    public func ids(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "ids")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// Lists messages with their threading headers (`view=expanded`).
+    ///
+    /// - Parameters:
+    ///   - subject: Only those with exactly this subject.
+    ///   - anyEmail: Only those with this address among the sender and recipients.
+    ///   - to: Only those with a message to this address.
+    ///   - from: Only those with a message from this address.
+    ///   - cc: Only those with a message copied to this address.
+    ///   - bcc: Only those with a message blind-copied to this address.
+    ///   - tag: Only those with this tag, such as `inbox` or `unread`.
+    ///   - threadId: Only those of this thread.
+    ///   - filename: Only those with an attachment of this file name.
+    ///   - lastMessageBefore: Only those whose last message came before this time, in Unix seconds.
+    ///   - lastMessageAfter: Only those whose last message came after this time, in Unix seconds.
+    ///   - startedBefore: Only those whose thread started before this time, in Unix seconds.
+    ///   - startedAfter: Only those whose thread started after this time, in Unix seconds.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Message/expanded` (GET).
+    public func expanded(
+        subject: String? = nil,
+        anyEmail: String? = nil,
+        to: String? = nil,
+        from: String? = nil,
+        cc: String? = nil,
+        bcc: String? = nil,
+        tag: String? = nil,
+        threadId: String? = nil,
+        filename: String? = nil,
+        lastMessageBefore: Int64? = nil,
+        lastMessageAfter: Int64? = nil,
+        startedBefore: Int64? = nil,
+        startedAfter: Int64? = nil,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> CollectionRequest<Message> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("view", "expanded")
+        request.setQuery("subject", json: subject)
+        request.setQuery("any_email", json: anyEmail)
+        request.setQuery("to", json: to)
+        request.setQuery("from", json: from)
+        request.setQuery("cc", json: cc)
+        request.setQuery("bcc", json: bcc)
+        request.setQuery("tag", json: tag)
+        request.setQuery("thread_id", json: threadId)
+        request.setQuery("filename", json: filename)
+        request.setQuery("last_message_before", json: lastMessageBefore)
+        request.setQuery("last_message_after", json: lastMessageAfter)
+        request.setQuery("started_before", json: startedBefore)
+        request.setQuery("started_after", json: startedAfter)
+        request.setQuery("limit", json: limit)
+        request.setQuery("offset", json: offset)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Searches messages by text, best match first.
+    ///
+    /// - Parameters:
+    ///   - q: The text to look for.
+    ///   - limit: Items a page (default 100, at most 1000).
+    ///   - offset: Items to skip.
+    ///
+    /// - Remark: Generated from `inbox.Message/searchMessages` (GET).
+    public func searchMessages(
+        q: String,
+        limit: Int32? = nil,
+        offset: Int32? = nil
+    ) -> CollectionRequest<MessageSearchResult> {
+        var request = APIRequest(method: .get, path: path.appending("search"))
+        request.setQuery("q", json: q)
         request.setQuery("limit", json: limit)
         request.setQuery("offset", json: offset)
         return CollectionRequest(client: client, request: request)

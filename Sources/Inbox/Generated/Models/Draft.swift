@@ -61,6 +61,8 @@ public struct DraftFields: FieldSet {
     /// Whether the message is unread (older servers send "true").
     public let unread: Field<Bool>
 
+    public let headers: Field<MessageHeaders>
+
     /// The draft's version; an update or delete must send the latest one.
     public let version: Field<Int32>
 
@@ -89,6 +91,7 @@ public struct DraftFields: FieldSet {
         self.body = Field("body")
         self.files = Field("files")
         self.unread = Field("unread", loose: true)
+        self.headers = Field("headers")
         self.version = Field("version")
         self.state = Field("state")
         self.replyToThread = Field("reply_to_thread")

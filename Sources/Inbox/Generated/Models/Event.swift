@@ -43,6 +43,17 @@ public struct EventFields: FieldSet {
     /// Whether the event cannot be changed.
     public let readOnly: Field<Bool>
 
+    /// Whether the event shows its time as busy.
+    public let busy: Field<Bool>
+
+    /// The event's state: confirmed, tentative or cancelled.
+    public let status: Field<String>
+
+    public let recurrence: Field<Recurrence>
+
+    /// For one occurrence of a recurring event, the id of the recurring event.
+    public let masterEventId: Field<String>
+
     /// When the event happens: a moment, a span of time, a day or a span of days.
     public let when: Field<When>
 
@@ -56,6 +67,10 @@ public struct EventFields: FieldSet {
         self.location = Field("location")
         self.participants = Field("participants")
         self.readOnly = Field("read_only", loose: true)
+        self.busy = Field("busy", loose: true)
+        self.status = Field("status")
+        self.recurrence = Field("recurrence")
+        self.masterEventId = Field("master_event_id")
         self.when = Field("when")
     }
 }

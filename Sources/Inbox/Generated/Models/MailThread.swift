@@ -49,8 +49,11 @@ public struct MailThreadFields: FieldSet {
     /// The ids of the thread's drafts.
     public let draftIds: Field<[String]>
 
-    /// Whether a message of the thread is unread (older servers send "true").
-    public let unread: Field<Bool>
+    /// The thread's messages, without their bodies, with `view=expanded`.
+    public let messages: Field<[Message]>
+
+    /// The thread's drafts, without their bodies, with `view=expanded`.
+    public let drafts: Field<[Message]>
 
     /// Bumped by every change to the thread.
     public let version: Field<Int32>
@@ -67,7 +70,8 @@ public struct MailThreadFields: FieldSet {
         self.tags = Field("tags")
         self.messageIds = Field("message_ids")
         self.draftIds = Field("draft_ids")
-        self.unread = Field("unread", loose: true)
+        self.messages = Field("messages")
+        self.drafts = Field("drafts")
         self.version = Field("version")
     }
 }

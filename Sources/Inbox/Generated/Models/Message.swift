@@ -61,6 +61,8 @@ public struct MessageFields: FieldSet {
     /// Whether the message is unread (older servers send "true").
     public let unread: Field<Bool>
 
+    public let headers: Field<MessageHeaders>
+
     public init() {
         self.id = Field("id")
         self.object = Field("object")
@@ -77,5 +79,6 @@ public struct MessageFields: FieldSet {
         self.body = Field("body")
         self.files = Field("files")
         self.unread = Field("unread", loose: true)
+        self.headers = Field("headers")
     }
 }

@@ -28,10 +28,22 @@ public struct TagFields: FieldSet {
     /// The tag's name.
     public let name: Field<String>
 
+    /// Whether the tag is the system's, which cannot be renamed or applied by hand.
+    public let readonly: Field<Bool>
+
+    /// How many threads with the tag are unread.
+    public let unreadCount: Field<Int64>
+
+    /// How many threads have the tag.
+    public let threadCount: Field<Int64>
+
     public init() {
         self.id = Field("id")
         self.object = Field("object")
         self.namespaceId = Field("namespace_id")
         self.name = Field("name")
+        self.readonly = Field("readonly", loose: true)
+        self.unreadCount = Field("unread_count")
+        self.threadCount = Field("thread_count")
     }
 }
