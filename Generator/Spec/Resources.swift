@@ -41,17 +41,21 @@ public struct ChildSpec: Equatable, Sendable {
     public var isCollection: Bool
     /// The name of the key in templates and docs (`driveItem-id`, `namespace_id`).
     public var keyName: String?
+    /// What the service allows through this step: a collection's insert, the update and delete of its items
+    /// (or of the one entity a single-valued step leads to).
+    public var restrictions: Restrictions
     public var doc: Documentation
 
     public init(
         name: String, segment: String, target: QualifiedName, isCollection: Bool, keyName: String? = nil,
-        doc: Documentation = .init()
+        restrictions: Restrictions = .init(), doc: Documentation = .init()
     ) {
         self.name = name
         self.segment = segment
         self.target = target
         self.isCollection = isCollection
         self.keyName = keyName
+        self.restrictions = restrictions
         self.doc = doc
     }
 }
@@ -98,14 +102,17 @@ public struct OperationSpec: Equatable, Sendable {
     /// (`x-bindery-variants`: Inbox's `view=count`, Spark's `_pagination=count`). A URL that carries them names
     /// this operation rather than the one it varies.
     public var fixedQuery: [String: String]
+    /// Other URL segments the service accepts for this operation (the legacy OneDrive API's `action.copy` for
+    /// `copy`): the route table matches them; the client sends `pathSuffix`.
+    public var segmentAliases: [String]
     public var doc: Documentation
     public var location: SourceLocation?
 
     public init(
         name: String, kind: Kind, method: HTTPMethod, pathSuffix: [String] = [], parameters: [ParameterSpec] = [],
         requestBody: BodySpec? = nil, response: ResponseSpec? = nil, isComposable: Bool = false,
-        isEnveloped: Bool = true, fixedQuery: [String: String] = [:], doc: Documentation = .init(),
-        location: SourceLocation? = nil
+        isEnveloped: Bool = true, fixedQuery: [String: String] = [:], segmentAliases: [String] = [],
+        doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -117,6 +124,7 @@ public struct OperationSpec: Equatable, Sendable {
         self.isComposable = isComposable
         self.isEnveloped = isEnveloped
         self.fixedQuery = fixedQuery
+        self.segmentAliases = segmentAliases
         self.doc = doc
         self.location = location
     }

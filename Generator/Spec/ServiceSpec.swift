@@ -178,6 +178,11 @@ public struct StructureSpec: Equatable, Sendable {
     public var discriminatorProperty: String?
     /// The discriminator value that names this type (a `discriminator.mapping` key); nil for the qualified name.
     public var discriminatorValue: String?
+    /// Other qualified names the service gives this type (`oneDrive.item` for `microsoft.graph.driveItem`): a
+    /// payload's `@odata.type` and `bindery validate --type` accept them too.
+    public var aliases: [String]
+    /// What the service allows on entities of this type wherever they are (capability restrictions).
+    public var restrictions: Restrictions
     public var doc: Documentation
     public var location: SourceLocation?
 
@@ -185,7 +190,8 @@ public struct StructureSpec: Equatable, Sendable {
         name: QualifiedName, kind: Kind, baseType: QualifiedName? = nil, isAbstract: Bool = false,
         isOpen: Bool = false, hasStream: Bool = false, key: [String] = [], properties: [PropertySpec] = [],
         navigationProperties: [NavigationPropertySpec] = [], discriminatorProperty: String? = nil,
-        discriminatorValue: String? = nil, doc: Documentation = .init(), location: SourceLocation? = nil
+        discriminatorValue: String? = nil, aliases: [String] = [], restrictions: Restrictions = .init(),
+        doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -198,6 +204,8 @@ public struct StructureSpec: Equatable, Sendable {
         self.navigationProperties = navigationProperties
         self.discriminatorProperty = discriminatorProperty
         self.discriminatorValue = discriminatorValue
+        self.aliases = aliases
+        self.restrictions = restrictions
         self.doc = doc
         self.location = location
     }
@@ -234,17 +242,41 @@ public struct NavigationPropertySpec: Equatable, Sendable {
     /// `.named(entity)` or `.collection(.named(entity))`.
     public var type: TypeRef
     public var containsTarget: Bool
+    /// What the service allows through this navigation (capability restrictions).
+    public var restrictions: Restrictions
     public var doc: Documentation
     public var location: SourceLocation?
 
     public init(
-        name: String, type: TypeRef, containsTarget: Bool = false, doc: Documentation = .init(),
-        location: SourceLocation? = nil
+        name: String, type: TypeRef, containsTarget: Bool = false, restrictions: Restrictions = .init(),
+        doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.type = type
         self.containsTarget = containsTarget
+        self.restrictions = restrictions
         self.doc = doc
         self.location = location
+    }
+}
+
+/// What a service allows on a collection or its entities (OData's `Capabilities.InsertRestrictions`,
+/// `UpdateRestrictions`, `DeleteRestrictions`): the generic writes it refuses are refused by the client too.
+public struct Restrictions: Hashable, Sendable {
+    public var insertable: Bool
+    public var updatable: Bool
+    public var deletable: Bool
+
+    public init(insertable: Bool = true, updatable: Bool = true, deletable: Bool = true) {
+        self.insertable = insertable
+        self.updatable = updatable
+        self.deletable = deletable
+    }
+
+    /// Both sets of restrictions at once: allowed only where both allow.
+    public func intersection(_ other: Restrictions) -> Restrictions {
+        Restrictions(
+            insertable: insertable && other.insertable, updatable: updatable && other.updatable,
+            deletable: deletable && other.deletable)
     }
 }

@@ -77,10 +77,13 @@ extension MockServer {
     /// Puts what a read fixture answered into the store: a list's items into their collection, an item
     /// at its path (its key member set to the key in the path).
     func seedStore(from fixture: MockFixture) {
-        guard fixture.method == "GET", let body = fixture.responseBody,
-            let method = HTTPRequest.Method(rawValue: fixture.method)
-        else { return }
+        guard let method = HTTPRequest.Method(rawValue: fixture.method) else { return }
         let path = fixture.segments
+        if method == .patch || method == .put || method == .delete {
+            seedItemToWrite(at: path, method: method)
+            return
+        }
+        guard method == .get, let body = fixture.responseBody else { return }
         var match = service.routes.match(method: method, segments: path, query: fixture.query)
         // A read on a resource's own URL with parameters (Spark's `searchListings`, Inbox's `listThreads`) is served
         // as that collection or item, so it seeds it too.
@@ -105,6 +108,22 @@ extension MockServer {
             }
         default:
             break
+        }
+    }
+
+    /// A generic write needs its item to exist: the shortest way to a resource may refuse the write (capability
+    /// restrictions), so its fixture goes another way, which no read seeded.
+    private func seedItemToWrite(at path: [String], method: HTTPRequest.Method) {
+        guard store.object(at: path) == nil,
+            case .item(_, let keys)? = service.routes.match(method: method, segments: path)
+        else { return }
+        if let key = keys.last, path.last == key, path.count >= 2 {
+            store.createCollection(at: Array(path.dropLast()))
+            store.insert(
+                [service.idMember: .string(key)], into: Array(path.dropLast()), key: key, idMember: service.idMember,
+                logged: false)
+        } else {
+            store.set([:], at: path)
         }
     }
 

@@ -224,6 +224,10 @@ public final class MockServer: Sendable {
             return cannedAnswer(key, for: call)
         }
         if let refusal = authorize(request) { return refusal }
+        if service.routes.refuses(method: method, segments: path) {
+            return errorResponse(
+                405, code: "methodNotAllowed", message: "\(request.method) is not allowed on \(request.path)")
+        }
         switch match {
         case .collection(let resource, _)?:
             if method == .post { return create(request, in: path, resource: resource) }

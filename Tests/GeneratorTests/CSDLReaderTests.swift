@@ -159,8 +159,8 @@ struct CSDLSampleTests {
     @Test func recordsSourceLocations() throws {
         let spec = try readSample()
         let quota = try #require(spec.structure("sample.drive.quota"))
-        #expect(quota.location == SourceLocation(file: "spec.csdl.xml", line: 51, column: 7))
-        #expect(quota.property("total")?.location == SourceLocation(file: "spec.csdl.xml", line: 52, column: 9))
+        #expect(quota.location == SourceLocation(file: "spec.csdl.xml", line: 57, column: 7))
+        #expect(quota.property("total")?.location == SourceLocation(file: "spec.csdl.xml", line: 58, column: 9))
     }
 
     @Test func buildsEntityResourcesWithInheritedNavigation() throws {
@@ -226,6 +226,39 @@ struct CSDLSampleTests {
         #expect(spec.resource("sample.drive.drive")?.operations.map(\.name) == ["get", "update", "delete", "recent"])
     }
 
+    @Test func readsCapabilityRestrictionsAndAliases() throws {
+        let spec = try readSample()
+        // Bindery.Alias: another name of a type, another URL segment of an operation.
+        #expect(spec.structure("sample.drive.driveItem")?.aliases == ["oneDrive.item"])
+        let copy = try #require(spec.resource("sample.drive.driveItem")?.operations.first { $0.name == "copy" })
+        #expect(copy.segmentAliases == ["action.copy"])
+        // An entity set that refuses inserts; an explicit `true` leaves updates allowed.
+        let root = try #require(spec.resource("sample.drive.DriveService"))
+        let drives = try #require(root.children.first { $0.name == "drives" })
+        #expect(drives.restrictions == Restrictions(insertable: false))
+        // A navigation property's own restriction, inline.
+        let thumbnails = try #require(
+            spec.resource("sample.drive.driveItem")?.children.first { $0.name == "thumbnails" })
+        #expect(thumbnails.restrictions == Restrictions(insertable: false))
+        // A type's restriction holds on every step that reaches it; a record member that is not the
+        // restriction's own (`Description`) changes nothing.
+        #expect(spec.structure("sample.drive.notebook")?.restrictions == Restrictions(deletable: false))
+        let toNotebook = spec.resources.flatMap(\.children).filter {
+            $0.target == QualifiedName("sample.drive.notebook")
+        }
+        #expect(toNotebook.count >= 2)
+        #expect(toNotebook.allSatisfy { $0.restrictions == Restrictions(deletable: false) })
+        // Refused on every step that leads there: not an operation of the service.
+        let notebook = try #require(spec.resource("sample.drive.notebook"))
+        #expect(notebook.operations.map(\.name).contains("delete") == false)
+        #expect(notebook.operations.map(\.name).contains("update"))
+        // `drives` is the only collection of drives, `thumbnails` the only one of thumbnail sets.
+        #expect(spec.resource("sample.drive.drive")?.collectionOperations.map(\.name).contains("create") == false)
+        #expect(
+            spec.resource("sample.drive.thumbnailSet")?.collectionOperations.map(\.name).contains("create") == false)
+        #expect(spec.resource("sample.drive.driveItem")?.collectionOperations.map(\.name).contains("create") == true)
+    }
+
     @Test func buildsCollectionOperationsWithDeltaAndOverloads() throws {
         let spec = try readSample()
         let driveItem = try #require(spec.resource("sample.drive.driveItem"))
@@ -246,9 +279,9 @@ struct CSDLSampleTests {
         #expect(delta.response?.delta == .odata(tokenParameter: "token"))
         #expect(delta.response?.type == .collection(model))
 
-        // The drive inherits only the delta bound to baseItem.
+        // The drive inherits only the delta bound to baseItem (and `drives`, its only collection, refuses inserts).
         let drive = try #require(spec.resource("sample.drive.drive"))
-        #expect(drive.collectionOperations.map(\.name) == ["list", "create", "delta"])
+        #expect(drive.collectionOperations.map(\.name) == ["list", "delta"])
         #expect(
             drive.collectionOperations.last?.response?.type
                 == .collection(.named(QualifiedName("sample.drive.baseItem"))))

@@ -81,6 +81,52 @@ import Testing
         #expect(transport.requests.first?.path == "/v1.0/drive/items/root/children")
     }
 
+    /// Capability restrictions: what the spec says the service refuses fails typed, before anything is sent,
+    /// only where it is refused.
+    @Test func refusedWritesFailWithoutBeingSent() async throws {
+        let (graph, transport) = client([.init(status: 204, body: "")])
+        do {
+            _ = try await graph.drives.request().add(Drive())
+            Issue.record("adding a drive is refused")
+        } catch {
+            #expect(error.kind == .refused)
+            #expect(error.message.contains("POST at /drives"))
+        }
+        do {
+            try await graph.me.onenote.notebooks("n1").request().delete()
+            Issue.record("deleting a notebook is refused")
+        } catch {
+            #expect(error.kind == .refused)
+        }
+        #expect(transport.requests.isEmpty)
+        // The same kind of entity through a step that allows the write is sent.
+        try await graph.drives("d1").request().delete()
+        #expect(transport.requests.map(\.path) == ["/v1.0/drives/d1"])
+        // The route table says the same to the mock server and `bindery validate`.
+        let table = GoldenODataService.descriptor.routes
+        #expect(table.refuses(method: .post, segments: ["drives"]))
+        #expect(!table.refuses(method: .get, segments: ["drives"]))
+        #expect(table.refuses(method: .delete, segments: ["me", "onenote", "notebooks", "n1"]))
+        #expect(!table.refuses(method: .delete, segments: ["drives", "d1"]))
+        #expect(!table.refuses(method: .post, segments: ["me", "drive", "items", "i1", "children"]))
+    }
+
+    /// `Bindery.Alias`: the legacy API's names for a type and for an operation's URL segment.
+    @Test func legacyNamesFindTheSameTypeAndOperation() throws {
+        let table = GoldenODataService.descriptor.routes
+        #expect(table.models["oneDrive.item"] == DriveItem.self)
+        let item = try DriveItem(validating: ["@odata.type": "#oneDrive.item", "id": "1"])
+        #expect(ModelSchema.resolve(declared: DriveItem.self, object: item.storage) == DriveItem.self)
+        guard
+            case .operation(let copy, _, _)? = table.match(
+                method: .post, segments: ["drive", "items", "i1", "action.copy"])
+        else {
+            Issue.record("action.copy is copy")
+            return
+        }
+        #expect(copy.name == "copy")
+    }
+
     @Test func pagesFollowNextLinksUntilTheLastPage() async throws {
         let (graph, transport) = client([
             .init(

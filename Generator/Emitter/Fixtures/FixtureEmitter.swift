@@ -56,7 +56,15 @@ public struct FixtureEmitter {
                 resource.operations.enumerated().map { ($1, $0, false) }
                 + resource.collectionOperations.enumerated().map { ($1, $0, true) }
             for (operation, index, onCollection) in all {
-                guard let steps = onCollection ? route.collection : route.item else { continue }
+                // A write goes where the service allows it (capability restrictions), not only the shortest way.
+                let path: [Step]?
+                switch (operation.kind, onCollection) {
+                case (.create, true): path = route.insertable
+                case (.update, false), (.replace, false): path = route.updatable
+                case (.delete, false): path = route.deletable
+                default: path = onCollection ? route.collection : route.item
+                }
+                guard let steps = path else { continue }
                 // `driveItem/copy.json`; overloads and same-named operations are told apart by method, then parameters.
                 let base = "\(resource.name.name)/\(operation.name)"
                 let candidates = [
@@ -79,9 +87,20 @@ public struct FixtureEmitter {
 
     // MARK: Paths
 
-    /// The shortest navigation from the root to each resource: to one item (keys filled in) and to its collection.
-    private func routes() -> [(ResourceSpec, (item: [Step]?, collection: [Step]?))] {
-        var found: [QualifiedName: (item: [Step]?, collection: [Step]?)] = [spec.rootResource: ([], nil)]
+    /// The shortest ways from the root to each resource.
+    struct Route {
+        /// To one item (keys filled in) and to its collection.
+        var item: [Step]?
+        var collection: [Step]?
+        /// The shortest ways whose last step allows adding to the collection, updating or deleting the item.
+        var insertable: [Step]?
+        var updatable: [Step]?
+        var deletable: [Step]?
+    }
+
+    /// The shortest navigation from the root to each resource.
+    private func routes() -> [(ResourceSpec, Route)] {
+        var found: [QualifiedName: Route] = [spec.rootResource: Route(item: [])]
         var queue: [(QualifiedName, [Step])] = [(spec.rootResource, [])]
         var order: [QualifiedName] = [spec.rootResource]
         while !queue.isEmpty {
@@ -89,8 +108,13 @@ public struct FixtureEmitter {
             for child in resources[name]?.children ?? [] {
                 let collection = child.isCollection ? path + [Step(owner: name, child: child)] : nil
                 let item = path + [Step(owner: name, child: child, key: child.isCollection ? Self.key(child) : nil)]
-                var entry = found[child.target] ?? (nil, nil)
+                var entry = found[child.target] ?? Route()
                 if entry.collection == nil, let collection { entry.collection = collection }
+                if entry.insertable == nil, child.restrictions.insertable, let collection {
+                    entry.insertable = collection
+                }
+                if entry.updatable == nil, child.restrictions.updatable { entry.updatable = item }
+                if entry.deletable == nil, child.restrictions.deletable { entry.deletable = item }
                 let isNew = entry.item == nil
                 if isNew { entry.item = item }
                 if found[child.target] == nil { order.append(child.target) }

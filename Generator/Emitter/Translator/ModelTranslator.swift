@@ -79,6 +79,9 @@ struct ModelTranslator {
             schemaArguments.append(.init("discriminator", .string(discriminator)))
         }
         if let tag = structure.discriminatorValue { schemaArguments.append(.init("tag", .string(tag))) }
+        if !structure.aliases.isEmpty {
+            schemaArguments.append(.init("aliases", .array(structure.aliases.map { .string($0) })))
+        }
         schemaArguments.append(.init("fields", .raw("all")))
 
         let fieldsName = symbols.companionName(of: structure.name)

@@ -114,10 +114,16 @@ struct RequestBuilderTranslator {
             arguments.append(.init("model", .raw("\(symbols.typeName(model)).self")))
         }
         let children = resource.children.map { child in
-            Expression.initializer([
+            var arguments: [Expression.Argument] = [
                 .init(.string(child.segment)), .init(.string(child.target.description)),
                 .init("collection", .raw("\(child.isCollection)")),
-            ])
+            ]
+            let refusals = Refusals(child)
+            if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
+            if !refusals.byItems.isEmpty {
+                arguments.append(.init("itemsRefusing", .raw(refusals.literal(refusals.byItems))))
+            }
+            return Expression.initializer(arguments)
         }
         // Overloads share one route: a URL names the operation, not its overload.
         var seen = Set<String>()
@@ -154,15 +160,24 @@ struct RequestBuilderTranslator {
         if let payloadPath = operation.response?.payloadPath {
             arguments.append(.init("payload", .array(payloadPath.map { .string($0) })))
         }
+        if !operation.segmentAliases.isEmpty {
+            arguments.append(.init("aliases", .array(operation.segmentAliases.map { .string($0) })))
+        }
         return .initializer(arguments)
     }
 
-    /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down.
-    private func builder(at segment: String) -> Statement {
-        .expression(
+    /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down, with what
+    /// the service refuses there.
+    private func builder(at segment: String, refusals: Refusals = Refusals()) -> Statement {
+        var arguments: [Expression.Argument] = [.init(.string(segment))]
+        if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
+        if !refusals.byItems.isEmpty {
+            arguments.append(.init("itemsRefusing", .raw(refusals.literal(refusals.byItems))))
+        }
+        return .expression(
             .initializer([
                 .init("client", .raw("client")),
-                .init("path", Expression.raw("path").call("appending", [.init(.string(segment))])),
+                .init("path", Expression.raw("path").call("appending", arguments)),
             ]))
     }
 
@@ -181,7 +196,12 @@ struct RequestBuilderTranslator {
             }
             surface.navigation[child.name] = name
             let target = symbols.builderName(child.target)
+            let refusals = Refusals(child)
             var doc = DocComment.lines(child.doc, remark: nil)
+            if let refused = refusals.sentence {
+                if !doc.isEmpty { doc.append("") }
+                doc.append(refused)
+            }
             if child.isCollection {
                 if !doc.isEmpty { doc.append("") }
                 // A long name with a long key would make a code span no line can hold: the key is then just "id".
@@ -192,12 +212,15 @@ struct RequestBuilderTranslator {
                         doc: doc,
                         .variable(
                             .computed(
-                                name, type: "CollectionRequestBuilder<\(target)>", getter: [builder(at: child.segment)])
+                                name, type: "CollectionRequestBuilder<\(target)>",
+                                getter: [builder(at: child.segment, refusals: refusals)])
                         )))
             } else {
                 members.append(
                     Declaration(
-                        doc: doc, .variable(.computed(name, type: target, getter: [builder(at: child.segment)]))))
+                        doc: doc,
+                        .variable(
+                            .computed(name, type: target, getter: [builder(at: child.segment, refusals: refusals)]))))
             }
         }
         return members
@@ -251,4 +274,42 @@ struct BuilderSurface {
     /// A navigation property's name in the spec → its member on the builder.
     var navigation: [String: String] = [:]
     var calls: [OperationKey: OperationCall] = [:]
+}
+
+/// The methods a step refuses, from its capability restrictions: at its own URL (a collection's POST, a single
+/// entity's PATCH, PUT or DELETE) and on each item of a collection.
+struct Refusals {
+    var atStep: [String] = []
+    var byItems: [String] = []
+
+    init() {}
+
+    init(_ child: ChildSpec) {
+        let restrictions = child.restrictions
+        var writes: [String] = []
+        if !restrictions.updatable { writes += ["patch", "put"] }
+        if !restrictions.deletable { writes.append("delete") }
+        if child.isCollection {
+            if !restrictions.insertable { atStep = ["post"] }
+            byItems = writes
+        } else {
+            atStep = writes
+        }
+    }
+
+    var isEmpty: Bool { atStep.isEmpty && byItems.isEmpty }
+
+    /// `[.post]`, a `Set<HTTPRequest.Method>` literal.
+    func literal(_ methods: [String]) -> String { "[" + methods.map { "." + $0 }.joined(separator: ", ") + "]" }
+
+    /// What the builder's doc comment says, or nil when nothing is refused.
+    var sentence: String? {
+        func names(_ methods: [String]) -> String { methods.map { "`\($0.uppercased())`" }.joined(separator: ", ") }
+        var parts: [String] = []
+        if !atStep.isEmpty { parts.append("\(names(atStep)) here") }
+        if !byItems.isEmpty { parts.append("\(names(byItems)) on its items") }
+        guard !parts.isEmpty else { return nil }
+        return "The service refuses " + parts.joined(separator: " and ")
+            + " (capability restrictions): those calls fail with `BinderyError.Kind.refused`, unsent."
+    }
 }

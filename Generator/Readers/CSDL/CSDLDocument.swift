@@ -49,6 +49,8 @@ struct RawStructure {
     var key: [String] = []
     var properties: [RawProperty] = []
     var navigationProperties: [RawNavigationProperty] = []
+    var aliases: [String] = []
+    var restrictions = Restrictions()
     var doc = Documentation()
     var location: SourceLocation
 }
@@ -66,6 +68,7 @@ struct RawNavigationProperty {
     var name: String
     var type: String
     var containsTarget: Bool
+    var restrictions = Restrictions()
     var doc = Documentation()
     var location: SourceLocation
 }
@@ -87,6 +90,8 @@ struct RawOperation {
     /// For bound operations the first one is the binding parameter.
     var parameters: [RawParameter] = []
     var returnType: RawReturnType?
+    /// `Bindery.Alias`: other URL segments the service accepts for it (`action.copy`).
+    var aliases: [String] = []
     var doc = Documentation()
     var location: SourceLocation
 }
@@ -120,6 +125,7 @@ struct RawContainerChild {
     var type: String
     /// Entity sets are collections, singletons are not.
     var isCollection: Bool
+    var restrictions = Restrictions()
     var doc = Documentation()
     var location: SourceLocation
 }
@@ -141,7 +147,7 @@ struct RawAnnotationBlock {
 }
 
 struct RawAnnotation {
-    var term: CoreTerm
+    var term: KnownTerm
     var string: String?
     var bool: Bool
 }
@@ -167,6 +173,8 @@ extension RawDocument {
         switch target {
         case .structure(let s):
             structures[s].doc.apply(annotation)
+            structures[s].restrictions.apply(annotation)
+            if annotation.term == .alias, let alias = annotation.string { structures[s].aliases.append(alias) }
         case .property(let s, let p):
             structures[s].properties[p].doc.apply(annotation)
             if annotation.term == .computed || annotation.term == .immutable {
@@ -174,12 +182,14 @@ extension RawDocument {
             }
         case .navigationProperty(let s, let n):
             structures[s].navigationProperties[n].doc.apply(annotation)
+            structures[s].navigationProperties[n].restrictions.apply(annotation)
         case .enumType(let e):
             enums[e].doc.apply(annotation)
         case .member(let e, let m):
             enums[e].members[m].doc.apply(annotation)
         case .operation(let o):
             operations[o].doc.apply(annotation)
+            if annotation.term == .alias, let alias = annotation.string { operations[o].aliases.append(alias) }
         case .parameter(let o, let p):
             operations[o].parameters[p].doc.apply(annotation)
             if annotation.term == .optionalParameter {
@@ -189,6 +199,7 @@ extension RawDocument {
             containers[c].doc.apply(annotation)
         case .containerChild(let c, let child):
             containers[c].children[child].doc.apply(annotation)
+            containers[c].children[child].restrictions.apply(annotation)
         case .operationImport(let c, let i):
             containers[c].imports[i].doc.apply(annotation)
         case .block(let b):
@@ -202,7 +213,19 @@ extension Documentation {
         switch annotation.term {
         case .description: summary = annotation.string ?? summary
         case .longDescription: details = annotation.string ?? details
-        case .computed, .immutable, .optionalParameter: break
+        default: break
+        }
+    }
+}
+
+extension Restrictions {
+    /// A restriction's `Insertable`, `Updatable` or `Deletable` member.
+    mutating func apply(_ annotation: RawAnnotation) {
+        switch annotation.term {
+        case .insertRestrictions: insertable = annotation.bool
+        case .updateRestrictions: updatable = annotation.bool
+        case .deleteRestrictions: deletable = annotation.bool
+        default: break
         }
     }
 }

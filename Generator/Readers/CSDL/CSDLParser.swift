@@ -35,7 +35,9 @@ struct CSDLParser {
         /// A property, parameter, member, ...: only annotations inside it matter.
         case annotatable(AnnotationTarget)
         /// A documentation annotation whose text is in a child `<String>` element.
-        case annotation(CoreTerm, AnnotationTarget)
+        case annotation(KnownTerm, AnnotationTarget)
+        /// A capability restriction, whose `<Record>` says in a `<PropertyValue>` whether the operation is allowed.
+        case restriction(KnownTerm, AnnotationTarget)
 
         var annotationTarget: AnnotationTarget? {
             switch self {
@@ -45,7 +47,7 @@ struct CSDLParser {
             case .container(let index): return .container(index)
             case .annotationBlock(let index): return .block(index)
             case .annotatable(let target): return target
-            case .edmx, .dataServices, .reference, .schema, .key, .annotation: return nil
+            case .edmx, .dataServices, .reference, .schema, .key, .annotation, .restriction: return nil
             }
         }
     }
@@ -191,6 +193,13 @@ struct CSDLParser {
         case .annotation(let term, let target):
             if element == .string {
                 document.apply(RawAnnotation(term: term, string: elementText(), bool: true), to: target)
+            }
+            return .skip
+        case .restriction(let term, let target):
+            if element == .record { return .enter(parent) }
+            if element == .propertyValue, value(.property) == term.restrictionMember, value(.bool) != nil {
+                document.apply(
+                    RawAnnotation(term: term, string: nil, bool: bool(.bool, default: true, at: location)), to: target)
             }
             return .skip
         }
@@ -365,10 +374,11 @@ struct CSDLParser {
         }
     }
 
-    /// An inline `<Annotation>` or one inside an `<Annotations>` block; only Core terms are kept.
+    /// An inline `<Annotation>` or one inside an `<Annotations>` block; only the known terms are kept.
     private mutating func annotation(on target: AnnotationTarget, at location: SourceLocation) -> Step {
         guard let termName = required(.term, at: location) else { return .skip }
-        guard let term = CoreTerm(term: termName, vocabularyAliases: document.vocabularyAliases) else { return .skip }
+        guard let term = KnownTerm(term: termName, vocabularyAliases: document.vocabularyAliases) else { return .skip }
+        if term.restrictionMember != nil { return .enter(.restriction(term, target)) }
         let text = value(.string)
         if term.isDocumentation && text == nil {
             return .enter(.annotation(term, target))

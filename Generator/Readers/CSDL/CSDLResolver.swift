@@ -10,6 +10,8 @@ struct ResolvedOperation {
     var parameters: [ParameterSpec]
     var returnType: TypeRef?
     var isComposable: Bool
+    /// `Bindery.Alias`: other URL segments the service accepts for it.
+    var aliases: [String]
     var doc: Documentation
     var location: SourceLocation
 }
@@ -316,13 +318,14 @@ struct CSDLResolver {
                 navigationProperties.append(
                     NavigationPropertySpec(
                         name: navigation.name, type: type, containsTarget: navigation.containsTarget,
-                        doc: navigation.doc, location: navigation.location))
+                        restrictions: navigation.restrictions, doc: navigation.doc, location: navigation.location))
             }
             model.structures.append(
                 StructureSpec(
                     name: name, kind: raw.kind, baseType: baseType, isAbstract: raw.isAbstract, isOpen: raw.isOpen,
                     hasStream: raw.hasStream, key: raw.key, properties: properties,
-                    navigationProperties: navigationProperties, doc: raw.doc, location: raw.location))
+                    navigationProperties: navigationProperties, aliases: raw.aliases, restrictions: raw.restrictions,
+                    doc: raw.doc, location: raw.location))
         }
     }
 
@@ -396,7 +399,7 @@ struct CSDLResolver {
                 ResolvedOperation(
                     name: name, isAction: raw.isAction, binding: binding, parameters: parameters,
                     returnType: returnType,
-                    isComposable: raw.isComposable, doc: raw.doc, location: raw.location))
+                    isComposable: raw.isComposable, aliases: raw.aliases, doc: raw.doc, location: raw.location))
         }
     }
 
@@ -429,7 +432,8 @@ struct CSDLResolver {
                 children.append(
                     ChildSpec(
                         name: child.name, segment: child.name, target: target, isCollection: child.isCollection,
-                        keyName: child.isCollection ? "\(target.name)-id" : nil, doc: child.doc))
+                        keyName: child.isCollection ? "\(target.name)-id" : nil, restrictions: child.restrictions,
+                        doc: child.doc))
             }
             var imports: [ResolvedImport] = []
             for rawImport in raw.imports {

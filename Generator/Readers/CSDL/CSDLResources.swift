@@ -39,7 +39,33 @@ struct CSDLResourceBuilder {
         }
         let root = rootResource(primarySchema: primarySchema, diagnostics: &diagnostics)
         resources.append(root)
-        return (resources, root.name)
+        return (Self.droppingRefusedWrites(resources), root.name)
+    }
+
+    /// A generic write that every step leading to a resource refuses is not an operation of the service: it gets
+    /// no fixture and no place in the route table (the runtime refuses it at each of those steps as well).
+    static func droppingRefusedWrites(_ resources: [ResourceSpec]) -> [ResourceSpec] {
+        var steps: [QualifiedName: [ChildSpec]] = [:]
+        for resource in resources {
+            for child in resource.children { steps[child.target, default: []].append(child) }
+        }
+        return resources.map { resource in
+            guard let leading = steps[resource.name], !leading.isEmpty else { return resource }
+            let collections = leading.filter(\.isCollection)
+            let refusesInsert = !collections.isEmpty && collections.allSatisfy { !$0.restrictions.insertable }
+            let refusesUpdate = leading.allSatisfy { !$0.restrictions.updatable }
+            let refusesDelete = leading.allSatisfy { !$0.restrictions.deletable }
+            var kept = resource
+            kept.operations.removeAll { operation in
+                switch operation.kind {
+                case .update, .replace: return refusesUpdate
+                case .delete: return refusesDelete
+                default: return false
+                }
+            }
+            kept.collectionOperations.removeAll { $0.kind == .create && refusesInsert }
+            return kept
+        }
     }
 
     // MARK: - Entity types
@@ -95,7 +121,8 @@ struct CSDLResourceBuilder {
                 children.append(
                     ChildSpec(
                         name: navigation.name, segment: navigation.name, target: target, isCollection: isCollection,
-                        keyName: isCollection ? "\(target.name)-id" : nil, doc: navigation.doc))
+                        keyName: isCollection ? "\(target.name)-id" : nil,
+                        restrictions: restrictions(navigation.restrictions, reaching: target), doc: navigation.doc))
             }
         }
         return children
@@ -173,7 +200,7 @@ struct CSDLResourceBuilder {
             name: candidate.name, kind: operation.isAction ? .action : .function,
             method: operation.isAction ? .post : .get, pathSuffix: candidate.pathSuffix,
             parameters: operation.parameters, response: response, isComposable: operation.isComposable,
-            doc: candidate.doc, location: candidate.location)
+            segmentAliases: operation.aliases, doc: candidate.doc, location: candidate.location)
     }
 
     // MARK: - The container
@@ -202,8 +229,18 @@ struct CSDLResourceBuilder {
                         location: operationImport.location))
             }
         }
+        let children = container.children.map { child in
+            var restricted = child
+            restricted.restrictions = restrictions(child.restrictions, reaching: child.target)
+            return restricted
+        }
         return ResourceSpec(
-            name: container.name, children: container.children, operations: operationSpecs(from: candidates),
+            name: container.name, children: children, operations: operationSpecs(from: candidates),
             doc: container.doc, location: container.location)
+    }
+
+    /// A step's own restrictions and those of the type it reaches, which hold wherever the type is.
+    private func restrictions(_ own: Restrictions, reaching target: QualifiedName) -> Restrictions {
+        own.intersection(structures[target]?.restrictions ?? Restrictions())
     }
 }

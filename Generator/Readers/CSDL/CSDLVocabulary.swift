@@ -11,7 +11,7 @@ enum CSDLElement {
     case member, property, navigationProperty, key, propertyRef
     case action, function, parameter, returnType
     case entityContainer, entitySet, singleton, functionImport, actionImport, navigationPropertyBinding
-    case annotations, annotation, string
+    case annotations, annotation, string, record, propertyValue
     /// Children of a navigation property that only matter to servers.
     case referentialConstraint, onDelete
     case other
@@ -27,6 +27,7 @@ enum CSDLElement {
         ("ActionImport", .actionImport), ("Term", .term), ("TypeDefinition", .typeDefinition),
         ("ReferentialConstraint", .referentialConstraint), ("OnDelete", .onDelete),
         ("Edmx", .edmx), ("DataServices", .dataServices), ("Reference", .reference), ("Include", .include),
+        ("Record", .record), ("PropertyValue", .propertyValue),
     ]
 
     /// Looks up a libxml2 local name; unknown or missing names are `.other`.
@@ -39,7 +40,7 @@ enum CSDLElement {
 enum CSDLAttribute: Int, CaseIterable {
     case name, namespace, alias, type, nullable, baseType, abstract, openType, hasStream
     case isFlags, underlyingType, value, containsTarget, isBound, isComposable
-    case entityType, function, action, target, term, string, bool
+    case entityType, function, action, target, term, string, bool, property
 
     private static let names: [(StaticString, CSDLAttribute)] = [
         ("Name", .name), ("Type", .type), ("Nullable", .nullable), ("Value", .value), ("Term", .term),
@@ -48,6 +49,7 @@ enum CSDLAttribute: Int, CaseIterable {
         ("OpenType", .openType), ("HasStream", .hasStream), ("IsFlags", .isFlags),
         ("IsComposable", .isComposable), ("EntityType", .entityType), ("Function", .function),
         ("Action", .action), ("Namespace", .namespace), ("Alias", .alias), ("UnderlyingType", .underlyingType),
+        ("Property", .property),
     ]
 
     init?(localName: UnsafePointer<xmlChar>?) {
@@ -61,11 +63,29 @@ enum CSDLAttribute: Int, CaseIterable {
     }
 }
 
-/// The `Org.OData.Core.V1` terms that change the spec model; all other annotations are ignored.
-enum CoreTerm {
+/// The annotation terms that change the spec model; all other annotations are ignored.
+///
+/// - `Org.OData.Core.V1`: documentation, read-only properties, optional parameters.
+/// - `Org.OData.Capabilities.V1`: the insert, update and delete restrictions of a collection or type, whose
+///   records say in a `Bool` member (`Insertable`, `Updatable`, `Deletable`) what the service allows.
+/// - `Bindery.V1.Alias`: another name the service uses for a type (`oneDrive.item`) or for an operation's URL
+///   segment (`action.copy`); see `Docs/BinderyVocabulary.md`.
+enum KnownTerm {
     case description, longDescription, computed, immutable, optionalParameter
+    case insertRestrictions, updateRestrictions, deleteRestrictions
+    case alias
 
     var isDocumentation: Bool { self == .description || self == .longDescription }
+
+    /// The record member of a restriction that says whether the operation is allowed.
+    var restrictionMember: String? {
+        switch self {
+        case .insertRestrictions: return "Insertable"
+        case .updateRestrictions: return "Updatable"
+        case .deleteRestrictions: return "Deletable"
+        default: return nil
+        }
+    }
 
     /// Classifies a term such as `Org.OData.Core.V1.Description`, `Core.Description` or `MyCore.Description`
     /// (with `MyCore` an `edmx:Include` alias of `Org.OData.Core.V1`).
@@ -73,14 +93,27 @@ enum CoreTerm {
         guard let dot = term.lastIndex(of: ".") else { return nil }
         let qualifier = String(term[..<dot])
         let namespace = vocabularyAliases[qualifier] ?? qualifier
-        guard namespace == "Core" || namespace == "Core.V1" || namespace.hasSuffix(".Core.V1") else { return nil }
-        switch term[term.index(after: dot)...] {
-        case "Description": self = .description
-        case "LongDescription": self = .longDescription
-        case "Computed": self = .computed
-        case "Immutable": self = .immutable
-        case "OptionalParameter": self = .optionalParameter
-        default: return nil
+        let name = term[term.index(after: dot)...]
+        if namespace == "Core" || namespace == "Core.V1" || namespace.hasSuffix(".Core.V1") {
+            switch name {
+            case "Description": self = .description
+            case "LongDescription": self = .longDescription
+            case "Computed": self = .computed
+            case "Immutable": self = .immutable
+            case "OptionalParameter": self = .optionalParameter
+            default: return nil
+            }
+        } else if namespace == "Capabilities" || namespace.hasSuffix("Capabilities.V1") {
+            switch name {
+            case "InsertRestrictions": self = .insertRestrictions
+            case "UpdateRestrictions": self = .updateRestrictions
+            case "DeleteRestrictions": self = .deleteRestrictions
+            default: return nil
+            }
+        } else if namespace == "Bindery.V1", name == "Alias" {
+            self = .alias
+        } else {
+            return nil
         }
     }
 }

@@ -20,6 +20,9 @@ public struct ModelSchema: Sendable {
     public let discriminator: String?
     /// The value of the discriminator that names this type (`timespan`); default: the qualified type name.
     public let tag: String?
+    /// Other qualified names the service gives this type (the legacy OneDrive API's `oneDrive.item`): an
+    /// `@odata.type` naming one of them names this type.
+    public let aliases: [String]
     /// The member whose value names a payload's concrete type: this type's discriminator, else its base's,
     /// else `@odata.type`. Worked out once, since validation reads it for every object.
     public let discriminatorMember: String
@@ -28,7 +31,7 @@ public struct ModelSchema: Sendable {
     @_spi(Generated)
     public init(
         _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
-        discriminator: String? = nil, tag: String? = nil, fields: some FieldSet
+        discriminator: String? = nil, tag: String? = nil, aliases: [String] = [], fields: some FieldSet
     ) {
         // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
         let declared = Mirror(reflecting: fields).children.compactMap { $0.value as? any AnyField }
@@ -37,6 +40,7 @@ public struct ModelSchema: Sendable {
         self.derived = derived
         self.discriminator = discriminator
         self.tag = tag
+        self.aliases = aliases
         // Base chains are acyclic, so reading the base's schema here cannot recurse into this one.
         self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
@@ -46,7 +50,8 @@ public struct ModelSchema: Sendable {
     /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.
     func isNamed(by value: String) -> Bool {
         if let tag { return value == tag }
-        return value.trimmingPrefix("#") == typeName
+        let name = value.trimmingPrefix("#")
+        return name == typeName || aliases.contains { $0 == name }
     }
 
     /// Whether this type is `other` or derives from it.

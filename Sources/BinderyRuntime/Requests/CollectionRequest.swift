@@ -39,6 +39,7 @@ public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
     /// Creates an item in the collection (POST) and returns it as the service stored it.
     @discardableResult
     public func add(_ item: Element) async throws(BinderyError) -> Element {
+        try request.path.checkAllowed(.post)
         var post = request
         post.method = .post
         post.query = []

@@ -141,6 +141,7 @@ public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
     }
 
     public func delete() async throws(BinderyError) {
+        try request.path.checkAllowed(.delete)
         var delete = request
         delete.method = .delete
         delete.query = []
@@ -148,6 +149,7 @@ public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
     }
 
     private func write(_ method: HTTPRequest.Method, _ model: Model) async throws(BinderyError) -> Model? {
+        try request.path.checkAllowed(method)
         var write = request
         write.method = method
         write.query = []

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A path under a service's base URL, built one segment at a time, each segment percent-encoded.
 ///
@@ -7,6 +8,11 @@ import Foundation
 public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     /// Segments, already percent-encoded.
     public private(set) var encodedSegments: [String]
+    /// Methods the service refuses at this URL, as the spec's capability restrictions say (`POST /drives`):
+    /// the generic writes check it and fail with `BinderyError.Kind.refused` without sending anything.
+    public private(set) var refusedMethods: Set<HTTPRequest.Method> = []
+    /// What the items of this collection refuse: it becomes `refusedMethods` of the next segment (the key).
+    private var refusedByItems: Set<HTTPRequest.Method> = []
 
     public init() { encodedSegments = [] }
 
@@ -18,6 +24,19 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     public func appending(_ segment: String) -> ResourcePath {
         var copy = self
         copy.encodedSegments.append(PercentEncoding.segment(segment))
+        copy.refusedMethods = refusedByItems
+        copy.refusedByItems = []
+        return copy
+    }
+
+    /// Appends a step the service restricts: `refusing` applies at its URL (a collection's POST, a single
+    /// entity's PATCH or DELETE), `itemsRefusing` at the URL of each item below a collection.
+    public func appending(
+        _ segment: String, refusing: Set<HTTPRequest.Method> = [], itemsRefusing: Set<HTTPRequest.Method> = []
+    ) -> ResourcePath {
+        var copy = appending(segment)
+        copy.refusedMethods = refusing
+        copy.refusedByItems = itemsRefusing
         return copy
     }
 
@@ -26,6 +45,8 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         let arguments = parameters.map { "\($0.0)=\($0.1.text)" }.joined(separator: ",")
         var copy = self
         copy.encodedSegments.append(PercentEncoding.segment(name) + "(" + PercentEncoding.segment(arguments) + ")")
+        copy.refusedMethods = []
+        copy.refusedByItems = []
         return copy
     }
 
@@ -35,6 +56,8 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     public func appending(pathBelow relativePath: String) -> ResourcePath {
         let components = relativePath.split(separator: "/").map(String.init).filter { $0 != "." && $0 != ".." }
         var copy = self
+        copy.refusedMethods = []
+        copy.refusedByItems = []
         let last = copy.encodedSegments.popLast() ?? ""
         guard !components.isEmpty else {
             copy.encodedSegments.append(last)
@@ -52,6 +75,14 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
     /// `/me/drive/items/a%2Fb`
     public var description: String { "/" + encodedSegments.joined(separator: "/") }
+
+    /// Throws `refused` when the spec says the service refuses `method` here.
+    func checkAllowed(_ method: HTTPRequest.Method) throws(BinderyError) {
+        guard refusedMethods.contains(method) else { return }
+        throw BinderyError(
+            kind: .refused,
+            message: "the service refuses \(method.rawValue) at \(description) (the spec's capability restrictions)")
+    }
 }
 
 /// A value written into a URL the OData way: strings single-quoted with quotes doubled.

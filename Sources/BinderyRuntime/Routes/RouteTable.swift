@@ -25,12 +25,21 @@ public struct ResourceRoute: Sendable {
         public let segment: String
         public let target: String
         public let isCollection: Bool
+        /// Methods the service refuses at this step's URL (a collection's POST, a single entity's PATCH).
+        public let refusedMethods: Set<HTTPRequest.Method>
+        /// Methods the service refuses on each item of this collection.
+        public let refusedByItems: Set<HTTPRequest.Method>
 
         @_spi(Generated)
-        public init(_ segment: String, _ target: String, collection: Bool) {
+        public init(
+            _ segment: String, _ target: String, collection: Bool, refusing: Set<HTTPRequest.Method> = [],
+            itemsRefusing: Set<HTTPRequest.Method> = []
+        ) {
             self.segment = segment
             self.target = target
             self.isCollection = collection
+            self.refusedMethods = refusing
+            self.refusedByItems = itemsRefusing
         }
     }
 
@@ -51,14 +60,17 @@ public struct ResourceRoute: Sendable {
         public let query: [String: String]
         /// Where the answer's payload sits when not in the envelope's results (Spark's `["D", "Pagination"]`).
         public let payloadPath: [String]?
+        /// Other last segments that name this operation (the legacy OneDrive API's `action.copy`).
+        public let aliases: [String]
 
         @_spi(Generated)
         public init(
             _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
             request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true,
-            query: [String: String] = [:], payload: [String]? = nil
+            query: [String: String] = [:], payload: [String]? = nil, aliases: [String] = []
         ) {
             self.isEnveloped = enveloped
+            self.aliases = aliases
             self.query = query
             self.payloadPath = payload
             self.name = name
@@ -84,7 +96,10 @@ public struct RouteTable: Sendable {
         var byName = Dictionary(resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         byName[root.name] = root
         self.resources = byName
-        self.models = Dictionary(models.map { ($0.schema.typeName, $0) }, uniquingKeysWith: { first, _ in first })
+        // A type is found by its name and by the other names the service gives it (`oneDrive.item`).
+        self.models = Dictionary(
+            models.flatMap { model in ([model.schema.typeName] + model.schema.aliases).map { ($0, model) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// What a request addresses.
@@ -134,13 +149,37 @@ public struct RouteTable: Sendable {
         return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
     }
 
+    /// Whether the spec says the service refuses `method` on the item or collection at `segments` (OData
+    /// capability restrictions: `POST /drives`, `DELETE` of a notebook).
+    public func refuses(method: HTTPRequest.Method, segments: [String]) -> Bool {
+        guard var current = resources[root] else { return false }
+        var refused: Set<HTTPRequest.Method> = []
+        var pendingForItem: Set<HTTPRequest.Method>?
+        for segment in segments {
+            if let forItem = pendingForItem {
+                refused = forItem
+                pendingForItem = nil
+            } else if let child = current.children.first(where: { $0.segment == segment }),
+                let target = resources[child.target]
+            {
+                current = target
+                refused = child.refusedMethods
+                if child.isCollection { pendingForItem = child.refusedByItems }
+            } else {
+                return false
+            }
+        }
+        return refused.contains(method)
+    }
+
     private func operation(
         named segment: String, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool
     ) -> ResourceRoute.Operation? {
         // `delta()`, `search(q='x')` and plain `delta` all name the function `delta`.
         let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
         return resource.operations.first {
-            $0.onCollection == collection && $0.method == method && $0.segments.last == name
+            $0.onCollection == collection && $0.method == method
+                && ($0.segments.last == name || $0.aliases.contains(name))
         }
     }
 }

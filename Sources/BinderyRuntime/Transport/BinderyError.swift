@@ -11,7 +11,7 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case api, connection, tls, timeout, cancelled, invalidResponse, decoding, pagingLoop
-            case tooManyRedirects, interactionRequired, authorization, storage
+            case tooManyRedirects, interactionRequired, authorization, storage, refused
         }
 
         private let code: Code
@@ -41,6 +41,9 @@ public struct BinderyError: Error, Sendable, CustomStringConvertible {
         public static let authorization = Kind(code: .authorization)
         /// A token file could not be read or written, or its contents are not a token.
         public static let storage = Kind(code: .storage)
+        /// The spec says the service refuses this method at this URL (OData capability restrictions, such as
+        /// `POST /drives`); nothing was sent.
+        public static let refused = Kind(code: .refused)
 
         public var description: String { code.rawValue }
     }

@@ -28,7 +28,13 @@ public struct GraphClient: RequestBuilder {
             .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
             .init("agreements", "microsoft.graph.agreement", collection: true),
             .init("applications", "microsoft.graph.application", collection: true),
-            .init("applicationTemplates", "microsoft.graph.applicationTemplate", collection: true),
+            .init(
+                "applicationTemplates",
+                "microsoft.graph.applicationTemplate",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init(
                 "authenticationMethodConfigurations",
                 "microsoft.graph.authenticationMethodConfiguration",
@@ -67,7 +73,7 @@ public struct GraphClient: RequestBuilder {
             .init("scopedRoleMemberships", "microsoft.graph.scopedRoleMembership", collection: true),
             .init("servicePrincipals", "microsoft.graph.servicePrincipal", collection: true),
             .init("shares", "microsoft.graph.sharedDriveItem", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
             .init("subscribedSkus", "microsoft.graph.subscribedSku", collection: true),
             .init("subscriptions", "microsoft.graph.subscription", collection: true),
             .init("teams", "microsoft.graph.team", collection: true),
@@ -153,9 +159,15 @@ public struct GraphClient: RequestBuilder {
         .init(client: client, path: path.appending("applications"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `applicationTemplates.request()` lists them; `applicationTemplates("applicationTemplate-id")` addresses one.
     public var applicationTemplates: CollectionRequestBuilder<ApplicationTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("applicationTemplates"))
+        .init(
+            client: client,
+            path: path.appending("applicationTemplates", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `authenticationMethodConfigurations.request()` lists them;
@@ -317,9 +329,12 @@ public struct GraphClient: RequestBuilder {
         .init(client: client, path: path.appending("shares"))
     }
 
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites"))
+        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     /// `subscribedSkus.request()` lists them; `subscribedSkus("subscribedSku-id")` addresses one.

@@ -4730,7 +4730,12 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
             .init("edge", "microsoft.graph.edge", collection: false),
             .init("exchange", "microsoft.graph.exchangeAdmin", collection: false),
             .init("microsoft365Apps", "microsoft.graph.adminMicrosoft365Apps", collection: false),
-            .init("people", "microsoft.graph.peopleAdminSettings", collection: false),
+            .init(
+                "people",
+                "microsoft.graph.peopleAdminSettings",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
             .init("reportSettings", "microsoft.graph.adminReportSettings", collection: false),
             .init("serviceAnnouncement", "microsoft.graph.serviceAnnouncement", collection: false),
             .init("sharepoint", "microsoft.graph.sharepoint", collection: false),
@@ -4750,7 +4755,11 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("microsoft365Apps"))
     }
 
-    public var people: PeopleAdminSettingsRequestBuilder { .init(client: client, path: path.appending("people")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var people: PeopleAdminSettingsRequestBuilder {
+        .init(client: client, path: path.appending("people", refusing: [.patch, .put, .delete]))
+    }
 
     public var reportSettings: AdminReportSettingsRequestBuilder {
         .init(client: client, path: path.appending("reportSettings"))
@@ -6815,10 +6824,16 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
             .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.delete]),
             .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
             .init("calendars", "microsoft.graph.calendar", collection: true),
-            .init("calendarView", "microsoft.graph.event", collection: true),
+            .init(
+                "calendarView",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("chats", "microsoft.graph.chat", collection: true),
             .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
             .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
@@ -6837,8 +6852,19 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
             .init("events", "microsoft.graph.event", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("followedSites", "microsoft.graph.site", collection: true),
-            .init("inferenceClassification", "microsoft.graph.inferenceClassification", collection: false),
+            .init(
+                "followedSites",
+                "microsoft.graph.site",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.delete]
+            ),
+            .init(
+                "inferenceClassification",
+                "microsoft.graph.inferenceClassification",
+                collection: false,
+                refusing: [.delete]
+            ),
             .init("insights", "microsoft.graph.itemInsights", collection: false),
             .init("joinedTeams", "microsoft.graph.team", collection: true),
             .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
@@ -6852,13 +6878,25 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("onenote", "microsoft.graph.onenote", collection: false),
             .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
             .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false),
+            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: [.patch, .put, .delete]),
             .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
             .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("people", "microsoft.graph.person", collection: true),
+            .init(
+                "people",
+                "microsoft.graph.person",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
             .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init("photos", "microsoft.graph.profilePhoto", collection: true),
+            .init(
+                "photos",
+                "microsoft.graph.profilePhoto",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("planner", "microsoft.graph.plannerUser", collection: false),
             .init("presence", "microsoft.graph.presence", collection: false),
             .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
@@ -6962,7 +7000,11 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("authentication"))
     }
 
-    public var calendar: OutlookCalendarRequestBuilder { .init(client: client, path: path.appending("calendar")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var calendar: OutlookCalendarRequestBuilder {
+        .init(client: client, path: path.appending("calendar", refusing: [.delete]))
+    }
 
     /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
     public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
@@ -6974,9 +7016,15 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("calendars"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("calendarView"))
+        .init(
+            client: client,
+            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `chats.request()` lists them; `chats("chat-id")` addresses one.
@@ -7046,13 +7094,18 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("extensions"))
     }
 
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
     public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("followedSites"))
+        .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var inferenceClassification: InferenceClassificationRequestBuilder {
-        .init(client: client, path: path.appending("inferenceClassification"))
+        .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
     }
 
     public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
@@ -7112,7 +7165,11 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
-    public var outlook: OutlookUserRequestBuilder { .init(client: client, path: path.appending("outlook")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var outlook: OutlookUserRequestBuilder {
+        .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
+    }
 
     /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
     public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -7124,9 +7181,12 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("ownedObjects"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `people.request()` lists them; `people("person-id")` addresses one.
     public var people: CollectionRequestBuilder<PersonRequestBuilder> {
-        .init(client: client, path: path.appending("people"))
+        .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
@@ -7136,9 +7196,12 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
 
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
-        .init(client: client, path: path.appending("photos"))
+        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }

@@ -1420,12 +1420,17 @@ public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.auditCoreRoot",
         model: SecurityAuditCoreRoot.self,
-        children: [.init("queries", "microsoft.graph.security.auditLogQuery", collection: true)]
+        children: [
+            .init("queries", "microsoft.graph.security.auditLogQuery", collection: true, itemsRefusing: [.patch, .put]),
+        ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `queries.request()` lists them; `queries("auditLogQuery-id")` addresses one.
     public var queries: CollectionRequestBuilder<SecurityAuditLogQueryRequestBuilder> {
-        .init(client: client, path: path.appending("queries"))
+        .init(client: client, path: path.appending("queries", itemsRefusing: [.patch, .put]))
     }
 }
 
@@ -1909,12 +1914,26 @@ public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.auditLogQuery",
         model: SecurityAuditLogQuery.self,
-        children: [.init("records", "microsoft.graph.security.auditLogRecord", collection: true)]
+        children: [
+            .init(
+                "records",
+                "microsoft.graph.security.auditLogRecord",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `records.request()` lists them; `records("auditLogRecord-id")` addresses one.
     public var records: CollectionRequestBuilder<SecurityAuditLogRecordRequestBuilder> {
-        .init(client: client, path: path.appending("records"))
+        .init(
+            client: client,
+            path: path.appending("records", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 

@@ -6893,7 +6893,7 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.security",
         model: Security.self,
         children: [
-            .init("alerts", "microsoft.graph.alert", collection: true),
+            .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: [.delete]),
             .init("alerts_v2", "microsoft.graph.security.alert", collection: true),
             .init("attackSimulation", "microsoft.graph.attackSimulationRoot", collection: false),
             .init("auditLog", "microsoft.graph.security.auditCoreRoot", collection: false),
@@ -6920,9 +6920,12 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
     public var alerts: CollectionRequestBuilder<AlertRequestBuilder> {
-        .init(client: client, path: path.appending("alerts"))
+        .init(client: client, path: path.appending("alerts", itemsRefusing: [.delete]))
     }
 
     /// `alertsV2.request()` lists them; `alertsV2("alert-id")` addresses one.

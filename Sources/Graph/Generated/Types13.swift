@@ -126,10 +126,12 @@ public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.siteSource",
         model: SecuritySiteSource.self,
-        children: [.init("site", "microsoft.graph.site", collection: false)]
+        children: [.init("site", "microsoft.graph.site", collection: false, refusing: [.delete])]
     )
 
-    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
 }
 
 /// Its properties are listed in `SecuritySkypeForBusinessCmdletsAuditRecordFields`; read and write them as
@@ -7185,7 +7187,7 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
             .init("listItem", "microsoft.graph.listItem", collection: false),
             .init("permission", "microsoft.graph.permission", collection: false),
             .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("site", "microsoft.graph.site", collection: false),
+            .init("site", "microsoft.graph.site", collection: false, refusing: [.delete]),
         ]
     )
 
@@ -7210,7 +7212,9 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
 
     public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
 
-    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
 }
 
 /// Its properties are listed in `SharedInsightFields`; read and write them as `value.name`.
@@ -9618,7 +9622,7 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
             .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
             .init("pages", "microsoft.graph.baseSitePage", collection: true),
             .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
             .init("termStore", "microsoft.graph.termStore.store", collection: false),
             .init("termStores", "microsoft.graph.termStore.store", collection: true),
         ],
@@ -9700,9 +9704,12 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("permissions"))
     }
 
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites"))
+        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     public var termStore: TermStoreStoreRequestBuilder { .init(client: client, path: path.appending("termStore")) }

@@ -4530,7 +4530,7 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
             .init("members", "microsoft.graph.conversationMember", collection: true),
             .init("operations", "microsoft.graph.teamsAsyncOperation", collection: true),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
+            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: [.delete]),
             .init("primaryChannel", "microsoft.graph.channel", collection: false),
             .init("schedule", "microsoft.graph.schedule", collection: false),
             .init("tags", "microsoft.graph.teamworkTag", collection: true),
@@ -4589,7 +4589,11 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
-    public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var photo: ProfilePhotoRequestBuilder {
+        .init(client: client, path: path.appending("photo", refusing: [.delete]))
+    }
 
     public var primaryChannel: ChannelRequestBuilder { .init(client: client, path: path.appending("primaryChannel")) }
 
@@ -7853,7 +7857,12 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
         children: [
             .init("delegatedAdminCustomers", "microsoft.graph.delegatedAdminCustomer", collection: true),
             .init("delegatedAdminRelationships", "microsoft.graph.delegatedAdminRelationship", collection: true),
-            .init("multiTenantOrganization", "microsoft.graph.multiTenantOrganization", collection: false),
+            .init(
+                "multiTenantOrganization",
+                "microsoft.graph.multiTenantOrganization",
+                collection: false,
+                refusing: [.delete]
+            ),
         ],
         operations: [
             .init(
@@ -7883,8 +7892,10 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("delegatedAdminRelationships"))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var multiTenantOrganization: MultiTenantOrganizationRequestBuilder {
-        .init(client: client, path: path.appending("multiTenantOrganization"))
+        .init(client: client, path: path.appending("multiTenantOrganization", refusing: [.delete]))
     }
 
     /// - Remark: Generated from `microsoft.graph.tenantRelationship/findTenantInformationByDomainName` (GET).

@@ -299,8 +299,8 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.todoTask",
         model: TodoTask.self,
         children: [
-            .init("attachments", "microsoft.graph.attachmentBase", collection: true),
-            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true),
+            .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: [.post]),
             .init("checklistItems", "microsoft.graph.checklistItem", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("linkedResources", "microsoft.graph.linkedResource", collection: true),
@@ -308,14 +308,20 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
         operations: [.init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(TodoTask.self)))]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachmentBase-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentBaseRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    ///
     /// `attachmentSessions.request()` lists them; `attachmentSessions("attachmentSession-id")` addresses one.
     public var attachmentSessions: CollectionRequestBuilder<AttachmentSessionRequestBuilder> {
-        .init(client: client, path: path.appending("attachmentSessions"))
+        .init(client: client, path: path.appending("attachmentSessions", refusing: [.post]))
     }
 
     /// `checklistItems.request()` lists them; `checklistItems("checklistItem-id")` addresses one.
@@ -7067,10 +7073,16 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
             .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.delete]),
             .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
             .init("calendars", "microsoft.graph.calendar", collection: true),
-            .init("calendarView", "microsoft.graph.event", collection: true),
+            .init(
+                "calendarView",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("chats", "microsoft.graph.chat", collection: true),
             .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
             .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
@@ -7089,8 +7101,19 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
             .init("events", "microsoft.graph.event", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("followedSites", "microsoft.graph.site", collection: true),
-            .init("inferenceClassification", "microsoft.graph.inferenceClassification", collection: false),
+            .init(
+                "followedSites",
+                "microsoft.graph.site",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.delete]
+            ),
+            .init(
+                "inferenceClassification",
+                "microsoft.graph.inferenceClassification",
+                collection: false,
+                refusing: [.delete]
+            ),
             .init("insights", "microsoft.graph.itemInsights", collection: false),
             .init("joinedTeams", "microsoft.graph.team", collection: true),
             .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
@@ -7104,13 +7127,25 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("onenote", "microsoft.graph.onenote", collection: false),
             .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
             .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false),
+            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: [.patch, .put, .delete]),
             .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
             .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("people", "microsoft.graph.person", collection: true),
+            .init(
+                "people",
+                "microsoft.graph.person",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
             .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init("photos", "microsoft.graph.profilePhoto", collection: true),
+            .init(
+                "photos",
+                "microsoft.graph.profilePhoto",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("planner", "microsoft.graph.plannerUser", collection: false),
             .init("presence", "microsoft.graph.presence", collection: false),
             .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
@@ -7214,7 +7249,11 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("authentication"))
     }
 
-    public var calendar: OutlookCalendarRequestBuilder { .init(client: client, path: path.appending("calendar")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var calendar: OutlookCalendarRequestBuilder {
+        .init(client: client, path: path.appending("calendar", refusing: [.delete]))
+    }
 
     /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
     public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
@@ -7226,9 +7265,15 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("calendars"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("calendarView"))
+        .init(
+            client: client,
+            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `chats.request()` lists them; `chats("chat-id")` addresses one.
@@ -7298,13 +7343,18 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("extensions"))
     }
 
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
     public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("followedSites"))
+        .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var inferenceClassification: InferenceClassificationRequestBuilder {
-        .init(client: client, path: path.appending("inferenceClassification"))
+        .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
     }
 
     public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
@@ -7364,7 +7414,11 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
-    public var outlook: OutlookUserRequestBuilder { .init(client: client, path: path.appending("outlook")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var outlook: OutlookUserRequestBuilder {
+        .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
+    }
 
     /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
     public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -7376,9 +7430,12 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("ownedObjects"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `people.request()` lists them; `people("person-id")` addresses one.
     public var people: CollectionRequestBuilder<PersonRequestBuilder> {
-        .init(client: client, path: path.appending("people"))
+        .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
@@ -7388,9 +7445,12 @@ public struct UserRequestBuilder: ModelRequestBuilder {
 
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
-        .init(client: client, path: path.appending("photos"))
+        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }
@@ -7925,16 +7985,25 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.userSettings",
         model: UserSettings.self,
         children: [
-            .init("exchange", "microsoft.graph.exchangeSettings", collection: false),
+            .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: [.patch, .put, .delete]),
             .init("itemInsights", "microsoft.graph.userInsightsSettings", collection: false),
             .init("shiftPreferences", "microsoft.graph.shiftPreferences", collection: false),
             .init("storage", "microsoft.graph.userStorage", collection: false),
             .init("windows", "microsoft.graph.windowsSetting", collection: true),
-            .init("workHoursAndLocations", "microsoft.graph.workHoursAndLocationsSetting", collection: false),
+            .init(
+                "workHoursAndLocations",
+                "microsoft.graph.workHoursAndLocationsSetting",
+                collection: false,
+                refusing: [.delete]
+            ),
         ]
     )
 
-    public var exchange: ExchangeSettingsRequestBuilder { .init(client: client, path: path.appending("exchange")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var exchange: ExchangeSettingsRequestBuilder {
+        .init(client: client, path: path.appending("exchange", refusing: [.patch, .put, .delete]))
+    }
 
     public var itemInsights: UserInsightsSettingsRequestBuilder {
         .init(client: client, path: path.appending("itemInsights"))
@@ -7951,8 +8020,10 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("windows"))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var workHoursAndLocations: WorkHoursAndLocationsSettingRequestBuilder {
-        .init(client: client, path: path.appending("workHoursAndLocations"))
+        .init(client: client, path: path.appending("workHoursAndLocations", refusing: [.delete]))
     }
 }
 
@@ -8936,7 +9007,13 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
             .init("onPremisesConnections", "microsoft.graph.cloudPcOnPremisesConnection", collection: true),
             .init("provisioningPolicies", "microsoft.graph.cloudPcProvisioningPolicy", collection: true),
             .init("report", "microsoft.graph.cloudPcReport", collection: false),
-            .init("servicePlans", "microsoft.graph.cloudPcServicePlan", collection: true),
+            .init(
+                "servicePlans",
+                "microsoft.graph.cloudPcServicePlan",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("userSettings", "microsoft.graph.cloudPcUserSetting", collection: true),
         ]
     )
@@ -8975,9 +9052,15 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
 
     public var report: CloudPcReportRequestBuilder { .init(client: client, path: path.appending("report")) }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `servicePlans.request()` lists them; `servicePlans("cloudPcServicePlan-id")` addresses one.
     public var servicePlans: CollectionRequestBuilder<CloudPcServicePlanRequestBuilder> {
-        .init(client: client, path: path.appending("servicePlans"))
+        .init(
+            client: client,
+            path: path.appending("servicePlans", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `userSettings.request()` lists them; `userSettings("cloudPcUserSetting-id")` addresses one.

@@ -3434,31 +3434,55 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
         children: [
             .init("emailMethods", "microsoft.graph.emailAuthenticationMethod", collection: true),
             .init("externalAuthenticationMethods", "microsoft.graph.externalAuthenticationMethod", collection: true),
-            .init("fido2Methods", "microsoft.graph.fido2AuthenticationMethod", collection: true),
-            .init("methods", "microsoft.graph.authenticationMethod", collection: true),
+            .init(
+                "fido2Methods",
+                "microsoft.graph.fido2AuthenticationMethod",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
+            ),
+            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: [.delete]),
             .init(
                 "microsoftAuthenticatorMethods",
                 "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-                collection: true
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
             ),
             .init("operations", "microsoft.graph.longRunningOperation", collection: true),
-            .init("passwordMethods", "microsoft.graph.passwordAuthenticationMethod", collection: true),
+            .init(
+                "passwordMethods",
+                "microsoft.graph.passwordAuthenticationMethod",
+                collection: true,
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
             .init(
                 "platformCredentialMethods",
                 "microsoft.graph.platformCredentialAuthenticationMethod",
-                collection: true
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
             ),
-            .init("softwareOathMethods", "microsoft.graph.softwareOathAuthenticationMethod", collection: true),
+            .init(
+                "softwareOathMethods",
+                "microsoft.graph.softwareOathAuthenticationMethod",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
+            ),
             .init(
                 "temporaryAccessPassMethods",
                 "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-                collection: true
+                collection: true,
+                itemsRefusing: [.patch, .put]
             ),
             .init(
                 "windowsHelloForBusinessMethods",
                 "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
-                collection: true
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
             ),
         ]
     )
@@ -3474,21 +3498,33 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("externalAuthenticationMethods"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `fido2Methods.request()` lists them; `fido2Methods("fido2AuthenticationMethod-id")` addresses one.
     public var fido2Methods: CollectionRequestBuilder<Fido2AuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("fido2Methods"))
+        .init(client: client, path: path.appending("fido2Methods", refusing: [.post], itemsRefusing: [.patch, .put]))
     }
 
+    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `methods.request()` lists them; `methods("authenticationMethod-id")` addresses one.
     public var methods: CollectionRequestBuilder<AuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("methods"))
+        .init(client: client, path: path.appending("methods", itemsRefusing: [.delete]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `microsoftAuthenticatorMethods.request()` lists them; `microsoftAuthenticatorMethods("id")` addresses one.
     public var microsoftAuthenticatorMethods:
         CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodRequestBuilder>
     {
-        .init(client: client, path: path.appending("microsoftAuthenticatorMethods"))
+        .init(
+            client: client,
+            path: path.appending("microsoftAuthenticatorMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
     }
 
     /// `operations.request()` lists them; `operations("longRunningOperation-id")` addresses one.
@@ -3496,9 +3532,12 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("operations"))
     }
 
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `passwordMethods.request()` lists them; `passwordMethods("passwordAuthenticationMethod-id")` addresses one.
     public var passwordMethods: CollectionRequestBuilder<PasswordAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("passwordMethods"))
+        .init(client: client, path: path.appending("passwordMethods", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `phoneMethods.request()` lists them; `phoneMethods("phoneAuthenticationMethod-id")` addresses one.
@@ -3506,33 +3545,54 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("phoneMethods"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `platformCredentialMethods.request()` lists them;
     /// `platformCredentialMethods("platformCredentialAuthenticationMethod-id")` addresses one.
     public var platformCredentialMethods:
         CollectionRequestBuilder<PlatformCredentialAuthenticationMethodRequestBuilder>
     {
-        .init(client: client, path: path.appending("platformCredentialMethods"))
+        .init(
+            client: client,
+            path: path.appending("platformCredentialMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `softwareOathMethods.request()` lists them; `softwareOathMethods("softwareOathAuthenticationMethod-id")`
     /// addresses one.
     public var softwareOathMethods: CollectionRequestBuilder<SoftwareOathAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("softwareOathMethods"))
+        .init(
+            client: client,
+            path: path.appending("softwareOathMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
     }
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `temporaryAccessPassMethods.request()` lists them;
     /// `temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id")` addresses one.
     public var temporaryAccessPassMethods:
         CollectionRequestBuilder<TemporaryAccessPassAuthenticationMethodRequestBuilder>
     {
-        .init(client: client, path: path.appending("temporaryAccessPassMethods"))
+        .init(client: client, path: path.appending("temporaryAccessPassMethods", itemsRefusing: [.patch, .put]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `windowsHelloForBusinessMethods.request()` lists them; `windowsHelloForBusinessMethods("id")` addresses one.
     public var windowsHelloForBusinessMethods:
         CollectionRequestBuilder<WindowsHelloForBusinessAuthenticationMethodRequestBuilder>
     {
-        .init(client: client, path: path.appending("windowsHelloForBusinessMethods"))
+        .init(
+            client: client,
+            path: path.appending("windowsHelloForBusinessMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
     }
 }
 
@@ -5622,12 +5682,26 @@ public struct BitlockerRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.bitlocker",
         model: Bitlocker.self,
-        children: [.init("recoveryKeys", "microsoft.graph.bitlockerRecoveryKey", collection: true)]
+        children: [
+            .init(
+                "recoveryKeys",
+                "microsoft.graph.bitlockerRecoveryKey",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `recoveryKeys.request()` lists them; `recoveryKeys("bitlockerRecoveryKey-id")` addresses one.
     public var recoveryKeys: CollectionRequestBuilder<BitlockerRecoveryKeyRequestBuilder> {
-        .init(client: client, path: path.appending("recoveryKeys"))
+        .init(
+            client: client,
+            path: path.appending("recoveryKeys", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -8258,7 +8332,7 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.calendarSharingMessage",
         model: CalendarSharingMessage.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -8283,9 +8357,12 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.

@@ -8350,7 +8350,13 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
             .init("deletedItems", "microsoft.graph.caPoliciesDeletableRoot", collection: false),
             .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
             .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-            .init("templates", "microsoft.graph.conditionalAccessTemplate", collection: true),
+            .init(
+                "templates",
+                "microsoft.graph.conditionalAccessTemplate",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [.init("evaluate", .post, ["evaluate"], response: .collection(.model(WhatIfAnalysisResult.self)))]
     )
@@ -8381,9 +8387,15 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("policies"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `templates.request()` lists them; `templates("conditionalAccessTemplate-id")` addresses one.
     public var templates: CollectionRequestBuilder<ConditionalAccessTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("templates"))
+        .init(
+            client: client,
+            path: path.appending("templates", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/evaluate` (POST).
@@ -9520,7 +9532,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
         children: [
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
+            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: [.delete]),
             .init(
                 "singleValueExtendedProperties",
                 "microsoft.graph.singleValueLegacyExtendedProperty",
@@ -9544,7 +9556,11 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
-    public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var photo: ProfilePhotoRequestBuilder {
+        .init(client: client, path: path.appending("photo", refusing: [.delete]))
+    }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.

@@ -84,13 +84,24 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.conversationThread",
         model: ConversationThread.self,
-        children: [.init("posts", "microsoft.graph.post", collection: true)],
+        children: [
+            .init(
+                "posts",
+                "microsoft.graph.post",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ],
         operations: [.init("reply", .post, ["reply"])]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `posts.request()` lists them; `posts("post-id")` addresses one.
     public var posts: CollectionRequestBuilder<PostRequestBuilder> {
-        .init(client: client, path: path.appending("posts"))
+        .init(client: client, path: path.appending("posts", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// - Remark: Generated from `microsoft.graph.conversationThread/reply` (POST).
@@ -187,12 +198,26 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.copilotAdminCatalog",
         model: CopilotAdminCatalog.self,
-        children: [.init("packages", "microsoft.graph.copilotPackageDetail", collection: true)]
+        children: [
+            .init(
+                "packages",
+                "microsoft.graph.copilotPackageDetail",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `packages.request()` lists them; `packages("copilotPackageDetail-id")` addresses one.
     public var packages: CollectionRequestBuilder<CopilotPackageDetailRequestBuilder> {
-        .init(client: client, path: path.appending("packages"))
+        .init(
+            client: client,
+            path: path.appending("packages", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -4399,12 +4424,23 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.deletedItemContainer",
         model: DeletedItemContainer.self,
-        children: [.init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true)]
+        children: [
+            .init(
+                "workflows",
+                "microsoft.graph.identityGovernance.workflow",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put]
+            ),
+        ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
     public var workflows: CollectionRequestBuilder<IdentityGovernanceWorkflowRequestBuilder> {
-        .init(client: client, path: path.appending("workflows"))
+        .init(client: client, path: path.appending("workflows", refusing: [.post], itemsRefusing: [.patch, .put]))
     }
 }
 

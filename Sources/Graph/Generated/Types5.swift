@@ -9402,7 +9402,7 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessage",
         model: EventMessage.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -9410,7 +9410,7 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false),
+            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
         ],
         operations: [
             .init("copy", .post, ["copy"], response: .model(Message.self)),
@@ -9427,9 +9427,12 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -9451,7 +9454,11 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("singleValueExtendedProperties"))
     }
 
-    public var event: EventRequestBuilder { .init(client: client, path: path.appending("event")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var event: EventRequestBuilder {
+        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
+    }
 
     /// - Remark: Generated from `microsoft.graph.eventMessage/copy` (POST).
     public func copy(destinationId: String) -> OperationRequest<Message> {
@@ -9576,7 +9583,7 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessageRequest",
         model: EventMessageRequest.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -9584,7 +9591,7 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false),
+            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
         ],
         operations: [
             .init("copy", .post, ["copy"], response: .model(Message.self)),
@@ -9601,9 +9608,12 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -9625,7 +9635,11 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("singleValueExtendedProperties"))
     }
 
-    public var event: EventRequestBuilder { .init(client: client, path: path.appending("event")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var event: EventRequestBuilder {
+        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
+    }
 
     /// - Remark: Generated from `microsoft.graph.eventMessageRequest/copy` (POST).
     public func copy(destinationId: String) -> OperationRequest<Message> {
@@ -9871,7 +9885,7 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessageResponse",
         model: EventMessageResponse.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -9879,7 +9893,7 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false),
+            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
         ],
         operations: [
             .init("copy", .post, ["copy"], response: .model(Message.self)),
@@ -9896,9 +9910,12 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -9920,7 +9937,11 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("singleValueExtendedProperties"))
     }
 
-    public var event: EventRequestBuilder { .init(client: client, path: path.appending("event")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var event: EventRequestBuilder {
+        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
+    }
 
     /// - Remark: Generated from `microsoft.graph.eventMessageResponse/copy` (POST).
     public func copy(destinationId: String) -> OperationRequest<Message> {
@@ -10045,11 +10066,23 @@ public struct EventRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.event",
         model: Event.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
-            .init("calendar", "microsoft.graph.calendar", collection: false),
-            .init("exceptionOccurrences", "microsoft.graph.event", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.patch, .put, .delete]),
+            .init(
+                "exceptionOccurrences",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("instances", "microsoft.graph.event", collection: true),
+            .init(
+                "instances",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
                 "singleValueExtendedProperties",
@@ -10070,16 +10103,29 @@ public struct EventRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
-    public var calendar: OutlookCalendarRequestBuilder { .init(client: client, path: path.appending("calendar")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var calendar: OutlookCalendarRequestBuilder {
+        .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
+    }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `exceptionOccurrences.request()` lists them; `exceptionOccurrences("event-id")` addresses one.
     public var exceptionOccurrences: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("exceptionOccurrences"))
+        .init(
+            client: client,
+            path: path.appending("exceptionOccurrences", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -10087,9 +10133,15 @@ public struct EventRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("extensions"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `instances.request()` lists them; `instances("event-id")` addresses one.
     public var instances: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("instances"))
+        .init(
+            client: client,
+            path: path.appending("instances", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
@@ -11709,7 +11761,7 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
             .init("groups", "microsoft.graph.externalConnectors.externalGroup", collection: true),
             .init("items", "microsoft.graph.externalConnectors.externalItem", collection: true),
             .init("operations", "microsoft.graph.externalConnectors.connectionOperation", collection: true),
-            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false),
+            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: [.delete]),
         ]
     )
 
@@ -11728,7 +11780,11 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
         .init(client: client, path: path.appending("operations"))
     }
 
-    public var schema: ExternalConnectorsSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var schema: ExternalConnectorsSchemaRequestBuilder {
+        .init(client: client, path: path.appending("schema", refusing: [.delete]))
+    }
 }
 
 /// Its properties are listed in `ExternalConnectorsExternalGroupFields`; read and write them as `value.name`.

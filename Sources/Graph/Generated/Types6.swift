@@ -3797,11 +3797,22 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.group",
         model: Group.self,
         children: [
-            .init("acceptedSenders", "microsoft.graph.directoryObject", collection: true),
+            .init(
+                "acceptedSenders",
+                "microsoft.graph.directoryObject",
+                collection: true,
+                itemsRefusing: [.patch, .put]
+            ),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("calendar", "microsoft.graph.calendar", collection: false),
-            .init("calendarView", "microsoft.graph.event", collection: true),
-            .init("conversations", "microsoft.graph.conversation", collection: true),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.patch, .put, .delete]),
+            .init(
+                "calendarView",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: [.patch, .put]),
             .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
             .init("drive", "microsoft.graph.drive", collection: false),
             .init("drives", "microsoft.graph.drive", collection: true),
@@ -3816,11 +3827,22 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
             .init("owners", "microsoft.graph.directoryObject", collection: true),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
             .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init("photos", "microsoft.graph.profilePhoto", collection: true),
+            .init(
+                "photos",
+                "microsoft.graph.profilePhoto",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("planner", "microsoft.graph.plannerGroup", collection: false),
-            .init("rejectedSenders", "microsoft.graph.directoryObject", collection: true),
+            .init(
+                "rejectedSenders",
+                "microsoft.graph.directoryObject",
+                collection: true,
+                itemsRefusing: [.patch, .put]
+            ),
             .init("settings", "microsoft.graph.groupSetting", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
             .init("team", "microsoft.graph.team", collection: false),
             .init("threads", "microsoft.graph.conversationThread", collection: true),
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
@@ -3866,9 +3888,12 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `acceptedSenders.request()` lists them; `acceptedSenders("directoryObject-id")` addresses one.
     public var acceptedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("acceptedSenders"))
+        .init(client: client, path: path.appending("acceptedSenders", itemsRefusing: [.patch, .put]))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
@@ -3876,16 +3901,29 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
-    public var calendar: OutlookCalendarRequestBuilder { .init(client: client, path: path.appending("calendar")) }
-
-    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
-    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("calendarView"))
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var calendar: OutlookCalendarRequestBuilder {
+        .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
+    }
+
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `conversations.request()` lists them; `conversations("conversation-id")` addresses one.
     public var conversations: CollectionRequestBuilder<ConversationRequestBuilder> {
-        .init(client: client, path: path.appending("conversations"))
+        .init(client: client, path: path.appending("conversations", itemsRefusing: [.patch, .put]))
     }
 
     public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
@@ -3948,16 +3986,22 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
 
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
-        .init(client: client, path: path.appending("photos"))
+        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     public var planner: PlannerGroupRequestBuilder { .init(client: client, path: path.appending("planner")) }
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `rejectedSenders.request()` lists them; `rejectedSenders("directoryObject-id")` addresses one.
     public var rejectedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("rejectedSenders"))
+        .init(client: client, path: path.appending("rejectedSenders", itemsRefusing: [.patch, .put]))
     }
 
     /// `settings.request()` lists them; `settings("groupSetting-id")` addresses one.
@@ -3965,9 +4009,12 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("settings"))
     }
 
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites"))
+        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
@@ -5210,7 +5257,12 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
             .init("authenticationEventListeners", "microsoft.graph.authenticationEventListener", collection: true),
             .init("authenticationEventsFlows", "microsoft.graph.authenticationEventsFlow", collection: true),
             .init("b2xUserFlows", "microsoft.graph.b2xIdentityUserFlow", collection: true),
-            .init("conditionalAccess", "microsoft.graph.conditionalAccessRoot", collection: false),
+            .init(
+                "conditionalAccess",
+                "microsoft.graph.conditionalAccessRoot",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
             .init("customAuthenticationExtensions", "microsoft.graph.customAuthenticationExtension", collection: true),
             .init("identityProviders", "microsoft.graph.identityProviderBase", collection: true),
             .init("riskPrevention", "microsoft.graph.riskPreventionContainer", collection: false),
@@ -5241,8 +5293,10 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("b2xUserFlows"))
     }
 
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var conditionalAccess: ConditionalAccessRootRequestBuilder {
-        .init(client: client, path: path.appending("conditionalAccess"))
+        .init(client: client, path: path.appending("conditionalAccess", refusing: [.patch, .put, .delete]))
     }
 
     /// `customAuthenticationExtensions.request()` lists them;
@@ -6193,12 +6247,29 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
         model: IdentityGovernanceLifecycleWorkflowsContainer.self,
         children: [
             .init("customTaskExtensions", "microsoft.graph.identityGovernance.customTaskExtension", collection: true),
-            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false),
+            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: [.patch, .put]),
             .init("insights", "microsoft.graph.identityGovernance.insights", collection: false),
-            .init("settings", "microsoft.graph.identityGovernance.lifecycleManagementSettings", collection: false),
-            .init("taskDefinitions", "microsoft.graph.identityGovernance.taskDefinition", collection: true),
+            .init(
+                "settings",
+                "microsoft.graph.identityGovernance.lifecycleManagementSettings",
+                collection: false,
+                refusing: [.delete]
+            ),
+            .init(
+                "taskDefinitions",
+                "microsoft.graph.identityGovernance.taskDefinition",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true),
-            .init("workflowTemplates", "microsoft.graph.identityGovernance.workflowTemplate", collection: true),
+            .init(
+                "workflowTemplates",
+                "microsoft.graph.identityGovernance.workflowTemplate",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ]
     )
 
@@ -6207,21 +6278,31 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
         .init(client: client, path: path.appending("customTaskExtensions"))
     }
 
+    /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var deletedItems: DeletedItemContainerRequestBuilder {
-        .init(client: client, path: path.appending("deletedItems"))
+        .init(client: client, path: path.appending("deletedItems", refusing: [.patch, .put]))
     }
 
     public var insights: IdentityGovernanceInsightsRequestBuilder {
         .init(client: client, path: path.appending("insights"))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var settings: IdentityGovernanceLifecycleManagementSettingsRequestBuilder {
-        .init(client: client, path: path.appending("settings"))
+        .init(client: client, path: path.appending("settings", refusing: [.delete]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskDefinitions.request()` lists them; `taskDefinitions("taskDefinition-id")` addresses one.
     public var taskDefinitions: CollectionRequestBuilder<IdentityGovernanceTaskDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("taskDefinitions"))
+        .init(
+            client: client,
+            path: path.appending("taskDefinitions", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
@@ -6229,9 +6310,15 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
         .init(client: client, path: path.appending("workflows"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `workflowTemplates.request()` lists them; `workflowTemplates("workflowTemplate-id")` addresses one.
     public var workflowTemplates: CollectionRequestBuilder<IdentityGovernanceWorkflowTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("workflowTemplates"))
+        .init(
+            client: client,
+            path: path.appending("workflowTemplates", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -6637,8 +6724,20 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
         model: IdentityGovernanceRun.self,
         children: [
             .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
-            .init("taskProcessingResults", "microsoft.graph.identityGovernance.taskProcessingResult", collection: true),
-            .init("userProcessingResults", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
+            .init(
+                "taskProcessingResults",
+                "microsoft.graph.identityGovernance.taskProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "userProcessingResults",
+                "microsoft.graph.identityGovernance.userProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [
             .init(
@@ -6656,14 +6755,26 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("reprocessedRuns"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("taskProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
     public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("userProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("userProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -6961,8 +7072,19 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
         model: IdentityGovernanceTaskReport.self,
         children: [
             .init("task", "microsoft.graph.identityGovernance.task", collection: false),
-            .init("taskDefinition", "microsoft.graph.identityGovernance.taskDefinition", collection: false),
-            .init("taskProcessingResults", "microsoft.graph.identityGovernance.taskProcessingResult", collection: true),
+            .init(
+                "taskDefinition",
+                "microsoft.graph.identityGovernance.taskDefinition",
+                collection: false,
+                refusing: [.patch, .put]
+            ),
+            .init(
+                "taskProcessingResults",
+                "microsoft.graph.identityGovernance.taskProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [
             .init(
@@ -6977,13 +7099,21 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
 
     public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
 
+    /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var taskDefinition: IdentityGovernanceTaskDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("taskDefinition"))
+        .init(client: client, path: path.appending("taskDefinition", refusing: [.patch, .put]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("taskProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -7053,13 +7183,25 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.identityGovernance.task",
         model: IdentityGovernanceTask.self,
         children: [
-            .init("taskProcessingResults", "microsoft.graph.identityGovernance.taskProcessingResult", collection: true),
+            .init(
+                "taskProcessingResults",
+                "microsoft.graph.identityGovernance.taskProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("taskProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -7306,7 +7448,13 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
         children: [
             .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
             .init("subject", "microsoft.graph.user", collection: false),
-            .init("taskProcessingResults", "microsoft.graph.identityGovernance.taskProcessingResult", collection: true),
+            .init(
+                "taskProcessingResults",
+                "microsoft.graph.identityGovernance.taskProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [
             .init(
@@ -7326,9 +7474,15 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
 
     public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("taskProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
@@ -7704,10 +7858,34 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
             .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
             .init("executionScope", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
             .init("previewScope", "microsoft.graph.directoryObject", collection: true),
-            .init("runs", "microsoft.graph.identityGovernance.run", collection: true),
-            .init("taskReports", "microsoft.graph.identityGovernance.taskReport", collection: true),
-            .init("userProcessingResults", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
-            .init("versions", "microsoft.graph.identityGovernance.workflowVersion", collection: true),
+            .init(
+                "runs",
+                "microsoft.graph.identityGovernance.run",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "taskReports",
+                "microsoft.graph.identityGovernance.taskReport",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "userProcessingResults",
+                "microsoft.graph.identityGovernance.userProcessingResult",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "versions",
+                "microsoft.graph.identityGovernance.workflowVersion",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [
             .init("activate", .post, ["microsoft.graph.identityGovernance.activate"]),
@@ -7766,24 +7944,45 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("previewScope"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `runs.request()` lists them; `runs("run-id")` addresses one.
     public var runs: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
-        .init(client: client, path: path.appending("runs"))
+        .init(client: client, path: path.appending("runs", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `taskReports.request()` lists them; `taskReports("taskReport-id")` addresses one.
     public var taskReports: CollectionRequestBuilder<IdentityGovernanceTaskReportRequestBuilder> {
-        .init(client: client, path: path.appending("taskReports"))
+        .init(
+            client: client,
+            path: path.appending("taskReports", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
     public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("userProcessingResults"))
+        .init(
+            client: client,
+            path: path.appending("userProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `versions.request()` lists them; `versions("workflowVersion-id")` addresses one.
     public var versions: CollectionRequestBuilder<IdentityGovernanceWorkflowVersionRequestBuilder> {
-        .init(client: client, path: path.appending("versions"))
+        .init(
+            client: client,
+            path: path.appending("versions", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/activate` (POST).
@@ -7941,12 +8140,23 @@ public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuil
     public static let route = ResourceRoute(
         "microsoft.graph.identityGovernance.workflowTemplate",
         model: IdentityGovernanceWorkflowTemplate.self,
-        children: [.init("tasks", "microsoft.graph.identityGovernance.task", collection: true)]
+        children: [
+            .init(
+                "tasks",
+                "microsoft.graph.identityGovernance.task",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
     public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
+        .init(client: client, path: path.appending("tasks", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 }
 
@@ -9564,12 +9774,16 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.informationProtection",
         model: InformationProtection.self,
         children: [
-            .init("bitlocker", "microsoft.graph.bitlocker", collection: false),
+            .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: [.patch, .put, .delete]),
             .init("threatAssessmentRequests", "microsoft.graph.threatAssessmentRequest", collection: true),
         ]
     )
 
-    public var bitlocker: BitlockerRequestBuilder { .init(client: client, path: path.appending("bitlocker")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var bitlocker: BitlockerRequestBuilder {
+        .init(client: client, path: path.appending("bitlocker", refusing: [.patch, .put, .delete]))
+    }
 
     /// `threatAssessmentRequests.request()` lists them; `threatAssessmentRequests("threatAssessmentRequest-id")`
     /// addresses one.

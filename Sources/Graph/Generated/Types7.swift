@@ -3435,7 +3435,7 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.itemAttachment",
         model: ItemAttachment.self,
-        children: [.init("item", "microsoft.graph.outlookItem", collection: false)],
+        children: [.init("item", "microsoft.graph.outlookItem", collection: false, refusing: [.patch, .put, .delete])],
         operations: [
             .init(
                 "createUploadSession",
@@ -3447,7 +3447,11 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
         ]
     )
 
-    public var item: OutlookItemRequestBuilder { .init(client: client, path: path.appending("item")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var item: OutlookItemRequestBuilder {
+        .init(client: client, path: path.appending("item", refusing: [.patch, .put, .delete]))
+    }
 }
 
 extension CollectionRequestBuilder where Item == ItemAttachmentRequestBuilder {
@@ -7632,8 +7636,20 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.mailboxFolder",
         model: MailboxFolder.self,
         children: [
-            .init("childFolders", "microsoft.graph.mailboxFolder", collection: true),
-            .init("items", "microsoft.graph.mailboxItem", collection: true),
+            .init(
+                "childFolders",
+                "microsoft.graph.mailboxFolder",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "items",
+                "microsoft.graph.mailboxItem",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
                 "singleValueExtendedProperties",
@@ -7646,14 +7662,23 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `childFolders.request()` lists them; `childFolders("mailboxFolder-id")` addresses one.
     public var childFolders: CollectionRequestBuilder<MailboxFolderRequestBuilder> {
-        .init(client: client, path: path.appending("childFolders"))
+        .init(
+            client: client,
+            path: path.appending("childFolders", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `items.request()` lists them; `items("mailboxItem-id")` addresses one.
     public var items: CollectionRequestBuilder<MailboxItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
+        .init(client: client, path: path.appending("items", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
@@ -8025,7 +8050,15 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.mailbox",
         model: Mailbox.self,
-        children: [.init("folders", "microsoft.graph.mailboxFolder", collection: true)],
+        children: [
+            .init(
+                "folders",
+                "microsoft.graph.mailboxFolder",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ],
         operations: [
             .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
             .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
@@ -8058,9 +8091,15 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `folders.request()` lists them; `folders("mailboxFolder-id")` addresses one.
     public var folders: CollectionRequestBuilder<MailboxFolderRequestBuilder> {
-        .init(client: client, path: path.appending("folders"))
+        .init(
+            client: client,
+            path: path.appending("folders", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// - Remark: Generated from `microsoft.graph.mailbox/checkMemberGroups` (POST).

@@ -229,7 +229,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.message",
         model: Message.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -253,9 +253,12 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         ]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -2912,13 +2915,20 @@ public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.multiTenantOrganization",
         model: MultiTenantOrganization.self,
         children: [
-            .init("joinRequest", "microsoft.graph.multiTenantOrganizationJoinRequestRecord", collection: false),
+            .init(
+                "joinRequest",
+                "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
+                collection: false,
+                refusing: [.delete]
+            ),
             .init("tenants", "microsoft.graph.multiTenantOrganizationMember", collection: true),
         ]
     )
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var joinRequest: MultiTenantOrganizationJoinRequestRecordRequestBuilder {
-        .init(client: client, path: path.appending("joinRequest"))
+        .init(client: client, path: path.appending("joinRequest", refusing: [.delete]))
     }
 
     /// `tenants.request()` lists them; `tenants("multiTenantOrganizationMember-id")` addresses one.
@@ -9237,7 +9247,8 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
             .init(
                 "certificateBasedAuthConfiguration",
                 "microsoft.graph.certificateBasedAuthConfiguration",
-                collection: true
+                collection: true,
+                itemsRefusing: [.patch, .put]
             ),
             .init("extensions", "microsoft.graph.extension", collection: true),
         ],
@@ -9276,12 +9287,15 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("branding"))
     }
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `certificateBasedAuthConfiguration.request()` lists them;
     /// `certificateBasedAuthConfiguration("certificateBasedAuthConfiguration-id")` addresses one.
     public var certificateBasedAuthConfiguration:
         CollectionRequestBuilder<CertificateBasedAuthConfigurationRequestBuilder>
     {
-        .init(client: client, path: path.appending("certificateBasedAuthConfiguration"))
+        .init(client: client, path: path.appending("certificateBasedAuthConfiguration", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -9996,7 +10010,13 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
         model: OutlookCalendar.self,
         children: [
             .init("calendarPermissions", "microsoft.graph.calendarPermission", collection: true),
-            .init("calendarView", "microsoft.graph.event", collection: true),
+            .init(
+                "calendarView",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
             .init("events", "microsoft.graph.event", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -10022,9 +10042,15 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("calendarPermissions"))
     }
 
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("calendarView"))
+        .init(
+            client: client,
+            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// `events.request()` lists them; `events("event-id")` addresses one.

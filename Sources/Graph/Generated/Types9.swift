@@ -2090,7 +2090,7 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
             .init("profileCardProperties", "microsoft.graph.profileCardProperty", collection: true),
             .init("profilePropertySettings", "microsoft.graph.profilePropertySetting", collection: true),
             .init("profileSources", "microsoft.graph.profileSource", collection: true),
-            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false),
+            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: [.delete]),
         ]
     )
 
@@ -2114,7 +2114,11 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("profileSources"))
     }
 
-    public var pronouns: PronounsSettingsRequestBuilder { .init(client: client, path: path.appending("pronouns")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var pronouns: PronounsSettingsRequestBuilder {
+        .init(client: client, path: path.appending("pronouns", refusing: [.delete]))
+    }
 }
 
 /// Its properties are listed in `PermissionFields`; read and write them as `value.name`.
@@ -4731,7 +4735,12 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
             .init("conditionalAccessPolicies", "microsoft.graph.conditionalAccessPolicy", collection: true),
             .init("crossTenantAccessPolicy", "microsoft.graph.crossTenantAccessPolicy", collection: false),
             .init("defaultAppManagementPolicy", "microsoft.graph.tenantAppManagementPolicy", collection: false),
-            .init("deviceRegistrationPolicy", "microsoft.graph.deviceRegistrationPolicy", collection: false),
+            .init(
+                "deviceRegistrationPolicy",
+                "microsoft.graph.deviceRegistrationPolicy",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
             .init("featureRolloutPolicies", "microsoft.graph.featureRolloutPolicy", collection: true),
             .init(
                 "federatedTokenValidationPolicy",
@@ -4744,7 +4753,12 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
                 collection: false
             ),
-            .init("ownerlessGroupPolicy", "microsoft.graph.ownerlessGroupPolicy", collection: false),
+            .init(
+                "ownerlessGroupPolicy",
+                "microsoft.graph.ownerlessGroupPolicy",
+                collection: false,
+                refusing: [.delete]
+            ),
             .init("permissionGrantPolicies", "microsoft.graph.permissionGrantPolicy", collection: true),
             .init("roleManagementPolicies", "microsoft.graph.unifiedRoleManagementPolicy", collection: true),
             .init(
@@ -4809,8 +4823,10 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("defaultAppManagementPolicy"))
     }
 
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var deviceRegistrationPolicy: DeviceRegistrationPolicyRequestBuilder {
-        .init(client: client, path: path.appending("deviceRegistrationPolicy"))
+        .init(client: client, path: path.appending("deviceRegistrationPolicy", refusing: [.patch, .put, .delete]))
     }
 
     /// `featureRolloutPolicies.request()` lists them; `featureRolloutPolicies("featureRolloutPolicy-id")` addresses
@@ -4833,8 +4849,10 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("identitySecurityDefaultsEnforcementPolicy"))
     }
 
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     public var ownerlessGroupPolicy: OwnerlessGroupPolicyRequestBuilder {
-        .init(client: client, path: path.appending("ownerlessGroupPolicy"))
+        .init(client: client, path: path.appending("ownerlessGroupPolicy", refusing: [.delete]))
     }
 
     /// `permissionGrantPolicies.request()` lists them; `permissionGrantPolicies("permissionGrantPolicy-id")` addresses
@@ -5124,9 +5142,9 @@ public struct PostRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.post",
         model: Post.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("inReplyTo", "microsoft.graph.post", collection: false),
+            .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: [.patch, .put, .delete]),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
                 "singleValueExtendedProperties",
@@ -5137,9 +5155,12 @@ public struct PostRequestBuilder: ModelRequestBuilder {
         operations: [.init("forward", .post, ["forward"]), .init("reply", .post, ["reply"])]
     )
 
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -5147,7 +5168,11 @@ public struct PostRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("extensions"))
     }
 
-    public var inReplyTo: PostRequestBuilder { .init(client: client, path: path.appending("inReplyTo")) }
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var inReplyTo: PostRequestBuilder {
+        .init(client: client, path: path.appending("inReplyTo", refusing: [.patch, .put, .delete]))
+    }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.

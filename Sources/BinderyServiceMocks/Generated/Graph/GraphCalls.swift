@@ -963,9 +963,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).security.alertsV2.request().add(arguments.body())
         },
         "alert/delete": { client, arguments in
-            _ = try await GraphClient(client: client).security.alerts("alert-id-1").request().delete()
-        },
-        "alert/delete-delete": { client, arguments in
             _ = try await GraphClient(client: client).security.alertsV2("alert-id-1").request().delete()
         },
         "alert/get": { client, arguments in
@@ -1400,13 +1397,6 @@ extension ConformanceCalls {
                 )
                 .execute()
         },
-        "applicationTemplate/create": { client, arguments in
-            _ = try await GraphClient(client: client).applicationTemplates.request().add(arguments.body())
-        },
-        "applicationTemplate/delete": { client, arguments in
-            _ = try await GraphClient(client: client).applicationTemplates("applicationTemplate-id-1")
-                .request().delete()
-        },
         "applicationTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).applicationTemplates("applicationTemplate-id-1").request().get()
         },
@@ -1420,10 +1410,6 @@ extension ConformanceCalls {
         },
         "applicationTemplate/list": { client, arguments in
             _ = try await GraphClient(client: client).applicationTemplates.request().get()
-        },
-        "applicationTemplate/update": { client, arguments in
-            _ = try await GraphClient(client: client).applicationTemplates("applicationTemplate-id-1")
-                .request().update(arguments.body())
         },
         "approval/create": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -1586,10 +1572,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1").attachments
                 .request().get()
         },
-        "attachment/update": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
-                .attachments("attachment-id-1").request().update(arguments.body())
-        },
         "attachmentBase/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
                 .tasks("todoTask-id-1").attachments.request().add(arguments.body())
@@ -1610,14 +1592,6 @@ extension ConformanceCalls {
         "attachmentBase/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
                 .tasks("todoTask-id-1").attachments.request().get()
-        },
-        "attachmentBase/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
-                .tasks("todoTask-id-1").attachments("attachmentBase-id-1").request().update(arguments.body())
-        },
-        "attachmentSession/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
-                .tasks("todoTask-id-1").attachmentSessions.request().add(arguments.body())
         },
         "attachmentSession/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
@@ -1783,18 +1757,6 @@ extension ConformanceCalls {
         "auditLogQuery/list": { client, arguments in
             _ = try await GraphClient(client: client).security.auditLog.queries.request().get()
         },
-        "auditLogQuery/update": { client, arguments in
-            _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1")
-                .request().update(arguments.body())
-        },
-        "auditLogRecord/create": { client, arguments in
-            _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1").records
-                .request().add(arguments.body())
-        },
-        "auditLogRecord/delete": { client, arguments in
-            _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1")
-                .records("auditLogRecord-id-1").request().delete()
-        },
         "auditLogRecord/get": { client, arguments in
             _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1")
                 .records("auditLogRecord-id-1").request().get()
@@ -1802,10 +1764,6 @@ extension ConformanceCalls {
         "auditLogRecord/list": { client, arguments in
             _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1").records
                 .request().get()
-        },
-        "auditLogRecord/update": { client, arguments in
-            _ = try await GraphClient(client: client).security.auditLog.queries("auditLogQuery-id-1")
-                .records("auditLogRecord-id-1").request().update(arguments.body())
         },
         "auditLogRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.request().delete()
@@ -1923,10 +1881,6 @@ extension ConformanceCalls {
         "authenticationMethod/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication.methods
                 .request().add(arguments.body())
-        },
-        "authenticationMethod/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .methods("authenticationMethod-id-1").request().delete()
         },
         "authenticationMethod/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -2287,22 +2241,8 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).reports.partners.billing.reconciliation
                 .request().update(arguments.body())
         },
-        "bitlocker/delete": { client, arguments in
-            _ = try await GraphClient(client: client).informationProtection.bitlocker.request().delete()
-        },
         "bitlocker/get": { client, arguments in
             _ = try await GraphClient(client: client).informationProtection.bitlocker.request().get()
-        },
-        "bitlocker/update": { client, arguments in
-            _ = try await GraphClient(client: client).informationProtection.bitlocker.request().update(arguments.body())
-        },
-        "bitlockerRecoveryKey/create": { client, arguments in
-            _ = try await GraphClient(client: client).informationProtection.bitlocker.recoveryKeys
-                .request().add(arguments.body())
-        },
-        "bitlockerRecoveryKey/delete": { client, arguments in
-            _ = try await GraphClient(client: client).informationProtection.bitlocker
-                .recoveryKeys("bitlockerRecoveryKey-id-1").request().delete()
         },
         "bitlockerRecoveryKey/get": { client, arguments in
             _ = try await GraphClient(client: client).informationProtection.bitlocker
@@ -2310,10 +2250,6 @@ extension ConformanceCalls {
         },
         "bitlockerRecoveryKey/list": { client, arguments in
             _ = try await GraphClient(client: client).informationProtection.bitlocker.recoveryKeys.request().get()
-        },
-        "bitlockerRecoveryKey/update": { client, arguments in
-            _ = try await GraphClient(client: client).informationProtection.bitlocker
-                .recoveryKeys("bitlockerRecoveryKey-id-1").request().update(arguments.body())
         },
         "bookingAppointment/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1")
@@ -2620,7 +2556,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").calendars.request().add(arguments.body())
         },
         "calendar/delete": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendar.request().delete()
+            _ = try await GraphClient(client: client).users("user-id-1").calendars("calendar-id-1").request().delete()
         },
         "calendar/get": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendar.request().get()
@@ -2642,7 +2578,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).groups("group-id-1").calendar.permanentDelete().execute()
         },
         "calendar/update": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendar.request().update(arguments.body())
+            _ = try await GraphClient(client: client).users("user-id-1").calendar.request().update(arguments.body())
         },
         "calendarGroup/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").calendarGroups.request().add(arguments.body())
@@ -3699,24 +3635,12 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.report
                 .request().update(arguments.body())
         },
-        "cloudPcServicePlan/create": { client, arguments in
-            _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.servicePlans
-                .request().add(arguments.body())
-        },
-        "cloudPcServicePlan/delete": { client, arguments in
-            _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
-                .servicePlans("cloudPcServicePlan-id-1").request().delete()
-        },
         "cloudPcServicePlan/get": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
                 .servicePlans("cloudPcServicePlan-id-1").request().get()
         },
         "cloudPcServicePlan/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.servicePlans.request().get()
-        },
-        "cloudPcServicePlan/update": { client, arguments in
-            _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
-                .servicePlans("cloudPcServicePlan-id-1").request().update(arguments.body())
         },
         "cloudPcUserSetting/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
@@ -3916,9 +3840,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).policies.conditionalAccessPolicies("conditionalAccessPolicy-id-1")
                 .request().update(arguments.body())
         },
-        "conditionalAccessRoot/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identity.conditionalAccess.request().delete()
-        },
         "conditionalAccessRoot/evaluate": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess
                 .evaluate(
@@ -3932,27 +3853,12 @@ extension ConformanceCalls {
         "conditionalAccessRoot/get": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.request().get()
         },
-        "conditionalAccessRoot/update": { client, arguments in
-            _ = try await GraphClient(client: client).identity.conditionalAccess.request().update(arguments.body())
-        },
-        "conditionalAccessTemplate/create": { client, arguments in
-            _ = try await GraphClient(client: client).identity.conditionalAccess.templates
-                .request().add(arguments.body())
-        },
-        "conditionalAccessTemplate/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identity.conditionalAccess
-                .templates("conditionalAccessTemplate-id-1").request().delete()
-        },
         "conditionalAccessTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess
                 .templates("conditionalAccessTemplate-id-1").request().get()
         },
         "conditionalAccessTemplate/list": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.templates.request().get()
-        },
-        "conditionalAccessTemplate/update": { client, arguments in
-            _ = try await GraphClient(client: client).identity.conditionalAccess
-                .templates("conditionalAccessTemplate-id-1").request().update(arguments.body())
         },
         "configurationBaseline/create": { client, arguments in
             _ = try await GraphClient(client: client).admin.configurationManagement.configurationSnapshots
@@ -4347,10 +4253,6 @@ extension ConformanceCalls {
         "conversation/list": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").conversations.request().get()
         },
-        "conversation/update": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").conversations("conversation-id-1")
-                .request().update(arguments.body())
-        },
         "conversationMember/add": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").members
                 .add(values: arguments.bodyMember("values")).execute()
@@ -4436,23 +4338,12 @@ extension ConformanceCalls {
         "copilotAdminSetting/update": { client, arguments in
             _ = try await GraphClient(client: client).copilot.admin.settings.request().update(arguments.body())
         },
-        "copilotPackageDetail/create": { client, arguments in
-            _ = try await GraphClient(client: client).copilot.admin.catalog.packages.request().add(arguments.body())
-        },
-        "copilotPackageDetail/delete": { client, arguments in
-            _ = try await GraphClient(client: client).copilot.admin.catalog.packages("copilotPackageDetail-id-1")
-                .request().delete()
-        },
         "copilotPackageDetail/get": { client, arguments in
             _ = try await GraphClient(client: client).copilot.admin.catalog.packages("copilotPackageDetail-id-1")
                 .request().get()
         },
         "copilotPackageDetail/list": { client, arguments in
             _ = try await GraphClient(client: client).copilot.admin.catalog.packages.request().get()
-        },
-        "copilotPackageDetail/update": { client, arguments in
-            _ = try await GraphClient(client: client).copilot.admin.catalog.packages("copilotPackageDetail-id-1")
-                .request().update(arguments.body())
         },
         "copilotReportRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).copilot.reports.request().delete()
@@ -5006,10 +4897,6 @@ extension ConformanceCalls {
         },
         "deletedItemContainer/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.deletedItems.request().get()
-        },
-        "deletedItemContainer/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.deletedItems
-                .request().update(arguments.body())
         },
         "deletedTeam/create": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.deletedTeams.request().add(arguments.body())
@@ -6067,15 +5954,8 @@ extension ConformanceCalls {
                 .deviceManagementTroubleshootingEvents("deviceManagementTroubleshootingEvent-id-1")
                 .request().update(arguments.body())
         },
-        "deviceRegistrationPolicy/delete": { client, arguments in
-            _ = try await GraphClient(client: client).policies.deviceRegistrationPolicy.request().delete()
-        },
         "deviceRegistrationPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).policies.deviceRegistrationPolicy.request().get()
-        },
-        "deviceRegistrationPolicy/update": { client, arguments in
-            _ = try await GraphClient(client: client).policies.deviceRegistrationPolicy
-                .request().update(arguments.body())
         },
         "directory/delete": { client, arguments in
             _ = try await GraphClient(client: client).directory.request().delete()
@@ -7823,7 +7703,7 @@ extension ConformanceCalls {
                 .cancel(comment: arguments.bodyMember("Comment")).execute()
         },
         "event/create": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendarView.request().add(arguments.body())
+            _ = try await GraphClient(client: client).groups("group-id-1").events.request().add(arguments.body())
         },
         "event/decline": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
@@ -7835,7 +7715,7 @@ extension ConformanceCalls {
                 .execute()
         },
         "event/delete": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1").request().delete()
+            _ = try await GraphClient(client: client).groups("group-id-1").events("event-id-1").request().delete()
         },
         "event/delta": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView.delta().get()
@@ -7873,7 +7753,7 @@ extension ConformanceCalls {
                 .execute()
         },
         "event/update": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
+            _ = try await GraphClient(client: client).groups("group-id-1").events("event-id-1")
                 .request().update(arguments.body())
         },
         "exchangeAdmin/delete": { client, arguments in
@@ -7958,15 +7838,8 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).solutions.backupRestore
                 .exchangeRestoreSessions("exchangeRestoreSession-id-1").request().update(arguments.body())
         },
-        "exchangeSettings/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").settings.exchange.request().delete()
-        },
         "exchangeSettings/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.exchange.request().get()
-        },
-        "exchangeSettings/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").settings.exchange
-                .request().update(arguments.body())
         },
         "extension/create": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1").extensions.request().add(arguments.body())
@@ -8231,10 +8104,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
                 .request().update(arguments.body())
         },
-        "fido2AuthenticationMethod/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication.fido2Methods
-                .request().add(arguments.body())
-        },
         "fido2AuthenticationMethod/creationOptions": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication.fido2Methods
                 .creationOptions().execute()
@@ -8254,10 +8123,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .fido2Methods("fido2AuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "fido2AuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .fido2Methods("fido2AuthenticationMethod-id-1").request().update(arguments.body())
         },
         "fieldValueSet/delete": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem.fields.request().delete()
@@ -9286,9 +9151,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).security.incidents("incident-id-1")
                 .request().update(arguments.body())
         },
-        "inferenceClassification/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").inferenceClassification.request().delete()
-        },
         "inferenceClassification/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").inferenceClassification.request().get()
         },
@@ -9709,9 +9571,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").licenseDetails("licenseDetails-id-1")
                 .request().update(arguments.body())
         },
-        "lifecycleManagementSettings/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.settings.request().delete()
-        },
         "lifecycleManagementSettings/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.settings.request().get()
         },
@@ -10007,14 +9866,6 @@ extension ConformanceCalls {
                 )
                 .execute()
         },
-        "mailboxFolder/create": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").folders
-                .request().add(arguments.body())
-        },
-        "mailboxFolder/delete": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").request().delete()
-        },
         "mailboxFolder/delta": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").folders.delta().get()
         },
@@ -10024,18 +9875,6 @@ extension ConformanceCalls {
         },
         "mailboxFolder/list": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").folders.request().get()
-        },
-        "mailboxFolder/update": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").request().update(arguments.body())
-        },
-        "mailboxItem/create": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").items.request().add(arguments.body())
-        },
-        "mailboxItem/delete": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").items("mailboxItem-id-1").request().delete()
         },
         "mailboxItem/delta": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
@@ -10048,10 +9887,6 @@ extension ConformanceCalls {
         "mailboxItem/list": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
                 .folders("mailboxFolder-id-1").items.request().get()
-        },
-        "mailboxItem/update": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").items("mailboxItem-id-1").request().update(arguments.body())
         },
         "mailboxProtectionRule/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.mailboxInclusionRules
@@ -10774,10 +10609,6 @@ extension ConformanceCalls {
         "messageTracingRoot/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.tracing.request().update(arguments.body())
         },
-        "microsoftAuthenticatorAuthenticationMethod/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication.microsoftAuthenticatorMethods
-                .request().add(arguments.body())
-        },
         "microsoftAuthenticatorAuthenticationMethod/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .microsoftAuthenticatorMethods("microsoftAuthenticatorAuthenticationMethod-id-1").request().delete()
@@ -10794,11 +10625,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .microsoftAuthenticatorMethods("microsoftAuthenticatorAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "microsoftAuthenticatorAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .microsoftAuthenticatorMethods("microsoftAuthenticatorAuthenticationMethod-id-1")
-                .request().update(arguments.body())
         },
         "mobileApp/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.mobileApps("mobileApp-id-1")
@@ -10917,9 +10743,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).deviceManagement
                 .mobileThreatDefenseConnectors("mobileThreatDefenseConnector-id-1").request().update(arguments.body())
         },
-        "multiTenantOrganization/delete": { client, arguments in
-            _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.request().delete()
-        },
         "multiTenantOrganization/get": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.request().get()
         },
@@ -10946,10 +10769,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client)
                 .policies.crossTenantAccessPolicy.templates.multiTenantOrganizationIdentitySynchronization
                 .request().update(arguments.body())
-        },
-        "multiTenantOrganizationJoinRequestRecord/delete": { client, arguments in
-            _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.joinRequest
-                .request().delete()
         },
         "multiTenantOrganizationJoinRequestRecord/get": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.joinRequest
@@ -11853,9 +11672,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").outlook
                 .masterCategories("outlookCategory-id-1").request().update(arguments.body())
         },
-        "outlookUser/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").outlook.request().delete()
-        },
         "outlookUser/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").outlook.request().get()
         },
@@ -11868,12 +11684,6 @@ extension ConformanceCalls {
         "outlookUser/supportedTimeZones-get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").outlook
                 .supportedTimeZones(timeZoneStandard: arguments("TimeZoneStandard")).get()
-        },
-        "outlookUser/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").outlook.request().update(arguments.body())
-        },
-        "ownerlessGroupPolicy/delete": { client, arguments in
-            _ = try await GraphClient(client: client).policies.ownerlessGroupPolicy.request().delete()
         },
         "ownerlessGroupPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).policies.ownerlessGroupPolicy.request().get()
@@ -11976,10 +11786,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication.passwordMethods
                 .request().add(arguments.body())
         },
-        "passwordAuthenticationMethod/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .passwordMethods("passwordAuthenticationMethod-id-1").request().delete()
-        },
         "passwordAuthenticationMethod/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .passwordMethods("passwordAuthenticationMethod-id-1").request().get()
@@ -11991,10 +11797,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .passwordMethods("passwordAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "passwordAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .passwordMethods("passwordAuthenticationMethod-id-1").request().update(arguments.body())
         },
         "payload/create": { client, arguments in
             _ = try await GraphClient(client: client).security.attackSimulation.payloads.request().add(arguments.body())
@@ -12013,14 +11815,8 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).security.attackSimulation.payloads("payload-id-1")
                 .request().update(arguments.body())
         },
-        "peopleAdminSettings/delete": { client, arguments in
-            _ = try await GraphClient(client: client).admin.people.request().delete()
-        },
         "peopleAdminSettings/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.people.request().get()
-        },
-        "peopleAdminSettings/update": { client, arguments in
-            _ = try await GraphClient(client: client).admin.people.request().update(arguments.body())
         },
         "permission/create": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").permissions.request().add(arguments.body())
@@ -12122,21 +11918,11 @@ extension ConformanceCalls {
                 )
                 .execute()
         },
-        "person/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").people.request().add(arguments.body())
-        },
-        "person/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").people("person-id-1").request().delete()
-        },
         "person/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").people("person-id-1").request().get()
         },
         "person/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").people.request().get()
-        },
-        "person/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").people("person-id-1")
-                .request().update(arguments.body())
         },
         "phoneAuthenticationMethod/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication.phoneMethods
@@ -12337,10 +12123,6 @@ extension ConformanceCalls {
         "plannerUser/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").planner.request().update(arguments.body())
         },
-        "platformCredentialAuthenticationMethod/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication.platformCredentialMethods
-                .request().add(arguments.body())
-        },
         "platformCredentialAuthenticationMethod/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .platformCredentialMethods("platformCredentialAuthenticationMethod-id-1").request().delete()
@@ -12357,11 +12139,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .platformCredentialMethods("platformCredentialAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "platformCredentialAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .platformCredentialMethods("platformCredentialAuthenticationMethod-id-1")
-                .request().update(arguments.body())
         },
         "policyRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.request().delete()
@@ -12382,14 +12159,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.templates
                 .request().update(arguments.body())
         },
-        "post/create": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1").posts
-                .request().add(arguments.body())
-        },
-        "post/delete": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
-                .posts("post-id-1").request().delete()
-        },
         "post/forward": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
                 .posts("post-id-1")
@@ -12407,10 +12176,6 @@ extension ConformanceCalls {
         "post/reply": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
                 .posts("post-id-1").reply(post: arguments.bodyMember("Post")).execute()
-        },
-        "post/update": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
-                .posts("post-id-1").request().update(arguments.body())
         },
         "presence/clearAutomaticLocation": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence.clearAutomaticLocation().execute()
@@ -12967,9 +12732,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).admin.people.profileCardProperties("profileCardProperty-id-1")
                 .request().update(arguments.body())
         },
-        "profilePhoto/create": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").photos.request().add(arguments.body())
-        },
         "profilePhoto/delete": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").photo.request().delete()
         },
@@ -13017,9 +12779,6 @@ extension ConformanceCalls {
         "profileSource/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.people.profileSources("profileSource-id-1")
                 .request().update(arguments.body())
-        },
-        "pronounsSettings/delete": { client, arguments in
-            _ = try await GraphClient(client: client).admin.people.pronouns.request().delete()
         },
         "pronounsSettings/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.people.pronouns.request().get()
@@ -14265,12 +14024,12 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).roleManagement.request().update(arguments.body())
         },
         "run/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .workflows("workflow-id-1").runs.request().add(arguments.body())
+            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
+                .executionScope("userProcessingResult-id-1").reprocessedRuns.request().add(arguments.body())
         },
         "run/delete": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .runs("run-id-1").request().delete()
+                .executionScope("userProcessingResult-id-1").reprocessedRuns("run-id-1").request().delete()
         },
         "run/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -14287,7 +14046,8 @@ extension ConformanceCalls {
         },
         "run/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .runs("run-id-1").request().update(arguments.body())
+                .executionScope("userProcessingResult-id-1").reprocessedRuns("run-id-1")
+                .request().update(arguments.body())
         },
         "schedule/delete": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.request().delete()
@@ -14329,9 +14089,6 @@ extension ConformanceCalls {
         "schedulingGroup/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
                 .schedulingGroups("schedulingGroup-id-1").request().update(arguments.body())
-        },
-        "schema/delete": { client, arguments in
-            _ = try await GraphClient(client: client).connections("externalConnection-id-1").schema.request().delete()
         },
         "schema/get": { client, arguments in
             _ = try await GraphClient(client: client).connections("externalConnection-id-1").schema.request().get()
@@ -15324,12 +15081,6 @@ extension ConformanceCalls {
         "site/add": { client, arguments in
             _ = try await GraphClient(client: client).sites.add(value: arguments.bodyMember("value")).execute()
         },
-        "site/create": { client, arguments in
-            _ = try await GraphClient(client: client).sites.request().add(arguments.body())
-        },
-        "site/delete": { client, arguments in
-            _ = try await GraphClient(client: client).sites("site-id-1").request().delete()
-        },
         "site/delta": { client, arguments in
             _ = try await GraphClient(client: client).sites.delta().get()
         },
@@ -15532,10 +15283,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1")
                 .request().update(arguments.body())
         },
-        "softwareOathAuthenticationMethod/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication.softwareOathMethods
-                .request().add(arguments.body())
-        },
         "softwareOathAuthenticationMethod/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .softwareOathMethods("softwareOathAuthenticationMethod-id-1").request().delete()
@@ -15552,10 +15299,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .softwareOathMethods("softwareOathAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "softwareOathAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .softwareOathMethods("softwareOathAuthenticationMethod-id-1").request().update(arguments.body())
         },
         "softwareUpdateStatusSummary/delete": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.softwareUpdateStatusSummary.request().delete()
@@ -16056,13 +15799,9 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
                 .tasks("task-id-1").request().update(arguments.body())
         },
-        "taskDefinition/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.taskDefinitions
-                .request().add(arguments.body())
-        },
         "taskDefinition/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .taskDefinitions("taskDefinition-id-1").request().delete()
+            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
+                .taskReports("taskReport-id-1").taskDefinition.request().delete()
         },
         "taskDefinition/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
@@ -16071,18 +15810,6 @@ extension ConformanceCalls {
         "taskDefinition/list": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.taskDefinitions
                 .request().get()
-        },
-        "taskDefinition/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .taskDefinitions("taskDefinition-id-1").request().update(arguments.body())
-        },
-        "taskProcessingResult/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .tasks("task-id-1").taskProcessingResults.request().add(arguments.body())
-        },
-        "taskProcessingResult/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .tasks("task-id-1").taskProcessingResults("taskProcessingResult-id-1").request().delete()
         },
         "taskProcessingResult/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -16102,19 +15829,6 @@ extension ConformanceCalls {
                 )
                 .execute()
         },
-        "taskProcessingResult/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .tasks("task-id-1").taskProcessingResults("taskProcessingResult-id-1")
-                .request().update(arguments.body())
-        },
-        "taskReport/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .workflows("workflow-id-1").taskReports.request().add(arguments.body())
-        },
-        "taskReport/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .taskReports("taskReport-id-1").request().delete()
-        },
         "taskReport/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
                 .taskReports("taskReport-id-1").request().get()
@@ -16127,10 +15841,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflows("workflow-id-1").taskReports
                 .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).execute()
-        },
-        "taskReport/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .taskReports("taskReport-id-1").request().update(arguments.body())
         },
         "team/archive": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1")
@@ -16490,11 +16200,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "temporaryAccessPassAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id-1")
-                .request().update(arguments.body())
         },
         "tenantAppManagementPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
@@ -19051,10 +18756,6 @@ extension ConformanceCalls {
                 .managedDevices("managedDevice-id-1").windowsProtectionState
                 .detectedMalwareState("windowsDeviceMalwareState-id-1").request().update(arguments.body())
         },
-        "windowsHelloForBusinessAuthenticationMethod/create": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication.windowsHelloForBusinessMethods
-                .request().add(arguments.body())
-        },
         "windowsHelloForBusinessAuthenticationMethod/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .windowsHelloForBusinessMethods("windowsHelloForBusinessAuthenticationMethod-id-1").request().delete()
@@ -19071,11 +18772,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .windowsHelloForBusinessMethods("windowsHelloForBusinessAuthenticationMethod-id-1")
                 .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
-        },
-        "windowsHelloForBusinessAuthenticationMethod/update": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .windowsHelloForBusinessMethods("windowsHelloForBusinessAuthenticationMethod-id-1")
-                .request().update(arguments.body())
         },
         "windowsInformationProtectionAppLearningSummary/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.windowsInformationProtectionAppLearningSummaries
@@ -19255,10 +18951,6 @@ extension ConformanceCalls {
         "windowsSettingInstance/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.windows("windowsSetting-id-1")
                 .instances("windowsSettingInstance-id-1").request().update(arguments.body())
-        },
-        "workHoursAndLocationsSetting/delete": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").settings.workHoursAndLocations
-                .request().delete()
         },
         "workHoursAndLocationsSetting/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.workHoursAndLocations.request().get()
@@ -22557,14 +22249,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
                 .request().update(arguments.body())
         },
-        "workflowTemplate/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflowTemplates
-                .request().add(arguments.body())
-        },
-        "workflowTemplate/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .workflowTemplates("workflowTemplate-id-1").request().delete()
-        },
         "workflowTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflowTemplates("workflowTemplate-id-1").request().get()
@@ -22573,18 +22257,6 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflowTemplates
                 .request().get()
         },
-        "workflowTemplate/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .workflowTemplates("workflowTemplate-id-1").request().update(arguments.body())
-        },
-        "workflowVersion/create": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
-                .workflows("workflow-id-1").versions.request().add(arguments.body())
-        },
-        "workflowVersion/delete": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .versions("workflowVersion-id-1").request().delete()
-        },
         "workflowVersion/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
                 .versions("workflowVersion-id-1").request().get()
@@ -22592,10 +22264,6 @@ extension ConformanceCalls {
         "workflowVersion/list": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflows("workflow-id-1").versions.request().get()
-        },
-        "workflowVersion/update": { client, arguments in
-            _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .versions("workflowVersion-id-1").request().update(arguments.body())
         },
         "workforceIntegration/create": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.workforceIntegrations.request().add(arguments.body())

@@ -25,7 +25,7 @@ public struct GoldenODataClient: RequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.DriveService",
         children: [
-            .init("drives", "sample.drive.drive", collection: true),
+            .init("drives", "sample.drive.drive", collection: true, refusing: [.post]),
             .init("users", "sample.drive.user", collection: true),
             .init("me", "sample.drive.user", collection: false),
             .init("drive", "sample.drive.drive", collection: false),
@@ -68,9 +68,12 @@ public struct GoldenODataClient: RequestBuilder {
         ))
     }
 
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
+        .init(client: client, path: path.appending("drives", refusing: [.post]))
     }
 
     /// `users.request()` lists them; `users("user-id")` addresses one.

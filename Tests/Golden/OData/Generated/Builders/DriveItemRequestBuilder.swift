@@ -26,11 +26,11 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         children: [
             .init("createdByUser", "sample.drive.user", collection: false),
             .init("children", "sample.drive.driveItem", collection: true),
-            .init("thumbnails", "sample.drive.thumbnailSet", collection: true),
+            .init("thumbnails", "sample.drive.thumbnailSet", collection: true, refusing: [.post]),
         ],
         operations: [
             .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
-            .init("copy", .post, ["copy"], response: .model(DriveItem.self)),
+            .init("copy", .post, ["copy"], response: .model(DriveItem.self), aliases: ["action.copy"]),
             .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
             .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DriveItem.self))),
         ]
@@ -43,9 +43,12 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("children"))
     }
 
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    ///
     /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
     public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
-        .init(client: client, path: path.appending("thumbnails"))
+        .init(client: client, path: path.appending("thumbnails", refusing: [.post]))
     }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.

@@ -22,14 +22,17 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
         "sample.drive.onenote",
         model: Onenote.self,
         children: [
-            .init("notebooks", "sample.drive.notebook", collection: true),
+            .init("notebooks", "sample.drive.notebook", collection: true, itemsRefusing: [.delete]),
             .init("sections", "sample.drive.onenoteSection", collection: true),
         ]
     )
 
+    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
-        .init(client: client, path: path.appending("notebooks"))
+        .init(client: client, path: path.appending("notebooks", itemsRefusing: [.delete]))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.

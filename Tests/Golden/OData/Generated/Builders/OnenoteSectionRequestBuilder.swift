@@ -21,8 +21,12 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.onenoteSection",
         model: OnenoteSection.self,
-        children: [.init("parentNotebook", "sample.drive.notebook", collection: false)]
+        children: [.init("parentNotebook", "sample.drive.notebook", collection: false, refusing: [.delete])]
     )
 
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var parentNotebook: NotebookRequestBuilder {
+        .init(client: client, path: path.appending("parentNotebook", refusing: [.delete]))
+    }
 }

@@ -23,7 +23,7 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         model: SectionGroup.self,
         children: [
             .init("sections", "sample.drive.onenoteSection", collection: true),
-            .init("parentNotebook", "sample.drive.notebook", collection: false),
+            .init("parentNotebook", "sample.drive.notebook", collection: false, refusing: [.delete]),
         ]
     )
 
@@ -32,5 +32,9 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("sections"))
     }
 
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var parentNotebook: NotebookRequestBuilder {
+        .init(client: client, path: path.appending("parentNotebook", refusing: [.delete]))
+    }
 }

@@ -16,7 +16,14 @@ public typealias DriveItem = Model<DriveItemFields>
 /// The properties of a `DriveItem`, inherited ones included.
 public struct DriveItemFields: FieldSet {
     public static let all = DriveItemFields()
-    public static let schema = ModelSchema("sample.drive.driveItem", base: BaseItem.self, fields: all)
+
+    public static let schema = ModelSchema(
+        "sample.drive.driveItem",
+        base: BaseItem.self,
+        aliases: ["oneDrive.item"],
+        fields: all
+    )
+
     public let id: Field<String>
     public let name: Field<String>
     public let createdDateTime: Field<Date>
