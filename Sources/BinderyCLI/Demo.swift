@@ -299,7 +299,7 @@ struct Demo: AsyncParsableCommand {
         let space = client.namespaces(namespace)
         // `view=count`: the server counts; nothing is listed.
         let unread = try await space.threads.count(tag: "unread").execute()
-        print("  \(unread.count) unread threads (view=count)")
+        print("  \(unread.count ?? 0) unread threads (view=count)")
         for try await thread in space.threads.list(tag: "unread").all() {
             print("  unread: \(thread.subject ?? "?")")
         }
