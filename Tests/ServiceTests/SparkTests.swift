@@ -21,6 +21,22 @@ import Testing
           "Pagination":{"TotalRows":51,"PageSize":25,"TotalPages":3,"CurrentPage":1}}}
         """#
 
+    /// `_pagination=count`: the answer is `D.Pagination` alone, with no `Results`; a typed call of its own.
+    @Test func countsListingsWithoutFetchingThem() async throws {
+        let (spark, transport) = client([
+            .init(body: #"{"D":{"Success":true,"Pagination":{"TotalRows":"1234","PageSize":25,"TotalPages":50}}}"#),
+            .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
+        ])
+        let counts = try await spark.listings.count(filter: "City Eq 'Fargo'").execute()
+        #expect(counts.totalRows == 1234)
+        #expect(counts.totalPages == 50)
+        let query = transport.last?.head.path?.split(separator: "?").last.map(String.init) ?? ""
+        #expect(query.contains("_pagination=count") && query.contains("_filter=City%20Eq%20'Fargo'"))
+        #expect(!query.contains("_pagination=1"))
+        // An answer without the counts is a typed error, not a zero.
+        await #expect(throws: BinderyError.self) { try await spark.listings.count().execute() }
+    }
+
     @Test func searchesListingsWithSparkQLAndPagesByNumber() async throws {
         let (spark, transport) = client([.init(body: Self.listingPage)])
         let page = try await spark.listings.list(

@@ -120,7 +120,9 @@ public struct RouteTable: Sendable {
         var index = 0
         while index < segments.count {
             let segment = segments[index]
-            if let operation = operation(named: segment, method: method, on: current, collection: atCollection) {
+            if let operation = operation(
+                named: segment, method: method, on: current, collection: atCollection, query: query)
+            {
                 if index == segments.count - 1 { return .operation(operation, on: current, keys: keys) }
             }
             if atCollection {
@@ -138,12 +140,10 @@ public struct RouteTable: Sendable {
         }
         // An operation on the resource's own URL (Inbox's `PUT threads/{id}` with tag changes, `POST files` with an
         // upload) answers what it declares, not the generic item or collection.
-        // Of several, the one whose fixed query the request carries in full, the most specific first.
         let own = current.operations.filter { operation in
             operation.segments.isEmpty && operation.method == method && operation.onCollection == atCollection
-                && operation.query.allSatisfy { fixed in query.contains { $0 == (fixed.key, fixed.value) } }
         }
-        if let chosen = own.max(by: { $0.query.count < $1.query.count }) {
+        if let chosen = Self.mostSpecific(own, for: query) {
             return .operation(chosen, on: current, keys: keys)
         }
         return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
@@ -173,13 +173,25 @@ public struct RouteTable: Sendable {
     }
 
     private func operation(
-        named segment: String, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool
+        named segment: String, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool,
+        query: [(String, String)]
     ) -> ResourceRoute.Operation? {
         // `delta()`, `search(q='x')` and plain `delta` all name the function `delta`.
         let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
-        return resource.operations.first {
+        let named = resource.operations.filter {
             $0.onCollection == collection && $0.method == method
                 && ($0.segments.last == name || $0.aliases.contains(name))
         }
+        return Self.mostSpecific(named, for: query)
+    }
+
+    /// Of operations at one URL, the one whose fixed query the request carries in full, the most specific first
+    /// (`view=count` over the plain listing); the first declared among equals.
+    private static func mostSpecific(_ operations: [ResourceRoute.Operation], for query: [(String, String)])
+        -> ResourceRoute.Operation?
+    {
+        operations.filter { operation in
+            operation.query.allSatisfy { fixed in query.contains { $0 == (fixed.key, fixed.value) } }
+        }.max { $0.query.count < $1.query.count }
     }
 }

@@ -9,6 +9,9 @@ extension ConformanceCalls {
     /// Every Spark operation called through the generated builders, by fixture name
     /// (`Tests/Fixtures/Spark/<name>.json`).
     public static let spark: [String: ConformanceCall] = [
+        "Contact/count": { client, arguments in
+            _ = try await SparkClient(client: client).contacts.count().execute()
+        },
         "Contact/createContacts": { client, arguments in
             _ = try await SparkClient(client: client).contacts.createContacts(arguments.body()).execute()
         },
@@ -17,6 +20,9 @@ extension ConformanceCalls {
         },
         "Contact/listContacts": { client, arguments in
             _ = try await SparkClient(client: client).contacts.list().get()
+        },
+        "Listing/count": { client, arguments in
+            _ = try await SparkClient(client: client).listings.count().execute()
         },
         "Listing/getListing": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").getListing().get()
@@ -33,6 +39,9 @@ extension ConformanceCalls {
         "Service/createSession": { client, arguments in
             _ = try await SparkClient(client: client)
                 .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).execute()
+        },
+        "my/countListings": { client, arguments in
+            _ = try await SparkClient(client: client).my.countListings().execute()
         },
         "my/getAccount": { client, arguments in
             _ = try await SparkClient(client: client).my.getAccount().get()

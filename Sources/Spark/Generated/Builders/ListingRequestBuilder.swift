@@ -25,6 +25,15 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
         operations: [
             .init("getListing", .get, [], response: .collection(.model(Listing.self))),
             .init("searchListings", .get, [], onCollection: true, response: .collection(.model(Listing.self))),
+            .init(
+                "count",
+                .get,
+                [],
+                onCollection: true,
+                response: .model(Pagination.self),
+                query: ["_pagination": "count"],
+                payload: ["D", "Pagination"]
+            ),
         ]
     )
 
@@ -81,5 +90,39 @@ extension CollectionRequestBuilder where Item == ListingRequestBuilder {
         request.setQuery("_limit", json: limit)
         request.setQuery("_pagination", json: pagination)
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the listings that match, without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.Listing/count` (GET).
+    public func count(
+        filter: String? = nil,
+        select: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil
+    ) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("_pagination", "count")
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
     }
 }

@@ -22,6 +22,14 @@ public struct MyRequestBuilder: RequestBuilder {
         operations: [
             .init("getAccount", .get, ["account"], response: .collection(.model(Account.self))),
             .init("listListings", .get, ["listings"], response: .collection(.model(Listing.self))),
+            .init(
+                "countListings",
+                .get,
+                ["listings"],
+                response: .model(Pagination.self),
+                query: ["_pagination": "count"],
+                payload: ["D", "Pagination"]
+            ),
         ]
     )
 
@@ -63,5 +71,39 @@ public struct MyRequestBuilder: RequestBuilder {
         request.setQuery("_limit", json: limit)
         request.setQuery("_pagination", json: pagination)
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the agent's listings that match, without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.my/countListings` (GET).
+    public func countListings(
+        filter: String? = nil,
+        select: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil
+    ) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path.appending("listings"))
+        request.setQuery("_pagination", "count")
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
     }
 }
