@@ -408,10 +408,11 @@ struct Printer {
 
     // MARK: Doc comments
 
-    /// `///` lines, each wrapped to the width at the current indentation.
+    /// `///` lines, each wrapped to the width at the current indentation. An entry with line breaks in it (a
+    /// spec's multi-line description) becomes several lines, each behind its own `///`.
     mutating func documentation(_ doc: [String]) {
         var inCodeBlock = false
-        for text in doc {
+        for text in doc.flatMap(\.docCommentLines) {
             if text.isEmpty {
                 line("///")
                 continue

@@ -88,20 +88,45 @@ enum DocComment {
         return lines
     }
 
-    /// Splits on newlines and trims trailing blanks; `*/`-free text is all `///` needs.
+    /// Splits into lines (every kind of line break) and trims blank lines at both ends.
     private static func paragraph(_ text: String) -> [String] {
-        if !text.utf8.contains(UInt8(ascii: "\n")) {
-            let trimmed = text.trimmingTrailingWhitespace()
-            return trimmed.isEmpty ? [] : [trimmed]
-        }
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String($0).trimmingTrailingWhitespace() }
-            .drop { $0.isEmpty }
-            .reversed().drop { $0.isEmpty }.reversed()
+        Array(text.docCommentLines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed())
     }
 }
 
 extension String {
+    /// The text as lines a `///` comment can hold, the one path every spec string takes into a doc comment:
+    /// split at every line break Swift or an editor may honour (`\n`, `\r\n`, `\r`, NEL, U+2028, U+2029), other
+    /// control characters turned into spaces, trailing blanks trimmed. Nothing else needs escaping after `///`:
+    /// `*/`, quotes, backslashes and `#` are plain text there.
+    var docCommentLines: [String] {
+        let isPlain = unicodeScalars.allSatisfy {
+            $0.value >= 0x20 && $0.value != 0x7F && $0.value < 0x85 || $0 == "\t"
+        }
+        if isPlain { return [trimmingTrailingWhitespace()] }
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in unicodeScalars {
+            switch scalar.value {
+            case 0x0A where previous == "\r":
+                break  // the second half of \r\n
+            case 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
+                lines.append(String(current).trimmingTrailingWhitespace())
+                current = String.UnicodeScalarView()
+            case 0x09:
+                current.append(scalar)
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0:
+                current.append(" ")
+            default:
+                current.append(scalar)
+            }
+            previous = scalar
+        }
+        lines.append(String(current).trimmingTrailingWhitespace())
+        return lines
+    }
+
     func trimmingTrailingWhitespace() -> String {
         var copy = self
         while let last = copy.last, last == " " || last == "\t" || last == "\r" { copy.removeLast() }
@@ -111,7 +136,7 @@ extension String {
     /// A Swift string literal with escapes, for names and wire strings in generated code.
     var swiftLiteral: String {
         // Most names need no escaping at all.
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + self + "\""
         }
         var text = "\""
@@ -123,7 +148,10 @@ extension String {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // Control characters and the line separators editors break lines at, as escapes.
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                    || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
                     text += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     text.unicodeScalars.append(scalar)
