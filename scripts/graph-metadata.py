@@ -10,8 +10,8 @@ Kept: every schema element and every annotation that states a fact (capabilities
 permissions, change tracking). Dropped: the Core.V1.Description and Core.V1.LongDescription annotations and
 the Description members of annotation records, which are Microsoft's prose rather than facts about the API.
 An element left with no children is closed in place, so the output reads like the source.
-Then Specs/Graph/Batching.csdl-schema.xml, our own schema for the JSON $batch shapes (not in $metadata), is added
-as a second schema.
+Then our own schemas, Specs/Graph/*.csdl-schema.xml in name order, are added after Microsoft's: Batching (the
+JSON $batch shapes, not in $metadata) and StorageHosts (the requests answered at upload and download URLs).
 The script is deterministic: the same source always gives the same bytes (make check-gen relies on the result).
 """
 import re
@@ -59,9 +59,9 @@ def main():
     if lines and lines[0].startswith("<?xml"):
         lines = lines[1:]
     body = reduce(lines)
-    batching = root / "Specs/Graph/Batching.csdl-schema.xml"
+    ours = sorted((root / "Specs/Graph").glob("*.csdl-schema.xml"))
     end = next(i for i in range(len(body) - 1, -1, -1) if body[i].strip() == "</edmx:DataServices>")
-    body[end:end] = [batching.read_text(encoding="utf-8")]
+    body[end:end] = [schema.read_text(encoding="utf-8") for schema in ours]
     declaration = '<?xml version="1.0" encoding="utf-8"?>\n'
     destination.write_text(declaration + HEADER.format(commit=commit) + "".join(body), encoding="utf-8")
     removed = len(lines) - len(body)

@@ -183,6 +183,9 @@ public struct StructureSpec: Equatable, Sendable {
     public var aliases: [String]
     /// What the service allows on entities of this type wherever they are (capability restrictions).
     public var restrictions: Restrictions
+    /// Requests to URLs that payloads of this type carry, on hosts outside the API (an upload session's byte
+    /// ranges to its `uploadUrl`).
+    public var storageOperations: [StorageOperationSpec]
     public var doc: Documentation
     public var location: SourceLocation?
 
@@ -191,7 +194,7 @@ public struct StructureSpec: Equatable, Sendable {
         isOpen: Bool = false, hasStream: Bool = false, key: [String] = [], properties: [PropertySpec] = [],
         navigationProperties: [NavigationPropertySpec] = [], discriminatorProperty: String? = nil,
         discriminatorValue: String? = nil, aliases: [String] = [], restrictions: Restrictions = .init(),
-        doc: Documentation = .init(), location: SourceLocation? = nil
+        storageOperations: [StorageOperationSpec] = [], doc: Documentation = .init(), location: SourceLocation? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -206,6 +209,7 @@ public struct StructureSpec: Equatable, Sendable {
         self.discriminatorValue = discriminatorValue
         self.aliases = aliases
         self.restrictions = restrictions
+        self.storageOperations = storageOperations
         self.doc = doc
         self.location = location
     }
@@ -278,5 +282,27 @@ public struct Restrictions: Hashable, Sendable {
         Restrictions(
             insertable: insertable && other.insertable, updatable: updatable && other.updatable,
             deletable: deletable && other.deletable)
+    }
+}
+
+/// A request to a URL that a payload carries rather than to a path of the API: OneDrive's upload session takes
+/// byte ranges at its `uploadUrl`, on a storage host, without credentials (`Bindery.StorageOperation`).
+public struct StorageOperationSpec: Equatable, Sendable {
+    public var name: String
+    public var method: HTTPMethod
+    /// The member of the owning type's payloads that holds the URL (`uploadUrl`, `@microsoft.graph.downloadUrl`).
+    public var urlMember: String
+    /// What the storage host answers: a type, `.primitive(.stream)` for bytes, nil for nothing.
+    public var response: TypeRef?
+    public var location: SourceLocation?
+
+    public init(
+        name: String, method: HTTPMethod, urlMember: String, response: TypeRef?, location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.method = method
+        self.urlMember = urlMember
+        self.response = response
+        self.location = location
     }
 }

@@ -67,6 +67,17 @@ struct Validate: ParsableCommand {
         } else {
             guard arguments.count == 3 else { throw ValidationError("give METHOD URL FILE, or --type NAME FILE") }
             let method = HTTPRequest.Method(arguments[0].uppercased())
+            // A URL on a storage host (an upload session's `uploadUrl`) is one of the requests the spec declares
+            // there: the first whose answer decodes is the one.
+            if let method, case let storage = validator.storageRoutes(method: method, url: arguments[1]),
+                !storage.isEmpty
+            {
+                guard let bytes = FileManager.default.contents(atPath: arguments[2]) else {
+                    throw ValidationError("cannot read \(arguments[2])")
+                }
+                try Self.validateStorage(Array(bytes), against: storage, validator)
+                return
+            }
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
             // The query picks among operations that share a URL (`view=count`, `_pagination=count`).
             let query = (URLComponents(string: arguments[1])?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
@@ -84,6 +95,25 @@ struct Validate: ParsableCommand {
         let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped, payloadPath: payloadPath)
         print("checked as: \(chosen)")
         print(Self.describe(report))
+        if !report.isValid { throw ExitCode.failure }
+    }
+
+    /// Checks a storage host's answer against the requests the spec declares there, and says which one fits.
+    static func validateStorage(_ bytes: [UInt8], against routes: [StorageRoute], _ validator: PayloadValidator)
+        throws
+    {
+        guard let (route, report) = validator.storageAnswer(bytes, candidates: routes) else {
+            print("checked as: none of the storage-host requests answers this")
+            throw ExitCode.failure
+        }
+        print(
+            "checked as: storage-host request \(route.name) (\(route.method.rawValue) \(route.owner).\(route.urlMember))"
+        )
+        guard let report else {
+            print(route.isRawBody ? "type: bytes (\(bytes.count))" : "type: no content")
+            return
+        }
+        print(describe(report))
         if !report.isValid { throw ExitCode.failure }
     }
 

@@ -230,6 +230,16 @@ struct CSDLSampleTests {
         let spec = try readSample()
         // Bindery.Alias: another name of a type, another URL segment of an operation.
         #expect(spec.structure("sample.drive.driveItem")?.aliases == ["oneDrive.item"])
+        // Bindery.StorageOperation: requests to the URL a payload carries, with what they answer.
+        let storage = spec.structure("sample.drive.uploadSession")?.storageOperations ?? []
+        #expect(storage.map(\.name) == ["uploadRange", "uploadLastRange", "cancelUpload"])
+        #expect(storage.map(\.method) == [.put, .put, .delete])
+        #expect(storage.first?.urlMember == "uploadUrl")
+        #expect(
+            storage.map(\.response) == [
+                .named(QualifiedName("sample.drive.uploadSession")), .named(QualifiedName("sample.drive.driveItem")),
+                nil,
+            ])
         let copy = try #require(spec.resource("sample.drive.driveItem")?.operations.first { $0.name == "copy" })
         #expect(copy.segmentAliases == ["action.copy"])
         // An entity set that refuses inserts; an explicit `true` leaves updates allowed.
@@ -399,6 +409,38 @@ struct CSDLBadInputTests {
         #expect(
             errors(result.diagnostics) == [
                 "inline.xml:6:3: error: duplicate property name 'x' in 'test.a' (first declared at line 5)"
+            ])
+    }
+
+    @Test func badStorageOperations() {
+        let result = readInline(
+            """
+            <ComplexType Name="session">
+              <Property Name="uploadUrl" Type="Edm.String" />
+              <Annotation Term="Bindery.V1.StorageOperation">
+                <Record><PropertyValue Property="Name" String="a" /><PropertyValue Property="Method" String="PUT" /></Record>
+              </Annotation>
+              <Annotation Term="Bindery.V1.StorageOperation">
+                <Record><PropertyValue Property="Name" String="b" /><PropertyValue Property="Method" String="FETCH" />
+                  <PropertyValue Property="URL" String="uploadUrl" /></Record>
+              </Annotation>
+              <Annotation Term="Bindery.V1.StorageOperation">
+                <Record><PropertyValue Property="Name" String="c" /><PropertyValue Property="Verb" String="PUT" /></Record>
+              </Annotation>
+              <Annotation Term="Bindery.V1.StorageOperation">
+                <Record><PropertyValue Property="Name" String="d" /><PropertyValue Property="Method" String="PUT" />
+                  <PropertyValue Property="URL" String="uploadUrl" /><PropertyValue Property="Returns" String="t.missing" />
+                </Record>
+              </Annotation>
+            </ComplexType>
+            """)
+        #expect(result.spec == nil)
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.xml:6:3: error: Bindery.StorageOperation on 'test.session' needs the members Name, Method and URL",
+                "inline.xml:9:3: error: Bindery.StorageOperation 'b' on 'test.session': 'FETCH' is not an HTTP method",
+                "inline.xml:13:3: error: Bindery.StorageOperation on 'test.session': unknown member Verb (expected Name, Method, URL, Returns)",
+                "inline.xml:16:3: error: unknown type 't.missing'",
             ])
     }
 

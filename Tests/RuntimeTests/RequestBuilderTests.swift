@@ -111,6 +111,30 @@ import Testing
         #expect(!table.refuses(method: .post, segments: ["me", "drive", "items", "i1", "children"]))
     }
 
+    /// `Bindery.StorageOperation`: an upload session's `uploadUrl` is on a storage host, which no path of the API
+    /// reaches; the spec declares what it answers, and the validator tells the answers apart.
+    @Test func storageHostAnswersAreKnownByTheirShape() throws {
+        let validator = PayloadValidator(GoldenODataService.descriptor)
+        let upload = "https://storage.example.net/up/AbCd?guid=1"
+        #expect(validator.storageRoutes(method: .put, url: upload).map(\.name) == ["uploadRange", "uploadLastRange"])
+        #expect(validator.storageRoutes(method: .delete, url: upload).map(\.name) == ["cancelUpload"])
+        // The API's own host and relative paths are not storage hosts.
+        #expect(validator.storageRoutes(method: .put, url: "/drive/items/1/content").isEmpty)
+        let session = Array(#"{"expirationDateTime":"2026-11-26T00:00:00Z","nextExpectedRanges":["327680-"]}"#.utf8)
+        let more = try #require(
+            validator.storageAnswer(session, candidates: validator.storageRoutes(method: .put, url: upload)))
+        #expect(more.route.name == "uploadRange")
+        #expect(more.report?.isValid == true)
+        let item = Array(#"{"id":"01AB","name":"video.mp4","size":655360,"file":{"mimeType":"video/mp4"}}"#.utf8)
+        let done = try #require(
+            validator.storageAnswer(item, candidates: validator.storageRoutes(method: .put, url: upload)))
+        #expect(done.route.name == "uploadLastRange")
+        #expect(done.report?.unknownFields.isEmpty == true)
+        let cancelled = try #require(
+            validator.storageAnswer([], candidates: validator.storageRoutes(method: .delete, url: upload)))
+        #expect(cancelled.route.name == "cancelUpload" && cancelled.report == nil)
+    }
+
     /// `Bindery.Alias`: the legacy API's names for a type and for an operation's URL segment.
     @Test func legacyNamesFindTheSameTypeAndOperation() throws {
         let table = GoldenODataService.descriptor.routes

@@ -38,7 +38,8 @@ import Testing
         }
 
         // Read what a script would read: the service URL and the token, from the pipe, while the mock runs.
-        let deadline = ContinuousClock.now + .seconds(30)
+        // Generous: under a loaded machine (the whole suite runs in parallel) the mock may take a while to start.
+        let deadline = ContinuousClock.now + .seconds(120)
         var url: URL?
         var token: String?
         while ContinuousClock.now < deadline, url == nil || token == nil {

@@ -56,6 +56,30 @@ import Testing
         #expect(!inbox.validate(Array(#"[{"id": "a"}]"#.utf8), as: ids).decoded)
     }
 
+    /// Upload-session ranges and downloads are answered on storage hosts, at URLs payloads carry: Graph's spec
+    /// declares them (`Specs/Graph/StorageHosts.csdl-schema.xml`), and the validator knows which answer is which.
+    @Test func storageHostAnswersFindTheirRequest() throws {
+        let graph = PayloadValidator(GraphService.descriptor)
+        let upload = "https://sn3302.up.1drv.com/up/fe6987415ace7X4e1eF866337"
+        let ranges = graph.storageRoutes(method: .put, url: upload)
+        #expect(ranges.map(\.name) == ["uploadRange", "uploadLastRange"])
+        let pending = Array(#"{"expirationDateTime":"2026-11-26T01:00:00Z","nextExpectedRanges":["26214400-"]}"#.utf8)
+        #expect(graph.storageAnswer(pending, candidates: ranges)?.route.name == "uploadRange")
+        let finished = Array(
+            #"{"id":"01BYE5RZ","name":"video.mp4","size":52428800,"file":{"mimeType":"video/mp4","hashes":{"quickXorHash":"AAAA"}}}"#
+                .utf8)
+        let last = try #require(graph.storageAnswer(finished, candidates: ranges))
+        #expect(last.route.name == "uploadLastRange")
+        #expect(last.report?.isValid == true)
+        let download = graph.storageRoutes(method: .get, url: "https://public.bn1304.livefilestore.com/y2m/file.mp4")
+        #expect(download.map(\.name).contains("download"))
+        #expect(graph.storageAnswer([0xFF, 0xD8, 0xFF], candidates: download)?.route.isRawBody == true)
+        // A GET answered with the session's JSON is the status request, not a download.
+        #expect(graph.storageAnswer(pending, candidates: download)?.route.name == "uploadStatus")
+        // Graph's own host is the API, not a storage host.
+        #expect(graph.storageRoutes(method: .put, url: "https://graph.microsoft.com/v1.0/me/drive/root").isEmpty)
+    }
+
     @Test func aGoodPageDecodesListsUnknownFieldsAndRoundTrips() throws {
         let body = #"""
             {"@odata.context":"x","value":[

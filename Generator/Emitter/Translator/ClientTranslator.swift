@@ -98,7 +98,7 @@ struct ClientTranslator {
 
     /// The module's descriptor: its name, base URLs, wire conventions and route table (every builder's route and
     /// every model type), read by the mock server, `bindery validate` and the conformance suite.
-    func serviceDescriptor(builders: [String], models: [String]) -> Declaration {
+    func serviceDescriptor(builders: [String], models: [String], storage: [Expression] = []) -> Declaration {
         let client = symbols.clientName
         let baseURLs = ["\(client).defaultBaseURL"] + alternativeBaseURLs.map { "\(client).\($0.member)" }
         let routes = Expression.call(
@@ -107,7 +107,7 @@ struct ClientTranslator {
                 .init("root", .raw("\(client).route")),
                 .init("resources", .array(builders.map { .raw($0 + ".route") })),
                 .init("models", .array(models.map { .raw($0 + ".self") })),
-            ])
+            ] + (storage.isEmpty ? [] : [.init("storage", .array(storage))]))
         let descriptor = Expression.call(
             "ServiceDescriptor",
             [

@@ -51,7 +51,14 @@ struct RawStructure {
     var navigationProperties: [RawNavigationProperty] = []
     var aliases: [String] = []
     var restrictions = Restrictions()
+    var storageOperations: [RawStorageOperation] = []
     var doc = Documentation()
+    var location: SourceLocation
+}
+
+/// A `Bindery.StorageOperation` record: its `Name`, `Method`, `URL`, `Returns` members as written.
+struct RawStorageOperation {
+    var members: [String: String] = [:]
     var location: SourceLocation
 }
 
@@ -150,6 +157,9 @@ struct RawAnnotation {
     var term: KnownTerm
     var string: String?
     var bool: Bool
+    /// For a member of a record value (`Method` of a storage operation); nil for the annotation itself.
+    var member: String? = nil
+    var location: SourceLocation? = nil
 }
 
 /// Something an annotation can apply to, by index into the raw document.
@@ -175,6 +185,16 @@ extension RawDocument {
             structures[s].doc.apply(annotation)
             structures[s].restrictions.apply(annotation)
             if annotation.term == .alias, let alias = annotation.string { structures[s].aliases.append(alias) }
+            if annotation.term == .storageOperation {
+                if let member = annotation.member, let text = annotation.string,
+                    !structures[s].storageOperations.isEmpty
+                {
+                    structures[s].storageOperations[structures[s].storageOperations.count - 1].members[member] = text
+                } else if annotation.member == nil {
+                    structures[s].storageOperations.append(
+                        RawStorageOperation(location: annotation.location ?? structures[s].location))
+                }
+            }
         case .property(let s, let p):
             structures[s].properties[p].doc.apply(annotation)
             if annotation.term == .computed || annotation.term == .immutable {

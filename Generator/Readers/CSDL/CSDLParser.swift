@@ -36,8 +36,9 @@ struct CSDLParser {
         case annotatable(AnnotationTarget)
         /// A documentation annotation whose text is in a child `<String>` element.
         case annotation(KnownTerm, AnnotationTarget)
-        /// A capability restriction, whose `<Record>` says in a `<PropertyValue>` whether the operation is allowed.
-        case restriction(KnownTerm, AnnotationTarget)
+        /// A term whose value is a `<Record>`: a capability restriction (a `Bool` member says whether the operation
+        /// is allowed), a storage operation (`String` members).
+        case record(KnownTerm, AnnotationTarget)
 
         var annotationTarget: AnnotationTarget? {
             switch self {
@@ -47,7 +48,7 @@ struct CSDLParser {
             case .container(let index): return .container(index)
             case .annotationBlock(let index): return .block(index)
             case .annotatable(let target): return target
-            case .edmx, .dataServices, .reference, .schema, .key, .annotation, .restriction: return nil
+            case .edmx, .dataServices, .reference, .schema, .key, .annotation, .record: return nil
             }
         }
     }
@@ -195,11 +196,18 @@ struct CSDLParser {
                 document.apply(RawAnnotation(term: term, string: elementText(), bool: true), to: target)
             }
             return .skip
-        case .restriction(let term, let target):
+        case .record(let term, let target):
             if element == .record { return .enter(parent) }
-            if element == .propertyValue, value(.property) == term.restrictionMember, value(.bool) != nil {
+            guard element == .propertyValue, let member = value(.property) else { return .skip }
+            if let allowed = term.restrictionMember {
+                if member == allowed, value(.bool) != nil {
+                    document.apply(
+                        RawAnnotation(term: term, string: nil, bool: bool(.bool, default: true, at: location)),
+                        to: target)
+                }
+            } else if let text = value(.string) {
                 document.apply(
-                    RawAnnotation(term: term, string: nil, bool: bool(.bool, default: true, at: location)), to: target)
+                    RawAnnotation(term: term, string: text, bool: true, member: member, location: location), to: target)
             }
             return .skip
         }
@@ -378,7 +386,13 @@ struct CSDLParser {
     private mutating func annotation(on target: AnnotationTarget, at location: SourceLocation) -> Step {
         guard let termName = required(.term, at: location) else { return .skip }
         guard let term = KnownTerm(term: termName, vocabularyAliases: document.vocabularyAliases) else { return .skip }
-        if term.restrictionMember != nil { return .enter(.restriction(term, target)) }
+        if term.hasRecord {
+            // A record term starts an entry; its members follow as annotations of their own.
+            if term == .storageOperation {
+                document.apply(RawAnnotation(term: term, string: nil, bool: true, location: location), to: target)
+            }
+            return .enter(.record(term, target))
+        }
         let text = value(.string)
         if term.isDocumentation && text == nil {
             return .enter(.annotation(term, target))

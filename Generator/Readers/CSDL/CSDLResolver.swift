@@ -325,8 +325,40 @@ struct CSDLResolver {
                     name: name, kind: raw.kind, baseType: baseType, isAbstract: raw.isAbstract, isOpen: raw.isOpen,
                     hasStream: raw.hasStream, key: raw.key, properties: properties,
                     navigationProperties: navigationProperties, aliases: raw.aliases, restrictions: raw.restrictions,
+                    storageOperations: raw.storageOperations.compactMap { storageOperation($0, of: name) },
                     doc: raw.doc, location: raw.location))
         }
+    }
+
+    /// A `Bindery.StorageOperation` record, checked: `Name`, `Method` and `URL` are required, `Returns` is a type.
+    private mutating func storageOperation(_ raw: RawStorageOperation, of owner: QualifiedName) -> StorageOperationSpec?
+    {
+        let members = raw.members
+        let unknown = members.keys.filter { !["Name", "Method", "URL", "Returns"].contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            diagnostics.error(
+                "Bindery.StorageOperation on '\(owner)': unknown member \(unknown.joined(separator: ", ")) (expected Name, Method, URL, Returns)",
+                at: raw.location)
+            return nil
+        }
+        guard let name = members["Name"], let methodName = members["Method"], let urlMember = members["URL"] else {
+            diagnostics.error(
+                "Bindery.StorageOperation on '\(owner)' needs the members Name, Method and URL", at: raw.location)
+            return nil
+        }
+        guard let method = HTTPMethod(rawValue: methodName.uppercased()) else {
+            diagnostics.error(
+                "Bindery.StorageOperation '\(name)' on '\(owner)': '\(methodName)' is not an HTTP method",
+                at: raw.location)
+            return nil
+        }
+        var response: TypeRef?
+        if let returns = members["Returns"] {
+            guard let type = resolveType(returns, at: raw.location) else { return nil }
+            response = type
+        }
+        return StorageOperationSpec(
+            name: name, method: method, urlMember: urlMember, response: response, location: raw.location)
     }
 
     private mutating func isFirstMember(

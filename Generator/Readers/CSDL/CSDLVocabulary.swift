@@ -69,11 +69,15 @@ enum CSDLAttribute: Int, CaseIterable {
 /// - `Org.OData.Capabilities.V1`: the insert, update and delete restrictions of a collection or type, whose
 ///   records say in a `Bool` member (`Insertable`, `Updatable`, `Deletable`) what the service allows.
 /// - `Bindery.V1.Alias`: another name the service uses for a type (`oneDrive.item`) or for an operation's URL
-///   segment (`action.copy`); see `Docs/BinderyVocabulary.md`.
+///   segment (`action.copy`); `Bindery.V1.StorageOperation`: a request to a URL a payload carries, on a storage
+///   host outside the API (an upload session's byte ranges). See `Docs/CSDLAnnotations.md`.
 enum KnownTerm {
     case description, longDescription, computed, immutable, optionalParameter
     case insertRestrictions, updateRestrictions, deleteRestrictions
-    case alias
+    case alias, storageOperation
+
+    /// Terms whose value is a `<Record>` of `<PropertyValue>`s.
+    var hasRecord: Bool { restrictionMember != nil || self == .storageOperation }
 
     var isDocumentation: Bool { self == .description || self == .longDescription }
 
@@ -112,6 +116,8 @@ enum KnownTerm {
             }
         } else if namespace == "Bindery.V1", name == "Alias" {
             self = .alias
+        } else if namespace == "Bindery.V1", name == "StorageOperation" {
+            self = .storageOperation
         } else {
             return nil
         }

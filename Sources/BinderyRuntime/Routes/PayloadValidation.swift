@@ -24,15 +24,49 @@ public struct PayloadReport: Sendable {
 public struct PayloadValidator: Sendable {
     public let routes: RouteTable
     public let conventions: ServiceConventions
+    /// The hosts of the service's API; a URL elsewhere is on a storage host.
+    public let apiHosts: Set<String>
 
-    public init(routes: RouteTable, conventions: ServiceConventions) {
+    public init(routes: RouteTable, conventions: ServiceConventions, apiHosts: Set<String> = []) {
         self.routes = routes
         self.conventions = conventions
+        self.apiHosts = apiHosts
     }
 
     /// Checks payloads against a generated module (`OneDriveService.descriptor`).
     public init(_ service: ServiceDescriptor) {
-        self.init(routes: service.routes, conventions: service.conventions)
+        self.init(
+            routes: service.routes, conventions: service.conventions,
+            apiHosts: Set(service.baseURLs.compactMap { $0.host?.lowercased() }))
+    }
+
+    /// The storage-host requests `method` on `url` may be: none when the URL is relative or on the API's own
+    /// hosts, else those the spec declares for the method (an upload session's `PUT` answers the session while
+    /// ranges are missing and the item once the last one arrived), in the spec's order.
+    public func storageRoutes(method: HTTPRequest.Method, url: String) -> [StorageRoute] {
+        guard let host = URL(string: url)?.host?.lowercased(), !apiHosts.contains(host) else { return [] }
+        return routes.storage.filter { $0.method == method }
+    }
+
+    /// Which of `candidates` a storage host's answer is, and how it decodes: of those whose declared answer
+    /// decodes, the one that leaves the fewest members undeclared (models keep unknown members, so an item would
+    /// also decode as a session); else one that answers bytes (or nothing, for an empty body). Nil when there is no
+    /// candidate; a failed report when nothing fits.
+    public func storageAnswer(_ bytes: [UInt8], candidates: [StorageRoute]) -> (
+        route: StorageRoute, report: PayloadReport?
+    )? {
+        let reports = candidates.compactMap { route in
+            route.response.map { (route, validate(bytes, as: $0, enveloped: false)) }
+        }
+        if let best = reports.filter({ $0.1.decoded }).min(by: { $0.1.unknownFields.count < $1.1.unknownFields.count })
+        {
+            return best
+        }
+        // No declared answer decodes: bytes, or nothing when nothing came.
+        if let untyped = candidates.first(where: { $0.response == nil && ($0.isRawBody || bytes.isEmpty) }) {
+            return (untyped, nil)
+        }
+        return reports.first
     }
 
     /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the

@@ -83,15 +83,46 @@ public struct ResourceRoute: Sendable {
     }
 }
 
+/// A request to a URL that a payload carries, on a host outside the API: an upload session's byte ranges go to
+/// its `uploadUrl` (`Bindery.StorageOperation` in the spec).
+public struct StorageRoute: Sendable {
+    public let name: String
+    public let method: HTTPRequest.Method
+    /// The type whose payloads carry the URL (`microsoft.graph.uploadSession`), and the member that holds it.
+    public let owner: String
+    public let urlMember: String
+    /// What the storage host answers; nil for nothing or, with `isRawBody`, bytes.
+    public let response: FieldKind?
+    public let isRawBody: Bool
+
+    @_spi(Generated)
+    public init(
+        _ name: String, _ method: HTTPRequest.Method, owner: String, url: String, response: FieldKind? = nil,
+        rawBody: Bool = false
+    ) {
+        self.name = name
+        self.method = method
+        self.owner = owner
+        self.urlMember = url
+        self.response = response
+        self.isRawBody = rawBody
+    }
+}
+
 /// Every resource of a module, and how a URL path maps onto them.
 public struct RouteTable: Sendable {
     public let root: String
     public let resources: [String: ResourceRoute]
     /// Every model type of the module by its spec name, for decoding by name (`microsoft.graph.driveItem`).
     public let models: [String: any JSONModel.Type]
+    /// Requests to URLs on storage hosts, which no path of the API reaches.
+    public let storage: [StorageRoute]
 
     @_spi(Generated)
-    public init(root: ResourceRoute, resources: [ResourceRoute], models: [any JSONModel.Type]) {
+    public init(
+        root: ResourceRoute, resources: [ResourceRoute], models: [any JSONModel.Type], storage: [StorageRoute] = []
+    ) {
+        self.storage = storage
         self.root = root.name
         var byName = Dictionary(resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         byName[root.name] = root

@@ -4166,6 +4166,37 @@ public enum GraphService {
                 X509CertificateIssuerHintsConfiguration.self,
                 X509CertificateRule.self,
                 X509CertificateUserBinding.self,
+            ],
+            storage: [
+                StorageRoute(
+                    "uploadRange",
+                    .put,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(UploadSession.self)
+                ),
+                StorageRoute(
+                    "uploadLastRange",
+                    .put,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(DriveItem.self)
+                ),
+                StorageRoute(
+                    "uploadStatus",
+                    .get,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(UploadSession.self)
+                ),
+                StorageRoute("cancelUpload", .delete, owner: "microsoft.graph.uploadSession", url: "uploadUrl"),
+                StorageRoute(
+                    "download",
+                    .get,
+                    owner: "microsoft.graph.driveItem",
+                    url: "@microsoft.graph.downloadUrl",
+                    rawBody: true
+                ),
             ]
         )
     )

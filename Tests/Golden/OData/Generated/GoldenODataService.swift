@@ -62,6 +62,23 @@ public enum GoldenODataService {
                 UploadSession.self,
                 User.self,
                 WorkingHours.self,
+            ],
+            storage: [
+                StorageRoute(
+                    "uploadRange",
+                    .put,
+                    owner: "sample.drive.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(UploadSession.self)
+                ),
+                StorageRoute(
+                    "uploadLastRange",
+                    .put,
+                    owner: "sample.drive.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(DriveItem.self)
+                ),
+                StorageRoute("cancelUpload", .delete, owner: "sample.drive.uploadSession", url: "uploadUrl"),
             ]
         )
     )
