@@ -23,6 +23,8 @@ public struct Emitter: Sendable {
             case perType
             /// Declarations spread over this many files, for very large specs.
             case grouped(files: Int)
+            /// `perType` or `grouped(files:)`, by the spec's size (`GeneratorConfig.Layout.groupingThreshold`).
+            case automatic(files: Int)
             /// Exactly this many files, `BinderyGenerated1.swift` and on, whatever the spec holds (the last ones may
             /// declare nothing): names a build tool can declare before it runs the generator.
             case numbered(files: Int)
@@ -46,6 +48,7 @@ public struct Emitter: Sendable {
         public init(config: GeneratorConfig, specDisplayPath: String) {
             let layout: Layout =
                 switch config.layout {
+                case .automatic: .automatic(files: max(1, config.fileCount))
                 case .perType: .perType
                 case .grouped: .grouped(files: max(1, config.fileCount))
                 }
@@ -173,8 +176,12 @@ public struct Emitter: Sendable {
             SwiftFile(path: "\(symbols.clientName).swift", header: header, imports: imports, declarations: client),
             SwiftFile(path: "\(symbols.serviceName).swift", header: header, imports: imports, declarations: [service]),
         ]
-        switch options.layout {
-        case .perType:
+        var layout = options.layout
+        if case .automatic(let count) = layout {
+            layout = units.count > GeneratorConfig.Layout.groupingThreshold ? .grouped(files: count) : .perType
+        }
+        switch layout {
+        case .automatic, .perType:
             for unit in units.sorted(by: { $0.name < $1.name }) {
                 files.append(
                     SwiftFile(
@@ -185,7 +192,7 @@ public struct Emitter: Sendable {
             let sorted = units.sorted { $0.name < $1.name }
             let perFile = max(1, (sorted.count + count - 1) / count)
             let chunks = (0..<count).map { sorted.dropFirst($0 * perFile).prefix(perFile) }
-            guard case .numbered = options.layout else {
+            guard case .numbered = layout else {
                 for (index, chunk) in chunks.enumerated() where !chunk.isEmpty {
                     files.append(
                         SwiftFile(

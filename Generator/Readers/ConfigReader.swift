@@ -123,9 +123,9 @@ private struct Reading {
             }
         }
         if !sawModuleName { diagnostics.error("missing required key 'moduleName'", at: location(of: "")) }
-        if object.contains(ConfigReader.Key.fileCount.rawValue), config.layout != .grouped {
+        if object.contains(ConfigReader.Key.fileCount.rawValue), config.layout == .perType {
             diagnostics.warning(
-                "fileCount has no effect unless layout is \"grouped\"",
+                "fileCount has no effect when layout is \"perType\"",
                 at: location(of: "/" + ConfigReader.Key.fileCount.rawValue))
         }
         return config
@@ -166,7 +166,8 @@ private struct Reading {
     mutating func oneOf<Choice: RawRepresentable & CaseIterable>(_: Choice.Type, _ value: JSONValue, _ pointer: String)
         -> Choice? where Choice.RawValue == String
     {
-        let choices = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        let quoted = Choice.allCases.map { "\"\($0.rawValue)\"" }
+        let choices = quoted.dropLast().joined(separator: ", ") + (quoted.count > 1 ? " or " : "") + (quoted.last ?? "")
         guard let text = value.stringValue, let choice = Choice(rawValue: text) else {
             diagnostics.error(
                 "'\(pointer.dropFirst())' must be \(choices), not \(value.described)",

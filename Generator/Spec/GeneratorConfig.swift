@@ -2,10 +2,16 @@
 public struct GeneratorConfig: Equatable, Sendable {
     /// How the generated declarations are spread over files.
     public enum Layout: String, CaseIterable, Sendable {
+        /// `perType` up to `Layout.groupingThreshold` types, `grouped` above: the fast one for the spec's size.
+        case automatic
         /// One file per model and per builder: easy to review, and an edit rebuilds little.
         case perType
         /// A few large files, for very large specs (see `fileCount`).
         case grouped
+
+        /// Types (enums, models, builders) above which `automatic` groups: thousands of small files cost more
+        /// to write and to compile than they save (BENCHMARKS.md, "layout").
+        public static let groupingThreshold = 1_000
     }
 
     /// The access level written on every generated declaration.
@@ -40,7 +46,7 @@ public struct GeneratorConfig: Equatable, Sendable {
     public init(
         moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String] = [:],
         clientName: String? = nil, accessLevel: AccessLevel = .public, include: [String] = [], exclude: [String] = [],
-        nameOverrides: [String: String] = [:], layout: Layout = .perType, fileCount: Int = 16,
+        nameOverrides: [String: String] = [:], layout: Layout = .automatic, fileCount: Int = 16,
         referenceURL: String? = nil
     ) {
         self.moduleName = moduleName

@@ -32,6 +32,23 @@ import Testing
 
         """
 
+    /// The default layout is the fast one for the spec's size: a file per type up to the threshold, a few files above.
+    @Test func theAutomaticLayoutGroupsOnlyLargeSpecs() {
+        func files(types: Int) -> [String] {
+            let enums = (0..<types).map { EnumSpec(name: Self.name("kind\($0)"), members: [.init(name: "a")]) }
+            let options = Emitter.Options(
+                config: GeneratorConfig(moduleName: "Contoso", baseURL: "https://x", fileCount: 4),
+                specDisplayPath: "contoso.xml")
+            return Emitter(options: options).emit(Self.spec(enums: enums)).files.map(\.path)
+        }
+        let threshold = GeneratorConfig.Layout.groupingThreshold
+        let small = files(types: threshold)
+        #expect(small.count == threshold + 2)
+        #expect(small.contains("Models/Kind0.swift"))
+        let large = files(types: threshold + 1)
+        #expect(large.sorted() == ["ContosoClient.swift", "ContosoService.swift"] + (1...4).map { "Types\($0).swift" })
+    }
+
     /// `referenceURL` links a type of the main namespace, or one below it, to its page in the service's reference.
     @Test func typesLinkTheirReferencePage() {
         let item = StructureSpec(name: Self.name("driveItem"), kind: .entity)
