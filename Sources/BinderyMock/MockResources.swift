@@ -195,9 +195,39 @@ extension MockServer {
             store.setBlob(request.body, at: path)
             let object = store.update(at: owner, merging: ["size": .number(JSONNumber(request.body.count))])
             return object.map { single($0) } ?? .empty(204)
+        case "PATCH":
+            return patchContent(request, at: path)
         default:
             return errorResponse(405, code: "methodNotAllowed", message: "\(request.method) on a stream")
         }
+    }
+
+    /// OneNote's `PATCH pages/{id}/content`: a JSON list of commands, each `{target, action, position, content}`.
+    /// The mock applies them to the page's HTML when the target is `body` (append, prepend, replace); a command on
+    /// an element of the page is refused with 400, as the mock does not parse the HTML.
+    private func patchContent(_ request: MockRequest, at path: [String]) -> MockResponse {
+        guard case .array(let commands)? = request.json, !commands.isEmpty else {
+            return errorResponse(400, code: "BadRequest", message: "the body must be a non-empty list of commands")
+        }
+        var html = String(decoding: store.blob(at: path) ?? [], as: UTF8.self)
+        for command in commands {
+            guard command["target"]?.stringValue == "body", let action = command["action"]?.stringValue,
+                let content = command["content"]?.stringValue
+            else {
+                return errorResponse(
+                    400, code: "BadRequest",
+                    message: "the mock applies append, prepend and replace to the target \"body\" only")
+            }
+            switch action {
+            case "append": html += content
+            case "prepend": html = content + html
+            case "replace": html = content
+            default:
+                return errorResponse(400, code: "BadRequest", message: "unknown action \"\(action)\" on the body")
+            }
+        }
+        store.setBlob(Array(html.utf8), at: path)
+        return .empty(204)
     }
 
     /// Request bodies are checked against the generated model, as the service would: a builder that

@@ -1,4 +1,6 @@
+import BinderyMock
 import BinderyRuntime
+import BinderyServiceMocks
 import Foundation
 import OneNote
 import Testing
@@ -10,6 +12,30 @@ import Testing
     {
         let transport = CapturingTransport(replies)
         return (OneNoteClient(baseURL: base, transport: transport, middleware: []), transport)
+    }
+
+    /// `PATCH pages/{id}/content` with a list of commands, over HTTP against the mock, which applies them.
+    @Test func patchesAPageWithCommands() async throws {
+        let mock = try await MockServer(.oneNote)
+        mock.store.insert(["title": "Offer"], into: ["pages"], key: "p1", logged: false)
+        mock.store.setBlob(Array("<p>First</p>".utf8), at: ["pages", "p1", "content"])
+        let onenote = OneNoteClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+        let commands: JSONValue = [
+            ["target": "body", "action": "append", "content": "<p>Second</p>"],
+            ["target": "body", "action": "prepend", "content": "<h1>Offer</h1>"],
+        ]
+        try await onenote.pages("p1").content.patch(commands).execute()
+        let html = String(decoding: try await onenote.pages("p1").content.download(), as: UTF8.self)
+        // A command the mock cannot apply is an API error, not a silent success.
+        await #expect(throws: BinderyError.self) {
+            try await onenote.pages("p1").content.patch(JSONValue.array([["target": "#p:{1}", "action": "replace"]]))
+                .execute()
+        }
+        let sent = mock.requests.first { $0.method == "PATCH" }
+        await mock.stop()
+        #expect(html == "<h1>Offer</h1><p>First</p><p>Second</p>")
+        #expect(sent?.path.hasSuffix("/pages/p1/content") == true)
+        #expect(sent?.header("Content-Type")?.hasPrefix("application/json") == true)
     }
 
     @Test func navigatesTheHierarchyOnGraphAndLegacyBases() {

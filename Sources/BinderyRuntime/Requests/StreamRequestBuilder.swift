@@ -28,6 +28,15 @@ public struct StreamRequestBuilder<Owner: JSONModel>: Sendable {
         _ = try await client.send(downloadRequest, options: TransferOptions(downloadPath: filePath, progress: progress))
     }
 
+    /// Changes the content with a JSON PATCH of the stream's URL, sent when the request is executed: OneNote
+    /// edits a page's HTML with a list of commands (`pages(id).content.patch([command])`, each a target, an
+    /// action, a position and content). The service answers 204 No Content.
+    public func patch(_ changes: some JSONConvertible) -> OperationRequest<Void> {
+        var request = APIRequest(method: .patch, path: path)
+        request.setJSONBody(changes.json)
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
     /// Replaces the bytes with a PUT (OneDrive's simple upload, for files up to 250 MB; larger ones need an
     /// upload session). Returns the owner as the service stored it, or nil when it answers without a body.
     @discardableResult
