@@ -189,10 +189,13 @@ public struct ResponseSpec: Equatable, Sendable {
     /// Where the payload sits in the body when it is not where the service usually puts it (Spark's
     /// `_pagination=count` answers `D.Pagination`, not `D.Results`); nil for the usual place.
     public var payloadPath: [String]?
+    /// Set when the operation runs on after it answers: `202 Accepted` with a `Location` whose answers are of this
+    /// type (`Bindery.Monitor`: OneDrive's copy polls an `asyncJobStatus`).
+    public var monitor: TypeRef?
 
     public init(
         type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
-        isRawBody: Bool = false, example: JSONLiteral? = nil, payloadPath: [String]? = nil
+        isRawBody: Bool = false, example: JSONLiteral? = nil, payloadPath: [String]? = nil, monitor: TypeRef? = nil
     ) {
         self.type = type
         self.paging = paging
@@ -201,5 +204,6 @@ public struct ResponseSpec: Equatable, Sendable {
         self.isRawBody = isRawBody
         self.example = example
         self.payloadPath = payloadPath
+        self.monitor = monitor
     }
 }

@@ -258,6 +258,11 @@ public final class MockServer: Sendable {
 
     /// An operation without behaviour answers its fixture's status and body.
     private func cannedAnswer(_ key: String, for call: MockCall) -> MockResponse {
+        if call.operation.isMonitored {
+            // Accepted at once, done at once: the monitor reports completion.
+            let monitor = origin(of: call.request) + "/\(Self.monitorSegment)/\(UUID().uuidString.lowercased())"
+            return MockResponse(status: 202, headers: [("Location", monitor)])
+        }
         guard let fixture = fixture(for: key) else {
             return call.operation.response == nil ? .empty(204) : MockResponse(json: .object([:]))
         }

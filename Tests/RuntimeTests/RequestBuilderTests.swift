@@ -65,6 +65,25 @@ import Testing
         #expect(transport.requests.first?.headerFields[.contentType] == "application/json")
     }
 
+    /// `Bindery.Monitor`: the action answers 202 with a Location, and the call returns the monitor to poll.
+    @Test func aMonitoredActionReturnsItsMonitor() async throws {
+        let (graph, transport) = client([
+            .init(status: 202, headers: [.location: "https://monitor.example.net/jobs/7"], body: ""),
+            .init(body: #"{"status":"inProgress","percentageComplete":40}"#),
+            .init(body: #"{"status":"completed","resourceId":"NEW"}"#),
+            .init(status: 202, body: ""),
+        ])
+        let monitor = try await graph.drive.items("i1").copy(parentReference: ItemReference()).execute()
+        #expect(monitor.url.absoluteString == "https://monitor.example.net/jobs/7")
+        let done = try await monitor.waitForCompletion(pollingEvery: .zero)
+        #expect(done.resourceId == "NEW")
+        #expect(transport.requests.count == 3)
+        // Accepted without a Location: a typed error, not a monitor of nothing.
+        await #expect(throws: BinderyError.self) {
+            _ = try await graph.drive.items("i1").copy(parentReference: ItemReference()).execute()
+        }
+    }
+
     @Test func addPostsTheItemAndDecodesTheAnswer() async throws {
         let (graph, transport) = client([
             .init(status: 201, body: #"{"id":"new","name":"Reports","folder":{"childCount":0}}"#)

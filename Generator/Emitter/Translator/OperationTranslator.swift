@@ -250,6 +250,10 @@ struct OperationTranslator {
             )
         }
         guard let response = operation.response else { return operationRequest("Void", decoder: ".empty") }
+        if case .named(let status)? = response.monitor, modelNames.contains(status) {
+            let statusType = symbols.typeName(status)
+            return operationRequest("OperationMonitor<\(statusType)>", decoder: ".monitor(\(statusType).self)")
+        }
         if response.isRawBody { return operationRequest("[UInt8]", decoder: ".raw") }
         guard let type = response.type else { return operationRequest("Void", decoder: ".empty") }
         if case .collection(.named(let element)) = type, modelNames.contains(element),

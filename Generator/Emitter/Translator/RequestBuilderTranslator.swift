@@ -163,6 +163,7 @@ struct RequestBuilderTranslator {
         if !operation.segmentAliases.isEmpty {
             arguments.append(.init("aliases", .array(operation.segmentAliases.map { .string($0) })))
         }
+        if operation.response?.monitor != nil { arguments.append(.init("monitor", .raw("true"))) }
         return .initializer(arguments)
     }
 

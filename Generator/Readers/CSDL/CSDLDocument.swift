@@ -99,6 +99,8 @@ struct RawOperation {
     var returnType: RawReturnType?
     /// `Bindery.Alias`: other URL segments the service accepts for it (`action.copy`).
     var aliases: [String] = []
+    /// `Bindery.Monitor`: the type that the `Location` of its `202 Accepted` answers.
+    var monitor: String?
     var doc = Documentation()
     var location: SourceLocation
 }
@@ -210,6 +212,7 @@ extension RawDocument {
         case .operation(let o):
             operations[o].doc.apply(annotation)
             if annotation.term == .alias, let alias = annotation.string { operations[o].aliases.append(alias) }
+            if annotation.term == .monitor, let type = annotation.string { operations[o].monitor = type }
         case .parameter(let o, let p):
             operations[o].parameters[p].doc.apply(annotation)
             if annotation.term == .optionalParameter {

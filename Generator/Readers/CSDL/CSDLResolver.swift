@@ -12,6 +12,8 @@ struct ResolvedOperation {
     var isComposable: Bool
     /// `Bindery.Alias`: other URL segments the service accepts for it.
     var aliases: [String]
+    /// `Bindery.Monitor`: the type the `Location` of its `202 Accepted` answers.
+    var monitor: TypeRef?
     var doc: Documentation
     var location: SourceLocation
 }
@@ -431,7 +433,9 @@ struct CSDLResolver {
                 ResolvedOperation(
                     name: name, isAction: raw.isAction, binding: binding, parameters: parameters,
                     returnType: returnType,
-                    isComposable: raw.isComposable, aliases: raw.aliases, doc: raw.doc, location: raw.location))
+                    isComposable: raw.isComposable, aliases: raw.aliases,
+                    monitor: raw.monitor.flatMap { resolveType($0, at: raw.location) }, doc: raw.doc,
+                    location: raw.location))
         }
     }
 

@@ -188,7 +188,10 @@ struct CSDLResourceBuilder {
     private func spec(for operation: ResolvedOperation, as candidate: Candidate) -> OperationSpec {
         let isRawBody = operation.returnType == .primitive(.stream)
         let response: ResponseSpec
-        if operation.isAction {
+        if let monitor = operation.monitor {
+            // Accepted, with a Location to poll: whatever the return type says, the answer is the monitor.
+            response = ResponseSpec(type: nil, successCodes: [202], monitor: monitor)
+        } else if operation.isAction {
             response = ResponseSpec(
                 type: operation.returnType, successCodes: Self.actionSuccessCodes, isRawBody: isRawBody)
         } else {

@@ -70,11 +70,12 @@ enum CSDLAttribute: Int, CaseIterable {
 ///   records say in a `Bool` member (`Insertable`, `Updatable`, `Deletable`) what the service allows.
 /// - `Bindery.V1.Alias`: another name the service uses for a type (`oneDrive.item`) or for an operation's URL
 ///   segment (`action.copy`); `Bindery.V1.StorageOperation`: a request to a URL a payload carries, on a storage
-///   host outside the API (an upload session's byte ranges). See `Docs/CSDLAnnotations.md`.
+///   host outside the API (an upload session's byte ranges); `Bindery.V1.Monitor`: an action that answers
+///   `202 Accepted` with a `Location` to poll, and the type the polls answer. See `Docs/CSDLAnnotations.md`.
 enum KnownTerm {
     case description, longDescription, computed, immutable, optionalParameter
     case insertRestrictions, updateRestrictions, deleteRestrictions
-    case alias, storageOperation
+    case alias, storageOperation, monitor
 
     /// Terms whose value is a `<Record>` of `<PropertyValue>`s.
     var hasRecord: Bool { restrictionMember != nil || self == .storageOperation }
@@ -118,6 +119,8 @@ enum KnownTerm {
             self = .alias
         } else if namespace == "Bindery.V1", name == "StorageOperation" {
             self = .storageOperation
+        } else if namespace == "Bindery.V1", name == "Monitor" {
+            self = .monitor
         } else {
             return nil
         }

@@ -62,15 +62,18 @@ public struct ResourceRoute: Sendable {
         public let payloadPath: [String]?
         /// Other last segments that name this operation (the legacy OneDrive API's `action.copy`).
         public let aliases: [String]
+        /// The operation answers `202 Accepted` with a `Location` to poll rather than a result.
+        public let isMonitored: Bool
 
         @_spi(Generated)
         public init(
             _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
             request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true,
-            query: [String: String] = [:], payload: [String]? = nil, aliases: [String] = []
+            query: [String: String] = [:], payload: [String]? = nil, aliases: [String] = [], monitor: Bool = false
         ) {
             self.isEnveloped = enveloped
             self.aliases = aliases
+            self.isMonitored = monitor
             self.query = query
             self.payloadPath = payload
             self.name = name

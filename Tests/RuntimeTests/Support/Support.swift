@@ -1,5 +1,6 @@
 import BinderyRuntime
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// A transport that answers from a script and records what it was asked: for unit tests of request
@@ -7,6 +8,7 @@ import Synchronization
 final class ScriptedTransport: HTTPTransport {
     struct Reply: Sendable {
         var status: Int = 200
+        var headers: HTTPFields = [:]
         var body: String
     }
 
@@ -23,7 +25,7 @@ final class ScriptedTransport: HTTPTransport {
             if case .bytes(let bytes)? = request.body { state.bodies.append(bytes) } else { state.bodies.append(nil) }
             return state.replies.isEmpty ? Reply(status: 500, body: "no scripted reply") : state.replies.removeFirst()
         }
-        return APIResponse(status: .init(code: reply.status), body: Array(reply.body.utf8))
+        return APIResponse(status: .init(code: reply.status), headers: reply.headers, body: Array(reply.body.utf8))
     }
 }
 

@@ -34,6 +34,7 @@ public enum GoldenODataService {
                 UserRequestBuilder.route,
             ],
             models: [
+                AsyncJobStatus.self,
                 Attachment.self,
                 BaseItem.self,
                 Deleted.self,

@@ -30,7 +30,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         ],
         operations: [
             .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
-            .init("copy", .post, ["copy"], response: .model(DriveItem.self), aliases: ["action.copy"]),
+            .init("copy", .post, ["copy"], aliases: ["action.copy"], monitor: true),
             .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
             .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DriveItem.self))),
         ]
@@ -64,13 +64,16 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// - Remark: Generated from `sample.drive.driveItem/copy` (POST).
-    public func copy(parentReference: ItemReference, name: String? = nil) -> OperationRequest<DriveItem> {
+    public func copy(
+        parentReference: ItemReference,
+        name: String? = nil
+    ) -> OperationRequest<OperationMonitor<AsyncJobStatus>> {
         var request = APIRequest(method: .post, path: path.appending("copy"))
         var body = JSONObject()
         body.set("parentReference", parentReference)
         if let name { body.set("name", name) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(AsyncJobStatus.self))
     }
 
     /// - Remark: Generated from `sample.drive.driveItem/createUploadSession` (POST).
