@@ -38,6 +38,8 @@ public struct SparkClient: RequestBuilder {
             .init("my", "spark.my", collection: false),
             .init("contacts", "spark.Contact", collection: true),
             .init("standardfields", "spark.standardField", collection: true),
+            .init("office", "spark.office", collection: false),
+            .init("company", "spark.company", collection: false),
             .init("oauth2", "spark.oauth2", collection: false),
         ],
         operations: [.init("createSession", .post, ["session"], response: .collection(.model(Session.self)))]
@@ -98,6 +100,12 @@ public struct SparkClient: RequestBuilder {
     public var standardFields: CollectionRequestBuilder<StandardFieldMapRequestBuilder> {
         .init(client: client, path: path.appending("standardfields"))
     }
+
+    /// Resources of the user's office.
+    public var office: OfficeRequestBuilder { .init(client: client, path: path.appending("office")) }
+
+    /// Resources of the user's company.
+    public var company: CompanyRequestBuilder { .init(client: client, path: path.appending("company")) }
 
     /// OAuth 2 sign-in: exchanging grants for tokens.
     public var oauth2: OAuth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }

@@ -27,8 +27,38 @@ extension ConformanceCalls {
         "Listing/getListing": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").getListing().get()
         },
+        "Listing/listFloorPlans": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").listFloorPlans().get()
+        },
+        "Listing/listIncompleteListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listIncompleteListings().get()
+        },
+        "Listing/listListingRules": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listListingRules().get()
+        },
+        "Listing/listNearbyListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listNearbyListings().get()
+        },
+        "Listing/listRentalCalendar": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").listRentalCalendar().get()
+        },
+        "Listing/listTourOfHomesListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listTourOfHomesListings().get()
+        },
         "Listing/searchListings": { client, arguments in
             _ = try await SparkClient(client: client).listings.list().get()
+        },
+        "ListingDocument/getDocument": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").documents("DocumentId-1").request().get()
+        },
+        "ListingDocument/listDocuments": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").documents.request().get()
+        },
+        "OpenHouse/getOpenHouse": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").openHouses("OpenHouseId-1").request().get()
+        },
+        "OpenHouse/listOpenHouses": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").openHouses.request().get()
         },
         "Photo/getPhoto": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").photos("PhotoId-1").request().get()
@@ -39,6 +69,48 @@ extension ConformanceCalls {
         "Service/createSession": { client, arguments in
             _ = try await SparkClient(client: client)
                 .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).execute()
+        },
+        "TourOfHomes/getTourOfHomes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").toursOfHomes("TourId-1").request().get()
+        },
+        "TourOfHomes/listToursOfHomes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").toursOfHomes.request().get()
+        },
+        "Video/getVideo": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").videos("VideoId-1").request().get()
+        },
+        "Video/listVideos": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").videos.request().get()
+        },
+        "VirtualTour/getVirtualTour": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").virtualTours("TourId-1").request().get()
+        },
+        "VirtualTour/listVirtualTours": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").virtualTours.request().get()
+        },
+        "company/listCompanyListings": { client, arguments in
+            _ = try await SparkClient(client: client).company.listCompanyListings().get()
+        },
+        "contactNote/deleteContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().delete()
+        },
+        "contactNote/getContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().get()
+        },
+        "contactNote/saveContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().replace(arguments.body())
+        },
+        "listingPrivate/deleteMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.deleteMyNotes().execute()
+        },
+        "listingPrivate/getMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.getMyNotes().get()
+        },
+        "listingPrivate/saveMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.saveMyNotes(arguments.body()).execute()
         },
         "my/countListings": { client, arguments in
             _ = try await SparkClient(client: client).my.countListings().execute()
@@ -51,6 +123,12 @@ extension ConformanceCalls {
         },
         "oauth2/grantToken": { client, arguments in
             _ = try await SparkClient(client: client).oauth2.grantToken(arguments.body()).execute()
+        },
+        "office/listOfficeListings": { client, arguments in
+            _ = try await SparkClient(client: client).office.listOfficeListings().get()
+        },
+        "sharedNotes/listSharedNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.request().get()
         },
         "standardField/getStandardField": { client, arguments in
             _ = try await SparkClient(client: client).standardFields("Field-1").request().get()
