@@ -37,6 +37,7 @@ extension MockService {
         operations: [
             "spark.oauth2/grantToken": .sparkGrant,
             "spark.Service/createSession": .sparkSession,
+            "spark.Notification/markNotificationsRead": .sparkMarkNotificationsRead,
         ],
         signIn: SparkSignInMock())
 

@@ -116,6 +116,16 @@ extension MockOperation {
             return await call.server.identity.token(grant: grant)
         })
 
+    /// Spark `PUT /v1/notifications/{Ids}` with `{"Read": true}`: marks each of the comma-separated notifications the
+    /// store holds, and answers success without results (the ids are a list, not one stored item to update).
+    static let sparkMarkNotificationsRead = MockOperation { call in
+        let read = call.body?["Read"] ?? .bool(true)
+        for id in (call.resourcePath.last ?? "").split(separator: ",") {
+            _ = call.store.update(at: call.store.locate(["notifications", String(id)]), merging: ["Read": read])
+        }
+        return MockResponse(status: 200, json: ["D": ["Success": true]])
+    }
+
     /// Spark `/v1/session`: an API-key session (see `MockIdentity.registerSparkAPIKey`).
     static let sparkSession = MockOperation(
         requiresAuthorization: false,

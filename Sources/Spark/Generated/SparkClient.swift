@@ -6,9 +6,11 @@ import Foundation
 
 /// Spark API
 ///
-/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, the signed-in user's
-/// account and listings, contacts, standard field metadata, and the two ways to sign in (an OAuth 2 grant or an API-key
-/// session). Every body is wrapped as {"D": {...}}; answers carry Success, Results and, when asked for, Pagination.
+/// The Spark platform's real-estate API (sparkplatform.com): MLS listings with their photos, videos, tours, documents,
+/// open houses and notes; accounts, contacts and their portal accounts, comments, saved searches and listing carts;
+/// messages, notifications and news feeds; market statistics; field metadata, search templates, shared links and system
+/// information; and the two ways to sign in (an OAuth 2 grant or an API-key session). Every body is wrapped as {"D":
+/// {...}}; answers carry Success, Results and, when asked for, Pagination.
 ///
 /// Start here: its members lead to every resource of the service.
 ///
@@ -36,8 +38,31 @@ public struct SparkClient: RequestBuilder {
         children: [
             .init("listings", "spark.Listing", collection: true),
             .init("my", "spark.my", collection: false),
+            .init("listingcarts", "spark.ListingCart", collection: true),
             .init("contacts", "spark.Contact", collection: true),
             .init("standardfields", "spark.standardField", collection: true),
+            .init("accounts", "spark.Account", collection: true),
+            .init("activities", "spark.Activity", collection: true),
+            .init("connect", "spark.connect", collection: false),
+            .init("customfields", "spark.customField", collection: true),
+            .init("flexmls", "spark.flexmls", collection: false),
+            .init("fields", "spark.fields", collection: false),
+            .init("idx", "spark.idx", collection: true),
+            .init("idxlinks", "spark.IdxLink", collection: true),
+            .init("office", "spark.office", collection: false),
+            .init("company", "spark.company", collection: false),
+            .init("marketstatistics", "spark.marketStatistics", collection: false),
+            .init("messages", "spark.Message", collection: true),
+            .init("newsfeeds", "spark.NewsFeed", collection: true),
+            .init("notifications", "spark.Notification", collection: true),
+            .init("portal", "spark.portal", collection: true),
+            .init("propertytypes", "spark.PropertyType", collection: false),
+            .init("savedsearches", "spark.SavedSearch", collection: true),
+            .init("provided", "spark.provided", collection: false),
+            .init("searchtemplates", "spark.searchTemplates", collection: false),
+            .init("sharedlinks", "spark.SharedLink", collection: true),
+            .init("sharedlistings", "spark.SharedListing", collection: true),
+            .init("system", "spark.SystemInfo", collection: false),
             .init("oauth2", "spark.oauth2", collection: false),
         ],
         operations: [.init("createSession", .post, ["session"], response: .collection(.model(Session.self)))]
@@ -85,6 +110,13 @@ public struct SparkClient: RequestBuilder {
     /// Resources of the signed-in user.
     public var my: MyRequestBuilder { .init(client: client, path: path.appending("my")) }
 
+    /// The user's listing carts: named lists of listings.
+    ///
+    /// `listingCarts.request()` lists them; `listingCarts("Id")` addresses one.
+    public var listingCarts: CollectionRequestBuilder<ListingCartRequestBuilder> {
+        .init(client: client, path: path.appending("listingcarts"))
+    }
+
     /// The signed-in user's contacts.
     ///
     /// `contacts.request()` lists them; `contacts("Id")` addresses one.
@@ -98,6 +130,124 @@ public struct SparkClient: RequestBuilder {
     public var standardFields: CollectionRequestBuilder<StandardFieldMapRequestBuilder> {
         .init(client: client, path: path.appending("standardfields"))
     }
+
+    /// Accounts of the user's MLS the user may see: agents, offices, companies.
+    ///
+    /// `accounts.request()` lists them; `accounts("Id")` addresses one.
+    public var accounts: CollectionRequestBuilder<AccountRequestBuilder> {
+        .init(client: client, path: path.appending("accounts"))
+    }
+
+    /// What happened to the user's contacts and listings, newest first.
+    ///
+    /// `activities.request()` lists them; `activities("Id")` addresses one.
+    public var activities: CollectionRequestBuilder<ActivityRequestBuilder> {
+        .init(client: client, path: path.appending("activities"))
+    }
+
+    /// Settings of the Flexmls Connect (IDX) products.
+    public var connect: ConnectRequestBuilder { .init(client: client, path: path.appending("connect")) }
+
+    /// Metadata of the MLS's own listing fields.
+    ///
+    /// `customFields.request()` lists them; `customFields("Field")` addresses one.
+    public var customFields: CollectionRequestBuilder<CustomFieldMapRequestBuilder> {
+        .init(client: client, path: path.appending("customfields"))
+    }
+
+    /// Services of the Flexmls front end.
+    public var flexmls: FlexmlsRequestBuilder { .init(client: client, path: path.appending("flexmls")) }
+
+    /// How the MLS orders and groups listing fields.
+    public var fields: FieldsRequestBuilder { .init(client: client, path: path.appending("fields")) }
+
+    /// The user's IDX (Internet Data Exchange) settings.
+    ///
+    /// `idx.request()` lists them; `idx("Id")` addresses one.
+    public var idx: CollectionRequestBuilder<IdxRequestBuilder> { .init(client: client, path: path.appending("idx")) }
+
+    /// The user's IDX links: public searches published on the web.
+    ///
+    /// `idxLinks.request()` lists them; `idxLinks("Id")` addresses one.
+    public var idxLinks: CollectionRequestBuilder<IdxLinkRequestBuilder> {
+        .init(client: client, path: path.appending("idxlinks"))
+    }
+
+    /// Resources of the user's office.
+    public var office: OfficeRequestBuilder { .init(client: client, path: path.appending("office")) }
+
+    /// Resources of the user's company.
+    public var company: CompanyRequestBuilder { .init(client: client, path: path.appending("company")) }
+
+    /// Monthly market statistics of the user's MLS.
+    public var marketStatistics: MarketStatisticsRequestBuilder {
+        .init(client: client, path: path.appending("marketstatistics"))
+    }
+
+    /// Messages between the user and other Spark users, such as showing requests.
+    ///
+    /// `messages.request()` lists them; `messages("Id")` addresses one.
+    public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
+        .init(client: client, path: path.appending("messages"))
+    }
+
+    /// News feeds: subscriptions that email contacts about listing events.
+    ///
+    /// `newsFeeds.request()` lists them; `newsFeeds("Id")` addresses one.
+    public var newsFeeds: CollectionRequestBuilder<NewsFeedRequestBuilder> {
+        .init(client: client, path: path.appending("newsfeeds"))
+    }
+
+    /// Notifications to the user from applications.
+    ///
+    /// `notifications.request()` lists them; `notifications("Ids")` addresses one.
+    public var notifications: CollectionRequestBuilder<NotificationRequestBuilder> {
+        .init(client: client, path: path.appending("notifications"))
+    }
+
+    /// The agent's consumer portal (VOW).
+    ///
+    /// `portal.request()` lists them; `portal("Id")` addresses one.
+    public var portal: CollectionRequestBuilder<PortalRequestBuilder> {
+        .init(client: client, path: path.appending("portal"))
+    }
+
+    /// The property types of the user's MLS.
+    public var propertyTypes: PropertyTypeRequestBuilder {
+        .init(client: client, path: path.appending("propertytypes"))
+    }
+
+    /// The user's saved searches; their listings are `_filter=SavedSearch Eq '<Id>'` on the listings.
+    ///
+    /// `savedSearches.request()` lists them; `savedSearches("Id")` addresses one.
+    public var savedSearches: CollectionRequestBuilder<SavedSearchRequestBuilder> {
+        .init(client: client, path: path.appending("savedsearches"))
+    }
+
+    /// What the user's agent provides to the user (for portal users).
+    public var provided: ProvidedRequestBuilder { .init(client: client, path: path.appending("provided")) }
+
+    /// Templates for searching and sorting listings.
+    public var searchTemplates: SearchTemplatesRequestBuilder {
+        .init(client: client, path: path.appending("searchtemplates"))
+    }
+
+    /// Links that share listings, a saved search or a cart with people without a Spark account.
+    ///
+    /// `sharedLinks.request()` lists them; `sharedLinks("Id")` addresses one.
+    public var sharedLinks: CollectionRequestBuilder<SharedLinkRequestBuilder> {
+        .init(client: client, path: path.appending("sharedlinks"))
+    }
+
+    /// Listings shared as a public page.
+    ///
+    /// `sharedListings.request()` lists them; `sharedListings("Id")` addresses one.
+    public var sharedListings: CollectionRequestBuilder<SharedListingRequestBuilder> {
+        .init(client: client, path: path.appending("sharedlistings"))
+    }
+
+    /// The user's system: who they are in which MLS, and the MLS's display settings.
+    public var system: SystemInfoRequestBuilder { .init(client: client, path: path.appending("system")) }
 
     /// OAuth 2 sign-in: exchanging grants for tokens.
     public var oauth2: OAuth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }

@@ -9,17 +9,90 @@ extension ConformanceCalls {
     /// Every Spark operation called through the generated builders, by fixture name
     /// (`Tests/Fixtures/Spark/<name>.json`).
     public static let spark: [String: ConformanceCall] = [
+        "Account/getAccountById": { client, arguments in
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountById().get()
+        },
+        "Account/getAccountReport": { client, arguments in
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountReport().get()
+        },
+        "Account/getAccountRoster": { client, arguments in
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountRoster().get()
+        },
+        "Account/listAccounts": { client, arguments in
+            _ = try await SparkClient(client: client).accounts.list().get()
+        },
+        "Account/updateAccountById": { client, arguments in
+            _ = try await SparkClient(client: client).accounts("Id-1").updateAccountById(arguments.body()).execute()
+        },
+        "Activity/getActivity": { client, arguments in
+            _ = try await SparkClient(client: client).activities("Id-1").request().get()
+        },
+        "Activity/listActivities": { client, arguments in
+            _ = try await SparkClient(client: client).activities.list().get()
+        },
+        "Comment/createContactComments": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").comments
+                .createContactComments(arguments.body()).execute()
+        },
+        "Comment/deleteContactComment": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").comments("CommentId-1").request().delete()
+        },
+        "Comment/listContactComments": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").comments.list().get()
+        },
         "Contact/count": { client, arguments in
             _ = try await SparkClient(client: client).contacts.count().execute()
         },
         "Contact/createContacts": { client, arguments in
             _ = try await SparkClient(client: client).contacts.createContacts(arguments.body()).execute()
         },
+        "Contact/createPortalAccount": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").createPortalAccount(arguments.body()).execute()
+        },
+        "Contact/deleteContact": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").request().delete()
+        },
+        "Contact/deletePortalAccount": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").deletePortalAccount().execute()
+        },
+        "Contact/exportContacts": { client, arguments in
+            _ = try await SparkClient(client: client).contacts.exportContacts().get()
+        },
         "Contact/getContact": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").request().get()
         },
+        "Contact/getPortalAccount": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").getPortalAccount().get()
+        },
+        "Contact/listContactSavedSearches": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listContactSavedSearches().get()
+        },
+        "Contact/listContactTags": { client, arguments in
+            _ = try await SparkClient(client: client).contacts.listContactTags().get()
+        },
         "Contact/listContacts": { client, arguments in
             _ = try await SparkClient(client: client).contacts.list().get()
+        },
+        "Contact/updateContact": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").request().replace(arguments.body())
+        },
+        "Contact/updatePortalAccount": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").updatePortalAccount(arguments.body()).execute()
+        },
+        "EmailLink/getEmailLink": { client, arguments in
+            _ = try await SparkClient(client: client).flexmls.emailLinks("Id-1").request().get()
+        },
+        "EmailLink/listEmailLinks": { client, arguments in
+            _ = try await SparkClient(client: client).flexmls.emailLinks.list().get()
+        },
+        "IdxLink/getDefaultIdxLink": { client, arguments in
+            _ = try await SparkClient(client: client).idxLinks.getDefaultIdxLink().get()
+        },
+        "IdxLink/getIdxLink": { client, arguments in
+            _ = try await SparkClient(client: client).idxLinks("Id-1").request().get()
+        },
+        "IdxLink/listIdxLinks": { client, arguments in
+            _ = try await SparkClient(client: client).idxLinks.list().get()
         },
         "Listing/count": { client, arguments in
             _ = try await SparkClient(client: client).listings.count().execute()
@@ -27,8 +100,108 @@ extension ConformanceCalls {
         "Listing/getListing": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").getListing().get()
         },
+        "Listing/listFloorPlans": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").listFloorPlans().get()
+        },
+        "Listing/listIncompleteListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listIncompleteListings().get()
+        },
+        "Listing/listListingRules": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listListingRules().get()
+        },
+        "Listing/listNearbyListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listNearbyListings().get()
+        },
+        "Listing/listRentalCalendar": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").listRentalCalendar().get()
+        },
+        "Listing/listTourOfHomesListings": { client, arguments in
+            _ = try await SparkClient(client: client).listings.listTourOfHomesListings().get()
+        },
         "Listing/searchListings": { client, arguments in
             _ = try await SparkClient(client: client).listings.list().get()
+        },
+        "ListingCart/addCartListings": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").addCartListings(arguments.body()).execute()
+        },
+        "ListingCart/createListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts.createListingCarts(arguments.body()).execute()
+        },
+        "ListingCart/deleteListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").request().delete()
+        },
+        "ListingCart/getListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").request().get()
+        },
+        "ListingCart/listListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts.list().get()
+        },
+        "ListingCart/listPortalListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts.listPortalListingCarts().get()
+        },
+        "ListingCart/replaceListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").request().replace(arguments.body())
+        },
+        "ListingDocument/getDocument": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").documents("DocumentId-1").request().get()
+        },
+        "ListingDocument/listDocuments": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").documents.request().get()
+        },
+        "ListingSort/getSort": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.sorts("Id-1").request().get()
+        },
+        "ListingSort/listSorts": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.sorts.request().get()
+        },
+        "Message/getMessage": { client, arguments in
+            _ = try await SparkClient(client: client).messages("Id-1").getMessage().get()
+        },
+        "Message/listMessages": { client, arguments in
+            _ = try await SparkClient(client: client).messages.list().get()
+        },
+        "Message/listReplies": { client, arguments in
+            _ = try await SparkClient(client: client).messages("Id-1").listReplies().get()
+        },
+        "Message/listUnreadMessages": { client, arguments in
+            _ = try await SparkClient(client: client).messages.listUnreadMessages().get()
+        },
+        "Message/sendMessages": { client, arguments in
+            _ = try await SparkClient(client: client).messages.sendMessages(arguments.body()).execute()
+        },
+        "NewsFeed/deleteNewsFeed": { client, arguments in
+            _ = try await SparkClient(client: client).newsFeeds("Id-1").request().delete()
+        },
+        "NewsFeed/getNewsFeed": { client, arguments in
+            _ = try await SparkClient(client: client).newsFeeds("Id-1").request().get()
+        },
+        "NewsFeed/getNewsFeedMeta": { client, arguments in
+            _ = try await SparkClient(client: client).newsFeeds.getNewsFeedMeta().get()
+        },
+        "NewsFeed/listNewsFeeds": { client, arguments in
+            _ = try await SparkClient(client: client).newsFeeds.list().get()
+        },
+        "NewsFeed/updateNewsFeed": { client, arguments in
+            _ = try await SparkClient(client: client).newsFeeds("Id-1").request().replace(arguments.body())
+        },
+        "Notification/createNotification": { client, arguments in
+            _ = try await SparkClient(client: client).notifications.request().add(arguments.body())
+        },
+        "Notification/listNotifications": { client, arguments in
+            _ = try await SparkClient(client: client).notifications.list().get()
+        },
+        "Notification/listUnreadNotifications": { client, arguments in
+            _ = try await SparkClient(client: client).notifications.listUnreadNotifications().get()
+        },
+        "Notification/markNotificationsRead": { client, arguments in
+            _ = try await SparkClient(client: client).notifications("Ids-1")
+                .markNotificationsRead(arguments.body()).execute()
+        },
+        "OpenHouse/getOpenHouse": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").openHouses("OpenHouseId-1").request().get()
+        },
+        "OpenHouse/listOpenHouses": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").openHouses.request().get()
         },
         "Photo/getPhoto": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").photos("PhotoId-1").request().get()
@@ -36,9 +209,176 @@ extension ConformanceCalls {
         "Photo/listPhotos": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").photos.request().get()
         },
+        "PropertyType/listAllPropertyTypes": { client, arguments in
+            _ = try await SparkClient(client: client).propertyTypes.listAllPropertyTypes().get()
+        },
+        "PropertyType/listPropertyTypes": { client, arguments in
+            _ = try await SparkClient(client: client).propertyTypes.request().get()
+        },
+        "QuickSearch/deleteQuickSearch": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.quickSearches("Id-1").request().delete()
+        },
+        "QuickSearch/getDefaultQuickSearch": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.quickSearches.getDefaultQuickSearch().get()
+        },
+        "QuickSearch/getQuickSearch": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.quickSearches("Id-1").request().get()
+        },
+        "QuickSearch/listQuickSearches": { client, arguments in
+            _ = try await SparkClient(client: client).searchTemplates.quickSearches.request().get()
+        },
+        "SavedSearch/createSavedSearches": { client, arguments in
+            _ = try await SparkClient(client: client).savedSearches.createSavedSearches(arguments.body()).execute()
+        },
+        "SavedSearch/deleteSavedSearch": { client, arguments in
+            _ = try await SparkClient(client: client).savedSearches("Id-1").request().delete()
+        },
+        "SavedSearch/getSavedSearch": { client, arguments in
+            _ = try await SparkClient(client: client).savedSearches("Id-1").getSavedSearch().get()
+        },
+        "SavedSearch/listSavedSearches": { client, arguments in
+            _ = try await SparkClient(client: client).savedSearches.list().get()
+        },
+        "SavedSearch/updateSavedSearch": { client, arguments in
+            _ = try await SparkClient(client: client).savedSearches("Id-1").request().replace(arguments.body())
+        },
         "Service/createSession": { client, arguments in
             _ = try await SparkClient(client: client)
                 .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).execute()
+        },
+        "SharedLink/getSharedLink": { client, arguments in
+            _ = try await SparkClient(client: client).sharedLinks("Id-1").request().get()
+        },
+        "SharedLink/shareListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).sharedLinks.shareListingCart(arguments.body()).execute()
+        },
+        "SharedLink/shareListings": { client, arguments in
+            _ = try await SparkClient(client: client).sharedLinks.shareListings(arguments.body()).execute()
+        },
+        "SharedLink/shareSavedSearch": { client, arguments in
+            _ = try await SparkClient(client: client).sharedLinks.shareSavedSearch(arguments.body()).execute()
+        },
+        "SharedListing/createSharedListing": { client, arguments in
+            _ = try await SparkClient(client: client).sharedListings.createSharedListing(arguments.body()).execute()
+        },
+        "SharedListing/getSharedListing": { client, arguments in
+            _ = try await SparkClient(client: client).sharedListings("Id-1").request().get()
+        },
+        "SystemInfo/getSearchSystemInfo": { client, arguments in
+            _ = try await SparkClient(client: client).system.getSearchSystemInfo().execute()
+        },
+        "SystemInfo/getSystemInfo": { client, arguments in
+            _ = try await SparkClient(client: client).system.request().get()
+        },
+        "TourOfHomes/getTourOfHomes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").toursOfHomes("TourId-1").request().get()
+        },
+        "TourOfHomes/listToursOfHomes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").toursOfHomes.request().get()
+        },
+        "Video/getVideo": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").videos("VideoId-1").request().get()
+        },
+        "Video/listVideos": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").videos.request().get()
+        },
+        "VirtualTour/getVirtualTour": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").virtualTours("TourId-1").request().get()
+        },
+        "VirtualTour/listVirtualTours": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").virtualTours.request().get()
+        },
+        "cartListing/listCartListings": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").listings.list().get()
+        },
+        "cartListing/removeCartListing": { client, arguments in
+            _ = try await SparkClient(client: client).listingCarts("Id-1").listings("ListingId-1").request().delete()
+        },
+        "company/listCompanyListings": { client, arguments in
+            _ = try await SparkClient(client: client).company.listCompanyListings().get()
+        },
+        "connect/getPreferences": { client, arguments in
+            _ = try await SparkClient(client: client).connect.getPreferences().get()
+        },
+        "contactListingCart/addContactCartListings": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listingCarts("CartId-1")
+                .addContactCartListings(arguments.body()).execute()
+        },
+        "contactListingCart/createContactListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listingCarts
+                .createContactListingCarts(arguments.body()).execute()
+        },
+        "contactListingCart/deleteContactListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listingCarts("CartId-1").request().delete()
+        },
+        "contactListingCart/getContactListingCart": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listingCarts("CartId-1").request().get()
+        },
+        "contactListingCart/listContactListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").listingCarts.request().get()
+        },
+        "contactNote/deleteContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().delete()
+        },
+        "contactNote/getContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().get()
+        },
+        "contactNote/saveContactNote": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.contacts("ContactId-1")
+                .request().replace(arguments.body())
+        },
+        "contactProvided/listContactProvidedSearches": { client, arguments in
+            _ = try await SparkClient(client: client).contacts("Id-1").provided.listContactProvidedSearches().get()
+        },
+        "customField/getCustomField": { client, arguments in
+            _ = try await SparkClient(client: client).customFields("Field-1").request().get()
+        },
+        "customField/listCustomFields": { client, arguments in
+            _ = try await SparkClient(client: client).customFields.request().get()
+        },
+        "fieldOrder/getFieldOrder": { client, arguments in
+            _ = try await SparkClient(client: client).fields.order("PropertyType-1").request().get()
+        },
+        "fieldOrder/getFieldOrderSettings": { client, arguments in
+            _ = try await SparkClient(client: client).fields.order.getFieldOrderSettings().get()
+        },
+        "fieldOrder/listFieldOrder": { client, arguments in
+            _ = try await SparkClient(client: client).fields.order.request().get()
+        },
+        "idx/getIdx": { client, arguments in
+            _ = try await SparkClient(client: client).idx("Id-1").request().get()
+        },
+        "idx/listIdx": { client, arguments in
+            _ = try await SparkClient(client: client).idx.request().get()
+        },
+        "listingPrivate/deleteMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.deleteMyNotes().execute()
+        },
+        "listingPrivate/getMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.getMyNotes().get()
+        },
+        "listingPrivate/saveMyNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").my.saveMyNotes(arguments.body()).execute()
+        },
+        "marketStatistics/getAbsorptionStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getAbsorptionStatistics().get()
+        },
+        "marketStatistics/getDaysOnMarketStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getDaysOnMarketStatistics().get()
+        },
+        "marketStatistics/getInventoryStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getInventoryStatistics().get()
+        },
+        "marketStatistics/getPriceStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getPriceStatistics().get()
+        },
+        "marketStatistics/getRatioStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getRatioStatistics().get()
+        },
+        "marketStatistics/getVolumeStatistics": { client, arguments in
+            _ = try await SparkClient(client: client).marketStatistics.getVolumeStatistics().get()
         },
         "my/countListings": { client, arguments in
             _ = try await SparkClient(client: client).my.countListings().execute()
@@ -46,11 +386,41 @@ extension ConformanceCalls {
         "my/getAccount": { client, arguments in
             _ = try await SparkClient(client: client).my.getAccount().get()
         },
+        "my/getMyContact": { client, arguments in
+            _ = try await SparkClient(client: client).my.getMyContact().get()
+        },
         "my/listListings": { client, arguments in
             _ = try await SparkClient(client: client).my.listListings().get()
         },
+        "my/listMyListingCarts": { client, arguments in
+            _ = try await SparkClient(client: client).my.listMyListingCarts().get()
+        },
+        "my/updateAccount": { client, arguments in
+            _ = try await SparkClient(client: client).my.updateAccount(arguments.body()).execute()
+        },
         "oauth2/grantToken": { client, arguments in
             _ = try await SparkClient(client: client).oauth2.grantToken(arguments.body()).execute()
+        },
+        "office/listOfficeListings": { client, arguments in
+            _ = try await SparkClient(client: client).office.listOfficeListings().get()
+        },
+        "portal/createPortal": { client, arguments in
+            _ = try await SparkClient(client: client).portal.request().add(arguments.body())
+        },
+        "portal/listPortals": { client, arguments in
+            _ = try await SparkClient(client: client).portal.request().get()
+        },
+        "portal/updatePortal": { client, arguments in
+            _ = try await SparkClient(client: client).portal("Id-1").request().replace(arguments.body())
+        },
+        "providedSavedSearch/getProvidedSavedSearch": { client, arguments in
+            _ = try await SparkClient(client: client).provided.savedSearches("Id-1").request().get()
+        },
+        "providedSavedSearch/listProvidedSavedSearches": { client, arguments in
+            _ = try await SparkClient(client: client).provided.savedSearches.list().get()
+        },
+        "sharedNotes/listSharedNotes": { client, arguments in
+            _ = try await SparkClient(client: client).listings("Id-1").shared.notes.request().get()
         },
         "standardField/getStandardField": { client, arguments in
             _ = try await SparkClient(client: client).standardFields("Field-1").request().get()

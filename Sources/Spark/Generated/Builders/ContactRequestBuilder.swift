@@ -21,7 +21,23 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "spark.Contact",
         model: Contact.self,
+        children: [
+            .init("comments", "spark.Comment", collection: true),
+            .init("provided", "spark.contactProvided", collection: false),
+            .init("listingcarts", "spark.contactListingCart", collection: true),
+        ],
         operations: [
+            .init("listContactSavedSearches", .get, ["savedsearches"], response: .collection(.model(SavedSearch.self))),
+            .init("getPortalAccount", .get, ["portal"], response: .collection(.model(PortalAccount.self))),
+            .init(
+                "createPortalAccount",
+                .post,
+                ["portal"],
+                request: .model(PortalAccount.self),
+                response: .collection(.model(ResourceReference.self))
+            ),
+            .init("updatePortalAccount", .put, ["portal"], request: .model(PortalAccount.self)),
+            .init("deletePortalAccount", .delete, ["portal"]),
             .init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self))),
             .init(
                 "count",
@@ -40,8 +56,75 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
                 request: .model(NewContacts.self),
                 response: .collection(.model(ResourceReference.self))
             ),
+            .init(
+                "listContactTags",
+                .get,
+                ["tags"],
+                onCollection: true,
+                response: .collection(.model(ContactTag.self))
+            ),
+            .init("exportContacts", .get, ["export"], onCollection: true, response: .collection(.model(Contact.self))),
         ]
     )
+
+    /// Comments on a contact.
+    ///
+    /// `comments.request()` lists them; `comments("CommentId")` addresses one.
+    public var comments: CollectionRequestBuilder<CommentRequestBuilder> {
+        .init(client: client, path: path.appending("comments"))
+    }
+
+    /// What the contact's agent provides to the contact.
+    public var provided: ContactProvidedRequestBuilder { .init(client: client, path: path.appending("provided")) }
+
+    /// The contact's portal (VOW) listing carts.
+    ///
+    /// `listingCarts.request()` lists them; `listingCarts("CartId")` addresses one.
+    public var listingCarts: CollectionRequestBuilder<ContactListingCartRequestBuilder> {
+        .init(client: client, path: path.appending("listingcarts"))
+    }
+
+    /// The saved searches shared with the contact.
+    ///
+    /// - Remark: Generated from `spark.Contact/listContactSavedSearches` (GET).
+    public func listContactSavedSearches() -> CollectionRequest<SavedSearch> {
+        let request = APIRequest(method: .get, path: path.appending("savedsearches"))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// The contact's portal (VOW) account, as the only element of Results.
+    ///
+    /// - Remark: Generated from `spark.Contact/getPortalAccount` (GET).
+    public func getPortalAccount() -> CollectionRequest<PortalAccount> {
+        let request = APIRequest(method: .get, path: path.appending("portal"))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Gives the contact a portal account.
+    ///
+    /// - Remark: Generated from `spark.Contact/createPortalAccount` (POST).
+    public func createPortalAccount(_ body: PortalAccount) -> OperationRequest<[ResourceReference]> {
+        var request = APIRequest(method: .post, path: path.appending("portal"))
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(client: client, request: request, decoder: .value([ResourceReference].self))
+    }
+
+    /// Changes the contact's portal account: login name, password, settings.
+    ///
+    /// - Remark: Generated from `spark.Contact/updatePortalAccount` (PUT).
+    public func updatePortalAccount(_ body: PortalAccount) -> OperationRequest<Void> {
+        var request = APIRequest(method: .put, path: path.appending("portal"))
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// Removes the contact's portal account.
+    ///
+    /// - Remark: Generated from `spark.Contact/deletePortalAccount` (DELETE).
+    public func deletePortalAccount() -> OperationRequest<Void> {
+        let request = APIRequest(method: .delete, path: path.appending("portal"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 }
 
 extension CollectionRequestBuilder where Item == ContactRequestBuilder {
@@ -112,5 +195,25 @@ extension CollectionRequestBuilder where Item == ContactRequestBuilder {
         var request = APIRequest(method: .post, path: path)
         request.setJSONBody(client.body(for: body))
         return OperationRequest(client: client, request: request, decoder: .value([ResourceReference].self))
+    }
+
+    /// Every tag in use, each with the path of its contacts.
+    ///
+    /// - Remark: Generated from `spark.Contact/listContactTags` (GET).
+    public func listContactTags() -> CollectionRequest<ContactTag> {
+        let request = APIRequest(method: .get, path: path.appending("tags"))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Exports the user's contacts.
+    ///
+    /// - Parameters:
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///
+    /// - Remark: Generated from `spark.Contact/exportContacts` (GET).
+    public func exportContacts(select: String? = nil) -> CollectionRequest<Contact> {
+        var request = APIRequest(method: .get, path: path.appending("export"))
+        request.setQuery("_select", json: select)
+        return CollectionRequest(client: client, request: request)
     }
 }

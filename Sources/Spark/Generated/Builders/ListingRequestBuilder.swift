@@ -21,9 +21,25 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "spark.Listing",
         model: Listing.self,
-        children: [.init("photos", "spark.Photo", collection: true)],
+        children: [
+            .init("photos", "spark.Photo", collection: true),
+            .init("videos", "spark.Video", collection: true),
+            .init("virtualtours", "spark.VirtualTour", collection: true),
+            .init("documents", "spark.ListingDocument", collection: true),
+            .init("openhouses", "spark.OpenHouse", collection: true),
+            .init("tourofhomes", "spark.TourOfHomes", collection: true),
+            .init("my", "spark.listingPrivate", collection: false),
+            .init("shared", "spark.listingShared", collection: false),
+        ],
         operations: [
             .init("getListing", .get, [], response: .collection(.model(Listing.self))),
+            .init("listFloorPlans", .get, ["floplans"], response: .collection(.model(FloorPlan.self))),
+            .init(
+                "listRentalCalendar",
+                .get,
+                ["rentalcalendar"],
+                response: .collection(.model(RentalCalendarEntry.self))
+            ),
             .init("searchListings", .get, [], onCollection: true, response: .collection(.model(Listing.self))),
             .init(
                 "count",
@@ -34,6 +50,34 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
                 query: ["_pagination": "count"],
                 payload: ["D", "Pagination"]
             ),
+            .init(
+                "listIncompleteListings",
+                .get,
+                ["incomplete"],
+                onCollection: true,
+                response: .collection(.model(Listing.self))
+            ),
+            .init(
+                "listNearbyListings",
+                .get,
+                ["nearby"],
+                onCollection: true,
+                response: .collection(.model(Listing.self))
+            ),
+            .init(
+                "listTourOfHomesListings",
+                .get,
+                ["tourofhomes"],
+                onCollection: true,
+                response: .collection(.model(Listing.self))
+            ),
+            .init(
+                "listListingRules",
+                .get,
+                ["rules"],
+                onCollection: true,
+                response: .collection(.model(ListingRule.self))
+            ),
         ]
     )
 
@@ -43,6 +87,47 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     public var photos: CollectionRequestBuilder<PhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos"))
     }
+
+    /// The videos of a listing.
+    ///
+    /// `videos.request()` lists them; `videos("VideoId")` addresses one.
+    public var videos: CollectionRequestBuilder<VideoRequestBuilder> {
+        .init(client: client, path: path.appending("videos"))
+    }
+
+    /// The virtual tours of a listing.
+    ///
+    /// `virtualTours.request()` lists them; `virtualTours("TourId")` addresses one.
+    public var virtualTours: CollectionRequestBuilder<VirtualTourRequestBuilder> {
+        .init(client: client, path: path.appending("virtualtours"))
+    }
+
+    /// The documents of a listing, such as disclosures.
+    ///
+    /// `documents.request()` lists them; `documents("DocumentId")` addresses one.
+    public var documents: CollectionRequestBuilder<ListingDocumentRequestBuilder> {
+        .init(client: client, path: path.appending("documents"))
+    }
+
+    /// The open houses of a listing.
+    ///
+    /// `openHouses.request()` lists them; `openHouses("OpenHouseId")` addresses one.
+    public var openHouses: CollectionRequestBuilder<OpenHouseRequestBuilder> {
+        .init(client: client, path: path.appending("openhouses"))
+    }
+
+    /// The tours of homes a listing is on.
+    ///
+    /// `toursOfHomes.request()` lists them; `toursOfHomes("TourId")` addresses one.
+    public var toursOfHomes: CollectionRequestBuilder<TourOfHomesRequestBuilder> {
+        .init(client: client, path: path.appending("tourofhomes"))
+    }
+
+    /// The signed-in user's own data about a listing.
+    public var my: ListingPrivateRequestBuilder { .init(client: client, path: path.appending("my")) }
+
+    /// Notes on a listing shared between the agent and contacts.
+    public var shared: ListingSharedRequestBuilder { .init(client: client, path: path.appending("shared")) }
 
     /// Reads one listing; Spark answers with a one-element Results array.
     ///
@@ -55,6 +140,22 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
         var request = APIRequest(method: .get, path: path)
         request.setQuery("_select", json: select)
         request.setQuery("_expand", json: expand)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// The floor plans (FloPlans) of one listing.
+    ///
+    /// - Remark: Generated from `spark.Listing/listFloorPlans` (GET).
+    public func listFloorPlans() -> CollectionRequest<FloorPlan> {
+        let request = APIRequest(method: .get, path: path.appending("floplans"))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// The rental calendar entries of one listing.
+    ///
+    /// - Remark: Generated from `spark.Listing/listRentalCalendar` (GET).
+    public func listRentalCalendar() -> CollectionRequest<RentalCalendarEntry> {
+        let request = APIRequest(method: .get, path: path.appending("rentalcalendar"))
         return CollectionRequest(client: client, request: request)
     }
 }
@@ -124,5 +225,115 @@ extension CollectionRequestBuilder where Item == ListingRequestBuilder {
             request: request,
             decoder: .model(Pagination.self, at: ["D", "Pagination"])
         )
+    }
+
+    /// Lists incomplete listings, one page at a time.
+    ///
+    /// - Parameters:
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Listing/listIncompleteListings` (GET).
+    public func listIncompleteListings(
+        filter: String? = nil,
+        select: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<Listing> {
+        var request = APIRequest(method: .get, path: path.appending("incomplete"))
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Listings near a point, one page at a time.
+    ///
+    /// - Parameters:
+    ///   - lat: The latitude of the point, in degrees.
+    ///   - lon: The longitude of the point, in degrees.
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Listing/listNearbyListings` (GET).
+    public func listNearbyListings(
+        lat: Double? = nil,
+        lon: Double? = nil,
+        filter: String? = nil,
+        select: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<Listing> {
+        var request = APIRequest(method: .get, path: path.appending("nearby"))
+        request.setQuery("_lat", json: lat)
+        request.setQuery("_lon", json: lon)
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Listings on a tour of homes, each with its TourOfHomes.
+    ///
+    /// - Parameters:
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Listing/listTourOfHomesListings` (GET).
+    public func listTourOfHomesListings(
+        filter: String? = nil,
+        select: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<Listing> {
+        var request = APIRequest(method: .get, path: path.appending("tourofhomes"))
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Every listing rule.
+    ///
+    /// - Remark: Generated from `spark.Listing/listListingRules` (GET).
+    public func listListingRules() -> CollectionRequest<ListingRule> {
+        let request = APIRequest(method: .get, path: path.appending("rules"))
+        return CollectionRequest(client: client, request: request)
     }
 }

@@ -20,6 +20,7 @@ public struct MyRequestBuilder: RequestBuilder {
     public static let route = ResourceRoute(
         "spark.my",
         operations: [
+            .init("updateAccount", .put, ["account"], request: .model(AccountChanges.self)),
             .init("getAccount", .get, ["account"], response: .collection(.model(Account.self))),
             .init("listListings", .get, ["listings"], response: .collection(.model(Listing.self))),
             .init(
@@ -30,8 +31,19 @@ public struct MyRequestBuilder: RequestBuilder {
                 query: ["_pagination": "count"],
                 payload: ["D", "Pagination"]
             ),
+            .init("listMyListingCarts", .get, ["listingcarts"], response: .collection(.model(ListingCart.self))),
+            .init("getMyContact", .get, ["contact"], response: .collection(.model(Contact.self))),
         ]
     )
+
+    /// Changes the signed-in user's email-update setting or password.
+    ///
+    /// - Remark: Generated from `spark.my/updateAccount` (PUT).
+    public func updateAccount(_ body: AccountChanges) -> OperationRequest<Void> {
+        var request = APIRequest(method: .put, path: path.appending("account"))
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 
     /// The signed-in user's own account.
     ///
@@ -105,5 +117,21 @@ public struct MyRequestBuilder: RequestBuilder {
             request: request,
             decoder: .model(Pagination.self, at: ["D", "Pagination"])
         )
+    }
+
+    /// The signed-in user's own listing carts.
+    ///
+    /// - Remark: Generated from `spark.my/listMyListingCarts` (GET).
+    public func listMyListingCarts() -> CollectionRequest<ListingCart> {
+        let request = APIRequest(method: .get, path: path.appending("listingcarts"))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// The signed-in portal user's own contact record.
+    ///
+    /// - Remark: Generated from `spark.my/getMyContact` (GET).
+    public func getMyContact() -> CollectionRequest<Contact> {
+        let request = APIRequest(method: .get, path: path.appending("contact"))
+        return CollectionRequest(client: client, request: request)
     }
 }

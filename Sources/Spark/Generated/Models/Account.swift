@@ -61,6 +61,15 @@ public struct AccountFields: FieldSet {
     /// The user's postal addresses.
     public let addresses: Field<[AccountAddress]>
 
+    /// The user's images, such as a photo and a logo.
+    public let images: Field<[AccountImage]>
+
+    /// The 26-digit id of the user's company.
+    public let companyId: Field<String>
+
+    /// Whether the user receives email updates (portal users).
+    public let getEmailUpdates: Field<Bool>
+
     public init() {
         self.id = Field("Id", loose: true)
         self.resourceUri = Field("ResourceUri")
@@ -77,5 +86,8 @@ public struct AccountFields: FieldSet {
         self.phones = Field("Phones")
         self.websites = Field("Websites")
         self.addresses = Field("Addresses")
+        self.images = Field("Images")
+        self.companyId = Field("CompanyId", loose: true)
+        self.getEmailUpdates = Field("GetEmailUpdates", loose: true)
     }
 }

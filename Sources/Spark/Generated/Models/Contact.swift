@@ -43,6 +43,9 @@ public struct ContactFields: FieldSet {
     /// The user's tags on the contact, such as Buyer.
     public let tags: Field<[String]>
 
+    /// The street line of the contact's home address.
+    public let homeStreetAddress: Field<String>
+
     public init() {
         self.id = Field("Id", loose: true)
         self.resourceUri = Field("ResourceUri")
@@ -53,5 +56,6 @@ public struct ContactFields: FieldSet {
         self.primaryPhone = Field("PrimaryPhone", loose: true)
         self.modificationTimestamp = Field("ModificationTimestamp")
         self.tags = Field("Tags")
+        self.homeStreetAddress = Field("HomeStreetAddress")
     }
 }

@@ -28,10 +28,22 @@ public struct ListingFields: FieldSet {
     /// The listing's photos, when an answer carries them beside StandardFields rather than inside it.
     public let photos: Field<[Photo]>
 
+    /// The listing's floor plans, with `_expand=FloPlans` (beside StandardFields).
+    public let floPlans: Field<[FloorPlan]>
+
+    /// The booked periods of a rental listing, with `_expand=RentalCalendar` (beside StandardFields).
+    public let rentalCalendar: Field<[RentalCalendarEntry]>
+
+    /// The tours of homes the listing is on, as the tour-of-homes search answers them (beside StandardFields).
+    public let tourOfHomes: Field<[TourOfHomes]>
+
     public init() {
         self.id = Field("Id", loose: true)
         self.resourceUri = Field("ResourceUri")
         self.standardFields = Field("StandardFields")
         self.photos = Field("Photos")
+        self.floPlans = Field("FloPlans")
+        self.rentalCalendar = Field("RentalCalendar")
+        self.tourOfHomes = Field("TourOfHomes")
     }
 }

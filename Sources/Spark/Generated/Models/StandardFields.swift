@@ -143,6 +143,18 @@ public struct StandardFieldsFields: FieldSet {
     /// The listing's photos, when the request asks for them with `_expand=Photos`.
     public let photos: Field<[Photo]>
 
+    /// The listing's videos, with `_expand=Videos`.
+    public let videos: Field<[Video]>
+
+    /// The listing's virtual tours, with `_expand=VirtualTours`.
+    public let virtualTours: Field<[VirtualTour]>
+
+    /// The listing's documents, with `_expand=Documents`.
+    public let documents: Field<[ListingDocument]>
+
+    /// The listing's open houses, with `_expand=OpenHouses`.
+    public let openHouses: Field<[OpenHouse]>
+
     public init() {
         self.listingKey = Field("ListingKey", loose: true)
         self.listingId = Field("ListingId", loose: true)
@@ -186,5 +198,9 @@ public struct StandardFieldsFields: FieldSet {
         self.listingContractDate = Field("ListingContractDate")
         self.closeDate = Field("CloseDate")
         self.photos = Field("Photos")
+        self.videos = Field("Videos")
+        self.virtualTours = Field("VirtualTours")
+        self.documents = Field("Documents")
+        self.openHouses = Field("OpenHouses")
     }
 }
