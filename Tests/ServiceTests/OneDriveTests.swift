@@ -161,7 +161,7 @@ import Testing
              "createdBy":{"user":{"id":"u1","displayName":"Ryan"}},
              "thumbnails":[{"id":"0","small":{"height":96,"width":96,"url":"https://t/1"}}],
              "thumbnails@odata.nextLink":"https://graph.microsoft.com/v1.0/next",
-             "malware":{"description":"unknown to this spec"}}
+             "bundle":{"childCount":2,"album":{"coverImageItemId":"c1"}}}
             """#
         let item = try DriveItem(jsonBytes: bytes(wire))
         #expect(item.size == 5_368_709_120)
@@ -171,7 +171,7 @@ import Testing
         #expect(item.thumbnails?.first?.small?.width == 96)
         #expect(item.nextLink(of: "thumbnails")?.absoluteString == "https://graph.microsoft.com/v1.0/next")
         #expect(item.folder == nil && !item.isFolder)
-        #expect(item.additionalData["malware"] != nil)
+        #expect(item.additionalData["bundle"] != nil)
         #expect(try roundTrips(item, wire))
 
         // Consumer API: `@content.downloadUrl`, and quota numbers beyond 32 bits.
