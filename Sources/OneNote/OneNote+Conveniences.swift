@@ -1,11 +1,40 @@
 import BinderyRuntime
 import Foundation
 
-// Handwritten beside the generated code: the legacy API's field names, the picker's one-call request, and
-// creating a page from HTML (a body the spec cannot describe).
+// Handwritten beside the generated code: the legacy API's field names, the picker's one-call request, the base
+// URLs of other owners' OneNote, and creating a page from HTML (a body the spec cannot describe).
 
 extension OneNoteClient {
     public static let scopes = ["Notes.ReadWrite", "offline_access"]
+
+    /// Whose OneNote a client reads on Microsoft Graph.
+    public enum Owner: Sendable, Hashable {
+        /// The signed-in user's (`me/onenote`, the default base URL).
+        case me
+        /// A user's, by identifier or user principal name (`users/{id}/onenote`).
+        case user(String)
+        /// A Microsoft 365 group's (`groups/{id}/onenote`).
+        case group(String)
+        /// A SharePoint site's (`sites/{id}/onenote`).
+        case site(String)
+    }
+
+    /// The Graph base URL of an owner's OneNote. Every path below it is the same for all owners, so the spec
+    /// declares the OneNote root once and the owner is chosen here: `OneNoteClient(baseURL:
+    /// OneNoteClient.graphBaseURL(for: .group(id)), auth: session)`. The identifier is percent-encoded as one
+    /// path segment.
+    public static func graphBaseURL(for owner: Owner) -> URL {
+        let owned: (collection: String, id: String)
+        switch owner {
+        case .me: return defaultBaseURL
+        case .user(let id): owned = ("users", id)
+        case .group(let id): owned = ("groups", id)
+        case .site(let id): owned = ("sites", id)
+        }
+        let text = "https://graph.microsoft.com/v1.0/\(owned.collection)/\(PercentEncoding.segment(owned.id))/onenote"
+        guard let url = URL(string: text) else { preconditionFailure("an encoded segment always makes a URL: \(text)") }
+        return url
+    }
 
     /// Every notebook with its sections and section groups, nested to any depth, in one request: the picker's
     /// `notebooks?$expand=sections,sectionGroups($expand=sections,sectionGroups($levels=max;$expand=sections))`.

@@ -161,7 +161,7 @@ import Testing
              "createdBy":{"user":{"id":"u1","displayName":"Ryan"}},
              "thumbnails":[{"id":"0","small":{"height":96,"width":96,"url":"https://t/1"}}],
              "thumbnails@odata.nextLink":"https://graph.microsoft.com/v1.0/next",
-             "malware":{"description":"unknown to this spec"}}
+             "bundle":{"childCount":2,"album":{"coverImageItemId":"c1"}}}
             """#
         let item = try DriveItem(jsonBytes: bytes(wire))
         #expect(item.size == 5_368_709_120)
@@ -171,7 +171,7 @@ import Testing
         #expect(item.thumbnails?.first?.small?.width == 96)
         #expect(item.nextLink(of: "thumbnails")?.absoluteString == "https://graph.microsoft.com/v1.0/next")
         #expect(item.folder == nil && !item.isFolder)
-        #expect(item.additionalData["malware"] != nil)
+        #expect(item.additionalData["bundle"] != nil)
         #expect(try roundTrips(item, wire))
 
         // Consumer API: `@content.downloadUrl`, and quota numbers beyond 32 bits.
@@ -206,6 +206,106 @@ import Testing
         #expect(seen.map(\.0) == ["1", "2", "3"])
         #expect(seen.map(\.1) == [false, true, true])
         #expect(last?.deltaToken == "T9")
+    }
+
+    @Test func sharesAnItemByLinkAndByInvitation() async throws {
+        let (graph, transport) = client([
+            .init(
+                status: 201,
+                body:
+                    #"{"id":"P1","roles":["read"],"shareId":"s!AbC","link":{"type":"view","scope":"anonymous","webUrl":"https://1drv.ms/u/s!AbC"}}"#
+            ),
+            .init(
+                body:
+                    #"{"value":[{"id":"P2","roles":["write"],"grantedToV2":{"user":{"id":"u2","displayName":"Robin"},"siteUser":{"loginName":"i:0#.f|membership|robin@contoso.com"}},"invitation":{"email":"robin@contoso.com","signInRequired":true}}]}"#
+            ),
+        ])
+        let item = graph.me.drive.items("I1")
+        let link = try await item.createLink(type: "view", scope: "anonymous").execute()
+        #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/drive/items/I1/createLink")
+        #expect(transport.sent[0].bodyJSON == (try json(#"{"type":"view","scope":"anonymous"}"#)))
+        #expect(link.link?.webUrl == "https://1drv.ms/u/s!AbC" && link.shareId == "s!AbC")
+
+        var robin = DriveRecipient()
+        robin.email = "robin@contoso.com"
+        let granted = try await item.invite(
+            recipients: [robin], roles: ["write"], requireSignIn: true, sendInvitation: false
+        ).execute()
+        #expect(transport.sent[1].url == "https://graph.microsoft.com/v1.0/me/drive/items/I1/invite")
+        #expect(
+            transport.sent[1].bodyJSON
+                == (try json(
+                    #"{"recipients":[{"email":"robin@contoso.com"}],"roles":["write"],"requireSignIn":true,"sendInvitation":false}"#
+                )))
+        #expect(granted.first?.grantedToV2?.siteUser?.loginName?.hasSuffix("robin@contoso.com") == true)
+        #expect(granted.first?.grantedToV2?.user?.displayName == "Robin")
+        #expect(granted.first?.invitation?.signInRequired == true)
+    }
+
+    @Test func reachesPermissionsVersionsSharesAndOtherOwnersDrives() {
+        let (graph, _) = client()
+        func path(_ request: APIRequest) -> String { request.path.description }
+        #expect(
+            path(graph.me.drive.items("I1").permissions("P1").request().request) == "/me/drive/items/I1/permissions/P1")
+        #expect(path(graph.me.drive.items("I1").versions.request().request) == "/me/drive/items/I1/versions")
+        #expect(
+            path(graph.me.drive.items("I1").versions("2.0").restoreVersion().request)
+                == "/me/drive/items/I1/versions/2.0/restoreVersion")
+        #expect(
+            graph.me.drive.items("I1").versions("2.0").content.path.description
+                == "/me/drive/items/I1/versions/2.0/content")
+        #expect(
+            path(graph.shares("u!aHR0cHM6Ly8x").root.children.request().request)
+                == "/shares/u!aHR0cHM6Ly8x/root/children")
+        #expect(
+            path(graph.shares("s!AbC").permission.grant(recipients: [], roles: ["read"]).request)
+                == "/shares/s!AbC/permission/grant")
+        #expect(path(graph.me.drive.recent().request) == "/me/drive/recent()")
+        #expect(path(graph.drive.sharedWithMe().request) == "/drive/sharedWithMe()")
+        #expect(
+            path(graph.me.drive.special("approot").children.request().request) == "/me/drive/special/approot/children")
+        #expect(
+            path(graph.users("adele@contoso.com").drive.root.request().request) == "/users/adele@contoso.com/drive/root"
+        )
+        #expect(path(graph.groups("g1").drive.request().request) == "/groups/g1/drive")
+        #expect(
+            path(graph.sites("contoso.sharepoint.com,1,2").drives.request().request)
+                == "/sites/contoso.sharepoint.com,1,2/drives")
+        #expect(path(graph.subscriptions("S1").request().request) == "/subscriptions/S1")
+    }
+
+    @Test func whatTheServiceRefusesFailsUnsent() async throws {
+        let (graph, transport) = client()
+        await #expect(throws: BinderyError.self) { try await graph.drives.request().add(Drive()) }
+        await #expect(throws: BinderyError.self) {
+            try await graph.me.drive.items("I1").permissions.request().add(Permission())
+        }
+        await #expect(throws: BinderyError.self) { try await graph.me.drive.root.request().delete() }
+        do {
+            try await graph.me.drive.items("I1").versions("1.0").request().delete()
+            Issue.record("deleting a version must be refused")
+        } catch {
+            #expect(error.kind == .refused)
+        }
+        #expect(transport.sent.isEmpty)
+    }
+
+    @Test func customThumbnailSizesAndNewFacetsDecode() throws {
+        let set = try ThumbnailSet(
+            jsonBytes: bytes(
+                #"{"id":"0","small":{"width":96,"height":96},"c300x400_Crop":{"width":300,"height":400,"url":"https://t/c"}}"#
+            ))
+        #expect(set.small?.width == 96)
+        #expect(set.additionalData["c300x400_Crop"]?["width"] == 300)
+        let item = try DriveItem(
+            jsonBytes: bytes(
+                #"{"id":"X","malware":{"description":"Trojan"},"location":{"latitude":47.6,"longitude":-122.3},"pendingOperations":{"pendingContentUpdate":{"queuedDateTime":"2026-11-20T09:30:00Z"}},"sharepointIds":{"listItemId":"7"},"publication":{"level":"published","versionId":"3.0"}}"#
+            ))
+        #expect(item.malware?.description == "Trojan")
+        #expect(item.location?.longitude == -122.3)
+        #expect(item.pendingOperations?.pendingContentUpdate?.queuedDateTime != nil)
+        #expect(item.sharepointIds?.listItemId == "7" && item.publication?.versionId == "3.0")
+        #expect(item.additionalData.isEmpty)
     }
 
     @Test func aMalformedItemIsATypedErrorWithItsPath() async throws {

@@ -116,6 +116,57 @@ import Testing
         #expect(page.title == "Lunch")
     }
 
+    @Test func copiesAndPollsTheOperation() async throws {
+        let (onenote, transport) = client([
+            .init(
+                status: 202, headers: [.location: "https://graph.microsoft.com/v1.0/me/onenote/operations/op-1"],
+                body: #"{"id":"op-1","status":"Running","createdDateTime":"2026-11-24T10:00:00Z"}"#),
+            .init(
+                body:
+                    #"{"id":"op-1","status":"Completed","percentComplete":"100","resourceId":"s-2","resourceLocation":"https://graph.microsoft.com/v1.0/me/onenote/sections/s-2"}"#
+            ),
+        ])
+        let started = try await onenote.sections("s-1").copyToNotebook(id: "nb-2", renameAs: "Copy").execute()
+        #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/onenote/sections/s-1/copyToNotebook")
+        #expect(transport.sent[0].bodyJSON == (try json(#"{"id":"nb-2","renameAs":"Copy"}"#)))
+        #expect(started.status == .running)
+        let done = try await onenote.operations(started.id ?? "").request().get()
+        #expect(transport.sent[1].url == "https://graph.microsoft.com/v1.0/me/onenote/operations/op-1")
+        #expect(done.status == .completed && done.resourceId == "s-2")
+    }
+
+    @Test func recentNotebooksPreviewsResourcesAndOtherOwners() throws {
+        let (onenote, _) = client()
+        #expect(
+            onenote.notebooks.getRecentNotebooks(includePersonalNotebooks: true).request.path.description
+                == "/notebooks/getRecentNotebooks(includePersonalNotebooks=true)")
+        #expect(onenote.pages("p-1").preview().request.path.description == "/pages/p-1/preview()")
+        #expect(onenote.resources("r-1").content.path.description == "/resources/r-1/content")
+        #expect(
+            OneNoteClient.graphBaseURL(for: .group("g 1/2")).absoluteString
+                == "https://graph.microsoft.com/v1.0/groups/g%201%2F2/onenote")
+        #expect(OneNoteClient.graphBaseURL(for: .me) == OneNoteClient.defaultBaseURL)
+        let preview = try OnenotePagePreview(
+            jsonBytes: bytes(
+                #"{"previewText":"Lunch with Alex","links":{"previewImageUrl":{"href":"https://x/resources/r-1/content"}}}"#
+            ))
+        #expect(preview.links?.previewImageUrl?.href?.hasSuffix("/content") == true)
+        var command = OnenotePatchContentCommand()
+        command.target = "#list"
+        command.action = .append
+        command.content = "<li>Milk</li>"
+        #expect(command.json == (try json(##"{"target":"#list","action":"append","content":"<li>Milk</li>"}"##)))
+    }
+
+    @Test func notebooksSectionsAndPagesRefuseWhatTheServiceRefuses() async throws {
+        let (onenote, transport) = client()
+        await #expect(throws: BinderyError.self) { try await onenote.notebooks("nb").request().delete() }
+        await #expect(throws: BinderyError.self) { try await onenote.sections("s").request().delete() }
+        await #expect(throws: BinderyError.self) { try await onenote.sections.request().add(OnenoteSection()) }
+        await #expect(throws: BinderyError.self) { try await onenote.pages("p").request().update(OnenotePage()) }
+        #expect(transport.sent.isEmpty)
+    }
+
     @Test func legacyErrorsKeepTheirCodeAndHelpURL() async throws {
         let (onenote, _) = client([
             .init(

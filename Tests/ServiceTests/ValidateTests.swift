@@ -38,6 +38,33 @@ import Testing
         #expect(kind(.get, "/me/drive/nothing/here") == nil)
     }
 
+    @Test func legacyOneDriveSegmentsAndTypeNamesFindTheCurrentOperations() throws {
+        func operation(_ method: HTTPRequest.Method, _ path: String) -> String? {
+            onedrive.operationName(method: method, path: path)
+        }
+        #expect(operation(.post, "/drive/items/A1/action.copy") == "microsoft.graph.driveItem/copy")
+        #expect(operation(.post, "/drive/items/A1/action.createLink") == "microsoft.graph.driveItem/createLink")
+        #expect(operation(.post, "/drive/items/A1/action.invite") == "microsoft.graph.driveItem/invite")
+        #expect(
+            operation(.post, "/drive/items/A1/upload.createSession")
+                == "microsoft.graph.driveItem/createUploadSession")
+        #expect(operation(.get, "/drive/root/view.search") == "microsoft.graph.driveItem/search")
+        #expect(operation(.get, "/drive/view.recent") == "microsoft.graph.drive/recent")
+        #expect(operation(.get, "/drive/view.sharedWithMe") == "microsoft.graph.drive/sharedWithMe")
+        let delta = onedrive.responseKind(method: .get, path: "/drive/root/view.delta")
+        #expect(delta.map(PayloadValidator.name(of:)) == "Collection(microsoft.graph.driveItem)")
+        let share = onedrive.responseKind(method: .get, path: "/shares/s!AbC/root")
+        #expect(share.map(PayloadValidator.name(of:)) == "microsoft.graph.driveItem")
+        // `bindery validate --type` takes the legacy type names too.
+        for (legacy, current) in [
+            ("oneDrive.item", "microsoft.graph.driveItem"), ("oneDrive.share", "microsoft.graph.sharedDriveItem"),
+            ("oneDrive.asyncOperationStatus", "microsoft.graph.asyncJobStatus"),
+            ("oneDrive.recipients", "microsoft.graph.driveRecipient"),
+        ] {
+            #expect(onedrive.kind(named: legacy).map(PayloadValidator.name(of:)) == current)
+        }
+    }
+
     @Test func theQueryPicksAVariantAtTheSameURL() throws {
         let inbox = PayloadValidator(InboxService.descriptor)
         let path = "/n/ns/threads"
@@ -83,8 +110,8 @@ import Testing
     @Test func aGoodPageDecodesListsUnknownFieldsAndRoundTrips() throws {
         let body = #"""
             {"@odata.context":"x","value":[
-              {"id":"1","name":"a.txt","size":12,"malware":{"description":"new"},"thumbnails@odata.nextLink":"https://x",
-               "parentReference":{"id":"r","siteId":"s"}},
+              {"id":"1","name":"a.txt","size":12,"bundle":{"childCount":2},"thumbnails@odata.nextLink":"https://x",
+               "parentReference":{"id":"r","driveAlias":"s"}},
               {"id":"2","@odata.type":"#microsoft.graph.driveItem","folder":{"childCount":1}}],
              "@odata.nextLink":"https://graph.microsoft.com/v1.0/next"}
             """#
@@ -92,7 +119,7 @@ import Testing
             bytes(body), as: try #require(onedrive.kind(named: "Collection(microsoft.graph.driveItem)")))
         #expect(report.decoded && report.roundTrips && report.isValid)
         #expect(report.itemCount == 2)
-        #expect(report.unknownFields == ["$.value[0].malware", "$.value[0].parentReference.siteId"])
+        #expect(report.unknownFields == ["$.value[0].bundle", "$.value[0].parentReference.driveAlias"])
     }
 
     @Test func aBadValueIsReportedAtItsPath() throws {

@@ -28,9 +28,32 @@ public struct OneDriveClient: RequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.OneDriveService",
         children: [
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("me", "microsoft.graph.user", collection: false),
+            .init(
+                "drives",
+                "microsoft.graph.drive",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "shares",
+                "microsoft.graph.sharedDriveItem",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("subscriptions", "microsoft.graph.subscription", collection: true),
+            .init("users", "microsoft.graph.user", collection: true),
+            .init("groups", "microsoft.graph.group", collection: true),
+            .init(
+                "sites",
+                "microsoft.graph.site",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("drive", "microsoft.graph.drive", collection: false, refusing: [.patch, .put, .delete]),
+            .init("me", "microsoft.graph.user", collection: false, refusing: [.delete]),
         ]
     )
 
@@ -68,14 +91,66 @@ public struct OneDriveClient: RequestBuilder {
 
     /// Drives addressed by identifier.
     ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
+        .init(client: client, path: path.appending("drives", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    /// Shared items, addressed by share id or by an encoded sharing URL (`u!` + unpadded base64url of the URL).
+    ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `shares.request()` lists them; `shares("sharedDriveItem-id")` addresses one.
+    public var shares: CollectionRequestBuilder<SharedDriveItemRequestBuilder> {
+        .init(client: client, path: path.appending("shares", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    /// The webhook subscriptions of the calling application.
+    ///
+    /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
+        .init(client: client, path: path.appending("subscriptions"))
+    }
+
+    /// Users, addressed by identifier or user principal name, to reach their drives.
+    ///
+    /// `users.request()` lists them; `users("user-id")` addresses one.
+    public var users: CollectionRequestBuilder<UserRequestBuilder> {
+        .init(client: client, path: path.appending("users"))
+    }
+
+    /// Microsoft 365 groups, addressed by identifier, to reach their document libraries.
+    ///
+    /// `groups.request()` lists them; `groups("group-id")` addresses one.
+    public var groups: CollectionRequestBuilder<GroupRequestBuilder> {
+        .init(client: client, path: path.appending("groups"))
+    }
+
+    /// SharePoint sites, addressed by identifier, to reach their document libraries.
+    ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
+        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// The signed-in user's own drive (Graph's `/drive`, and the legacy OneDrive API's root).
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var drive: DriveRequestBuilder {
+        .init(client: client, path: path.appending("drive", refusing: [.patch, .put, .delete]))
+    }
 
     /// The signed-in user.
-    public var me: UserRequestBuilder { .init(client: client, path: path.appending("me")) }
+    ///
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var me: UserRequestBuilder { .init(client: client, path: path.appending("me", refusing: [.delete])) }
 }

@@ -28,10 +28,36 @@ public struct OneNoteClient: RequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.OneNoteService",
         children: [
-            .init("notebooks", "microsoft.graph.notebook", collection: true),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
+            .init("notebooks", "microsoft.graph.notebook", collection: true, itemsRefusing: [.patch, .put, .delete]),
+            .init(
+                "sectionGroups",
+                "microsoft.graph.sectionGroup",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "sections",
+                "microsoft.graph.onenoteSection",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: [.patch, .put]),
+            .init(
+                "resources",
+                "microsoft.graph.onenoteResource",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "operations",
+                "microsoft.graph.onenoteOperation",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ]
     )
 
@@ -69,29 +95,73 @@ public struct OneNoteClient: RequestBuilder {
 
     /// Every notebook the user can open.
     ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
-        .init(client: client, path: path.appending("notebooks"))
+        .init(client: client, path: path.appending("notebooks", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// Every section group, in all of the user's notebooks.
     ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
+        .init(
+            client: client,
+            path: path.appending("sectionGroups", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// Every section, in all of the user's notebooks.
     ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
+        .init(
+            client: client,
+            path: path.appending("sections", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
-    /// Every page, in all of the user's notebooks.
+    /// Every page, in all of the user's notebooks; a page POSTed here goes to the default section.
+    ///
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
+        .init(client: client, path: path.appending("pages", itemsRefusing: [.patch, .put]))
+    }
+
+    /// Images and files embedded in pages, addressed by the identifier in the page's HTML.
+    ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `resources.request()` lists them; `resources("onenoteResource-id")` addresses one.
+    public var resources: CollectionRequestBuilder<OnenoteResourceRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("resources", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
+    }
+
+    /// Copy operations, addressed by the identifier a copy action answered.
+    ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `operations.request()` lists them; `operations("onenoteOperation-id")` addresses one.
+    public var operations: CollectionRequestBuilder<OnenoteOperationRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("operations", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }

@@ -9,20 +9,20 @@ extension ConformanceCalls {
     /// Every OneDrive operation called through the generated builders, by fixture name
     /// (`Tests/Fixtures/OneDrive/<name>.json`).
     public static let oneDrive: [String: ConformanceCall] = [
-        "drive/create": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives.request().add(arguments.body())
-        },
-        "drive/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").request().delete()
-        },
         "drive/get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").request().get()
         },
         "drive/list": { client, arguments in
             _ = try await OneDriveClient(client: client).drives.request().get()
         },
-        "drive/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").request().update(arguments.body())
+        "drive/recent": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").recent().get()
+        },
+        "drive/search": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").search(q: arguments("q")).get()
+        },
+        "drive/sharedWithMe": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").sharedWithMe().get()
         },
         "driveItem/copy": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
@@ -30,7 +30,22 @@ extension ConformanceCalls {
                 .execute()
         },
         "driveItem/create": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").items.request().add(arguments.body())
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.children
+                .request().add(arguments.body())
+        },
+        "driveItem/createLink": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
+                .createLink(
+                    type: arguments.bodyMember("type"),
+                    scope: arguments.bodyMember("scope"),
+                    expirationDateTime: arguments.bodyMember("expirationDateTime"),
+                    password: arguments.bodyMember("password"),
+                    message: arguments.bodyMember("message"),
+                    recipients: arguments.bodyMember("recipients"),
+                    retainInheritedPermissions: arguments.bodyMember("retainInheritedPermissions"),
+                    sendNotification: arguments.bodyMember("sendNotification")
+                )
+                .execute()
         },
         "driveItem/createUploadSession": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
@@ -41,7 +56,7 @@ extension ConformanceCalls {
                 .execute()
         },
         "driveItem/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().delete()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").items("driveItem-id-1").request().delete()
         },
         "driveItem/delta": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.delta().get()
@@ -53,6 +68,20 @@ extension ConformanceCalls {
         "driveItem/get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().get()
         },
+        "driveItem/invite": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root
+                .invite(
+                    recipients: arguments.bodyMember("recipients"),
+                    roles: arguments.bodyMember("roles"),
+                    requireSignIn: arguments.bodyMember("requireSignIn"),
+                    sendInvitation: arguments.bodyMember("sendInvitation"),
+                    message: arguments.bodyMember("message"),
+                    retainInheritedPermissions: arguments.bodyMember("retainInheritedPermissions"),
+                    expirationDateTime: arguments.bodyMember("expirationDateTime"),
+                    password: arguments.bodyMember("password")
+                )
+                .execute()
+        },
         "driveItem/list": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").items.request().get()
         },
@@ -62,13 +91,76 @@ extension ConformanceCalls {
         "driveItem/update": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().update(arguments.body())
         },
-        "thumbnailSet/create": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails
-                .request().add(arguments.body())
+        "driveItemVersion/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.versions("driveItemVersion-id-1")
+                .request().get()
         },
-        "thumbnailSet/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails("thumbnailSet-id-1")
-                .request().delete()
+        "driveItemVersion/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.versions.request().get()
+        },
+        "driveItemVersion/restoreVersion": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.versions("driveItemVersion-id-1")
+                .restoreVersion().execute()
+        },
+        "group/create": { client, arguments in
+            _ = try await OneDriveClient(client: client).groups.request().add(arguments.body())
+        },
+        "group/delete": { client, arguments in
+            _ = try await OneDriveClient(client: client).groups("group-id-1").request().delete()
+        },
+        "group/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).groups("group-id-1").request().get()
+        },
+        "group/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).groups.request().get()
+        },
+        "group/update": { client, arguments in
+            _ = try await OneDriveClient(client: client).groups("group-id-1").request().update(arguments.body())
+        },
+        "permission/delete": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").permission.request().delete()
+        },
+        "permission/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").permission.request().get()
+        },
+        "permission/grant": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").permission
+                .grant(recipients: arguments.bodyMember("recipients"), roles: arguments.bodyMember("roles")).execute()
+        },
+        "permission/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.permissions.request().get()
+        },
+        "permission/update": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").permission
+                .request().update(arguments.body())
+        },
+        "sharedDriveItem/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").request().get()
+        },
+        "sharedDriveItem/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).shares.request().get()
+        },
+        "site/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).sites("site-id-1").request().get()
+        },
+        "site/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).sites.request().get()
+        },
+        "subscription/create": { client, arguments in
+            _ = try await OneDriveClient(client: client).subscriptions.request().add(arguments.body())
+        },
+        "subscription/delete": { client, arguments in
+            _ = try await OneDriveClient(client: client).subscriptions("subscription-id-1").request().delete()
+        },
+        "subscription/get": { client, arguments in
+            _ = try await OneDriveClient(client: client).subscriptions("subscription-id-1").request().get()
+        },
+        "subscription/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).subscriptions.request().get()
+        },
+        "subscription/update": { client, arguments in
+            _ = try await OneDriveClient(client: client).subscriptions("subscription-id-1")
+                .request().update(arguments.body())
         },
         "thumbnailSet/get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails("thumbnailSet-id-1")
@@ -77,18 +169,20 @@ extension ConformanceCalls {
         "thumbnailSet/list": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails.request().get()
         },
-        "thumbnailSet/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.thumbnails("thumbnailSet-id-1")
-                .request().update(arguments.body())
+        "user/create": { client, arguments in
+            _ = try await OneDriveClient(client: client).users.request().add(arguments.body())
         },
         "user/delete": { client, arguments in
-            _ = try await OneDriveClient(client: client).me.request().delete()
+            _ = try await OneDriveClient(client: client).users("user-id-1").request().delete()
         },
         "user/get": { client, arguments in
-            _ = try await OneDriveClient(client: client).me.request().get()
+            _ = try await OneDriveClient(client: client).users("user-id-1").request().get()
+        },
+        "user/list": { client, arguments in
+            _ = try await OneDriveClient(client: client).users.request().get()
         },
         "user/update": { client, arguments in
-            _ = try await OneDriveClient(client: client).me.request().update(arguments.body())
+            _ = try await OneDriveClient(client: client).users("user-id-1").request().update(arguments.body())
         },
     ]
 }

@@ -9,20 +9,49 @@ extension ConformanceCalls {
     /// Every OneNote operation called through the generated builders, by fixture name
     /// (`Tests/Fixtures/OneNote/<name>.json`).
     public static let oneNote: [String: ConformanceCall] = [
+        "notebook/copyNotebook": { client, arguments in
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1")
+                .copyNotebook(
+                    groupId: arguments.bodyMember("groupId"),
+                    renameAs: arguments.bodyMember("renameAs"),
+                    notebookFolder: arguments.bodyMember("notebookFolder"),
+                    siteCollectionId: arguments.bodyMember("siteCollectionId"),
+                    siteId: arguments.bodyMember("siteId")
+                )
+                .execute()
+        },
         "notebook/create": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks.request().add(arguments.body())
-        },
-        "notebook/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().delete()
         },
         "notebook/get": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().get()
         },
+        "notebook/getNotebookFromWebUrl": { client, arguments in
+            _ = try await OneNoteClient(client: client).notebooks
+                .getNotebookFromWebUrl(webUrl: arguments.bodyMember("webUrl")).execute()
+        },
+        "notebook/getRecentNotebooks": { client, arguments in
+            _ = try await OneNoteClient(client: client).notebooks
+                .getRecentNotebooks(includePersonalNotebooks: arguments("includePersonalNotebooks")).get()
+        },
         "notebook/list": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks.request().get()
         },
-        "notebook/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").request().update(arguments.body())
+        "onenoteOperation/get": { client, arguments in
+            _ = try await OneNoteClient(client: client).operations("onenoteOperation-id-1").request().get()
+        },
+        "onenoteOperation/list": { client, arguments in
+            _ = try await OneNoteClient(client: client).operations.request().get()
+        },
+        "onenotePage/copyToSection": { client, arguments in
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1")
+                .copyToSection(
+                    id: arguments.bodyMember("id"),
+                    groupId: arguments.bodyMember("groupId"),
+                    siteCollectionId: arguments.bodyMember("siteCollectionId"),
+                    siteId: arguments.bodyMember("siteId")
+                )
+                .execute()
         },
         "onenotePage/create": { client, arguments in
             _ = try await OneNoteClient(client: client).pages.request().add(arguments.body())
@@ -36,14 +65,40 @@ extension ConformanceCalls {
         "onenotePage/list": { client, arguments in
             _ = try await OneNoteClient(client: client).pages.request().get()
         },
-        "onenotePage/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").request().update(arguments.body())
+        "onenotePage/preview": { client, arguments in
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").preview().execute()
+        },
+        "onenoteResource/get": { client, arguments in
+            _ = try await OneNoteClient(client: client).resources("onenoteResource-id-1").request().get()
+        },
+        "onenoteResource/list": { client, arguments in
+            _ = try await OneNoteClient(client: client).resources.request().get()
+        },
+        "onenoteSection/copyToNotebook": { client, arguments in
+            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
+                .copyToNotebook(
+                    id: arguments.bodyMember("id"),
+                    groupId: arguments.bodyMember("groupId"),
+                    renameAs: arguments.bodyMember("renameAs"),
+                    siteCollectionId: arguments.bodyMember("siteCollectionId"),
+                    siteId: arguments.bodyMember("siteId")
+                )
+                .execute()
+        },
+        "onenoteSection/copyToSectionGroup": { client, arguments in
+            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
+                .copyToSectionGroup(
+                    id: arguments.bodyMember("id"),
+                    groupId: arguments.bodyMember("groupId"),
+                    renameAs: arguments.bodyMember("renameAs"),
+                    siteCollectionId: arguments.bodyMember("siteCollectionId"),
+                    siteId: arguments.bodyMember("siteId")
+                )
+                .execute()
         },
         "onenoteSection/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections.request().add(arguments.body())
-        },
-        "onenoteSection/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1").request().delete()
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").sections
+                .request().add(arguments.body())
         },
         "onenoteSection/get": { client, arguments in
             _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1").request().get()
@@ -51,25 +106,15 @@ extension ConformanceCalls {
         "onenoteSection/list": { client, arguments in
             _ = try await OneNoteClient(client: client).sections.request().get()
         },
-        "onenoteSection/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
-                .request().update(arguments.body())
-        },
         "sectionGroup/create": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups.request().add(arguments.body())
-        },
-        "sectionGroup/delete": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1").request().delete()
+            _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").sectionGroups
+                .request().add(arguments.body())
         },
         "sectionGroup/get": { client, arguments in
             _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1").request().get()
         },
         "sectionGroup/list": { client, arguments in
             _ = try await OneNoteClient(client: client).sectionGroups.request().get()
-        },
-        "sectionGroup/update": { client, arguments in
-            _ = try await OneNoteClient(client: client).sectionGroups("sectionGroup-id-1")
-                .request().update(arguments.body())
         },
     ]
 }

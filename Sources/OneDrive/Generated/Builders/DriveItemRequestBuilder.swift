@@ -6,11 +6,12 @@ import Foundation
 
 /// A file, folder or other item stored in a drive.
 ///
-/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`;
-/// `deleted` marks removed items in delta results. Responses may also carry the instance annotation
-/// `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the
-/// content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior`
-/// (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
+/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`,
+/// `specialFolder`, `shared`, `malware`, `location`, `publication`, `pendingOperations`; `deleted` marks removed items
+/// in delta results. Responses may also carry the instance annotation `@microsoft.graph.downloadUrl` (legacy OneDrive:
+/// `@content.downloadUrl`), a short-lived URL that downloads the content without authentication, and requests that
+/// create items may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace`, `rename`); neither can be declared as
+/// a property, so handwritten code exposes them.
 ///
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public struct DriveItemRequestBuilder: ModelRequestBuilder {
@@ -29,13 +30,47 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         model: DriveItem.self,
         children: [
             .init("children", "microsoft.graph.driveItem", collection: true),
-            .init("thumbnails", "microsoft.graph.thumbnailSet", collection: true),
+            .init(
+                "thumbnails",
+                "microsoft.graph.thumbnailSet",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("permissions", "microsoft.graph.permission", collection: true, refusing: [.post]),
+            .init(
+                "versions",
+                "microsoft.graph.driveItemVersion",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ],
         operations: [
-            .init("copy", .post, ["copy"]),
-            .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
-            .init("delta", .get, ["delta"], response: .collection(.model(DriveItem.self))),
+            .init("copy", .post, ["copy"], aliases: ["action.copy"]),
+            .init(
+                "createUploadSession",
+                .post,
+                ["createUploadSession"],
+                response: .model(UploadSession.self),
+                aliases: ["upload.createSession"]
+            ),
+            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self)), aliases: ["view.search"]),
+            .init("delta", .get, ["delta"], response: .collection(.model(DriveItem.self)), aliases: ["view.delta"]),
+            .init(
+                "createLink",
+                .post,
+                ["createLink"],
+                response: .model(Permission.self),
+                aliases: ["action.createLink"]
+            ),
+            .init(
+                "invite",
+                .post,
+                ["invite"],
+                response: .collection(.model(Permission.self)),
+                aliases: ["action.invite"]
+            ),
         ]
     )
 
@@ -48,9 +83,38 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
 
     /// The item's thumbnails; usually one set, with identifier `0`.
     ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
     public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
-        .init(client: client, path: path.appending("thumbnails"))
+        .init(
+            client: client,
+            path: path.appending("thumbnails", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
+    }
+
+    /// Who can reach the item and how: sharing links, invitations and inherited grants.
+    ///
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    ///
+    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
+        .init(client: client, path: path.appending("permissions", refusing: [.post]))
+    }
+
+    /// The file's versions, newest first; the current one is included.
+    ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `versions.request()` lists them; `versions("driveItemVersion-id")` addresses one.
+    public var versions: CollectionRequestBuilder<DriveItemVersionRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("versions", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 
     /// The file's bytes, at `.../content` (GET downloads through a redirect, PUT uploads up to 250 MB).
@@ -135,5 +199,83 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
             path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))])
         )
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// Makes a sharing link to the item, or returns the existing link of the same type and scope; answers the link as a
+    /// permission (201 when new, 200 when it existed).
+    ///
+    /// - Parameters:
+    ///   - type: What the link allows: `view`, `edit` or `embed` (embed only on personal drives).
+    ///   - scope: Who the link works for: `anonymous`, `organization` or `users`; the drive's default when left out.
+    ///   - expirationDateTime: When the link stops working.
+    ///   - password: A password the link asks for (personal drives).
+    ///   - message: A note for the people the link is made for.
+    ///   - recipients: For `users` links: the people the link works for.
+    ///   - retainInheritedPermissions: When false, the item's inherited permissions are removed the first time it is
+    ///     shared.
+    ///   - sendNotification: For `users` links: whether the recipients are emailed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/createLink` (POST).
+    public func createLink(
+        type: String,
+        scope: String? = nil,
+        expirationDateTime: Date? = nil,
+        password: String? = nil,
+        message: String? = nil,
+        recipients: [DriveRecipient]? = nil,
+        retainInheritedPermissions: Bool? = nil,
+        sendNotification: Bool? = nil
+    ) -> OperationRequest<Permission> {
+        var request = APIRequest(method: .post, path: path.appending("createLink"))
+        var body = JSONObject()
+        body.set("type", type)
+        if let scope { body.set("scope", scope) }
+        if let expirationDateTime { body.set("expirationDateTime", expirationDateTime) }
+        if let password { body.set("password", password) }
+        if let message { body.set("message", message) }
+        if let recipients { body.set("recipients", recipients) }
+        if let retainInheritedPermissions { body.set("retainInheritedPermissions", retainInheritedPermissions) }
+        if let sendNotification { body.set("sendNotification", sendNotification) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Permission.self))
+    }
+
+    /// Shares the item with people: grants them roles and, if asked, emails them an invitation; answers the new
+    /// permissions.
+    ///
+    /// - Parameters:
+    ///   - recipients: The people to share with.
+    ///   - roles: What they may do: `read` or `write`.
+    ///   - requireSignIn: Whether the recipients must sign in to open the item.
+    ///   - sendInvitation: Whether an invitation email is sent; when false, the permission is granted silently.
+    ///   - message: Text included in the invitation email (at most 2,000 characters).
+    ///   - retainInheritedPermissions: When false, the item's inherited permissions are removed the first time it is
+    ///     shared.
+    ///   - expirationDateTime: When the permission ends, as an ISO 8601 date-time string.
+    ///   - password: A password the recipients must give (personal drives).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/invite` (POST).
+    public func invite(
+        recipients: [DriveRecipient],
+        roles: [String],
+        requireSignIn: Bool? = nil,
+        sendInvitation: Bool? = nil,
+        message: String? = nil,
+        retainInheritedPermissions: Bool? = nil,
+        expirationDateTime: String? = nil,
+        password: String? = nil
+    ) -> OperationRequest<[Permission]> {
+        var request = APIRequest(method: .post, path: path.appending("invite"))
+        var body = JSONObject()
+        body.set("recipients", recipients)
+        body.set("roles", roles)
+        if let requireSignIn { body.set("requireSignIn", requireSignIn) }
+        if let sendInvitation { body.set("sendInvitation", sendInvitation) }
+        if let message { body.set("message", message) }
+        if let retainInheritedPermissions { body.set("retainInheritedPermissions", retainInheritedPermissions) }
+        if let expirationDateTime { body.set("expirationDateTime", expirationDateTime) }
+        if let password { body.set("password", password) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([Permission].self))
     }
 }

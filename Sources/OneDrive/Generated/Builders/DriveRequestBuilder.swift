@@ -22,26 +22,83 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.drive",
         model: Drive.self,
         children: [
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("items", "microsoft.graph.driveItem", collection: true),
-            .init("special", "microsoft.graph.driveItem", collection: true),
+            .init("root", "microsoft.graph.driveItem", collection: false, refusing: [.delete]),
+            .init("items", "microsoft.graph.driveItem", collection: true, refusing: [.post]),
+            .init("special", "microsoft.graph.driveItem", collection: true, refusing: [.post]),
+        ],
+        operations: [
+            .init("recent", .get, ["recent"], response: .collection(.model(DriveItem.self)), aliases: ["view.recent"]),
+            .init(
+                "sharedWithMe",
+                .get,
+                ["sharedWithMe"],
+                response: .collection(.model(DriveItem.self)),
+                aliases: ["view.sharedWithMe"]
+            ),
+            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self)), aliases: ["view.search"]),
         ]
     )
 
     /// The drive's top-level folder.
-    public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
+    ///
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var root: DriveItemRequestBuilder {
+        .init(client: client, path: path.appending("root", refusing: [.delete]))
+    }
 
     /// Every item in the drive, addressed by identifier.
     ///
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    ///
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
+        .init(client: client, path: path.appending("items", refusing: [.post]))
     }
 
-    /// The drive's special folders, addressed by name (`documents`, `photos`, `cameraroll`, `approot`, `music`).
+    /// The drive's special folders, addressed by name (`documents`, `photos`, `cameraroll`, `approot`, `music`;
+    /// `recordings` on business drives); the service creates one the first time it is written to, and again if a user
+    /// deleted it.
+    ///
+    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
     ///
     /// `special.request()` lists them; `special("driveItem-id")` addresses one.
     public var special: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("special"))
+        .init(client: client, path: path.appending("special", refusing: [.post]))
+    }
+
+    /// The items the signed-in user opened or changed recently, newest first; items from other drives come as
+    /// `remoteItem` references.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/recent` (GET).
+    public func recent() -> CollectionRequest<DriveItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "recent", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// The items other people have shared with the signed-in user; each is a `remoteItem` reference to the item in its
+    /// owner's drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/sharedWithMe` (GET).
+    public func sharedWithMe() -> CollectionRequest<DriveItem> {
+        let request = APIRequest(method: .get, path: path.appending(function: "sharedWithMe", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Finds items anywhere in the drive (and, on business drives, items shared with the user) whose name, metadata or
+    /// content matches the query.
+    ///
+    /// - Parameters:
+    ///   - q: The text to search for.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/search` (GET).
+    public func search(q: String) -> CollectionRequest<DriveItem> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
+        )
+        return CollectionRequest(client: client, request: request)
     }
 }

@@ -4,7 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The thumbnails of an item, in several sizes.
+/// The thumbnails of an item, in several sizes; custom sizes asked for with `$select` (such as `c300x400_Crop`) arrive
+/// as extra members.
 ///
 /// - Remark: Generated from `microsoft.graph.thumbnailSet`.
 public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {

@@ -22,18 +22,32 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.user",
         model: User.self,
         children: [
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
+            .init("drive", "microsoft.graph.drive", collection: false, refusing: [.patch, .put, .delete]),
+            .init(
+                "drives",
+                "microsoft.graph.drive",
+                collection: true,
+                refusing: [.post],
+                itemsRefusing: [.patch, .put, .delete]
+            ),
         ]
     )
 
     /// The user's own OneDrive.
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var drive: DriveRequestBuilder {
+        .init(client: client, path: path.appending("drive", refusing: [.patch, .put, .delete]))
+    }
 
     /// Every drive the user can reach directly, their own included.
     ///
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
+        .init(client: client, path: path.appending("drives", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 }

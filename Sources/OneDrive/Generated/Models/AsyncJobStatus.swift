@@ -17,7 +17,12 @@ public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 /// The properties of a `AsyncJobStatus`, inherited ones included.
 public struct AsyncJobStatusFields: FieldSet {
     public static let all = AsyncJobStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.asyncJobStatus", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.asyncJobStatus",
+        aliases: ["oneDrive.asyncOperationStatus"],
+        fields: all
+    )
 
     /// The kind of action being monitored, such as `itemCopy`.
     public let operation: Field<String>

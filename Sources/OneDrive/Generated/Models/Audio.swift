@@ -15,7 +15,7 @@ public typealias Audio = Model<AudioFields>
 /// The properties of a `Audio`, inherited ones included.
 public struct AudioFields: FieldSet {
     public static let all = AudioFields()
-    public static let schema = ModelSchema("microsoft.graph.audio", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.audio", aliases: ["oneDrive.audio"], fields: all)
 
     /// The title of the album the track belongs to.
     public let album: Field<String>

@@ -21,7 +21,8 @@ public struct BaseItemFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
-        derived: [Drive.self, DriveItem.self],
+        derived: [Drive.self, DriveItem.self, SharedDriveItem.self, Site.self],
+        aliases: ["oneDrive.baseItem"],
         fields: all
     )
 

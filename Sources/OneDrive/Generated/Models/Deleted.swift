@@ -15,7 +15,7 @@ public typealias Deleted = Model<DeletedFields>
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
     public static let all = DeletedFields()
-    public static let schema = ModelSchema("microsoft.graph.deleted", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deleted", aliases: ["oneDrive.deleted"], fields: all)
 
     /// The state of the deleted item.
     public let state: Field<String>

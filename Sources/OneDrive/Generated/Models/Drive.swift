@@ -15,7 +15,13 @@ public typealias Drive = Model<DriveFields>
 /// The properties of a `Drive`, inherited ones included.
 public struct DriveFields: FieldSet {
     public static let all = DriveFields()
-    public static let schema = ModelSchema("microsoft.graph.drive", base: BaseItem.self, fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.drive",
+        base: BaseItem.self,
+        aliases: ["oneDrive.drive"],
+        fields: all
+    )
 
     /// The resource's unique identifier.
     public let id: Field<String>
@@ -57,6 +63,9 @@ public struct DriveFields: FieldSet {
     /// How much storage the drive has and uses.
     public let quota: Field<Quota>
 
+    /// The SharePoint identifiers of the library behind the drive (business drives only).
+    public let sharePointIds: Field<SharepointIds>
+
     /// The drive's top-level folder.
     ///
     /// Present when the request expanded it (`expand("root")`).
@@ -67,7 +76,9 @@ public struct DriveFields: FieldSet {
     /// Present when the request expanded it (`expand("items")`).
     public let items: Field<[DriveItem]>
 
-    /// The drive's special folders, addressed by name (`documents`, `photos`, `cameraroll`, `approot`, `music`).
+    /// The drive's special folders, addressed by name (`documents`, `photos`, `cameraroll`, `approot`, `music`;
+    /// `recordings` on business drives); the service creates one the first time it is written to, and again if a user
+    /// deleted it.
     ///
     /// Present when the request expanded it (`expand("special")`).
     public let special: Field<[DriveItem]>
@@ -86,6 +97,7 @@ public struct DriveFields: FieldSet {
         self.driveType = Field("driveType")
         self.owner = Field("owner")
         self.quota = Field("quota")
+        self.sharePointIds = Field("sharePointIds")
         self.root = Field("root")
         self.items = Field("items")
         self.special = Field("special")

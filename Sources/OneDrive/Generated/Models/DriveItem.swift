@@ -6,11 +6,12 @@ import Foundation
 
 /// A file, folder or other item stored in a drive.
 ///
-/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`;
-/// `deleted` marks removed items in delta results. Responses may also carry the instance annotation
-/// `@microsoft.graph.downloadUrl` (legacy OneDrive: `@content.downloadUrl`), a short-lived URL that downloads the
-/// content without authentication, and requests that create items may carry `@microsoft.graph.conflictBehavior`
-/// (`fail`, `replace`, `rename`); neither can be declared as a property, so handwritten code exposes them.
+/// Facets say what the item is: `file`, `folder`, `image`, `photo`, `video`, `audio`, `package`, `root`, `remoteItem`,
+/// `specialFolder`, `shared`, `malware`, `location`, `publication`, `pendingOperations`; `deleted` marks removed items
+/// in delta results. Responses may also carry the instance annotation `@microsoft.graph.downloadUrl` (legacy OneDrive:
+/// `@content.downloadUrl`), a short-lived URL that downloads the content without authentication, and requests that
+/// create items may carry `@microsoft.graph.conflictBehavior` (`fail`, `replace`, `rename`); neither can be declared as
+/// a property, so handwritten code exposes them.
 ///
 /// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
 ///
@@ -21,7 +22,13 @@ public typealias DriveItem = Model<DriveItemFields>
 /// The properties of a `DriveItem`, inherited ones included.
 public struct DriveItemFields: FieldSet {
     public static let all = DriveItemFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItem", base: BaseItem.self, fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItem",
+        base: BaseItem.self,
+        aliases: ["oneDrive.item"],
+        fields: all
+    )
 
     /// The resource's unique identifier.
     public let id: Field<String>
@@ -105,6 +112,21 @@ public struct DriveItemFields: FieldSet {
     /// Present on items returned by a search.
     public let searchResult: Field<SearchResult>
 
+    /// Where the file was made, from its metadata (personal drives).
+    public let location: Field<GeoCoordinates>
+
+    /// Present when the file was found to carry malware.
+    public let malware: Field<Malware>
+
+    /// Present while the service is still applying a change to the item.
+    public let pendingOperations: Field<PendingOperations>
+
+    /// The item's publishing or check-out state (SharePoint libraries).
+    public let publication: Field<PublicationFacet>
+
+    /// The item's SharePoint identifiers (SharePoint and OneDrive for Business).
+    public let sharepointIds: Field<SharepointIds>
+
     /// The items directly inside this folder.
     ///
     /// Present when the request expanded it (`expand("children")`).
@@ -114,6 +136,16 @@ public struct DriveItemFields: FieldSet {
     ///
     /// Present when the request expanded it (`expand("thumbnails")`).
     public let thumbnails: Field<[ThumbnailSet]>
+
+    /// Who can reach the item and how: sharing links, invitations and inherited grants.
+    ///
+    /// Present when the request expanded it (`expand("permissions")`).
+    public let permissions: Field<[Permission]>
+
+    /// The file's versions, newest first; the current one is included.
+    ///
+    /// Present when the request expanded it (`expand("versions")`).
+    public let versions: Field<[DriveItemVersion]>
 
     public init() {
         self.id = Field("id")
@@ -143,7 +175,14 @@ public struct DriveItemFields: FieldSet {
         self.deleted = Field("deleted")
         self.fileSystemInfo = Field("fileSystemInfo")
         self.searchResult = Field("searchResult")
+        self.location = Field("location")
+        self.malware = Field("malware")
+        self.pendingOperations = Field("pendingOperations")
+        self.publication = Field("publication")
+        self.sharepointIds = Field("sharepointIds")
         self.children = Field("children")
         self.thumbnails = Field("thumbnails")
+        self.permissions = Field("permissions")
+        self.versions = Field("versions")
     }
 }

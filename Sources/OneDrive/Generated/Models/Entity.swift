@@ -20,7 +20,15 @@ public struct EntityFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
-        derived: [BaseItem.self, ThumbnailSet.self, User.self],
+        derived: [
+            BaseItem.self,
+            ThumbnailSet.self,
+            Permission.self,
+            BaseItemVersion.self,
+            Subscription.self,
+            Group.self,
+            User.self,
+        ],
         fields: all
     )
 

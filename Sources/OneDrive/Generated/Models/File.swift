@@ -15,7 +15,7 @@ public typealias File = Model<FileFields>
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
     public static let all = FileFields()
-    public static let schema = ModelSchema("microsoft.graph.file", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.file", aliases: ["oneDrive.file"], fields: all)
 
     /// The MIME type the service determined for the file; not always reliable.
     public let mimeType: Field<String>

@@ -15,7 +15,12 @@ public typealias FileSystemInfo = Model<FileSystemInfoFields>
 /// The properties of a `FileSystemInfo`, inherited ones included.
 public struct FileSystemInfoFields: FieldSet {
     public static let all = FileSystemInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.fileSystemInfo", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileSystemInfo",
+        aliases: ["oneDrive.fileSystemInfo"],
+        fields: all
+    )
 
     /// When the file was created on the client.
     public let createdDateTime: Field<Date>

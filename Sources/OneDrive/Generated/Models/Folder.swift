@@ -15,7 +15,7 @@ public typealias Folder = Model<FolderFields>
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
     public static let all = FolderFields()
-    public static let schema = ModelSchema("microsoft.graph.folder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.folder", aliases: ["oneDrive.folder"], fields: all)
 
     /// The number of items directly inside the folder.
     public let childCount: Field<Int32>

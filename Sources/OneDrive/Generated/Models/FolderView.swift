@@ -15,7 +15,7 @@ public typealias FolderView = Model<FolderViewFields>
 /// The properties of a `FolderView`, inherited ones included.
 public struct FolderViewFields: FieldSet {
     public static let all = FolderViewFields()
-    public static let schema = ModelSchema("microsoft.graph.folderView", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.folderView", aliases: ["oneDrive.folderView"], fields: all)
 
     /// The field the items are sorted by, such as `name` or `lastModifiedDateTime`.
     public let sortBy: Field<String>

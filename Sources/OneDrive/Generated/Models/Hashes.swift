@@ -15,7 +15,7 @@ public typealias Hashes = Model<HashesFields>
 /// The properties of a `Hashes`, inherited ones included.
 public struct HashesFields: FieldSet {
     public static let all = HashesFields()
-    public static let schema = ModelSchema("microsoft.graph.hashes", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.hashes", aliases: ["oneDrive.hashes"], fields: all)
 
     /// The CRC32 of the content, in little-endian hexadecimal (personal drives).
     public let crc32Hash: Field<String>

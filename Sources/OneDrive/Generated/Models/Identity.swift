@@ -15,7 +15,13 @@ public typealias Identity = Model<IdentityFields>
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
     public static let all = IdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.identity", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.identity",
+        derived: [SharePointIdentity.self, SharePointGroupIdentity.self],
+        aliases: ["oneDrive.identity"],
+        fields: all
+    )
 
     /// The identity's unique identifier in its directory or account system.
     public let id: Field<String>

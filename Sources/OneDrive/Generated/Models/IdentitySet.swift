@@ -15,7 +15,13 @@ public typealias IdentitySet = Model<IdentitySetFields>
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
     public static let all = IdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.identitySet", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.identitySet",
+        derived: [SharePointIdentitySet.self],
+        aliases: ["oneDrive.identitySet"],
+        fields: all
+    )
 
     /// The application that performed the action, if any.
     public let application: Field<Identity>

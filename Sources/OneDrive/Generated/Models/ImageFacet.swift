@@ -15,7 +15,7 @@ public typealias ImageFacet = Model<ImageFacetFields>
 /// The properties of a `ImageFacet`, inherited ones included.
 public struct ImageFacetFields: FieldSet {
     public static let all = ImageFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.image", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.image", aliases: ["oneDrive.image"], fields: all)
 
     /// The image height, in pixels.
     public let height: Field<Int32>

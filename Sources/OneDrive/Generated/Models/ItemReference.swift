@@ -15,7 +15,12 @@ public typealias ItemReference = Model<ItemReferenceFields>
 /// The properties of a `ItemReference`, inherited ones included.
 public struct ItemReferenceFields: FieldSet {
     public static let all = ItemReferenceFields()
-    public static let schema = ModelSchema("microsoft.graph.itemReference", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemReference",
+        aliases: ["oneDrive.itemReference"],
+        fields: all
+    )
 
     /// The identifier of the drive that holds the item.
     public let driveId: Field<String>
@@ -35,6 +40,12 @@ public struct ItemReferenceFields: FieldSet {
     /// The identifier of a shared resource that the item can be reached through.
     public let shareId: Field<String>
 
+    /// The item's SharePoint identifiers, for items in SharePoint or OneDrive for Business.
+    public let sharepointIds: Field<SharepointIds>
+
+    /// The identifier of the site that holds the drive, for SharePoint libraries.
+    public let siteId: Field<String>
+
     public init() {
         self.driveId = Field("driveId")
         self.driveType = Field("driveType")
@@ -42,5 +53,7 @@ public struct ItemReferenceFields: FieldSet {
         self.name = Field("name")
         self.path = Field("path")
         self.shareId = Field("shareId")
+        self.sharepointIds = Field("sharepointIds")
+        self.siteId = Field("siteId")
     }
 }

@@ -15,7 +15,7 @@ public typealias Photo = Model<PhotoFields>
 /// The properties of a `Photo`, inherited ones included.
 public struct PhotoFields: FieldSet {
     public static let all = PhotoFields()
-    public static let schema = ModelSchema("microsoft.graph.photo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.photo", aliases: ["oneDrive.photo"], fields: all)
 
     /// The manufacturer of the camera that took the photo.
     public let cameraMake: Field<String>

@@ -15,7 +15,7 @@ public typealias Quota = Model<QuotaFields>
 /// The properties of a `Quota`, inherited ones included.
 public struct QuotaFields: FieldSet {
     public static let all = QuotaFields()
-    public static let schema = ModelSchema("microsoft.graph.quota", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.quota", aliases: ["oneDrive.quota"], fields: all)
 
     /// Total storage space of the drive, in bytes.
     public let total: Field<Int64>

@@ -15,7 +15,7 @@ public typealias RemoteItem = Model<RemoteItemFields>
 /// The properties of a `RemoteItem`, inherited ones included.
 public struct RemoteItemFields: FieldSet {
     public static let all = RemoteItemFields()
-    public static let schema = ModelSchema("microsoft.graph.remoteItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.remoteItem", aliases: ["oneDrive.remoteItem"], fields: all)
 
     /// The identifier of the item in the remote drive.
     public let id: Field<String>
@@ -59,6 +59,9 @@ public struct RemoteItemFields: FieldSet {
     /// Present when the remote item has been shared with others.
     public let shared: Field<Shared>
 
+    /// The remote item's SharePoint identifiers, when it lives in SharePoint or OneDrive for Business.
+    public let sharepointIds: Field<SharepointIds>
+
     /// Present when the remote item is one of its drive's special folders.
     public let specialFolder: Field<SpecialFolder>
 
@@ -86,6 +89,7 @@ public struct RemoteItemFields: FieldSet {
         self.package = Field("package")
         self.parentReference = Field("parentReference")
         self.shared = Field("shared")
+        self.sharepointIds = Field("sharepointIds")
         self.specialFolder = Field("specialFolder")
         self.video = Field("video")
         self.webDavUrl = Field("webDavUrl")

@@ -15,7 +15,11 @@ public typealias SearchResult = Model<SearchResultFields>
 /// The properties of a `SearchResult`, inherited ones included.
 public struct SearchResultFields: FieldSet {
     public static let all = SearchResultFields()
-    public static let schema = ModelSchema("microsoft.graph.searchResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchResult",
+        aliases: ["oneDrive.searchResult"],
+        fields: all
+    )
 
     /// A URL to call when the user opens this result, to improve search ranking.
     public let onClickTelemetryUrl: Field<String>

@@ -15,7 +15,7 @@ public typealias Shared = Model<SharedFields>
 /// The properties of a `Shared`, inherited ones included.
 public struct SharedFields: FieldSet {
     public static let all = SharedFields()
-    public static let schema = ModelSchema("microsoft.graph.shared", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.shared", aliases: ["oneDrive.shared"], fields: all)
 
     /// The owner of the shared item.
     public let owner: Field<IdentitySet>

@@ -15,7 +15,7 @@ public typealias Thumbnail = Model<ThumbnailFields>
 /// The properties of a `Thumbnail`, inherited ones included.
 public struct ThumbnailFields: FieldSet {
     public static let all = ThumbnailFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.thumbnail", aliases: ["oneDrive.thumbnail"], fields: all)
 
     /// The thumbnail height, in pixels.
     public let height: Field<Int32>

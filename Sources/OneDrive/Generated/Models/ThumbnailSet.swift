@@ -4,7 +4,8 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// The thumbnails of an item, in several sizes.
+/// The thumbnails of an item, in several sizes; custom sizes asked for with `$select` (such as `c300x400_Crop`) arrive
+/// as extra members.
 ///
 /// Its properties are listed in `ThumbnailSetFields`; read and write them as `value.name`.
 ///
@@ -15,7 +16,13 @@ public typealias ThumbnailSet = Model<ThumbnailSetFields>
 /// The properties of a `ThumbnailSet`, inherited ones included.
 public struct ThumbnailSetFields: FieldSet {
     public static let all = ThumbnailSetFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnailSet", base: Entity.self, fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.thumbnailSet",
+        base: Entity.self,
+        aliases: ["oneDrive.thumbnailSet"],
+        fields: all
+    )
 
     /// The resource's unique identifier.
     public let id: Field<String>

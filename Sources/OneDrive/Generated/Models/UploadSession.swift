@@ -16,7 +16,12 @@ public typealias UploadSession = Model<UploadSessionFields>
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
     public static let all = UploadSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.uploadSession", fields: all)
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.uploadSession",
+        aliases: ["oneDrive.uploadSession"],
+        fields: all
+    )
 
     /// The URL that receives the byte ranges; it is pre-authenticated, so requests to it carry no Authorization header.
     public let uploadUrl: Field<String>

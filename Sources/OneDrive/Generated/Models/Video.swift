@@ -15,7 +15,7 @@ public typealias Video = Model<VideoFields>
 /// The properties of a `Video`, inherited ones included.
 public struct VideoFields: FieldSet {
     public static let all = VideoFields()
-    public static let schema = ModelSchema("microsoft.graph.video", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.video", aliases: ["oneDrive.video"], fields: all)
 
     /// The number of bits in each audio sample.
     public let audioBitsPerSample: Field<Int32>

@@ -22,22 +22,126 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.notebook",
         model: Notebook.self,
         children: [
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
+            .init(
+                "sections",
+                "microsoft.graph.onenoteSection",
+                collection: true,
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "sectionGroups",
+                "microsoft.graph.sectionGroup",
+                collection: true,
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+        ],
+        operations: [
+            .init(
+                "copyNotebook",
+                .post,
+                ["copyNotebook"],
+                response: .model(OnenoteOperation.self),
+                aliases: ["Microsoft.OneNote.Api.CopyNotebook"]
+            ),
+            .init(
+                "getRecentNotebooks",
+                .get,
+                ["getRecentNotebooks"],
+                onCollection: true,
+                response: .collection(.model(RecentNotebook.self)),
+                aliases: ["Microsoft.OneNote.Api.GetRecentNotebooks"]
+            ),
+            .init(
+                "getNotebookFromWebUrl",
+                .post,
+                ["getNotebookFromWebUrl"],
+                onCollection: true,
+                response: .model(CopyNotebookModel.self),
+                aliases: ["Microsoft.OneNote.Api.GetNotebookFromWebUrl"]
+            ),
         ]
     )
 
     /// The sections directly inside the notebook.
     ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
+        .init(client: client, path: path.appending("sections", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// The section groups directly inside the notebook.
     ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
+        .init(client: client, path: path.appending("sectionGroups", itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    /// Copies the notebook into the user's (or a group's or site's) Notebooks folder; answers 202 with an operation to
+    /// poll.
+    ///
+    /// - Parameters:
+    ///   - groupId: The group to copy into, instead of the user's own storage.
+    ///   - renameAs: A name for the copy; by default the original's name. A clash is a 409.
+    ///   - notebookFolder: The folder to copy into; by default `Notebooks`.
+    ///   - siteCollectionId: With `siteId`: the SharePoint site collection to copy into.
+    ///   - siteId: With `siteCollectionId`: the SharePoint site to copy into.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebook/copyNotebook` (POST).
+    public func copyNotebook(
+        groupId: String? = nil,
+        renameAs: String? = nil,
+        notebookFolder: String? = nil,
+        siteCollectionId: String? = nil,
+        siteId: String? = nil
+    ) -> OperationRequest<OnenoteOperation> {
+        var request = APIRequest(method: .post, path: path.appending("copyNotebook"))
+        var body = JSONObject()
+        if let groupId { body.set("groupId", groupId) }
+        if let renameAs { body.set("renameAs", renameAs) }
+        if let notebookFolder { body.set("notebookFolder", notebookFolder) }
+        if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
+        if let siteId { body.set("siteId", siteId) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+    }
+}
+
+extension CollectionRequestBuilder where Item == NotebookRequestBuilder {
+    /// The notebooks the user opened lately, wherever they are stored.
+    ///
+    /// - Parameters:
+    ///   - includePersonalNotebooks: Whether notebooks in the user's personal OneDrive are included (for work or school
+    ///     accounts).
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebook/getRecentNotebooks` (GET).
+    public func getRecentNotebooks(includePersonalNotebooks: Bool) -> CollectionRequest<RecentNotebook> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getRecentNotebooks",
+                parameters: [("includePersonalNotebooks", ODataLiteral(json: includePersonalNotebooks))]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// Finds a notebook by the URL of its folder in OneDrive or SharePoint (or its OneNote web URL).
+    ///
+    /// - Parameters:
+    ///   - webUrl: The notebook's URL.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebook/getNotebookFromWebUrl` (POST).
+    public func getNotebookFromWebUrl(webUrl: String) -> OperationRequest<CopyNotebookModel> {
+        var request = APIRequest(method: .post, path: path.appending("getNotebookFromWebUrl"))
+        var body = JSONObject()
+        body.set("webUrl", webUrl)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(CopyNotebookModel.self))
     }
 }

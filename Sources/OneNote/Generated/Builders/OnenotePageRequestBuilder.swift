@@ -22,21 +22,71 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.onenotePage",
         model: OnenotePage.self,
         children: [
-            .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
+            .init(
+                "parentSection",
+                "microsoft.graph.onenoteSection",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+        ],
+        operations: [
+            .init("copyToSection", .post, ["copyToSection"], response: .model(OnenoteOperation.self)),
+            .init("preview", .get, ["preview"], response: .model(OnenotePagePreview.self)),
         ]
     )
 
     /// The section that holds the page.
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var parentSection: OnenoteSectionRequestBuilder {
-        .init(client: client, path: path.appending("parentSection"))
+        .init(client: client, path: path.appending("parentSection", refusing: [.patch, .put, .delete]))
     }
 
     /// The notebook that holds the page.
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var parentNotebook: NotebookRequestBuilder {
+        .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
+    }
 
-    /// The page's HTML, at `.../content`.
+    /// The page's HTML, at `.../content` (add `includeIDs=true` to see the ids that content updates can target).
     ///
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<OnenotePage> { .init(client: client, path: path.appending("content")) }
+
+    /// Copies the page into a section; answers 202 with an operation to poll.
+    ///
+    /// - Parameters:
+    ///   - id: The destination section.
+    ///   - groupId: The group that holds the destination, when it is in a group's notebook.
+    ///   - siteCollectionId: With `siteId`: the SharePoint site collection of the destination.
+    ///   - siteId: With `siteCollectionId`: the SharePoint site of the destination.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/copyToSection` (POST).
+    public func copyToSection(
+        id: String,
+        groupId: String? = nil,
+        siteCollectionId: String? = nil,
+        siteId: String? = nil
+    ) -> OperationRequest<OnenoteOperation> {
+        var request = APIRequest(method: .post, path: path.appending("copyToSection"))
+        var body = JSONObject()
+        body.set("id", id)
+        if let groupId { body.set("groupId", groupId) }
+        if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
+        if let siteId { body.set("siteId", siteId) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+    }
+
+    /// A text snippet and image from the page, for listing pages without reading their HTML.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/preview` (GET).
+    public func preview() -> OperationRequest<OnenotePagePreview> {
+        let request = APIRequest(method: .get, path: path.appending(function: "preview", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .model(OnenotePagePreview.self))
+    }
 }

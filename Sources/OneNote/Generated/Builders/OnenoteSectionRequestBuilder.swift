@@ -22,24 +22,112 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.onenoteSection",
         model: OnenoteSection.self,
         children: [
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
+            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: [.patch, .put]),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+            .init(
+                "parentSectionGroup",
+                "microsoft.graph.sectionGroup",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
+        ],
+        operations: [
+            .init(
+                "copyToNotebook",
+                .post,
+                ["copyToNotebook"],
+                response: .model(OnenoteOperation.self),
+                aliases: ["Microsoft.OneNote.Api.CopyToNotebook"]
+            ),
+            .init(
+                "copyToSectionGroup",
+                .post,
+                ["copyToSectionGroup"],
+                response: .model(OnenoteOperation.self),
+                aliases: ["Microsoft.OneNote.Api.CopyToSectionGroup"]
+            ),
         ]
     )
 
     /// The pages in the section.
     ///
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
+        .init(client: client, path: path.appending("pages", itemsRefusing: [.patch, .put]))
     }
 
     /// The notebook that holds the section.
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var parentNotebook: NotebookRequestBuilder {
+        .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
+    }
 
     /// The section group that holds the section, if any.
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var parentSectionGroup: SectionGroupRequestBuilder {
-        .init(client: client, path: path.appending("parentSectionGroup"))
+        .init(client: client, path: path.appending("parentSectionGroup", refusing: [.patch, .put, .delete]))
+    }
+
+    /// Copies the section into a notebook; answers 202 with an operation to poll.
+    ///
+    /// - Parameters:
+    ///   - id: The destination notebook.
+    ///   - groupId: The group that holds the destination, when it is a group's notebook.
+    ///   - renameAs: A name for the copy; by default the original's name. A clash is a 409.
+    ///   - siteCollectionId: With `siteId`: the SharePoint site collection of the destination.
+    ///   - siteId: With `siteCollectionId`: the SharePoint site of the destination.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/copyToNotebook` (POST).
+    public func copyToNotebook(
+        id: String,
+        groupId: String? = nil,
+        renameAs: String? = nil,
+        siteCollectionId: String? = nil,
+        siteId: String? = nil
+    ) -> OperationRequest<OnenoteOperation> {
+        var request = APIRequest(method: .post, path: path.appending("copyToNotebook"))
+        var body = JSONObject()
+        body.set("id", id)
+        if let groupId { body.set("groupId", groupId) }
+        if let renameAs { body.set("renameAs", renameAs) }
+        if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
+        if let siteId { body.set("siteId", siteId) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+    }
+
+    /// Copies the section into a section group; answers 202 with an operation to poll.
+    ///
+    /// - Parameters:
+    ///   - id: The destination section group.
+    ///   - groupId: The group that holds the destination, when it is in a group's notebook.
+    ///   - renameAs: A name for the copy; by default the original's name. A clash is a 409.
+    ///   - siteCollectionId: With `siteId`: the SharePoint site collection of the destination.
+    ///   - siteId: With `siteCollectionId`: the SharePoint site of the destination.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/copyToSectionGroup` (POST).
+    public func copyToSectionGroup(
+        id: String,
+        groupId: String? = nil,
+        renameAs: String? = nil,
+        siteCollectionId: String? = nil,
+        siteId: String? = nil
+    ) -> OperationRequest<OnenoteOperation> {
+        var request = APIRequest(method: .post, path: path.appending("copyToSectionGroup"))
+        var body = JSONObject()
+        body.set("id", id)
+        if let groupId { body.set("groupId", groupId) }
+        if let renameAs { body.set("renameAs", renameAs) }
+        if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
+        if let siteId { body.set("siteId", siteId) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
     }
 }

@@ -22,32 +22,61 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.sectionGroup",
         model: SectionGroup.self,
         children: [
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
+            .init(
+                "sections",
+                "microsoft.graph.onenoteSection",
+                collection: true,
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init(
+                "sectionGroups",
+                "microsoft.graph.sectionGroup",
+                collection: true,
+                itemsRefusing: [.patch, .put, .delete]
+            ),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+            .init(
+                "parentSectionGroup",
+                "microsoft.graph.sectionGroup",
+                collection: false,
+                refusing: [.patch, .put, .delete]
+            ),
         ]
     )
 
     /// The sections directly inside the section group.
     ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
+        .init(client: client, path: path.appending("sections", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// The section groups nested directly inside this one.
     ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
+        .init(client: client, path: path.appending("sectionGroups", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// The notebook that holds the section group.
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var parentNotebook: NotebookRequestBuilder {
+        .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
+    }
 
     /// The section group that holds this one, if it is nested.
+    ///
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
     public var parentSectionGroup: SectionGroupRequestBuilder {
-        .init(client: client, path: path.appending("parentSectionGroup"))
+        .init(client: client, path: path.appending("parentSectionGroup", refusing: [.patch, .put, .delete]))
     }
 }

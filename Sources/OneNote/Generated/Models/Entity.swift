@@ -17,9 +17,10 @@ public typealias Entity = Model<EntityFields>
 /// The properties of a `Entity`, inherited ones included.
 public struct EntityFields: FieldSet {
     public static let all = EntityFields()
+
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
-        derived: [OnenoteEntityBaseModel.self],
+        derived: [OnenoteEntityBaseModel.self, Operation.self],
         fields: all
     )
 

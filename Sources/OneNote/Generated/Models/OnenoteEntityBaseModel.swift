@@ -21,7 +21,7 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityBaseModel",
         base: Entity.self,
-        derived: [OnenoteEntitySchemaObjectModel.self],
+        derived: [OnenoteEntitySchemaObjectModel.self, OnenoteResource.self],
         fields: all
     )
 

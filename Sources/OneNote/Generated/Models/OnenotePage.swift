@@ -46,6 +46,9 @@ public struct OnenotePageFields: FieldSet {
     /// The indentation level of the page in its section (0 for a top-level page).
     public let level: Field<Int32>
 
+    /// The tags the user put on the page, such as `To Do`.
+    public let userTags: Field<[String]>
+
     /// The position of the page among its section's pages.
     public let order: Field<Int32>
 
@@ -77,6 +80,7 @@ public struct OnenotePageFields: FieldSet {
         self.createdByAppId = Field("createdByAppId")
         self.contentUrl = Field("contentUrl")
         self.level = Field("level")
+        self.userTags = Field("userTags")
         self.order = Field("order")
         self.links = Field("links")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
