@@ -69,71 +69,27 @@ extension DriveItemRequestBuilder {
         DriveItemRequestBuilder(client: client, path: path.appending(pathBelow: relativePath))
     }
 
-    /// Starts a server-side copy. The service answers 202 with a monitor URL rather than the copy, so this returns
-    /// a `CopyMonitor` to poll; the generated `copy(parentReference:name:)` builds the same request.
+    /// Starts a server-side copy and returns the monitor to poll: the generated `copy(parentReference:name:)`
+    /// (the spec marks it `Bindery.Monitor`), sent.
     public func startCopy(to parent: ItemReference, name: String? = nil) async throws(BinderyError) -> CopyMonitor {
-        let response = try await client.send(copy(parentReference: parent, name: name).request)
-        guard let location = response.headers[.location], let url = URL(string: location) else {
-            throw BinderyError.invalidResponse(
-                "the copy was accepted without a Location monitor URL", response: response)
-        }
-        return CopyMonitor(client: client, url: url)
+        try await copy(parentReference: parent, name: name).execute()
     }
 }
 
-/// Polls an asynchronous copy. The monitor URL is pre-authenticated and on another host, so no credentials
-/// are sent to it (the client's trusted hosts decide that).
-public struct CopyMonitor: Sendable {
-    public let client: ServiceClient
-    public let url: URL
+/// Polls an asynchronous copy: the monitor URL is pre-authenticated and on another host, so no credentials are
+/// sent to it (the client's trusted hosts decide that).
+public typealias CopyMonitor = OperationMonitor<AsyncJobStatus>
 
-    public init(client: ServiceClient, url: URL) {
-        self.client = client
-        self.url = url
-    }
-
-    /// The job's state now: `status` is `notStarted`, `inProgress`, `completed` or `failed`; `resourceId` names
-    /// the new item once it is complete.
-    public func status() async throws(BinderyError) -> AsyncJobStatus {
-        var request = APIRequest(method: .get, path: ResourcePath())
-        request.absoluteURL = url
-        let response = try await client.send(request)
-        do {
-            return try AsyncJobStatus(jsonBytes: response.body)
-        } catch {
-            throw BinderyError.decoding(error, response: response)
-        }
-    }
-
-    /// Polls until the copy completes and returns the new item's id. A failed, cancelled or unreadable job is an
-    /// error, and so is one still running after `timeout`; polls are at least 100 ms apart.
-    public func waitForCompletion(
+extension OperationMonitor where Status == AsyncJobStatus {
+    /// Polls until the copy completes and returns the new item's id (see `waitForCompletion(pollingEvery:timeout:)`
+    /// for the errors).
+    public func newItemID(
         pollingEvery interval: Duration = .seconds(1), timeout: Duration = .seconds(600)
     ) async throws(BinderyError) -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        let pause = max(interval, .milliseconds(100))
-        while true {
-            let job = try await status()
-            switch job.status {
-            case "completed":
-                guard let id = job.resourceId else {
-                    throw BinderyError.invalidResponse("the completed copy names no resourceId", response: nil)
-                }
-                return id
-            case "notStarted", "inProgress", "waiting":
-                guard clock.now + pause < deadline else {
-                    throw BinderyError(
-                        kind: .timeout, message: "the copy was still \(job.status ?? "") after \(timeout)")
-                }
-                do { try await Task.sleep(for: pause) } catch {
-                    throw BinderyError(kind: .cancelled, message: "the wait for the copy was cancelled")
-                }
-            case let other:
-                throw BinderyError.invalidResponse(
-                    "the copy ended as \(other ?? "no status"): \(job.statusDescription ?? "no description")",
-                    response: nil)
-            }
+        let job = try await waitForCompletion(pollingEvery: interval, timeout: timeout)
+        guard let id = job.resourceId else {
+            throw BinderyError.invalidResponse("the completed copy names no resourceId", response: nil)
         }
+        return id
     }
 }

@@ -99,7 +99,7 @@ import Testing
                 == (try json(#"{"parentReference":{"driveId":"d1","id":"P1"},"name":"copy.txt"}"#)))
         #expect(monitor.url.absoluteString == "https://monitor.example.net/jobs/7")
         #expect(try await monitor.status().percentageComplete == 50.5)
-        #expect(try await monitor.waitForCompletion(pollingEvery: .zero) == "NEW1")
+        #expect(try await monitor.newItemID(pollingEvery: .zero) == "NEW1")
         // The service's own host gets the token; the monitor's host never does.
         #expect(transport.sent[0].head.headerFields[.authorization] == "Bearer secret-token")
         #expect(transport.sent[1].head.headerFields[.authorization] == nil)

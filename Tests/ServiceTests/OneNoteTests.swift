@@ -126,11 +126,12 @@ import Testing
                     #"{"id":"op-1","status":"Completed","percentComplete":"100","resourceId":"s-2","resourceLocation":"https://graph.microsoft.com/v1.0/me/onenote/sections/s-2"}"#
             ),
         ])
-        let started = try await onenote.sections("s-1").copyToNotebook(id: "nb-2", renameAs: "Copy").execute()
+        // The copy is accepted (Bindery.Monitor): the call returns the monitor of its Location.
+        let monitor = try await onenote.sections("s-1").copyToNotebook(id: "nb-2", renameAs: "Copy").execute()
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/onenote/sections/s-1/copyToNotebook")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"id":"nb-2","renameAs":"Copy"}"#)))
-        #expect(started.status == .running)
-        let done = try await onenote.operations(started.id ?? "").request().get()
+        #expect(monitor.url.absoluteString == "https://graph.microsoft.com/v1.0/me/onenote/operations/op-1")
+        let done = try await monitor.waitForCompletion(pollingEvery: .zero)
         #expect(transport.sent[1].url == "https://graph.microsoft.com/v1.0/me/onenote/operations/op-1")
         #expect(done.status == .completed && done.resourceId == "s-2")
     }

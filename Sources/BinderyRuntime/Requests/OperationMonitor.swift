@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A long-running operation the service accepted with `202 Accepted` and a `Location` to poll: OneDrive's `copy`,
 /// OneNote's `copyToSection`. What the monitor URL answers is `Status`, a model with a `status` member
@@ -63,11 +64,14 @@ public struct OperationMonitor<Status: JSONModel>: Sendable {
 }
 
 extension ResponseDecoder {
-    /// A `202 Accepted` whose `Location` header is the URL to poll (the body, if any, is not the result).
+    /// A `202 Accepted` whose `Location` header (OneDrive) or `Operation-Location` header (OneNote) is the URL to
+    /// poll; the body, if any, is not the result.
     public static func monitor<Status: JSONModel>(_ type: Status.Type) -> Self
     where Output == OperationMonitor<Status> {
         Self { response, client throws(BinderyError) in
-            guard let location = response.headers[.location], let url = URL(string: location) else {
+            let header =
+                response.headers[.location] ?? HTTPField.Name("Operation-Location").flatMap { response.headers[$0] }
+            guard let location = header, let url = URL(string: location) else {
                 throw BinderyError.invalidResponse(
                     "the operation was accepted without a Location to poll", response: response)
             }

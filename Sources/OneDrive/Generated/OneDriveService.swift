@@ -80,6 +80,44 @@ public enum OneDriveService {
                 UploadSession.self,
                 User.self,
                 Video.self,
+            ],
+            storage: [
+                StorageRoute(
+                    "uploadRange",
+                    .put,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(UploadSession.self)
+                ),
+                StorageRoute(
+                    "uploadLastRange",
+                    .put,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(DriveItem.self)
+                ),
+                StorageRoute(
+                    "uploadStatus",
+                    .get,
+                    owner: "microsoft.graph.uploadSession",
+                    url: "uploadUrl",
+                    response: .model(UploadSession.self)
+                ),
+                StorageRoute("cancelUpload", .delete, owner: "microsoft.graph.uploadSession", url: "uploadUrl"),
+                StorageRoute(
+                    "download",
+                    .get,
+                    owner: "microsoft.graph.driveItem",
+                    url: "@microsoft.graph.downloadUrl",
+                    rawBody: true
+                ),
+                StorageRoute(
+                    "legacyDownload",
+                    .get,
+                    owner: "microsoft.graph.driveItem",
+                    url: "@content.downloadUrl",
+                    rawBody: true
+                ),
             ]
         )
     )

@@ -47,7 +47,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("copy", .post, ["copy"], aliases: ["action.copy"]),
+            .init("copy", .post, ["copy"], aliases: ["action.copy"], monitor: true),
             .init(
                 "createUploadSession",
                 .post,
@@ -123,21 +123,24 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     public var content: StreamRequestBuilder<DriveItem> { .init(client: client, path: path.appending("content")) }
 
     /// Copies the item (and, for a folder, everything inside it) asynchronously; the service answers 202 Accepted with
-    /// a monitor URL in the Location header, whose status is an asyncJobStatus (use `startCopy(to:name:)` to get a
-    /// CopyMonitor). Graph declares a driveItem result, but none is ever sent, so none is declared here.
+    /// a monitor URL in the Location header, whose status is an asyncJobStatus. Graph declares a driveItem result, but
+    /// none is ever sent.
     ///
     /// - Parameters:
     ///   - parentReference: The folder to copy into.
     ///   - name: A new name for the copy; by default it keeps the original name.
     ///
     /// - Remark: Generated from `microsoft.graph.driveItem/copy` (POST).
-    public func copy(parentReference: ItemReference, name: String? = nil) -> OperationRequest<Void> {
+    public func copy(
+        parentReference: ItemReference,
+        name: String? = nil
+    ) -> OperationRequest<OperationMonitor<AsyncJobStatus>> {
         var request = APIRequest(method: .post, path: path.appending("copy"))
         var body = JSONObject()
         body.set("parentReference", parentReference)
         if let name { body.set("name", name) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
+        return OperationRequest(client: client, request: request, decoder: .monitor(AsyncJobStatus.self))
     }
 
     /// Starts a resumable upload of a large file; bind it to the new file's path (`root:/folder/name.ext:`) or to an

@@ -40,8 +40,8 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
                 "copyNotebook",
                 .post,
                 ["copyNotebook"],
-                response: .model(OnenoteOperation.self),
-                aliases: ["Microsoft.OneNote.Api.CopyNotebook"]
+                aliases: ["Microsoft.OneNote.Api.CopyNotebook"],
+                monitor: true
             ),
             .init(
                 "getRecentNotebooks",
@@ -99,7 +99,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         notebookFolder: String? = nil,
         siteCollectionId: String? = nil,
         siteId: String? = nil
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyNotebook"))
         var body = JSONObject()
         if let groupId { body.set("groupId", groupId) }
@@ -108,7 +108,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
         if let siteId { body.set("siteId", siteId) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 }
 

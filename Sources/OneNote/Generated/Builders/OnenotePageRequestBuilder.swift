@@ -31,7 +31,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
             .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
         ],
         operations: [
-            .init("copyToSection", .post, ["copyToSection"], response: .model(OnenoteOperation.self)),
+            .init("copyToSection", .post, ["copyToSection"], monitor: true),
             .init("preview", .get, ["preview"], response: .model(OnenotePagePreview.self)),
         ]
     )
@@ -71,7 +71,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         groupId: String? = nil,
         siteCollectionId: String? = nil,
         siteId: String? = nil
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToSection"))
         var body = JSONObject()
         body.set("id", id)
@@ -79,7 +79,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
         if let siteId { body.set("siteId", siteId) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 
     /// A text snippet and image from the page, for listing pages without reading their HTML.

@@ -36,15 +36,15 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
                 "copyToNotebook",
                 .post,
                 ["copyToNotebook"],
-                response: .model(OnenoteOperation.self),
-                aliases: ["Microsoft.OneNote.Api.CopyToNotebook"]
+                aliases: ["Microsoft.OneNote.Api.CopyToNotebook"],
+                monitor: true
             ),
             .init(
                 "copyToSectionGroup",
                 .post,
                 ["copyToSectionGroup"],
-                response: .model(OnenoteOperation.self),
-                aliases: ["Microsoft.OneNote.Api.CopyToSectionGroup"]
+                aliases: ["Microsoft.OneNote.Api.CopyToSectionGroup"],
+                monitor: true
             ),
         ]
     )
@@ -91,7 +91,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         renameAs: String? = nil,
         siteCollectionId: String? = nil,
         siteId: String? = nil
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToNotebook"))
         var body = JSONObject()
         body.set("id", id)
@@ -100,7 +100,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
         if let siteId { body.set("siteId", siteId) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 
     /// Copies the section into a section group; answers 202 with an operation to poll.
@@ -119,7 +119,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         renameAs: String? = nil,
         siteCollectionId: String? = nil,
         siteId: String? = nil
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToSectionGroup"))
         var body = JSONObject()
         body.set("id", id)
@@ -128,6 +128,6 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         if let siteCollectionId { body.set("siteCollectionId", siteCollectionId) }
         if let siteId { body.set("siteId", siteId) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 }
