@@ -11,7 +11,8 @@ permissions, change tracking). Dropped: the Core.V1.Description and Core.V1.Long
 the Description members of annotation records, which are Microsoft's prose rather than facts about the API.
 An element left with no children is closed in place, so the output reads like the source.
 Then our own schemas, Specs/Graph/*.csdl-schema.xml in name order, are added after Microsoft's: Batching (the
-JSON $batch shapes, not in $metadata) and StorageHosts (the requests answered at upload and download URLs).
+JSON $batch shapes, not in $metadata), Monitors (the copies answered with a URL to poll) and StorageHosts (the
+requests answered at upload and download URLs).
 The script is deterministic: the same source always gives the same bytes (make check-gen relies on the result).
 """
 import re

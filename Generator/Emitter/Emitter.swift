@@ -230,6 +230,15 @@ private struct Translators {
         models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping, referenceURL: options.referenceURL)
         let operations = OperationTranslator(
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
-        builders = RequestBuilderTranslator(spec: spec, symbols: symbols, operations: operations, models: models)
+        // Resources whose builder reads a model: only those can be the items of a collection step.
+        let modelResources = Set(
+            spec.resources.compactMap { resource -> QualifiedName? in
+                guard case .named(let model)? = resource.model, operations.modelNames.contains(model) else {
+                    return nil
+                }
+                return resource.name
+            })
+        builders = RequestBuilderTranslator(
+            spec: spec, symbols: symbols, operations: operations, models: models, modelResources: modelResources)
     }
 }

@@ -247,6 +247,8 @@ struct CSDLSampleTests {
             ])
         let copy = try #require(spec.resource("sample.drive.driveItem")?.operations.first { $0.name == "copy" })
         #expect(copy.segmentAliases == ["action.copy"])
+        // An <Annotations> block may target an action overload, by its binding parameter's type.
+        #expect(copy.doc.summary == "Copies the item; an overload is named by its parameter types.")
         // Bindery.Monitor: accepted with a Location to poll, whose answers are the status type.
         #expect(copy.response?.monitor == .named(QualifiedName("sample.drive.asyncJobStatus")))
         #expect(copy.response?.successCodes == [202] && copy.response?.type == nil)

@@ -32,6 +32,29 @@ import Testing
 
         """
 
+    /// A collection step whose items have no model cannot be a `CollectionRequestBuilder`: it is skipped with a
+    /// warning instead of generating code that does not compile.
+    @Test func aCollectionOfItemsWithoutAModelIsSkippedWithAWarning() {
+        let translation = ResourceSpec(name: Self.name("translation"))
+        let root = ResourceSpec(
+            name: Self.name("Container"),
+            children: [
+                ChildSpec(name: "translations", segment: "translations", target: translation.name, isCollection: true)
+            ])
+        let spec = ServiceSpec(
+            source: "contoso.xml", primaryNamespace: Self.namespace, resources: [translation, root],
+            rootResource: root.name, conventions: .odata)
+        let emitter = Emitter(
+            options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
+        let (files, diagnostics) = emitter.emit(spec)
+        #expect(
+            diagnostics.map(\.message) == [
+                "skipped collection 'translations' on 'contoso.Container': its items ('contoso.translation') have no model to read"
+            ])
+        let client = files.first { $0.path == "ContosoClient.swift" }?.contents ?? ""
+        #expect(!client.contains("CollectionRequestBuilder<TranslationRequestBuilder>"))
+    }
+
     /// The default layout is the fast one for the spec's size: a file per type up to the threshold, a few files above.
     @Test func theAutomaticLayoutGroupsOnlyLargeSpecs() {
         func files(types: Int) -> [String] {

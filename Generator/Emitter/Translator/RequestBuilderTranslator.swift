@@ -11,6 +11,8 @@ struct RequestBuilderTranslator {
     let symbols: SymbolTable
     let operations: OperationTranslator
     let models: ModelTranslator
+    /// Resources whose builder reads a model (`ModelRequestBuilder`), which a collection's items must be.
+    let modelResources: Set<QualifiedName>
 
     static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
 
@@ -189,6 +191,13 @@ struct RequestBuilderTranslator {
         var members: [Declaration] = []
         for child in resource.children {
             let name = symbols.memberName(child.name, of: resource.name)
+            // `CollectionRequestBuilder` addresses items that are models; items without one cannot be listed.
+            if child.isCollection, !modelResources.contains(child.target) {
+                diagnostics.warning(
+                    "skipped collection '\(child.name)' on '\(resource.name)': its items ('\(child.target)') have no model to read",
+                    at: resource.location)
+                continue
+            }
             guard usedNames.insert(name).inserted else {
                 diagnostics.warning(
                     "skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location

@@ -189,20 +189,64 @@ struct CSDLResolver {
 
     // MARK: - Annotations
 
-    /// Applies `<Annotations Target="...">` blocks to types, properties, enum members and container children.
-    /// Targets on operations, parameters and paths through the container are outside the model and skipped.
+    /// Applies `<Annotations Target="...">` blocks to types, properties, enum members, container children and
+    /// actions and functions (every overload, or one: `ns.copy(ns.driveItem)`, by its binding parameter's type).
+    /// Targets on parameters and paths through the container are outside the model and skipped.
     private mutating func applyAnnotationBlocks() {
         for block in document.annotationBlocks where !block.annotations.isEmpty {
-            guard !block.target.utf8.contains(UInt8(ascii: "(")) else { continue }
+            if let open = block.target.firstIndex(of: "(") {
+                guard !block.target.contains("/"), block.target.hasSuffix(")") else { continue }
+                let name = qualify(block.target[..<open])
+                let arguments = block.target[
+                    block.target.index(after: open)..<block.target.index(before: block.target.endIndex)]
+                let binding = arguments.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+                applyToOperations(block, named: name, boundTo: binding ?? "")
+                continue
+            }
             let parts = block.target.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count <= 2 else { continue }
             let name = qualify(parts[0])
+            if parts.count == 1, operationNames.contains(name), declaredTypes[name] == nil {
+                applyToOperations(block, named: name, boundTo: nil)
+                continue
+            }
             let member = parts.count == 2 ? String(parts[1]) : nil
             guard let target = annotationTarget(name, member: member, of: block) else { continue }
             for annotation in block.annotations {
                 document.apply(annotation, to: target)
             }
         }
+    }
+
+    /// The overloads of an action or function named by an annotation target: all of them (`binding` nil), the
+    /// unbound one (`""`), or the one whose binding parameter has that type.
+    private mutating func applyToOperations(
+        _ block: RawAnnotationBlock, named name: QualifiedName, boundTo binding: String?
+    ) {
+        let bindingType = binding.flatMap { $0.isEmpty ? nil : Self.typeName($0, qualify) }
+        var matched = false
+        for index in document.operations.indices {
+            let operation = document.operations[index]
+            guard QualifiedName(namespace: operation.namespace, name: operation.name) == name else { continue }
+            if let binding {
+                let own = operation.isBound ? operation.parameters.first.map { Self.typeName($0.type, qualify) } : nil
+                guard binding.isEmpty ? !operation.isBound : own == bindingType else { continue }
+            }
+            matched = true
+            for annotation in block.annotations { document.apply(annotation, to: .operation(index)) }
+        }
+        if !matched {
+            diagnostics.warning("annotation target '\(block.target)' names no declared operation", at: block.location)
+        }
+    }
+
+    /// A type as written, with its namespace alias resolved: `graph.driveItem` and `Collection(graph.driveItem)`
+    /// compare as `microsoft.graph.driveItem` and `Collection(microsoft.graph.driveItem)`.
+    private static func typeName(_ spelling: String, _ qualify: (Substring) -> QualifiedName) -> String {
+        if spelling.hasPrefix("Collection("), spelling.hasSuffix(")") {
+            return "Collection(" + qualify(spelling.dropFirst("Collection(".count).dropLast()).description + ")"
+        }
+        return qualify(spelling[...]).description
     }
 
     private mutating func annotationTarget(

@@ -1397,6 +1397,7 @@ public enum GraphService {
                 AssignmentOrder.self,
                 AssignmentRequestApprovalStageCallbackData.self,
                 AssociatedTeamInfo.self,
+                AsyncJobStatus.self,
                 Attachment.self,
                 AttachmentBase.self,
                 AttachmentInfo.self,

@@ -4,6 +4,24 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// - Remark: Generated from `microsoft.graph.provisioningStatusErrorCategory`.
+public typealias ProvisioningStatusErrorCategory = OpenEnum<ProvisioningStatusErrorCategoryValues>
+
+/// The values of `ProvisioningStatusErrorCategory` that the spec declares; others decode and re-encode too.
+public enum ProvisioningStatusErrorCategoryValues: EnumValues {
+    public static let known: [String] = ["failure", "nonServiceFailure", "success", "unknownFutureValue"]
+}
+
+extension ProvisioningStatusErrorCategory {
+    public static var failure: Self { Self(rawValue: "failure") }
+
+    public static var nonServiceFailure: Self { Self(rawValue: "nonServiceFailure") }
+
+    public static var success: Self { Self(rawValue: "success") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
 /// Its properties are listed in `ProvisioningStatusInfoFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningstatusinfo?view=graph-rest-1.0>
@@ -10794,32 +10812,6 @@ public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiInteractionsExportAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsSubscriptionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionssubscriptionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsSubscriptionAuditRecord`.
-public typealias SecurityAiInteractionsSubscriptionAuditRecord =
-    Model<SecurityAiInteractionsSubscriptionAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsSubscriptionAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsSubscriptionAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsSubscriptionAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsSubscriptionAuditRecord",
         base: SecurityAuditData.self,
         fields: all
     )

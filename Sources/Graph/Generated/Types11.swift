@@ -4,6 +4,32 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SecurityAiInteractionsSubscriptionAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionssubscriptionauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiInteractionsSubscriptionAuditRecord`.
+public typealias SecurityAiInteractionsSubscriptionAuditRecord =
+    Model<SecurityAiInteractionsSubscriptionAuditRecordFields>
+
+/// The properties of a `SecurityAiInteractionsSubscriptionAuditRecord`, inherited ones included.
+public struct SecurityAiInteractionsSubscriptionAuditRecordFields: FieldSet {
+    public static let all = SecurityAiInteractionsSubscriptionAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiInteractionsSubscriptionAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
 /// Its properties are listed in `SecurityAiInvokeAgentAuditRecordFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiinvokeagentauditrecord?view=graph-rest-1.0>
@@ -11418,22 +11444,4 @@ public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
     public var mostRecentSslCertificate: SecuritySslCertificateRequestBuilder {
         .init(client: client, path: path.appending("mostRecentSslCertificate"))
     }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostPortStatus`.
-public typealias SecurityHostPortStatus = OpenEnum<SecurityHostPortStatusValues>
-
-/// The values of `SecurityHostPortStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityHostPortStatusValues: EnumValues {
-    public static let known: [String] = ["open", "filtered", "closed", "unknownFutureValue"]
-}
-
-extension SecurityHostPortStatus {
-    public static var `open`: Self { Self(rawValue: "open") }
-
-    public static var filtered: Self { Self(rawValue: "filtered") }
-
-    public static var closed: Self { Self(rawValue: "closed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }

@@ -4,6 +4,24 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// - Remark: Generated from `microsoft.graph.security.hostPortStatus`.
+public typealias SecurityHostPortStatus = OpenEnum<SecurityHostPortStatusValues>
+
+/// The values of `SecurityHostPortStatus` that the spec declares; others decode and re-encode too.
+public enum SecurityHostPortStatusValues: EnumValues {
+    public static let known: [String] = ["open", "filtered", "closed", "unknownFutureValue"]
+}
+
+extension SecurityHostPortStatus {
+    public static var `open`: Self { Self(rawValue: "open") }
+
+    public static var filtered: Self { Self(rawValue: "filtered") }
+
+    public static var closed: Self { Self(rawValue: "closed") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
 /// Its properties are listed in `SecurityHostReputationFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostreputation?view=graph-rest-1.0>
@@ -9000,32 +9018,6 @@ public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointFileOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointListItemOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistitemoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointListItemOperationAuditRecord`.
-public typealias SecuritySharePointListItemOperationAuditRecord =
-    Model<SecuritySharePointListItemOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointListItemOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointListItemOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointListItemOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointListItemOperationAuditRecord",
         base: SecurityAuditData.self,
         fields: all
     )

@@ -4,6 +4,32 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SecuritySharePointListItemOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistitemoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointListItemOperationAuditRecord`.
+public typealias SecuritySharePointListItemOperationAuditRecord =
+    Model<SecuritySharePointListItemOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointListItemOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointListItemOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointListItemOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointListItemOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
 /// Its properties are listed in `SecuritySharePointListOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
@@ -9961,23 +9987,4 @@ extension SiteSecurityLevel {
     public static var mediumHigh: Self { Self(rawValue: "mediumHigh") }
 
     public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Its properties are listed in `SizeRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sizerange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sizeRange`.
-public typealias SizeRange = Model<SizeRangeFields>
-
-/// The properties of a `SizeRange`, inherited ones included.
-public struct SizeRangeFields: FieldSet {
-    public static let all = SizeRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: all)
-    public let maximumSize: Field<Int32>
-    public let minimumSize: Field<Int32>
-
-    public init() {
-        self.maximumSize = Field("maximumSize")
-        self.minimumSize = Field("minimumSize")
-    }
 }

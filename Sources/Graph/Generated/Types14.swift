@@ -4,6 +4,25 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SizeRangeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sizerange?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.sizeRange`.
+public typealias SizeRange = Model<SizeRangeFields>
+
+/// The properties of a `SizeRange`, inherited ones included.
+public struct SizeRangeFields: FieldSet {
+    public static let all = SizeRangeFields()
+    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: all)
+    public let maximumSize: Field<Int32>
+    public let minimumSize: Field<Int32>
+
+    public init() {
+        self.maximumSize = Field("maximumSize")
+        self.minimumSize = Field("minimumSize")
+    }
+}
+
 /// Its properties are listed in `SkypeForBusinessUserConversationMemberFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:
@@ -9719,24 +9738,5 @@ public struct TimeZoneBaseFields: FieldSet {
 
     public init() {
         self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `TimeZoneInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezoneinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeZoneInformation`.
-public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
-
-/// The properties of a `TimeZoneInformation`, inherited ones included.
-public struct TimeZoneInformationFields: FieldSet {
-    public static let all = TimeZoneInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: all)
-    public let alias: Field<String>
-    public let displayName: Field<String>
-
-    public init() {
-        self.alias = Field("alias")
-        self.displayName = Field("displayName")
     }
 }

@@ -4,6 +4,25 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `TimeZoneInformationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezoneinformation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeZoneInformation`.
+public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
+
+/// The properties of a `TimeZoneInformation`, inherited ones included.
+public struct TimeZoneInformationFields: FieldSet {
+    public static let all = TimeZoneInformationFields()
+    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: all)
+    public let alias: Field<String>
+    public let displayName: Field<String>
+
+    public init() {
+        self.alias = Field("alias")
+        self.displayName = Field("displayName")
+    }
+}
+
 /// - Remark: Generated from `microsoft.graph.timeZoneStandard`.
 public typealias TimeZoneStandard = OpenEnum<TimeZoneStandardValues>
 
@@ -11292,25 +11311,5 @@ public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientOutputs", fields: all)
 
     public init() {
-    }
-}
-
-/// Its properties are listed in `WebauthnAuthenticatorAttestationResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticatorattestationresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webauthnAuthenticatorAttestationResponse`.
-public typealias WebauthnAuthenticatorAttestationResponse = Model<WebauthnAuthenticatorAttestationResponseFields>
-
-/// The properties of a `WebauthnAuthenticatorAttestationResponse`, inherited ones included.
-public struct WebauthnAuthenticatorAttestationResponseFields: FieldSet {
-    public static let all = WebauthnAuthenticatorAttestationResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticatorAttestationResponse", fields: all)
-    public let attestationObject: Field<String>
-    public let clientDataJSON: Field<String>
-
-    public init() {
-        self.attestationObject = Field("attestationObject")
-        self.clientDataJSON = Field("clientDataJSON")
     }
 }

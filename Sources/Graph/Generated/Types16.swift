@@ -4,6 +4,26 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `WebauthnAuthenticatorAttestationResponseFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticatorattestationresponse?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webauthnAuthenticatorAttestationResponse`.
+public typealias WebauthnAuthenticatorAttestationResponse = Model<WebauthnAuthenticatorAttestationResponseFields>
+
+/// The properties of a `WebauthnAuthenticatorAttestationResponse`, inherited ones included.
+public struct WebauthnAuthenticatorAttestationResponseFields: FieldSet {
+    public static let all = WebauthnAuthenticatorAttestationResponseFields()
+    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticatorAttestationResponse", fields: all)
+    public let attestationObject: Field<String>
+    public let clientDataJSON: Field<String>
+
+    public init() {
+        self.attestationObject = Field("attestationObject")
+        self.clientDataJSON = Field("clientDataJSON")
+    }
+}
+
 /// Its properties are listed in `WebauthnAuthenticatorSelectionCriteriaFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:

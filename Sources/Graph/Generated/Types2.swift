@@ -543,6 +543,42 @@ public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 }
 
+/// What a copy's monitor URL answers while the copy runs and once it ended.
+///
+/// Its properties are listed in `AsyncJobStatusFields`; read and write them as `value.name`.
+///
+/// - Remark: Generated from `bindery.monitors.asyncJobStatus`.
+public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
+
+/// The properties of a `AsyncJobStatus`, inherited ones included.
+public struct AsyncJobStatusFields: FieldSet {
+    public static let all = AsyncJobStatusFields()
+    public static let schema = ModelSchema("bindery.monitors.asyncJobStatus", fields: all)
+
+    /// The kind of job, such as `itemCopy`.
+    public let operation: Field<String>
+
+    /// How much of the job is done, from 0 to 100.
+    public let percentageComplete: Field<Double>
+
+    /// The id of the new item, once the copy completed.
+    public let resourceId: Field<String>
+
+    /// `notStarted`, `inProgress`, `completed`, `failed`, and the like.
+    public let status: Field<String>
+
+    /// What the service says about the status, such as the reason it failed.
+    public let statusDescription: Field<String>
+
+    public init() {
+        self.operation = Field("operation")
+        self.percentageComplete = Field("percentageComplete")
+        self.resourceId = Field("resourceId")
+        self.status = Field("status")
+        self.statusDescription = Field("statusDescription")
+    }
+}
+
 /// Its properties are listed in `AttachmentFields`; read and write them as `value.name`.
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
@@ -9422,22 +9458,4 @@ public struct CallRecordsFailureInfoFields: FieldSet {
         self.reason = Field("reason")
         self.stage = Field("stage")
     }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
-public typealias CallRecordsFailureStage = OpenEnum<CallRecordsFailureStageValues>
-
-/// The values of `CallRecordsFailureStage` that the spec declares; others decode and re-encode too.
-public enum CallRecordsFailureStageValues: EnumValues {
-    public static let known: [String] = ["unknown", "callSetup", "midcall", "unknownFutureValue"]
-}
-
-extension CallRecordsFailureStage {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var callSetup: Self { Self(rawValue: "callSetup") }
-
-    public static var midcall: Self { Self(rawValue: "midcall") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }

@@ -4,6 +4,23 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Requests for one `DomainDnsMxRecord`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`.
+public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
+    public typealias Model = DomainDnsMxRecord
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.domainDnsMxRecord", model: DomainDnsMxRecord.self)
+}
+
 /// Its properties are listed in `DomainDnsRecordFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsrecord?view=graph-rest-1.0>
@@ -622,7 +639,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
             .init("assignSensitivityLabel", .post, ["assignSensitivityLabel"]),
             .init("checkin", .post, ["checkin"]),
             .init("checkout", .post, ["checkout"]),
-            .init("copy", .post, ["copy"], response: .model(DriveItem.self)),
+            .init("copy", .post, ["copy"], monitor: true),
             .init("createLink", .post, ["createLink"], response: .model(Permission.self)),
             .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
             .init("discardCheckout", .post, ["discardCheckout"]),
@@ -731,7 +748,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         parentReference: ItemReference,
         childrenOnly: Bool? = nil,
         includeAllVersionHistory: Bool? = nil
-    ) -> OperationRequest<DriveItem> {
+    ) -> OperationRequest<OperationMonitor<AsyncJobStatus>> {
         var request = APIRequest(method: .post, path: path.appending("copy"))
         var body = JSONObject()
         body.set("name", name)
@@ -739,7 +756,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         if let childrenOnly { body.set("childrenOnly", childrenOnly) }
         if let includeAllVersionHistory { body.set("includeAllVersionHistory", includeAllVersionHistory) }
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(AsyncJobStatus.self))
     }
 
     /// - Remark: Generated from `microsoft.graph.driveItem/createLink` (POST).
@@ -12015,28 +12032,5 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
     /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
     public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
         .init(client: client, path: path.appending("connections"))
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-identity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
-public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
-
-/// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
-public struct ExternalConnectorsIdentityFields: FieldSet {
-    public static let all = ExternalConnectorsIdentityFields()
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.identity",
-        base: Entity.self,
-        fields: all
-    )
-    public let id: Field<String>
-    public let type: Field<ExternalConnectorsIdentityType>
-
-    public init() {
-        self.id = Field("id")
-        self.type = Field("type")
     }
 }

@@ -4,6 +4,29 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ExternalConnectorsIdentityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-identity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
+public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
+
+/// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
+public struct ExternalConnectorsIdentityFields: FieldSet {
+    public static let all = ExternalConnectorsIdentityFields()
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.identity",
+        base: Entity.self,
+        fields: all
+    )
+    public let id: Field<String>
+    public let type: Field<ExternalConnectorsIdentityType>
+
+    public init() {
+        self.id = Field("id")
+        self.type = Field("type")
+    }
+}
+
 /// Requests for one `ExternalConnectorsIdentity`: `request()` reads, updates or deletes it.
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
@@ -10258,20 +10281,5 @@ extension CollectionRequestBuilder where Item == InternalDomainFederationRequest
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `InternalSponsorsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internalsponsors?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.internalSponsors`.
-public typealias InternalSponsors = Model<InternalSponsorsFields>
-
-/// The properties of a `InternalSponsors`, inherited ones included.
-public struct InternalSponsorsFields: FieldSet {
-    public static let all = InternalSponsorsFields()
-    public static let schema = ModelSchema("microsoft.graph.internalSponsors", base: SubjectSet.self, fields: all)
-
-    public init() {
     }
 }

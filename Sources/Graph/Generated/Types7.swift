@@ -4,6 +4,21 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `InternalSponsorsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internalsponsors?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.internalSponsors`.
+public typealias InternalSponsors = Model<InternalSponsorsFields>
+
+/// The properties of a `InternalSponsors`, inherited ones included.
+public struct InternalSponsorsFields: FieldSet {
+    public static let all = InternalSponsorsFields()
+    public static let schema = ModelSchema("microsoft.graph.internalSponsors", base: SubjectSet.self, fields: all)
+
+    public init() {
+    }
+}
+
 /// Its properties are listed in `InternetExplorerModeFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internetexplorermode?view=graph-rest-1.0>
@@ -12197,35 +12212,4 @@ public struct MembershipOutlierInsightFields: FieldSet {
         self.lastModifiedBy = Field("lastModifiedBy")
         self.member = Field("member")
     }
-}
-
-/// Requests for one `MembershipOutlierInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
-public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MembershipOutlierInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.membershipOutlierInsight",
-        model: MembershipOutlierInsight.self,
-        children: [
-            .init("container", "microsoft.graph.directoryObject", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("member", "microsoft.graph.directoryObject", collection: false),
-        ]
-    )
-
-    public var container: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("container")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-
-    public var member: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("member")) }
 }

@@ -4,6 +4,37 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Requests for one `MembershipOutlierInsight`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
+public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
+    public typealias Model = MembershipOutlierInsight
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.membershipOutlierInsight",
+        model: MembershipOutlierInsight.self,
+        children: [
+            .init("container", "microsoft.graph.directoryObject", collection: false),
+            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+            .init("member", "microsoft.graph.directoryObject", collection: false),
+        ]
+    )
+
+    public var container: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("container")) }
+
+    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
+
+    public var member: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("member")) }
+}
+
 /// Its properties are listed in `MentionActionFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mentionaction?view=graph-rest-1.0>
@@ -3374,7 +3405,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
             .init("sections", "microsoft.graph.onenoteSection", collection: true),
         ],
         operations: [
-            .init("copyNotebook", .post, ["copyNotebook"], response: .model(OnenoteOperation.self)),
+            .init("copyNotebook", .post, ["copyNotebook"], monitor: true),
             .init(
                 "getNotebookFromWebUrl",
                 .post,
@@ -3409,7 +3440,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         notebookFolder: String,
         siteCollectionId: String,
         siteId: String
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyNotebook"))
         var body = JSONObject()
         body.set("groupId", groupId)
@@ -3418,7 +3449,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         body.set("siteCollectionId", siteCollectionId)
         body.set("siteId", siteId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 }
 
@@ -7414,7 +7445,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
             .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
         ],
         operations: [
-            .init("copyToSection", .post, ["copyToSection"], response: .model(OnenoteOperation.self)),
+            .init("copyToSection", .post, ["copyToSection"], monitor: true),
             .init("onenotePatchContent", .post, ["onenotePatchContent"]),
             .init("preview", .get, ["preview"], response: .model(OnenotePagePreview.self)),
         ]
@@ -7435,7 +7466,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         groupId: String,
         siteCollectionId: String,
         siteId: String
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToSection"))
         var body = JSONObject()
         body.set("id", id)
@@ -7443,7 +7474,7 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         body.set("siteCollectionId", siteCollectionId)
         body.set("siteId", siteId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 
     /// - Remark: Generated from `microsoft.graph.onenotePage/onenotePatchContent` (POST).
@@ -7700,8 +7731,8 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
             .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
         ],
         operations: [
-            .init("copyToNotebook", .post, ["copyToNotebook"], response: .model(OnenoteOperation.self)),
-            .init("copyToSectionGroup", .post, ["copyToSectionGroup"], response: .model(OnenoteOperation.self)),
+            .init("copyToNotebook", .post, ["copyToNotebook"], monitor: true),
+            .init("copyToSectionGroup", .post, ["copyToSectionGroup"], monitor: true),
         ]
     )
 
@@ -7723,7 +7754,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         renameAs: String,
         siteCollectionId: String,
         siteId: String
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToNotebook"))
         var body = JSONObject()
         body.set("id", id)
@@ -7732,7 +7763,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         body.set("siteCollectionId", siteCollectionId)
         body.set("siteId", siteId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 
     /// - Remark: Generated from `microsoft.graph.onenoteSection/copyToSectionGroup` (POST).
@@ -7742,7 +7773,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         renameAs: String,
         siteCollectionId: String,
         siteId: String
-    ) -> OperationRequest<OnenoteOperation> {
+    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
         var request = APIRequest(method: .post, path: path.appending("copyToSectionGroup"))
         var body = JSONObject()
         body.set("id", id)
@@ -7751,7 +7782,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         body.set("siteCollectionId", siteCollectionId)
         body.set("siteId", siteId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenoteOperation.self))
+        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
     }
 }
 
@@ -10438,26 +10469,6 @@ extension PackageStatus {
     public static var some: Self { Self(rawValue: "some") }
 
     public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.packageType`.
-public typealias PackageType = OpenEnum<PackageTypeValues>
-
-/// The values of `PackageType` that the spec declares; others decode and re-encode too.
-public enum PackageTypeValues: EnumValues {
-    public static let known: [String] = ["microsoft", "external", "shared", "custom", "unknownFutureValue"]
-}
-
-extension PackageType {
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var external: Self { Self(rawValue: "external") }
-
-    public static var shared: Self { Self(rawValue: "shared") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }

@@ -4,6 +4,26 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// - Remark: Generated from `microsoft.graph.packageType`.
+public typealias PackageType = OpenEnum<PackageTypeValues>
+
+/// The values of `PackageType` that the spec declares; others decode and re-encode too.
+public enum PackageTypeValues: EnumValues {
+    public static let known: [String] = ["microsoft", "external", "shared", "custom", "unknownFutureValue"]
+}
+
+extension PackageType {
+    public static var microsoft: Self { Self(rawValue: "microsoft") }
+
+    public static var external: Self { Self(rawValue: "external") }
+
+    public static var shared: Self { Self(rawValue: "shared") }
+
+    public static var custom: Self { Self(rawValue: "custom") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
 /// - Remark: Generated from `microsoft.graph.pageLayoutType`.
 public typealias PageLayoutType = OpenEnum<PageLayoutTypeValues>
 
@@ -12573,22 +12593,4 @@ public struct ProvisioningServicePrincipalFields: FieldSet {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
-}
-
-/// - Remark: Generated from `microsoft.graph.provisioningStatusErrorCategory`.
-public typealias ProvisioningStatusErrorCategory = OpenEnum<ProvisioningStatusErrorCategoryValues>
-
-/// The values of `ProvisioningStatusErrorCategory` that the spec declares; others decode and re-encode too.
-public enum ProvisioningStatusErrorCategoryValues: EnumValues {
-    public static let known: [String] = ["failure", "nonServiceFailure", "success", "unknownFutureValue"]
-}
-
-extension ProvisioningStatusErrorCategory {
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var nonServiceFailure: Self { Self(rawValue: "nonServiceFailure") }
-
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }

@@ -63,6 +63,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         return CollectionRequest(client: client, request: request)
     }
 
+    /// Copies the item; an overload is named by its parameter types.
+    ///
     /// - Remark: Generated from `sample.drive.driveItem/copy` (POST).
     public func copy(
         parentReference: ItemReference,
