@@ -81,13 +81,13 @@ struct Validate: ParsableCommand {
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
             // The query picks among operations that share a URL (`view=count`, `_pagination=count`).
             let query = (URLComponents(string: arguments[1])?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-            guard let method, let found = validator.responseKind(method: method, path: path, query: query) else {
+            guard let method, let shape = validator.response(method: method, path: path, query: query),
+                let found = shape.kind
+            else {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
             }
             (kind, file) = (found, arguments[2])
-            enveloped = validator.isEnveloped(method: method, path: path, query: query)
-            payloadPath = validator.payloadPath(method: method, path: path, query: query)
-            chosen = validator.operationName(method: method, path: path, query: query) ?? path
+            (enveloped, payloadPath, chosen) = (shape.isEnveloped, shape.payloadPath, shape.name)
         }
         guard let handle = FileHandle(forReadingAtPath: file), let bytes = try? handle.readToEnd() else {
             throw ValidationError("cannot read \(file)")

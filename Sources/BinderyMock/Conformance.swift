@@ -68,10 +68,9 @@ public struct ConformanceRun: Sendable {
             conventions: service.conventions)
         let validator = PayloadValidator(routes: service.routes, conventions: service.conventions)
         let method = HTTPRequest.Method(rawValue: fixture.method) ?? .get
+        let shape = validator.response(method: method, path: fixture.path, query: fixture.query)
         let arguments = ConformanceArguments(
-            fixture: fixture,
-            enveloped: validator.isEnveloped(method: method, path: fixture.path, query: fixture.query),
-            conventions: service.conventions)
+            fixture: fixture, enveloped: shape?.isEnveloped ?? true, conventions: service.conventions)
 
         // The call decodes the answer with the generated type; a failure here is a builder's or a model's.
         var problems: [String] = []
@@ -90,12 +89,9 @@ public struct ConformanceRun: Sendable {
         if fixture.responseText != nil {
             if response.body.isEmpty { problems.append("the raw body is empty") }
         } else if fixture.responseBody != nil {
-            guard let kind = validator.responseKind(method: method, path: fixture.path, query: fixture.query) else {
+            guard let shape, let report = validator.validate(response.body, as: shape) else {
                 return outcome(problems + ["no response type in the route table"])
             }
-            let report = validator.validate(
-                response.body, as: kind, enveloped: arguments.enveloped,
-                payloadPath: validator.payloadPath(method: method, path: fixture.path, query: fixture.query))
             if let failure = report.failure {
                 problems.append("the answer does not decode as \(report.typeName): \(failure)")
             }

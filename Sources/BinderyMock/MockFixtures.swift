@@ -100,14 +100,19 @@ extension MockServer {
             }
         case .item(_, let keys)?:
             guard case .object(let object)? = self.item(in: body) else { return }
-            if let key = keys.last, path.last == key, path.count >= 2 {
-                store.createCollection(at: Array(path.dropLast()))
-                store.insert(object, into: Array(path.dropLast()), key: key, idMember: service.idMember, logged: false)
-            } else {
-                store.set(object, at: path)
-            }
+            place(object, at: path, keys: keys)
         default:
             break
+        }
+    }
+
+    /// Stores `object` at an item's path: as the keyed member of its collection, or (a single entity) at the path.
+    private func place(_ object: JSONObject, at path: [String], keys: [String]) {
+        if let key = keys.last, path.last == key, path.count >= 2 {
+            store.createCollection(at: Array(path.dropLast()))
+            store.insert(object, into: Array(path.dropLast()), key: key, idMember: service.idMember, logged: false)
+        } else {
+            store.set(object, at: path)
         }
     }
 
@@ -117,14 +122,7 @@ extension MockServer {
         guard store.object(at: path) == nil,
             case .item(_, let keys)? = service.routes.match(method: method, segments: path)
         else { return }
-        if let key = keys.last, path.last == key, path.count >= 2 {
-            store.createCollection(at: Array(path.dropLast()))
-            store.insert(
-                [service.idMember: .string(key)], into: Array(path.dropLast()), key: key, idMember: service.idMember,
-                logged: false)
-        } else {
-            store.set([:], at: path)
-        }
+        place([:], at: path, keys: keys)  // an item in a collection gets its key as its id
     }
 
     /// A list payload's items, wherever the service puts them.

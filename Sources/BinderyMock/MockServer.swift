@@ -197,7 +197,7 @@ public final class MockServer: Sendable {
             return errorResponse(405, code: "methodNotAllowed", message: request.method)
         }
         if path == ["$batch"], method == .post { return await batch(request) }
-        let match = service.routes.match(
+        let (match, isRefused) = service.routes.lookUp(
             method: method, segments: path, query: request.query.map { ($0.name, $0.value) })
         if case .operation(let operation, let resource, _)? = match {
             let key = "\(resource.name)/\(operation.name)"
@@ -224,7 +224,7 @@ public final class MockServer: Sendable {
             return cannedAnswer(key, for: call)
         }
         if let refusal = authorize(request) { return refusal }
-        if service.routes.refuses(method: method, segments: path) {
+        if isRefused {
             return errorResponse(
                 405, code: "methodNotAllowed", message: "\(request.method) is not allowed on \(request.path)")
         }

@@ -33,11 +33,9 @@ import Testing
                 validator.routes.match(method: method, segments: segments, query: query) != nil,
                 "\(file): \(method) \(path)")
             guard let body = fixture["response"]?["body"] else { continue }
-            let kind = try #require(
-                validator.responseKind(method: method, path: path, query: query), "\(file): no response type")
-            let report = validator.validate(
-                body.serialized(), as: kind, enveloped: validator.isEnveloped(method: method, path: path, query: query),
-                payloadPath: validator.payloadPath(method: method, path: path, query: query))
+            let shape = try #require(validator.response(method: method, path: path, query: query), "\(file): no route")
+            let kind = try #require(shape.kind, "\(file): no response type")
+            let report = try #require(validator.validate(body.serialized(), as: shape))
             #expect(report.isValid, "\(file): \(report.failure?.description ?? "does not round-trip")")
             // A synthesized object carries one member the spec does not declare; a spec's example is as written,
             // and primitives (a function's list of ids) and empty lists (of an abstract type nothing derives from)

@@ -40,7 +40,7 @@ import Testing
 
     @Test func legacyOneDriveSegmentsAndTypeNamesFindTheCurrentOperations() throws {
         func operation(_ method: HTTPRequest.Method, _ path: String) -> String? {
-            onedrive.operationName(method: method, path: path)
+            onedrive.response(method: method, path: path)?.name
         }
         #expect(operation(.post, "/drive/items/A1/action.copy") == "microsoft.graph.driveItem/copy")
         #expect(operation(.post, "/drive/items/A1/action.createLink") == "microsoft.graph.driveItem/createLink")
@@ -68,13 +68,14 @@ import Testing
     @Test func theQueryPicksAVariantAtTheSameURL() throws {
         let inbox = PayloadValidator(InboxService.descriptor)
         let path = "/n/ns/threads"
-        #expect(inbox.operationName(method: .get, path: path) == "inbox.Thread/listThreads")
-        #expect(inbox.operationName(method: .get, path: path, query: [("view", "count")]) == "inbox.Thread/count")
+        #expect(inbox.response(method: .get, path: path)?.name == "inbox.Thread/listThreads")
+        #expect(inbox.response(method: .get, path: path, query: [("view", "count")])?.name == "inbox.Thread/count")
         #expect(
-            inbox.operationName(method: .get, path: path, query: [("tag", "unread"), ("view", "ids")])
+            inbox.response(method: .get, path: path, query: [("tag", "unread"), ("view", "ids")])?.name
                 == "inbox.Thread/ids")
         // Another value of the parameter is no variant: the plain listing.
-        #expect(inbox.operationName(method: .get, path: path, query: [("view", "other")]) == "inbox.Thread/listThreads")
+        #expect(
+            inbox.response(method: .get, path: path, query: [("view", "other")])?.name == "inbox.Thread/listThreads")
         let count = try #require(inbox.responseKind(method: .get, path: path, query: [("view", "count")]))
         #expect(PayloadValidator.name(of: count) == "inbox.MatchCount")
         #expect(inbox.validate(Array(#"{"count": 3}"#.utf8), as: count).isValid)

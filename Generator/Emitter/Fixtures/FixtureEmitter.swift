@@ -226,34 +226,33 @@ public struct FixtureEmitter {
     /// Where the service puts a payload: OData collections in `value`, an envelope's results path (a single item
     /// as a one-element array), everything else bare.
     private func wrapResponse(_ value: JSONLiteral, _ type: TypeRef, _ operation: OperationSpec) -> JSONLiteral {
+        let isEnveloped: Bool
+        if case .wrapped = spec.conventions.envelope { isEnveloped = true } else { isEnveloped = false }
+        // Where the operation says (Spark's `D.Pagination`), beside the envelope's success flag if it has one.
         if let payloadPath = operation.response?.payloadPath {
-            // Where the operation says (Spark's `D.Pagination`), beside the envelope's success flag if it has one.
-            var wrapped = value
-            for (index, key) in payloadPath.enumerated().reversed() {
-                var members: [JSONLiteral.Member] = [.init(key, wrapped)]
-                if index == payloadPath.count - 1, payloadPath.count > 1, case .wrapped = spec.conventions.envelope {
-                    members.insert(.init("Success", .bool(true)), at: 0)
-                }
-                wrapped = .object(members)
-            }
-            return wrapped
+            return Self.nest(value, at: payloadPath, successFlag: isEnveloped)
         }
         if operation.isEnveloped, case .wrapped(let results, _) = spec.conventions.envelope {
-            let items: JSONLiteral = type.isCollection ? value : .array([value])
-            var wrapped = items
-            for (index, key) in results.enumerated().reversed() {
-                var members: [JSONLiteral.Member] = [.init(key, wrapped)]
-                if index == results.count - 1, results.count > 1 {
-                    members.insert(.init("Success", .bool(true)), at: 0)
-                }
-                wrapped = .object(members)
-            }
-            return wrapped
+            return Self.nest(type.isCollection ? value : .array([value]), at: results, successFlag: true)
         }
         if spec.conventions.queryOptions == .odata, type.isCollection || type.namedTypes.isEmpty {
             return .object([.init("value", value)])
         }
         return value
+    }
+
+    /// `value` at `path` in nested objects; with `successFlag`, the innermost object of a path longer than one also
+    /// says `"Success": true` (Spark's `{"D": {"Success": true, "Results": [...]}}`).
+    private static func nest(_ value: JSONLiteral, at path: [String], successFlag: Bool) -> JSONLiteral {
+        var wrapped = value
+        for (index, key) in path.enumerated().reversed() {
+            var members: [JSONLiteral.Member] = [.init(key, wrapped)]
+            if successFlag, index == path.count - 1, path.count > 1 {
+                members.insert(.init("Success", .bool(true)), at: 0)
+            }
+            wrapped = .object(members)
+        }
+        return wrapped
     }
 
     private func wrapRequest(_ value: JSONLiteral, _ operation: OperationSpec) -> JSONLiteral {

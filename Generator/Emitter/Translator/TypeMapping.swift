@@ -100,9 +100,8 @@ extension String {
     /// control characters turned into spaces, trailing blanks trimmed. Nothing else needs escaping after `///`:
     /// `*/`, quotes, backslashes and `#` are plain text there.
     var docCommentLines: [String] {
-        let isPlain = unicodeScalars.allSatisfy {
-            $0.value >= 0x20 && $0.value != 0x7F && $0.value < 0x85 || $0 == "\t"
-        }
+        // Printable ASCII and tabs, the common case, need nothing but the trim; the rest goes scalar by scalar.
+        let isPlain = unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) || $0 == "\t" }
         if isPlain { return [trimmingTrailingWhitespace()] }
         var lines: [String] = []
         var current = String.UnicodeScalarView()

@@ -58,19 +58,7 @@ extension ResponseDecoder {
     /// A model at a fixed place in the body rather than in the envelope's results (Spark's `_pagination=count`
     /// answers `{"D": {"Success": true, "Pagination": {...}}}`).
     public static func model(_ type: Output.Type, at path: [String]) -> Self where Output: JSONModel {
-        Self { response, client throws(BinderyError) in
-            let root = try client.conventions.checkEnvelope(try response.json(), response: response)
-            guard case .object(let object)? = root.value(at: path) else {
-                throw BinderyError.invalidResponse(
-                    "expected a \(Output.schema.typeName) object at \(path.joined(separator: ".")) in the response",
-                    response: response)
-            }
-            do throws(ModelDecodingError) {
-                return try Output(validating: object)
-            } catch {
-                throw BinderyError.decoding(error, response: response)
-            }
-        }
+        Self { response, client throws(BinderyError) in try client.decodeModel(Output.self, from: response, at: path) }
     }
 
     /// A value at a fixed place in the body rather than in the envelope's results.

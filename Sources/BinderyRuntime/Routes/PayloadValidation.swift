@@ -19,6 +19,18 @@ public struct PayloadReport: Sendable {
     public var isValid: Bool { decoded && roundTrips }
 }
 
+/// What an answer is, as the route table says: its kind, where it sits, and what it is for people.
+public struct ResponseShape: Sendable {
+    /// The model, page or value the answer decodes as; nil when there is nothing to decode.
+    public var kind: FieldKind?
+    /// Whether its body sits in the service's envelope (all but a few operations).
+    public var isEnveloped = true
+    /// Where the payload sits when the operation puts it elsewhere than the envelope's results.
+    public var payloadPath: [String]?
+    /// `inbox.Thread/count`, `GET of a microsoft.graph.driveItem`, `listing of a microsoft.graph.driveItem collection`.
+    public var name: String
+}
+
 /// Checks real response bodies against a module's generated types: decode, list what the spec does not declare,
 /// and re-encode. The mock server checks request bodies the same way.
 public struct PayloadValidator: Sendable {
@@ -69,42 +81,38 @@ public struct PayloadValidator: Sendable {
         return reports.first
     }
 
-    /// What a response to `method` on `path` (below the service root, percent-encoded) decodes as, found in the
-    /// route table: a model, a page of models, or an operation's declared response. `query` tells apart the
-    /// operations that share a URL (`view=count`).
-    public func responseKind(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> FieldKind? {
+    /// What a response to `method` on `path` (below the service root, percent-encoded) is, found once in the route
+    /// table. `query` tells apart the operations that share a URL (`view=count`).
+    public func response(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> ResponseShape? {
         switch match(method, path, query) {
-        case .item(let resource, _)?: return resource.model.map { .model($0) }
+        case .item(let resource, _)?:
+            return ResponseShape(
+                kind: resource.model.map { .model($0) }, name: "\(method.rawValue) of a \(resource.name)")
         // A POST to a collection answers the one item it created.
-        case .collection(let resource, _)? where method == .post: return resource.model.map { .model($0) }
-        case .collection(let resource, _)?: return resource.model.map { .collection(.model($0)) }
-        case .operation(let operation, _, _)?: return operation.response
-        case nil: return nil
-        }
-    }
-
-    /// Whether the bodies of `method` on `path` sit in the service's envelope, both ways (all but a few operations).
-    public func isEnveloped(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> Bool {
-        if case .operation(let operation, _, _)? = match(method, path, query) { return operation.isEnveloped }
-        return true
-    }
-
-    /// What `method` on `path` is, for people: `inbox.Thread/count`, `GET of a microsoft.graph.driveItem`, `listing of
-    /// a microsoft.graph.driveItem collection`; nil when the route table has nothing there.
-    public func operationName(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> String? {
-        switch match(method, path, query) {
-        case .operation(let operation, let resource, _)?: return "\(resource.name)/\(operation.name)"
+        case .collection(let resource, _)? where method == .post:
+            return ResponseShape(
+                kind: resource.model.map { .model($0) }, name: "add to a \(resource.name) collection")
         case .collection(let resource, _)?:
-            return method == .post ? "add to a \(resource.name) collection" : "listing of a \(resource.name) collection"
-        case .item(let resource, _)?: return "\(method.rawValue) of a \(resource.name)"
-        case nil: return nil
+            return ResponseShape(
+                kind: resource.model.map { .collection(.model($0)) }, name: "listing of a \(resource.name) collection")
+        case .operation(let operation, let resource, _)?:
+            return ResponseShape(
+                kind: operation.response, isEnveloped: operation.isEnveloped, payloadPath: operation.payloadPath,
+                name: "\(resource.name)/\(operation.name)")
+        case nil:
+            return nil
         }
     }
 
-    /// Where the payload of an answer sits when the operation puts it elsewhere than the envelope's results.
-    public func payloadPath(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> [String]? {
-        if case .operation(let operation, _, _)? = match(method, path, query) { return operation.payloadPath }
-        return nil
+    /// What a response to `method` on `path` decodes as: a model, a page of models, or an operation's declared
+    /// response.
+    public func responseKind(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> FieldKind? {
+        response(method: method, path: path, query: query)?.kind
+    }
+
+    /// Checks `bytes` as the answer `shape` describes; nil when it declares nothing to decode.
+    public func validate(_ bytes: [UInt8], as shape: ResponseShape) -> PayloadReport? {
+        shape.kind.map { validate(bytes, as: $0, enveloped: shape.isEnveloped, payloadPath: shape.payloadPath) }
     }
 
     private func match(_ method: HTTPRequest.Method, _ path: String, _ query: [(String, String)]) -> RouteTable.Match? {

@@ -148,27 +148,46 @@ public struct RouteTable: Sendable {
     /// Walks `segments` (already percent-decoded) from the root. Keys met on the way are collected in order.
     /// `query` picks among operations at the same URL that differ by their fixed parameters (`view=count`).
     public func match(method: HTTPRequest.Method, segments: [String], query: [(String, String)] = []) -> Match? {
-        guard var current = resources[root] else { return nil }
+        lookUp(method: method, segments: segments, query: query).match
+    }
+
+    /// Whether the spec says the service refuses `method` on the item or collection at `segments` (OData
+    /// capability restrictions: `POST /drives`, `DELETE` of a notebook).
+    public func refuses(method: HTTPRequest.Method, segments: [String]) -> Bool {
+        lookUp(method: method, segments: segments).isRefused
+    }
+
+    /// `match` and `refuses` in one walk, for a server that needs both for every request.
+    public func lookUp(method: HTTPRequest.Method, segments: [String], query: [(String, String)] = []) -> (
+        match: Match?, isRefused: Bool
+    ) {
+        guard var current = resources[root] else { return (nil, false) }
         var keys: [String] = []
         var atCollection = false
+        // What the step just taken refuses at its URL, and what a collection's items will refuse.
+        var refused: Set<HTTPRequest.Method> = []
+        var refusedByItems: Set<HTTPRequest.Method> = []
         var index = 0
         while index < segments.count {
             let segment = segments[index]
             if let operation = operation(
                 named: segment, method: method, on: current, collection: atCollection, query: query)
             {
-                if index == segments.count - 1 { return .operation(operation, on: current, keys: keys) }
+                if index == segments.count - 1 { return (.operation(operation, on: current, keys: keys), false) }
             }
             if atCollection {
                 keys.append(segment)
                 atCollection = false
+                refused = refusedByItems
             } else if let child = current.children.first(where: { $0.segment == segment }),
                 let target = resources[child.target]
             {
                 current = target
                 atCollection = child.isCollection
+                refused = child.refusedMethods
+                refusedByItems = child.refusedByItems
             } else {
-                return nil
+                return (nil, false)
             }
             index += 1
         }
@@ -178,32 +197,11 @@ public struct RouteTable: Sendable {
             operation.segments.isEmpty && operation.method == method && operation.onCollection == atCollection
         }
         if let chosen = Self.mostSpecific(own, for: query) {
-            return .operation(chosen, on: current, keys: keys)
+            return (.operation(chosen, on: current, keys: keys), false)
         }
-        return atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
-    }
-
-    /// Whether the spec says the service refuses `method` on the item or collection at `segments` (OData
-    /// capability restrictions: `POST /drives`, `DELETE` of a notebook).
-    public func refuses(method: HTTPRequest.Method, segments: [String]) -> Bool {
-        guard var current = resources[root] else { return false }
-        var refused: Set<HTTPRequest.Method> = []
-        var pendingForItem: Set<HTTPRequest.Method>?
-        for segment in segments {
-            if let forItem = pendingForItem {
-                refused = forItem
-                pendingForItem = nil
-            } else if let child = current.children.first(where: { $0.segment == segment }),
-                let target = resources[child.target]
-            {
-                current = target
-                refused = child.refusedMethods
-                if child.isCollection { pendingForItem = child.refusedByItems }
-            } else {
-                return false
-            }
-        }
-        return refused.contains(method)
+        let match: Match =
+            atCollection ? .collection(resource: current, keys: keys) : .item(resource: current, keys: keys)
+        return (match, refused.contains(method))
     }
 
     private func operation(
