@@ -212,9 +212,32 @@ public struct RouteTable: Sendable {
         let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
         let named = resource.operations.filter {
             $0.onCollection == collection && $0.method == method
-                && ($0.segments.last == name || $0.aliases.contains(name))
+                && ($0.segments.last.map { Self.segment(name, matches: $0) } == true || $0.aliases.contains(name))
         }
         return Self.mostSpecific(named, for: query)
+    }
+
+    /// Whether a URL segment is what a route segment names: the same text, or, for a template such as
+    /// `thumbnail.{extension}`, its text around the parameters with at least one character for each.
+    static func segment(_ segment: String, matches route: String) -> Bool {
+        guard route.contains("{") else { return segment == route }
+        var rest = Substring(segment)
+        var pattern = Substring(route)
+        while let open = pattern.firstIndex(of: "{"), let close = pattern[open...].firstIndex(of: "}") {
+            let text = pattern[..<open]
+            guard rest.hasPrefix(text) else { return false }
+            rest = rest.dropFirst(text.count)
+            pattern = pattern[pattern.index(after: close)...]
+            // The parameter runs to the next text of the template (or to the end).
+            let next = pattern.prefix { $0 != "{" }
+            if next.isEmpty {
+                if pattern.isEmpty { return !rest.isEmpty }
+                return false  // two parameters side by side cannot be told apart
+            }
+            guard let end = rest.range(of: next), end.lowerBound > rest.startIndex else { return false }
+            rest = rest[end.lowerBound...]
+        }
+        return rest == pattern
     }
 
     /// Of operations at one URL, the one whose fixed query the request carries in full, the most specific first
