@@ -4,13 +4,14 @@ GEN := .build/debug/bindery-gen
 
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
 GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
-          Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
+          Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated \
+          Tests/Golden/RealWorld/spec.json:Tests/Golden/RealWorld/Generated
 # The services are the folders of Specs/ (Package.swift reads the same list): Specs/X/<spec> → Sources/X/Generated.
 SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.json))
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport format check-format clean
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi format check-format clean
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -22,6 +23,7 @@ help:
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph and the HTTP transports (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
+	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=spec.json: bindery-gen and swift-openapi-generator on a public spec"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
 	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
@@ -82,6 +84,9 @@ bench: setup
 
 bench-transport: setup
 	Benchmarks/run.sh transport
+
+bench-openapi: setup
+	Benchmarks/openapi.sh
 
 # Our own Swift: everything but generated folders (their layout is the renderer's job) and build folders.
 SWIFT_FORMAT ?= swift-format

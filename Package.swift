@@ -128,6 +128,8 @@ let package = Package(
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
         .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
+        // The constructs of large public OpenAPI specs (choices, maps, forms, text, mixed segments, servers).
+        .target(name: "GoldenRealWorld", dependencies: ["BinderyRuntime"], path: "Tests/Golden/RealWorld/Generated"),
 
         // MARK: Tests
         .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
@@ -144,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "RuntimeTests",
             dependencies: [
-                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI",
+                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld",
                 // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
                 "MicrosoftIdentity", "Spark", "Inbox",
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -67,6 +67,8 @@ public enum HTTPMethod: String, Hashable, Sendable, CaseIterable {
     case patch = "PATCH"
     case delete = "DELETE"
     case head = "HEAD"
+    case options = "OPTIONS"
+    case trace = "TRACE"
 }
 
 public struct OperationSpec: Equatable, Sendable {
@@ -105,6 +107,8 @@ public struct OperationSpec: Equatable, Sendable {
     /// Other URL segments the service accepts for this operation (the legacy OneDrive API's `action.copy` for
     /// `copy`): the route table matches them; the client sends `pathSuffix`.
     public var segmentAliases: [String]
+    /// OpenAPI `deprecated`: still served, but going away.
+    public var isDeprecated = false
     public var doc: Documentation
     public var location: SourceLocation?
 
@@ -170,6 +174,12 @@ public struct BodySpec: Equatable, Sendable {
         self.type = type
         self.contentType = contentType
         self.isRequired = isRequired
+    }
+
+    /// `application/json`, `text/json` or a `+json` type.
+    public var isJSON: Bool {
+        let type = contentType.lowercased()
+        return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
     }
 }
 

@@ -146,10 +146,13 @@ struct RequestBuilderTranslator {
             .init(.array(operation.pathSuffix.map { .string(operations.routeSegment($0)) })),
         ]
         if onCollection { arguments.append(.init("onCollection", .raw("true"))) }
-        if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) {
+        // Only JSON bodies are checked against a type; forms, text and bytes are not JSON.
+        if let body = operation.requestBody, body.isJSON, let kind = operations.mapping.fieldKind(body.type) {
             arguments.append(.init("request", .raw(kind)))
         }
-        if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) {
+        if let type = operation.response?.type, operation.response?.isRawBody != true,
+            let kind = operations.mapping.fieldKind(type)
+        {
             arguments.append(.init("response", .raw(kind)))
         }
         if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
