@@ -44,6 +44,9 @@ public struct ChildSpec: Equatable, Sendable {
     /// What the service allows through this step: a collection's insert, the update and delete of its items
     /// (or of the one entity a single-valued step leads to).
     public var restrictions: Restrictions
+    /// Taken from the URL of the owner's collection rather than one item's (`files/upload_sessions` beside
+    /// `files/{id}`): a member of the owner's `CollectionRequestBuilder`.
+    public var isOnCollection = false
     public var doc: Documentation
 
     public init(
@@ -109,6 +112,10 @@ public struct OperationSpec: Equatable, Sendable {
     public var segmentAliases: [String]
     /// OpenAPI `deprecated`: still served, but going away.
     public var isDeprecated = false
+    /// Another operation at a URL and method the resource's own get or update already answers (an OpenAPI path
+    /// with a `#fragment`): a request without its fixed query is the resource's own, so only a fixed query routes
+    /// to it.
+    public var isAlternative = false
     public var doc: Documentation
     public var location: SourceLocation?
 

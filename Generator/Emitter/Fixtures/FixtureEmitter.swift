@@ -106,8 +106,10 @@ public struct FixtureEmitter {
         var queue: [(QualifiedName, [Step])] = [(spec.rootResource, [])]
         var order: [QualifiedName] = [spec.rootResource]
         while !queue.isEmpty {
-            let (name, path) = queue.removeFirst()
+            let (name, itemPath) = queue.removeFirst()
             for child in resources[name]?.children ?? [] {
+                // A step from the collection's URL starts where the collection is addressed.
+                guard let path = child.isOnCollection ? found[name]?.collection : itemPath else { continue }
                 let collection = child.isCollection ? path + [Step(owner: name, child: child)] : nil
                 let item = path + [Step(owner: name, child: child, key: child.isCollection ? Self.key(child) : nil)]
                 var entry = found[child.target] ?? Route()

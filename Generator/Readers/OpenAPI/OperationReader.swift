@@ -41,6 +41,7 @@ struct OpenAPIReadOperation {
             requestBody: requestBody, response: response, isEnveloped: isEnveloped, fixedQuery: fixedQuery, doc: doc,
             location: location)
         spec.isDeprecated = isDeprecated
+        spec.isAlternative = isAlternative
         return spec
     }
 
@@ -135,6 +136,12 @@ final class OpenAPIOperationReader {
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
         read.isDeprecated = operation["deprecated"]?.bool == true
+        // A required query parameter with one allowed value is sent always and names the operation, as a variant's.
+        for parameter in parameters where parameter.location == .query && parameter.spec.isRequired {
+            guard let value = parameter.fixedValue else { continue }
+            read.fixedQuery[parameter.name] = value
+            read.parameters.removeAll { $0.location == .query && $0.name == parameter.name }
+        }
         readResponses(
             operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging,
             envelope: envelope, into: &read)
@@ -226,6 +233,8 @@ final class OpenAPIOperationReader {
 
     private struct ReadParameter {
         var spec: ParameterSpec
+        /// The one value its schema allows (`const`, or an `enum` of one value).
+        var fixedValue: String?
         var location: ParameterSpec.Location { spec.location }
         var name: String { spec.name }
     }
@@ -291,7 +300,9 @@ final class OpenAPIOperationReader {
         let isRequired = location == .path || node["required"]?.bool == true
         let doc = node.documentation(summaryKey: "summary")
         return ReadParameter(
-            spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
+            spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc),
+            fixedValue: node["schema"].map { OpenAPISchemaReader.fixedString(of: schemas.lookup.dereferenced($0)) }
+                ?? nil)
     }
 
     // MARK: Request body

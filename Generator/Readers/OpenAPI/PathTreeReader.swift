@@ -288,8 +288,10 @@ final class OpenAPIPathTreeReader {
         }
     }
 
-    private func addCollection(_ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int)
-    {
+    private func addCollection(
+        _ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int,
+        onCollection: Bool = false
+    ) {
         guard case .parameter(let keyName) = item.segment else { return }
         let candidates = [
             explicitName(item: item, collection: collection),
@@ -301,11 +303,12 @@ final class OpenAPIPathTreeReader {
             name: name, model: item.get?.model ?? collection.get?.model,
             doc: documentation(of: item.pathItem ?? collection.pathItem), location: item.pathItem ?? collection.pathItem
         )
-        resources[parent].children.append(
-            ChildSpec(
-                name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true,
-                keyName: keyName,
-                doc: documentation(of: collection.pathItem)))
+        var child = ChildSpec(
+            name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true,
+            keyName: keyName,
+            doc: documentation(of: collection.pathItem))
+        child.isOnCollection = onCollection
+        resources[parent].children.append(child)
 
         for operation in collection.operations {
             let kind: OperationSpec.Kind
@@ -325,15 +328,16 @@ final class OpenAPIPathTreeReader {
         }
         addOperations(of: item, to: itemIndex)
 
-        // `threads/search`: operations on the collection with a suffix; deeper paths have nowhere to hang.
+        // `threads/search`: operations on the collection with a suffix; a literal with deeper paths
+        // (`files/upload_sessions/{id}`) is a step from the collection's URL.
         for other in collection.children where !other.isParameter {
             guard case .literal(let suffix) = other.segment else { continue }
+            if let otherItem = other.parameterChild {
+                addCollection(suffix, collection: other, item: otherItem, under: itemIndex, onCollection: true)
+                continue
+            }
             guard other.children.isEmpty else {
-                skip(
-                    other,
-                    because:
-                        "'\(suffix)' under the collection '\(literal)' has deeper paths, which a collection cannot have"
-                )
+                addSingle(suffix, node: other, under: itemIndex, onCollection: true)
                 continue
             }
             for operation in other.operations {
@@ -345,16 +349,17 @@ final class OpenAPIPathTreeReader {
         attachChildren(of: item, to: itemIndex)
     }
 
-    private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int) {
+    private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int, onCollection: Bool = false) {
         let candidate = node.resourceName?.name ?? node.get?.responseSchemaName ?? OpenAPINaming.singular(literal)
         let index = newResource(
             name: resourceName(candidate, parent: parent), model: node.get?.model,
             doc: documentation(of: node.pathItem),
             location: node.pathItem)
-        resources[parent].children.append(
-            ChildSpec(
-                name: literal, segment: literal, target: resources[index].name, isCollection: false,
-                doc: documentation(of: node.pathItem)))
+        var child = ChildSpec(
+            name: literal, segment: literal, target: resources[index].name, isCollection: false,
+            doc: documentation(of: node.pathItem))
+        child.isOnCollection = onCollection
+        resources[parent].children.append(child)
         addOperations(of: node, to: index)
         attachChildren(of: node, to: index)
     }

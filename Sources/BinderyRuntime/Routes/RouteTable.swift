@@ -29,17 +29,20 @@ public struct ResourceRoute: Sendable {
         public let refusedMethods: Set<HTTPRequest.Method>
         /// Methods the service refuses on each item of this collection.
         public let refusedByItems: Set<HTTPRequest.Method>
+        /// Taken from the resource's collection URL (`files/upload_sessions`), not from one item's.
+        public let isOnCollection: Bool
 
         @_spi(Generated)
         public init(
             _ segment: String, _ target: String, collection: Bool, refusing: Set<HTTPRequest.Method> = [],
-            itemsRefusing: Set<HTTPRequest.Method> = []
+            itemsRefusing: Set<HTTPRequest.Method> = [], onCollection: Bool = false
         ) {
             self.segment = segment
             self.target = target
             self.isCollection = collection
             self.refusedMethods = refusing
             self.refusedByItems = itemsRefusing
+            self.isOnCollection = onCollection
         }
     }
 
@@ -175,11 +178,15 @@ public struct RouteTable: Sendable {
             {
                 if index == segments.count - 1 { return (.operation(operation, on: current, keys: keys), false) }
             }
-            if atCollection {
+            // A step from the collection's URL (`files/upload_sessions`) wins over reading the segment as a key.
+            let collectionStep =
+                atCollection ? current.children.first { $0.isOnCollection && $0.segment == segment } : nil
+            if atCollection, collectionStep == nil {
                 keys.append(segment)
                 atCollection = false
                 refused = refusedByItems
-            } else if let child = current.children.first(where: { $0.segment == segment }),
+            } else if let child = collectionStep
+                ?? current.children.first(where: { !$0.isOnCollection && $0.segment == segment }),
                 let target = resources[child.target]
             {
                 current = target

@@ -147,10 +147,49 @@ import Testing
             "OPTIONS /files/f1": { _ in .init(status: 200) },
         ])
         defer { Task { await server.stop() } }
-        let file = try await client(server).files("f1").getSharedLink(fields: "shared_link").execute()
+        let file = try await client(server).files("f1").getSharedLink().execute()
         #expect(file.sharedLink?.url == "https://s/shared_link")
         try await client(server).files("f1").checkUpload().execute()
         #expect(server.requests.map(\.method) == ["GET", "OPTIONS"])
+    }
+
+    @Test func aStepFromACollectionsURLIsNotReadAsAKey() async throws {
+        let server = try await LoopbackServer([
+            "POST /files/upload_sessions": { request in
+                .init(status: 201, json: #"{"id": "s1", "total_parts": 3, "file_size": 10}"#)
+            },
+            "GET /files/upload_sessions/s1": { _ in .init(json: #"{"id": "s1", "total_parts": 3}"#) },
+        ])
+        defer { Task { await server.stop() } }
+        var start = UploadSession()
+        start.fileSize = 10
+        let session = try await client(server).files.uploadSessions.request().add(start)
+        #expect(session.totalParts == 3)
+        let again = try await client(server).files.uploadSessions("s1").request().get()
+        #expect(again.id == "s1")
+        // The route table (the mock server's and `bindery validate`'s) agrees: a step, not a file id.
+        let routes = GoldenRealWorldService.descriptor.routes
+        guard
+            case .item(let resource, let keys)? = routes.match(
+                method: .get, segments: ["files", "upload_sessions", "s1"])
+        else {
+            Issue.record("expected an upload session item")
+            return
+        }
+        #expect(resource.name == "storage.UploadSession")
+        #expect(keys == ["s1"])
+        // A plain GET of a file is its own `getFile`, not the `#get_shared_link` alternative, which only its
+        // fixed query names.
+        guard case .operation(let plain, let file, _)? = routes.match(method: .get, segments: ["files", "f1"]),
+            case .operation(let shared, _, _)? = routes.match(
+                method: .get, segments: ["files", "f1"], query: [("fields", "shared_link")])
+        else {
+            Issue.record("expected the file's operations")
+            return
+        }
+        #expect(file.name == "storage.File")
+        #expect(plain.name == "getFile")
+        #expect(shared.name == "get_shared_link")
     }
 
     @Test func theServersVariablesMakeTheBaseURL() {

@@ -22,6 +22,7 @@ public enum GoldenRealWorldService {
                 ItemsRequestBuilder.route,
                 Oauth2RequestBuilder.route,
                 ReportRequestBuilder.route,
+                UploadSessionRequestBuilder.route,
             ],
             models: [
                 AccessToken.self,
@@ -32,6 +33,7 @@ public enum GoldenRealWorldService {
                 Items.self,
                 SharedLink.self,
                 TokenRequest.self,
+                UploadSession.self,
                 WebLink.self,
             ]
         )

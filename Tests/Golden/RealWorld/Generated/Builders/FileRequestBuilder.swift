@@ -21,10 +21,11 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.File",
         model: File.self,
+        children: [.init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true)],
         operations: [
             .init("getFile", .get, [], response: .model(File.self)),
             .init("checkUpload", .options, []),
-            .init("get_shared_link", .get, [], response: .model(File.self)),
+            .init("get_shared_link", .get, [], response: .model(File.self), query: ["fields": "shared_link"]),
             .init("getThumbnail", .get, ["thumbnail.{extension}"]),
             .init("uploadVersion", .put, ["content"], response: .model(File.self)),
             .init("addComment", .post, ["comments"]),
@@ -51,9 +52,9 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     /// Read only a file's shared link.
     ///
     /// - Remark: Generated from `storage.File/get_shared_link` (GET).
-    public func getSharedLink(fields: String) -> OperationRequest<File> {
+    public func getSharedLink() -> OperationRequest<File> {
         var request = APIRequest(method: .get, path: path)
-        request.setQuery("fields", json: fields)
+        request.setQuery("fields", "shared_link")
         return OperationRequest(client: client, request: request, decoder: .model(File.self))
     }
 
@@ -82,5 +83,12 @@ public struct FileRequestBuilder: ModelRequestBuilder {
         var request = APIRequest(method: .post, path: path.appending("comments"))
         request.setTextBody(body, contentType: "text/plain")
         return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+extension CollectionRequestBuilder where Item == FileRequestBuilder {
+    /// `uploadSessions.request()` lists them; `uploadSessions("upload_session_id")` addresses one.
+    public var uploadSessions: CollectionRequestBuilder<UploadSessionRequestBuilder> {
+        .init(client: client, path: path.appending("upload_sessions"))
     }
 }
