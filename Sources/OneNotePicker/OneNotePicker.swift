@@ -60,6 +60,13 @@ public actor OneNotePicker {
         return stream
     }
 
+    /// The state once nothing more is on its way (`isSettled`): what a prompt or a script answers. States the
+    /// actions sent since have already replaced are passed over.
+    public func settled() async -> OneNotePickerState {
+        for await shown in states() where shown.isSettled && shown == state { return shown }
+        return state
+    }
+
     public func send(_ action: OneNotePickerAction) {
         startIfNeeded()
         guard !state.isFinished else { return }

@@ -163,6 +163,15 @@ public struct OneNotePickerState: Sendable, Equatable {
 
     public var selected: OneNotePickerNode? { rows.indices.contains(selection) ? rows[selection] : nil }
 
+    /// Whether nothing more is on its way: the level is whole, the search complete, or loading failed or ended.
+    public var isSettled: Bool {
+        switch phase {
+        case .loading: return false
+        case .searching: return search?.isComplete == true
+        default: return true
+        }
+    }
+
     /// Whether the picker is done: picked or cancelled.
     public var isFinished: Bool {
         switch phase {
