@@ -61,18 +61,23 @@ struct Pick: AsyncParsableCommand {
             guard let url = URL(string: baseURL), url.scheme != nil else {
                 throw ValidationError("--base-url must be an absolute URL")
             }
-            return (OneNoteClient(baseURL: url, auth: token.map { StaticTokenAuth($0) }), nil)
+            return (OneNoteClient(baseURL: url, auth: token.map { StaticTokenAuth($0) }, middleware: Self.quiet), nil)
         }
         let environment = ProcessInfo.processInfo.environment
         if let clientID = environment["BINDERY_MS_CLIENT_ID"] {
             let session = try await Demo.microsoftSignIn(
                 clientID: clientID, tenant: environment["BINDERY_MS_TENANT"], log: Self.note)
-            return (OneNoteClient(auth: session.auth), nil)
+            return (OneNoteClient(auth: session.auth, middleware: Self.quiet), nil)
         }
         let mock = try await MockServer(.oneNote)
         mock.seedOneNote(OneNoteSample.notebooks)
-        return (OneNoteClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken)), mock)
+        let auth = StaticTokenAuth(mock.identity.acceptedToken)
+        return (OneNoteClient(baseURL: mock.serviceURL, auth: auth, middleware: Self.quiet), mock)
     }
+
+    /// The usual middleware without the request log: log lines on standard error would land in the middle of
+    /// the full-screen picker (and between the prompt's questions).
+    static var quiet: [any HTTPMiddleware] { .defaults.filter { !($0 is LoggingMiddleware) } }
 
     private func report(_ outcome: PickOutcome) throws {
         switch outcome {

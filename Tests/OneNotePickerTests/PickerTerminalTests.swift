@@ -56,12 +56,16 @@ import Testing
         inherited["NO_COLOR"] = nil
         inherited["TERM"] = "xterm-256color"
         let process = try terminal.run(
-            tool,
-            [
-                "onenote", "pick", "--base-url", mock.serviceURL.absoluteString, "--token",
-                mock.identity.acceptedToken, "--instructions", "Choose a section for the test", "--page-size", "2",
-            ], environment: inherited.merging(environment) { $1 })
+            tool, Self.arguments(mock), environment: inherited.merging(environment) { $1 })
         return Run(mock: mock, terminal: terminal, process: process, before: before)
+    }
+
+    /// `bindery onenote pick` against `mock`, two items a page, with instructions.
+    static func arguments(_ mock: MockServer, json: Bool = false) -> [String] {
+        [
+            "onenote", "pick", "--base-url", mock.serviceURL.absoluteString, "--token", mock.identity.acceptedToken,
+            "--instructions", "Choose a section for the test", "--page-size", "2",
+        ] + (json ? ["--json"] : [])
     }
 
     /// Waits for the program to end and returns its exit status.
@@ -108,6 +112,7 @@ import Testing
         #expect(screen.rows[0].hasPrefix("OneNote"))
         #expect(screen.rows[1] == "Choose a section for the test")
         #expect(screen.rows[23].hasPrefix("↑↓/jk move"))
+        #expect(terminal.output.contains("| loading"), "the spinner while the notebooks load")
         #expect(terminal.attributes.c_lflag & tcflag_t(ICANON | ECHO) == 0, "raw mode while it runs")
 
         terminal.type("j")
@@ -165,6 +170,7 @@ import Testing
         screen = try await terminal.waitFor("the level after the retry") { $0.contains("3 items") }
         #expect(!screen.contains("! OneNote said"))
         #expect(screen.contains("  Budget"))
+        #expect(!terminal.output.contains("bindery.http"), "no request log drawn over the screen")
 
         terminal.type("\u{1B}")
         #expect(try await exitStatus(process) == 1, "cancelled")
@@ -187,5 +193,48 @@ import Testing
         #expect(try await exitStatus(process) == status)
         try await terminal.waitFor("the normal screen") { !$0.isAlternate }
         expectRestored(terminal, as: run.before)
+    }
+
+    @Test func answersANumberedPromptWithoutATerminal() async throws {
+        let tool = try #require(Self.bindery, "bindery must be built beside the tests (swift build)")
+        let mock = try await oneNoteMock(Self.notebooks)
+        defer { Task { await mock.stop() } }
+        /// Runs the picker with pipes for its standard streams: `answers` typed, then the input closed.
+        func pick(answering answers: String) async throws -> (status: Int32, output: String, prompts: String) {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = Self.arguments(mock, json: true)
+            let (input, output, prompts) = (Pipe(), Pipe(), Pipe())
+            (process.standardInput, process.standardOutput, process.standardError) = (input, output, prompts)
+            try process.run()
+            input.fileHandleForWriting.write(Data(answers.utf8))
+            try input.fileHandleForWriting.close()
+            let status = try await exitStatus(process)
+            let text = { (pipe: Pipe) in
+                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            }
+            return (status, text(output), text(prompts))
+        }
+
+        // Work, then Projects, then a search whose second hit is picked.
+        let picked = try await pick(answering: "1\n1\n/meet\n2\n")
+        #expect(picked.status == 0)
+        #expect(picked.prompts.contains("Choose a section for the test\n  1. Work/\n  2. Home/\n"))
+        #expect(
+            picked.prompts.contains("OneNote › Work\nChoose a section for the test\n  1. Projects/\n  2. Meetings\n"))
+        #expect(picked.prompts.contains("  2. Meeting notes  (Work / Projects)"))
+        let json = try JSONSerialization.jsonObject(with: Data(picked.output.utf8)) as? [String: Any]
+        #expect(json?["name"] as? String == "Meeting notes")
+        #expect(json?["id"] as? String == "g-projects-s1")
+        #expect(json?["path"] as? [String] == ["Work", "Projects"])
+        #expect(json?["lastModifiedBy"] as? String == "Adele Vance")
+        #expect(json?["modifiedTime"] as? String == "2026-11-21T17:45:00Z")
+        #expect((json?["pagesUrl"] as? String)?.hasSuffix("/sections/g-projects-s1/pages") == true)
+
+        // The input ends before anything is picked: cancelled, and nothing on standard output.
+        let cancelled = try await pick(answering: "1\n")
+        #expect(cancelled.status == 1)
+        #expect(cancelled.output.isEmpty)
+        #expect(cancelled.prompts.hasSuffix("Cancelled.\n"))
     }
 }
