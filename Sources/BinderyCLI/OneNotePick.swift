@@ -47,11 +47,26 @@ struct Pick: AsyncParsableCommand {
     var pageSize: Int?
 
     func run() async throws {
-        let (client, mock) = try await makeClient()
+        let client: OneNoteClient
+        let mock: MockServer?
+        do {
+            (client, mock) = try await makeClient()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            // Starting the mock or signing in failed: an error like any other (status 2, not 1).
+            Self.note("error: \(error)")
+            throw ExitCode(2)
+        }
         let picker = OneNotePicker(client: client, pageSize: pageSize, instructions: instructions)
-        let outcome =
-            Terminal.isInteractive()
-            ? try await FullScreenPicker(picker: picker).run() : await NumberedPrompt(picker: picker).run()
+        let outcome: PickOutcome
+        do {
+            guard Terminal.isInteractive() else { throw TerminalError("not a terminal") }
+            outcome = try await FullScreenPicker(picker: picker).run()
+        } catch {
+            // No terminal, or one that refuses raw mode: ask with numbers instead.
+            outcome = await NumberedPrompt(picker: picker).run()
+        }
         await mock?.stop()
         try report(outcome)
     }
