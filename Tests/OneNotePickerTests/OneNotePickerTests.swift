@@ -217,6 +217,11 @@ import Testing
         let picker = OneNotePicker(client: oneNoteClient(mock), instructions: "Choose a section")
         let first = try await picker.browsing()
         #expect(first.instructions == "Choose a section")
+        // Refresh forgets what was loaded: the notebooks are fetched again.
+        let fetched = mock.requests.count
+        await picker.send(.refresh)
+        #expect(try await picker.browsing().entries.map(\.name) == ["Work"])
+        #expect(mock.requests.count == fetched + 1)
         let states = await picker.states()
         let last = Task {
             var last: OneNotePickerState?
