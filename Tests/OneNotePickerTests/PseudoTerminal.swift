@@ -22,7 +22,10 @@ final class PseudoTerminal: Sendable {
         guard primary >= 0, pty.grant(primary) == 0, pty.unlock(primary) == 0, let name = pty.name(primary) else {
             throw POSIXError(.ENOTTY)
         }
-        secondary = open(String(cString: name), O_RDWR | O_NOCTTY)
+        // Close-on-exec, so that programs other tests start meanwhile do not keep this terminal open; the program
+        // started here gets the secondary side as its standard streams, which are copies without the flag.
+        _ = fcntl(primary, F_SETFD, FD_CLOEXEC)
+        secondary = open(String(cString: name), O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard secondary >= 0 else { throw POSIXError(.ENOTTY) }
         size = Mutex((columns, rows))
         setWindowSize(columns: columns, rows: rows)
