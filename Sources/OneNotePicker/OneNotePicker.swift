@@ -71,7 +71,10 @@ public actor OneNotePicker {
         startIfNeeded()
         guard !state.isFinished else { return }
         switch action {
-        case .move(let rows): select(state.selection + rows)
+        case .move(let rows):
+            // Saturating: a UI may send a huge page size.
+            let (moved, overflowed) = state.selection.addingReportingOverflow(rows)
+            select(overflowed ? (rows > 0 ? Int.max : 0) : moved)
         case .select(let index): select(index)
         case .open:
             guard let node = state.selected else { return }
