@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MicrosoftIdentity", targets: ["MicrosoftIdentity"]),
         .library(name: "BinderyMock", targets: ["BinderyMock"]),
         .library(name: "BinderyServiceMocks", targets: ["BinderyServiceMocks"]),
+        .library(name: "OneNotePicker", targets: ["OneNotePicker"]),
         .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
         .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
@@ -115,11 +116,14 @@ let package = Package(
             path: "Sources/BinderyServiceMocks"
         ),
 
-        // `bindery demo` (the README's first command), `validate`, `mock` and `conformance`.
+        // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.
+        .target(name: "OneNotePicker", dependencies: ["OneNote", "BinderyRuntime"], path: "Sources/OneNotePicker"),
+
+        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance` and `onenote pick`.
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity",
+                "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
@@ -153,6 +157,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/RuntimeTests"
+        ),
+        // The headless picker over HTTP against the mock, and `bindery onenote pick` driven through a pseudo-terminal.
+        .testTarget(
+            name: "OneNotePickerTests",
+            dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity"],
+            path: "Tests/OneNotePickerTests"
         ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
