@@ -34,7 +34,8 @@ public struct ResourceSpec: Equatable, Sendable {
 public struct ChildSpec: Equatable, Sendable {
     /// The spec's name for the step (navigation property name, entity set name, path segment).
     public var name: String
-    /// The URL segment appended, unencoded (`children`, `microsoft.graph.user` for a type cast, `n`).
+    /// The URL segment appended, unencoded (`children`, `microsoft.graph.user` for a type cast, `n`); empty for
+    /// a collection whose keys follow the owner's URL directly (`metadata/{scope}/{template_key}`).
     public var segment: String
     public var target: QualifiedName
     /// A collection is addressed as `segment` and its items as `segment/{key}`.

@@ -47,7 +47,7 @@ public struct FixtureEmitter {
         var child: ChildSpec
         var key: String?
 
-        var segments: [String] { [child.segment] + (key.map { [$0] } ?? []) }
+        var segments: [String] { (child.segment.isEmpty ? [] : [child.segment]) + (key.map { [$0] } ?? []) }
     }
 
     func cases() -> [Case] {

@@ -184,6 +184,10 @@ struct RequestBuilderTranslator {
     /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down, with what
     /// the service refuses there.
     private func builder(at segment: String, refusals: Refusals = Refusals()) -> Statement {
+        // Keys that follow the owner's URL directly: the same path, read as a collection.
+        if segment.isEmpty, refusals.atStep.isEmpty, refusals.byItems.isEmpty {
+            return .expression(.initializer([.init("client", .raw("client")), .init("path", .raw("path"))]))
+        }
         var arguments: [Expression.Argument] = [.init(.string(segment))]
         if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
         if !refusals.byItems.isEmpty {

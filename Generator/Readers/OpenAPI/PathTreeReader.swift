@@ -256,7 +256,11 @@ final class OpenAPIPathTreeReader {
             case .root:
                 continue
             case .parameter(let name):
-                skip(child, because: "'{\(name)}' does not follow a collection segment")
+                guard node.isParameter else {
+                    skip(child, because: "'{\(name)}' does not follow a collection segment")
+                    continue
+                }
+                addSecondKey(name, item: child, under: resource)
             case .template(let text):
                 // A leaf such as `thumbnail.{extension}`: an operation of the parent, its parameters in the suffix.
                 guard child.children.isEmpty else {
@@ -347,6 +351,23 @@ final class OpenAPIPathTreeReader {
             }
         }
         attachChildren(of: item, to: itemIndex)
+    }
+
+    /// `metadata/{scope}/{template_key}`: a key right after a key. The items of a collection with no segment of
+    /// its own, named after the key (`metadata("enterprise").templates("invoice")`).
+    private func addSecondKey(_ keyName: String, item: OpenAPIPathNode, under parent: Int) {
+        let plural = OpenAPINaming.pluralOfKey(keyName)
+        let candidate =
+            item.resourceName?.name ?? item.get?.responseSchemaName ?? OpenAPINaming.singular(plural)
+        let index = newResource(
+            name: resourceName(candidate, parent: parent), model: item.get?.model,
+            doc: documentation(of: item.pathItem), location: item.pathItem)
+        resources[parent].children.append(
+            ChildSpec(
+                name: plural, segment: "", target: resources[index].name, isCollection: true, keyName: keyName,
+                doc: documentation(of: item.pathItem)))
+        addOperations(of: item, to: index)
+        attachChildren(of: item, to: index)
     }
 
     private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int, onCollection: Bool = false) {

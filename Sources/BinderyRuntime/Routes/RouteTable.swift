@@ -193,6 +193,16 @@ public struct RouteTable: Sendable {
                 atCollection = child.isCollection
                 refused = child.refusedMethods
                 refusedByItems = child.refusedByItems
+            } else if let child = current.children.first(where: { $0.segment.isEmpty && $0.isCollection }),
+                let target = resources[child.target]
+            {
+                // Keys right after keys (`metadata/{scope}/{template_key}`): the collection takes no segment, so
+                // this one is read again, as its key.
+                current = target
+                atCollection = true
+                refused = child.refusedMethods
+                refusedByItems = child.refusedByItems
+                continue
             } else {
                 return (nil, false)
             }

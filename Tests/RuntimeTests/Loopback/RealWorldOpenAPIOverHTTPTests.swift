@@ -192,6 +192,27 @@ import Testing
         #expect(shared.name == "get_shared_link")
     }
 
+    @Test func aKeyRightAfterAKeyIsACollectionWithoutASegment() async throws {
+        let server = try await LoopbackServer([
+            "GET /files/f1/metadata/enterprise/invoice": { _ in
+                .init(json: #"{"$scope": "enterprise", "$template": "invoice", "amount": "12"}"#)
+            }
+        ])
+        defer { Task { await server.stop() } }
+        let instance = try await client(server).files("f1").metadata("enterprise").templates("invoice").request().get()
+        #expect(instance.template == "invoice")
+        #expect(instance.additionalData["amount"] == "12")
+        guard
+            case .item(let resource, let keys)? = GoldenRealWorldService.descriptor.routes.match(
+                method: .get, segments: ["files", "f1", "metadata", "enterprise", "invoice"])
+        else {
+            Issue.record("expected a metadata instance")
+            return
+        }
+        #expect(resource.model?.schema.typeName == "storage.MetadataInstance")
+        #expect(keys == ["f1", "enterprise", "invoice"])
+    }
+
     @Test func theServersVariablesMakeTheBaseURL() {
         #expect(GoldenRealWorldClient.defaultBaseURL.absoluteString == "https://us.storage.example.com/2.0")
         #expect(GoldenRealWorldClient.baseURL(region: "eu")?.absoluteString == "https://eu.storage.example.com/2.0")

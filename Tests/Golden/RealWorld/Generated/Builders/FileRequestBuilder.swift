@@ -21,7 +21,10 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.File",
         model: File.self,
-        children: [.init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true)],
+        children: [
+            .init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true),
+            .init("metadata", "storage.MetadataInstances", collection: true),
+        ],
         operations: [
             .init("getFile", .get, [], response: .model(File.self)),
             .init("checkUpload", .options, []),
@@ -31,6 +34,11 @@ public struct FileRequestBuilder: ModelRequestBuilder {
             .init("addComment", .post, ["comments"]),
         ]
     )
+
+    /// `metadata.request()` lists them; `metadata("scope")` addresses one.
+    public var metadata: CollectionRequestBuilder<MetadataInstancesRequestBuilder> {
+        .init(client: client, path: path.appending("metadata"))
+    }
 
     /// Read a file's information.
     ///
