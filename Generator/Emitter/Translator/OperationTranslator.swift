@@ -129,10 +129,10 @@ struct OperationTranslator {
                 } else if requestBody.type == .primitive(.string), requestBody.contentType.hasPrefix("text/") {
                     bodyExpression = "text"
                 } else {
+                    var isModel = false
+                    if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
                     bodyExpression =
-                        modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init(""))
-                            && !requestBody.type.isCollection
-                        ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
+                        isModel ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
                 }
             }
         }

@@ -196,11 +196,23 @@ import Testing
         let server = try await LoopbackServer([
             "GET /files/f1/metadata/enterprise/invoice": { _ in
                 .init(json: #"{"$scope": "enterprise", "$template": "invoice", "amount": "12"}"#)
-            }
+            },
+            "POST /files/f1/metadata/enterprise/invoice": { _ in
+                .init(status: 201, json: #"{"$scope": "enterprise", "$template": "invoice"}"#)
+            },
         ])
         defer { Task { await server.stop() } }
         let instance = try await client(server).files("f1").metadata("enterprise").templates("invoice").request().get()
         #expect(instance.template == "invoice")
+        // A map of models as a body is sent as the object it is.
+        var link = SharedLink()
+        link.url = "https://s/1"
+        _ = try await client(server).files("f1").metadata("enterprise").templates("invoice").applyTemplate([
+            "site": link
+        ])
+        .execute()
+        let applied = try #require(server.requests.last)
+        #expect(try JSONValue.parse(applied.body) == ["site": ["url": "https://s/1"]])
         #expect(instance.additionalData["amount"] == "12")
         guard
             case .item(let resource, let keys)? = GoldenRealWorldService.descriptor.routes.match(

@@ -18,5 +18,26 @@ public struct MetadataInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("storage.MetadataInstance", model: MetadataInstance.self)
+    public static let route = ResourceRoute(
+        "storage.MetadataInstance",
+        model: MetadataInstance.self,
+        operations: [
+            .init(
+                "applyTemplate",
+                .post,
+                [],
+                request: .dictionary(.model(SharedLink.self)),
+                response: .model(MetadataInstance.self)
+            ),
+        ]
+    )
+
+    /// Apply a template to a file, with links by field name.
+    ///
+    /// - Remark: Generated from `storage.MetadataInstance/applyTemplate` (POST).
+    public func applyTemplate(_ body: [String: SharedLink]) -> OperationRequest<MetadataInstance> {
+        var request = APIRequest(method: .post, path: path)
+        request.setJSONBody(client.conventions.wrapRequestBody(body.json))
+        return OperationRequest(client: client, request: request, decoder: .model(MetadataInstance.self))
+    }
 }
