@@ -112,7 +112,7 @@ built in debug from clean, after its runtime (BinderyRuntime; OpenAPIRuntime 1.1
 | debug build of the module, wall | $theirs_wall s | $ours_wall s | $(ratio "$ours_wall" "$theirs_wall") | ≤ 0.50 $(mark "$(ratio "$ours_wall" "$theirs_wall")" 0.5) |
 | debug build, peak memory | $(gib "$theirs_rss") GiB | $(gib "$ours_rss") GiB | $(ratio "$ours_rss" "$theirs_rss") | ≤ 0.50 $(mark "$(ratio "$ours_rss" "$theirs_rss")" 0.5) |
 
-bindery-gen reported $errors errors and $warnings warnings (kept on purpose; Specs/README.md says which and why); the
+bindery-gen reported $errors errors and $warnings warnings (kept on purpose; Docs/OpenAPIExtensions.md says which and why); the
 Bindery module compiled with $compile_warnings warnings.
 <!-- openapi:end -->
 MD
