@@ -37,11 +37,7 @@ struct Pick: AsyncParsableCommand {
     @Flag(help: "Print the picked section (or the error) as JSON.")
     var json = false
 
-    @Option(help: "A OneNote API root to read instead of the mock (such as a `bindery mock` URL).")
-    var baseURL: String?
-
-    @Option(help: "The bearer token for --base-url.")
-    var token: String?
+    @OptionGroup var endpoint: EndpointOptions
 
     @Option(help: "Items per page ($top); the service's own page size when left out.")
     var pageSize: Int?
@@ -72,11 +68,8 @@ struct Pick: AsyncParsableCommand {
     }
 
     private func makeClient() async throws -> (OneNoteClient, MockServer?) {
-        if let baseURL {
-            guard let url = URL(string: baseURL), url.scheme != nil else {
-                throw ValidationError("--base-url must be an absolute URL")
-            }
-            return (OneNoteClient(baseURL: url, auth: token.map { StaticTokenAuth($0) }, middleware: Self.quiet), nil)
+        if let url = try endpoint.url() {
+            return (OneNoteClient(baseURL: url, auth: endpoint.auth, middleware: Self.quiet), nil)
         }
         let environment = ProcessInfo.processInfo.environment
         if let clientID = environment["BINDERY_MS_CLIENT_ID"] {

@@ -15,10 +15,14 @@ public final class MockServer: Sendable {
     public let store = MockStore()
     public let identity: MockIdentity
     private let http = Mutex<MockHTTPServer?>(nil)
+    /// The storage host upload URLs point at: another port, addressed as `localhost`, so that a client that
+    /// trusts the API's host (127.0.0.1) but sends its credentials here is caught (see `storageRequests`).
+    private let storageHTTP = Mutex<MockHTTPServer?>(nil)
     private let state = Mutex(State())
 
     private struct State {
         var requests: [MockRequest] = []
+        var storageRequests: [MockRequest] = []
         var faults: [(fault: MockFault, remaining: Int, pathContains: String?)] = []
         var fixtures: [MockFixture] = []
         /// `"<resource> <METHOD>"` → the status its fixture gives a generic write, worked out once at seeding.
@@ -35,6 +39,7 @@ public final class MockServer: Sendable {
         var parent: [String]
         var item: JSONObject
         var received: [UInt8] = []
+        var expires = Date(timeIntervalSinceNow: 3600)
     }
 
     func withUploads<T>(_ body: (inout [String: UploadSession]) -> T) -> T { state.withLock { body(&$0.uploads) } }
@@ -49,9 +54,14 @@ public final class MockServer: Sendable {
             await self?.handle(request) ?? MockResponse(status: 503)
         }
         http.withLock { $0 = server }
+        let storage = try await MockHTTPServer(port: 0) { [weak self] request in
+            await self?.handleStorage(request) ?? MockResponse(status: 503)
+        }
+        storageHTTP.withLock { $0 = storage }
     }
 
     public func stop() async {
+        if let storage = storageHTTP.withLock({ $0 }) { await storage.stop() }
         guard let server = http.withLock({ $0 }) else { return }
         await server.stop()
     }
@@ -62,10 +72,28 @@ public final class MockServer: Sendable {
     /// Where the API lives: give it to the client as `baseURL`.
     public var serviceURL: URL { service.basePath.reduce(baseURL) { $0.appendingPathComponent($1) } }
 
+    /// `http://localhost:<port>`: the storage host, where upload URLs point.
+    public var storageURL: URL { URL(string: "http://localhost:\(storageHTTP.withLock { $0?.port ?? 0 })")! }
+
     /// Every request received, oldest first.
     public var requests: [MockRequest] { state.withLock { $0.requests } }
 
-    public func clearRequests() { state.withLock { $0.requests.removeAll() } }
+    /// Every request the storage host received, oldest first (they are not in `requests`).
+    public var storageRequests: [MockRequest] { state.withLock { $0.storageRequests } }
+
+    public func clearRequests() {
+        state.withLock {
+            $0.requests.removeAll()
+            $0.storageRequests.removeAll()
+        }
+    }
+
+    /// Makes every open upload session expire now: its URL answers 404, as OneDrive's does.
+    public func expireUploadSessions() {
+        withUploads { uploads in
+            for id in uploads.keys { uploads[id]?.expires = .distantPast }
+        }
+    }
 
     // MARK: Faults
 
@@ -74,6 +102,9 @@ public final class MockServer: Sendable {
     public func inject(_ fault: MockFault, count: Int = 1, pathContains: String? = nil) {
         state.withLock { $0.faults.append((fault, count, pathContains)) }
     }
+
+    /// Forgets the faults not played yet.
+    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
 
     private func takeFault(for request: MockRequest) -> MockFault? {
         if let header = request.header(MockFault.headerName), let fault = MockFault(header: header) { return fault }
@@ -141,6 +172,7 @@ public final class MockServer: Sendable {
     public func reset() {
         let seeded = state.withLock { state in
             state.requests.removeAll()
+            state.storageRequests.removeAll()
             state.faults.removeAll()
             state.uploads.removeAll()
             state.deltaTokens.removeAll()
@@ -153,6 +185,29 @@ public final class MockServer: Sendable {
 
     func handle(_ request: MockRequest) async -> MockResponse {
         state.withLock { $0.requests.append(request) }
+        return await withFaults(request, answer: answer)
+    }
+
+    /// The storage host serves upload sessions only, and refuses credentials: the upload URL is its own.
+    func handleStorage(_ request: MockRequest) async -> MockResponse {
+        state.withLock { $0.storageRequests.append(request) }
+        if request.header("Authorization") != nil || request.header("Cookie") != nil {
+            return errorResponse(
+                401, code: "credentialsLeaked", message: "credentials were sent to the storage host")
+        }
+        return await withFaults(request) { request in
+            let segments = request.segments
+            guard segments.first == MockServer.uploadSegment, segments.count == 2 else {
+                return self.errorResponse(404, code: "itemNotFound", message: "the storage host serves upload URLs")
+            }
+            return self.upload(request, session: segments[1])
+        }
+    }
+
+    /// Plays the next fault that applies to the request, if any, around its normal answer.
+    private func withFaults(
+        _ request: MockRequest, answer: (MockRequest) async -> MockResponse
+    ) async -> MockResponse {
         guard let fault = takeFault(for: request) else { return await answer(request) }
         switch fault {
         case .expiredToken:

@@ -17,6 +17,8 @@ public struct MockService: Sendable {
     public var operations: [String: MockOperation]
     /// Sign-in the provider does its own way (Spark's OpenID and signed sessions), added to the server's identity.
     public var signIn: (any MockSignInExtension)?
+    /// The `file` facet of an item whose bytes arrived through an upload session (OneDrive adds its hashes).
+    public var uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)?
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -27,8 +29,10 @@ public struct MockService: Sendable {
 
     public init(
         _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
-        pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil
+        pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil,
+        uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil
     ) {
+        self.uploadedFileFacet = uploadedFileFacet
         self.descriptor = descriptor
         self.idMember = idMember
         self.deletionMarker = deletionMarker

@@ -13,16 +13,21 @@ extension MockServer {
         let parent = call.resourcePath + ["children"]
         withUploads { $0[id] = UploadSession(parent: parent, item: item) }
         return MockResponse(json: [
-            "uploadUrl": .string(origin(of: call.request) + "/\(Self.uploadSegment)/\(id)"),
+            "uploadUrl": .string(storageURL.absoluteString + "/\(Self.uploadSegment)/\(id)"),
             "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))), "nextExpectedRanges": ["0-"],
         ])
     }
 
     /// The upload URL: `PUT` with `Content-Range: bytes a-b/total` appends (a must be the next byte expected,
-    /// else 416); the last range creates the item (201); `GET` reports progress; `DELETE` cancels. Like
-    /// OneDrive, the URL is its own credential: no Authorization is needed (or wanted).
+    /// else 416; every range but the last a multiple of 320 KiB, else 400); the last range creates the item (201);
+    /// `GET` reports progress; `DELETE` cancels. Like OneDrive, the URL is its own credential: no Authorization is
+    /// needed (or wanted), and it is served on the storage host (`storageURL`).
     func upload(_ request: MockRequest, session id: String) -> MockResponse {
-        guard withUploads({ $0[id] }) != nil else {
+        let isLive = withUploads { uploads in
+            if let session = uploads[id], session.expires <= Date() { uploads[id] = nil }
+            return uploads[id] != nil
+        }
+        guard isLive else {
             return errorResponse(404, code: "itemNotFound", message: "the upload session does not exist or has expired")
         }
         switch request.method {
@@ -31,12 +36,22 @@ extension MockServer {
             return .empty(204)
         case "GET":
             let received = withUploads { $0[id]?.received.count ?? 0 }
-            return MockResponse(json: ["nextExpectedRanges": [.string("\(received)-")]])
+            return MockResponse(json: [
+                "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))),
+                "nextExpectedRanges": [.string("\(received)-")],
+            ])
         case "PUT":
             guard let range = ContentRange(request.header("Content-Range")), range.length == request.body.count else {
                 return errorResponse(
                     400, code: "invalidRange",
                     message: "Content-Range must say bytes first-last/total and match the body")
+            }
+            guard range.last + 1 == range.total || range.length % Self.uploadFragmentUnit == 0,
+                range.length < 60 << 20
+            else {
+                return errorResponse(
+                    400, code: "invalidRange",
+                    message: "a range other than the last must be a multiple of 320 KiB, and under 60 MiB")
             }
             enum Outcome {
                 case outOfOrder(expected: Int)
@@ -62,7 +77,8 @@ extension MockServer {
             case .finished(let finished):
                 var item = finished.item
                 item["size"] = .number(JSONNumber(finished.received.count))
-                item["file"] = ["mimeType": "application/octet-stream"]
+                item["file"] = .object(
+                    service.uploadedFileFacet?(finished.received) ?? ["mimeType": "application/octet-stream"])
                 let stored = store.insert(item, into: finished.parent, idMember: service.idMember)
                 store.setBlob(finished.received, at: finished.parent + [stored.key, "content"])
                 return single(stored.object, status: 201)
@@ -127,6 +143,11 @@ extension MockServer {
         }
         return MockResponse(json: ["responses": .array(responses)])
     }
+}
+
+extension MockServer {
+    /// 320 KiB: the unit of every upload range but the last.
+    static let uploadFragmentUnit = 327_680
 }
 
 /// `bytes 0-327679/1048576`.

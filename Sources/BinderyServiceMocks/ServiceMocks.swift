@@ -18,7 +18,12 @@ extension MockService {
             "microsoft.graph.driveItem/delta": .odataDelta,
             "microsoft.graph.driveItem/copy": .copy,
             "microsoft.graph.driveItem/createUploadSession": .uploadSession,
-        ])
+        ],
+        uploadedFileFacet: { bytes in
+            var hash = QuickXorHash()
+            hash.update(bytes)
+            return ["mimeType": "application/octet-stream", "hashes": ["quickXorHash": .string(hash.base64)]]
+        })
 
     public static let oneNote = MockService(OneNoteService.descriptor)
 

@@ -1,0 +1,217 @@
+import BinderyRuntime
+import Foundation
+import HTTPTypes
+
+/// What a resumable upload keeps on disk, so that a later process can carry on where this one stopped: the
+/// session's URL and expiry, which file it is for (path, size and modification time), and the first byte the
+/// service has not acknowledged yet.
+public struct UploadState: Codable, Sendable, Equatable {
+    public var uploadURL: URL
+    public var expiration: Date?
+    public var filePath: String
+    public var fileSize: Int64
+    public var fileModified: Date
+    public var chunkSize: Int
+    /// The first byte the service still expects (the start of its first `nextExpectedRanges`).
+    public var nextByte: Int64
+
+    /// Whether the file on disk is still the one the session was started for.
+    public func matchesFile() -> Bool {
+        guard let identity = try? FileIdentity(path: filePath) else { return false }
+        return identity.size == fileSize && identity.modified == fileModified
+    }
+
+    public func isExpired(now: Date = Date()) -> Bool { expiration.map { $0 <= now } ?? false }
+
+    public static func load(from path: String) -> UploadState? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder.uploadState.decode(UploadState.self, from: data)
+    }
+
+    /// Written to a temporary file and renamed, so that a process killed mid-write leaves the old state whole.
+    public func save(to path: String) throws {
+        let data = try JSONEncoder.uploadState.encode(self)
+        let temporary = path + ".tmp"
+        try data.write(to: URL(fileURLWithPath: temporary))
+        _ = try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    }
+}
+
+/// A file's size and modification time, to tell whether it changed since a session started.
+struct FileIdentity {
+    let size: Int64
+    let modified: Date
+
+    init(path: String) throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        // Whole seconds: the state file's JSON round-trips them exactly.
+        let date = attributes[.modificationDate] as? Date ?? .distantPast
+        modified = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}
+
+extension JSONEncoder {
+    fileprivate static var uploadState: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    fileprivate static var uploadState: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}
+
+/// What an upload reports as it goes.
+public enum UploadEvent: Sendable, Equatable {
+    /// A new session was created.
+    case started(total: Int64)
+    /// A saved session was picked up; the service already holds `acknowledged` bytes.
+    case resumed(acknowledged: Int64, total: Int64)
+    /// The saved session had expired (or the file changed): a new one starts from byte 0.
+    case restarted(reason: String)
+    /// The service acknowledged bytes up to `acknowledged`.
+    case progress(acknowledged: Int64, total: Int64)
+    /// A range failed; the service was asked where to carry on and answered `nextByte`.
+    case recovered(nextByte: Int64, after: String)
+}
+
+/// Sends a file to an upload session's URL a chunk at a time: one chunk in memory, read from the file as it goes.
+/// The upload URL is pre-authenticated on a storage host, so no request to it carries credentials, whatever the
+/// client trusts. After each acknowledged chunk the state is saved (when a state file is given).
+struct ChunkedUploader {
+    /// Graph's rule: every range but the last is a multiple of 320 KiB, and each request stays under 60 MiB.
+    static let chunkUnit = 327_680
+    static let maxChunk = 60 * 1024 * 1024
+
+    let storage: ServiceClient
+    let stateFile: String?
+    let events: @Sendable (UploadEvent) -> Void
+    /// Failed attempts in a row (without a byte of progress) before giving up.
+    var maxFailuresInARow = 6
+
+    init(client: ServiceClient, stateFile: String?, events: @escaping @Sendable (UploadEvent) -> Void) {
+        self.storage = client.withoutCredentials
+        self.stateFile = stateFile
+        self.events = events
+    }
+
+    /// A chunk size the service accepts: a positive multiple of 320 KiB, under 60 MiB.
+    static func validChunkSize(_ requested: Int) -> Int {
+        let units = min(max(requested / chunkUnit, 1), maxChunk / chunkUnit - 1)
+        return units * chunkUnit
+    }
+
+    /// Uploads from `state.nextByte` to the end and returns the item the last range created. Throws
+    /// `UploadSessionGone` when the session has expired or no longer exists.
+    func run(_ state: inout UploadState) async throws -> DriveItem {
+        guard let file = FileHandle(forReadingAtPath: state.filePath) else {
+            throw BinderyError(kind: .storage, message: "cannot read \(state.filePath)")
+        }
+        defer { try? file.close() }
+        var failures = 0
+        while true {
+            try Task.checkCancellation()
+            if state.isExpired() { throw UploadSessionGone(reason: "the upload session expired") }
+            let first = state.nextByte
+            let length = Int(min(Int64(state.chunkSize), state.fileSize - first))
+            try file.seek(toOffset: UInt64(first))
+            let chunk = try file.read(upToCount: length) ?? Data()
+            guard chunk.count == length, length > 0 else {
+                throw BinderyError(kind: .storage, message: "\(state.filePath) changed while it was being uploaded")
+            }
+            do {
+                let response = try await put(chunk, at: first, of: state)
+                if response.status.code == 200 || response.status.code == 201 {
+                    let item = try storage.decodeModel(DriveItem.self, from: response)
+                    events(.progress(acknowledged: state.fileSize, total: state.fileSize))
+                    return item
+                }
+                let answer = try SessionStatus(response)
+                state.nextByte = answer.nextByte ?? first + Int64(length)
+                if let expiration = answer.expiration { state.expiration = expiration }
+                try stateFile.map { try state.save(to: $0) }
+                failures = 0
+                events(.progress(acknowledged: state.nextByte, total: state.fileSize))
+            } catch let error as BinderyError {
+                if error.status == 404 { throw UploadSessionGone(reason: "the upload session no longer exists") }
+                failures += 1
+                guard failures < maxFailuresInARow, error.kind != .cancelled else { throw error }
+                // A dropped connection or a cut answer may still have delivered the range: ask, never guess.
+                try await recover(&state, after: error)
+            }
+        }
+    }
+
+    private func put(_ chunk: Data, at first: Int64, of state: UploadState) async throws(BinderyError) -> APIResponse {
+        var request = APIRequest(method: .put, path: ResourcePath())
+        request.absoluteURL = state.uploadURL
+        request.body = .bytes(Array(chunk))
+        request.headers[HTTPField.Name("Content-Range")!] =
+            "bytes \(first)-\(first + Int64(chunk.count) - 1)/\(state.fileSize)"
+        return try await storage.send(request)
+    }
+
+    /// Asks the session which bytes it still needs and carries on from there.
+    private func recover(_ state: inout UploadState, after error: BinderyError) async throws {
+        let answer: SessionStatus
+        do {
+            answer = try await SessionStatus.fetch(state.uploadURL, client: storage)
+        } catch let statusError {
+            if statusError.status == 404 { throw UploadSessionGone(reason: "the upload session no longer exists") }
+            return  // Counted as one more failure by the caller's next attempt.
+        }
+        if let next = answer.nextByte { state.nextByte = next }
+        if let expiration = answer.expiration { state.expiration = expiration }
+        try stateFile.map { try state.save(to: $0) }
+        events(.recovered(nextByte: state.nextByte, after: error.message))
+    }
+}
+
+/// The session expired or was deleted: the bytes sent so far are lost and the upload must start over.
+public struct UploadSessionGone: Error, Sendable {
+    public let reason: String
+}
+
+/// `{"expirationDateTime": "…", "nextExpectedRanges": ["327680-"]}`: what a session answers a range or a GET.
+struct SessionStatus {
+    let nextByte: Int64?
+    let expiration: Date?
+
+    init(_ response: APIResponse) throws(BinderyError) {
+        let session: UploadSession
+        do {
+            session = try UploadSession(jsonBytes: response.body)
+        } catch {
+            throw BinderyError.decoding(error, response: response)
+        }
+        nextByte = session.nextExpectedRanges?.first.flatMap { range in
+            range.split(separator: "-", omittingEmptySubsequences: false).first.flatMap { Int64($0) }
+        }
+        expiration = session.expirationDateTime
+    }
+
+    /// Asks the session (a GET of its URL, without credentials).
+    static func fetch(_ url: URL, client: ServiceClient) async throws(BinderyError) -> SessionStatus {
+        var request = APIRequest(method: .get, path: ResourcePath())
+        request.absoluteURL = url
+        return try SessionStatus(try await client.withoutCredentials.send(request))
+    }
+}
+
+extension ServiceClient {
+    /// The same client trusting no host: an upload URL is its own credential, and a storage host must never see
+    /// the API's token, whatever hosts the client was told to trust.
+    var withoutCredentials: ServiceClient {
+        var copy = self
+        copy.trustedHosts = []
+        return copy
+    }
+}
