@@ -24,7 +24,7 @@ help:
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
-	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
+	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev) when missing"
 
 setup:
 	@scripts/setup.sh

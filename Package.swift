@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MicrosoftIdentity", targets: ["MicrosoftIdentity"]),
         .library(name: "BinderyMock", targets: ["BinderyMock"]),
         .library(name: "BinderyServiceMocks", targets: ["BinderyServiceMocks"]),
+        .library(name: "InboxOffline", targets: ["InboxOffline"]),
         .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
         .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         // `make docs`: the `generate-documentation` command that builds the DocC catalogs (adds no code to any product).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // InboxOffline's SQLite store (its own module, so users of the plain Inbox client never build it).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // MARK: Generator (spec text → spec model → Swift)
@@ -115,6 +118,13 @@ let package = Package(
             path: "Sources/BinderyServiceMocks"
         ),
 
+        // Inbox offline: a SQLite cache synced by cursor delta, live filtered views and an outbox of offline writes.
+        .target(
+            name: "InboxOffline",
+            dependencies: ["Inbox", "BinderyRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/InboxOffline"
+        ),
+
         // `bindery demo` (the README's first command), `validate`, `mock` and `conformance`.
         .executableTarget(
             name: "bindery",
@@ -151,6 +161,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/RuntimeTests"
+        ),
+        .testTarget(
+            name: "InboxOfflineTests",
+            dependencies: [
+                "InboxOffline", "BinderyServiceMocks", "Inbox",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/InboxOfflineTests"
         ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),

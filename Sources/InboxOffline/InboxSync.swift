@@ -1,0 +1,135 @@
+import BinderyRuntime
+import GRDB
+import Inbox
+
+/// Keeps an `InboxStore` up to date with one namespace of the service.
+///
+/// The first sync takes the latest cursor, then fetches every collection page by page; every sync then applies
+/// the delta rounds after the saved cursor. Each round is applied in the transaction that saves its end cursor,
+/// so a restart resumes exactly where the last committed round ended; a round applied twice (a crash between
+/// the request and the commit) changes nothing the second time.
+public struct InboxSync: Sendable {
+    public let store: InboxStore
+    public let namespace: NamespaceRequestBuilder
+    public let namespaceID: String
+    /// Items a page during the first fetch (the service allows at most 1000).
+    public var pageSize: Int32 = 1000
+
+    /// What a sync did, for progress reports.
+    public struct Progress: Sendable {
+        /// `fetch threads`, `delta`, …
+        public var phase: String
+        /// Objects written (or removed) so far in this sync.
+        public var objects: Int
+    }
+
+    public init(store: InboxStore, client: InboxClient, namespace: String) {
+        self.store = store
+        self.namespace = client.namespaces(namespace)
+        self.namespaceID = namespace
+    }
+
+    /// Brings the store up to date: the first full fetch if it has not finished, then delta rounds until the
+    /// service has nothing more. Returns the number of objects written or removed.
+    @discardableResult
+    public func sync(progress: (@Sendable (Progress) -> Void)? = nil) async throws -> Int {
+        var count = 0
+        var state = try await store.database.read { [namespaceID] db in
+            try SyncState.read(db, namespace: namespaceID)
+        }
+        if !state.fetched {
+            // The cursor comes first: changes made while the pages are fetched are replayed after them.
+            var latest = state.cursor
+            if latest == nil { latest = try await namespace.delta.getLatestCursor().execute().cursor }
+            let cursor = latest
+            try await store.database.write { [namespaceID] db in
+                try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: false)
+            }
+            count += try await fetchEverything { objects, phase in
+                progress?(Progress(phase: phase, objects: count + objects))
+            }
+            try await store.database.write { [namespaceID] db in
+                try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: true)
+            }
+            state = SyncState(cursor: cursor, fetched: true)
+        }
+        guard let cursor = state.cursor else { return count }
+        for try await round in namespace.delta.listChanges(cursor: cursor).deltaRounds() {
+            count += try await apply(round)
+            progress?(Progress(phase: "delta", objects: count))
+        }
+        return count
+    }
+
+    /// Waits (up to `timeout` seconds) for the service to report a change, then applies every round after the
+    /// saved cursor. Call it in a loop for realtime updates. Returns the number of objects written or removed.
+    @discardableResult
+    public func waitForChanges(timeout: Int32 = 30) async throws -> Int {
+        guard let cursor = try store.cursor(namespace: namespaceID) else { return try await sync() }
+        var count = 0
+        for try await round in namespace.delta.longpoll.waitForChanges(cursor: cursor, timeout: timeout)
+            .deltaRounds()
+        {
+            count += try await apply(round)
+        }
+        return count + (try await sync())
+    }
+
+    /// Applies one round and saves its end cursor, in one transaction.
+    func apply(_ round: DeltaRound) async throws -> Int {
+        try await store.database.write { [namespaceID] db in
+            for event in round.events {
+                guard let kind = InboxObjectKind(rawValue: event.object) else { continue }
+                if event.isDeletion {
+                    try InboxRows.remove(db, kind, id: event.id)
+                } else if let attributes = event.attributes {
+                    try InboxRows.save(db, kind, attributes, namespace: namespaceID)
+                }
+                // A create or modify without attributes: the object has gone since; its deletion follows.
+            }
+            try SyncState.write(db, namespace: namespaceID, cursor: round.cursorEnd, fetched: true)
+            return round.events.count
+        }
+    }
+
+    /// Every collection, page by page, each page in its own transaction (a crash repeats pages, harmlessly).
+    private func fetchEverything(progress: (Int, String) -> Void) async throws -> Int {
+        var count = 0
+        do {
+            let space = try await namespace.request().get()
+            try await save([space.storage], as: .namespace)
+            count += 1
+        } catch let error as BinderyError where error.status == 404 {
+            // Some deployments do not answer for the namespace itself; its contents are what matter.
+        }
+        let limit = pageSize
+        count += try await fetch(namespace.tags.list(limit: limit), as: .tag, progress)
+        count += try await fetch(namespace.threads.list(limit: limit), as: .thread, progress)
+        count += try await fetch(namespace.messages.list(limit: limit), as: .message, progress)
+        count += try await fetch(namespace.drafts.list(limit: limit), as: .draft, progress)
+        count += try await fetch(namespace.contacts.list(limit: limit), as: .contact, progress)
+        count += try await fetch(namespace.files.list(limit: limit), as: .file, progress)
+        count += try await fetch(namespace.calendars.list(limit: limit), as: .calendar, progress)
+        count += try await fetch(namespace.events.list(limit: limit), as: .event, progress)
+        return count
+    }
+
+    private func fetch<Model: JSONModel>(
+        _ request: CollectionRequest<Model>, as kind: InboxObjectKind, _ progress: (Int, String) -> Void
+    ) async throws -> Int {
+        var count = 0
+        for try await page in request.pages() {
+            try await save(page.value.map(\.storage), as: kind)
+            count += page.value.count
+            progress(count, "fetch \(kind.table)")
+        }
+        return count
+    }
+
+    private func save(_ objects: [JSONObject], as kind: InboxObjectKind) async throws {
+        try await store.database.write { [namespaceID] db in
+            for object in objects { try InboxRows.save(db, kind, object, namespace: namespaceID) }
+        }
+    }
+
+}
