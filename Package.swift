@@ -162,10 +162,16 @@ let package = Package(
             ],
             path: "Tests/RuntimeTests"
         ),
+        // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
+        .executableTarget(
+            name: "inbox-offline-worker",
+            dependencies: ["InboxOffline", "Inbox", "BinderyRuntime"],
+            path: "Tests/InboxOfflineWorker"
+        ),
         .testTarget(
             name: "InboxOfflineTests",
             dependencies: [
-                "InboxOffline", "BinderyServiceMocks", "Inbox",
+                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/InboxOfflineTests"

@@ -1,0 +1,146 @@
+import BinderyMock
+import BinderyRuntime
+import Foundation
+import GRDB
+import Inbox
+import InboxOffline
+import Synchronization
+import Testing
+
+/// A child process syncs or replays against the mock server and is killed with SIGKILL at random points; the file
+/// must then be sound, hold nothing twice, lose nothing committed, and resume.
+@Suite(.timeLimit(.minutes(5))) struct CrashTests {
+    /// The worker SwiftPM builds beside the test bundle (`.build/debug/`), as this target depends on it.
+    static let worker: URL? = {
+        let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("inbox-offline-worker")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    @Test(.enabled(if: worker != nil, "inbox-offline-worker must be built beside the tests"))
+    func syncKilledAtRandomPointsResumesToExactlyTheServersState() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        let ids = Mailbox.seed(fixture, threads: 1500, seed: 31)
+        // Changes after the first fetch's cursor, so that the child also dies inside delta rounds.
+        var random = SeededRandom(seed: 32)
+        var killedAfterLines: [Int] = []
+        for round in 0..<6 {
+            for id in ids.shuffled(using: &random).prefix(150) {
+                if Int.random(in: 0..<10, using: &random) == 0 {
+                    fixture.mock.store.remove(at: fixture.threads + [id])
+                } else {
+                    _ = fixture.mock.store.update(
+                        at: fixture.threads + [id], merging: ["snippet": .string("round \(round)")])
+                }
+            }
+            let lines = Int.random(in: 1...140, using: &random)
+            killedAfterLines.append(try await runAndKill("sync", fixture, afterLines: lines))
+            #expect(try fixture.store.integrityCheck() == ["ok"])
+        }
+        // Resume in this process, then compare with the server, object by object.
+        try await fixture.sync.sync()
+        #expect(try fixture.store.integrityCheck() == ["ok"])
+        let server = fixture.serverObjects(fixture.threads)
+        #expect(try fixture.store.ids(of: .thread) == server.keys.sorted())
+        for (id, object) in server where try fixture.store.thread(id)?.storage != object {
+            Issue.record("thread \(id) differs from the server's")
+        }
+        #expect(try fixture.store.ids(of: .message) == fixture.serverObjects(fixture.messages).keys.sorted())
+        try expectIndexRowsMatchJSON(fixture.store)
+        // The children really died mid-work (a child that finished would have printed every line).
+        #expect(killedAfterLines.contains { $0 > 0 })
+    }
+
+    @Test(.enabled(if: worker != nil, "inbox-offline-worker must be built beside the tests"))
+    func replayKilledAtRandomPointsSendsEachDraftExactlyOnce() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        let ids = Mailbox.seed(fixture, threads: 60, seed: 41)
+        let drafts = (0..<40).map { "d\($0)" }
+        for draft in drafts {
+            fixture.mock.store.insert(
+                ["object": "draft", "subject": .string(draft), "version": 1], into: fixture.drafts, key: draft,
+                logged: false)
+        }
+        try await fixture.sync.sync()
+        let outbox = InboxOutbox(store: fixture.store, client: fixture.client, namespace: OfflineFixture.namespace)
+        for (index, draft) in drafts.enumerated() {
+            try await outbox.star(thread: ids[index])
+            try await outbox.send(draft: draft)
+            try await outbox.markRead(thread: ids[index + 1])
+        }
+        var random = SeededRandom(seed: 42)
+        for _ in 0..<6 {
+            _ = try await runAndKill(
+                "replay", fixture, afterLines: 1, extraDelay: .milliseconds(Int.random(in: 0..<60, using: &random)))
+            #expect(try fixture.store.integrityCheck() == ["ok"])
+        }
+        var finishing = outbox
+        finishing.initialBackoff = .zero
+        let report = try await finishing.replay()
+        #expect(report.retryAfter == nil && report.conflicts.isEmpty && report.refused.isEmpty)
+        #expect(try outbox.pending().isEmpty)
+
+        // Every draft became exactly one message, through exactly one send request.
+        var sendsPerDraft: [String: Int] = [:]
+        for request in fixture.mock.requests where request.path.hasSuffix("/send") {
+            let draft = (try? JSONValue.parse(request.body))?["draft_id"]?.stringValue ?? "?"
+            sendsPerDraft[draft, default: 0] += 1
+        }
+        #expect(sendsPerDraft == Dictionary(uniqueKeysWithValues: drafts.map { ($0, 1) }))
+        for draft in drafts { #expect(fixture.mock.store.object(at: fixture.messages + [draft]) != nil) }
+        // Every tag change reached the server.
+        for index in drafts.indices {
+            let tags = fixture.mock.store.object(at: fixture.threads + [ids[index]])?["tags"]?.arrayValue ?? []
+            #expect(tags.contains { $0["id"] == "starred" })
+        }
+    }
+
+    /// Starts the worker, waits for `afterLines` lines of output (plus `extraDelay`), kills it with SIGKILL and
+    /// returns how many lines it had printed past `ready`.
+    func runAndKill(
+        _ mode: String, _ fixture: OfflineFixture, afterLines: Int, extraDelay: Duration = .zero
+    ) async throws -> Int {
+        let process = Process()
+        process.executableURL = Self.worker
+        process.arguments = [
+            mode, fixture.databasePath, fixture.mock.serviceURL.absoluteString, fixture.mock.identity.acceptedToken,
+            OfflineFixture.namespace,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let lines = Mutex(0)
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            lines.withLock { $0 += text.filter { $0 == "\n" }.count }
+        }
+        try process.run()
+        while process.isRunning, lines.withLock({ $0 }) < afterLines + 1 {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: extraDelay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        return lines.withLock { $0 } - 1
+    }
+
+    /// No index row is missing or repeated: each table's rows are exactly what the cached JSON implies.
+    func expectIndexRowsMatchJSON(_ store: InboxStore) throws {
+        try store.database.read { db in
+            var expectedTags = 0
+            for json in try String.fetchAll(db, sql: "SELECT json FROM threads") {
+                let tags = (try JSONValue.parse(json))["tags"]?.arrayValue ?? []
+                expectedTags += tags.map {
+                    Set([$0["id"]?.scalarText?.lowercased(), $0["name"]?.scalarText?.lowercased()].compactMap { $0 })
+                        .count
+                }.reduce(0, +)
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM thread_tags") == expectedTags)
+            let orphans = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM thread_tags WHERE thread_id NOT IN (SELECT id FROM threads)")
+            #expect(orphans == 0)
+        }
+    }
+}
