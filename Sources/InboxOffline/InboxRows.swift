@@ -7,7 +7,8 @@ enum InboxRows {
     static func save(_ db: Database, _ kind: InboxObjectKind, _ object: JSONObject, namespace: String?) throws {
         guard let id = object["id"]?.scalarText else { return }
         let json = JSONValue.object(object).jsonText
-        let namespace = object["namespace_id"]?.scalarText ?? namespace
+        // The namespace it was synced from: that is where it is listed, whatever the payload says.
+        let namespace = namespace ?? object["namespace_id"]?.scalarText
         switch kind {
         case .thread:
             try db.execute(

@@ -46,7 +46,7 @@ public struct InboxSync: Sendable {
                 try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: false)
             }
             count += try await fetchEverything { objects, phase in
-                progress?(Progress(phase: phase, objects: count + objects))
+                progress?(Progress(phase: phase, objects: objects))
             }
             try await store.database.write { [namespaceID] db in
                 try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: true)
@@ -103,25 +103,26 @@ public struct InboxSync: Sendable {
             // Some deployments do not answer for the namespace itself; its contents are what matter.
         }
         let limit = pageSize
-        count += try await fetch(namespace.tags.list(limit: limit), as: .tag, progress)
-        count += try await fetch(namespace.threads.list(limit: limit), as: .thread, progress)
-        count += try await fetch(namespace.messages.list(limit: limit), as: .message, progress)
-        count += try await fetch(namespace.drafts.list(limit: limit), as: .draft, progress)
-        count += try await fetch(namespace.contacts.list(limit: limit), as: .contact, progress)
-        count += try await fetch(namespace.files.list(limit: limit), as: .file, progress)
-        count += try await fetch(namespace.calendars.list(limit: limit), as: .calendar, progress)
-        count += try await fetch(namespace.events.list(limit: limit), as: .event, progress)
+        count += try await fetch(namespace.tags.list(limit: limit), as: .tag, after: count, progress)
+        count += try await fetch(namespace.threads.list(limit: limit), as: .thread, after: count, progress)
+        count += try await fetch(namespace.messages.list(limit: limit), as: .message, after: count, progress)
+        count += try await fetch(namespace.drafts.list(limit: limit), as: .draft, after: count, progress)
+        count += try await fetch(namespace.contacts.list(limit: limit), as: .contact, after: count, progress)
+        count += try await fetch(namespace.files.list(limit: limit), as: .file, after: count, progress)
+        count += try await fetch(namespace.calendars.list(limit: limit), as: .calendar, after: count, progress)
+        count += try await fetch(namespace.events.list(limit: limit), as: .event, after: count, progress)
         return count
     }
 
     private func fetch<Model: JSONModel>(
-        _ request: CollectionRequest<Model>, as kind: InboxObjectKind, _ progress: (Int, String) -> Void
+        _ request: CollectionRequest<Model>, as kind: InboxObjectKind, after earlier: Int,
+        _ progress: (Int, String) -> Void
     ) async throws -> Int {
         var count = 0
         for try await page in request.pages() {
             try await save(page.value.map(\.storage), as: kind)
             count += page.value.count
-            progress(count, "fetch \(kind.table)")
+            progress(earlier + count, "fetch \(kind.table)")
         }
         return count
     }
