@@ -125,11 +125,11 @@ let package = Package(
             path: "Sources/InboxOffline"
         ),
 
-        // `bindery demo` (the README's first command), `validate`, `mock` and `conformance`.
+        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance` and `inbox`.
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity",
+                "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "InboxOfflineTests",
             dependencies: [
-                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker",
+                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/InboxOfflineTests"

@@ -82,10 +82,10 @@ public struct InboxFilter: Sendable, Hashable {
 
     /// A filter from API parameter names and values (`tag=unread`, `from=ann@example.com`), as a command line
     /// or a saved search gives them.
-    public init(parameters: [(name: String, value: String)]) throws {
+    public init(parameters: [(name: String, value: String)]) throws(BinderyError) {
         self.init()
         for (name, value) in parameters {
-            func number() throws -> Int64 {
+            func number() throws(BinderyError) -> Int64 {
                 guard let number = Int64(value) else {
                     throw BinderyError(kind: .refused, message: "\(name) takes a number (Unix seconds or a count)")
                 }
