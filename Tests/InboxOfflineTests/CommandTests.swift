@@ -5,11 +5,7 @@ import Testing
 
 /// `bindery inbox sync` fills a file from the mock; `bindery inbox list` answers from the file alone.
 @Suite struct CommandTests {
-    static let tool: URL? = {
-        let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("bindery")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }()
+    static let tool = builtExecutable("bindery")
 
     @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
     func syncThenListOffline() async throws {

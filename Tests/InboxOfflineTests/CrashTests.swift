@@ -10,12 +10,7 @@ import Testing
 /// A child process syncs or replays against the mock server and is killed with SIGKILL at random points; the file
 /// must then be sound, hold nothing twice, lose nothing committed, and resume.
 @Suite(.timeLimit(.minutes(5))) struct CrashTests {
-    /// The worker SwiftPM builds beside the test bundle (`.build/debug/`), as this target depends on it.
-    static let worker: URL? = {
-        let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("inbox-offline-worker")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }()
+    static let worker = builtExecutable("inbox-offline-worker")
 
     @Test(.enabled(if: worker != nil, "inbox-offline-worker must be built beside the tests"))
     func syncKilledAtRandomPointsResumesToExactlyTheServersState() async throws {

@@ -46,6 +46,13 @@ struct OfflineFixture {
     }
 }
 
+/// An executable SwiftPM builds beside the test bundle (`.build/debug/`): this target depends on it.
+func builtExecutable(_ name: String) -> URL? {
+    let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent(name)
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+}
+
 /// A small deterministic generator (xorshift64*), so that a failing case can be replayed from its seed.
 struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
