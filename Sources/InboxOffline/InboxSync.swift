@@ -66,12 +66,11 @@ public struct InboxSync: Sendable {
     @discardableResult
     public func waitForChanges(timeout: Int32 = 30) async throws -> Int {
         guard let cursor = try store.cursor(namespace: namespaceID) else { return try await sync() }
+        // One longpoll only: following its rounds would longpoll again and wait out another timeout.
+        var rounds = namespace.delta.longpoll.waitForChanges(cursor: cursor, timeout: timeout).deltaRounds()
+            .makeAsyncIterator()
         var count = 0
-        for try await round in namespace.delta.longpoll.waitForChanges(cursor: cursor, timeout: timeout)
-            .deltaRounds()
-        {
-            count += try await apply(round)
-        }
+        if let round = try await rounds.next() { count = try await apply(round) }
         return count + (try await sync())
     }
 

@@ -92,6 +92,23 @@ import Testing
         #expect(try dump(fixture.store) == once)
     }
 
+    @Test func longpollBringsAChangeAsItHappens() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        Mailbox.seed(fixture, threads: 3, seed: 4)
+        try await fixture.sync.sync()
+        // The change lands while the longpoll waits (the mock holds it up to 30 s, polling its log). The pause
+        // only makes that likely; a change made before the longpoll arrives is answered at once, just the same.
+        let waiting = Task { try await fixture.sync.waitForChanges(timeout: 30) }
+        try await Task.sleep(for: .milliseconds(200))
+        fixture.mock.store.insert(
+            ["object": "thread", "subject": "Realtime", "last_message_timestamp": 1_500_000_000],
+            into: fixture.threads, key: "live")
+        #expect(try await waiting.value >= 1)
+        #expect(try fixture.store.thread("live")?.subject == "Realtime")
+        #expect(try fixture.store.cursor(namespace: "ns") == InboxPaths.cursor(fixture.mock.store.latestSequence))
+    }
+
     /// Every row of every table, as text.
     func dump(_ store: InboxStore) throws -> [String] {
         try store.database.read { db in
