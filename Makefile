@@ -71,7 +71,7 @@ conformance: setup
 # undocumented parameter fail the target. Graph is included: all of Graph v1.0 documents without a warning in about
 # two minutes (an archive of about 0.8 GB).
 DOCS_OUTPUT := .build/docs
-DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks $(SERVICE_NAMES)
+DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks InboxOffline $(SERVICE_NAMES)
 
 docs: setup
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
