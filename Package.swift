@@ -176,6 +176,12 @@ let package = Package(
             ],
             path: "Tests/InboxOfflineTests"
         ),
+        // `Benchmarks/run.sh inbox`: the first sync of 10,000 threads and live view latency (not part of the tests).
+        .executableTarget(
+            name: "inbox-offline-bench",
+            dependencies: ["InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime"],
+            path: "Benchmarks/InboxOffline"
+        ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
