@@ -34,15 +34,6 @@ rows the view shows, not with the size of the change.
 <!-- inbox:end -->
 MD
 )
-[ -f "$output" ] || : > "$output"
 printf '%s\n' "$section" > "$work/section.md"
-if grep -q '^<!-- inbox:begin' "$output"; then
-  awk -v file="$work/section.md" '
-    /^<!-- inbox:begin/ { while ((getline line < file) > 0) print line; skipping = 1; next }
-    /^<!-- inbox:end/ { skipping = 0; next }
-    !skipping { print }' "$output" > "$work/output.tmp"
-else
-  { cat "$output"; [ -s "$output" ] && echo; cat "$work/section.md"; } > "$work/output.tmp"
-fi
-mv "$work/output.tmp" "$output"
+Benchmarks/write-section.sh inbox "$work/section.md" "$output"
 echo "bench: wrote the inbox section of $output"

@@ -170,18 +170,8 @@ echo
 echo "$section"
 echo
 if [ "$write" = 1 ]; then
-  [ -f "$output" ] || : > "$output"
   printf '%s\n' "$section" > "$work/section.md"
-  if grep -q '^<!-- transport:begin' "$output"; then
-    # Replace the old section in place.
-    awk -v file="$work/section.md" '
-      /^<!-- transport:begin/ { while ((getline line < file) > 0) print line; skipping = 1; next }
-      /^<!-- transport:end/ { skipping = 0; next }
-      !skipping { print }' "$output" > "$work/output.tmp"
-  else
-    { cat "$output"; [ -s "$output" ] && echo; cat "$work/section.md"; } > "$work/output.tmp"
-  fi
-  mv "$work/output.tmp" "$output"
+  Benchmarks/write-section.sh transport "$work/section.md" "$output"
   say "wrote the transport section of $output"
 else
   say "--no-write: $output left as it was"
