@@ -127,6 +127,13 @@ public struct InboxFilter: Sendable, Hashable {
     public func sql(namespace: String, order: ThreadOrder = .recentFirst) -> (
         sql: String, arguments: StatementArguments
     ) {
+        sql(namespace: namespace, order: order, selecting: "t.id, t.json")
+    }
+
+    /// The same query with other columns of `threads t` (a view reads `t.id, t.revision`).
+    func sql(namespace: String, order: ThreadOrder, selecting columns: String) -> (
+        sql: String, arguments: StatementArguments
+    ) {
         var conditions = ["t.namespace_id = ?"]
         var values: [(any DatabaseValueConvertible)?] = [namespace]
         func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
@@ -156,7 +163,7 @@ public struct InboxFilter: Sendable, Hashable {
         add("t.last_message_timestamp > ?", lastMessageAfter)
         add("t.first_message_timestamp < ?", startedBefore)
         add("t.first_message_timestamp > ?", startedAfter)
-        var sql = "SELECT t.id, t.json FROM threads t WHERE " + conditions.joined(separator: " AND ")
+        var sql = "SELECT \(columns) FROM threads t WHERE " + conditions.joined(separator: " AND ")
         sql += " ORDER BY " + order.sql
         if limit != nil || offset != nil {
             // SQLite's LIMIT -1 is "no limit", for an offset alone.

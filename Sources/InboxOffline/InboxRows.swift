@@ -14,14 +14,15 @@ enum InboxRows {
             try db.execute(
                 sql: """
                     INSERT INTO threads (id, namespace_id, subject_key, first_message_timestamp,
-                        last_message_timestamp, json) VALUES (?, ?, ?, ?, ?, ?)
+                        last_message_timestamp, json, revision) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET namespace_id = excluded.namespace_id,
                         subject_key = excluded.subject_key, first_message_timestamp = excluded.first_message_timestamp,
-                        last_message_timestamp = excluded.last_message_timestamp, json = excluded.json
+                        last_message_timestamp = excluded.last_message_timestamp, json = excluded.json,
+                        revision = excluded.revision
                     """,
                 arguments: [
                     id, namespace, folded(object["subject"]), object["first_message_timestamp"]?.int64,
-                    object["last_message_timestamp"]?.int64, json,
+                    object["last_message_timestamp"]?.int64, json, revision(of: json),
                 ])
             try removeIndexRows(db, .thread, id: id)
             for tag in object["tags"]?.arrayValue ?? [] {
@@ -91,6 +92,17 @@ enum InboxRows {
             try db.execute(sql: "DELETE FROM message_files WHERE message_id = ?", arguments: [id])
         default: break
         }
+    }
+
+    /// A fingerprint of a row's JSON (64-bit FNV-1a): equal JSON, equal revision, in every process, so saving the
+    /// same object again leaves it as it was.
+    static func revision(of json: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in json.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
     }
 
     /// Text as filters compare it: without case.

@@ -52,6 +52,20 @@ enum InboxSchema {
                         last_error TEXT);
                     """)
         }
+        migrator.registerMigration("v2: thread revisions, so that views compare numbers, not JSON") { db in
+            try db.execute(sql: "ALTER TABLE threads ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+            for row in try Row.fetchAll(db, sql: "SELECT id, json FROM threads") {
+                try db.execute(
+                    sql: "UPDATE threads SET revision = ? WHERE id = ?",
+                    arguments: [InboxRows.revision(of: row["json"]), row["id"] as String])
+            }
+            // A view reads ids and revisions in its order from the index alone.
+            try db.execute(
+                sql: """
+                    DROP INDEX threads_by_recency;
+                    CREATE INDEX threads_by_recency ON threads (namespace_id, last_message_timestamp DESC, id, revision);
+                    """)
+        }
         return migrator
     }()
 }

@@ -18,50 +18,78 @@ public struct ThreadView: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator {
         let query = query
+        // The observation reads ids and revisions only (from the index); JSON is read for new revisions alone.
         let observation = ValueObservation.tracking { db in
             try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map {
-                ViewRow(id: $0["id"], json: $0["json"])
+                ViewRow(id: $0["id"], revision: $0["revision"])
             }
         }.removeDuplicates()
-        return Iterator(rows: observation.values(in: store.database, scheduling: .task).makeAsyncIterator())
+        return Iterator(
+            store: store, rows: observation.values(in: store.database, scheduling: .task).makeAsyncIterator())
     }
 
     public struct Iterator: AsyncIteratorProtocol {
+        let store: InboxStore
         var rows: AsyncValueObservation<[ViewRow]>.Iterator
         var previous: [ViewRow]?
-        var models: [ViewRow: MailThread] = [:]
+        /// The decoded threads of the last snapshot, by id, with the revision they were read at.
+        var models: [String: (revision: Int64, thread: MailThread)] = [:]
 
         public mutating func next() async throws -> ViewSnapshot? {
-            while let current = try await rows.next() {
+            rows: while let current = try await rows.next() {
                 let changes = ChangeSet(from: previous ?? [], to: current)
-                let isFirst = previous == nil
-                previous = current
-                guard isFirst || !changes.isEmpty else { continue }
-                // A row whose JSON did not change keeps its decoded model.
-                var decoded: [ViewRow: MailThread] = [:]
+                guard previous == nil || !changes.isEmpty else { continue }
+                let stale = current.filter { models[$0.id]?.revision != $0.revision }.map(\.id)
+                let fresh = try await Self.read(stale, from: store)
+                var kept: [String: (revision: Int64, thread: MailThread)] = [:]
                 var threads: [MailThread] = []
                 threads.reserveCapacity(current.count)
                 for row in current {
-                    let model = try models[row] ?? InboxStore.model(MailThread.self, json: row.json)
-                    decoded[row] = model
-                    threads.append(model)
+                    // Deleted between the two reads: that commit brings another value, diffed from `previous`.
+                    guard let entry = fresh[row.id] ?? models[row.id] else { continue rows }
+                    kept[row.id] = entry
+                    threads.append(entry.thread)
                 }
-                models = decoded
+                previous = current
+                models = kept
                 return ViewSnapshot(threads: threads, changes: changes)
             }
             return nil
         }
+
+        /// The JSON of `ids`, decoded, with the revision it was read at.
+        static func read(_ ids: [String], from store: InboxStore) async throws -> [String: (
+            revision: Int64, thread: MailThread
+        )] {
+            guard !ids.isEmpty else { return [:] }
+            let rows = try await store.database.read { db in
+                var rows: [(id: String, revision: Int64, json: String)] = []
+                // Well under SQLite's limit on bound values a statement.
+                for start in stride(from: 0, to: ids.count, by: 500) {
+                    let chunk = Array(ids[start..<Swift.min(start + 500, ids.count)])
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    rows += try Row.fetchAll(
+                        db, sql: "SELECT id, revision, json FROM threads WHERE id IN (\(marks))",
+                        arguments: StatementArguments(chunk)
+                    ).map { ($0["id"], $0["revision"], $0["json"]) }
+                }
+                return rows
+            }
+            var read: [String: (revision: Int64, thread: MailThread)] = [:]
+            for row in rows { read[row.id] = (row.revision, try InboxStore.model(MailThread.self, json: row.json)) }
+            return read
+        }
     }
 }
 
-/// One row a view shows: a thread's id and JSON.
+/// One row a view shows: a thread's id and the revision of its JSON (equal JSON, equal revision).
 public struct ViewRow: Hashable, Sendable {
     public var id: String
-    public var json: String
+    public var revision: Int64
 
-    public init(id: String, json: String) {
+    public init(id: String, revision: Int64) {
         self.id = id
-        self.json = json
+        self.revision = revision
     }
 }
 
@@ -108,7 +136,7 @@ public struct ChangeSet: Sendable, Hashable {
                 continue
             }
             kept.append((before, index))
-            if old[before].json != row.json { updated.append(index) }
+            if old[before].revision != row.revision { updated.append(index) }
         }
         let staying = Self.longestIncreasingRun(kept.map(\.old))
         moves = kept.enumerated().filter { !staying.contains($0.offset) }.map {
@@ -145,6 +173,6 @@ extension InboxStore {
     public func view(namespace: String, filter: InboxFilter = InboxFilter(), order: ThreadOrder = .recentFirst)
         -> ThreadView
     {
-        ThreadView(store: self, query: filter.sql(namespace: namespace, order: order))
+        ThreadView(store: self, query: filter.sql(namespace: namespace, order: order, selecting: "t.id, t.revision"))
     }
 }
