@@ -66,6 +66,14 @@ enum InboxSchema {
                     CREATE INDEX threads_by_recency ON threads (namespace_id, last_message_timestamp DESC, id, revision);
                     """)
         }
+        migrator.registerMigration("v3: where an interrupted first fetch resumes") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE sync_state ADD COLUMN fetch_kind TEXT;
+                    ALTER TABLE sync_state ADD COLUMN fetch_offset INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE sync_state ADD COLUMN fetch_cursor TEXT;
+                    """)
+        }
         return migrator
     }()
 }

@@ -78,17 +78,29 @@ public enum InboxObjectKind: String, Sendable, CaseIterable {
     public var table: String { self == .namespace ? "namespaces" : rawValue + "s" }
 }
 
-/// The sync state of a namespace: its cursor and whether the first full fetch finished.
+/// The sync state of a namespace: its cursor, whether the first full fetch finished, and where an interrupted
+/// first fetch resumes (the collection, how many of its items were saved, and the service's latest cursor when that
+/// attempt began).
 struct SyncState {
     var cursor: String?
     var fetched: Bool
+    var fetchKind: InboxObjectKind? = nil
+    var fetchOffset = 0
+    var fetchCursor: String? = nil
 
     static func read(_ db: Database, namespace: String) throws -> SyncState {
         let row = try Row.fetchOne(
-            db, sql: "SELECT cursor, fetched FROM sync_state WHERE namespace_id = ?", arguments: [namespace])
-        return SyncState(cursor: row?["cursor"], fetched: row?["fetched"] ?? false)
+            db,
+            sql: """
+                SELECT cursor, fetched, fetch_kind, fetch_offset, fetch_cursor FROM sync_state WHERE namespace_id = ?
+                """, arguments: [namespace])
+        return SyncState(
+            cursor: row?["cursor"], fetched: row?["fetched"] ?? false,
+            fetchKind: (row?["fetch_kind"] as String?).flatMap(InboxObjectKind.init(rawValue:)),
+            fetchOffset: row?["fetch_offset"] ?? 0, fetchCursor: row?["fetch_cursor"])
     }
 
+    /// Saves the cursor and whether the first fetch is done; the fetch position is left as it is.
     static func write(_ db: Database, namespace: String, cursor: String?, fetched: Bool) throws {
         try db.execute(
             sql: """
@@ -96,5 +108,16 @@ struct SyncState {
                 ON CONFLICT (namespace_id) DO UPDATE SET cursor = excluded.cursor, fetched = excluded.fetched
                 """,
             arguments: [namespace, cursor, fetched])
+    }
+
+    static func writeFetchCursor(_ db: Database, namespace: String, cursor: String?) throws {
+        try db.execute(
+            sql: "UPDATE sync_state SET fetch_cursor = ? WHERE namespace_id = ?", arguments: [cursor, namespace])
+    }
+
+    static func writeFetchPosition(_ db: Database, namespace: String, kind: InboxObjectKind?, offset: Int) throws {
+        try db.execute(
+            sql: "UPDATE sync_state SET fetch_kind = ?, fetch_offset = ? WHERE namespace_id = ?",
+            arguments: [kind?.rawValue, offset, namespace])
     }
 }

@@ -39,13 +39,18 @@ public struct InboxSync: Sendable {
         }
         if !state.fetched {
             // The cursor comes first: changes made while the pages are fetched are replayed after them.
-            var latest = state.cursor
-            if latest == nil { latest = try await namespace.delta.getLatestCursor().execute().cursor }
-            let cursor = latest
+            let latest = try await namespace.delta.getLatestCursor().execute().cursor
+            let cursor = state.cursor ?? latest
             try await store.database.write { [namespaceID] db in
                 try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: false)
+                try SyncState.writeFetchCursor(db, namespace: namespaceID, cursor: latest)
             }
-            count += try await fetchEverything { objects, phase in
+            // An interrupted fetch goes on where it stopped, unless the service changed since that attempt began:
+            // offsets may have shifted, so the collection is listed again from the start (saving is idempotent,
+            // and every change since the first cursor comes again by delta).
+            var resume = state
+            if state.fetchCursor != latest { resume.fetchOffset = 0 }
+            count += try await fetchEverything(from: resume) { objects, phase in
                 progress?(Progress(phase: phase, objects: objects))
             }
             try await store.database.write { [namespaceID] db in
@@ -91,44 +96,76 @@ public struct InboxSync: Sendable {
         }
     }
 
-    /// Every collection, page by page, each page in its own transaction (a crash repeats pages, harmlessly).
-    private func fetchEverything(progress: (Int, String) -> Void) async throws -> Int {
+    /// What the first fetch lists, in order.
+    static let fetchOrder: [InboxObjectKind] = [
+        .namespace, .tag, .thread, .message, .draft, .contact, .file, .calendar, .event,
+    ]
+
+    /// Every collection, page by page, each page in the transaction that records how far the fetch has come.
+    private func fetchEverything(from state: SyncState, progress: (Int, String) -> Void) async throws -> Int {
+        let order = Self.fetchOrder
+        let first = state.fetchKind.flatMap { order.firstIndex(of: $0) } ?? 0
         var count = 0
-        do {
-            let space = try await namespace.request().get()
-            try await save([space.storage], as: .namespace)
-            count += 1
-        } catch let error as BinderyError where error.status == 404 {
-            // Some deployments do not answer for the namespace itself; its contents are what matter.
+        for (index, kind) in order.enumerated().dropFirst(first) {
+            let offset = kind == state.fetchKind ? state.fetchOffset : 0
+            count += try await fetch(kind, from: offset, after: count, progress)
+            let next = index + 1 < order.count ? order[index + 1] : nil
+            try await store.database.write { [namespaceID] db in
+                try SyncState.writeFetchPosition(db, namespace: namespaceID, kind: next, offset: 0)
+            }
         }
-        let limit = pageSize
-        count += try await fetch(namespace.tags.list(limit: limit), as: .tag, after: count, progress)
-        count += try await fetch(namespace.threads.list(limit: limit), as: .thread, after: count, progress)
-        count += try await fetch(namespace.messages.list(limit: limit), as: .message, after: count, progress)
-        count += try await fetch(namespace.drafts.list(limit: limit), as: .draft, after: count, progress)
-        count += try await fetch(namespace.contacts.list(limit: limit), as: .contact, after: count, progress)
-        count += try await fetch(namespace.files.list(limit: limit), as: .file, after: count, progress)
-        count += try await fetch(namespace.calendars.list(limit: limit), as: .calendar, after: count, progress)
-        count += try await fetch(namespace.events.list(limit: limit), as: .event, after: count, progress)
         return count
     }
 
-    private func fetch<Model: JSONModel>(
-        _ request: CollectionRequest<Model>, as kind: InboxObjectKind, after earlier: Int,
+    private func fetch(
+        _ kind: InboxObjectKind, from offset: Int, after earlier: Int, _ progress: (Int, String) -> Void
+    ) async throws -> Int {
+        let limit = pageSize
+        let start = offset > 0 ? Int32(clamping: offset) : nil  // a fresh listing sends no offset
+        switch kind {
+        case .namespace:
+            do {
+                let space = try await namespace.request().get()
+                try await save([space.storage], as: .namespace)
+                return 1
+            } catch let error as BinderyError where error.status == 404 {
+                // Some deployments do not answer for the namespace itself; its contents are what matter.
+                return 0
+            }
+        case .tag: return try await listed(namespace.tags.list(limit: limit, offset: start))
+        case .thread: return try await listed(namespace.threads.list(limit: limit, offset: start))
+        case .message: return try await listed(namespace.messages.list(limit: limit, offset: start))
+        case .draft: return try await listed(namespace.drafts.list(limit: limit, offset: start))
+        case .contact: return try await listed(namespace.contacts.list(limit: limit, offset: start))
+        case .file: return try await listed(namespace.files.list(limit: limit, offset: start))
+        case .calendar: return try await listed(namespace.calendars.list(limit: limit, offset: start))
+        case .event: return try await listed(namespace.events.list(limit: limit, offset: start))
+        }
+        func listed<Model: JSONModel>(_ request: CollectionRequest<Model>) async throws -> Int {
+            try await pages(request, kind, offset, earlier, progress)
+        }
+    }
+
+    private func pages<Model: JSONModel>(
+        _ request: CollectionRequest<Model>, _ kind: InboxObjectKind, _ offset: Int, _ earlier: Int,
         _ progress: (Int, String) -> Void
     ) async throws -> Int {
         var count = 0
         for try await page in request.pages() {
-            try await save(page.value.map(\.storage), as: kind)
             count += page.value.count
+            try await save(page.value.map(\.storage), as: kind, position: offset + count)
             progress(earlier + count, "fetch \(kind.table)")
         }
         return count
     }
 
-    private func save(_ objects: [JSONObject], as kind: InboxObjectKind) async throws {
+    /// Saves a page and, in the same transaction, how many of the collection's items are now saved.
+    private func save(_ objects: [JSONObject], as kind: InboxObjectKind, position: Int? = nil) async throws {
         try await store.database.write { [namespaceID] db in
             for object in objects { try InboxRows.save(db, kind, object, namespace: namespaceID) }
+            if let position {
+                try SyncState.writeFetchPosition(db, namespace: namespaceID, kind: kind, offset: position)
+            }
         }
     }
 
