@@ -116,8 +116,9 @@ public struct InboxOutbox: Sendable {
     // MARK: Replaying
 
     /// Sends the queued writes in order until the queue is empty or a failure that may pass stops it (the
-    /// report says when to try again). Writes that are still backing off are not sent.
-    public func replay() async throws -> Report {
+    /// report says when to try again). Writes that are still backing off are not sent. `progress` hears of each
+    /// write as it leaves the queue, whatever became of it.
+    public func replay(progress: (@Sendable (PendingWrite) -> Void)? = nil) async throws -> Report {
         var report = Report()
         while let (write, payload, notBefore) = try nextWrite() {
             let wait = notBefore - Date().timeIntervalSince1970
@@ -125,6 +126,7 @@ public struct InboxOutbox: Sendable {
                 report.retryAfter = .milliseconds(Int(wait * 1000))
                 return report
             }
+            defer { progress?(write) }
             do {
                 try await perform(write, payload, &report)
             } catch let error as BinderyError where Self.mayPass(error) {

@@ -27,7 +27,7 @@ case "sync":
 case "replay":
     var outbox = InboxOutbox(store: store, client: client, namespace: arguments[5])
     outbox.initialBackoff = .zero
-    let report = try await outbox.replay()
+    let report = try await outbox.replay { write in say("\(write.operation) \(write.targetID)") }
     say("replayed \(report.completed.count)")
 default:
     exit(2)
