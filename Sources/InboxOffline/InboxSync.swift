@@ -53,6 +53,9 @@ public struct InboxSync: Sendable {
             count += try await fetchEverything(from: resume) { objects, phase in
                 progress?(Progress(phase: phase, objects: objects))
             }
+            if try await namespace.delta.getLatestCursor().execute().cursor != cursor {
+                count += try await fetchSlipped()
+            }
             try await store.database.write { [namespaceID] db in
                 try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: true)
             }
@@ -157,6 +160,65 @@ public struct InboxSync: Sendable {
             progress(earlier + count, "fetch \(kind.table)")
         }
         return count
+    }
+
+    /// When the service changed during the first fetch, offsets shifted under it: a thread or message can have
+    /// slipped from a page not yet read onto one already read, and no delta event will bring it (it did not
+    /// change). Their ids are cheap to list (`view=ids`); whatever the cache lacks is fetched by id.
+    private func fetchSlipped() async throws -> Int {
+        let threads = namespace.threads
+        let messages = namespace.messages
+        let slippedThreads = try await missing(.thread) { limit, offset in
+            try await threads.ids(limit: limit, offset: offset).execute()
+        }
+        let slippedMessages = try await missing(.message) { limit, offset in
+            try await messages.ids(limit: limit, offset: offset).execute()
+        }
+        var objects: [(InboxObjectKind, JSONObject)] = []
+        for id in slippedThreads {
+            if let thread = try await ifStillThere({ () async throws(BinderyError) in
+                try await threads(id).request().get().storage
+            }) {
+                objects.append((.thread, thread))
+            }
+        }
+        for id in slippedMessages {
+            if let message = try await ifStillThere({ () async throws(BinderyError) in
+                try await messages(id).request().get().storage
+            }) {
+                objects.append((.message, message))
+            }
+        }
+        try await store.database.write { [namespaceID, objects] db in
+            for (kind, object) in objects { try InboxRows.save(db, kind, object, namespace: namespaceID) }
+        }
+        return objects.count
+    }
+
+    /// The object, or nil when the service no longer has it (its deletion comes by delta).
+    private func ifStillThere(
+        _ read: () async throws(BinderyError) -> JSONObject
+    ) async throws(BinderyError) -> JSONObject? {
+        do {
+            return try await read()
+        } catch {
+            if error.status == 404 { return nil }
+            throw error
+        }
+    }
+
+    /// The ids the service lists for `kind` that the cache does not hold.
+    private func missing(
+        _ kind: InboxObjectKind, listing: (Int32, Int32) async throws -> [String]
+    ) async throws -> [String] {
+        var listed: [String] = []
+        while true {
+            let page = try await listing(1000, Int32(clamping: listed.count))
+            listed += page
+            if page.count < 1000 { break }
+        }
+        let cached = Set(try store.ids(of: kind))
+        return listed.filter { !cached.contains($0) }
     }
 
     /// Saves a page and, in the same transaction, how many of the collection's items are now saved.

@@ -3,6 +3,7 @@ import BinderyRuntime
 import Foundation
 import GRDB
 import Inbox
+import Synchronization
 import Testing
 
 @testable import InboxOffline
@@ -47,6 +48,27 @@ import Testing
         #expect(try fixture.store.threads(namespace: "ns", matching: .starred).map(\.id).contains(ids[0]))
         #expect(!(try fixture.store.threads(namespace: "ns", matching: .unread).map(\.id).contains(ids[0])))
         #expect(try fixture.store.cursor(namespace: "ns") == InboxPaths.cursor(fixture.mock.store.latestSequence))
+    }
+
+    @Test func aDeletionWhileTheFirstFetchPagesLosesNothing() async throws {
+        let fixture = try await OfflineFixture(pageSize: 50)
+        defer { Task { await fixture.stop() } }
+        Mailbox.seed(fixture, threads: 200, seed: 5)
+        // After the first page of threads, the newest thread goes: every later page shifts by one, and the
+        // thread that was first on page two is now last on page one, which was already read.
+        let deleted = Mutex(false)
+        let mock = fixture.mock
+        let threads = fixture.threads
+        try await fixture.sync.sync { progress in
+            guard progress.phase == "fetch threads", !deleted.withLock({ $0 }) else { return }
+            deleted.withLock { $0 = true }
+            let listed = mock.store.items(in: threads).max {
+                ($0.object["last_message_timestamp"]?.int64 ?? 0) < ($1.object["last_message_timestamp"]?.int64 ?? 0)
+            }
+            if let newest = listed?.key { mock.store.remove(at: threads + [newest]) }
+        }
+        #expect(deleted.withLock { $0 })
+        #expect(try fixture.store.ids(of: .thread) == fixture.serverObjects(fixture.threads).keys.sorted())
     }
 
     @Test func rowsKeepTheModelsJSONLosslessly() async throws {
