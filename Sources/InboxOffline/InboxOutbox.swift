@@ -48,6 +48,8 @@ public struct InboxOutbox: Sendable {
         public var refused: [(write: PendingWrite, error: BinderyError)] = []
         /// Set when a failure that may pass (no connection, 5xx, 429) stopped the replay: the queue waits.
         public var retryAfter: Duration?
+        /// Another replay (in this process or another) holds the queue: this one sent nothing.
+        public var busy = false
     }
 
     // MARK: Writing offline
@@ -118,26 +120,86 @@ public struct InboxOutbox: Sendable {
     /// Sends the queued writes in order until the queue is empty or a failure that may pass stops it (the
     /// report says when to try again). Writes that are still backing off are not sent. `progress` hears of each
     /// write as it leaves the queue, whatever became of it.
+    ///
+    /// One replay at a time holds the queue (a lease in the file, taken over when its holder's process has died or
+    /// it has expired): two replayers would both find a send in flight, confirm it unsent, and send it twice.
     public func replay(progress: (@Sendable (PendingWrite) -> Void)? = nil) async throws -> Report {
         var report = Report()
+        let lease = UUID().uuidString
+        guard try await takeLease(lease) else {
+            report.busy = true
+            return report
+        }
+        do {
+            try await replayQueue(&report, lease: lease, progress: progress)
+        } catch {
+            try? await releaseLease(lease)
+            throw error
+        }
+        try await releaseLease(lease)
+        return report
+    }
+
+    private func replayQueue(
+        _ report: inout Report, lease: String, progress: (@Sendable (PendingWrite) -> Void)?
+    ) async throws {
         while let (write, payload, notBefore) = try nextWrite() {
+            guard try await takeLease(lease) else {
+                report.busy = true
+                return
+            }
             let wait = notBefore - Date().timeIntervalSince1970
             if wait > 0 {
                 report.retryAfter = .milliseconds(Int(wait * 1000))
-                return report
+                return
             }
             defer { progress?(write) }
             do {
                 try await perform(write, payload, &report)
             } catch let error as BinderyError where Self.mayPass(error) {
                 report.retryAfter = try await backOff(write, error)
-                return report
+                return
             } catch let error as BinderyError where error.kind == .api {
                 try await refuse(write, payload, error)
                 report.refused.append((write, error))
             }
         }
-        return report
+    }
+
+    /// Takes (or renews) the queue's lease for `owner`; false when a live holder has it. A lease lasts a minute
+    /// from its last renewal, one write; a holder whose process is gone loses it at once.
+    private func takeLease(_ owner: String) async throws -> Bool {
+        let pid = Int(getpid())
+        return try await store.database.write { [namespaceID] db in
+            let now = Date().timeIntervalSince1970
+            if let holder = try Row.fetchOne(
+                db, sql: "SELECT owner, pid, expires FROM outbox_lease WHERE namespace_id = ?",
+                arguments: [namespaceID]),
+                holder["owner"] as String != owner, holder["expires"] as Double > now,
+                Self.isRunning(pid: holder["pid"])
+            {
+                return false
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox_lease (namespace_id, owner, pid, expires) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (namespace_id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid,
+                        expires = excluded.expires
+                    """, arguments: [namespaceID, owner, pid, now + 60])
+            return true
+        }
+    }
+
+    private func releaseLease(_ owner: String) async throws {
+        try await store.database.write { [namespaceID] db in
+            try db.execute(
+                sql: "DELETE FROM outbox_lease WHERE namespace_id = ? AND owner = ?", arguments: [namespaceID, owner])
+        }
+    }
+
+    /// Whether a process with this id runs on this machine (signal 0 checks without sending anything).
+    private static func isRunning(pid: Int) -> Bool {
+        kill(pid_t(pid), 0) == 0 || errno == EPERM
     }
 
     private func perform(_ write: PendingWrite, _ payload: JSONObject, _ report: inout Report) async throws {

@@ -74,6 +74,13 @@ enum InboxSchema {
                     ALTER TABLE sync_state ADD COLUMN fetch_cursor TEXT;
                     """)
         }
+        migrator.registerMigration("v4: one replayer at a time") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_lease (
+                        namespace_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, expires REAL NOT NULL);
+                    """)
+        }
         return migrator
     }()
 }

@@ -28,7 +28,7 @@ import Testing
         let store = try InboxStore(path: path)
         let applied = try await store.database.read { db in try InboxSchema.migrator.appliedIdentifiers(db) }
         #expect(applied.count == InboxSchema.migrator.migrations.count)
-        #expect(applied.count == 3)
+        #expect(applied.count == 4)
         let revision = try await store.database.read { db in
             try Int64.fetchOne(db, sql: "SELECT revision FROM threads WHERE id = 't1'")
         }

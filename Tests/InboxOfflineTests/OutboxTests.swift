@@ -93,6 +93,26 @@ import Testing
         #expect(try outbox(fixture).pending().isEmpty)
     }
 
+    @Test func twoReplaysAtOnceSendEachDraftOnce() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        let drafts = (0..<8).map { "d\($0)" }
+        for draft in drafts { seedDraft(fixture, draft, version: 1) }
+        try await fixture.sync.sync()
+        for draft in drafts { try await outbox(fixture).send(draft: draft) }
+        // Slow sends keep the first replay busy while the second asks for the queue.
+        fixture.mock.inject(.slow(.milliseconds(30)), count: drafts.count, pathContains: "/send")
+        async let first = outbox(fixture).replay()
+        async let second = outbox(fixture).replay()
+        let reports = try await [first, second]
+        #expect(reports.filter(\.busy).count == 1)
+        #expect(reports.flatMap(\.completed).map(\.targetID).sorted() == drafts)
+        let sends = fixture.mock.requests.filter { $0.path.hasSuffix("/send") }
+        #expect(sends.count == drafts.count)
+        // The lease is given back: a later replay is not busy.
+        #expect(try await outbox(fixture).replay().busy == false)
+    }
+
     @Test func aStaleDraftVersionIsAConflictAndRefreshesTheDraft() async throws {
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
