@@ -4,13 +4,14 @@ GEN := .build/debug/bindery-gen
 
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
 GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
-          Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated
+          Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated \
+          Tests/Golden/RealWorld/spec.json:Tests/Golden/RealWorld/Generated
 # The services are the folders of Specs/ (Package.swift reads the same list): Specs/X/<spec> → Sources/X/Generated.
 SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.json))
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-inbox format check-format clean
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox format check-format clean
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -22,6 +23,7 @@ help:
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports and the Inbox offline store (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
+	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=spec.json: bindery-gen and swift-openapi-generator on a public spec"
 	@echo "make bench-inbox  only the Inbox offline store: first sync of 10,000 threads, live view latency"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
@@ -72,7 +74,7 @@ conformance: setup
 # undocumented parameter fail the target. Graph is included: all of Graph v1.0 documents without a warning in about
 # two minutes (an archive of about 0.8 GB).
 DOCS_OUTPUT := .build/docs
-DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks InboxOffline $(SERVICE_NAMES)
+DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks OneNotePicker InboxOffline $(SERVICE_NAMES)
 
 docs: setup
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
@@ -84,6 +86,8 @@ bench: setup
 bench-transport: setup
 	Benchmarks/run.sh transport
 
+bench-openapi: setup
+	Benchmarks/openapi.sh
 bench-inbox: setup
 	Benchmarks/run.sh inbox
 

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MicrosoftIdentity", targets: ["MicrosoftIdentity"]),
         .library(name: "BinderyMock", targets: ["BinderyMock"]),
         .library(name: "BinderyServiceMocks", targets: ["BinderyServiceMocks"]),
+        .library(name: "OneNotePicker", targets: ["OneNotePicker"]),
         .library(name: "InboxOffline", targets: ["InboxOffline"]),
         .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
         .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
@@ -118,6 +119,9 @@ let package = Package(
             path: "Sources/BinderyServiceMocks"
         ),
 
+        // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.
+        .target(name: "OneNotePicker", dependencies: ["OneNote", "BinderyRuntime"], path: "Sources/OneNotePicker"),
+
         // Inbox offline: a SQLite cache synced by cursor delta, live filtered views and an outbox of offline writes.
         .target(
             name: "InboxOffline",
@@ -125,11 +129,11 @@ let package = Package(
             path: "Sources/InboxOffline"
         ),
 
-        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance` and `inbox`.
+        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance`, `onenote pick` and `inbox`.
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline",
+                "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker", "InboxOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
@@ -138,6 +142,8 @@ let package = Package(
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
         .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
+        // The constructs of large public OpenAPI specs (choices, maps, forms, text, mixed segments, servers).
+        .target(name: "GoldenRealWorld", dependencies: ["BinderyRuntime"], path: "Tests/Golden/RealWorld/Generated"),
 
         // MARK: Tests
         .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
@@ -154,13 +160,19 @@ let package = Package(
         .testTarget(
             name: "RuntimeTests",
             dependencies: [
-                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI",
+                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld",
                 // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
                 "MicrosoftIdentity", "Spark", "Inbox",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/RuntimeTests"
+        ),
+        // The headless picker over HTTP against the mock, and `bindery onenote pick` driven through a pseudo-terminal.
+        .testTarget(
+            name: "OneNotePickerTests",
+            dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity"],
+            path: "Tests/OneNotePickerTests"
         ),
         // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
         .executableTarget(

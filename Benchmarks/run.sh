@@ -157,5 +157,7 @@ say "HTTP transports (Benchmarks/transport.sh; its log is .build-bench/transport
 Benchmarks/transport.sh >>"$log" 2>&1 || { say "the transport benchmark failed; see $log"; exit 1; }
 say "Inbox offline store (Benchmarks/inbox.sh)"
 Benchmarks/inbox.sh >>"$log" 2>&1 || { say "the inbox benchmark failed; see $log"; exit 1; }
+say "a public OpenAPI spec (Benchmarks/openapi.sh; skipped without BINDERY_OPENAPI_SPEC)"
+Benchmarks/openapi.sh >>"$log" 2>&1 || { say "the OpenAPI benchmark failed; see .build-bench/openapi/log.txt"; exit 1; }
 say "done: BENCHMARKS.md"
 cat BENCHMARKS.md

@@ -7,6 +7,7 @@ public struct Emitter: Sendable {
     public struct Options: Sendable {
         public var moduleName: String
         public var clientName: String?
+        /// The default service root; empty for the spec's first server (or `https://localhost` without one).
         public var baseURL: String
         /// Other service roots by name (`consumer` → `consumerBaseURL`).
         public var alternativeBaseURLs: [String: String]
@@ -54,7 +55,7 @@ public struct Emitter: Sendable {
                 }
             self.init(
                 moduleName: config.moduleName, clientName: config.clientName,
-                baseURL: config.baseURL ?? "https://localhost", alternativeBaseURLs: config.alternativeBaseURLs,
+                baseURL: config.baseURL ?? "", alternativeBaseURLs: config.alternativeBaseURLs,
                 accessLevel: config.accessLevel, nameOverrides: config.nameOverrides,
                 specDisplayPath: specDisplayPath, layout: layout)
             referenceURL = config.referenceURL
@@ -112,10 +113,11 @@ public struct Emitter: Sendable {
         enum Work {
             case enumeration(EnumSpec)
             case structure(StructureSpec)
+            case choice(ChoiceSpec)
             case resource(ResourceSpec)
         }
         let work: [Work] =
-            spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure)
+            spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure) + spec.choices.map(Work.choice)
             + spec.resources.filter { $0.name != spec.rootResource }.map(Work.resource)
         typealias Unit = (name: String, folder: String, declarations: [Declaration], diagnostics: [Diagnostic])
         let results = Mutex([Unit?](repeating: nil, count: work.count))
@@ -132,6 +134,9 @@ public struct Emitter: Sendable {
                 case .structure(let structure):
                     let declarations = models.translate(structure, diagnostics: &unitDiagnostics)
                     unit = (symbols.typeName(structure.name), "Models", declarations, unitDiagnostics.all)
+                case .choice(let choice):
+                    let declarations = models.translate(choice, diagnostics: &unitDiagnostics)
+                    unit = (symbols.typeName(choice.name), "Models", declarations, unitDiagnostics.all)
                 case .resource(let resource):
                     let declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
                     unit = (symbols.builderName(resource.name), "Builders", declarations, unitDiagnostics.all)
@@ -226,7 +231,8 @@ private struct Translators {
         symbols = SymbolTable(
             spec: spec, moduleName: options.moduleName, clientName: options.clientName,
             overrides: options.nameOverrides, diagnostics: &diagnostics)
-        let mapping = TypeMapping(symbols: symbols, enumNames: Set(spec.enums.map(\.name)))
+        let mapping = TypeMapping(
+            symbols: symbols, enumNames: Set(spec.enums.map(\.name)), choiceNames: Set(spec.choices.map(\.name)))
         models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping, referenceURL: options.referenceURL)
         let operations = OperationTranslator(
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))

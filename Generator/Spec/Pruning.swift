@@ -17,9 +17,11 @@ extension ServiceSpec {
         var seeds: [QualifiedName] = []
         for structure in structures where isIncluded(structure.name.description) { seeds.append(structure.name) }
         for enumeration in enums where isIncluded(enumeration.name.description) { seeds.append(enumeration.name) }
+        for choice in choices where isIncluded(choice.name.description) { seeds.append(choice.name) }
         for child in root?.children ?? [] where isIncluded(child.name) { seeds.append(child.target) }
         for resource in resources where isIncluded(resource.name.description) { seeds.append(resource.name) }
 
+        let choicesByName = Dictionary(choices.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // Close over what compiling the kept types requires.
         var kept = Set<QualifiedName>()
         var queue = seeds
@@ -29,6 +31,7 @@ extension ServiceSpec {
                 if let base = structure.baseType { queue.append(base) }
                 for property in structure.properties { queue.append(contentsOf: property.type.namedTypes) }
             }
+            for member in choicesByName[name]?.members ?? [] { queue.append(contentsOf: member.type.namedTypes) }
             if let resource = resources.first(where: { $0.name == name }), let model = resource.model {
                 queue.append(contentsOf: model.namedTypes)
             }
@@ -42,6 +45,7 @@ extension ServiceSpec {
 
         var copy = self
         copy.enums = enums.filter { kept.contains($0.name) }
+        copy.choices = choices.filter { kept.contains($0.name) }
         copy.structures = structures.filter { kept.contains($0.name) }.map { structure in
             var structure = structure
             structure.navigationProperties = structure.navigationProperties.filter { keeps($0.type) }
@@ -67,7 +71,7 @@ extension TypeRef {
         switch self {
         case .primitive: return []
         case .named(let name): return [name]
-        case .collection(let element): return element.namedTypes
+        case .collection(let element), .dictionary(let element): return element.namedTypes
         }
     }
 }

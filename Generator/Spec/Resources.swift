@@ -34,7 +34,8 @@ public struct ResourceSpec: Equatable, Sendable {
 public struct ChildSpec: Equatable, Sendable {
     /// The spec's name for the step (navigation property name, entity set name, path segment).
     public var name: String
-    /// The URL segment appended, unencoded (`children`, `microsoft.graph.user` for a type cast, `n`).
+    /// The URL segment appended, unencoded (`children`, `microsoft.graph.user` for a type cast, `n`); empty for
+    /// a collection whose keys follow the owner's URL directly (`metadata/{scope}/{template_key}`).
     public var segment: String
     public var target: QualifiedName
     /// A collection is addressed as `segment` and its items as `segment/{key}`.
@@ -44,6 +45,9 @@ public struct ChildSpec: Equatable, Sendable {
     /// What the service allows through this step: a collection's insert, the update and delete of its items
     /// (or of the one entity a single-valued step leads to).
     public var restrictions: Restrictions
+    /// Taken from the URL of the owner's collection rather than one item's (`files/upload_sessions` beside
+    /// `files/{id}`): a member of the owner's `CollectionRequestBuilder`.
+    public var isOnCollection = false
     public var doc: Documentation
 
     public init(
@@ -67,6 +71,8 @@ public enum HTTPMethod: String, Hashable, Sendable, CaseIterable {
     case patch = "PATCH"
     case delete = "DELETE"
     case head = "HEAD"
+    case options = "OPTIONS"
+    case trace = "TRACE"
 }
 
 public struct OperationSpec: Equatable, Sendable {
@@ -105,6 +111,12 @@ public struct OperationSpec: Equatable, Sendable {
     /// Other URL segments the service accepts for this operation (the legacy OneDrive API's `action.copy` for
     /// `copy`): the route table matches them; the client sends `pathSuffix`.
     public var segmentAliases: [String]
+    /// OpenAPI `deprecated`: still served, but going away.
+    public var isDeprecated = false
+    /// Another operation at a URL and method the resource's own get or update already answers (an OpenAPI path
+    /// with a `#fragment`): a request without its fixed query is the resource's own, so only a fixed query routes
+    /// to it.
+    public var isAlternative = false
     public var doc: Documentation
     public var location: SourceLocation?
 
@@ -170,6 +182,12 @@ public struct BodySpec: Equatable, Sendable {
         self.type = type
         self.contentType = contentType
         self.isRequired = isRequired
+    }
+
+    /// `application/json`, `text/json` or a `+json` type.
+    public var isJSON: Bool {
+        let type = contentType.lowercased()
+        return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
     }
 }
 

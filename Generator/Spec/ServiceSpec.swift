@@ -11,24 +11,65 @@ public struct ServiceSpec: Equatable, Sendable {
     public var doc: Documentation
     public var enums: [EnumSpec]
     public var structures: [StructureSpec]
+    /// Values that are one of several types (OpenAPI `oneOf`/`anyOf` whose members share no base type).
+    public var choices: [ChoiceSpec]
     /// Resources by name. The root resource (`rootResource`) is where a client starts.
     public var resources: [ResourceSpec]
     public var rootResource: QualifiedName
     public var conventions: Conventions
+    /// Where the service runs, first the default (OpenAPI `servers`); empty when the spec does not say.
+    public var servers: [ServerSpec] = []
 
     public init(
         source: String, primaryNamespace: String, doc: Documentation = .init(),
-        enums: [EnumSpec] = [], structures: [StructureSpec] = [], resources: [ResourceSpec] = [],
-        rootResource: QualifiedName, conventions: Conventions
+        enums: [EnumSpec] = [], structures: [StructureSpec] = [], choices: [ChoiceSpec] = [],
+        resources: [ResourceSpec] = [], rootResource: QualifiedName, conventions: Conventions
     ) {
         self.source = source
         self.primaryNamespace = primaryNamespace
         self.doc = doc
         self.enums = enums
         self.structures = structures
+        self.choices = choices
         self.resources = resources
         self.rootResource = rootResource
         self.conventions = conventions
+    }
+}
+
+/// A service root the spec names, perhaps with variables (`https://{region}.api.example.com/v1`).
+public struct ServerSpec: Equatable, Sendable {
+    public struct Variable: Equatable, Sendable {
+        public var name: String
+        public var defaultValue: String
+        /// The values the spec allows; empty for any.
+        public var values: [String]
+        public var doc: Documentation
+
+        public init(name: String, defaultValue: String, values: [String] = [], doc: Documentation = .init()) {
+            self.name = name
+            self.defaultValue = defaultValue
+            self.values = values
+            self.doc = doc
+        }
+    }
+
+    /// The URL template, `{name}` for each variable.
+    public var url: String
+    public var variables: [Variable]
+    public var doc: Documentation
+
+    public init(url: String, variables: [Variable] = [], doc: Documentation = .init()) {
+        self.url = url
+        self.variables = variables
+        self.doc = doc
+    }
+
+    /// The URL with every variable at its default.
+    public var defaultURL: String {
+        variables.reduce(url) { text, variable in
+            text.replacingOccurrences(of: "{\(variable.name)}", with: variable.defaultValue)
+        }
     }
 }
 
@@ -79,16 +120,19 @@ public indirect enum TypeRef: Hashable, Sendable, CustomStringConvertible {
     /// An enum or structured type of this spec.
     case named(QualifiedName)
     case collection(TypeRef)
+    /// A JSON object used as a map from any member name to values of one type (OpenAPI `additionalProperties`).
+    case dictionary(TypeRef)
 
     public var description: String {
         switch self {
         case .primitive(let p): return "Edm.\(p.rawValue)"
         case .named(let n): return n.description
         case .collection(let t): return "Collection(\(t))"
+        case .dictionary(let t): return "Map(\(t))"
         }
     }
 
-    /// The element type of a collection, or the type itself.
+    /// The element type of a collection, or the type itself (a map's values are not its elements).
     public var elementType: TypeRef {
         if case .collection(let element) = self { return element.elementType }
         return self
@@ -151,6 +195,41 @@ public struct EnumSpec: Equatable, Sendable {
         self.name = name
         self.members = members
         self.isFlags = isFlags
+        self.doc = doc
+        self.location = location
+    }
+}
+
+/// A value that is one of several types: OpenAPI `oneOf` and `anyOf` whose members share no base type.
+///
+/// Read by the discriminator where there is one (declared, or a member every object member fixes to one value),
+/// else by trying the members in order.
+public struct ChoiceSpec: Equatable, Sendable {
+    public struct Member: Equatable, Sendable {
+        public var type: TypeRef
+        /// The discriminator values that name this member (empty without a discriminator).
+        public var tags: [String]
+
+        public init(type: TypeRef, tags: [String] = []) {
+            self.type = type
+            self.tags = tags
+        }
+    }
+
+    public var name: QualifiedName
+    public var members: [Member]
+    /// The object member whose value names the member type (`type`).
+    public var discriminator: String?
+    public var doc: Documentation
+    public var location: SourceLocation?
+
+    public init(
+        name: QualifiedName, members: [Member], discriminator: String? = nil, doc: Documentation = .init(),
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.members = members
+        self.discriminator = discriminator
         self.doc = doc
         self.location = location
     }
@@ -224,6 +303,12 @@ public struct PropertySpec: Equatable, Sendable {
     public var isReadOnly: Bool
     /// The payload is looser than the type (`x-bindery-loose`): numbers or booleans may arrive as strings.
     public var acceptsLooseValues: Bool
+    /// OpenAPI `writeOnly`: sent by clients, never returned.
+    public var isWriteOnly = false
+    /// OpenAPI `deprecated`, OData `Core.Revisions` kind Deprecated.
+    public var isDeprecated = false
+    /// The one value the property may have (OpenAPI `const`, or an `enum` of one value).
+    public var constant: String?
     public var doc: Documentation
     public var location: SourceLocation?
 

@@ -10,6 +10,7 @@ import InboxOffline
 import MicrosoftIdentity
 import OneDrive
 import OneNote
+import OneNotePicker
 import Spark
 
 /// `bindery demo`: the typed library as a user writes it, against the embedded mock server (one per service,
@@ -28,11 +29,13 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         print("Bindery walkthrough: typed clients over HTTP. Mock servers unless credentials are set (see --help).\n")
-        let microsoft = try await microsoftSignIn(
-            clientID: environment["BINDERY_MS_CLIENT_ID"], tenant: environment["BINDERY_MS_TENANT"])
+        let microsoft = try await Self.microsoftSignIn(
+            clientID: environment["BINDERY_MS_CLIENT_ID"], tenant: environment["BINDERY_MS_TENANT"]
+        ) { print($0) }
         try await graph(microsoft)
         try await oneDrive(microsoft)
         try await oneNote(microsoft)
+        try await oneNotePicker(microsoft)
         try await spark(environment)
         try await inbox(environment)
         try await inboxOffline()
@@ -48,16 +51,20 @@ struct Demo: AsyncParsableCommand {
         let mock: MockServer?
 
         /// Another Microsoft service's mock, accepting this sign-in's tokens; nil against the real services.
-        func mock(_ service: MockService, seed: (MockStore) -> Void) async throws -> MockServer? {
+        func mock(_ service: MockService, seed: (MockServer) -> Void) async throws -> MockServer? {
             guard let identity = mock?.identity else { return nil }
             let server = try await MockServer(service, identity: identity)
-            seed(server.store)
+            seed(server)
             return server
         }
     }
 
-    private func microsoftSignIn(clientID: String?, tenant: String?) async throws -> MicrosoftSession {
-        section("Microsoft identity: device-code sign-in")
+    /// Device-code sign-in to Microsoft, or to the Graph mock's identity provider without a client id.
+    /// `log` says what the user must do (`bindery onenote pick` sends it to standard error).
+    static func microsoftSignIn(clientID: String?, tenant: String?, log: (String) -> Void) async throws
+        -> MicrosoftSession
+    {
+        log("\n== Microsoft identity: device-code sign-in")
         let mock: MockServer? = clientID == nil ? try await MockServer(.graph) : nil
         let configuration = MicrosoftIdentity.configuration(
             clientID: clientID ?? "bindery-demo", tenant: tenant ?? "common",
@@ -65,10 +72,10 @@ struct Demo: AsyncParsableCommand {
             authority: mock?.baseURL ?? MicrosoftIdentity.defaultAuthority)
         let oauth = OAuth2Client(configuration)
         let device = try await oauth.startDeviceAuthorization()
-        print("  \(device.message ?? "Open \(device.verificationURI) and enter \(device.userCode)")")
-        if mock != nil { print("  (the mock approves on its own after one poll)") }
+        log("  \(device.message ?? "Open \(device.verificationURI) and enter \(device.userCode)")")
+        if mock != nil { log("  (the mock approves on its own after one poll)") }
         let token = try await oauth.completeDeviceAuthorization(device, account: "me")
-        print(
+        log(
             "  signed in; the access token expires \(token.expiresAt.map { "at \($0)" } ?? "later"), a refresh token is kept"
         )
         return MicrosoftSession(auth: oauth.session(account: "me", store: MemoryTokenStore([token])), mock: mock)
@@ -100,7 +107,7 @@ struct Demo: AsyncParsableCommand {
 
     private func oneDrive(_ session: MicrosoftSession) async throws {
         section("OneDrive: children page by page, thumbnails, a new folder picked up by delta")
-        let mock = try await session.mock(.oneDrive, seed: Self.seedDrive)
+        let mock = try await session.mock(.oneDrive) { Self.seedDrive($0.store) }
         let client = OneDriveClient(baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL, auth: session.auth)
         let root = client.me.drive.root
 
@@ -157,15 +164,15 @@ struct Demo: AsyncParsableCommand {
 
     private func oneNote(_ session: MicrosoftSession) async throws {
         section("OneNote: notebooks → section groups → sections, and the picked section")
-        let mock = try await session.mock(.oneNote, seed: Self.seedNotebooks)
+        let mock = try await session.mock(.oneNote) { $0.seedOneNote(OneNoteSample.notebooks) }
         let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
         var picked: OneNote.OnenoteSection?
         for try await notebook in client.notebooksWithSections().all() {
             print("  notebook \(notebook.title ?? "?")")
-            for section in notebook.sections ?? [] {
-                print("    section \(section.title ?? "?")")
-                picked = picked ?? section
-            }
+            let sections = notebook.sections ?? []
+            for section in sections.prefix(3) { print("    section \(section.title ?? "?")") }
+            if sections.count > 3 { print("    … \(sections.count) sections in all") }
+            picked = picked ?? sections.first
             for group in notebook.sectionGroups ?? [] {
                 print("    group \(group.title ?? "?")")
                 for section in group.sections ?? [] { print("      section \(section.title ?? "?")") }
@@ -181,29 +188,52 @@ struct Demo: AsyncParsableCommand {
         await mock?.stop()
     }
 
-    static func seedNotebooks(_ store: MockStore) {
-        func section(_ name: String, _ id: String) -> JSONObject {
-            [
-                "displayName": .string(name), "createdDateTime": "2026-10-01T08:00:00Z",
-                "lastModifiedDateTime": "2026-11-21T17:45:00Z",
-                "lastModifiedBy": ["user": ["id": "u1", "displayName": "Adele Vance"]],
-                "pagesUrl": .string("https://graph.microsoft.com/v1.0/me/onenote/sections/\(id)/pages"),
-            ]
+    // MARK: The OneNote picker, headless
+
+    /// The picker a UI drives, driven here by a script: levels load as they are opened, page by page.
+    private func oneNotePicker(_ session: MicrosoftSession) async throws {
+        section("OneNote picker (headless): levels loaded as opened, two items a page, search, a typed pick")
+        let mock = try await session.mock(.oneNote) { $0.seedOneNote(OneNoteSample.notebooks) }
+        let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
+        let picker = OneNotePicker(client: client, pageSize: 2, instructions: "Choose a section for the demo")
+        /// The next state with the whole level or search in, as a UI would show it.
+        func settled() async throws -> OneNotePickerState {
+            let state = await picker.settled()
+            if case .failed(let error) = state.phase { throw error }
+            return state
         }
-        store.insert(["displayName": "Work"], into: ["notebooks"], key: "nb-work", logged: false)
-        store.insert(
-            section("Meetings", "s-meetings"), into: ["notebooks", "nb-work", "sections"], key: "s-meetings",
-            logged: false)
-        store.insert(
-            ["displayName": "Projects"], into: ["notebooks", "nb-work", "sectionGroups"], key: "g-projects",
-            logged: false)
-        store.insert(
-            section("Bindery", "s-bindery"), into: ["notebooks", "nb-work", "sectionGroups", "g-projects", "sections"],
-            key: "s-bindery", logged: false)
-        store.insert(["displayName": "Home"], into: ["notebooks"], key: "nb-home", logged: false)
-        store.insert(
-            section("Recipes", "s-recipes"), into: ["notebooks", "nb-home", "sections"], key: "s-recipes", logged: false
-        )
+        func show(_ state: OneNotePickerState) {
+            let place = (["notebooks"] + state.path.map(\.name)).joined(separator: " › ")
+            let rows = state.rows.map { $0.name + ($0.isContainer ? "/" : "") }
+            print("  \(place): \(rows.prefix(6).joined(separator: ", "))\(rows.count > 6 ? ", … (\(rows.count))" : "")")
+        }
+        let requestsBefore = mock?.requests.count ?? 0
+        var state = try await settled()
+        show(state)
+        for name in ["Work", "Projects", "2026"] {
+            guard let index = state.rows.firstIndex(where: { $0.name == name }) else { break }
+            await picker.send(.select(index))
+            await picker.send(.open)
+            state = try await settled()
+            show(state)
+        }
+        if let mock {
+            print("  \(mock.requests.count - requestsBefore) requests so far, each level fetched as it opened")
+        }
+        await picker.send(.search("meet"))
+        state = try await settled()
+        for hit in state.rows {
+            print("  search \"meet\": \(hit.name) in \(hit.section?.path.joined(separator: " / ") ?? "")")
+        }
+        await picker.send(.move(by: 1))
+        await picker.send(.open)
+        state = try await settled()
+        if case .picked(let picked) = state.phase {
+            print("  picked \(picked.name) in \(picked.path.joined(separator: " / ")): id \(picked.id)")
+            print("          modified \(picked.modifiedTime.map { "\($0)" } ?? "?") by \(picked.lastModifiedBy ?? "?")")
+            print("          pages \(picked.pagesURL.absoluteString)")
+        }
+        await mock?.stop()
     }
 
     // MARK: Spark

@@ -159,8 +159,8 @@ public final class MockServer: Sendable {
             return expiredTokenResponse()
         case .status(let status, let retryAfter):
             var response = errorResponse(
-                status, code: status == 429 ? "TooManyRequests" : "ServiceUnavailable",
-                message: "injected fault: HTTP \(status)")
+                status, code: Self.faultCodes[status] ?? "ServiceUnavailable", message: "injected fault: HTTP \(status)"
+            )
             if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
             return response
         case .reset, .truncated:
@@ -348,6 +348,11 @@ public final class MockServer: Sendable {
     func origin(of request: MockRequest) -> String {
         "http://" + (request.header("Host") ?? "127.0.0.1:\(port)")
     }
+
+    /// The service code an injected error status carries (Graph's names), so that a client sees a plausible error.
+    static let faultCodes = [
+        400: "BadRequest", 403: "accessDenied", 404: "itemNotFound", 429: "TooManyRequests", 500: "generalException",
+    ]
 
     /// Upload sessions live outside the API, as on OneDrive: `/_upload/<session>`.
     static let uploadSegment = "_upload"

@@ -143,14 +143,9 @@ struct OpenAPISampleTests {
                     errors: .inbox, queryOptions: .declared))
     }
 
-    @Test func warnsOnlyAboutTheUnionWithoutACommonBase() throws {
+    @Test func readsTheSampleWithoutAWarning() throws {
         let (_, diagnostics) = try readSample()
-        let text = try sampleText()
-        let position = valuePosition(ofKey: "oneOf", after: "\"attributes\"", in: text)
-        #expect(
-            diagnostics.map(\.description) == [
-                "spec.json:\(position): warning: oneOf members do not share an allOf base type; read as an untyped JSON value"
-            ])
+        #expect(diagnostics.map(\.description) == [])
     }
 
     @Test func readsObjectSchemas() throws {
@@ -209,8 +204,11 @@ struct OpenAPISampleTests {
         #expect(spec.structure("Timespan")?.baseType == QualifiedName(namespace: "sample.mail", name: "When"))
         // oneOf of Time and Timespan, both allOf When.
         #expect(spec.structure("Event")?.property("when")?.type == named("When"))
-        // oneOf of Thread, Draft and Message, which share nothing.
-        #expect(spec.structure("DeltaPageDeltas")?.property("attributes")?.type == .primitive(.untyped))
+        // oneOf of Thread, Draft and Message, which share nothing: a choice tried in order (no member fixes a tag).
+        #expect(spec.structure("DeltaPageDeltas")?.property("attributes")?.type == named("DeltaPageDeltasAttributes"))
+        let choice = try #require(spec.choices.first { $0.name.name == "DeltaPageDeltasAttributes" })
+        #expect(choice.members.map(\.type) == [named("Thread"), named("Draft"), named("Message")])
+        #expect(choice.discriminator == nil)
     }
 
     @Test func buildsTheResourceTree() throws {
@@ -663,21 +661,90 @@ struct OpenAPIPathTests {
             "paths": {
               "/{tenant}/users": {"parameters": [{"name": "tenant", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "get": {"responses": {"200": {"description": "ok"}}}},
-              "/files/{name}.{ext}": {"get": {"responses": {"200": {"description": "ok"}}}},
+              "/files/{name}.{ext}/{x}": {"get": {"responses": {"200": {"description": "ok"}}}},
               "/ok": {"post": {"responses": {"204": {"description": "done"}}}}
             }
             """)
         let result = read(text)
-        #expect(errors(result.diagnostics).isEmpty)
+        // Undeclared path parameters are errors, but the tree is still checked: a segment that mixes text and
+        // parameters can only be a leaf.
         #expect(
             warnings(result.diagnostics) == [
-                "inline.json:7:26: warning: path '/files/{name}.{ext}': a segment that mixes text and parameters ('{name}.{ext}') is not supported; skipped",
                 "inline.json:5:22: warning: path '/{tenant}/users' and the others that share its prefix are skipped: '{tenant}' does not follow a collection segment",
+                "inline.json:7:30: warning: path '/files/{name}.{ext}/{x}' and the others that share its prefix are skipped: '{name}.{ext}' mixes text and parameters and has deeper paths",
             ])
         #expect(valuePosition(ofKey: "/{tenant}/users", in: text) == "5:22")
-        #expect(valuePosition(ofKey: "/files/{name}.{ext}", in: text) == "7:26")
-        #expect(result.spec?.resources.map(\.name.name) == ["Service"])
-        #expect(result.spec?.resource("Service")?.operations.map(\.name) == ["postOk"])
+        #expect(valuePosition(ofKey: "/files/{name}.{ext}/{x}", in: text) == "7:30")
+    }
+
+    @Test func readsChoicesMapsAndPropertyFacts() throws {
+        let text = document(
+            """
+            "servers": [{"url": "https://{region}.example.com", "variables": {"region": {"default": "us", "enum": ["us", "eu"]}}}],
+            "paths": {},
+            "components": {"schemas": {
+              "A": {"type": "object", "properties": {"kind": {"const": "a"}, "secret": {"type": "string", "writeOnly": true}}},
+              "B": {"type": "object", "properties": {"kind": {"type": "string", "enum": ["b"]},
+                "old": {"type": "string", "deprecated": true}, "tags": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+              "AOrB": {"oneOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}, {"type": "null"}]},
+              "Mapped": {"oneOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}],
+                "discriminator": {"propertyName": "kind", "mapping": {"first": "#/components/schemas/A"}}},
+              "Loose": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+            }}
+            """)
+        let result = read(text)
+        #expect(errors(result.diagnostics).isEmpty)
+        #expect(warnings(result.diagnostics).isEmpty)
+        let spec = try #require(result.spec)
+        let choices = Dictionary(uniqueKeysWithValues: spec.choices.map { ($0.name.name, $0) })
+        // Implied by a member every object fixes to its own value.
+        #expect(choices["AOrB"]?.discriminator == "kind")
+        #expect(choices["AOrB"]?.members.map(\.tags) == [["a"], ["b"]])
+        // Declared: the mapping names A, and B is named by its component name.
+        #expect(choices["Mapped"]?.members.map(\.tags) == [["first"], ["B"]])
+        #expect(choices["Loose"]?.discriminator == nil)
+        #expect(choices["Loose"]?.members.map(\.type) == [.primitive(.string), .collection(.primitive(.string))])
+        let b = try #require(spec.structure("B"))
+        #expect(b.property("tags")?.type == .dictionary(.primitive(.int64)))
+        #expect(b.property("old")?.isDeprecated == true)
+        #expect(b.property("kind")?.constant == "b")
+        #expect(spec.structure("A")?.property("secret")?.isWriteOnly == true)
+        #expect(spec.structure("A")?.property("kind")?.constant == "a")
+        #expect(spec.servers.first?.defaultURL == "https://us.example.com")
+        #expect(spec.servers.first?.variables.first?.values == ["us", "eu"])
+    }
+
+    @Test func readsMixedSegmentsFragmentsAndEveryMethod() throws {
+        let parameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}"#
+        let text = document(
+            """
+            "paths": {
+              "/files/{id}": {"parameters": [\(parameter)],
+                "get": {"operationId": "getFile", "responses": {"200": {"description": "ok"}}},
+                "options": {"operationId": "preflight", "responses": {"200": {"description": "ok"}}},
+                "head": {"operationId": "probe", "responses": {"200": {"description": "ok"}}},
+                "trace": {"operationId": "echo", "responses": {"200": {"description": "ok"}}}},
+              "/files/{id}#get_link": {"parameters": [\(parameter)],
+                "get": {"operationId": "getFileLink", "responses": {"200": {"description": "ok"}}}},
+              "/files/{id}/thumb.{ext}": {"parameters": [\(parameter),
+                {"name": "ext", "in": "path", "required": true, "schema": {"type": "string", "enum": ["png"]}}],
+                "get": {"operationId": "thumb", "responses": {"200": {"description": "ok",
+                  "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
+            }
+            """)
+        let result = read(text)
+        #expect(errors(result.diagnostics).isEmpty)
+        #expect(warnings(result.diagnostics).isEmpty)
+        let target = try #require(result.spec?.resource("Service")?.child("files")?.target)
+        let file = try #require(result.spec?.resources.first { $0.name == target })
+        #expect(
+            file.operations.map { "\($0.name) \($0.kind) \($0.method.rawValue) \($0.pathSuffix)" } == [
+                "getFile get GET []", "preflight action OPTIONS []", "probe function HEAD []", "echo action TRACE []",
+                "get_link function GET []", "thumb function GET [\"thumb.{ext}\"]",
+            ])
+        let thumb = try #require(file.operations.last)
+        #expect(thumb.parameters.map(\.name) == ["ext"])  // typed: it is an argument, not a key
+        #expect(thumb.response == ResponseSpec(type: .primitive(.string), isRawBody: true))
     }
 
     @Test func readsRequestBodyMediaTypes() throws {
@@ -757,17 +824,21 @@ struct OpenAPIPathTests {
         #expect(
             warnings(result.diagnostics) == [
                 "inline.json:\(valuePosition(ofKey: "webhooks", in: text)): warning: webhooks are not supported; skipped",
-                "inline.json:\(valuePosition(ofKey: "options", in: text)): warning: OPTIONS operations are not supported; skipped",
                 "inline.json:\(position(of: "{\"name\": \"session\"", in: text)): warning: cookie parameter 'session' is not supported; skipped",
                 "inline.json:\(valuePosition(ofKey: "callbacks", in: text)): warning: callbacks are not supported; skipped",
                 "inline.json:\(valuePosition(ofKey: "not", in: text)): warning: 'not' is not supported; the constraint is ignored",
-                "inline.json:\(valuePosition(ofKey: "content", after: "postForm", in: text)): warning: request body media type application/x-www-form-urlencoded is not supported (JSON, multipart/form-data or binary); operation 'postForm' skipped",
             ])
-        // The GET is kept (without the cookie); the POST is not. A leaf GET of an array is a function.
+        // The GET is kept (without the cookie). A leaf GET of an array is a function; OPTIONS and a form POST are
+        // actions.
         let operations = try #require(result.spec?.resource("Service")?.operations)
-        #expect(operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == ["listThings function [\"things\"]"])
-        #expect(operations.first?.parameters.isEmpty == true)
-        #expect(operations.first?.response?.type == .collection(.primitive(.untyped)))
+        #expect(
+            operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+                "optionsThings action [\"things\"]", "listThings function [\"things\"]", "postForm action [\"things\"]",
+            ])
+        let list = try #require(operations.first { $0.name == "listThings" })
+        #expect(list.parameters.isEmpty)
+        #expect(list.response?.type == .collection(.primitive(.untyped)))
+        #expect(operations.last?.requestBody?.contentType == "application/x-www-form-urlencoded")
     }
 }
 

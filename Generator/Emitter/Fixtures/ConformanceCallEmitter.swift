@@ -52,7 +52,9 @@ struct ConformanceCallEmitter {
     private func call(for fixture: FixtureEmitter.Case, surfaces: [QualifiedName: BuilderSurface]) -> Expression? {
         var chain = Expression.call(symbols.clientName, [.init("client", .raw("client"))])
         for step in fixture.steps {
-            guard let member = surfaces[step.owner]?.navigation[step.child.name] else { return nil }
+            let surface = surfaces[step.owner]
+            let navigation = step.child.isOnCollection ? surface?.collectionNavigation : surface?.navigation
+            guard let member = navigation?[step.child.name] else { return nil }
             chain = step.key.map { chain.call(member, [.init(.string($0))]) } ?? chain.dot(member)
         }
         guard let surface = surfaces[fixture.owner.name] else { return nil }

@@ -9,12 +9,14 @@ public struct FixtureEmitter {
     let spec: ServiceSpec
     private let structures: StructureIndex
     private let enums: [QualifiedName: EnumSpec]
+    private let choices: [QualifiedName: ChoiceSpec]
     private let resources: [QualifiedName: ResourceSpec]
 
     public init(spec: ServiceSpec) {
         self.spec = spec
         structures = StructureIndex(spec.structures)
         enums = Dictionary(spec.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        choices = Dictionary(spec.choices.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         resources = Dictionary(spec.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -45,7 +47,7 @@ public struct FixtureEmitter {
         var child: ChildSpec
         var key: String?
 
-        var segments: [String] { [child.segment] + (key.map { [$0] } ?? []) }
+        var segments: [String] { (child.segment.isEmpty ? [] : [child.segment]) + (key.map { [$0] } ?? []) }
     }
 
     func cases() -> [Case] {
@@ -104,8 +106,10 @@ public struct FixtureEmitter {
         var queue: [(QualifiedName, [Step])] = [(spec.rootResource, [])]
         var order: [QualifiedName] = [spec.rootResource]
         while !queue.isEmpty {
-            let (name, path) = queue.removeFirst()
+            let (name, itemPath) = queue.removeFirst()
             for child in resources[name]?.children ?? [] {
+                // A step from the collection's URL starts where the collection is addressed.
+                guard let path = child.isOnCollection ? found[name]?.collection : itemPath else { continue }
                 let collection = child.isCollection ? path + [Step(owner: name, child: child)] : nil
                 let item = path + [Step(owner: name, child: child, key: child.isCollection ? Self.key(child) : nil)]
                 var entry = found[child.target] ?? Route()
@@ -171,6 +175,22 @@ public struct FixtureEmitter {
                     arguments.append(.init(variable, .string(variable + "-1")))
                 }
                 segments.append(variable + "-1")
+                continue
+            }
+            if suffix.contains("{") {
+                // `thumbnail.{extension}` → `thumbnail.extension-1`.
+                var segment = ""
+                for part in TemplateSegment.parts(of: suffix) {
+                    switch part {
+                    case .text(let text): segment += text
+                    case .parameter(let variable):
+                        if !arguments.contains(where: { $0.name == variable }) {
+                            arguments.append(.init(variable, .string(variable + "-1")))
+                        }
+                        segment += variable + "-1"
+                    }
+                }
+                segments.append(segment)
                 continue
             }
             var segment = spec.urlSegment(suffix)
@@ -288,13 +308,32 @@ public struct FixtureEmitter {
             }
             return sample(element, depth: depth + 1, loose: loose, inRequest: inRequest).map { .array([$0]) }
                 ?? .array([])
+        case .dictionary(let element):
+            guard depth < 4 else { return .object([]) }
+            return sample(element, depth: depth + 1, loose: loose, inRequest: inRequest).map {
+                .object([.init("key", $0)])
+            }
+                ?? .object([])
         case .named(let name):
             if let enumeration = enums[name] { return .string(enumeration.members.first?.name ?? "value") }
             guard depth < 4 else { return nil }
+            if let choice = choices[name] { return sample(choice, depth: depth, extra: extra, inRequest: inRequest) }
             let concrete =
                 structures[name]?.isAbstract == true ? structures.firstConcreteDescendant(of: name) ?? name : name
             return object(concrete, as: name, depth: depth + 1, extra: extra, inRequest: inRequest)
         }
+    }
+
+    /// The choice's first member, named by the discriminator when the choice has one.
+    private func sample(_ choice: ChoiceSpec, depth: Int, extra: Bool, inRequest: Bool) -> JSONLiteral? {
+        guard let member = choice.members.first,
+            let value = sample(member.type, depth: depth + 1, loose: false, extra: extra, inRequest: inRequest)
+        else { return nil }
+        guard let discriminator = choice.discriminator, let tag = member.tags.first, case .object(var members) = value
+        else { return value }
+        members.removeAll { $0.name == discriminator }
+        members.insert(.init(discriminator, .string(tag)), at: 0)
+        return .object(members)
     }
 
     /// Every property of `name` (inherited ones included); names its type when it stands in for `declared`.

@@ -27,6 +27,7 @@ struct SymbolTable {
         // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one.
         let declared: [(QualifiedName, SourceLocation?)] =
             spec.enums.map { ($0.name, $0.location) } + spec.structures.map { ($0.name, $0.location) }
+            + spec.choices.map { ($0.name, $0.location) }
         let ordered =
             declared.filter { $0.0.namespace == spec.primaryNamespace }
             + declared.filter { $0.0.namespace != spec.primaryNamespace }
@@ -39,7 +40,9 @@ struct SymbolTable {
             typeNames[name] = swiftName
         }
         let enumNames = Set(spec.enums.map(\.name))
-        for (name, location) in ordered {
+        let choiceNames = Set(spec.choices.map(\.name))
+        // Choices are enums of their own and need no companion.
+        for (name, location) in ordered where !choiceNames.contains(name) {
             guard let typeName = typeNames[name] else { continue }
             let suffix = enumNames.contains(name) ? "Values" : "Fields"
             companionNames[name] = Self.claim(

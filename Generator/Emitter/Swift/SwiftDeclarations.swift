@@ -46,6 +46,8 @@ public struct Declaration: Equatable, Sendable {
         case variable(VariableDeclaration)
         case function(FunctionDeclaration)
         case typeAlias(name: String, type: String)
+        /// `case file(File)`: an enum case, written as is after `case`.
+        case enumCase(String)
     }
 
     public init(doc: [String] = [], attributes: [String] = [], _ kind: Kind) {

@@ -61,6 +61,8 @@ public struct SwiftRenderer: Sendable {
                 printer.line("\(access)typealias \(name) =")
                 printer.indent { $0.line(type) }
             }
+        case .enumCase(let text):
+            printer.line("case \(text)")
         }
     }
 
@@ -80,7 +82,7 @@ public struct SwiftRenderer: Sendable {
     private func isCompact(_ declaration: Declaration, in printer: Printer) -> Bool {
         guard declaration.doc.isEmpty else { return false }
         switch declaration.kind {
-        case .typeAlias: return true
+        case .typeAlias, .enumCase: return true
         case .variable(let variable):
             guard variable.getter == nil else { return false }
             guard let value = variable.value else { return true }

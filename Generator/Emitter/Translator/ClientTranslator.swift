@@ -9,14 +9,17 @@ struct ClientTranslator {
 
     func translate(root: ResourceSpec, route: Declaration, members: [Declaration]) -> [Declaration] {
         let name = symbols.clientName
+        let server = options.baseURL.isEmpty ? spec.servers.first : nil
+        let baseURL = options.baseURL.isEmpty ? server?.defaultURL ?? "https://localhost" : options.baseURL
         var clientMembers: [Declaration] = [
             Declaration(
                 doc: ["Where the service lives unless you say otherwise (tests point clients at a local mock)."],
                 .variable(
                     .stored(
-                        "defaultBaseURL", type: "URL", value: .raw("URL(string: \(options.baseURL.swiftLiteral))!"),
+                        "defaultBaseURL", type: "URL", value: .raw("URL(string: \(baseURL.swiftLiteral))!"),
                         isStatic: true)))
         ]
+        if let server, !server.variables.isEmpty { clientMembers.append(serverFunction(server)) }
         clientMembers += alternativeBaseURLs.map { alternative in
             Declaration(
                 doc: ["The `\(alternative.name)` service root: the same API at \(alternative.url)."],
@@ -129,6 +132,35 @@ struct ClientTranslator {
                     members: [
                         Declaration(.variable(.stored("descriptor", type: nil, value: descriptor, isStatic: true)))
                     ])))
+    }
+
+    /// `baseURL(region: "eu")`: the spec's server with its variables set; nil when a value makes no URL.
+    private func serverFunction(_ server: ServerSpec) -> Declaration {
+        var doc = ["The service root `\(server.url)` with its variables set.", "", "- Parameters:"]
+        var parameters: [FunctionDeclaration.Parameter] = []
+        var text = server.url.swiftLiteral
+        for variable in server.variables {
+            let name = SwiftNames.memberName(variable.name)
+            parameters.append(.init(name, "String", default: variable.defaultValue.swiftLiteral))
+            var facts: [String] = []
+            if let summary = variable.doc.summary {
+                let text = summary.docCommentLines.joined(separator: " ")
+                facts.append(text.hasSuffix(".") ? text : text + ".")
+            }
+            if !variable.values.isEmpty {
+                facts.append("One of " + variable.values.map { "`\($0)`" }.joined(separator: ", ") + ".")
+            }
+            facts.append("Default: `\(variable.defaultValue)`.")
+            doc.append("  - \(name): " + facts.joined(separator: " "))
+            let placeholder = "{\(variable.name)}".swiftLiteral.dropFirst().dropLast()
+            text = text.replacingOccurrences(of: placeholder, with: "\\(PercentEncoding.segment(\(name)))")
+        }
+        return Declaration(
+            doc: doc,
+            .function(
+                FunctionDeclaration(
+                    "baseURL", parameters: parameters, returns: "URL?", isStatic: true,
+                    body: [.return(.call("URL", [.init("string", .raw(text))]))])))
     }
 
     /// `consumer` → `consumerBaseURL`, in name order.

@@ -42,14 +42,25 @@ struct ModelTranslator {
         var initializer: [Statement] = []
         var usedNames: Set<String> = []
 
-        func addField(_ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String]) {
+        func addField(
+            _ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String],
+            isDeprecated: Bool = false
+        ) {
             // Streams have no JSON form.
             guard let swiftType = mapping.swiftType(type) else { return }
             let name = memberName(wireName, owner: owner, reserved: Self.reservedModelMembers, used: &usedNames)
             let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
-            fieldDeclarations.append(Declaration(doc: doc, .variable(.stored(name, type: "Field<\(swiftType)>"))))
             var arguments: [Expression.Argument] = [.init(.string(wireName))]
             if loose { arguments.append(.init("loose", .raw("true"))) }
+            if isDeprecated {
+                // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
+                fieldDeclarations.append(
+                    Declaration(
+                        doc: doc, attributes: ["@available(*, deprecated)"],
+                        .variable(.stored(name, type: "Field<\(swiftType)>", value: .call("Field", arguments)))))
+                return
+            }
+            fieldDeclarations.append(Declaration(doc: doc, .variable(.stored(name, type: "Field<\(swiftType)>"))))
             initializer.append(.assignment("self.\(plain)", .call("Field", arguments)))
         }
 
@@ -57,7 +68,8 @@ struct ModelTranslator {
             for property in owner.properties {
                 addField(
                     property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
-                    doc: DocComment.lines(property.doc, remark: nil))
+                    doc: Self.documentation(of: property),
+                    isDeprecated: property.isDeprecated)
             }
             for navigation in owner.navigationProperties {
                 var doc = DocComment.lines(navigation.doc, remark: nil)
@@ -114,6 +126,17 @@ struct ModelTranslator {
         ]
     }
 
+    /// The property's doc text, then what the spec says beyond its type: its one value, who sets it.
+    static func documentation(of property: PropertySpec) -> [String] {
+        var notes: [String] = []
+        if let constant = property.constant { notes.append("Always `\(constant)`.") }
+        if property.isReadOnly, !property.isWriteOnly { notes.append("Set by the service: read it, do not send it.") }
+        if property.isWriteOnly, !property.isReadOnly { notes.append("Sent to the service, never returned by it.") }
+        let lines = DocComment.lines(property.doc, remark: nil)
+        if lines.isEmpty || notes.isEmpty { return lines + notes }
+        return lines + [""] + notes
+    }
+
     /// The reference page of a type of the main namespace or one below it (`security.alert` → `security-alert`).
     private func reference(for name: QualifiedName) -> String? {
         guard let referenceURL else { return nil }
@@ -163,6 +186,88 @@ struct ModelTranslator {
         }
         return declarations
     }
+
+    static let reservedChoiceCases: Set<String> = [
+        "other", "json", "choiceSchema", "fieldKind", "choiceDescription", "validateChoice", "hashValue",
+    ]
+
+    /// A `oneOf`/`anyOf` → an enum with a case per member and `other` for kinds a newer server may send.
+    func translate(_ choice: ChoiceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
+        let typeName = symbols.typeName(choice.name)
+        var usedNames: Set<String> = []
+        var cases: [Declaration] = []
+        var schemaMembers: [Expression] = []
+        var switchLines: [Statement] = ["switch self {"]
+        for member in choice.members {
+            guard let swiftType = mapping.swiftType(member.type) else { continue }
+            let name = memberName(
+                caseName(of: member.type), owner: choice.name, reserved: Self.reservedChoiceCases, used: &usedNames)
+            var doc: [String] = []
+            if !member.tags.isEmpty {
+                doc = [
+                    "When `\(choice.discriminator ?? "")` is \(member.tags.map { "`\($0)`" }.joined(separator: " or "))."
+                ]
+            }
+            cases.append(Declaration(doc: doc, .enumCase("\(name)(\(swiftType))")))
+            var arguments: [Expression.Argument] = [.init(.raw("\(swiftType).self"))]
+            if !member.tags.isEmpty { arguments.append(.init("tags", .array(member.tags.map { .string($0) }))) }
+            arguments.append(.init(.raw("Self.\(name)")))
+            schemaMembers.append(.dot("member", arguments))
+            switchLines.append(.raw("case .\(name)(let value): return value.json"))
+        }
+        switchLines += ["case .other(let json): return json", "}"]
+        let otherDoc =
+            choice.discriminator.map {
+                "A value whose `\($0)` names none of the cases above (a kind added later), as sent."
+            }
+            ?? "Any other JSON. Decoding never gives it: a value no case above reads fails to decode."
+        cases.append(Declaration(doc: [otherDoc], .enumCase("other(JSONValue)")))
+
+        var schemaArguments: [Expression.Argument] = [.init(.string(choice.name.description))]
+        if let discriminator = choice.discriminator {
+            schemaArguments.append(.init("discriminator", .string(discriminator)))
+        }
+        schemaArguments.append(.init("members", .array(schemaMembers)))
+        let members =
+            cases + [
+                Declaration(
+                    .variable(
+                        .stored(
+                            "choiceSchema", type: nil, value: .call("ChoiceSchema<Self>", schemaArguments),
+                            isStatic: true))),
+                Declaration(.variable(.computed("json", type: "JSONValue", getter: switchLines))),
+            ]
+        var doc = DocComment.lines(choice.doc, remark: choice.name.description)
+        let how =
+            choice.discriminator.map { "One of the cases below, chosen by `\($0)`." }
+            ?? "One of the cases below: the first that reads the value (among objects, the one declaring most of its members)."
+        doc.insert(contentsOf: [how, ""], at: doc.count - 1)
+        return [
+            Declaration(
+                doc: doc, .type(TypeDeclaration(.enum, typeName, conformances: ["JSONChoice"], members: members)))
+        ]
+    }
+
+    /// `File` → `file`, `[String]` → `strings`, `Int64` → `integer`.
+    private func caseName(of type: TypeRef) -> String {
+        switch type {
+        case .named(let name): return symbols.typeName(name)
+        case .primitive(let primitive):
+            switch primitive {
+            case .boolean: return "bool"
+            case .byte, .sbyte, .int16, .int32, .int64: return "integer"
+            case .single, .double, .decimal: return "number"
+            case .untyped: return "value"
+            default: return Self.lowercasedFirst(TypeMapping.swiftType(primitive) ?? primitive.rawValue)
+            }
+        case .collection(let element):
+            let name = caseName(of: element)
+            return name.hasSuffix("s") ? name + "List" : name + "s"
+        case .dictionary(let element): return caseName(of: element) + "Map"
+        }
+    }
+
+    private static func lowercasedFirst(_ text: String) -> String { text.prefix(1).lowercased() + text.dropFirst() }
 
     private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>)
         -> String

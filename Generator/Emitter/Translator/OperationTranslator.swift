@@ -124,10 +124,16 @@ struct OperationTranslator {
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
-                bodyExpression =
-                    modelNames.contains(requestBody.type.elementType.namedTypes.first ?? .init(""))
-                        && !requestBody.type.isCollection
-                    ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
+                if requestBody.contentType == "application/x-www-form-urlencoded" {
+                    bodyExpression = "form fields"
+                } else if requestBody.type == .primitive(.string), requestBody.contentType.hasPrefix("text/") {
+                    bodyExpression = "text"
+                } else {
+                    var isModel = false
+                    if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
+                    bodyExpression =
+                        isModel ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
+                }
             }
         }
 
@@ -142,6 +148,29 @@ struct OperationTranslator {
                     signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                 }
                 pathExpression = pathExpression.call("appending", [.init(.raw(name))])
+            } else if segment.contains("{") {
+                // `thumbnail.{extension}`: the text with each parameter's value in place, encoded as one segment.
+                var interpolated = ""
+                for part in TemplateSegment.parts(of: segment) {
+                    switch part {
+                    case .text(let text): interpolated += String(text.swiftLiteral.dropFirst().dropLast())
+                    case .parameter(let variable):
+                        let name = SwiftNames.memberName(variable)
+                        if let declared = operation.parameters.first(where: { $0.name == variable }),
+                            declared.type != .primitive(.string)
+                        {
+                            interpolated += "\\(ResourcePath.text(of: \(name)))"
+                            continue
+                        }
+                        if !operation.parameters.contains(where: { $0.name == variable }),
+                            !signature.contains(where: { $0.parameter.name == name })
+                        {
+                            signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
+                        }
+                        interpolated += "\\(\(name))"
+                    }
+                }
+                pathExpression = pathExpression.call("appending", [.init(.raw("\"" + interpolated + "\""))])
             } else if isLast, operation.kind == .function, usesODataSyntax {
                 let function = Expression.Argument("function", .string(spec.urlSegment(segment)))
                 if optionalFunctionArguments.isEmpty {
@@ -192,12 +221,16 @@ struct OperationTranslator {
             mutations += bodyMembers
             mutations.append("request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))")
         } else if let bodyExpression {
+            let contentType = (operation.requestBody?.contentType ?? "application/octet-stream").swiftLiteral
             if bodyExpression == "form" {
                 mutations.append("request.setMultipartBody(form)")
+            } else if bodyExpression == "form fields" {
+                mutations.append("request.setFormBody(body.json)")
+            } else if bodyExpression == "text" {
+                mutations.append("request.setTextBody(body, contentType: \(contentType))")
             } else if bodyExpression == "content" {
                 mutations.append("request.body = content")
-                let contentType = operation.requestBody?.contentType ?? "application/octet-stream"
-                mutations.append("request.setHeader(\"Content-Type\", json: \(contentType.swiftLiteral))")
+                mutations.append("request.setHeader(\"Content-Type\", json: \(contentType))")
             } else {
                 mutations.append("request.setJSONBody(\(bodyExpression))")
             }
@@ -230,7 +263,7 @@ struct OperationTranslator {
         if !doc.isEmpty { doc.append("") }
         doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
         let declaration = Declaration(
-            doc: doc,
+            doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
             .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
         return Translation(declaration: declaration, call: call)
     }
@@ -254,7 +287,10 @@ struct OperationTranslator {
             let statusType = symbols.typeName(status)
             return operationRequest("OperationMonitor<\(statusType)>", decoder: ".monitor(\(statusType).self)")
         }
-        if response.isRawBody { return operationRequest("[UInt8]", decoder: ".raw") }
+        if response.isRawBody {
+            if response.type == .primitive(.string) { return operationRequest("String", decoder: ".text") }
+            return operationRequest("[UInt8]", decoder: ".raw")
+        }
         guard let type = response.type else { return operationRequest("Void", decoder: ".empty") }
         if case .collection(.named(let element)) = type, modelNames.contains(element),
             operation.method == .get || response.delta != nil || operation.kind == .list
@@ -310,4 +346,24 @@ struct OperationCall {
     var arguments: [(label: String, source: Source, isOptional: Bool)]
     /// `execute` for an `OperationRequest`, `get` for a `CollectionRequest`.
     var sendsWith: String
+}
+
+/// A path segment that mixes text and parameters (`thumbnail.{extension}`), split into its parts.
+enum TemplateSegment {
+    enum Part: Equatable {
+        case text(String)
+        case parameter(String)
+    }
+
+    static func parts(of segment: String) -> [Part] {
+        var parts: [Part] = []
+        var rest = Substring(segment)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+            parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        return parts
+    }
 }

@@ -76,14 +76,20 @@ struct RequestBuilderTranslator {
                 doc: doc, .type(TypeDeclaration(.struct, builderName, conformances: [conformance], members: members)))
         ]
 
-        // Operations on the collection of this resource (delta, collection-bound functions, typed list).
+        // Steps and operations from the collection of this resource (delta, collection-bound functions, typed list,
+        // `files.uploadSessions`).
         var collectionNames = Set<String>(["request", "client", "path", "callAsFunction"])
         var collectionSurface = BuilderSurface()
-        let collectionMembers = operationMembers(
-            resource.collectionOperations, onCollection: true, owner: resource.name, model: resource.model,
-            usedNames: &collectionNames, surface: &collectionSurface, diagnostics: &diagnostics)
+        let collectionMembers =
+            childMembers(
+                resource, onCollection: true, usedNames: &collectionNames, surface: &collectionSurface,
+                diagnostics: &diagnostics)
+            + operationMembers(
+                resource.collectionOperations, onCollection: true, owner: resource.name, model: resource.model,
+                usedNames: &collectionNames, surface: &collectionSurface, diagnostics: &diagnostics)
         if !collectionMembers.isEmpty, conformance == "ModelRequestBuilder" {
             surface.calls.merge(collectionSurface.calls) { first, _ in first }
+            surface.collectionNavigation = collectionSurface.navigation
             declarations.append(
                 Declaration(
                     .extension(
@@ -125,12 +131,15 @@ struct RequestBuilderTranslator {
             if !refusals.byItems.isEmpty {
                 arguments.append(.init("itemsRefusing", .raw(refusals.literal(refusals.byItems))))
             }
+            if child.isOnCollection { arguments.append(.init("onCollection", .raw("true"))) }
             return Expression.initializer(arguments)
         }
         // Overloads share one route: a URL names the operation, not its overload.
         var seen = Set<String>()
         let routes = (resource.operations.map { ($0, false) } + resource.collectionOperations.map { ($0, true) })
             .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
+            // An alternative that no fixed query names would take the resource's own requests.
+            .filter { !$0.0.isAlternative || !$0.0.fixedQuery.isEmpty }
             .filter { seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
             .map { route($0.0, onCollection: $0.1) }
         if !children.isEmpty { arguments.append(.init("children", .array(children))) }
@@ -146,10 +155,13 @@ struct RequestBuilderTranslator {
             .init(.array(operation.pathSuffix.map { .string(operations.routeSegment($0)) })),
         ]
         if onCollection { arguments.append(.init("onCollection", .raw("true"))) }
-        if let body = operation.requestBody, let kind = operations.mapping.fieldKind(body.type) {
+        // Only JSON bodies are checked against a type; forms, text and bytes are not JSON.
+        if let body = operation.requestBody, body.isJSON, let kind = operations.mapping.fieldKind(body.type) {
             arguments.append(.init("request", .raw(kind)))
         }
-        if let type = operation.response?.type, let kind = operations.mapping.fieldKind(type) {
+        if let type = operation.response?.type, operation.response?.isRawBody != true,
+            let kind = operations.mapping.fieldKind(type)
+        {
             arguments.append(.init("response", .raw(kind)))
         }
         if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
@@ -172,6 +184,10 @@ struct RequestBuilderTranslator {
     /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down, with what
     /// the service refuses there.
     private func builder(at segment: String, refusals: Refusals = Refusals()) -> Statement {
+        // Keys that follow the owner's URL directly: the same path, read as a collection.
+        if segment.isEmpty, refusals.atStep.isEmpty, refusals.byItems.isEmpty {
+            return .expression(.initializer([.init("client", .raw("client")), .init("path", .raw("path"))]))
+        }
         var arguments: [Expression.Argument] = [.init(.string(segment))]
         if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
         if !refusals.byItems.isEmpty {
@@ -184,12 +200,13 @@ struct RequestBuilderTranslator {
             ]))
     }
 
+    /// The steps from the item's URL, or with `onCollection` those from the collection's.
     private func childMembers(
-        _ resource: ResourceSpec, usedNames: inout Set<String>, surface: inout BuilderSurface,
-        diagnostics: inout Diagnostics
+        _ resource: ResourceSpec, onCollection: Bool = false, usedNames: inout Set<String>,
+        surface: inout BuilderSurface, diagnostics: inout Diagnostics
     ) -> [Declaration] {
         var members: [Declaration] = []
-        for child in resource.children {
+        for child in resource.children where child.isOnCollection == onCollection {
             let name = symbols.memberName(child.name, of: resource.name)
             // `CollectionRequestBuilder` addresses items that are models; items without one cannot be listed.
             if child.isCollection, !modelResources.contains(child.target) {
@@ -283,6 +300,8 @@ struct BuilderSurface {
     var isModelBuilder = false
     /// A navigation property's name in the spec → its member on the builder.
     var navigation: [String: String] = [:]
+    /// The same for steps from the collection's URL: members of its `CollectionRequestBuilder`.
+    var collectionNavigation: [String: String] = [:]
     var calls: [OperationKey: OperationCall] = [:]
 }
 

@@ -4,6 +4,7 @@ import BinderySpec
 struct TypeMapping {
     let symbols: SymbolTable
     let enumNames: Set<QualifiedName>
+    let choiceNames: Set<QualifiedName>
 
     /// `Edm.Int64` → `Int64`, `Collection(graph.driveItem)` → `[DriveItem]`; nil for types with no JSON form (streams).
     func swiftType(_ type: TypeRef) -> String? {
@@ -11,6 +12,7 @@ struct TypeMapping {
         case .primitive(let primitive): return Self.swiftType(primitive)
         case .named(let name): return symbols.typeName(name)
         case .collection(let element): return swiftType(element).map { "[\($0)]" }
+        case .dictionary(let element): return swiftType(element).map { "[String: \($0)]" }
         }
     }
 
@@ -57,9 +59,13 @@ struct TypeMapping {
             case .stream: return nil
             }
         case .named(let name):
-            return enumNames.contains(name) ? ".enumeration" : ".model(\(symbols.typeName(name)).self)"
+            if enumNames.contains(name) { return ".enumeration" }
+            if choiceNames.contains(name) { return ".choice(\(symbols.typeName(name)).self)" }
+            return ".model(\(symbols.typeName(name)).self)"
         case .collection(let element):
             return fieldKind(element).map { ".collection(\($0))" }
+        case .dictionary(let element):
+            return fieldKind(element).map { ".dictionary(\($0))" }
         }
     }
 
@@ -67,6 +73,7 @@ struct TypeMapping {
     static func needsFoundation(_ type: TypeRef) -> Bool {
         switch type.elementType {
         case .primitive(.dateTimeOffset), .primitive(.binary), .primitive(.decimal): return true
+        case .dictionary(let element): return needsFoundation(element)
         default: return false
         }
     }

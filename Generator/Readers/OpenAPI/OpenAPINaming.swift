@@ -47,6 +47,21 @@ enum OpenAPINaming {
         guard segment.count > 1, segment.hasSuffix("s") else { return segment }
         return String(segment.dropLast())
     }
+
+    /// What a key names, as a plural: `template_key` → `templates`, `taxonomy_id` → `taxonomies`.
+    static func pluralOfKey(_ key: String) -> String {
+        var stem = key
+        for suffix in ["_key", "_id", "-id", "-key", "Id", "Key"]
+        where stem.hasSuffix(suffix) && stem.count > suffix.count {
+            stem = String(stem.dropLast(suffix.count))
+            break
+        }
+        if stem.hasSuffix("s") { return stem }
+        if stem.hasSuffix("y"), let before = stem.dropLast().last, !"aeiou".contains(before) {
+            return stem.dropLast() + "ies"
+        }
+        return stem + "s"
+    }
 }
 
 /// Hands out names that are unique within one kind (types, resources), ignoring case, since the emitter

@@ -51,11 +51,49 @@ public struct OpenAPIReader: Sendable {
         let paths = OpenAPIPathTreeReader(context: context, operationReader: operations, namespace: namespace)
         paths.read()
 
-        return ServiceSpec(
+        var spec = ServiceSpec(
             source: context.file, primaryNamespace: namespace,
             doc: root["info"].map { $0.documentation(summaryKey: "title") } ?? Documentation(),
-            enums: schemas.enums, structures: schemas.structures, resources: paths.resources,
+            enums: schemas.enums, structures: schemas.structures, choices: schemas.choices, resources: paths.resources,
             rootResource: paths.rootResourceName, conventions: conventions)
+        spec.servers = readServers(context)
+        return spec
+    }
+
+    /// `servers`: absolute URLs, each variable with its default. A relative URL has no host to default to.
+    private func readServers(_ context: OpenAPIContext) -> [ServerSpec] {
+        guard let list = context.root["servers"] else { return [] }
+        guard let elements = list.elements else {
+            context.error("servers must be an array, found \(list.value.kindName)", at: list)
+            return []
+        }
+        var servers: [ServerSpec] = []
+        for element in elements {
+            guard let url = element["url"]?.string else {
+                context.error("a server needs a \"url\" string", at: element)
+                continue
+            }
+            var variables: [ServerSpec.Variable] = []
+            for (name, node) in element["variables"]?.members ?? [] {
+                guard let defaultValue = node["default"]?.string else {
+                    context.error("server variable '\(name)' needs a \"default\" string", at: node)
+                    continue
+                }
+                let values = node["enum"]?.elements?.compactMap(\.string) ?? []
+                variables.append(
+                    ServerSpec.Variable(
+                        name: name, defaultValue: defaultValue, values: values, doc: node.documentation()))
+            }
+            let server = ServerSpec(url: url, variables: variables, doc: element.documentation())
+            guard server.defaultURL.hasPrefix("https://") || server.defaultURL.hasPrefix("http://") else {
+                context.warning(
+                    "server '\(url)' is not an absolute http(s) URL; set \"baseURL\" in bindery.json instead",
+                    at: element)
+                continue
+            }
+            servers.append(server)
+        }
+        return servers
     }
 
     /// `openapi: 3.0.x` or `3.1.x`; Swagger 2.0 and later majors are refused with a reason.

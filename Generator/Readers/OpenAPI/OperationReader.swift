@@ -21,6 +21,9 @@ struct OpenAPIReadOperation {
     var fixedQuery: [String: String] = [:]
     /// Operations at the same URL whose answer has another shape, selected by fixed query parameters.
     var variants: [OpenAPIReadOperation] = []
+    /// Written under a path with a `#fragment` (`/files/{id}#get_shared_link`): another operation at a URL that
+    /// already has one for this method, so it becomes a named method rather than the resource's own get or update.
+    var isAlternative = false
     var doc: Documentation
     var location: SourceLocation
 
@@ -30,11 +33,16 @@ struct OpenAPIReadOperation {
         return type
     }
 
+    var isDeprecated = false
+
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
-        OperationSpec(
+        var spec = OperationSpec(
             name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
             requestBody: requestBody, response: response, isEnveloped: isEnveloped, fixedQuery: fixedQuery, doc: doc,
             location: location)
+        spec.isDeprecated = isDeprecated
+        spec.isAlternative = isAlternative
+        return spec
     }
 
     /// This operation as `kind`, followed by its variants: each is a function (GET) or an action of its own.
@@ -63,10 +71,11 @@ final class OpenAPIOperationReader {
     ///
     /// - Parameters:
     ///   - templateParameters: the `{names}` in the path template, each of which must be declared.
+    ///   - mixedSegmentParameters: those of them in a segment that also has text.
     ///   - fallbackName: the name to use without an `operationId` (`<method><Segment>`).
     func read(
         method: HTTPMethod, operation: OpenAPINode, pathItem: OpenAPINode, template: String,
-        templateParameters: [String], fallbackName: String
+        templateParameters: [String], mixedSegmentParameters: Set<String> = [], fallbackName: String
     ) -> OpenAPIReadOperation? {
         guard operation.isObject else {
             context.error("an operation must be an object, found \(operation.value.kindName)", at: operation)
@@ -117,12 +126,22 @@ final class OpenAPIOperationReader {
 
         // Path parameters are the keys of the builder chain (`ChildSpec.keyName`), so they are not call arguments.
         var read = OpenAPIReadOperation(
-            method: method, name: name, parameters: parameters.filter { $0.location != .path }.map(\.spec),
+            method: method, name: name,
+            // Except those inside a segment with text (`thumbnail.{extension}`), which are arguments of the call.
+            parameters: parameters.filter { $0.location != .path || mixedSegmentParameters.contains($0.name) }
+                .map(\.spec),
             requestBody: requestBody, response: nil,
             returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
             doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
+        read.isDeprecated = operation["deprecated"]?.bool == true
+        // A required query parameter with one allowed value is sent always and names the operation, as a variant's.
+        for parameter in parameters where parameter.location == .query && parameter.spec.isRequired {
+            guard let value = parameter.fixedValue else { continue }
+            read.fixedQuery[parameter.name] = value
+            read.parameters.removeAll { $0.location == .query && $0.name == parameter.name }
+        }
         readResponses(
             operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging,
             envelope: envelope, into: &read)
@@ -214,6 +233,8 @@ final class OpenAPIOperationReader {
 
     private struct ReadParameter {
         var spec: ParameterSpec
+        /// The one value its schema allows (`const`, or an `enum` of one value).
+        var fixedValue: String?
         var location: ParameterSpec.Location { spec.location }
         var name: String { spec.name }
     }
@@ -279,7 +300,9 @@ final class OpenAPIOperationReader {
         let isRequired = location == .path || node["required"]?.bool == true
         let doc = node.documentation(summaryKey: "summary")
         return ReadParameter(
-            spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc))
+            spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc),
+            fixedValue: node["schema"].map { OpenAPISchemaReader.fixedString(of: schemas.lookup.dereferenced($0)) }
+                ?? nil)
     }
 
     // MARK: Request body
@@ -292,7 +315,8 @@ final class OpenAPIOperationReader {
         case unsupported
     }
 
-    /// JSON first, then multipart/form-data, then a binary upload; anything else cannot be sent.
+    /// JSON first, then a form (urlencoded fields, typed by the schema; multipart), then text, then a binary upload;
+    /// anything else cannot be sent.
     private func readRequestBody(_ element: OpenAPINode, operationName: String, envelope: Envelope) -> BodyOutcome {
         var node = element
         if let reference = element["$ref"] {
@@ -319,6 +343,10 @@ final class OpenAPIOperationReader {
             let type = schemas.resolve(payload, nameHint: hint).type
             return .body(BodySpec(type: type, contentType: json.type, isRequired: isRequired))
         }
+        if let form = media.first(where: { $0.type == "application/x-www-form-urlencoded" }) {
+            let type = form.node["schema"].map { schemas.resolve($0, nameHint: hint).type } ?? .primitive(.untyped)
+            return .body(BodySpec(type: type, contentType: form.type, isRequired: isRequired))
+        }
         if let form = media.first(where: { $0.type == "multipart/form-data" }) {
             let type = form.node["schema"].map { schemas.resolve($0, nameHint: hint).type } ?? .primitive(.stream)
             return .body(BodySpec(type: type, contentType: form.type, isRequired: isRequired))
@@ -326,9 +354,12 @@ final class OpenAPIOperationReader {
         if let binary = media.first(where: { OpenAPIMediaType.isBinary($0.type, schema: $0.node["schema"]) }) {
             return .body(BodySpec(type: .primitive(.stream), contentType: binary.type, isRequired: isRequired))
         }
+        if let text = media.first(where: { OpenAPIMediaType.isText($0.type) }) {
+            return .body(BodySpec(type: .primitive(.string), contentType: text.type, isRequired: isRequired))
+        }
         let types = media.map(\.type).joined(separator: ", ")
         context.warning(
-            "request body media type \(types) is not supported (JSON, multipart/form-data or binary); operation '\(operationName)' skipped",
+            "request body media type \(types) is not supported (JSON, forms, text or binary); operation '\(operationName)' skipped",
             at: content)
         return .unsupported
     }
@@ -377,7 +408,12 @@ final class OpenAPIOperationReader {
         }
         let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
         guard let json = media.first(where: { OpenAPIMediaType.isJSON($0.type) }) else {
-            read.response = ResponseSpec(type: .primitive(.stream), successCodes: successCodes, isRawBody: true)
+            // Text is read as a string; anything else (images, archives, PDFs) as bytes.
+            let isText = media.contains {
+                OpenAPIMediaType.isText($0.type) && $0.node["schema"]?["format"]?.string != "binary"
+            }
+            read.response = ResponseSpec(
+                type: .primitive(isText ? .string : .stream), successCodes: successCodes, isRawBody: true)
             return
         }
         guard let schema = json.node["schema"] else {
@@ -475,6 +511,11 @@ enum OpenAPIMediaType {
 
     static func isJSON(_ type: String) -> Bool {
         type == "application/json" || type == "text/json" || type.hasSuffix("+json")
+    }
+
+    /// `text/plain`, `text/csv`, `text/html`, `application/xml`: content read and written as a string.
+    static func isText(_ type: String) -> Bool {
+        type.hasPrefix("text/") || type == "application/xml" || type.hasSuffix("+xml")
     }
 
     /// Bytes sent as they are: `application/octet-stream`, any wildcard, images, audio, video, PDF, or a

@@ -8,6 +8,8 @@ final class OpenAPIPathNode {
         case root
         case literal(String)
         case parameter(String)
+        /// Text and parameters in one segment (`thumbnail.{extension}`), written as the template says.
+        case template(String)
     }
 
     let segment: Segment
@@ -109,18 +111,24 @@ final class OpenAPIPathTreeReader {
             context.warning("path '\(template)' does not start with '/'; skipped", at: pathItem)
             return
         }
+        // A `#fragment` is never sent: documents use it to describe more operations at one URL.
+        let urlTemplate = template.split(separator: "#", maxSplits: 1).first.map(String.init) ?? template
+        let isAlternative = urlTemplate != template
         var segments: [OpenAPIPathNode.Segment] = []
-        for part in template.split(separator: "/") {
+        for part in urlTemplate.split(separator: "/") {
             let text = String(part)
             if text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2,
                 !text.dropFirst().dropLast().contains(where: { $0 == "{" || $0 == "}" })
             {
                 segments.append(.parameter(String(text.dropFirst().dropLast())))
             } else if text.contains("{") || text.contains("}") {
-                context.warning(
-                    "path '\(template)': a segment that mixes text and parameters ('\(text)') is not supported; skipped",
-                    at: pathItem)
-                return
+                guard Self.isWellFormedTemplate(text) else {
+                    context.warning(
+                        "path '\(template)': the segment '\(text)' has unbalanced or nested braces; skipped",
+                        at: pathItem)
+                    return
+                }
+                segments.append(.template(text))
             } else {
                 segments.append(.literal(text))
             }
@@ -138,6 +146,10 @@ final class OpenAPIPathTreeReader {
                 }
             }
         }
+        if isAlternative {
+            readPathItem(pathItem, template: template, segments: segments, into: node, isAlternative: true)
+            return
+        }
         if let earlier = node.template {
             context.warning("path '\(template)' is the same URL shape as '\(earlier)'; skipped", at: pathItem)
             return
@@ -147,8 +159,35 @@ final class OpenAPIPathTreeReader {
         readPathItem(pathItem, template: template, segments: segments, into: node)
     }
 
+    /// `thumbnail.{extension}`: braces in pairs, each around a name.
+    private static func isWellFormedTemplate(_ text: String) -> Bool {
+        var isOpen = false
+        var nameLength = 0
+        for character in text {
+            switch character {
+            case "{":
+                if isOpen { return false }
+                isOpen = true
+                nameLength = 0
+            case "}":
+                if !isOpen || nameLength == 0 { return false }
+                isOpen = false
+            default:
+                if isOpen { nameLength += 1 }
+            }
+        }
+        return !isOpen
+    }
+
+    /// The parameter names of a template segment, in order.
+    static func parameterNames(in text: String) -> [String] {
+        text.split(separator: "{", omittingEmptySubsequences: true).dropFirst(text.hasPrefix("{") ? 0 : 1)
+            .compactMap { part in part.split(separator: "}", maxSplits: 1).first.map(String.init) }
+    }
+
     private func readPathItem(
-        _ pathItem: OpenAPINode, template: String, segments: [OpenAPIPathNode.Segment], into node: OpenAPIPathNode
+        _ pathItem: OpenAPINode, template: String, segments: [OpenAPIPathNode.Segment], into node: OpenAPIPathNode,
+        isAlternative: Bool = false
     ) {
         guard pathItem.isObject else {
             context.error("a path item must be an object, found \(pathItem.value.kindName)", at: pathItem)
@@ -159,24 +198,37 @@ final class OpenAPIPathTreeReader {
             context.warning("path item $ref is not supported; path '\(template)' skipped", at: reference)
             return
         }
-        if let nameNode = pathItem["x-bindery-resource"], let name = extensions.resourceName(nameNode) {
+        if !isAlternative, let nameNode = pathItem["x-bindery-resource"], let name = extensions.resourceName(nameNode) {
             node.resourceName = (name, nameNode)
         }
-        let templateParameters = segments.compactMap { segment -> String? in
-            if case .parameter(let name) = segment { return name }
-            return nil
-        }
-        for (key, operation) in pathItem.members {
-            if key == "options" || key == "trace" {
-                context.warning("\(key.uppercased()) operations are not supported; skipped", at: operation)
-                continue
+        let templateParameters = segments.flatMap { segment -> [String] in
+            switch segment {
+            case .parameter(let name): return [name]
+            case .template(let text): return Self.parameterNames(in: text)
+            case .root, .literal: return []
             }
+        }
+        let mixedSegmentParameters = Set(
+            segments.flatMap { segment -> [String] in
+                if case .template(let text) = segment { return Self.parameterNames(in: text) }
+                return []
+            })
+        for (key, operation) in pathItem.members {
             guard let method = HTTPMethod(rawValue: key.uppercased()), key == key.lowercased() else { continue }
             let fallbackName = key + Self.segmentName(segments)
             if let read = operationReader.read(
                 method: method, operation: operation, pathItem: pathItem, template: template,
-                templateParameters: templateParameters, fallbackName: fallbackName)
+                templateParameters: templateParameters, mixedSegmentParameters: mixedSegmentParameters,
+                fallbackName: fallbackName)
             {
+                var read = read
+                if isAlternative {
+                    read.isAlternative = true
+                    // Named by its fragment (`get_shared_link`), which says what it does at the shared URL.
+                    if let fragment = template.split(separator: "#", maxSplits: 1).last, !fragment.isEmpty {
+                        read.name = String(fragment)
+                    }
+                }
                 node.operations.append(read)
             }
         }
@@ -186,7 +238,7 @@ final class OpenAPIPathTreeReader {
     private static func segmentName(_ segments: [OpenAPIPathNode.Segment]) -> String {
         guard let last = segments.last else { return "Service" }
         switch last {
-        case .literal(let text): return OpenAPINaming.upperFirst(text)
+        case .literal(let text), .template(let text): return OpenAPINaming.upperFirst(text)
         case .parameter, .root:
             let literal = segments.reversed().lazy.compactMap { segment -> String? in
                 if case .literal(let text) = segment { return text }
@@ -204,7 +256,21 @@ final class OpenAPIPathTreeReader {
             case .root:
                 continue
             case .parameter(let name):
-                skip(child, because: "'{\(name)}' does not follow a collection segment")
+                guard node.isParameter else {
+                    skip(child, because: "'{\(name)}' does not follow a collection segment")
+                    continue
+                }
+                addSecondKey(name, item: child, under: resource)
+            case .template(let text):
+                // A leaf such as `thumbnail.{extension}`: an operation of the parent, its parameters in the suffix.
+                guard child.children.isEmpty else {
+                    skip(child, because: "'\(text)' mixes text and parameters and has deeper paths")
+                    continue
+                }
+                for operation in child.operations {
+                    resources[resource].operations.append(
+                        contentsOf: operation.specs(kind: Self.namedKind(operation.method), pathSuffix: [text]))
+                }
             case .literal(let literal):
                 if let item = child.parameterChild {
                     addCollection(literal, collection: child, item: item, under: resource)
@@ -226,8 +292,10 @@ final class OpenAPIPathTreeReader {
         }
     }
 
-    private func addCollection(_ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int)
-    {
+    private func addCollection(
+        _ literal: String, collection: OpenAPIPathNode, item: OpenAPIPathNode, under parent: Int,
+        onCollection: Bool = false
+    ) {
         guard case .parameter(let keyName) = item.segment else { return }
         let candidates = [
             explicitName(item: item, collection: collection),
@@ -239,15 +307,17 @@ final class OpenAPIPathTreeReader {
             name: name, model: item.get?.model ?? collection.get?.model,
             doc: documentation(of: item.pathItem ?? collection.pathItem), location: item.pathItem ?? collection.pathItem
         )
-        resources[parent].children.append(
-            ChildSpec(
-                name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true,
-                keyName: keyName,
-                doc: documentation(of: collection.pathItem)))
+        var child = ChildSpec(
+            name: literal, segment: literal, target: resources[itemIndex].name, isCollection: true,
+            keyName: keyName,
+            doc: documentation(of: collection.pathItem))
+        child.isOnCollection = onCollection
+        resources[parent].children.append(child)
 
         for operation in collection.operations {
             let kind: OperationSpec.Kind
             switch operation.method {
+            case _ where operation.isAlternative: kind = Self.namedKind(operation.method)
             case .get:
                 kind = .list
                 if !operation.returnsList, operation.response?.isRawBody != true, operation.response?.type != nil {
@@ -262,15 +332,16 @@ final class OpenAPIPathTreeReader {
         }
         addOperations(of: item, to: itemIndex)
 
-        // `threads/search`: operations on the collection with a suffix; deeper paths have nowhere to hang.
+        // `threads/search`: operations on the collection with a suffix; a literal with deeper paths
+        // (`files/upload_sessions/{id}`) is a step from the collection's URL.
         for other in collection.children where !other.isParameter {
             guard case .literal(let suffix) = other.segment else { continue }
+            if let otherItem = other.parameterChild {
+                addCollection(suffix, collection: other, item: otherItem, under: itemIndex, onCollection: true)
+                continue
+            }
             guard other.children.isEmpty else {
-                skip(
-                    other,
-                    because:
-                        "'\(suffix)' under the collection '\(literal)' has deeper paths, which a collection cannot have"
-                )
+                addSingle(suffix, node: other, under: itemIndex, onCollection: true)
                 continue
             }
             for operation in other.operations {
@@ -282,16 +353,34 @@ final class OpenAPIPathTreeReader {
         attachChildren(of: item, to: itemIndex)
     }
 
-    private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int) {
+    /// `metadata/{scope}/{template_key}`: a key right after a key. The items of a collection with no segment of
+    /// its own, named after the key (`metadata("enterprise").templates("invoice")`).
+    private func addSecondKey(_ keyName: String, item: OpenAPIPathNode, under parent: Int) {
+        let plural = OpenAPINaming.pluralOfKey(keyName)
+        let candidate =
+            item.resourceName?.name ?? item.get?.responseSchemaName ?? OpenAPINaming.singular(plural)
+        let index = newResource(
+            name: resourceName(candidate, parent: parent), model: item.get?.model,
+            doc: documentation(of: item.pathItem), location: item.pathItem)
+        resources[parent].children.append(
+            ChildSpec(
+                name: plural, segment: "", target: resources[index].name, isCollection: true, keyName: keyName,
+                doc: documentation(of: item.pathItem)))
+        addOperations(of: item, to: index)
+        attachChildren(of: item, to: index)
+    }
+
+    private func addSingle(_ literal: String, node: OpenAPIPathNode, under parent: Int, onCollection: Bool = false) {
         let candidate = node.resourceName?.name ?? node.get?.responseSchemaName ?? OpenAPINaming.singular(literal)
         let index = newResource(
             name: resourceName(candidate, parent: parent), model: node.get?.model,
             doc: documentation(of: node.pathItem),
             location: node.pathItem)
-        resources[parent].children.append(
-            ChildSpec(
-                name: literal, segment: literal, target: resources[index].name, isCollection: false,
-                doc: documentation(of: node.pathItem)))
+        var child = ChildSpec(
+            name: literal, segment: literal, target: resources[index].name, isCollection: false,
+            doc: documentation(of: node.pathItem))
+        child.isOnCollection = onCollection
+        resources[parent].children.append(child)
         addOperations(of: node, to: index)
         attachChildren(of: node, to: index)
     }
@@ -302,15 +391,21 @@ final class OpenAPIPathTreeReader {
         for operation in node.operations {
             let kind: OperationSpec.Kind
             switch operation.method {
+            case _ where operation.isAlternative: kind = Self.namedKind(operation.method)
             case .get: kind = operation.response?.delta == nil ? .get : .function
             case .patch: kind = .update
             case .put: kind = .replace
             case .delete: kind = .delete
             case .head: kind = .function
-            case .post: kind = .action
+            case .post, .options, .trace: kind = .action
             }
             resources[resource].operations.append(contentsOf: operation.specs(kind: kind))
         }
+    }
+
+    /// The kind of an operation that is a named method rather than the resource's own get, update or delete.
+    private static func namedKind(_ method: HTTPMethod) -> OperationSpec.Kind {
+        method == .get || method == .head ? .function : .action
     }
 
     /// `x-bindery-resource` on the item path item or the collection's; they must agree.

@@ -45,6 +45,23 @@ struct OpenAPISchemaLookup {
         return current
     }
 
+    /// Every property schema of an object, those of its allOf members (references followed) included; a later
+    /// definition of a name replaces an earlier one.
+    func allProperties(of schema: OpenAPINode, visited: Set<String> = []) -> [(key: String, node: OpenAPINode)] {
+        var visited = visited
+        guard visited.insert(schema.pointer).inserted else { return [] }
+        var properties: [(key: String, node: OpenAPINode)] = []
+        func add(_ key: String, _ node: OpenAPINode) {
+            properties.removeAll { $0.key == key }
+            properties.append((key, node))
+        }
+        for member in schema["allOf"]?.elements ?? [] {
+            for (key, node) in allProperties(of: dereferenced(member), visited: visited) { add(key, node) }
+        }
+        for (key, node) in schema["properties"]?.members ?? [] { add(key, node) }
+        return properties
+    }
+
     /// `visited` stops at allOf cycles, which are reported where the schemas are read.
     private func propertySchema(named key: String, in schema: OpenAPINode, visited: Set<String> = []) -> OpenAPINode? {
         if let property = schema["properties"]?[key] { return property }

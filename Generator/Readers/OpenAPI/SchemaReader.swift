@@ -30,6 +30,8 @@ final class OpenAPISchemaReader {
     private var componentEnums: [String: EnumSpec] = [:]
     private var inlineStructures: [StructureSpec] = []
     private var inlineEnums: [EnumSpec] = []
+    /// Unions read as choices, in the order they were met.
+    private(set) var choices: [ChoiceSpec] = []
     private var aliasTypes: [String: OpenAPIResolvedType] = [:]
     /// Components being read right now: meeting one again is a cycle.
     private var inProgress: Set<String> = []
@@ -115,8 +117,16 @@ final class OpenAPISchemaReader {
             return .untyped
         }
         defer { inProgress.remove(name) }
-        // Only array items can declare something here; name them after the component.
-        let resolved = resolve(node, nameHint: name + "Item")
+        let resolved: OpenAPIResolvedType
+        if case .union(let keyword, let members) = OpenAPISchemaShape(of: node) {
+            // A union component is a choice of that name.
+            validateKeywords(of: node)
+            resolved = resolveUnion(node, keyword: keyword, members: members, choiceName: name)
+            resolvedByPointer[node.pointer] = resolved
+        } else {
+            // Only array items can declare something here; name them after the component.
+            resolved = resolve(node, nameHint: name + "Item")
+        }
         aliasTypes[name] = resolved
         return resolved
     }
@@ -145,7 +155,10 @@ final class OpenAPISchemaReader {
         case .reference(let reference):
             resolved = resolveSchemaReference(reference)
         case .object:
-            if OpenAPISchemaShape.isFreeForm(schema) {
+            if let values = OpenAPISchemaShape.mapValues(of: schema) {
+                let element = resolve(values, nameHint: nameHint + "Value")
+                resolved = OpenAPIResolvedType(type: .dictionary(element.type))
+            } else if OpenAPISchemaShape.isFreeForm(schema) {
                 // No map type in the model: a free-form object is any JSON value.
                 resolved = .untyped
             } else {
@@ -161,7 +174,7 @@ final class OpenAPISchemaReader {
             inlineEnums.append(buildEnum(schema, name: name))
             resolved = OpenAPIResolvedType(type: .named(name))
         case .union(let keyword, let members):
-            resolved = resolveUnion(schema, keyword: keyword, members: members, nameHint: nameHint)
+            resolved = resolveUnion(schema, keyword: keyword, members: members, choiceName: nil, nameHint: nameHint)
         case .array(let items):
             if let items {
                 let element = resolve(items, nameHint: nameHint)
@@ -203,9 +216,10 @@ final class OpenAPISchemaReader {
     }
 
     /// `oneOf`/`anyOf`: `{"type": "null"}` members make the use nullable; one remaining member is that member;
-    /// object schemas with a common allOf base are that base; anything else is untyped, with a warning.
+    /// object schemas with a common allOf base are that base; anything else is a choice (`choiceName` for a
+    /// component, else a new name from `nameHint`).
     private func resolveUnion(
-        _ schema: OpenAPINode, keyword: String, members: [OpenAPINode], nameHint: String
+        _ schema: OpenAPINode, keyword: String, members: [OpenAPINode], choiceName: String?, nameHint: String = ""
     ) -> OpenAPIResolvedType {
         var includesNull = false
         var candidates: [OpenAPINode] = []
@@ -237,16 +251,105 @@ final class OpenAPISchemaReader {
                 allAreObjectReferences = false
             }
         }
-        if allAreObjectReferences, let base = lookup.commonBase(of: referencedNames) {
+        // A shared base is a polymorphic type only when a discriminator tells its kinds apart; without one, a
+        // choice reads each member as its own type (by a tag the members fix, or by trying them).
+        if allAreObjectReferences, let base = lookup.commonBase(of: referencedNames),
+            schema["discriminator"] != nil || context.component(.schemas, named: base)?["discriminator"] != nil
+        {
             if let discriminator = schema["discriminator"] {
                 discriminators.read(discriminator, base: base, members: referencedNames)
             }
             return OpenAPIResolvedType(type: .named(qualified(base)), isNullable: includesNull)
         }
-        context.warning(
-            "\(keyword) members do not share an allOf base type; read as an untyped JSON value",
-            at: schema[keyword] ?? schema)
-        return OpenAPIResolvedType(type: .primitive(.untyped), isNullable: includesNull)
+        let name = qualified(choiceName ?? typeNames.unique(nameHint))
+        return OpenAPIResolvedType(
+            type: .named(readChoice(schema, name: name, candidates: candidates)), isNullable: includesNull)
+    }
+
+    /// A choice over `candidates`, told apart by the declared discriminator, else by a member every object member
+    /// fixes to one value (`"type": {"enum": ["file"]}`), else by trying them in order.
+    private func readChoice(_ schema: OpenAPINode, name: QualifiedName, candidates: [OpenAPINode]) -> QualifiedName {
+        let slot = choices.count
+        choices.append(ChoiceSpec(name: name, members: []))
+        var members: [ChoiceSpec.Member] = []
+        for (index, candidate) in candidates.enumerated() {
+            let type = resolve(candidate, nameHint: OpenAPINaming.joined(name.name, "Option\(index + 1)")).type
+            if members.contains(where: { $0.type == type }) {
+                context.warning("a \(type) member is listed twice in this union; the second is ignored", at: candidate)
+                continue
+            }
+            members.append(ChoiceSpec.Member(type: type))
+        }
+        var discriminator: String?
+        if let declared = schema["discriminator"] {
+            discriminator = declaredDiscriminator(declared, candidates: candidates, into: &members)
+        } else if let implied = impliedDiscriminator(candidates) {
+            discriminator = implied.property
+            for index in members.indices { members[index].tags = implied.tags[index] }
+        }
+        choices[slot] = ChoiceSpec(
+            name: name, members: members, discriminator: discriminator, doc: schema.documentation(),
+            location: context.location(of: schema))
+        return name
+    }
+
+    /// `discriminator.propertyName` and `mapping` over the union's references; a reference the mapping leaves out is
+    /// named by its component name (OpenAPI's rule).
+    private func declaredDiscriminator(
+        _ node: OpenAPINode, candidates: [OpenAPINode], into members: inout [ChoiceSpec.Member]
+    ) -> String? {
+        guard let property = node["propertyName"]?.string, !property.isEmpty else {
+            context.error("discriminator needs a \"propertyName\" string", at: node)
+            return nil
+        }
+        let referenced = candidates.map { lookup.referencedComponentName($0) }
+        var mapped: [String: [String]] = [:]
+        for (value, target) in node["mapping"]?.members ?? [] {
+            guard let text = target.string,
+                let component = OpenAPIReferences.componentName(in: text, section: .schemas)
+                    ?? text
+                    .split(separator: "/").last.map(String.init),
+                referenced.contains(component)
+            else {
+                context.error("discriminator.mapping '\(value)' must name a member of the union", at: target)
+                continue
+            }
+            mapped[component, default: []].append(value)
+        }
+        for (index, component) in referenced.enumerated() where index < members.count {
+            guard let component else { continue }
+            members[index].tags = mapped[component] ?? [component]
+        }
+        return property
+    }
+
+    /// A property that every candidate, an object, fixes to values of its own (a one-value `enum` or `const`).
+    private func impliedDiscriminator(_ candidates: [OpenAPINode]) -> (property: String, tags: [[String]])? {
+        var fixedByCandidate: [[String: String]] = []
+        for candidate in candidates {
+            let target = lookup.dereferenced(candidate)
+            guard target.isObject, OpenAPISchemaShape(of: target).isObject else { return nil }
+            var fixed: [String: String] = [:]
+            for (property, propertySchema) in lookup.allProperties(of: target) {
+                if let value = Self.fixedString(of: lookup.dereferenced(propertySchema)) { fixed[property] = value }
+            }
+            fixedByCandidate.append(fixed)
+        }
+        guard let first = fixedByCandidate.first else { return nil }
+        for (property, _) in first.sorted(by: { $0.key < $1.key }) {
+            let values = fixedByCandidate.compactMap { $0[property] }
+            if values.count == candidates.count, Set(values).count == values.count {
+                return (property, values.map { [$0] })
+            }
+        }
+        return nil
+    }
+
+    /// The one string a schema allows: `const`, or an `enum` of one value.
+    static func fixedString(of schema: OpenAPINode) -> String? {
+        if let value = schema["const"]?.string { return value }
+        if let values = schema["enum"]?.elements, values.count == 1 { return values[0].string }
+        return nil
     }
 
     // MARK: Structures
@@ -333,8 +436,15 @@ final class OpenAPISchemaReader {
     }
 
     /// The first object reference is the base type; later ones are flattened in, as Swift has one base.
-    private func addAllOfReference(_ reference: OpenAPINode, structureName: String, into parts: inout StructureParts) {
+    private func addAllOfReference(
+        _ reference: OpenAPINode, structureName: String, into parts: inout StructureParts, depth: Int = 0
+    ) {
         guard let (name, target) = context.resolveReference(reference, in: .schemas, followChains: false) else {
+            return
+        }
+        // A component that only renames another (`Metadata: {allOf: [{$ref: Metadata--Base}]}`) stands for it.
+        if depth < 16, case .reference(let inner) = OpenAPISchemaShape(of: target) {
+            addAllOfReference(inner, structureName: structureName, into: &parts, depth: depth + 1)
             return
         }
         guard lookup.componentKind(of: target) == .structure else {
@@ -381,10 +491,17 @@ final class OpenAPISchemaReader {
         -> PropertySpec
     {
         let resolved = resolve(schema, nameHint: OpenAPINaming.joined(structureName, name))
-        return PropertySpec(
+        // Annotations may sit on the property or on an allOf that wraps its reference.
+        let annotated = [schema] + (schema["allOf"]?.elements ?? [])
+        func flag(_ keyword: String) -> Bool { annotated.contains { $0[keyword]?.bool == true } }
+        var property = PropertySpec(
             name: name, type: resolved.type, isNullable: !required.contains(name) || resolved.isNullable,
-            isReadOnly: schema["readOnly"]?.bool == true, acceptsLooseValues: resolved.acceptsLooseValues,
+            isReadOnly: flag("readOnly"), acceptsLooseValues: resolved.acceptsLooseValues,
             doc: schema.documentation(), location: context.location(of: schema))
+        property.isWriteOnly = flag("writeOnly")
+        property.isDeprecated = flag("deprecated")
+        property.constant = Self.fixedString(of: lookup.dereferenced(schema))
+        return property
     }
 
     /// `required` of the schema and of its inline allOf fragments.

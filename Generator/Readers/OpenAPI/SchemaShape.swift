@@ -21,10 +21,9 @@ enum OpenAPISchemaShape {
         let types = schema["type"].flatMap(typeNames(of:)) ?? []
         let nonNullTypes = types.filter { $0 != "null" }
         if let allOf = schema["allOf"]?.elements {
-            // `allOf: [{$ref}]` alone is the 3.0 way to add a description or `nullable` to a reference.
-            if allOf.count == 1, let reference = allOf[0]["$ref"], schema["properties"] == nil {
-                return .reference(reference)
-            }
+            // `allOf: [{$ref}]`, perhaps with fragments that only annotate, is the 3.0 way to add a description or
+            // `nullable` to a reference.
+            if schema["properties"] == nil, let reference = soleReference(in: allOf) { return .reference(reference) }
             return .object
         }
         if schema["properties"] != nil { return .object }
@@ -51,6 +50,30 @@ enum OpenAPISchemaShape {
             if let items = schema["items"] { return .array(items: items) }
             return .untyped
         }
+    }
+
+    /// The one `$ref` of an allOf whose other members only annotate (`{"description": ...}`), if so.
+    private static func soleReference(in allOf: [OpenAPINode]) -> OpenAPINode? {
+        let references = allOf.compactMap { $0["$ref"] }
+        guard references.count == 1 else { return nil }
+        let annotations: Set<String> = [
+            "description", "title", "nullable", "readOnly", "writeOnly", "deprecated", "example", "examples",
+            "default", "externalDocs",
+        ]
+        let othersAnnotate = allOf.allSatisfy { member in
+            member["$ref"] != nil
+                || member.members.allSatisfy { annotations.contains($0.key) || $0.key.hasPrefix("x-") }
+        }
+        return othersAnnotate ? references[0] : nil
+    }
+
+    /// The map's value schema of an object that declares no properties but types its other members
+    /// (`additionalProperties: {schema}`); nil for a free-form object.
+    static func mapValues(of schema: OpenAPINode) -> OpenAPINode? {
+        guard schema["allOf"] == nil, schema["properties"]?.members.isEmpty ?? true,
+            let values = schema["additionalProperties"], values.isObject, !values.members.isEmpty
+        else { return nil }
+        return values
     }
 
     var isObject: Bool {

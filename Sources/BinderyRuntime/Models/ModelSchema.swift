@@ -123,7 +123,11 @@ public indirect enum FieldKind: Sendable {
     /// An open enumeration: any string.
     case enumeration
     case model(any JSONModel.Type)
+    /// One of several types (OpenAPI `oneOf`/`anyOf`).
+    case choice(any AnyJSONChoice.Type)
     case collection(FieldKind)
+    /// An object used as a map from member names to values of one kind.
+    case dictionary(FieldKind)
     /// Any JSON value.
     case any
 }
@@ -225,10 +229,17 @@ extension ModelSchema {
         case .model(let type):
             guard case .object(let object) = value else { throw fail("an object") }
             try type.schema.validate(object, path: path)
+        case .choice(let type):
+            try type.validateChoice(value, path: path)
         case .collection(let elementKind):
             guard case .array(let elements) = value else { throw fail("an array") }
             for (index, element) in elements.enumerated() where !element.isNull {
                 try check(element, elementKind, loose: loose, path: path + [.index(index)])
+            }
+        case .dictionary(let valueKind):
+            guard case .object(let object) = value else { throw fail("an object") }
+            for member in object where !member.value.isNull {
+                try check(member.value, valueKind, loose: loose, path: path + [.key(member.key)])
             }
         }
     }

@@ -72,6 +72,32 @@ public struct APIRequest: Sendable, Hashable {
         body = .bytes(value.serialized())
         headers[.contentType] = "application/json"
     }
+
+    /// Sets the body to a form (`application/x-www-form-urlencoded`) of an object's members, in their order:
+    /// strings as they are, numbers and booleans as their JSON text, each element of an array as a field of the
+    /// same name, an object as its JSON text; a null member is left out.
+    public mutating func setFormBody(_ value: JSONValue) {
+        var fields: [String] = []
+        for member in value.objectValue ?? JSONObject() {
+            let values: [JSONValue]
+            switch member.value {
+            case .null: continue
+            case .array(let elements): values = elements
+            default: values = [member.value]
+            }
+            for value in values where !value.isNull {
+                fields.append(PercentEncoding.form(member.key) + "=" + PercentEncoding.form(Self.text(of: value)))
+            }
+        }
+        body = .bytes(Array(fields.joined(separator: "&").utf8))
+        headers[.contentType] = "application/x-www-form-urlencoded"
+    }
+
+    /// Sets the body to text, UTF-8 encoded, with a content type (`text/plain`, `text/csv`).
+    public mutating func setTextBody(_ text: String, contentType: String) {
+        body = .bytes(Array(text.utf8))
+        headers[.contentType] = contentType.contains("charset") ? contentType : contentType + "; charset=utf-8"
+    }
 }
 
 extension APIRequest {

@@ -79,6 +79,19 @@ extension ResponseDecoder where Output == [UInt8] {
     public static var raw: Self { Self { response, _ in response.body } }
 }
 
+extension ResponseDecoder where Output == String {
+    /// The body as text (`text/plain`, `text/csv`, `text/html` answers), read as UTF-8; bytes that are not UTF-8
+    /// are an `invalidResponse` error rather than replaced.
+    public static var text: Self {
+        Self { response, _ throws(BinderyError) in
+            guard let text = String(validating: response.body, as: UTF8.self) else {
+                throw BinderyError.invalidResponse("the response body is not UTF-8 text", response: response)
+            }
+            return text
+        }
+    }
+}
+
 extension ResponseDecoder where Output == Void {
     /// The body is ignored (204 No Content, 202 Accepted).
     public static var empty: Self { Self { _, _ in () } }

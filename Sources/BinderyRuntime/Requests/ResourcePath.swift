@@ -21,6 +21,10 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Appends one segment (a navigation property, an entity set, a key), encoding it.
+    /// A typed value as it is written inside a path segment (`png` for an enum, `3` for a number); the segment
+    /// it goes into is encoded as a whole.
+    public static func text(of value: some JSONConvertible) -> String { APIRequest.text(of: value.json) }
+
     public func appending(_ segment: String) -> ResourcePath {
         var copy = self
         copy.encodedSegments.append(PercentEncoding.segment(segment))

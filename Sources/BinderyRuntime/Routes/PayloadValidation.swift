@@ -246,6 +246,8 @@ public struct PayloadValidator: Sendable {
         switch kind {
         case .model(let type): return type.schema.typeName
         case .collection(let element): return "Collection(\(name(of: element)))"
+        case .dictionary(let element): return "Map(\(name(of: element)))"
+        case .choice(let type): return type.choiceDescription
         default: return "\(kind)"
         }
     }

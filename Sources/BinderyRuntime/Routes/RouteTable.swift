@@ -29,17 +29,20 @@ public struct ResourceRoute: Sendable {
         public let refusedMethods: Set<HTTPRequest.Method>
         /// Methods the service refuses on each item of this collection.
         public let refusedByItems: Set<HTTPRequest.Method>
+        /// Taken from the resource's collection URL (`files/upload_sessions`), not from one item's.
+        public let isOnCollection: Bool
 
         @_spi(Generated)
         public init(
             _ segment: String, _ target: String, collection: Bool, refusing: Set<HTTPRequest.Method> = [],
-            itemsRefusing: Set<HTTPRequest.Method> = []
+            itemsRefusing: Set<HTTPRequest.Method> = [], onCollection: Bool = false
         ) {
             self.segment = segment
             self.target = target
             self.isCollection = collection
             self.refusedMethods = refusing
             self.refusedByItems = itemsRefusing
+            self.isOnCollection = onCollection
         }
     }
 
@@ -175,17 +178,31 @@ public struct RouteTable: Sendable {
             {
                 if index == segments.count - 1 { return (.operation(operation, on: current, keys: keys), false) }
             }
-            if atCollection {
+            // A step from the collection's URL (`files/upload_sessions`) wins over reading the segment as a key.
+            let collectionStep =
+                atCollection ? current.children.first { $0.isOnCollection && $0.segment == segment } : nil
+            if atCollection, collectionStep == nil {
                 keys.append(segment)
                 atCollection = false
                 refused = refusedByItems
-            } else if let child = current.children.first(where: { $0.segment == segment }),
+            } else if let child = collectionStep
+                ?? current.children.first(where: { !$0.isOnCollection && $0.segment == segment }),
                 let target = resources[child.target]
             {
                 current = target
                 atCollection = child.isCollection
                 refused = child.refusedMethods
                 refusedByItems = child.refusedByItems
+            } else if let child = current.children.first(where: { $0.segment.isEmpty && $0.isCollection }),
+                let target = resources[child.target]
+            {
+                // Keys right after keys (`metadata/{scope}/{template_key}`): the collection takes no segment, so
+                // this one is read again, as its key.
+                current = target
+                atCollection = true
+                refused = child.refusedMethods
+                refusedByItems = child.refusedByItems
+                continue
             } else {
                 return (nil, false)
             }
@@ -212,9 +229,32 @@ public struct RouteTable: Sendable {
         let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
         let named = resource.operations.filter {
             $0.onCollection == collection && $0.method == method
-                && ($0.segments.last == name || $0.aliases.contains(name))
+                && ($0.segments.last.map { Self.segment(name, matches: $0) } == true || $0.aliases.contains(name))
         }
         return Self.mostSpecific(named, for: query)
+    }
+
+    /// Whether a URL segment is what a route segment names: the same text, or, for a template such as
+    /// `thumbnail.{extension}`, its text around the parameters with at least one character for each.
+    static func segment(_ segment: String, matches route: String) -> Bool {
+        guard route.contains("{") else { return segment == route }
+        var rest = Substring(segment)
+        var pattern = Substring(route)
+        while let open = pattern.firstIndex(of: "{"), let close = pattern[open...].firstIndex(of: "}") {
+            let text = pattern[..<open]
+            guard rest.hasPrefix(text) else { return false }
+            rest = rest.dropFirst(text.count)
+            pattern = pattern[pattern.index(after: close)...]
+            // The parameter runs to the next text of the template (or to the end).
+            let next = pattern.prefix { $0 != "{" }
+            if next.isEmpty {
+                if pattern.isEmpty { return !rest.isEmpty }
+                return false  // two parameters side by side cannot be told apart
+            }
+            guard let end = rest.range(of: next), end.lowerBound > rest.startIndex else { return false }
+            rest = rest[end.lowerBound...]
+        }
+        return rest == pattern
     }
 
     /// Of operations at one URL, the one whose fixed query the request carries in full, the most specific first

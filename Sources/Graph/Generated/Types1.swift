@@ -5014,7 +5014,10 @@ public struct AgentIdentityFields: FieldSet {
     public let appOwnerOrganizationId: Field<String>
     public let appRoleAssignmentRequired: Field<Bool>
     public let appRoles: Field<[AppRole]>
+
+    /// Set by the service: read it, do not send it.
     public let createdByAppId: Field<String>
+
     public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
     public let description: Field<String>
     public let disabledByMicrosoftStatus: Field<String>
@@ -5095,7 +5098,9 @@ public struct AgentIdentityFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
+    /// Set by the service: read it, do not send it.
     public let agentIdentityBlueprintId: Field<String>
+
     public let createdDateTime: Field<Date>
 
     /// Present when the request expanded it (`expand("sponsors")`).
@@ -5187,7 +5192,10 @@ public struct AgentIdentityBlueprintFields: FieldSet {
     public let appRoles: Field<[AppRole]>
     public let authenticationBehaviors: Field<AuthenticationBehaviors>
     public let certification: Field<Certification>
+
+    /// Set by the service: read it, do not send it.
     public let createdByAppId: Field<String>
+
     public let createdDateTime: Field<Date>
     public let defaultRedirectUri: Field<String>
     public let description: Field<String>
@@ -5341,7 +5349,10 @@ public struct AgentIdentityBlueprintPrincipalFields: FieldSet {
     public let appOwnerOrganizationId: Field<String>
     public let appRoleAssignmentRequired: Field<Bool>
     public let appRoles: Field<[AppRole]>
+
+    /// Set by the service: read it, do not send it.
     public let createdByAppId: Field<String>
+
     public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
     public let description: Field<String>
     public let disabledByMicrosoftStatus: Field<String>
@@ -9722,18 +9733,26 @@ public struct AndroidLobAppFields: FieldSet {
     public static let all = AndroidLobAppFields()
     public static let schema = ModelSchema("microsoft.graph.androidLobApp", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -9744,6 +9763,8 @@ public struct AndroidLobAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -10257,18 +10278,26 @@ public struct AndroidStoreAppFields: FieldSet {
     public static let all = AndroidStoreAppFields()
     public static let schema = ModelSchema("microsoft.graph.androidStoreApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -10279,6 +10308,8 @@ public struct AndroidStoreAppFields: FieldSet {
 
     public let appStoreUrl: Field<String>
     public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
+
+    /// Set by the service: read it, do not send it.
     public let packageId: Field<String>
 
     public init() {
@@ -12357,7 +12388,10 @@ public struct ApplePushNotificationCertificateFields: FieldSet {
     public let id: Field<String>
     public let appleIdentifier: Field<String>
     public let certificate: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let certificateSerialNumber: Field<String>
+
     public let certificateUploadFailureReason: Field<String>
     public let certificateUploadStatus: Field<String>
     public let expirationDateTime: Field<Date>
@@ -12442,7 +12476,10 @@ public struct ApplicationFields: FieldSet {
     public let appRoles: Field<[AppRole]>
     public let authenticationBehaviors: Field<AuthenticationBehaviors>
     public let certification: Field<Certification>
+
+    /// Set by the service: read it, do not send it.
     public let createdByAppId: Field<String>
+
     public let createdDateTime: Field<Date>
     public let defaultRedirectUri: Field<String>
     public let description: Field<String>

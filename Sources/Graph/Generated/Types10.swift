@@ -8202,8 +8202,13 @@ public struct ScheduleFields: FieldSet {
     public let isActivitiesIncludedWhenCopyingShiftsEnabled: Field<Bool>
     public let offerShiftRequestsEnabled: Field<Bool>
     public let openShiftsEnabled: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let provisionStatus: Field<OperationStatus>
+
+    /// Set by the service: read it, do not send it.
     public let provisionStatusCode: Field<String>
+
     public let startDayOfWeek: Field<DayOfWeek>
     public let swapShiftsRequestsEnabled: Field<Bool>
     public let timeClockEnabled: Field<Bool>
@@ -8295,16 +8300,34 @@ public struct ScheduleChangeRequestFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
     public let managerActionDateTime: Field<Date>
+
     public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderDateTime: Field<Date>
+
     public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderUserId: Field<String>
+
     public let state: Field<ScheduleChangeState>
 
     public init() {
@@ -8768,12 +8791,22 @@ public struct SchedulingGroupFields: FieldSet {
     )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let code: Field<String>
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let isActive: Field<Bool>
+
     public let userIds: Field<[String]>
 
     public init() {

@@ -4799,7 +4799,10 @@ public struct ServicePrincipalFields: FieldSet {
     public let appOwnerOrganizationId: Field<String>
     public let appRoleAssignmentRequired: Field<Bool>
     public let appRoles: Field<[AppRole]>
+
+    /// Set by the service: read it, do not send it.
     public let createdByAppId: Field<String>
+
     public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
     public let description: Field<String>
     public let disabledByMicrosoftStatus: Field<String>
@@ -7255,8 +7258,13 @@ public struct SharedInsightFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.sharedInsight", base: Entity.self, fields: all)
     public let id: Field<String>
     public let lastShared: Field<SharingDetail>
+
+    /// Set by the service: read it, do not send it.
     public let resourceReference: Field<ResourceReference>
+
+    /// Set by the service: read it, do not send it.
     public let resourceVisualization: Field<ResourceVisualization>
+
     public let sharingHistory: Field<[SharingDetail]>
 
     /// Present when the request expanded it (`expand("lastSharedMethod")`).
@@ -7799,7 +7807,10 @@ public struct SharingDetailFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.sharingDetail", fields: all)
     public let sharedBy: Field<InsightIdentity>
     public let sharedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let sharingReference: Field<ResourceReference>
+
     public let sharingSubject: Field<String>
     public let sharingType: Field<String>
 
@@ -7892,9 +7903,16 @@ public struct ShiftFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.shift", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let draftShift: Field<ShiftItem>
     public let isStagedForDeletion: Field<Bool>
     public let schedulingGroupId: Field<String>
@@ -8013,9 +8031,16 @@ public struct ShiftPreferencesFields: FieldSet {
     )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let availability: Field<[ShiftAvailability]>
 
     public init() {
@@ -9499,7 +9524,11 @@ public struct SiteProtectionUnitFields: FieldSet {
     public let protectionSources: Field<ProtectionSource>
     public let status: Field<ProtectionUnitStatus>
     public let siteId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let siteName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let siteWebUrl: Field<String>
 
     public init() {
@@ -9855,7 +9884,11 @@ public struct SiteRestoreArtifactFields: FieldSet {
     public let restorePoint: Field<RestorePoint>
 
     public let restoredSiteId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredSiteName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredSiteWebUrl: Field<String>
 
     public init() {

@@ -2214,18 +2214,39 @@ public struct SwapShiftsChangeRequestFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
     public let managerActionDateTime: Field<Date>
+
     public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderDateTime: Field<Date>
+
     public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderUserId: Field<String>
+
     public let state: Field<ScheduleChangeState>
+
+    /// Set by the service: read it, do not send it.
     public let recipientActionDateTime: Field<Date>
+
     public let recipientActionMessage: Field<String>
     public let recipientUserId: Field<String>
     public let senderShiftId: Field<String>
@@ -9093,9 +9114,16 @@ public struct TimeCardFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.timeCard", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let breaks: Field<[TimeCardBreak]>
     public let clockInEvent: Field<TimeCardEvent>
     public let clockOutEvent: Field<TimeCardEvent>
@@ -9340,9 +9368,16 @@ public struct TimeOffFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.timeOff", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let draftTimeOff: Field<TimeOffItem>
     public let isStagedForDeletion: Field<Bool>
     public let sharedTimeOff: Field<TimeOffItem>
@@ -9415,9 +9450,16 @@ public struct TimeOffReasonFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.timeOffReason", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let code: Field<String>
     public let displayName: Field<String>
     public let iconType: Field<TimeOffReasonIconType>
@@ -9556,16 +9598,34 @@ public struct TimeOffRequestFields: FieldSet {
     )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
     public let managerActionDateTime: Field<Date>
+
     public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderDateTime: Field<Date>
+
     public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderUserId: Field<String>
+
     public let state: Field<ScheduleChangeState>
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>

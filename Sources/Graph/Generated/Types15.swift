@@ -1230,8 +1230,13 @@ public struct TrendingFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.trending", base: Entity.self, fields: all)
     public let id: Field<String>
     public let lastModifiedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let resourceReference: Field<ResourceReference>
+
+    /// Set by the service: read it, do not send it.
     public let resourceVisualization: Field<ResourceVisualization>
+
     public let weight: Field<Double>
 
     /// Present when the request expanded it (`expand("resource")`).
@@ -3662,7 +3667,11 @@ public struct UsedInsightFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.usedInsight", base: Entity.self, fields: all)
     public let id: Field<String>
     public let lastUsed: Field<UsageDetails>
+
+    /// Set by the service: read it, do not send it.
     public let resourceReference: Field<ResourceReference>
+
+    /// Set by the service: read it, do not send it.
     public let resourceVisualization: Field<ResourceVisualization>
 
     /// Present when the request expanded it (`expand("resource")`).
@@ -10788,18 +10797,26 @@ public struct WebAppFields: FieldSet {
     public static let all = WebAppFields()
     public static let schema = ModelSchema("microsoft.graph.webApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).

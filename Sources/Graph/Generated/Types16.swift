@@ -498,18 +498,26 @@ public struct Win32LobAppFields: FieldSet {
     public static let all = Win32LobAppFields()
     public static let schema = ModelSchema("microsoft.graph.win32LobApp", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -520,6 +528,8 @@ public struct Win32LobAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -3367,7 +3377,10 @@ public struct Windows81GeneralConfigurationFields: FieldSet {
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
     public let accountsBlockAddingNonMicrosoftAccountEmail: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let applyOnlyToWindows81: Field<Bool>
+
     public let browserBlockAutofill: Field<Bool>
     public let browserBlockAutomaticDetectionOfIntranetSites: Field<Bool>
     public let browserBlockEnterpriseModeAccess: Field<Bool>
@@ -3544,18 +3557,26 @@ public struct WindowsAppXFields: FieldSet {
     public static let all = WindowsAppXFields()
     public static let schema = ModelSchema("microsoft.graph.windowsAppX", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -3566,6 +3587,8 @@ public struct WindowsAppXFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -5871,18 +5894,26 @@ public struct WindowsMicrosoftEdgeAppFields: FieldSet {
     public static let all = WindowsMicrosoftEdgeAppFields()
     public static let schema = ModelSchema("microsoft.graph.windowsMicrosoftEdgeApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -5992,18 +6023,26 @@ public struct WindowsMobileMSIFields: FieldSet {
     public static let all = WindowsMobileMSIFields()
     public static let schema = ModelSchema("microsoft.graph.windowsMobileMSI", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6014,6 +6053,8 @@ public struct WindowsMobileMSIFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -6469,7 +6510,9 @@ public struct WindowsPhone81GeneralConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
+    /// Set by the service: read it, do not send it.
     public let applyOnlyToWindowsPhone81: Field<Bool>
+
     public let appsBlockCopyPaste: Field<Bool>
     public let bluetoothBlocked: Field<Bool>
     public let cameraBlocked: Field<Bool>
@@ -6895,18 +6938,26 @@ public struct WindowsUniversalAppXFields: FieldSet {
     public static let all = WindowsUniversalAppXFields()
     public static let schema = ModelSchema("microsoft.graph.windowsUniversalAppX", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6917,6 +6968,8 @@ public struct WindowsUniversalAppXFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -7174,7 +7227,10 @@ public struct WindowsUpdateForBusinessConfigurationFields: FieldSet {
     public let featureUpdatesDeferralPeriodInDays: Field<Int32>
     public let featureUpdatesPaused: Field<Bool>
     public let featureUpdatesPauseExpiryDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let featureUpdatesPauseStartDate: Field<CalendarDate>
+
     public let featureUpdatesRollbackStartDateTime: Field<Date>
     public let featureUpdatesRollbackWindowInDays: Field<Int32>
     public let featureUpdatesWillBeRolledBack: Field<Bool>
@@ -7185,7 +7241,10 @@ public struct WindowsUpdateForBusinessConfigurationFields: FieldSet {
     public let qualityUpdatesDeferralPeriodInDays: Field<Int32>
     public let qualityUpdatesPaused: Field<Bool>
     public let qualityUpdatesPauseExpiryDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let qualityUpdatesPauseStartDate: Field<CalendarDate>
+
     public let qualityUpdatesRollbackStartDateTime: Field<Date>
     public let qualityUpdatesWillBeRolledBack: Field<Bool>
     public let scheduleImminentRestartWarningInMinutes: Field<Int32>
@@ -7522,18 +7581,26 @@ public struct WindowsWebAppFields: FieldSet {
     public static let all = WindowsWebAppFields()
     public static let schema = ModelSchema("microsoft.graph.windowsWebApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -16316,9 +16383,16 @@ public struct WorkforceIntegrationFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let apiVersion: Field<Int32>
     public let displayName: Field<String>
     public let eligibilityFilteringEnabledEntities: Field<EligibilityFilteringEnabledEntities>

@@ -5772,13 +5772,22 @@ public struct BookingAppointmentFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let customerEmailAddress: Field<String>
     public let customerName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let customerNotes: Field<String>
+
     public let customerPhone: Field<String>
     public let customers: Field<[BookingCustomerInformationBase]>
     public let customerTimeZone: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let duration: Field<String>
+
     public let endDateTime: Field<DateTimeTimeZone>
+
+    /// Set by the service: read it, do not send it.
     public let filledAttendeesCount: Field<Int32>
+
     public let isCustomerAllowedToManageBooking: Field<Bool>
     public let isLocationOnline: Field<Bool>
     public let joinWebUrl: Field<String>
@@ -5791,7 +5800,10 @@ public struct BookingAppointmentFields: FieldSet {
     public let priceType: Field<BookingPriceType>
     public let reminders: Field<[BookingReminder]>
     public let selfServiceAppointmentId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let serviceId: Field<String>
+
     public let serviceLocation: Field<Location>
     public let serviceName: Field<String>
     public let serviceNotes: Field<String>
@@ -5885,11 +5897,17 @@ public struct BookingBusinessFields: FieldSet {
     public let defaultCurrencyIso: Field<String>
     public let displayName: Field<String>
     public let email: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let isPublished: Field<Bool>
+
     public let languageTag: Field<String>
     public let lastUpdatedDateTime: Field<Date>
     public let phone: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publicUrl: Field<String>
+
     public let schedulingPolicy: Field<BookingSchedulingPolicy>
     public let webSiteUrl: Field<String>
 
@@ -6507,6 +6525,8 @@ public struct BookingServiceFields: FieldSet {
     public let schedulingPolicy: Field<BookingSchedulingPolicy>
     public let smsNotificationsEnabled: Field<Bool>
     public let staffMemberIds: Field<[String]>
+
+    /// Set by the service: read it, do not send it.
     public let webUrl: Field<String>
 
     public init() {

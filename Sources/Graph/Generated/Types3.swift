@@ -2200,9 +2200,15 @@ public typealias Certification = Model<CertificationFields>
 public struct CertificationFields: FieldSet {
     public static let all = CertificationFields()
     public static let schema = ModelSchema("microsoft.graph.certification", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let certificationDetailsUrl: Field<String>
+
     public let certificationExpirationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let isCertifiedByMicrosoft: Field<Bool>
+
     public let isPublisherAttested: Field<Bool>
     public let lastCertificationDateTime: Field<Date>
 
@@ -2364,8 +2370,14 @@ public struct ChangeTrackedEntityFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
     public init() {
@@ -8688,13 +8700,29 @@ public struct ConfigurationDriftFields: FieldSet {
     public static let all = ConfigurationDriftFields()
     public static let schema = ModelSchema("microsoft.graph.configurationDrift", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let baselineResourceDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let driftedProperties: Field<[DriftedProperty]>
+
+    /// Set by the service: read it, do not send it.
     public let firstReportedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let monitorId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let resourceInstanceIdentifier: Field<OpenComplexDictionaryType>
+
+    /// Set by the service: read it, do not send it.
     public let resourceType: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<DriftStatus>
+
+    /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
     public init() {
@@ -8884,17 +8912,36 @@ public struct ConfigurationMonitorFields: FieldSet {
     public static let all = ConfigurationMonitorFields()
     public static let schema = ModelSchema("microsoft.graph.configurationMonitor", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let inactivationReason: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let mode: Field<MonitorMode>
+
+    /// Set by the service: read it, do not send it.
     public let monitorRunFrequencyInHours: Field<Int32>
+
     public let parameters: Field<OpenComplexDictionaryType>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<MonitorStatus>
+
+    /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
     /// Present when the request expanded it (`expand("baseline")`).
@@ -8956,12 +9003,26 @@ public struct ConfigurationMonitoringResultFields: FieldSet {
         fields: all
     )
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let driftsCount: Field<Int32>
+
+    /// Set by the service: read it, do not send it.
     public let errorDetails: Field<[ErrorDetail]>
+
+    /// Set by the service: read it, do not send it.
     public let monitorId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let runCompletionDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let runInitiationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let runStatus: Field<MonitorRunStatus>
+
+    /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
     public init() {
@@ -9007,15 +9068,31 @@ public struct ConfigurationSnapshotJobFields: FieldSet {
     public static let all = ConfigurationSnapshotJobFields()
     public static let schema = ModelSchema("microsoft.graph.configurationSnapshotJob", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let completedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let errorDetails: Field<[String]>
+
+    /// Set by the service: read it, do not send it.
     public let resourceLocation: Field<String>
+
     public let resources: Field<[String]>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<SnapshotJobStatus>
+
+    /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
     public init() {

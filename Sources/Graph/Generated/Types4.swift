@@ -3144,9 +3144,16 @@ public struct DayNoteFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.dayNote", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let dayNoteDate: Field<CalendarDate>
     public let draftDayNote: Field<ItemBody>
     public let sharedDayNote: Field<ItemBody>

@@ -390,8 +390,14 @@ public typealias DriftedProperty = Model<DriftedPropertyFields>
 public struct DriftedPropertyFields: FieldSet {
     public static let all = DriftedPropertyFields()
     public static let schema = ModelSchema("microsoft.graph.driftedProperty", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let currentValue: Field<JSONValue>
+
+    /// Set by the service: read it, do not send it.
     public let desiredValue: Field<JSONValue>
+
+    /// Set by the service: read it, do not send it.
     public let propertyName: Field<String>
 
     public init() {
@@ -1181,7 +1187,11 @@ public struct DriveProtectionUnitFields: FieldSet {
     public let protectionSources: Field<ProtectionSource>
     public let status: Field<ProtectionUnitStatus>
     public let directoryObjectId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let email: Field<String>
 
     public init() {
@@ -1432,7 +1442,11 @@ public struct DriveRestoreArtifactFields: FieldSet {
     public let restorePoint: Field<RestorePoint>
 
     public let restoredSiteId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredSiteName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredSiteWebUrl: Field<String>
 
     public init() {
@@ -2093,25 +2107,49 @@ public struct EducationAssignmentFields: FieldSet {
     public let addToCalendarAction: Field<EducationAddToCalendarOptions>
     public let allowLateSubmissions: Field<Bool>
     public let allowStudentsToAddResourcesToSubmission: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let assignDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let assignedDateTime: Field<Date>
+
     public let assignTo: Field<EducationAssignmentRecipient>
     public let classId: Field<String>
     public let closeDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
     public let dueDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let feedbackResourcesFolderUrl: Field<String>
+
     public let grading: Field<EducationAssignmentGradeType>
     public let instructions: Field<EducationItemBody>
     public let languageTag: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let moduleUrl: Field<String>
     public let notificationChannelUrl: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let resourcesFolderUrl: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<EducationAssignmentStatus>
+
+    /// Set by the service: read it, do not send it.
     public let webUrl: Field<String>
 
     /// Present when the request expanded it (`expand("categories")`).
@@ -2730,11 +2768,20 @@ public struct EducationChannelResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let url: Field<String>
 
     public init() {
@@ -2962,11 +3009,20 @@ public struct EducationExcelResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let fileUrl: Field<String>
 
     public init() {
@@ -2995,11 +3051,20 @@ public struct EducationExternalResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let webUrl: Field<String>
 
     public init() {
@@ -3193,11 +3258,20 @@ public struct EducationFileResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let fileUrl: Field<String>
 
     public init() {
@@ -3368,11 +3442,20 @@ public struct EducationLinkResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let link: Field<String>
 
     public init() {
@@ -3401,11 +3484,20 @@ public struct EducationLinkedAssignmentResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let url: Field<String>
 
     public init() {
@@ -3434,11 +3526,20 @@ public struct EducationMediaResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let fileUrl: Field<String>
 
     public init() {
@@ -3462,14 +3563,27 @@ public struct EducationModuleFields: FieldSet {
     public static let all = EducationModuleFields()
     public static let schema = ModelSchema("microsoft.graph.educationModule", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let isPinned: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let resourcesFolderUrl: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<EducationModuleStatus>
 
     /// Present when the request expanded it (`expand("resources")`).
@@ -3788,11 +3902,20 @@ public struct EducationPowerPointResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let fileUrl: Field<String>
 
     public init() {
@@ -3835,10 +3958,18 @@ public struct EducationResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
     public init() {
@@ -3942,13 +4073,23 @@ public struct EducationRubricFields: FieldSet {
     public static let all = EducationRubricFields()
     public static let schema = ModelSchema("microsoft.graph.educationRubric", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<EducationItemBody>
     public let displayName: Field<String>
     public let grading: Field<EducationAssignmentGradeType>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let levels: Field<[RubricLevel]>
     public let qualities: Field<[RubricQuality]>
 
@@ -4257,11 +4398,20 @@ public struct EducationSpeakerProgressResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let aiFeedbackCriteria: Field<EducationAiFeedbackCriteria>
     public let isAiFeedbackEnabled: Field<Bool>
     public let isVideoRequired: Field<Bool>
@@ -4346,22 +4496,55 @@ public struct EducationSubmissionFields: FieldSet {
     public static let all = EducationSubmissionFields()
     public static let schema = ModelSchema("microsoft.graph.educationSubmission", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let assignmentId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let excusedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let excusedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let reassignedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let reassignedDateTime: Field<Date>
+
     public let recipient: Field<EducationSubmissionRecipient>
+
+    /// Set by the service: read it, do not send it.
     public let resourcesFolderUrl: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let returnedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let returnedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let status: Field<EducationSubmissionStatus>
+
+    /// Set by the service: read it, do not send it.
     public let submittedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let submittedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let unsubmittedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let unsubmittedDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let webUrl: Field<String>
 
     /// Present when the request expanded it (`expand("outcomes")`).
@@ -4650,11 +4833,20 @@ public struct EducationTeamsAppResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let appIconWebUrl: Field<String>
     public let appId: Field<String>
     public let teamsEmbeddedContentUrl: Field<String>
@@ -4901,11 +5093,20 @@ public struct EducationWordResourceFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let fileUrl: Field<String>
 
     public init() {
@@ -6208,10 +6409,16 @@ public struct EngagementConversationDiscussionMessageFields: FieldSet {
 
     public let id: Field<String>
     public let body: Field<ItemBody>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let creationMode: Field<EngagementCreationMode>
     public let from: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let replyToId: Field<String>
 
     /// Present when the request expanded it (`expand("conversation")`).
@@ -6308,10 +6515,16 @@ public struct EngagementConversationMessageFields: FieldSet {
 
     public let id: Field<String>
     public let body: Field<ItemBody>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let creationMode: Field<EngagementCreationMode>
     public let from: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let replyToId: Field<String>
 
     /// Present when the request expanded it (`expand("conversation")`).
@@ -6359,8 +6572,14 @@ public struct EngagementConversationMessageReactionFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let reactionBy: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let reactionType: Field<EngagementConversationMessageReactionType>
 
     public init() {
@@ -6576,10 +6795,16 @@ public struct EngagementConversationQuestionMessageFields: FieldSet {
 
     public let id: Field<String>
     public let body: Field<ItemBody>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let creationMode: Field<EngagementCreationMode>
     public let from: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let replyToId: Field<String>
 
     /// Present when the request expanded it (`expand("conversation")`).
@@ -6707,10 +6932,16 @@ public struct EngagementConversationSystemMessageFields: FieldSet {
 
     public let id: Field<String>
     public let body: Field<ItemBody>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let creationMode: Field<EngagementCreationMode>
     public let from: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let replyToId: Field<String>
 
     /// Present when the request expanded it (`expand("conversation")`).
@@ -6859,7 +7090,11 @@ public struct EngagementRoleMemberFields: FieldSet {
     public static let all = EngagementRoleMemberFields()
     public static let schema = ModelSchema("microsoft.graph.engagementRoleMember", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let userId: Field<String>
 
     /// Present when the request expanded it (`expand("user")`).
@@ -8942,8 +9177,14 @@ public typealias ErrorDetail = Model<ErrorDetailFields>
 public struct ErrorDetailFields: FieldSet {
     public static let all = ErrorDetailFields()
     public static let schema = ModelSchema("microsoft.graph.errorDetail", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let errorMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let resourceInstanceName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let resourceType: Field<String>
 
     public init() {
@@ -11726,6 +11967,8 @@ public struct ExternalConnectorsExternalConnectionFields: FieldSet {
     public let description: Field<String>
     public let name: Field<String>
     public let searchSettings: Field<ExternalConnectorsSearchSettings>
+
+    /// Set by the service: read it, do not send it.
     public let state: Field<ExternalConnectorsConnectionState>
 
     /// Present when the request expanded it (`expand("groups")`).

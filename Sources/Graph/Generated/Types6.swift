@@ -3232,7 +3232,10 @@ public struct GranularMailboxRestoreArtifactFields: FieldSet {
     public let restorePoint: Field<RestorePoint>
 
     public let restoredFolderId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredFolderName: Field<String>
+
     public let restoredItemCount: Field<Int32>
     public let artifactCount: Field<Int32>
     public let searchResponseId: Field<String>
@@ -5025,7 +5028,10 @@ public struct IdentifierUriRestrictionFields: FieldSet {
     public let excludeActors: Field<AppManagementPolicyActorExemptions>
     public let excludeAppsReceivingV2Tokens: Field<Bool>
     public let excludeSaml: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let isStateSetByMicrosoft: Field<Bool>
+
     public let restrictForAppsCreatedAfterDateTime: Field<Date>
     public let state: Field<AppManagementRestrictionState>
 

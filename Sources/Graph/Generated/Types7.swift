@@ -1563,18 +1563,26 @@ public struct IosLobAppFields: FieldSet {
     public static let all = IosLobAppFields()
     public static let schema = ModelSchema("microsoft.graph.iosLobApp", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -1585,6 +1593,8 @@ public struct IosLobAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -2326,18 +2336,26 @@ public struct IosStoreAppFields: FieldSet {
     public static let all = IosStoreAppFields()
     public static let schema = ModelSchema("microsoft.graph.iosStoreApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -2728,18 +2746,26 @@ public struct IosVppAppFields: FieldSet {
     public static let all = IosVppAppFields()
     public static let schema = ModelSchema("microsoft.graph.iosVppApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -3036,18 +3062,26 @@ public struct IosiPadOSWebClipFields: FieldSet {
     public static let all = IosiPadOSWebClipFields()
     public static let schema = ModelSchema("microsoft.graph.iosiPadOSWebClip", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6201,18 +6235,26 @@ public struct MacOSDmgAppFields: FieldSet {
     public static let all = MacOSDmgAppFields()
     public static let schema = ModelSchema("microsoft.graph.macOSDmgApp", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6223,6 +6265,8 @@ public struct MacOSDmgAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -6509,18 +6553,26 @@ public struct MacOSLobAppFields: FieldSet {
     public static let all = MacOSLobAppFields()
     public static let schema = ModelSchema("microsoft.graph.macOSLobApp", base: MobileLobApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6531,6 +6583,8 @@ public struct MacOSLobAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -6665,18 +6719,26 @@ public struct MacOSMicrosoftDefenderAppFields: FieldSet {
         fields: all
     )
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6760,18 +6822,26 @@ public struct MacOSMicrosoftEdgeAppFields: FieldSet {
     public static let all = MacOSMicrosoftEdgeAppFields()
     public static let schema = ModelSchema("microsoft.graph.macOSMicrosoftEdgeApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -6897,18 +6967,26 @@ public struct MacOSOfficeSuiteAppFields: FieldSet {
     public static let all = MacOSOfficeSuiteAppFields()
     public static let schema = ModelSchema("microsoft.graph.macOSOfficeSuiteApp", base: MobileApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -7930,7 +8008,11 @@ public struct MailboxProtectionUnitFields: FieldSet {
     public let protectionSources: Field<ProtectionSource>
     public let status: Field<ProtectionUnitStatus>
     public let directoryObjectId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let email: Field<String>
 
     public init() {
@@ -8247,7 +8329,10 @@ public struct MailboxRestoreArtifactFields: FieldSet {
     public let restorePoint: Field<RestorePoint>
 
     public let restoredFolderId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let restoredFolderName: Field<String>
+
     public let restoredItemCount: Field<Int32>
 
     public init() {
@@ -8505,18 +8590,26 @@ public struct ManagedAndroidLobAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -8525,10 +8618,14 @@ public struct ManagedAndroidLobAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -8630,18 +8727,26 @@ public struct ManagedAndroidStoreAppFields: FieldSet {
     public static let all = ManagedAndroidStoreAppFields()
     public static let schema = ModelSchema("microsoft.graph.managedAndroidStoreApp", base: ManagedApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -8650,7 +8755,9 @@ public struct ManagedAndroidStoreAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
     public let appStoreUrl: Field<String>
     public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
@@ -8745,18 +8852,26 @@ public struct ManagedAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -8765,7 +8880,9 @@ public struct ManagedAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
 
     public init() {
@@ -9581,60 +9698,166 @@ public struct ManagedDeviceFields: FieldSet {
     public static let all = ManagedDeviceFields()
     public static let schema = ModelSchema("microsoft.graph.managedDevice", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let activationLockBypassCode: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let androidSecurityPatchLevel: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let azureADDeviceId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let azureADRegistered: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let complianceGracePeriodExpirationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let complianceState: Field<ComplianceState>
+
+    /// Set by the service: read it, do not send it.
     public let configurationManagerClientEnabledFeatures: Field<ConfigurationManagerClientEnabledFeatures>
+
+    /// Set by the service: read it, do not send it.
     public let deviceActionResults: Field<[DeviceActionResult]>
+
+    /// Set by the service: read it, do not send it.
     public let deviceCategoryDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let deviceEnrollmentType: Field<DeviceEnrollmentType>
+
+    /// Set by the service: read it, do not send it.
     public let deviceHealthAttestationState: Field<DeviceHealthAttestationState>
+
+    /// Set by the service: read it, do not send it.
     public let deviceName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let deviceRegistrationState: Field<DeviceRegistrationState>
+
+    /// Set by the service: read it, do not send it.
     public let easActivated: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let easActivationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let easDeviceId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let emailAddress: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let enrolledDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let enrollmentProfileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let ethernetMacAddress: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let exchangeAccessState: Field<DeviceManagementExchangeAccessState>
+
+    /// Set by the service: read it, do not send it.
     public let exchangeAccessStateReason: Field<DeviceManagementExchangeAccessStateReason>
+
+    /// Set by the service: read it, do not send it.
     public let exchangeLastSuccessfulSyncDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let freeStorageSpaceInBytes: Field<Int64>
+
+    /// Set by the service: read it, do not send it.
     public let iccid: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let imei: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let isEncrypted: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let isSupervised: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let jailBroken: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastSyncDateTime: Field<Date>
+
     public let managedDeviceName: Field<String>
     public let managedDeviceOwnerType: Field<ManagedDeviceOwnerType>
+
+    /// Set by the service: read it, do not send it.
     public let managementAgent: Field<ManagementAgentType>
+
+    /// Set by the service: read it, do not send it.
     public let managementCertificateExpirationDate: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let managementState: Field<ManagementState>
+
+    /// Set by the service: read it, do not send it.
     public let manufacturer: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let meid: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let model: Field<String>
+
     public let notes: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let operatingSystem: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let osVersion: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let partnerReportedThreatState: Field<ManagedDevicePartnerReportedHealthState>
+
+    /// Set by the service: read it, do not send it.
     public let phoneNumber: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let physicalMemoryInBytes: Field<Int64>
+
+    /// Set by the service: read it, do not send it.
     public let remoteAssistanceSessionErrorDetails: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let remoteAssistanceSessionUrl: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let requireUserEnrollmentApproval: Field<Bool>
+
+    /// Set by the service: read it, do not send it.
     public let serialNumber: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let subscriberCarrier: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let totalStorageSpaceInBytes: Field<Int64>
+
+    /// Set by the service: read it, do not send it.
     public let udid: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let userDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let userId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let userPrincipalName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let wiFiMacAddress: Field<String>
 
     /// Present when the request expanded it (`expand("deviceCategory")`).
@@ -10631,18 +10854,26 @@ public struct ManagedIOSLobAppFields: FieldSet {
         fields: all
     )
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -10651,10 +10882,14 @@ public struct ManagedIOSLobAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -10760,18 +10995,26 @@ public struct ManagedIOSStoreAppFields: FieldSet {
     public static let all = ManagedIOSStoreAppFields()
     public static let schema = ModelSchema("microsoft.graph.managedIOSStoreApp", base: ManagedApp.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -10780,7 +11023,9 @@ public struct ManagedIOSStoreAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
     public let applicableDeviceType: Field<IosDeviceType>
     public let appStoreUrl: Field<String>
@@ -10915,18 +11160,26 @@ public struct ManagedMobileLobAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -10935,10 +11188,14 @@ public struct ManagedMobileLobAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
+    /// Set by the service: read it, do not send it.
     public let appAvailability: Field<ManagedAppAvailability>
+
     public let version: Field<String>
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).

@@ -1171,18 +1171,26 @@ public struct MicrosoftStoreForBusinessAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -1496,18 +1504,26 @@ public struct MobileAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -1619,6 +1635,8 @@ public struct MobileAppCategoryFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.mobileAppCategory", base: Entity.self, fields: all)
     public let id: Field<String>
     public let displayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
     public init() {
@@ -1681,15 +1699,26 @@ public struct MobileAppContentFileFields: FieldSet {
     public static let all = MobileAppContentFileFields()
     public static let schema = ModelSchema("microsoft.graph.mobileAppContentFile", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let azureStorageUri: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let azureStorageUriExpirationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let isCommitted: Field<Bool>
+
     public let isDependency: Field<Bool>
     public let manifest: Field<Data>
     public let name: Field<String>
     public let size: Field<Int64>
     public let sizeEncrypted: Field<Int64>
+
+    /// Set by the service: read it, do not send it.
     public let uploadState: Field<MobileAppContentFileUploadState>
 
     public init() {
@@ -1908,13 +1937,28 @@ public struct MobileAppRelationshipFields: FieldSet {
     public static let all = MobileAppRelationshipFields()
     public static let schema = ModelSchema("microsoft.graph.mobileAppRelationship", base: Entity.self, fields: all)
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let sourceDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let sourceDisplayVersion: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let sourceId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let sourcePublisherDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let targetDisplayName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let targetDisplayVersion: Field<String>
+
     public let targetId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let targetPublisherDisplayName: Field<String>
 
     public init() {
@@ -2115,18 +2159,26 @@ public struct MobileLobAppFields: FieldSet {
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
     public let description: Field<String>
     public let developer: Field<String>
     public let displayName: Field<String>
     public let informationUrl: Field<String>
     public let isFeatured: Field<Bool>
     public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let notes: Field<String>
     public let owner: Field<String>
     public let privacyInformationUrl: Field<String>
     public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let publishingState: Field<MobileAppPublishingState>
 
     /// Present when the request expanded it (`expand("assignments")`).
@@ -2137,6 +2189,8 @@ public struct MobileLobAppFields: FieldSet {
 
     public let committedContentVersion: Field<String>
     public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let size: Field<Int64>
 
     /// Present when the request expanded it (`expand("contentVersions")`).
@@ -4096,18 +4150,39 @@ public struct OfferShiftRequestFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
     public let managerActionDateTime: Field<Date>
+
     public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderDateTime: Field<Date>
+
     public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderUserId: Field<String>
+
     public let state: Field<ScheduleChangeState>
+
+    /// Set by the service: read it, do not send it.
     public let recipientActionDateTime: Field<Date>
+
     public let recipientActionMessage: Field<String>
     public let recipientUserId: Field<String>
     public let senderShiftId: Field<String>
@@ -8104,7 +8179,11 @@ public struct OnlineMeetingEngagementConversationFields: FieldSet {
 
     public let moderationState: Field<EngagementConversationModerationState>
     public let onlineMeetingId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let organizer: Field<EngagementIdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let upvoteCount: Field<Int32>
 
     /// Present when the request expanded it (`expand("onlineMeeting")`).
@@ -8548,9 +8627,16 @@ public struct OpenShiftFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.openShift", base: ChangeTrackedEntity.self, fields: all)
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let draftOpenShift: Field<OpenShiftItem>
     public let isStagedForDeletion: Field<Bool>
     public let schedulingGroupId: Field<String>
@@ -8587,16 +8673,34 @@ public struct OpenShiftChangeRequestFields: FieldSet {
 
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
+
     public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
     public let managerActionDateTime: Field<Date>
+
     public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderDateTime: Field<Date>
+
     public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let senderUserId: Field<String>
+
     public let state: Field<ScheduleChangeState>
     public let openShiftId: Field<String>
 

@@ -5297,7 +5297,10 @@ public struct PresenceFields: FieldSet {
     public let activity: Field<String>
     public let availability: Field<String>
     public let outOfOfficeSettings: Field<OutOfOfficeSettings>
+
+    /// Set by the service: read it, do not send it.
     public let sequenceNumber: Field<String>
+
     public let statusMessage: Field<PresenceStatusMessage>
     public let workLocation: Field<UserWorkLocation>
 

@@ -24,14 +24,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
         operations: [
             .init("download", .get, ["download"]),
             .init("listFiles", .get, [], onCollection: true, response: .collection(.model(File.self))),
-            .init(
-                "upload",
-                .post,
-                [],
-                onCollection: true,
-                request: .model(FileUpload.self),
-                response: .collection(.model(File.self))
-            ),
+            .init("upload", .post, [], onCollection: true, response: .collection(.model(File.self))),
         ]
     )
 

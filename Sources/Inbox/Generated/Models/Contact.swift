@@ -17,12 +17,18 @@ public struct ContactFields: FieldSet {
     public static let schema = ModelSchema("inbox.Contact", fields: all)
 
     /// The contact's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "contact".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the contact belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The contact's name, which may be empty.

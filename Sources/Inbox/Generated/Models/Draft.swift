@@ -17,15 +17,23 @@ public struct DraftFields: FieldSet {
     public static let schema = ModelSchema("inbox.Draft", base: Message.self, fields: all)
 
     /// The message's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "message" ("draft" for a draft).
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the message belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The thread the message belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let threadId: Field<String>
 
     /// The subject line.
@@ -47,15 +55,21 @@ public struct DraftFields: FieldSet {
     public let replyTo: Field<[Participant]>
 
     /// When the message was sent, in Unix seconds.
+    ///
+    /// Set by the service: read it, do not send it.
     public let date: Field<Int64>
 
     /// The start of the message's text.
+    ///
+    /// Set by the service: read it, do not send it.
     public let snippet: Field<String>
 
     /// The message's body as HTML.
     public let body: Field<String>
 
     /// The message's attachments.
+    ///
+    /// Set by the service: read it, do not send it.
     public let files: Field<[File]>
 
     /// Whether the message is unread (older servers send "true").

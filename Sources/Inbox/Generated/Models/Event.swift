@@ -17,12 +17,18 @@ public struct EventFields: FieldSet {
     public static let schema = ModelSchema("inbox.Event", fields: all)
 
     /// The event's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "event".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the event belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The calendar the event is on.
@@ -52,6 +58,8 @@ public struct EventFields: FieldSet {
     public let recurrence: Field<Recurrence>
 
     /// For one occurrence of a recurring event, the id of the recurring event.
+    ///
+    /// Set by the service: read it, do not send it.
     public let masterEventId: Field<String>
 
     /// When the event happens: a moment, a span of time, a day or a span of days.

@@ -17,12 +17,18 @@ public struct FileFields: FieldSet {
     public static let schema = ModelSchema("inbox.File", fields: all)
 
     /// The file's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "file".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the file belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The file's name, which may be absent for inline parts.

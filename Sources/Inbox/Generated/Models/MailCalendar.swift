@@ -17,12 +17,18 @@ public struct MailCalendarFields: FieldSet {
     public static let schema = ModelSchema("inbox.Calendar", fields: all)
 
     /// The calendar's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "calendar".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the calendar belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The calendar's name.

@@ -17,12 +17,18 @@ public struct MailThreadFields: FieldSet {
     public static let schema = ModelSchema("inbox.Thread", fields: all)
 
     /// The thread's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "thread".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the thread belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The subject of the thread's first message.
@@ -32,30 +38,46 @@ public struct MailThreadFields: FieldSet {
     public let participants: Field<[Participant]>
 
     /// When the first message was sent, in Unix seconds.
+    ///
+    /// Set by the service: read it, do not send it.
     public let firstMessageTimestamp: Field<Int64>
 
     /// When the latest message was sent, in Unix seconds.
+    ///
+    /// Set by the service: read it, do not send it.
     public let lastMessageTimestamp: Field<Int64>
 
     /// The start of the latest message's text.
+    ///
+    /// Set by the service: read it, do not send it.
     public let snippet: Field<String>
 
     /// The thread's tags.
     public let tags: Field<[Tag]>
 
     /// The ids of the thread's messages, oldest first.
+    ///
+    /// Set by the service: read it, do not send it.
     public let messageIds: Field<[String]>
 
     /// The ids of the thread's drafts.
+    ///
+    /// Set by the service: read it, do not send it.
     public let draftIds: Field<[String]>
 
     /// The thread's messages, without their bodies, with `view=expanded`.
+    ///
+    /// Set by the service: read it, do not send it.
     public let messages: Field<[Message]>
 
     /// The thread's drafts, without their bodies, with `view=expanded`.
+    ///
+    /// Set by the service: read it, do not send it.
     public let drafts: Field<[Message]>
 
     /// Bumped by every change to the thread.
+    ///
+    /// Set by the service: read it, do not send it.
     public let version: Field<Int32>
 
     public init() {

@@ -17,15 +17,23 @@ public struct NamespaceFields: FieldSet {
     public static let schema = ModelSchema("inbox.Namespace", fields: all)
 
     /// The namespace's id, used in every path under /n/.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "namespace".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace's id again, as on every other object.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The id of the account the namespace belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let accountId: Field<String>
 
     /// The account's email address.

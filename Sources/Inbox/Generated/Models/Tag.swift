@@ -17,24 +17,36 @@ public struct TagFields: FieldSet {
     public static let schema = ModelSchema("inbox.Tag", fields: all)
 
     /// The tag's id; for system tags, its name.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The object's type: "tag".
+    ///
+    /// Set by the service: read it, do not send it.
     public let object: Field<String>
 
     /// The namespace the tag belongs to.
+    ///
+    /// Set by the service: read it, do not send it.
     public let namespaceId: Field<String>
 
     /// The tag's name.
     public let name: Field<String>
 
     /// Whether the tag is the system's, which cannot be renamed or applied by hand.
+    ///
+    /// Set by the service: read it, do not send it.
     public let readonly: Field<Bool>
 
     /// How many threads with the tag are unread.
+    ///
+    /// Set by the service: read it, do not send it.
     public let unreadCount: Field<Int64>
 
     /// How many threads have the tag.
+    ///
+    /// Set by the service: read it, do not send it.
     public let threadCount: Field<Int64>
 
     public init() {

@@ -17,9 +17,13 @@ public struct ActivityFields: FieldSet {
     public static let schema = ModelSchema("spark.Activity", fields: all)
 
     /// The activity's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The activity's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// What happened, such as ContactComment.

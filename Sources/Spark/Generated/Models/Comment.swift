@@ -17,9 +17,13 @@ public struct CommentFields: FieldSet {
     public static let schema = ModelSchema("spark.Comment", fields: all)
 
     /// The comment's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The comment's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The text.

@@ -17,9 +17,13 @@ public struct ContactFields: FieldSet {
     public static let schema = ModelSchema("spark.Contact", fields: all)
 
     /// The contact's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The contact's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The name shown for the contact.
@@ -38,6 +42,8 @@ public struct ContactFields: FieldSet {
     public let primaryPhone: Field<String>
 
     /// When the contact last changed.
+    ///
+    /// Set by the service: read it, do not send it.
     public let modificationTimestamp: Field<Date>
 
     /// The user's tags on the contact, such as Buyer.

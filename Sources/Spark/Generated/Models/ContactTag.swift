@@ -20,6 +20,8 @@ public struct ContactTagFields: FieldSet {
     public let tag: Field<String>
 
     /// The path of the tag's contacts, such as `/v1/contacts/tags/Current Buyers`.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     public init() {

@@ -17,6 +17,8 @@ public struct EmailLinkFields: FieldSet {
     public static let schema = ModelSchema("spark.EmailLink", fields: all)
 
     /// The link's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     public init() {

@@ -17,6 +17,8 @@ public struct FloorPlanFields: FieldSet {
     public static let schema = ModelSchema("spark.FloorPlan", fields: all)
 
     /// The plan's number (a number, not a 26-digit id).
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<Int64>
 
     /// The plan's title.

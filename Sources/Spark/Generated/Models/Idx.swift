@@ -17,6 +17,8 @@ public struct IdxFields: FieldSet {
     public static let schema = ModelSchema("spark.Idx", fields: all)
 
     /// The record's id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     public init() {

@@ -17,9 +17,13 @@ public struct IdxLinkFields: FieldSet {
     public static let schema = ModelSchema("spark.IdxLink", fields: all)
 
     /// The link's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The link's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The link's name.

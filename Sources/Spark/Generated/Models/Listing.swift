@@ -17,9 +17,13 @@ public struct ListingFields: FieldSet {
     public static let schema = ModelSchema("spark.Listing", fields: all)
 
     /// The listing's 26-digit numeric id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The listing's path, such as `/v1/listings/20060412165917817933000000`.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The listing's data, keyed by standard field name.

@@ -17,9 +17,13 @@ public struct ListingCartFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingCart", fields: all)
 
     /// The cart's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The cart's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The cart's name.

@@ -17,9 +17,13 @@ public struct ListingDocumentFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingDocument", fields: all)
 
     /// The document's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The document's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The document's title.

@@ -17,9 +17,13 @@ public struct ListingRuleFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingRule", fields: all)
 
     /// The rule's number.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<Int64>
 
     /// The rule's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The property type code it applies to.

@@ -17,9 +17,13 @@ public struct ListingSortFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingSort", fields: all)
 
     /// The sort's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The sort's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The sort's name.

@@ -17,9 +17,13 @@ public struct MessageFields: FieldSet {
     public static let schema = ModelSchema("spark.Message", fields: all)
 
     /// The message's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The message's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The kind of message, such as ShowingRequest.

@@ -17,9 +17,13 @@ public struct NewsFeedFields: FieldSet {
     public static let schema = ModelSchema("spark.NewsFeed", fields: all)
 
     /// The feed's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The feed's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The feed's name.

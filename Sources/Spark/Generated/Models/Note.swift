@@ -20,6 +20,8 @@ public struct NoteFields: FieldSet {
     public let note: Field<String>
 
     /// The note's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     public init() {

@@ -17,6 +17,8 @@ public struct NotificationFields: FieldSet {
     public static let schema = ModelSchema("spark.Notification", fields: all)
 
     /// The notification's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The kind of notification, such as OperationComplete.

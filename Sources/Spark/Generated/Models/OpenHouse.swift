@@ -17,9 +17,13 @@ public struct OpenHouseFields: FieldSet {
     public static let schema = ModelSchema("spark.OpenHouse", fields: all)
 
     /// The open house's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The open house's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY (such as 10/01/2010), not ISO 8601.

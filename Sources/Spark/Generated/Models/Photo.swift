@@ -17,9 +17,13 @@ public struct PhotoFields: FieldSet {
     public static let schema = ModelSchema("spark.Photo", fields: all)
 
     /// The photo's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The photo's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The photo's short title.

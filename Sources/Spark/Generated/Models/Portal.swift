@@ -17,9 +17,13 @@ public struct PortalFields: FieldSet {
     public static let schema = ModelSchema("spark.Portal", fields: all)
 
     /// The portal's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The portal's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the owning agent.

@@ -17,9 +17,13 @@ public struct PortalAccountFields: FieldSet {
     public static let schema = ModelSchema("spark.PortalAccount", fields: all)
 
     /// The account's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The account's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the agent who owns the portal.

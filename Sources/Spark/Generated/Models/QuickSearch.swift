@@ -17,9 +17,13 @@ public struct QuickSearchFields: FieldSet {
     public static let schema = ModelSchema("spark.QuickSearch", fields: all)
 
     /// The quick search's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The quick search's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The form's name.

@@ -17,6 +17,8 @@ public struct RentalCalendarEntryFields: FieldSet {
     public static let schema = ModelSchema("spark.RentalCalendarEntry", fields: all)
 
     /// The period's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The first day.

@@ -17,9 +17,13 @@ public struct SavedSearchFields: FieldSet {
     public static let schema = ModelSchema("spark.SavedSearch", fields: all)
 
     /// The search's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The search's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The search's name.

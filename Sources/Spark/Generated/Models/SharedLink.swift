@@ -17,9 +17,13 @@ public struct SharedLinkFields: FieldSet {
     public static let schema = ModelSchema("spark.SharedLink", fields: all)
 
     /// The link's short id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The link's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// Which listing data the link shows, such as Public.

@@ -17,9 +17,13 @@ public struct SharedListingFields: FieldSet {
     public static let schema = ModelSchema("spark.SharedListing", fields: all)
 
     /// The share's short id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The share's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The public page's address.

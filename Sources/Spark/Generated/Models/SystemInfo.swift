@@ -17,6 +17,8 @@ public struct SystemInfoFields: FieldSet {
     public static let schema = ModelSchema("spark.SystemInfo", fields: all)
 
     /// The user's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The user's name.

@@ -17,9 +17,13 @@ public struct TourOfHomesFields: FieldSet {
     public static let schema = ModelSchema("spark.TourOfHomes", fields: all)
 
     /// The tour's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The tour's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY, not ISO 8601.
@@ -35,7 +39,7 @@ public struct TourOfHomesFields: FieldSet {
     public let comments: Field<String>
 
     /// More facts, each a one-member object such as {"Hosted By": "..."}.
-    public let additionalInfo: Field<[JSONValue]>
+    public let additionalInfo: Field<[[String: String]]>
 
     public init() {
         self.id = Field("Id", loose: true)

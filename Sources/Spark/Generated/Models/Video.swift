@@ -17,9 +17,13 @@ public struct VideoFields: FieldSet {
     public static let schema = ModelSchema("spark.Video", fields: all)
 
     /// The video's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The video's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The video's title.

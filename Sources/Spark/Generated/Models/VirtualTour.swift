@@ -17,9 +17,13 @@ public struct VirtualTourFields: FieldSet {
     public static let schema = ModelSchema("spark.VirtualTour", fields: all)
 
     /// The tour's 26-digit id.
+    ///
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// The tour's path.
+    ///
+    /// Set by the service: read it, do not send it.
     public let resourceUri: Field<String>
 
     /// The tour's title.

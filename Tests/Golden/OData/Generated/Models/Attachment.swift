@@ -22,7 +22,9 @@ public struct AttachmentFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let name: Field<String>
     public let contentType: Field<String>
     public let size: Field<Int32>

@@ -22,7 +22,9 @@ public struct BaseItemFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let name: Field<String>
     public let createdDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>

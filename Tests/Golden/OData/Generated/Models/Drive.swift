@@ -13,7 +13,10 @@ public typealias Drive = Model<DriveFields>
 public struct DriveFields: FieldSet {
     public static let all = DriveFields()
     public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let name: Field<String>
     public let createdDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>

@@ -24,7 +24,9 @@ public struct DriveItemFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let name: Field<String>
     public let createdDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
@@ -43,6 +45,8 @@ public struct DriveItemFields: FieldSet {
     public let size: Field<Int64>
 
     /// An eTag for the content of the item.
+    ///
+    /// Set by the service: read it, do not send it.
     public let cTag: Field<String>
 
     public let folder: Field<Folder>

@@ -29,6 +29,7 @@ public struct EntityFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     public init() {

@@ -13,7 +13,10 @@ public typealias ItemAttachment = Model<ItemAttachmentFields>
 public struct ItemAttachmentFields: FieldSet {
     public static let all = ItemAttachmentFields()
     public static let schema = ModelSchema("sample.drive.itemAttachment", base: Attachment.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let name: Field<String>
     public let contentType: Field<String>
     public let size: Field<Int32>

@@ -13,7 +13,10 @@ public typealias Notebook = Model<NotebookFields>
 public struct NotebookFields: FieldSet {
     public static let all = NotebookFields()
     public static let schema = ModelSchema("sample.drive.notebook", base: OnenoteEntityHierarchyModel.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let selfValue: Field<String>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>

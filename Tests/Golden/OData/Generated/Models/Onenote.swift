@@ -13,6 +13,8 @@ public typealias Onenote = Model<OnenoteFields>
 public struct OnenoteFields: FieldSet {
     public static let all = OnenoteFields()
     public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("notebooks")`).

@@ -22,7 +22,9 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let selfValue: Field<String>
 
     public init() {

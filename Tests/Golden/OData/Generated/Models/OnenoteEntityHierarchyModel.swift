@@ -22,7 +22,9 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
         fields: all
     )
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let selfValue: Field<String>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>

@@ -13,7 +13,10 @@ public typealias ThumbnailSet = Model<ThumbnailSetFields>
 public struct ThumbnailSetFields: FieldSet {
     public static let all = ThumbnailSetFields()
     public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let large: Field<Thumbnail>
     public let medium: Field<Thumbnail>
     public let small: Field<Thumbnail>

@@ -13,7 +13,10 @@ public typealias User = Model<UserFields>
 public struct UserFields: FieldSet {
     public static let all = UserFields()
     public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let displayName: Field<String>
     public let mail: Field<String>
     public let userPrincipalName: Field<String>

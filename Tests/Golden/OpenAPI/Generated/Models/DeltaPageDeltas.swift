@@ -22,7 +22,7 @@ public struct DeltaPageDeltasFields: FieldSet {
     public let cursor: Field<String>
 
     /// The object after the change (absent for deletes).
-    public let attributes: Field<JSONValue>
+    public let attributes: Field<DeltaPageDeltasAttributes>
 
     public init() {
         self.object = Field("object")

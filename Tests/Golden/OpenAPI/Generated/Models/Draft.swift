@@ -19,7 +19,9 @@ public struct DraftFields: FieldSet {
     /// Bumped by every change.
     public let version: Field<Int32>
 
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let subject: Field<String>
     public let body: Field<String>
     public let to: Field<[Participant]>

@@ -13,7 +13,10 @@ public typealias Event = Model<EventFields>
 public struct EventFields: FieldSet {
     public static let all = EventFields()
     public static let schema = ModelSchema("sample.mail.Event", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let title: Field<String>
     public let when: Field<When>
     public let location: Field<String>

@@ -13,7 +13,10 @@ public typealias File = Model<FileFields>
 public struct FileFields: FieldSet {
     public static let all = FileFields()
     public static let schema = ModelSchema("sample.mail.File", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let filename: Field<String>
     public let size: Field<Int64>
     public let contentType: Field<String>

@@ -13,7 +13,10 @@ public typealias Message = Model<MessageFields>
 public struct MessageFields: FieldSet {
     public static let all = MessageFields()
     public static let schema = ModelSchema("sample.mail.Message", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let threadId: Field<String>
     public let subject: Field<String>
     public let from: Field<[Participant]>

@@ -15,7 +15,10 @@ public typealias Namespace = Model<NamespaceFields>
 public struct NamespaceFields: FieldSet {
     public static let all = NamespaceFields()
     public static let schema = ModelSchema("sample.mail.Namespace", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let emailAddress: Field<String>
     public let provider: Field<String>
     public let accountId: Field<String>

@@ -15,9 +15,15 @@ public typealias Thread = Model<ThreadFields>
 public struct ThreadFields: FieldSet {
     public static let all = ThreadFields()
     public static let schema = ModelSchema("sample.mail.Thread", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let subject: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let snippet: Field<String>
+
     public let participants: Field<[ThreadParticipants]>
 
     /// Unix seconds.

@@ -13,7 +13,10 @@ public typealias Todo = Model<TodoFields>
 public struct TodoFields: FieldSet {
     public static let all = TodoFields()
     public static let schema = ModelSchema("tasks.Todo", fields: all)
+
+    /// Set by the service: read it, do not send it.
     public let id: Field<String>
+
     public let title: Field<String>
     public let done: Field<Bool>
 

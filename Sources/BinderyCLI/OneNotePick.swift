@@ -1,0 +1,387 @@
+import ArgumentParser
+import BinderyMock
+import BinderyRuntime
+import BinderyServiceMocks
+import Foundation
+import OneNote
+import OneNotePicker
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `bindery onenote …`: the OneNote tools.
+struct OneNoteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onenote", abstract: "OneNote tools.", subcommands: [Pick.self])
+}
+
+/// `bindery onenote pick`: the section picker on a terminal.
+struct Pick: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Picks a OneNote section: full screen on a terminal, a numbered prompt otherwise.",
+        discussion: """
+            Reads the built-in mock (sample notebooks on 127.0.0.1) unless BINDERY_MS_CLIENT_ID is set (device-code \
+            sign-in to Microsoft Graph, as `bindery demo`) or --base-url is given. On a terminal: arrows or j/k \
+            move, Enter opens or picks, Backspace goes back, / searches sections by name, r reloads (retries after \
+            an error), Esc or q cancels. Without a terminal it asks for numbers on standard input. The picked \
+            section goes to standard output, as text or --json. NO_COLOR turns colour off.
+            Exit status: 0 picked, 1 cancelled, 2 error (128 + the signal when interrupted).
+            """)
+
+    @Option(help: "The text shown above the list (the picker's header instructions).")
+    var instructions: String?
+
+    @Flag(help: "Print the picked section (or the error) as JSON.")
+    var json = false
+
+    @Option(help: "A OneNote API root to read instead of the mock (such as a `bindery mock` URL).")
+    var baseURL: String?
+
+    @Option(help: "The bearer token for --base-url.")
+    var token: String?
+
+    @Option(help: "Items per page ($top); the service's own page size when left out.")
+    var pageSize: Int?
+
+    func run() async throws {
+        let client: OneNoteClient
+        let mock: MockServer?
+        do {
+            (client, mock) = try await makeClient()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            // Starting the mock or signing in failed: an error like any other (status 2, not 1).
+            Self.note("error: \(error)")
+            throw ExitCode(2)
+        }
+        let picker = OneNotePicker(client: client, pageSize: pageSize, instructions: instructions)
+        let outcome: PickOutcome
+        do {
+            guard Terminal.isInteractive() else { throw TerminalError("not a terminal") }
+            outcome = try await FullScreenPicker(picker: picker).run()
+        } catch {
+            // No terminal, or one that refuses raw mode: ask with numbers instead.
+            outcome = await NumberedPrompt(picker: picker).run()
+        }
+        await mock?.stop()
+        try report(outcome)
+    }
+
+    private func makeClient() async throws -> (OneNoteClient, MockServer?) {
+        if let baseURL {
+            guard let url = URL(string: baseURL), url.scheme != nil else {
+                throw ValidationError("--base-url must be an absolute URL")
+            }
+            return (OneNoteClient(baseURL: url, auth: token.map { StaticTokenAuth($0) }, middleware: Self.quiet), nil)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let clientID = environment["BINDERY_MS_CLIENT_ID"] {
+            let session = try await Demo.microsoftSignIn(
+                clientID: clientID, tenant: environment["BINDERY_MS_TENANT"], log: Self.note)
+            return (OneNoteClient(auth: session.auth, middleware: Self.quiet), nil)
+        }
+        let mock = try await MockServer(.oneNote)
+        mock.seedOneNote(OneNoteSample.notebooks)
+        let auth = StaticTokenAuth(mock.identity.acceptedToken)
+        return (OneNoteClient(baseURL: mock.serviceURL, auth: auth, middleware: Self.quiet), mock)
+    }
+
+    /// The usual middleware without the request log: log lines on standard error would land in the middle of
+    /// the full-screen picker (and between the prompt's questions).
+    static var quiet: [any HTTPMiddleware] { .defaults.filter { !($0 is LoggingMiddleware) } }
+
+    private func report(_ outcome: PickOutcome) throws {
+        switch outcome {
+        case .picked(let section):
+            print(json ? Self.json(section) : Self.text(section))
+        case .cancelled:
+            Self.note("Cancelled.")
+            throw ExitCode(1)
+        case .failed(let error):
+            Self.note("error: \(error)")
+            if json { print(Self.json(error)) }
+            throw ExitCode(2)
+        case .interrupted(let signal):
+            throw ExitCode(128 + signal)
+        }
+    }
+
+    /// Messages for the person at the terminal; standard output keeps only the result.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func text(_ section: PickedSection) -> String {
+        let dates = ISO8601DateFormatter()
+        return """
+            Picked section: \(section.name)
+              id                \(section.id)
+              pages URL         \(section.pagesURL.absoluteString)
+              created           \(section.createdTime.map(dates.string(from:)) ?? "unknown")
+              modified          \(section.modifiedTime.map(dates.string(from:)) ?? "unknown")
+              last modified by  \(section.lastModifiedBy ?? "unknown")
+              in                \(section.path.joined(separator: " / "))
+            """
+    }
+
+    static func json(_ section: PickedSection) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(section)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func json(_ error: OneNotePickerError) -> String {
+        var fields: [String: String] = [:]
+        switch error {
+        case .api(let failure):
+            fields = ["kind": "api", "status": String(failure.status), "message": failure.message]
+            fields["code"] = failure.code
+            fields["helpUrl"] = failure.helpURL?.absoluteString
+            fields["requestId"] = failure.requestID
+        case .system(let failure):
+            fields = ["kind": "system", "cause": failure.kind.rawValue, "message": failure.message]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(["error": fields])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// How a picking session ended.
+enum PickOutcome {
+    case picked(PickedSection)
+    case cancelled
+    case failed(OneNotePickerError)
+    /// Ctrl-C or a signal: the number.
+    case interrupted(Int32)
+
+    /// The outcome of the user giving up: the error on screen if there is one, else a cancellation.
+    init(quitting state: OneNotePickerState) {
+        if case .failed(let error) = state.phase { self = .failed(error) } else { self = .cancelled }
+    }
+
+    init?(finished state: OneNotePickerState) {
+        switch state.phase {
+        case .picked(let section): self = .picked(section)
+        case .cancelled: self = .cancelled
+        default: return nil
+        }
+    }
+}
+
+/// The notebooks `bindery onenote pick` and `bindery demo` show from the mock: groups three deep, a notebook that
+/// takes several pages.
+enum OneNoteSample {
+    static let notebooks = [
+        OneNoteMockFolder(
+            id: "nb-work", name: "Work", sections: ["Meetings", "Budget"],
+            groups: [
+                OneNoteMockFolder(
+                    id: "g-projects", name: "Projects", sections: ["Ideas"],
+                    groups: [
+                        OneNoteMockFolder(
+                            id: "g-2026", name: "2026", sections: ["Meeting notes", "Plan"],
+                            groups: [OneNoteMockFolder(id: "g-q4", name: "Q4", sections: ["Bindery"])])
+                    ])
+            ]),
+        OneNoteMockFolder(id: "nb-home", name: "Home", sections: ["Recipes", "Travel"]),
+        OneNoteMockFolder(id: "nb-journal", name: "Journal", sections: (1...45).map { "Day \($0)" }),
+    ]
+}
+
+// MARK: Full screen
+
+/// The picker on a terminal: raw mode on the alternate screen, redrawn on every state, key, resize and spinner tick.
+struct FullScreenPicker {
+    let picker: OneNotePicker
+    let terminal = Terminal()
+    /// `NO_COLOR` set to anything but the empty string turns colour off (no-color.org).
+    let color = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+
+    private enum Event {
+        case keys([Key])
+        case state(OneNotePickerState)
+        case resize
+        case signal(Int32)
+        case tick
+        case inputClosed
+    }
+
+    func run() async throws -> PickOutcome {
+        let (signals, sources) = Terminal.signals([SIGWINCH, SIGINT, SIGTERM, SIGHUP])
+        try terminal.enter()
+        defer { terminal.restore() }
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let keys = terminal.keys()
+        let states = await picker.states()
+        let feeders = [
+            Task {
+                for await typed in keys { continuation.yield(.keys(typed)) }
+                continuation.yield(.inputClosed)
+            },
+            Task { for await state in states { continuation.yield(.state(state)) } },
+            Task { for await number in signals { continuation.yield(number == SIGWINCH ? .resize : .signal(number)) } },
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(120))
+                    continuation.yield(.tick)
+                }
+            },
+        ]
+        defer {
+            for feeder in feeders { feeder.cancel() }
+            for source in sources { source.cancel() }
+        }
+
+        let size = terminal.size
+        var screen = PickerScreen(
+            state: await picker.current, searchInput: nil, columns: size.columns, rows: size.rows, spinnerFrame: 0,
+            color: color)
+        terminal.write(screen.frame())
+        for await event in events {
+            switch event {
+            case .state(let state):
+                screen.state = state
+                if let outcome = PickOutcome(finished: state) { return outcome }
+            case .tick:
+                guard !screen.state.isSettled else { continue }
+                screen.spinnerFrame += 1
+            case .resize:
+                (screen.columns, screen.rows) = terminal.size
+            case .signal(let number):
+                return .interrupted(number)
+            case .inputClosed:
+                return PickOutcome(quitting: screen.state)
+            case .keys(let typed):
+                for key in typed {
+                    if let outcome = await handle(key, on: &screen) { return outcome }
+                }
+            }
+            terminal.write(screen.frame())
+        }
+        return .cancelled
+    }
+
+    /// Sends what a key means to the picker; an outcome when the key ends the session.
+    private func handle(_ key: Key, on screen: inout PickerScreen) async -> PickOutcome? {
+        if key == .interrupt { return .interrupted(SIGINT) }
+        let page = max(screen.rows - 5, 1)
+        switch key {
+        case .up: await picker.send(.move(by: -1))
+        case .down: await picker.send(.move(by: 1))
+        case .pageUp: await picker.send(.move(by: -page))
+        case .pageDown: await picker.send(.move(by: page))
+        case .home: await picker.send(.select(0))
+        case .end: await picker.send(.select(Int.max))
+        default: break
+        }
+        if var text = screen.searchInput {
+            switch key {
+            case .character(let character):
+                text.append(character)
+                screen.searchInput = text
+                await picker.send(.search(text))
+            case .backspace:
+                guard !text.isEmpty else { return await endSearch(&screen) }
+                text.removeLast()
+                screen.searchInput = text
+                await picker.send(.search(text))
+            case .enter:
+                if screen.state.selected != nil { await picker.send(.open) } else { screen.searchInput = nil }
+            case .escape: return await endSearch(&screen)
+            default: break
+            }
+            return nil
+        }
+        switch key {
+        case .character("k"): await picker.send(.move(by: -1))
+        case .character("j"): await picker.send(.move(by: 1))
+        case .enter, .right, .character("l"): await picker.send(.open)
+        case .backspace, .left, .character("h"): await picker.send(.back)
+        case .character("/"):
+            screen.searchInput = screen.state.search?.query ?? ""
+        case .character("r"):
+            if case .failed = screen.state.phase { await picker.send(.retry) } else { await picker.send(.refresh) }
+        case .escape where screen.state.search != nil:
+            await picker.send(.search(""))
+        case .escape, .character("q"):
+            let outcome = PickOutcome(quitting: screen.state)
+            await picker.send(.cancel)
+            return outcome
+        default: break
+        }
+        return nil
+    }
+
+    private func endSearch(_ screen: inout PickerScreen) async -> PickOutcome? {
+        screen.searchInput = nil
+        await picker.send(.search(""))
+        return nil
+    }
+}
+
+// MARK: Numbered prompt
+
+/// The picker without a terminal: each level as a numbered list on standard error, answers from standard input.
+struct NumberedPrompt {
+    let picker: OneNotePicker
+
+    func run() async -> PickOutcome {
+        let answers = Self.lines()
+        var answerIterator = answers.makeAsyncIterator()
+        while true {
+            let state = await picker.settled()
+            if let outcome = PickOutcome(finished: state) { return outcome }
+            Pick.note(Self.menu(state))
+            guard let answer = await answerIterator.next() else { return PickOutcome(quitting: state) }
+            let text = answer.trimmingCharacters(in: .whitespaces)
+            switch text {
+            case "q":
+                await picker.send(.cancel)
+                return PickOutcome(quitting: state)
+            case "b", "..": await picker.send(.back)
+            case "r":
+                if case .failed = state.phase { await picker.send(.retry) } else { await picker.send(.refresh) }
+            case _ where text.hasPrefix("/"): await picker.send(.search(String(text.dropFirst())))
+            default:
+                guard let number = Int(text), state.rows.indices.contains(number - 1) else {
+                    Pick.note("Not a choice: \(text)")
+                    continue
+                }
+                await picker.send(.select(number - 1))
+                await picker.send(.open)
+            }
+        }
+    }
+
+    static func menu(_ state: OneNotePickerState) -> String {
+        var lines = [(["OneNote"] + state.path.map(\.name)).joined(separator: " › ")]
+        if let instructions = state.instructions { lines.append(instructions) }
+        if let search = state.search { lines.append("Sections matching \"\(search.query)\":") }
+        for (index, node) in state.rows.enumerated() {
+            var line = "  \(index + 1). \(node.name)\(node.isContainer ? "/" : "")"
+            if state.search != nil, let path = node.section?.path { line += "  (\(path.joined(separator: " / ")))" }
+            lines.append(line)
+        }
+        if state.rows.isEmpty { lines.append(state.search != nil ? "  No section matches." : "  Nothing in here.") }
+        if case .failed(let error) = state.phase { lines.append("! \(error)") }
+        lines.append("Number to open or pick, b back, /text search, r reload or retry, q quit:")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Lines of standard input, read on a thread of their own so that no task blocks on it.
+    private static func lines() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        Thread {
+            while let line = readLine() { continuation.yield(line) }
+            continuation.finish()
+        }
+        .start()
+        return stream
+    }
+}
