@@ -10,7 +10,7 @@ struct Bindery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bindery",
         abstract: "Works with the generated OneDrive, OneNote, Graph, Spark and Inbox modules.",
-        subcommands: [Demo.self, Validate.self, Mock.self, Conformance.self, OneNoteCommand.self])
+        subcommands: [Demo.self, Validate.self, Mock.self, Conformance.self, OneNoteCommand.self, InboxCommand.self])
 }
 
 /// `bindery validate SERVICE METHOD URL FILE` or `bindery validate SERVICE --type NAME FILE`.
