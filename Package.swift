@@ -139,6 +139,16 @@ let package = Package(
             path: "Sources/BinderyCLI"
         ),
 
+        // `make fuzz`: libFuzzer targets for the readers and decoders (an ordinary build replays inputs instead).
+        .executableTarget(
+            name: "bindery-fuzz",
+            dependencies: [
+                "BinderyReaders", "BinderyRuntime", "OneDrive", "Spark", "Inbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Fuzz"
+        ),
+
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
         .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
