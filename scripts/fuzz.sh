@@ -110,6 +110,9 @@ for target in "${targets[@]}"; do
   rows+=("| \`$target\` | $executions | ${seconds_run:-?} | ${coverage:-?} | $rss | $finding |")
 done
 
+# The handwritten part of RELIABILITY.md (from "## Findings" on) is kept across runs.
+findings=""
+[ -f RELIABILITY.md ] && findings=$(sed -n '/^## Findings/,$p' RELIABILITY.md)
 {
   echo "# Reliability: fuzzing"
   echo
@@ -129,7 +132,9 @@ done
   echo "OneDrive \`DriveItem\` with an encode round trip; \`errors\` the error parser of every dialect with any"
   echo "\`Retry-After\`; \`dates\` OData dates, HTTP dates and \`Retry-After\`; \`paging\` list pages in the OData, page-number"
   echo "and offset dialects, next and delta links (a link to another host is never trusted)."
-} > "$report"
+  [ -z "$findings" ] || printf '\n%s\n' "$findings"
+} > "$report.tmp"
+mv "$report.tmp" "$report"
 echo "fuzz: wrote $report"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: error: findings in ${failed[*]} (inputs in $build/findings/)" >&2
