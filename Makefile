@@ -11,7 +11,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi format check-format clean
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox format check-format clean fuzz fuzz-short
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -21,12 +21,15 @@ help:
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
 	@echo "make build      build everything"
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
-	@echo "make bench      measure generation, the build of the full Microsoft Graph and the HTTP transports (writes BENCHMARKS.md)"
+	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports and the Inbox offline store (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
 	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=spec.json: bindery-gen and swift-openapi-generator on a public spec"
+	@echo "make bench-inbox  only the Inbox offline store: first sync of 10,000 threads, live view latency"
+	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
+	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
-	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev) when missing"
+	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev) when missing"
 
 setup:
 	@scripts/setup.sh
@@ -73,11 +76,20 @@ conformance: setup
 # undocumented parameter fail the target. Graph is included: all of Graph v1.0 documents without a warning in about
 # two minutes (an archive of about 0.8 GB).
 DOCS_OUTPUT := .build/docs
-DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks OneNotePicker $(SERVICE_NAMES)
+DOC_MODULES := BinderyJSON BinderyRuntime MicrosoftIdentity BinderyMock BinderyServiceMocks OneNotePicker InboxOffline $(SERVICE_NAMES)
 
 docs: setup
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
 	  $(foreach m,$(DOC_MODULES),--target $(m)) --output-path $(DOCS_OUTPUT) --warnings-as-errors
+
+# Fuzz targets in Fuzz/Fuzz.swift, built into .build-fuzz by scripts/fuzz.sh (see RELIABILITY.md).
+FUZZ_SHORT_SECONDS ?= 20
+
+fuzz: setup
+	scripts/fuzz.sh
+
+fuzz-short: setup
+	scripts/fuzz.sh --short $(FUZZ_SHORT_SECONDS)
 
 bench: setup
 	Benchmarks/run.sh
@@ -87,6 +99,8 @@ bench-transport: setup
 
 bench-openapi: setup
 	Benchmarks/openapi.sh
+bench-inbox: setup
+	Benchmarks/run.sh inbox
 
 # Our own Swift: everything but generated folders (their layout is the renderer's job) and build folders.
 SWIFT_FORMAT ?= swift-format

@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "BinderyMock", targets: ["BinderyMock"]),
         .library(name: "BinderyServiceMocks", targets: ["BinderyServiceMocks"]),
         .library(name: "OneNotePicker", targets: ["OneNotePicker"]),
+        .library(name: "InboxOffline", targets: ["InboxOffline"]),
         .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
         .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
     ] + services.map { .library(name: $0, targets: [$0]) },
@@ -36,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         // `make docs`: the `generate-documentation` command that builds the DocC catalogs (adds no code to any product).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // InboxOffline's SQLite store (its own module, so users of the plain Inbox client never build it).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // MARK: Generator (spec text → spec model → Swift)
@@ -119,14 +122,31 @@ let package = Package(
         // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.
         .target(name: "OneNotePicker", dependencies: ["OneNote", "BinderyRuntime"], path: "Sources/OneNotePicker"),
 
-        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance` and `onenote pick`.
+        // Inbox offline: a SQLite cache synced by cursor delta, live filtered views and an outbox of offline writes.
+        .target(
+            name: "InboxOffline",
+            dependencies: ["Inbox", "BinderyRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/InboxOffline"
+        ),
+
+        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance`, `onenote pick` and `inbox`.
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker",
+                "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker", "InboxOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
+        ),
+
+        // `make fuzz`: libFuzzer targets for the readers and decoders (an ordinary build replays inputs instead).
+        .executableTarget(
+            name: "bindery-fuzz",
+            dependencies: [
+                "BinderyReaders", "BinderyRuntime", "OneDrive", "Spark", "Inbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Fuzz"
         ),
 
         // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
@@ -163,6 +183,26 @@ let package = Package(
             name: "OneNotePickerTests",
             dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity"],
             path: "Tests/OneNotePickerTests"
+        ),
+        // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
+        .executableTarget(
+            name: "inbox-offline-worker",
+            dependencies: ["InboxOffline", "Inbox", "BinderyRuntime"],
+            path: "Tests/InboxOfflineWorker"
+        ),
+        .testTarget(
+            name: "InboxOfflineTests",
+            dependencies: [
+                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/InboxOfflineTests"
+        ),
+        // `Benchmarks/run.sh inbox`: the first sync of 10,000 threads and live view latency (not part of the tests).
+        .executableTarget(
+            name: "inbox-offline-bench",
+            dependencies: ["InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime"],
+            path: "Benchmarks/InboxOffline"
         ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),

@@ -2,14 +2,15 @@
 # Installs the system libraries Bindery builds against, when they are missing.
 #   libxml2-dev            the CSDL reader (bindery-gen) parses XML with libxml2
 #   libcurl4-openssl-dev   the runtime's HTTP transport (next: CurlTransport)
+#   libsqlite3-dev         InboxOffline's store (GRDB links the system SQLite and needs its header)
 set -euo pipefail
 
 needed=()
-for package in libxml2-dev libcurl4-openssl-dev; do
+for package in libxml2-dev libcurl4-openssl-dev libsqlite3-dev; do
   if ! dpkg -s "$package" >/dev/null 2>&1; then needed+=("$package"); fi
 done
 if [ ${#needed[@]} -eq 0 ]; then
-  echo "setup: libxml2-dev and libcurl4-openssl-dev are installed."
+  echo "setup: libxml2-dev, libcurl4-openssl-dev and libsqlite3-dev are installed."
   exit 0
 fi
 

@@ -12,6 +12,7 @@ struct Bindery: AsyncParsableCommand {
         abstract: "Works with the generated OneDrive, OneNote, Graph, Spark and Inbox modules.",
         subcommands: [
             Demo.self, Validate.self, Mock.self, Conformance.self, OneNoteCommand.self, OneDriveCommand.self,
+            InboxCommand.self,
         ])
 }
 

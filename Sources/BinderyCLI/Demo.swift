@@ -6,6 +6,7 @@ import BinderyServiceMocks
 import Foundation
 import Graph
 import Inbox
+import InboxOffline
 import MicrosoftIdentity
 import OneDrive
 import OneNote
@@ -37,6 +38,7 @@ struct Demo: AsyncParsableCommand {
         try await oneNotePicker(microsoft)
         try await spark(environment)
         try await inbox(environment)
+        try await inboxOffline()
         await microsoft.mock?.stop()
         print("\nDone: five services, one runtime, every answer typed.")
     }
@@ -338,6 +340,64 @@ struct Demo: AsyncParsableCommand {
             print("  sent draft-1 as message \(sent.id ?? "?"): \"\(sent.subject ?? "?")\"")
         }
         await mock?.stop()
+    }
+
+    // MARK: Inbox offline
+
+    /// Always against the mock: it goes offline and comes back, which a real account cannot be asked to do.
+    private func inboxOffline() async throws {
+        section("Inbox offline: a local cache, a tag change and a send queued offline, replayed on return")
+        let namespace = "ns-demo"
+        var mock = try await MockServer(.inbox)
+        let threads = ["n", namespace, "threads"]
+        for (index, subject) in ["Offer on Elm Street", "Inspection report", "Closing date"].enumerated() {
+            mock.store.insert(
+                [
+                    "object": "thread", "subject": .string(subject),
+                    "tags": [["id": "inbox", "name": "inbox"], ["id": "unread", "name": "unread"]],
+                    "last_message_timestamp": .number(JSONNumber(1_763_800_000 + index)),
+                ], into: threads, key: "thread-\(index)", logged: false)
+        }
+        mock.store.insert(
+            ["object": "draft", "subject": "Re: Closing date", "version": 1], into: ["n", namespace, "drafts"],
+            key: "draft-2", logged: false)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-demo-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try InboxStore(path: folder.appendingPathComponent("inbox.sqlite").path)
+        let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+        let synced = try await InboxSync(store: store, client: client, namespace: namespace).sync()
+        let unread = try store.threads(namespace: namespace, matching: .unread).count
+        print("  synced \(synced) objects into SQLite; \(unread) unread threads in the cache")
+
+        // The service goes away; writes still work, against the cache.
+        let port = mock.port
+        let saved = mock.store.snapshot()
+        await mock.stop()
+        var outbox = InboxOutbox(store: store, client: client, namespace: namespace)
+        outbox.initialBackoff = .zero
+        try await outbox.markRead(thread: "thread-0")
+        try await outbox.send(draft: "draft-2")
+        let offline = try await outbox.replay()
+        print(
+            "  offline: marked 'Offer on Elm Street' read and sent draft-2; the cache shows "
+                + "\(try store.threads(namespace: namespace, matching: .unread).count) unread, "
+                + "\(try outbox.pending().count) writes queued (\(offline.retryAfter == nil ? "sent?" : "service unreachable"))"
+        )
+
+        // It comes back on the same port, with what it held: the queue goes out in order, the send exactly once.
+        mock = try await MockServer(.inbox, port: port)
+        mock.store.restore(saved)
+        let online = try await outbox.replay()
+        let serverTags = mock.store.object(at: threads + ["thread-0"])?["tags"]?.arrayValue?.compactMap(\.["id"])
+        print(
+            "  back online: replayed \(online.completed.count) writes; the server's tags on thread-0: \(serverTags?.compactMap(\.stringValue) ?? [])"
+        )
+        let sends = mock.requests.filter { $0.path.hasSuffix("/send") }.count
+        print(
+            "  draft-2 is now message \(mock.store.object(at: ["n", namespace, "messages", "draft-2"]) != nil ? "draft-2" : "?") (\(sends) send request)"
+        )
+        await mock.stop()
     }
 
     private func section(_ title: String) { print("\n== \(title)") }

@@ -12,7 +12,7 @@ extension MockServer {
         }
         let options = QueryNames(service.dialect)
         var items = store.items(in: path)
-        switch filtered(items, request, options) {
+        switch filtered(items, request, options, in: path) {
         case .success(let kept): items = kept
         case .failure(let error):
             return errorResponse(
@@ -86,15 +86,16 @@ extension MockServer {
     }
 
     private func filtered(
-        _ items: [(key: String, object: JSONObject)], _ request: MockRequest, _ options: QueryNames
+        _ items: [(key: String, object: JSONObject)], _ request: MockRequest, _ options: QueryNames, in path: [String]
     ) -> Result<[(key: String, object: JSONObject)], FilterExpression.SyntaxError> {
         if service.dialect == .inbox {
-            // Inbox filters by parameters named after fields: `unread=true`, `tag=inbox`, `any_email=a@b.c`.
+            // Inbox filters by parameters named after fields: `tag=inbox`, `any_email=a@b.c`, `subject=Hi`.
             let filters = request.query.filter {
                 !["limit", "offset", "view", "cursor", "exclude_types"].contains($0.name)
             }
-            return .success(
-                items.filter { item in filters.allSatisfy { Self.inboxMatches(item.object, $0.name, $0.value) } })
+            let matcher = InboxMatcher(store: store, collection: path)
+            let kept = items.filter { item in filters.allSatisfy { matcher.matches(item.object, $0.name, $0.value) } }
+            return .success(path.last == "threads" ? InboxMatcher.mostRecentFirst(kept) : kept)
         }
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {
@@ -111,24 +112,6 @@ extension MockServer {
                 })
         } catch {
             return .failure(error)
-        }
-    }
-
-    static func inboxMatches(_ object: JSONObject, _ name: String, _ value: String) -> Bool {
-        let wanted = value.lowercased()
-        func contains(_ json: JSONValue?) -> Bool {
-            switch json {
-            case .array(let items)?: return items.contains { contains($0) }
-            case .object(let members)?: return members.contains { contains($0.value) }
-            case let scalar?: return scalar.text?.lowercased() == wanted
-            case nil: return false
-            }
-        }
-        switch name {
-        case "tag": return contains(object["tags"])
-        case "any_email": return ["from", "to", "cc", "bcc", "participants"].contains { contains(object[$0]) }
-        case "in": return contains(object["folders"]) || contains(object["labels"]) || contains(object["tags"])
-        default: return object[name] == nil ? false : contains(object[name])
         }
     }
 

@@ -83,7 +83,8 @@ struct SymbolTable {
 
     /// A property's Swift name, honouring `"type/property"` overrides.
     func memberName(_ property: String, of owner: QualifiedName) -> String {
-        if let override = overrides["\(owner)/\(property)"] { return override }
+        // Most specs override nothing: then no key is built for every property of every type.
+        if !overrides.isEmpty, let override = overrides["\(owner)/\(property)"] { return override }
         return SwiftNames.memberName(property)
     }
 

@@ -220,8 +220,9 @@ struct Printer {
 
     /// Whether `prefix`, then `expression` on one line, then `suffix` fit the width at the current indentation.
     func fits(_ expression: Expression, prefix: String = "", suffix: String = "") -> Bool {
-        guard let flat = expression.flat else { return false }
-        return fits(prefix, flat, suffix)
+        let available = Self.width - indentation.utf8.count - prefix.columns - suffix.columns
+        // Measured, not rendered: a table of thousands of entries is given up on after its first 120 columns.
+        return available >= 0 && expression.flatColumns(limit: available) != nil
     }
 
     private func fits(_ parts: String...) -> Bool {
@@ -507,6 +508,57 @@ extension Expression {
         return parts.joined(separator: ", ")
     }
 
+    /// The columns `flat` would take, when they are at most `limit`; nil when more, or when it cannot be flat.
+    /// Stops as soon as the limit is passed, so asking whether a long table fits costs what its first line does.
+    func flatColumns(limit: Int) -> Int? {
+        switch self {
+        case .raw(let text):
+            guard let columns = text.singleLineColumns, columns <= limit else { return nil }
+            return columns
+        case .member(let base, let name):
+            let own = 1 + name.columns
+            guard let base else { return own <= limit ? own : nil }
+            return base.flatColumns(limit: limit - own).map { $0 + own }
+        case .call(let callee, let arguments):
+            guard let head = callee.flatColumns(limit: limit - 2) else { return nil }
+            return Self.flatColumns(arguments.map { ($0.label, $0.value) }, limit: limit - 2 - head).map {
+                head + 2 + $0
+            }
+        case .array(let elements):
+            return Self.flatColumns(elements.map { (nil, $0) }, limit: limit - 2).map { $0 + 2 }
+        case .dictionary(let entries):
+            if entries.isEmpty { return 3 <= limit ? 3 : nil }
+            var total = 2
+            for (index, entry) in entries.enumerated() {
+                total += index == 0 ? 0 : 2
+                guard let key = entry.key.flatColumns(limit: limit - total - 2) else { return nil }
+                total += key + 2
+                guard let value = entry.value.flatColumns(limit: limit - total) else { return nil }
+                total += value
+            }
+            return total <= limit ? total : nil
+        case .tuple(let elements):
+            return Self.flatColumns(elements.map { (nil, $0) }, limit: limit - 2).map { $0 + 2 }
+        case .closure:
+            return nil
+        case .keyword(let keyword, let value):
+            let own = keyword.columns + 1
+            return value.flatColumns(limit: limit - own).map { $0 + own }
+        }
+    }
+
+    /// `a, label: b`: items and their labels joined by commas.
+    private static func flatColumns(_ items: [(label: String?, value: Expression)], limit: Int) -> Int? {
+        var total = 0
+        for (index, item) in items.enumerated() {
+            total += index == 0 ? 0 : 2
+            if let label = item.label { total += label.columns + 2 }
+            guard total <= limit, let value = item.value.flatColumns(limit: limit - total) else { return nil }
+            total += value
+        }
+        return total <= limit ? total : nil
+    }
+
     /// What the first line of the broken expression starts with, when it breaks into a list (`ModelSchema(`, `[`).
     var opening: String? {
         switch self {
@@ -613,7 +665,21 @@ enum DocWrapper {
 
 extension StringProtocol {
     /// Columns on screen: one per character (generated Swift is left-to-right text without wide characters).
-    var columns: Int { count }
+    /// ASCII, nearly all of it, is counted by its bytes: counting characters costs a grapheme break per byte.
+    var columns: Int {
+        for byte in utf8 where byte >= 0x80 { return count }
+        return utf8.count
+    }
+
+    /// `columns`, or nil when the text holds a line break: one pass over the bytes for both questions.
+    var singleLineColumns: Int? {
+        var isASCII = true
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\n") { return nil }
+            if byte >= 0x80 { isASCII = false }
+        }
+        return isASCII ? utf8.count : count
+    }
 
     var trimmingLeadingSpaces: SubSequence { drop { $0 == " " } }
 }

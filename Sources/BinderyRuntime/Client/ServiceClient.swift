@@ -27,10 +27,24 @@ public struct ServiceClient: Sendable {
         self.pipeline = MiddlewareChain(middleware, transport: transport)
     }
 
-    /// Whether credentials may be sent to this URL.
+    /// Whether credentials may be sent to this URL: a trusted host, and on the base URL's host its port too
+    /// (another port of the same machine is another server), on another trusted host the scheme's default.
     public func isTrusted(_ url: URL) -> Bool {
-        guard let host = url.host?.lowercased() else { return false }
-        return trustedHosts.contains { $0.lowercased() == host }
+        guard let host = url.host?.lowercased(), trustedHosts.contains(where: { $0.lowercased() == host }) else {
+            return false
+        }
+        let expected = host == baseURL.host?.lowercased() ? Self.port(of: baseURL) : Self.defaultPort(url)
+        return Self.port(of: url) == expected
+    }
+
+    private static func port(of url: URL) -> Int? { url.port ?? defaultPort(url) }
+
+    private static func defaultPort(_ url: URL) -> Int? {
+        switch url.scheme?.lowercased() {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
     }
 
     /// Sends a request and returns the response when its status is a success; otherwise throws the

@@ -6,6 +6,8 @@ import HTTPTypes
 /// When a redirect leaves the request's origin (scheme, host and port), credentials stay behind:
 /// the request goes on with `sendsCredentials` off, so neither `Authorization` nor cookies follow it.
 /// 303, and 301/302 after a POST, continue as a GET without a body, as browsers and RFC 9110 do.
+/// A redirect to a link-local address (`169.254.0.0/16`, `fe80::/10`: where cloud hosts serve instance
+/// metadata and credentials) from anywhere else is not followed: it throws an `invalidResponse` error.
 public struct RedirectMiddleware: HTTPMiddleware {
     public var maxRedirects: Int
 
@@ -30,6 +32,12 @@ public struct RedirectMiddleware: HTTPMiddleware {
                     message: "more than \(maxRedirects) redirects; the last one went to \(target.absoluteString)",
                     status: response.status.code)
             }
+            if Self.isLinkLocal(target), let origin = current.head.url, !Self.isLinkLocal(origin) {
+                throw BinderyError(
+                    kind: .invalidResponse,
+                    message: "refused a redirect to the link-local address \(target.host ?? "")",
+                    status: response.status.code)
+            }
             redirects += 1
             let code = response.status.code
             if code == 303 || ((code == 301 || code == 302) && current.head.method == .post) {
@@ -46,6 +54,17 @@ public struct RedirectMiddleware: HTTPMiddleware {
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
             && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
+    }
+
+    /// Whether the URL's host is a link-local IPv4 or IPv6 address.
+    static func isLinkLocal(_ url: URL) -> Bool {
+        guard var host = url.host?.lowercased() else { return false }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasPrefix("169.254.") { return true }
+        guard host.contains(":"), let first = host.split(separator: ":", omittingEmptySubsequences: false).first,
+            let group = UInt16(first, radix: 16)
+        else { return false }
+        return group & 0xFFC0 == 0xFE80
     }
 
     private static func defaultPort(_ url: URL) -> Int { url.scheme?.lowercased() == "http" ? 80 : 443 }

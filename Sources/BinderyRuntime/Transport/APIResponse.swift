@@ -16,10 +16,16 @@ public struct APIResponse: Sendable {
     /// The `Retry-After` header as a duration: seconds (decimals such as `0.249` included) or an HTTP date.
     public var retryAfter: Duration? {
         guard let value = headers[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return .milliseconds(Int64(seconds * 1000)) }
+        if let seconds = Double(value), seconds.isFinite, seconds >= 0 {
+            // Capped: a number of seconds beyond what Int64 milliseconds hold (`1e300`) would trap.
+            return .milliseconds(Int64(min(seconds * 1000, Self.maxMilliseconds)))
+        }
         guard let date = HTTPDate.parse(value) else { return nil }
-        return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000))
+        return .milliseconds(Int64(min(max(0, date.timeIntervalSinceNow) * 1000, Self.maxMilliseconds)))
     }
+
+    /// The longest `Retry-After` read, in milliseconds: about 146 million years, and safely below `Int64.max`.
+    private static let maxMilliseconds = Double(Int64.max / 2)
 
     /// The body parsed as JSON, or a typed error naming what was wrong with it.
     public func json() throws(BinderyError) -> JSONValue {

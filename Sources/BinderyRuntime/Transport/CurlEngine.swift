@@ -35,6 +35,7 @@ final class CurlEngine: Sendable {
         var httpVersion: Int
         var verifiesCertificates: Bool
         var caBundlePath: String?
+        var maxResponseBodySize: Int?
     }
 
     /// libcurl's process-wide setup, done once however many transports there are (a `static let` is
@@ -66,7 +67,7 @@ final class CurlEngine: Sendable {
             timeoutMilliseconds: configuration.timeout?.curlMilliseconds,
             httpVersion: configuration.httpVersion.curlValue,
             verifiesCertificates: configuration.verifiesCertificates,
-            caBundlePath: configuration.caBundlePath)
+            caBundlePath: configuration.caBundlePath, maxResponseBodySize: configuration.maxResponseBodySize)
         let loop = Thread { [self] in run() }
         loop.name = "CurlTransport"
         loopThread.withLock { $0 = ObjectIdentifier(loop) }

@@ -40,6 +40,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// explains the transfer's end better than libcurl's "write error".
     private var failure: BinderyError?
     private var lastProgress: TransferProgress?
+    /// The largest in-memory body this transfer accepts (the transport's configuration).
+    private var maxBodySize: Int?
 
     static let cancelledError = BinderyError(kind: .cancelled, message: "the request was cancelled")
 
@@ -138,6 +140,7 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl can decode, decoded transparently
         set(CURLOPT_HTTP_VERSION, settings.httpVersion)
         set(CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
+        maxBodySize = settings.maxResponseBodySize
         if let timeout = timeoutMilliseconds ?? settings.timeoutMilliseconds { set(CURLOPT_TIMEOUT_MS, timeout) }
         set(CURLOPT_SSL_VERIFYPEER, settings.verifiesCertificates ? 1 : 0)
         set(CURLOPT_SSL_VERIFYHOST, settings.verifiesCertificates ? 2 : 0)
@@ -286,6 +289,10 @@ final class CurlTransfer: @unchecked Sendable {
             } else if let easy {
                 var length: curl_off_t = -1
                 _ = ccurl_easy_getinfo_off(easy.handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+                if let maxBodySize, length > maxBodySize, !isEncoded {
+                    failure = tooLarge(maxBodySize)
+                    return 0
+                }
                 if length > 0 { body.reserveCapacity(min(Int(length), Self.maxReservation)) }
             }
         }
@@ -297,9 +304,22 @@ final class CurlTransfer: @unchecked Sendable {
                 return 0
             }
         } else {
+            if let maxBodySize, chunk.count > maxBodySize - body.count {
+                failure = tooLarge(maxBodySize)
+                return 0
+            }
             body.append(contentsOf: chunk)
         }
         return chunk.count
+    }
+
+    /// Whether the body arrives compressed: its `Content-Length` is then not the size it decodes to.
+    private var isEncoded: Bool { headers[.contentEncoding].map { $0 != "identity" } ?? false }
+
+    private func tooLarge(_ limit: Int) -> BinderyError {
+        BinderyError(
+            kind: .invalidResponse,
+            message: "the response body from \(authority) is larger than the limit of \(limit) bytes")
     }
 
     /// Fills `buffer` with the next body bytes; 0 at the end.

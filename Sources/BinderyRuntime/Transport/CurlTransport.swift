@@ -33,11 +33,20 @@ public final class CurlTransport: HTTPTransport {
         public var verifiesCertificates: Bool
         /// A PEM file of trusted certificate authorities instead of the system's, e.g. for a private CA.
         public var caBundlePath: String?
+        /// The largest response body held in memory, after decompression; a larger one (a hostile or broken
+        /// server, a gzip bomb) ends the transfer with an `invalidResponse` error. Bodies streamed to a file
+        /// (`TransferOptions.downloadPath`) are not limited. Nil for no limit.
+        public var maxResponseBodySize: Int?
+
+        /// The default `maxResponseBodySize`: 256 MiB, far above any JSON page a service sends.
+        public static let defaultMaxResponseBodySize = 256 << 20
 
         public init(
             connectTimeout: Duration = .seconds(30), timeout: Duration? = nil, maxConnectionsPerHost: Int? = 8,
-            httpVersion: HTTPVersion = .http2OverTLS, verifiesCertificates: Bool = true, caBundlePath: String? = nil
+            httpVersion: HTTPVersion = .http2OverTLS, verifiesCertificates: Bool = true, caBundlePath: String? = nil,
+            maxResponseBodySize: Int? = Configuration.defaultMaxResponseBodySize
         ) {
+            self.maxResponseBodySize = maxResponseBodySize
             self.connectTimeout = connectTimeout
             self.timeout = timeout
             self.maxConnectionsPerHost = maxConnectionsPerHost

@@ -1,0 +1,78 @@
+import BinderyJSON
+import BinderyRuntime
+import Foundation
+
+/// How the Inbox service filters a listing: every parameter must match, text compares without case, times are
+/// Unix seconds and exclusive. A thread matches `to`, `from`, `cc`, `bcc` and `filename` through its messages.
+struct InboxMatcher {
+    let store: MockStore
+    /// The listed collection (`n/{ns}/threads`): its namespace holds the messages thread filters read.
+    let collection: [String]
+
+    func matches(_ object: JSONObject, _ name: String, _ value: String) -> Bool {
+        let wanted = value.lowercased()
+        let isThread = collection.last == "threads"
+        switch name {
+        case "tag":
+            return (object["tags"]?.arrayValue ?? []).contains { tag in
+                Self.folded(tag["id"]) == wanted || Self.folded(tag["name"]) == wanted
+            }
+        case "any_email":
+            let members = isThread ? ["participants"] : ["from", "to", "cc", "bcc"]
+            return members.contains { Self.addresses(object[$0]).contains(wanted) }
+        case "to", "from", "cc", "bcc":
+            return messages(of: object).contains { Self.addresses($0[name]).contains(wanted) }
+        case "filename":
+            if !isThread, collection.last == "files" { return Self.folded(object["filename"]) == wanted }
+            return messages(of: object).contains { message in
+                (message["files"]?.arrayValue ?? []).contains { Self.folded($0["filename"]) == wanted }
+            }
+        case "thread_id":
+            return (isThread ? object["id"] : object["thread_id"])?.scalarText == value
+        case "last_message_before", "last_message_after", "started_before", "started_after":
+            let member = name.hasPrefix("started") ? "first_message_timestamp" : "last_message_timestamp"
+            guard let limit = Double(value), let time = Self.number(object[isThread ? member : "date"]) else {
+                return false
+            }
+            return name.hasSuffix("before") ? time < limit : time > limit
+        case "in":
+            return ["folders", "labels", "tags"].contains { member in
+                (object[member]?.arrayValue ?? []).contains {
+                    Self.folded($0["id"]) == wanted || Self.folded($0["name"]) == wanted
+                }
+            }
+        default:
+            return Self.folded(object[name]) == wanted
+        }
+    }
+
+    /// A thread's messages (found by `thread_id` in its namespace), or the message itself.
+    private func messages(of object: JSONObject) -> [JSONObject] {
+        guard collection.last == "threads", let id = object["id"]?.scalarText else { return [object] }
+        let messages = Array(collection.dropLast()) + ["messages"]
+        return store.items(in: messages).map(\.object).filter { $0["thread_id"]?.scalarText == id }
+    }
+
+    /// Threads as the service lists them: latest message first, ties (and threads without one) by id.
+    static func mostRecentFirst(_ items: [(key: String, object: JSONObject)]) -> [(key: String, object: JSONObject)] {
+        items.sorted { a, b in
+            let left = number(a.object["last_message_timestamp"]) ?? -.infinity
+            let right = number(b.object["last_message_timestamp"]) ?? -.infinity
+            return left != right ? left > right : a.key < b.key
+        }
+    }
+
+    private static func folded(_ value: JSONValue?) -> String? { value?.scalarText?.lowercased() }
+
+    private static func addresses(_ value: JSONValue?) -> Set<String> {
+        Set((value?.arrayValue ?? []).compactMap { folded($0["email"]) })
+    }
+
+    private static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let number)?: return number.doubleValue
+        case .string(let text)?: return Double(text)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import GRDB
+
+/// The store's tables. Each migration is applied once, in order, and recorded in the file; a shipped migration is
+/// never edited, a change is a new one.
+enum InboxSchema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: objects, filter indexes, sync state, outbox") { db in
+            // Every kind: the lossless JSON beside the namespace.
+            for kind in InboxObjectKind.allCases where kind != .thread && kind != .message && kind != .draft {
+                try db.execute(
+                    sql: "CREATE TABLE \(kind.table) (id TEXT PRIMARY KEY, namespace_id TEXT, json TEXT NOT NULL)")
+            }
+            // Threads and messages also keep what filters and sort orders read. Text that filters compare is
+            // stored lowercased: the service compares without case.
+            try db.execute(
+                sql: """
+                    CREATE TABLE threads (
+                        id TEXT PRIMARY KEY, namespace_id TEXT, subject_key TEXT,
+                        first_message_timestamp INTEGER, last_message_timestamp INTEGER, json TEXT NOT NULL);
+                    CREATE INDEX threads_by_recency ON threads (namespace_id, last_message_timestamp DESC, id);
+                    CREATE TABLE thread_tags (
+                        thread_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (thread_id, tag)) WITHOUT ROWID;
+                    CREATE INDEX thread_tags_by_tag ON thread_tags (tag);
+                    CREATE TABLE thread_participants (
+                        thread_id TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (thread_id, email)) WITHOUT ROWID;
+                    CREATE INDEX thread_participants_by_email ON thread_participants (email);
+                    CREATE TABLE messages (
+                        id TEXT PRIMARY KEY, namespace_id TEXT, thread_id TEXT, date INTEGER, json TEXT NOT NULL);
+                    CREATE INDEX messages_by_thread ON messages (thread_id);
+                    CREATE TABLE message_addresses (
+                        message_id TEXT NOT NULL, thread_id TEXT, role TEXT NOT NULL, email TEXT NOT NULL,
+                        PRIMARY KEY (message_id, role, email)) WITHOUT ROWID;
+                    CREATE INDEX message_addresses_by_email ON message_addresses (email, role, thread_id);
+                    CREATE TABLE message_files (
+                        message_id TEXT NOT NULL, thread_id TEXT, filename TEXT NOT NULL,
+                        PRIMARY KEY (message_id, filename)) WITHOUT ROWID;
+                    CREATE INDEX message_files_by_name ON message_files (filename, thread_id);
+                    CREATE TABLE drafts (
+                        id TEXT PRIMARY KEY, namespace_id TEXT, thread_id TEXT, version INTEGER, json TEXT NOT NULL);
+                    CREATE TABLE sync_state (
+                        namespace_id TEXT PRIMARY KEY, cursor TEXT, fetched INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE outbox (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        namespace_id TEXT NOT NULL,
+                        operation TEXT NOT NULL,
+                        target_id TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        in_flight INTEGER NOT NULL DEFAULT 0,
+                        not_before REAL NOT NULL DEFAULT 0,
+                        last_error TEXT);
+                    """)
+        }
+        migrator.registerMigration("v2: thread revisions, so that views compare numbers, not JSON") { db in
+            try db.execute(sql: "ALTER TABLE threads ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+            for row in try Row.fetchAll(db, sql: "SELECT id, json FROM threads") {
+                try db.execute(
+                    sql: "UPDATE threads SET revision = ? WHERE id = ?",
+                    arguments: [InboxRows.revision(of: row["json"]), row["id"] as String])
+            }
+            // A view reads ids and revisions in its order from the index alone.
+            try db.execute(
+                sql: """
+                    DROP INDEX threads_by_recency;
+                    CREATE INDEX threads_by_recency ON threads (namespace_id, last_message_timestamp DESC, id, revision);
+                    """)
+        }
+        migrator.registerMigration("v3: where an interrupted first fetch resumes") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE sync_state ADD COLUMN fetch_kind TEXT;
+                    ALTER TABLE sync_state ADD COLUMN fetch_offset INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE sync_state ADD COLUMN fetch_cursor TEXT;
+                    """)
+        }
+        migrator.registerMigration("v4: one replayer at a time") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_lease (
+                        namespace_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, expires REAL NOT NULL);
+                    """)
+        }
+        return migrator
+    }()
+}

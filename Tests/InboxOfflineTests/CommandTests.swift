@@ -1,0 +1,63 @@
+import BinderyMock
+import Foundation
+import InboxOffline
+import Synchronization
+import Testing
+
+/// `bindery inbox sync` fills a file from the mock; `bindery inbox list` answers from the file alone.
+@Suite struct CommandTests {
+    static let tool = builtExecutable("bindery")
+
+    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    func syncThenListOffline() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        Mailbox.seed(fixture, threads: 30, seed: 51)
+        let synced = try await run([
+            "inbox", "sync", "--db", fixture.databasePath, "--url", fixture.mock.serviceURL.absoluteString,
+            "--token", fixture.mock.identity.acceptedToken, "--namespace", OfflineFixture.namespace,
+        ])
+        #expect(synced.status == 0, "\(synced.output)")
+        #expect(synced.output.contains("fetch threads"))
+        await fixture.mock.stop()
+
+        // The server is gone: the list comes from the file.
+        let listed = try await run([
+            "inbox", "list", "--db", fixture.databasePath, "--namespace", OfflineFixture.namespace,
+            "--filter", "tag=unread", "--filter", "limit=5",
+        ])
+        #expect(listed.status == 0, "\(listed.output)")
+        let expected = try fixture.store.threads(
+            namespace: OfflineFixture.namespace, matching: InboxFilter(tag: "unread", limit: 5))
+        let shownIDs = listed.output.split(separator: "\n").dropLast().map { $0.split(separator: " ")[1] }
+        #expect(shownIDs.map(String.init) == expected.compactMap(\.id))
+        #expect(!expected.isEmpty)
+
+        let refused = try await run([
+            "inbox", "list", "--db", fixture.databasePath, "--namespace", "ns", "--filter", "x=1",
+        ])
+        #expect(refused.status != 0 && refused.output.contains("unknown filter x"))
+    }
+
+    /// Runs `bindery` without blocking a thread of the shared pool while it works (other suites run meanwhile).
+    func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = Self.tool
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = Mutex(Data())
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.withLock { $0.append(data) }
+        }
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+        return (status, String(decoding: output.withLock { $0 } + rest, as: UTF8.self))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import Inbox
+import Testing
+
+@testable import InboxOffline
+
+/// A file written by an older version of the store opens in this one: its migrations run once, in order, and
+/// the rows it held are carried over.
+@Suite struct MigrationTests {
+    @Test func aVersionOneFileGainsRevisionsAndStillAnswers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-migration-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("old.sqlite").path
+        let json = #"{"id":"t1","object":"thread","subject":"Old","last_message_timestamp":5,"tags":[]}"#
+        do {
+            // What version one wrote: its schema, and a thread with no revision column.
+            let old = try DatabaseQueue(path: path)
+            try InboxSchema.migrator.migrate(old, upTo: "v1: objects, filter indexes, sync state, outbox")
+            try await old.write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO threads (id, namespace_id, last_message_timestamp, json) VALUES ('t1', 'ns', 5, ?)",
+                    arguments: [json])
+            }
+        }
+        let store = try InboxStore(path: path)
+        let applied = try await store.database.read { db in try InboxSchema.migrator.appliedIdentifiers(db) }
+        #expect(applied.count == InboxSchema.migrator.migrations.count)
+        #expect(applied.count == 4)
+        let revision = try await store.database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT revision FROM threads WHERE id = 't1'")
+        }
+        #expect(revision == InboxRows.revision(of: json))
+        #expect(revision != 0)
+        var view = store.view(namespace: "ns").makeAsyncIterator()
+        #expect(try await view.next()?.threads.map(\.subject) == ["Old"])
+        // Opening again runs nothing twice.
+        #expect(throws: Never.self) { _ = try InboxStore(path: path) }
+    }
+}
