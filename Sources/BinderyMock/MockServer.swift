@@ -38,6 +38,8 @@ public final class MockServer: Sendable {
     struct UploadSession {
         var parent: [String]
         var item: JSONObject
+        /// The key of the item of the same name that the upload replaces.
+        var replacing: String? = nil
         var received: [UInt8] = []
         var expires = Date(timeIntervalSinceNow: 3600)
     }
@@ -247,9 +249,20 @@ public final class MockServer: Sendable {
     }
 
     /// An API request below the service root (also each step of a `$batch`).
-    func serve(_ request: MockRequest, path: [String]) async -> MockResponse {
+    func serve(_ request: MockRequest, path addressedPath: [String]) async -> MockResponse {
         guard let method = HTTPRequest.Method(rawValue: request.method.uppercased()) else {
             return errorResponse(405, code: "methodNotAllowed", message: request.method)
+        }
+        var path = addressedPath
+        var addressed: (parent: [String], name: String)?
+        if let address = PathAddress(path) {
+            // Only an upload session may name an item that does not exist yet: it creates it.
+            let creates = method == .post && address.rest == ["createUploadSession"]
+            guard let target = address.resolve(in: store), target.item != nil || creates else {
+                return errorResponse(404, code: "itemNotFound", message: "nothing at \(request.path)")
+            }
+            addressed = (target.parent, target.name)
+            path = (target.item ?? target.parent) + address.rest
         }
         if path == ["$batch"], method == .post { return await batch(request) }
         let (match, isRefused) = service.routes.lookUp(
@@ -261,7 +274,7 @@ public final class MockServer: Sendable {
             let resourcePath = Array(path.dropLast(operation.segments.count))
             let call = MockCall(
                 request: request, server: self, resourcePath: resourcePath, operation: operation,
-                body: requestBody(request))
+                body: requestBody(request), addressed: addressed)
             if let behaviour { return await behaviour.handle(call) }
             // An operation on the resource's own URL (Spark's `searchListings`, Inbox's `listThreads` with their
             // filters) is a read or write of that collection or item with parameters.

@@ -87,6 +87,9 @@ public struct MockCall: Sendable {
     public let operation: ResourceRoute.Operation
     /// The request body with the service's envelope taken off.
     public let body: JSONValue?
+    /// For a path-addressed item (`root:/Docs/a.txt:`): the folder that holds it and its name, whether or not it
+    /// exists yet.
+    public var addressed: (parent: [String], name: String)? = nil
 
     public var store: MockStore { server.store }
 }

@@ -8,10 +8,22 @@ extension MockServer {
     func startUpload(_ call: MockCall) -> MockResponse {
         let id = store.newKey(prefix: "session")
         var item = call.body?["item"]?.objectValue ?? [:]
+        let conflictBehavior = item["@microsoft.graph.conflictBehavior"]?.stringValue
         item["@microsoft.graph.conflictBehavior"] = nil
+        // Addressed by path (`root:/a.bin:/createUploadSession`), the session is for that name in that folder;
+        // addressed by key, the mock reads the item as the folder.
+        let folder = call.addressed?.parent ?? call.resourcePath
+        if let name = call.addressed?.name { item["name"] = .string(name) }
         if item["name"] == nil { item["name"] = "upload" }
-        let parent = call.resourcePath + ["children"]
-        withUploads { $0[id] = UploadSession(parent: parent, item: item) }
+        var replacing: String?
+        if let name = item["name"]?.stringValue, let existing = PathAddress.child(named: name, of: folder, in: store) {
+            guard conflictBehavior != "fail" else {
+                return errorResponse(409, code: "nameAlreadyExists", message: "\(name) already exists")
+            }
+            replacing = existing
+        }
+        let parent = folder + ["children"]
+        withUploads { $0[id] = UploadSession(parent: parent, item: item, replacing: replacing) }
         return MockResponse(json: [
             "uploadUrl": .string(storageURL.absoluteString + "/\(Self.uploadSegment)/\(id)"),
             "expirationDateTime": .string(Self.isoDate(Date(timeIntervalSinceNow: 3600))), "nextExpectedRanges": ["0-"],
@@ -79,7 +91,9 @@ extension MockServer {
                 item["size"] = .number(JSONNumber(finished.received.count))
                 item["file"] = .object(
                     service.uploadedFileFacet?(finished.received) ?? ["mimeType": "application/octet-stream"])
-                let stored = store.insert(item, into: finished.parent, idMember: service.idMember)
+                // Replacing keeps the item's id, as OneDrive does.
+                let stored = store.insert(
+                    item, into: finished.parent, key: finished.replacing, idMember: service.idMember)
                 store.setBlob(finished.received, at: finished.parent + [stored.key, "content"])
                 return single(stored.object, status: 201)
             case .partial(let received):

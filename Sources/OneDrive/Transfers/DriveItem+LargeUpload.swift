@@ -5,15 +5,9 @@ extension OneDriveClient {
     /// Cancels the upload a state file describes: DELETE to its session URL, and the state file is removed.
     public func cancelUpload(stateFile: String) async throws(BinderyError) {
         guard let state = UploadState.load(from: stateFile) else { return }
-        try await deleteUploadSession(state.uploadURL, client: client)
+        try await SessionStatus.delete(state.uploadURL, client: client)
         try? FileManager.default.removeItem(atPath: stateFile)
     }
-}
-
-private func deleteUploadSession(_ url: URL, client: ServiceClient) async throws(BinderyError) {
-    var request = APIRequest(method: .delete, path: ResourcePath())
-    request.absoluteURL = url
-    _ = try await client.withoutCredentials.send(request)
 }
 
 extension DriveItemRequestBuilder {
@@ -32,97 +26,109 @@ extension DriveItemRequestBuilder {
         chunkSize: Int = 10 << 20, stateFile: String? = nil,
         events: @escaping @Sendable (UploadEvent) -> Void = { _ in }
     ) async throws(BinderyError) -> DriveItem {
-        let destination = item(atPath: relativePath)
-        let uploader = ChunkedUploader(client: client, stateFile: stateFile, events: events)
+        let upload = LargeUpload(
+            destination: item(atPath: relativePath), file: path,
+            name: relativePath.split(separator: "/").last.map(String.init) ?? relativePath,
+            conflictBehavior: conflictBehavior, chunkSize: ChunkedUploader.validChunkSize(chunkSize),
+            stateFile: stateFile, events: events)
         do {
-            var state = try await startOrResume(
-                file: path, at: destination, name: relativePath, conflictBehavior: conflictBehavior,
-                chunkSize: ChunkedUploader.validChunkSize(chunkSize), stateFile: stateFile, events: events)
-            var restarts = 0
-            while true {
-                do {
-                    let item = try await uploader.run(&state)
-                    try verify(item, against: state)
-                    if let stateFile { try? FileManager.default.removeItem(atPath: stateFile) }
-                    return item
-                } catch let gone as UploadSessionGone {
-                    restarts += 1
-                    guard restarts <= 2 else { throw BinderyError(kind: .api, message: gone.reason, status: 404) }
-                    events(.restarted(reason: gone.reason))
-                    state = try await newSession(
-                        file: path, at: destination, name: relativePath, conflictBehavior: conflictBehavior,
-                        chunkSize: state.chunkSize, stateFile: stateFile, events: events)
-                } catch {
-                    guard Task.isCancelled else { throw error }
-                    // Nobody can resume a session whose state was not saved: give its bytes back (from a task
-                    // of its own, as this one is cancelled).
-                    if stateFile == nil {
-                        let (url, client) = (state.uploadURL, client)
-                        await Task { try? await deleteUploadSession(url, client: client) }.value
-                    }
-                    throw BinderyError(kind: .cancelled, message: "the upload was cancelled")
-                }
-            }
+            return try await upload.run()
         } catch let error as BinderyError {
             throw error
         } catch {
             throw BinderyError(kind: .storage, message: "\(error)", underlying: error)
         }
     }
+}
 
-    /// The saved session when it still fits the file and the service still has it; otherwise a new one.
-    private func startOrResume(
-        file path: String, at destination: DriveItemRequestBuilder, name: String,
-        conflictBehavior: ConflictBehavior?, chunkSize: Int, stateFile: String?,
-        events: @escaping @Sendable (UploadEvent) -> Void
-    ) async throws -> UploadState {
-        let start = { () async throws -> UploadState in
-            try await self.newSession(
-                file: path, at: destination, name: name, conflictBehavior: conflictBehavior, chunkSize: chunkSize,
-                stateFile: stateFile, events: events)
+/// One call of `upload(file:to:…)`: picks up or creates the session, sends the ranges, starts over when the
+/// session is gone (at most twice), and checks the result.
+private struct LargeUpload {
+    let destination: DriveItemRequestBuilder
+    let file: String
+    let name: String
+    let conflictBehavior: ConflictBehavior?
+    let chunkSize: Int
+    let stateFile: String?
+    let events: @Sendable (UploadEvent) -> Void
+
+    func run() async throws -> DriveItem {
+        let uploader = ChunkedUploader(client: destination.client, stateFile: stateFile, events: events)
+        var state: UploadState
+        if let saved = try await savedSession() { state = saved } else { state = try await newSession() }
+        var restarts = 0
+        while true {
+            do {
+                let item = try await uploader.run(&state)
+                try verify(item, against: state)
+                if let stateFile { try? FileManager.default.removeItem(atPath: stateFile) }
+                return item
+            } catch let gone as UploadSessionGone {
+                restarts += 1
+                guard restarts <= 2 else { throw BinderyError(kind: .api, message: gone.reason, status: 404) }
+                events(.restarted(reason: gone.reason))
+                state = try await newSession()
+            } catch {
+                guard Task.isCancelled else { throw error }
+                // Nobody can resume a session whose state was not saved: give its bytes back.
+                if stateFile == nil { await Self.abandon(state.uploadURL, client: destination.client) }
+                throw BinderyError(kind: .cancelled, message: "the upload was cancelled")
+            }
         }
-        guard let stateFile, var saved = UploadState.load(from: stateFile), saved.filePath == path else {
-            return try await start()
+    }
+
+    /// What the session says of itself; nil when it no longer exists.
+    private static func status(of url: URL, client: ServiceClient) async throws -> SessionStatus? {
+        do {
+            return try await SessionStatus.fetch(url, client: client)
+        } catch {
+            if error.status == 404 { return nil }
+            throw error
         }
+    }
+
+    /// Deletes a session from a task of its own, as the caller's is cancelled.
+    private static func abandon(_ url: URL, client: ServiceClient) async {
+        await Task { try? await SessionStatus.delete(url, client: client) }.value
+    }
+
+    /// The saved session, when it still fits the file and the service still has it.
+    private func savedSession() async throws -> UploadState? {
+        guard let stateFile, let loaded = UploadState.load(from: stateFile), loaded.filePath == file else { return nil }
+        var saved = loaded
         guard saved.matchesFile() else {
-            events(.restarted(reason: "\(path) changed since its upload started"))
-            return try await start()
+            events(.restarted(reason: "\(file) changed since its upload started"))
+            return nil
         }
         guard !saved.isExpired() else {
             events(.restarted(reason: "the saved upload session expired"))
-            return try await start()
+            return nil
         }
-        // The process that saved the state may have died after a range was acknowledged but before saving:
-        // ask the session rather than send that range again.
-        do {
-            let status = try await SessionStatus.fetch(saved.uploadURL, client: client)
-            if let next = status.nextByte { saved.nextByte = next }
-            if let expiration = status.expiration { saved.expiration = expiration }
-        } catch let error as BinderyError where error.status == 404 {
+        // The process that saved the state may have died after a range was acknowledged but before saving: ask
+        // the session rather than send that range again.
+        guard let status = try await Self.status(of: saved.uploadURL, client: destination.client) else {
             events(.restarted(reason: "the saved upload session no longer exists"))
-            return try await start()
+            return nil
         }
+        if let next = status.nextByte { saved.nextByte = next }
+        if let expiration = status.expiration { saved.expiration = expiration }
         events(.resumed(acknowledged: saved.nextByte, total: saved.fileSize))
         return saved
     }
 
-    private func newSession(
-        file path: String, at destination: DriveItemRequestBuilder, name: String,
-        conflictBehavior: ConflictBehavior?, chunkSize: Int, stateFile: String?,
-        events: @escaping @Sendable (UploadEvent) -> Void
-    ) async throws -> UploadState {
-        let identity = try FileIdentity(path: path)
+    private func newSession() async throws -> UploadState {
+        let identity = try FileIdentity(path: file)
         var properties = DriveItemUploadableProperties()
-        properties.name = name.split(separator: "/").last.map(String.init)
+        properties.name = name
         properties.conflictBehavior = conflictBehavior
-        let session = try await destination.createUploadSession(item: properties).execute()
+        let session: UploadSession = try await destination.createUploadSession(item: properties).execute()
         guard let text = session.uploadUrl, let url = URL(string: text) else {
             throw BinderyError.invalidResponse("the upload session has no uploadUrl", response: nil)
         }
         let state = UploadState(
-            uploadURL: url, expiration: session.expirationDateTime, filePath: path, fileSize: identity.size,
+            uploadURL: url, expiration: session.expirationDateTime, filePath: file, fileSize: identity.size,
             fileModified: identity.modified, chunkSize: chunkSize, nextByte: 0)
-        try stateFile.map { try state.save(to: $0) }
+        if let stateFile { try state.save(to: stateFile) }
         events(.started(total: identity.size))
         return state
     }

@@ -18,7 +18,7 @@ public struct QuickXorHash: Sendable {
 
     public mutating func update(_ bytes: some Collection<UInt8>) {
         let start = Int(length % UInt64(Self.period))
-        let done = bytes.withContiguousStorageIfAvailable { fold($0, from: start) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { fold($0, from: start) }
         if done == nil { fold(Array(bytes), from: start) }
         length += UInt64(bytes.count)
     }

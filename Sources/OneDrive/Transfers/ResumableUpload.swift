@@ -15,6 +15,19 @@ public struct UploadState: Codable, Sendable, Equatable {
     /// The first byte the service still expects (the start of its first `nextExpectedRanges`).
     public var nextByte: Int64
 
+    public init(
+        uploadURL: URL, expiration: Date?, filePath: String, fileSize: Int64, fileModified: Date, chunkSize: Int,
+        nextByte: Int64
+    ) {
+        self.uploadURL = uploadURL
+        self.expiration = expiration
+        self.filePath = filePath
+        self.fileSize = fileSize
+        self.fileModified = fileModified
+        self.chunkSize = chunkSize
+        self.nextByte = nextByte
+    }
+
     /// Whether the file on disk is still the one the session was started for.
     public func matchesFile() -> Bool {
         guard let identity = try? FileIdentity(path: filePath) else { return false }
@@ -137,7 +150,7 @@ struct ChunkedUploader {
                 let answer = try SessionStatus(response)
                 state.nextByte = answer.nextByte ?? first + Int64(length)
                 if let expiration = answer.expiration { state.expiration = expiration }
-                try stateFile.map { try state.save(to: $0) }
+                if let stateFile { try state.save(to: stateFile) }
                 failures = 0
                 events(.progress(acknowledged: state.nextByte, total: state.fileSize))
             } catch let error as BinderyError {
@@ -170,7 +183,7 @@ struct ChunkedUploader {
         }
         if let next = answer.nextByte { state.nextByte = next }
         if let expiration = answer.expiration { state.expiration = expiration }
-        try stateFile.map { try state.save(to: $0) }
+        if let stateFile { try state.save(to: stateFile) }
         events(.recovered(nextByte: state.nextByte, after: error.message))
     }
 }
@@ -196,6 +209,13 @@ struct SessionStatus {
             range.split(separator: "-", omittingEmptySubsequences: false).first.flatMap { Int64($0) }
         }
         expiration = session.expirationDateTime
+    }
+
+    /// Cancels the session (a DELETE of its URL, without credentials).
+    static func delete(_ url: URL, client: ServiceClient) async throws(BinderyError) {
+        var request = APIRequest(method: .delete, path: ResourcePath())
+        request.absoluteURL = url
+        _ = try await client.withoutCredentials.send(request)
     }
 
     /// Asks the session (a GET of its URL, without credentials).
