@@ -165,15 +165,24 @@ extension MockServer {
     }
 
     /// Bytes behind a stream property: GET reads them, PUT writes them (and answers the owner).
-    func stream(_ request: MockRequest, at path: [String]) -> MockResponse {
-        let owner = Array(path.dropLast())
+    func stream(_ request: MockRequest, at addressedPath: [String]) -> MockResponse {
+        // `items/{id}/content` reaches the bytes wherever the item is stored (`root/children/{id}/content`).
+        let owner = store.locate(Array(addressedPath.dropLast()))
+        let path = owner + addressedPath.suffix(1)
         switch request.method {
         case "GET":
             guard let bytes = store.blob(at: path) else {
                 return errorResponse(
                     404, code: "itemNotFound", message: "no content at /\(path.joined(separator: "/"))")
             }
-            return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+            guard service.redirectsContent else {
+                return MockResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+            }
+            let token = store.newKey(prefix: "download")
+            withDownloads { $0[token] = path }
+            return MockResponse(
+                status: 302, headers: [("Location", storageURL.absoluteString + "/\(Self.downloadSegment)/\(token)")],
+                body: [])
         case "PUT":
             store.setBlob(request.body, at: path)
             let object = store.update(at: owner, merging: ["size": .number(JSONNumber(request.body.count))])

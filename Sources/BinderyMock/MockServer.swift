@@ -23,6 +23,8 @@ public final class MockServer: Sendable {
     private struct State {
         var requests: [MockRequest] = []
         var storageRequests: [MockRequest] = []
+        /// Download token → the store path of the bytes it serves.
+        var downloads: [String: [String]] = [:]
         var faults: [(fault: MockFault, remaining: Int, pathContains: String?)] = []
         var fixtures: [MockFixture] = []
         /// `"<resource> <METHOD>"` → the status its fixture gives a generic write, worked out once at seeding.
@@ -43,6 +45,8 @@ public final class MockServer: Sendable {
         var received: [UInt8] = []
         var expires = Date(timeIntervalSinceNow: 3600)
     }
+
+    func withDownloads<T>(_ body: (inout [String: [String]]) -> T) -> T { state.withLock { body(&$0.downloads) } }
 
     func withUploads<T>(_ body: (inout [String: UploadSession]) -> T) -> T { state.withLock { body(&$0.uploads) } }
 
@@ -199,10 +203,13 @@ public final class MockServer: Sendable {
         }
         return await withFaults(request) { request in
             let segments = request.segments
-            guard segments.first == MockServer.uploadSegment, segments.count == 2 else {
-                return self.errorResponse(404, code: "itemNotFound", message: "the storage host serves upload URLs")
+            switch (segments.first, segments.count) {
+            case (MockServer.uploadSegment, 2): return self.upload(request, session: segments[1])
+            case (MockServer.downloadSegment, 2): return self.download(request, token: segments[1])
+            default:
+                return self.errorResponse(
+                    404, code: "itemNotFound", message: "the storage host serves upload and download URLs")
             }
-            return self.upload(request, session: segments[1])
         }
     }
 
@@ -424,6 +431,8 @@ public final class MockServer: Sendable {
 
     /// Upload sessions live outside the API, as on OneDrive: `/_upload/<session>`.
     static let uploadSegment = "_upload"
+    /// Pre-authenticated download URLs on the storage host: `/_download/{token}`.
+    static let downloadSegment = "_download"
     /// Copy monitors: `/_monitor/<new item>`.
     static let monitorSegment = "_monitor"
 }

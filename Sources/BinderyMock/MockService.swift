@@ -19,6 +19,9 @@ public struct MockService: Sendable {
     public var signIn: (any MockSignInExtension)?
     /// The `file` facet of an item whose bytes arrived through an upload session (OneDrive adds its hashes).
     public var uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)?
+    /// Whether `GET …/content` answers 302 to a pre-authenticated URL on the storage host, as OneDrive does,
+    /// rather than with the bytes.
+    public var redirectsContent: Bool
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -30,9 +33,10 @@ public struct MockService: Sendable {
     public init(
         _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
         pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil,
-        uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil
+        uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false
     ) {
         self.uploadedFileFacet = uploadedFileFacet
+        self.redirectsContent = redirectsContent
         self.descriptor = descriptor
         self.idMember = idMember
         self.deletionMarker = deletionMarker

@@ -109,6 +109,32 @@ extension MockServer {
         }
     }
 
+    /// A pre-authenticated download URL: the bytes, or with `Range: bytes=a-b` (or `a-`) the range as 206 with
+    /// `Content-Range`; a range that starts past the end is 416.
+    func download(_ request: MockRequest, token: String) -> MockResponse {
+        guard request.method == "GET" else {
+            return errorResponse(405, code: "methodNotAllowed", message: "\(request.method) on a download URL")
+        }
+        guard let path = withDownloads({ $0[token] }), let bytes = store.blob(at: path) else {
+            return errorResponse(404, code: "itemNotFound", message: "the download URL does not exist")
+        }
+        let headers = [("Content-Type", "application/octet-stream"), ("Accept-Ranges", "bytes")]
+        guard let range = request.header("Range") else {
+            return MockResponse(status: 200, headers: headers, body: bytes)
+        }
+        let bounds =
+            range.hasPrefix("bytes=")
+            ? range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false).map { Int($0) } : []
+        guard bounds.count == 2, let first = bounds[0], first < bytes.count, bounds[1].map({ $0 >= first }) ?? true
+        else {
+            return MockResponse(status: 416, headers: [("Content-Range", "bytes */\(bytes.count)")], body: [])
+        }
+        let last = min(bounds[1] ?? bytes.count - 1, bytes.count - 1)
+        return MockResponse(
+            status: 206, headers: headers + [("Content-Range", "bytes \(first)-\(last)/\(bytes.count)")],
+            body: Array(bytes[first...last]))
+    }
+
     /// `POST $batch {"requests": [{id, method, url, headers, body}]}`: each step is served as if sent alone
     /// (with the batch's credentials), at most 20.
     func batch(_ request: MockRequest) async -> MockResponse {

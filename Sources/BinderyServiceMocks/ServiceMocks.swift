@@ -23,7 +23,7 @@ extension MockService {
             var hash = QuickXorHash()
             hash.update(bytes)
             return ["mimeType": "application/octet-stream", "hashes": ["quickXorHash": .string(hash.base64)]]
-        })
+        }, redirectsContent: true)
 
     public static let oneNote = MockService(OneNoteService.descriptor)
 

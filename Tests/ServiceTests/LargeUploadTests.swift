@@ -79,7 +79,7 @@ import Testing
         let file = try TestFile(bytes: 100 << 20 + 4321)
         let client = OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
         let faults = Mutex<[MockFault]>([.reset, .status(503, retryAfter: 0), .truncated])
-        let events = Mutex<[UploadEvent]>([])
+        let events = Mutex<[TransferEvent]>([])
         _ = try await client.me.drive.root.children.request().add(.folder(named: "Videos"))
         let item = try await client.me.drive.root.upload(file: file.path, to: "Videos/big.bin", stateFile: file.state) {
             event in
@@ -156,7 +156,7 @@ import Testing
         #expect(held >= Int(saved.nextByte))
 
         mock.clearRequests()
-        let events = Mutex<[UploadEvent]>([])
+        let events = Mutex<[TransferEvent]>([])
         let item = try await client.me.drive.root.upload(
             file: file.path, to: "clip.bin", chunkSize: Self.unit, stateFile: file.state
         ) { event in events.withLock { $0.append(event) } }
@@ -168,7 +168,7 @@ import Testing
         let newSessions = mock.requests.filter { $0.path.hasSuffix("/createUploadSession") }
         await mock.stop()
 
-        #expect(events.withLock { $0.first } == .resumed(acknowledged: Int64(held), total: Int64(file.bytes.count)))
+        #expect(events.withLock { $0.first } == .resumed(done: Int64(held), total: Int64(file.bytes.count)))
         #expect(newSessions.isEmpty, "the saved session was used")
         #expect(starts.first == held)
         #expect(starts.allSatisfy { $0 >= held }, "no acknowledged byte was sent again: \(starts)")
@@ -182,7 +182,7 @@ import Testing
         let file = try TestFile(bytes: 6 * Self.unit + 5)
         let client = OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
         let expired = Mutex(false)
-        let events = Mutex<[UploadEvent]>([])
+        let events = Mutex<[TransferEvent]>([])
         let item = try await client.me.drive.root.upload(
             file: file.path, to: "a.bin", chunkSize: Self.unit, stateFile: file.state
         ) { event in

@@ -6236,7 +6236,7 @@ public struct SharePointMigrationEventFields: FieldSet {
         "microsoft.graph.sharePointMigrationEvent",
         base: Entity.self,
         derived: [
-            SharePointMigrationFinishManifestFileUploadEvent.self,
+            SharePointMigrationFinishManifestFileTransferEvent.self,
             SharePointMigrationJobCancelledEvent.self,
             SharePointMigrationJobDeletedEvent.self,
             SharePointMigrationJobErrorEvent.self,
@@ -6281,21 +6281,21 @@ public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
     )
 }
 
-/// Its properties are listed in `SharePointMigrationFinishManifestFileUploadEventFields`; read and write them as
+/// Its properties are listed in `SharePointMigrationFinishManifestFileTransferEventFields`; read and write them as
 /// `value.name`.
 ///
 /// - SeeAlso:
 ///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationfinishmanifestfileuploadevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
-public typealias SharePointMigrationFinishManifestFileUploadEvent =
-    Model<SharePointMigrationFinishManifestFileUploadEventFields>
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent`.
+public typealias SharePointMigrationFinishManifestFileTransferEvent =
+    Model<SharePointMigrationFinishManifestFileTransferEventFields>
 
-/// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
-public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
-    public static let all = SharePointMigrationFinishManifestFileUploadEventFields()
+/// The properties of a `SharePointMigrationFinishManifestFileTransferEvent`, inherited ones included.
+public struct SharePointMigrationFinishManifestFileTransferEventFields: FieldSet {
+    public static let all = SharePointMigrationFinishManifestFileTransferEventFields()
 
     public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
+        "microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent",
         base: SharePointMigrationEvent.self,
         fields: all
     )
@@ -6315,11 +6315,11 @@ public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
     }
 }
 
-/// Requests for one `SharePointMigrationFinishManifestFileUploadEvent`: `request()` reads, updates or deletes it.
+/// Requests for one `SharePointMigrationFinishManifestFileTransferEvent`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
-public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationFinishManifestFileUploadEvent
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent`.
+public struct SharePointMigrationFinishManifestFileTransferEventRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SharePointMigrationFinishManifestFileTransferEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -6330,8 +6330,8 @@ public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: Mo
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
-        model: SharePointMigrationFinishManifestFileUploadEvent.self
+        "microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent",
+        model: SharePointMigrationFinishManifestFileTransferEvent.self
     )
 }
 

@@ -24,7 +24,7 @@ extension DriveItemRequestBuilder {
     public func upload(
         file path: String, to relativePath: String, conflictBehavior: ConflictBehavior? = nil,
         chunkSize: Int = 10 << 20, stateFile: String? = nil,
-        events: @escaping @Sendable (UploadEvent) -> Void = { _ in }
+        events: @escaping @Sendable (TransferEvent) -> Void = { _ in }
     ) async throws(BinderyError) -> DriveItem {
         let upload = LargeUpload(
             destination: item(atPath: relativePath), file: path,
@@ -50,7 +50,7 @@ private struct LargeUpload {
     let conflictBehavior: ConflictBehavior?
     let chunkSize: Int
     let stateFile: String?
-    let events: @Sendable (UploadEvent) -> Void
+    let events: @Sendable (TransferEvent) -> Void
 
     func run() async throws -> DriveItem {
         let uploader = ChunkedUploader(client: destination.client, stateFile: stateFile, events: events)
@@ -112,7 +112,7 @@ private struct LargeUpload {
         }
         if let next = status.nextByte { saved.nextByte = next }
         if let expiration = status.expiration { saved.expiration = expiration }
-        events(.resumed(acknowledged: saved.nextByte, total: saved.fileSize))
+        events(.resumed(done: saved.nextByte, total: saved.fileSize))
         return saved
     }
 

@@ -82,17 +82,19 @@ extension JSONDecoder {
     }
 }
 
-/// What an upload reports as it goes.
-public enum UploadEvent: Sendable, Equatable {
-    /// A new session was created.
+/// What an upload or a download reports as it goes. `done` counts the bytes the other side holds: for an upload,
+/// what the service acknowledged; for a download, what is written to the local file.
+public enum TransferEvent: Sendable, Equatable {
+    /// A new upload session or download began.
     case started(total: Int64)
-    /// A saved session was picked up; the service already holds `acknowledged` bytes.
-    case resumed(acknowledged: Int64, total: Int64)
-    /// The saved session had expired (or the file changed): a new one starts from byte 0.
+    /// A saved session or a partial file was picked up with `done` bytes already transferred.
+    case resumed(done: Int64, total: Int64)
+    /// What was saved could not be used (the session expired, the file changed, a partial file did not match):
+    /// the transfer starts again from byte 0.
     case restarted(reason: String)
-    /// The service acknowledged bytes up to `acknowledged`.
-    case progress(acknowledged: Int64, total: Int64)
-    /// A range failed; the service was asked where to carry on and answered `nextByte`.
+    /// `done` bytes of `total` are transferred.
+    case progress(done: Int64, total: Int64)
+    /// A range failed; the transfer carries on at `nextByte` (for an upload, the byte the service asked for).
     case recovered(nextByte: Int64, after: String)
 }
 
@@ -106,11 +108,11 @@ struct ChunkedUploader {
 
     let storage: ServiceClient
     let stateFile: String?
-    let events: @Sendable (UploadEvent) -> Void
+    let events: @Sendable (TransferEvent) -> Void
     /// Failed attempts in a row (without a byte of progress) before giving up.
     var maxFailuresInARow = 6
 
-    init(client: ServiceClient, stateFile: String?, events: @escaping @Sendable (UploadEvent) -> Void) {
+    init(client: ServiceClient, stateFile: String?, events: @escaping @Sendable (TransferEvent) -> Void) {
         self.storage = client.withoutCredentials
         self.stateFile = stateFile
         self.events = events
@@ -144,7 +146,7 @@ struct ChunkedUploader {
                 let response = try await put(chunk, at: first, of: state)
                 if response.status.code == 200 || response.status.code == 201 {
                     let item = try storage.decodeModel(DriveItem.self, from: response)
-                    events(.progress(acknowledged: state.fileSize, total: state.fileSize))
+                    events(.progress(done: state.fileSize, total: state.fileSize))
                     return item
                 }
                 let answer = try SessionStatus(response)
@@ -152,7 +154,7 @@ struct ChunkedUploader {
                 if let expiration = answer.expiration { state.expiration = expiration }
                 if let stateFile { try state.save(to: stateFile) }
                 failures = 0
-                events(.progress(acknowledged: state.nextByte, total: state.fileSize))
+                events(.progress(done: state.nextByte, total: state.fileSize))
             } catch let error as BinderyError {
                 if error.status == 404 { throw UploadSessionGone(reason: "the upload session no longer exists") }
                 failures += 1
