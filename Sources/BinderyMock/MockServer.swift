@@ -214,7 +214,7 @@ public final class MockServer: Sendable {
     }
 
     /// Plays the next fault that applies to the request, if any, around its normal answer.
-    private func withFaults(
+    func withFaults(
         _ request: MockRequest, answer: (MockRequest) async -> MockResponse
     ) async -> MockResponse {
         guard let fault = takeFault(for: request) else { return await answer(request) }

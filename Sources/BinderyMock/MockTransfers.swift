@@ -146,8 +146,32 @@ extension MockServer {
                 400, code: "BadRequest", message: "a batch holds at most 20 requests, not \(steps.count)")
         }
         var responses: [JSONValue] = []
+        // Graph runs a step after the steps it names in `dependsOn`, which must be in the same batch; a step whose
+        // dependency failed is answered 424 without being run.
+        var statuses: [String: Int] = [:]
+        for step in steps {
+            for dependency in step["dependsOn"]?.arrayValue ?? [] {
+                guard let name = dependency.stringValue,
+                    steps.contains(where: { $0["id"]?.stringValue == name && $0["id"] != step["id"] })
+                else {
+                    return errorResponse(
+                        400, code: "BadRequest", message: "dependsOn names a step that is not in this batch")
+                }
+            }
+        }
         for step in steps {
             let id = step["id"] ?? .null
+            let failedDependency = (step["dependsOn"]?.arrayValue ?? []).contains { dependency in
+                statuses[dependency.stringValue ?? ""].map { !(200..<300).contains($0) } ?? true
+            }
+            if failedDependency {
+                statuses[id.stringValue ?? ""] = 424
+                responses.append([
+                    "id": id, "status": 424,
+                    "body": ["error": ["code": "FailedDependency", "message": "a step this one depends on failed"]],
+                ])
+                continue
+            }
             guard let method = step["method"]?.stringValue, let url = step["url"]?.stringValue else {
                 responses.append([
                     "id": id, "status": 400,
@@ -172,13 +196,20 @@ extension MockServer {
             let inner = MockRequest(
                 method: method, path: "/" + (service.basePath + [""]).joined(separator: "/") + pathPart.dropFirst(),
                 query: query, headers: headers, body: body)
-            let answer = await serve(
-                inner, path: pathPart.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) })
+            let path = pathPart.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+            // Faults are played per step: Graph throttles the steps of a batch one by one.
+            let answer = await withFaults(inner) { await self.serve($0, path: path) }
+            statuses[id.stringValue ?? ""] = answer.status
             var entry: JSONObject = ["id": id, "status": .number(JSONNumber(answer.status))]
             var answerHeaders = JSONObject()
             for (name, value) in answer.headers { answerHeaders[name] = .string(value) }
             entry["headers"] = .object(answerHeaders)
-            if let json = answer.json { entry["body"] = json }
+            // A body that is not JSON (a file's bytes) is sent base64-encoded, as Graph does.
+            if let json = answer.json {
+                entry["body"] = json
+            } else if !answer.body.isEmpty {
+                entry["body"] = .string(Data(answer.body).base64EncodedString())
+            }
             responses.append(.object(entry))
         }
         return MockResponse(json: ["responses": .array(responses)])

@@ -8,66 +8,19 @@ extension GraphClient {
     /// Scopes for the walkthrough's calls: the profile, mail and a refresh token for silent renewal.
     public static let scopes = ["User.Read", "Mail.ReadWrite", "Mail.Send", "Calendars.Read", "offline_access"]
 
-    /// The most requests one `$batch` call may carry.
-    public static let batchLimit = 20
-
-    /// Sends requests as `$batch` calls of at most 20 steps each, in order, and returns every step's answer in the
-    /// order of `steps` (the service may answer a batch in any order).
+    /// Sends any number of requests through `$batch`, 20 per call, and answers each step typed: see
+    /// `ServiceClient.batch(_:path:maxAttempts:sleep:)` for the ordering of `dependsOn` chains across calls and the
+    /// per-step retry of 429, 503 and 504.
     ///
-    /// A step that failed (a 4xx or 5xx `status`, a 429 with `Retry-After` among them) is an answer like any
-    /// other: look at `status` per step, since the batch call itself succeeds. `dependsOn` works within one call
-    /// of 20: keep a step and the steps it depends on among the same twenty.
-    public func batch(_ steps: [BatchRequestStep]) async throws(BinderyError) -> [BatchResponseStep] {
-        var answers: [BatchResponseStep] = []
-        var start = steps.startIndex
-        while start < steps.endIndex {
-            let end = min(start + Self.batchLimit, steps.endIndex)
-            var content = BatchRequestContent()
-            content.requests = Array(steps[start..<end])
-            var request = APIRequest(method: .post, path: path.appending("$batch"))
-            request.setJSONBody(client.body(for: content))
-            let response = try await client.send(request)
-            answers += try client.decodeModel(BatchResponseContent.self, from: response).responses ?? []
-            start = end
-        }
-        let order = Dictionary(
-            steps.enumerated().map { ($0.element.id ?? "", $0.offset) }, uniquingKeysWith: { first, _ in first })
-        return answers.sorted { (order[$0.id ?? ""] ?? .max) < (order[$1.id ?? ""] ?? .max) }
-    }
-}
-
-extension BatchRequestStep {
-    /// A step that sends what a generated builder built: `BatchRequestStep(id: "1", client.me.request().request)`.
-    /// A request that continues from a link the service gave (`nextRequest`) is addressed below the version
-    /// segment of that link, as `$batch` wants it.
-    public init(id: String, _ request: APIRequest, dependsOn: [String] = []) {
-        self.init()
-        self.id = id
-        self.method = request.method.rawValue
-        if let absolute = request.absoluteURL,
-            let components = URLComponents(url: absolute, resolvingAgainstBaseURL: false)
-        {
-            // `/v1.0/me/messages?$skip=10` → `/me/messages?$skip=10`
-            let path = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).dropFirst()
-            self.url = "/" + path.joined(separator: "/") + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        } else {
-            self.url = request.pathAndQuery
-        }
-        var headers = JSONObject()
-        for field in request.headers { headers[field.name.canonicalName] = .string(field.value) }
-        if !headers.isEmpty { self.headers = .object(headers) }
-        if case .bytes(let bytes)? = request.body, let json = try? JSONValue.parse(bytes) { self.body = json }
-        if !dependsOn.isEmpty { self.dependsOn = dependsOn }
-    }
-}
-
-extension BatchResponseStep {
-    public var succeeded: Bool { (200..<300).contains(Int(self.status ?? 0)) }
-
-    /// The step's body as a model, such as a `Message` or a `User`.
-    public func decode<Model: JSONModel>(_ type: Model.Type) throws(ModelDecodingError) -> Model? {
-        guard case .object(let object)? = self.body else { return nil }
-        return try Model(validating: object)
+    /// ```swift
+    /// let answers = try await graph.batch([
+    ///     BatchStep(id: "me", graph.me.request().request),
+    ///     BatchStep(id: "inbox", graph.me.mailFolders("inbox").request().request, dependsOn: ["me"]),
+    /// ])
+    /// let me = try answers[0].decode(User.self)
+    /// ```
+    public func batch(_ steps: [BatchStep], maxAttempts: Int = 4) async throws(BinderyError) -> [BatchAnswer] {
+        try await client.batch(steps, maxAttempts: maxAttempts)
     }
 }
 

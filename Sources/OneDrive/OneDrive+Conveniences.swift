@@ -61,6 +61,15 @@ extension JSONObject {
     }
 }
 
+extension OneDriveClient {
+    /// Sends any number of requests through `$batch` (Graph's; the consumer API has none), 20 per call, and
+    /// answers each step typed: see `ServiceClient.batch(_:path:maxAttempts:sleep:)` for the ordering of
+    /// `dependsOn` chains across calls and the per-step retry of 429, 503 and 504.
+    public func batch(_ steps: [BatchStep], maxAttempts: Int = 4) async throws(BinderyError) -> [BatchAnswer] {
+        try await client.batch(steps, maxAttempts: maxAttempts)
+    }
+}
+
 extension DriveItemRequestBuilder {
     /// The item at a path below this one, as OneDrive addresses it: `root.item(atPath: "Docs/a.txt")` is
     /// `root:/Docs/a.txt:`. Each component is percent-encoded; `..` cannot climb out. Chain on as usual:

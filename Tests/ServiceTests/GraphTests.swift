@@ -129,10 +129,16 @@ import Testing
         #expect(
             page.deltaLink?.absoluteString
                 == "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
-        // A batch step built from a request that follows a link is addressed below the version segment.
-        let resumed = graph.me.mailFolders("inbox").messages.delta().following(try #require(page.deltaLink))
-        #expect(
-            BatchRequestStep(id: "1", resumed.request).url == "/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
+    }
+
+    @Test func aBatchStepThatFollowsALinkIsAddressedBelowTheVersion() async throws {
+        let (graph, transport) = client([.init(body: #"{"responses":[{"id":"1","status":200,"body":{}}]}"#)])
+        let link = try #require(
+            URL(string: "https://graph.microsoft.com/v1.0/me/mailFolders/inbox/messages/delta?$deltatoken=abc"))
+        let resumed = graph.me.mailFolders("inbox").messages.delta().following(link)
+        _ = try await graph.batch([BatchStep(id: "1", resumed.request)])
+        let step = try #require(transport.sent.first?.bodyJSON?["requests"]?.arrayValue?.first)
+        #expect(step["url"] == "/me/mailFolders/inbox/messages/delta?$deltatoken=abc")
     }
 
     @Test func batchSendsAtMostTwentyStepsPerCall() async throws {
@@ -144,7 +150,7 @@ import Testing
         }
         let (graph, transport) = client([answer(0..<20), answer((20..<25).reversed())])
         let steps = (0..<25).map {
-            BatchRequestStep(id: String($0), graph.users("u\($0)").request().select("id").request)
+            BatchStep(id: String($0), graph.users("u\($0)").request().select("id").request)
         }
         let answers = try await graph.batch(steps)
         #expect(transport.sent.count == 2)
@@ -156,6 +162,20 @@ import Testing
         #expect(answers.count == 25 && answers.allSatisfy(\.succeeded))
         // Answers come back in the order of the steps, whatever order the service used.
         #expect(answers.map(\.id) == (0..<25).map { String($0) })
-        #expect(try answers[24].decode(User.self)?.id == "u24")
+        #expect(try answers[24].decode(User.self).id == "u24")
+    }
+
+    @Test func batchAnswersCarryingBytesAreDecodedAndAMissingAnswerIsAnError() async throws {
+        let photo: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 0x01]
+        let bytes = CapturingTransport.Reply(
+            body: #"{"responses":[{"id":"p","status":200,"headers":{"Content-Type":"image/jpeg"},"body":""#
+                + Data(photo).base64EncodedString() + #""}]}"#)
+        let (graph, transport) = client([bytes, CapturingTransport.Reply(body: #"{"responses":[]}"#)])
+        let step = BatchStep(id: "p", graph.me.request().request)
+        let answers = try await graph.batch([step])
+        #expect(answers[0].response.body == photo)
+        #expect(answers[0].response.headers[.contentType] == "image/jpeg")
+        await #expect(throws: BinderyError.self) { try await graph.batch([step]) }
+        #expect(transport.sent.count == 2)
     }
 }
