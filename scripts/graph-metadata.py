@@ -10,9 +10,8 @@ Kept: every schema element and every annotation that states a fact (capabilities
 permissions, change tracking). Dropped: the Core.V1.Description and Core.V1.LongDescription annotations and
 the Description members of annotation records, which are Microsoft's prose rather than facts about the API.
 An element left with no children is closed in place, so the output reads like the source.
-Then our own schemas, Specs/Graph/*.csdl-schema.xml in name order, are added after Microsoft's: Batching (the
-JSON $batch shapes, not in $metadata), Monitors (the copies answered with a URL to poll) and StorageHosts (the
-requests answered at upload and download URLs).
+Then our own schemas, Specs/Graph/*.csdl-schema.xml in name order, are added after Microsoft's: Monitors (the
+copies answered with a URL to poll) and StorageHosts (the requests answered at upload and download URLs).
 The script is deterministic: the same source always gives the same bytes (make check-gen relies on the result).
 """
 import re

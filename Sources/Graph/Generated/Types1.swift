@@ -13593,34 +13593,3 @@ public struct ApprovalSettingsFields: FieldSet {
         self.isRequestorJustificationRequired = Field("isRequestorJustificationRequired")
     }
 }
-
-/// Its properties are listed in `ApprovalStageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvalstage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.approvalStage`.
-public typealias ApprovalStage = Model<ApprovalStageFields>
-
-/// The properties of a `ApprovalStage`, inherited ones included.
-public struct ApprovalStageFields: FieldSet {
-    public static let all = ApprovalStageFields()
-    public static let schema = ModelSchema("microsoft.graph.approvalStage", base: Entity.self, fields: all)
-    public let id: Field<String>
-    public let assignedToMe: Field<Bool>
-    public let displayName: Field<String>
-    public let justification: Field<String>
-    public let reviewedBy: Field<Identity>
-    public let reviewedDateTime: Field<Date>
-    public let reviewResult: Field<String>
-    public let status: Field<String>
-
-    public init() {
-        self.id = Field("id")
-        self.assignedToMe = Field("assignedToMe")
-        self.displayName = Field("displayName")
-        self.justification = Field("justification")
-        self.reviewedBy = Field("reviewedBy")
-        self.reviewedDateTime = Field("reviewedDateTime")
-        self.reviewResult = Field("reviewResult")
-        self.status = Field("status")
-    }
-}

@@ -4,6 +4,145 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ProvisioningErrorInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningerrorinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.provisioningErrorInfo`.
+public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
+
+/// The properties of a `ProvisioningErrorInfo`, inherited ones included.
+public struct ProvisioningErrorInfoFields: FieldSet {
+    public static let all = ProvisioningErrorInfoFields()
+    public static let schema = ModelSchema("microsoft.graph.provisioningErrorInfo", fields: all)
+    public let additionalDetails: Field<String>
+    public let errorCategory: Field<ProvisioningStatusErrorCategory>
+    public let errorCode: Field<String>
+    public let reason: Field<String>
+    public let recommendedAction: Field<String>
+
+    public init() {
+        self.additionalDetails = Field("additionalDetails")
+        self.errorCategory = Field("errorCategory")
+        self.errorCode = Field("errorCode")
+        self.reason = Field("reason")
+        self.recommendedAction = Field("recommendedAction")
+    }
+}
+
+/// Its properties are listed in `ProvisioningObjectSummaryFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningobjectsummary?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
+public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
+
+/// The properties of a `ProvisioningObjectSummary`, inherited ones included.
+public struct ProvisioningObjectSummaryFields: FieldSet {
+    public static let all = ProvisioningObjectSummaryFields()
+    public static let schema = ModelSchema("microsoft.graph.provisioningObjectSummary", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let activityDateTime: Field<Date>
+    public let changeId: Field<String>
+    public let cycleId: Field<String>
+    public let durationInMilliseconds: Field<Int32>
+    public let initiatedBy: Field<Initiator>
+    public let jobId: Field<String>
+    public let modifiedProperties: Field<[ModifiedProperty]>
+    public let provisioningAction: Field<ProvisioningAction>
+    public let provisioningStatusInfo: Field<ProvisioningStatusInfo>
+    public let provisioningSteps: Field<[ProvisioningStep]>
+    public let servicePrincipal: Field<ProvisioningServicePrincipal>
+    public let sourceIdentity: Field<ProvisionedIdentity>
+    public let sourceSystem: Field<ProvisioningSystem>
+    public let targetIdentity: Field<ProvisionedIdentity>
+    public let targetSystem: Field<ProvisioningSystem>
+    public let tenantId: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.activityDateTime = Field("activityDateTime")
+        self.changeId = Field("changeId")
+        self.cycleId = Field("cycleId")
+        self.durationInMilliseconds = Field("durationInMilliseconds")
+        self.initiatedBy = Field("initiatedBy")
+        self.jobId = Field("jobId")
+        self.modifiedProperties = Field("modifiedProperties")
+        self.provisioningAction = Field("provisioningAction")
+        self.provisioningStatusInfo = Field("provisioningStatusInfo")
+        self.provisioningSteps = Field("provisioningSteps")
+        self.servicePrincipal = Field("servicePrincipal")
+        self.sourceIdentity = Field("sourceIdentity")
+        self.sourceSystem = Field("sourceSystem")
+        self.targetIdentity = Field("targetIdentity")
+        self.targetSystem = Field("targetSystem")
+        self.tenantId = Field("tenantId")
+    }
+}
+
+/// Requests for one `ProvisioningObjectSummary`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
+public struct ProvisioningObjectSummaryRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ProvisioningObjectSummary
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.provisioningObjectSummary",
+        model: ProvisioningObjectSummary.self
+    )
+}
+
+/// - Remark: Generated from `microsoft.graph.provisioningResult`.
+public typealias ProvisioningResult = OpenEnum<ProvisioningResultValues>
+
+/// The values of `ProvisioningResult` that the spec declares; others decode and re-encode too.
+public enum ProvisioningResultValues: EnumValues {
+    public static let known: [String] = ["success", "failure", "skipped", "warning", "unknownFutureValue"]
+}
+
+extension ProvisioningResult {
+    public static var success: Self { Self(rawValue: "success") }
+
+    public static var failure: Self { Self(rawValue: "failure") }
+
+    public static var skipped: Self { Self(rawValue: "skipped") }
+
+    public static var warning: Self { Self(rawValue: "warning") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ProvisioningServicePrincipalFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningserviceprincipal?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.provisioningServicePrincipal`.
+public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
+
+/// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
+public struct ProvisioningServicePrincipalFields: FieldSet {
+    public static let all = ProvisioningServicePrincipalFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningServicePrincipal",
+        base: Identity.self,
+        fields: all
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+
+    public init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+    }
+}
+
 /// - Remark: Generated from `microsoft.graph.provisioningStatusErrorCategory`.
 public typealias ProvisioningStatusErrorCategory = OpenEnum<ProvisioningStatusErrorCategoryValues>
 
@@ -10685,166 +10824,6 @@ public struct SecurityAgentSettingAdminActivityFields: FieldSet {
 
     public static let schema = ModelSchema(
         "microsoft.graph.security.agentSettingAdminActivity",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiAgentEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiagentevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiAgentEvidence`.
-public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
-
-/// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
-public struct SecurityAiAgentEvidenceFields: FieldSet {
-    public static let all = SecurityAiAgentEvidenceFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiAgentEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: all
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let agentId: Field<String>
-    public let agentName: Field<String>
-    public let hostingPlatformType: Field<SecurityAiAgentPlatform>
-    public let instructions: Field<String>
-
-    public init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.agentId = Field("agentId")
-        self.agentName = Field("agentName")
-        self.hostingPlatformType = Field("hostingPlatformType")
-        self.instructions = Field("instructions")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.aiAgentPlatform`.
-public typealias SecurityAiAgentPlatform = OpenEnum<SecurityAiAgentPlatformValues>
-
-/// The values of `SecurityAiAgentPlatform` that the spec declares; others decode and re-encode too.
-public enum SecurityAiAgentPlatformValues: EnumValues {
-    public static let known: [String] = ["unknown", "azureAIFoundry", "copilotStudio", "copilot", "unknownFutureValue"]
-}
-
-extension SecurityAiAgentPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var azureAIFoundry: Self { Self(rawValue: "azureAIFoundry") }
-
-    public static var copilotStudio: Self { Self(rawValue: "copilotStudio") }
-
-    public static var copilot: Self { Self(rawValue: "copilot") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAiAppInteractionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiappinteractionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiAppInteractionAuditRecord`.
-public typealias SecurityAiAppInteractionAuditRecord = Model<SecurityAiAppInteractionAuditRecordFields>
-
-/// The properties of a `SecurityAiAppInteractionAuditRecord`, inherited ones included.
-public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
-    public static let all = SecurityAiAppInteractionAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiAppInteractionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiExecuteToolAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiexecutetoolauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiExecuteToolAuditRecord`.
-public typealias SecurityAiExecuteToolAuditRecord = Model<SecurityAiExecuteToolAuditRecordFields>
-
-/// The properties of a `SecurityAiExecuteToolAuditRecord`, inherited ones included.
-public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
-    public static let all = SecurityAiExecuteToolAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiExecuteToolAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsChangeNotificationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionschangenotificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord`.
-public typealias SecurityAiInteractionsChangeNotificationAuditRecord =
-    Model<SecurityAiInteractionsChangeNotificationAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsChangeNotificationAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsChangeNotificationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsExportAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionsexportauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsExportAuditRecord`.
-public typealias SecurityAiInteractionsExportAuditRecord = Model<SecurityAiInteractionsExportAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsExportAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsExportAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsExportAuditRecord",
         base: SecurityAuditData.self,
         fields: all
     )

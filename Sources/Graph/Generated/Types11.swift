@@ -4,6 +4,166 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SecurityAiAgentEvidenceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiagentevidence?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiAgentEvidence`.
+public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
+
+/// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
+public struct SecurityAiAgentEvidenceFields: FieldSet {
+    public static let all = SecurityAiAgentEvidenceFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiAgentEvidence",
+        base: SecurityAlertEvidence.self,
+        fields: all
+    )
+
+    public let createdDateTime: Field<Date>
+    public let detailedRoles: Field<[String]>
+    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
+    public let remediationStatusDetails: Field<String>
+    public let roles: Field<[SecurityEvidenceRole]>
+    public let tags: Field<[String]>
+    public let verdict: Field<SecurityEvidenceVerdict>
+    public let agentId: Field<String>
+    public let agentName: Field<String>
+    public let hostingPlatformType: Field<SecurityAiAgentPlatform>
+    public let instructions: Field<String>
+
+    public init() {
+        self.createdDateTime = Field("createdDateTime")
+        self.detailedRoles = Field("detailedRoles")
+        self.remediationStatus = Field("remediationStatus")
+        self.remediationStatusDetails = Field("remediationStatusDetails")
+        self.roles = Field("roles")
+        self.tags = Field("tags")
+        self.verdict = Field("verdict")
+        self.agentId = Field("agentId")
+        self.agentName = Field("agentName")
+        self.hostingPlatformType = Field("hostingPlatformType")
+        self.instructions = Field("instructions")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.security.aiAgentPlatform`.
+public typealias SecurityAiAgentPlatform = OpenEnum<SecurityAiAgentPlatformValues>
+
+/// The values of `SecurityAiAgentPlatform` that the spec declares; others decode and re-encode too.
+public enum SecurityAiAgentPlatformValues: EnumValues {
+    public static let known: [String] = ["unknown", "azureAIFoundry", "copilotStudio", "copilot", "unknownFutureValue"]
+}
+
+extension SecurityAiAgentPlatform {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var azureAIFoundry: Self { Self(rawValue: "azureAIFoundry") }
+
+    public static var copilotStudio: Self { Self(rawValue: "copilotStudio") }
+
+    public static var copilot: Self { Self(rawValue: "copilot") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `SecurityAiAppInteractionAuditRecordFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiappinteractionauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiAppInteractionAuditRecord`.
+public typealias SecurityAiAppInteractionAuditRecord = Model<SecurityAiAppInteractionAuditRecordFields>
+
+/// The properties of a `SecurityAiAppInteractionAuditRecord`, inherited ones included.
+public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
+    public static let all = SecurityAiAppInteractionAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiAppInteractionAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecurityAiExecuteToolAuditRecordFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiexecutetoolauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiExecuteToolAuditRecord`.
+public typealias SecurityAiExecuteToolAuditRecord = Model<SecurityAiExecuteToolAuditRecordFields>
+
+/// The properties of a `SecurityAiExecuteToolAuditRecord`, inherited ones included.
+public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
+    public static let all = SecurityAiExecuteToolAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiExecuteToolAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecurityAiInteractionsChangeNotificationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionschangenotificationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord`.
+public typealias SecurityAiInteractionsChangeNotificationAuditRecord =
+    Model<SecurityAiInteractionsChangeNotificationAuditRecordFields>
+
+/// The properties of a `SecurityAiInteractionsChangeNotificationAuditRecord`, inherited ones included.
+public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSet {
+    public static let all = SecurityAiInteractionsChangeNotificationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecurityAiInteractionsExportAuditRecordFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionsexportauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.aiInteractionsExportAuditRecord`.
+public typealias SecurityAiInteractionsExportAuditRecord = Model<SecurityAiInteractionsExportAuditRecordFields>
+
+/// The properties of a `SecurityAiInteractionsExportAuditRecord`, inherited ones included.
+public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
+    public static let all = SecurityAiInteractionsExportAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.aiInteractionsExportAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
 /// Its properties are listed in `SecurityAiInteractionsSubscriptionAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
@@ -11245,203 +11405,5 @@ public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
         self.host = Field("host")
         self.sessionId = Field("sessionId")
         self.startUtcDateTime = Field("startUtcDateTime")
-    }
-}
-
-/// Its properties are listed in `SecurityHostPairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostpair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPair`.
-public typealias SecurityHostPair = Model<SecurityHostPairFields>
-
-/// The properties of a `SecurityHostPair`, inherited ones included.
-public struct SecurityHostPairFields: FieldSet {
-    public static let all = SecurityHostPairFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPair", base: Entity.self, fields: all)
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let linkKind: Field<String>
-
-    /// Present when the request expanded it (`expand("childHost")`).
-    public let childHost: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("parentHost")`).
-    public let parentHost: Field<SecurityHost>
-
-    public init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.linkKind = Field("linkKind")
-        self.childHost = Field("childHost")
-        self.parentHost = Field("parentHost")
-    }
-}
-
-/// Requests for one `SecurityHostPair`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostPair`.
-public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPair
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPair",
-        model: SecurityHostPair.self,
-        children: [
-            .init("childHost", "microsoft.graph.security.host", collection: false),
-            .init("parentHost", "microsoft.graph.security.host", collection: false),
-        ]
-    )
-
-    public var childHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("childHost")) }
-
-    public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
-}
-
-/// Its properties are listed in `SecurityHostPortFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPort`.
-public typealias SecurityHostPort = Model<SecurityHostPortFields>
-
-/// The properties of a `SecurityHostPort`, inherited ones included.
-public struct SecurityHostPortFields: FieldSet {
-    public static let all = SecurityHostPortFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPort", base: Entity.self, fields: all)
-    public let id: Field<String>
-    public let banners: Field<[SecurityHostPortBanner]>
-    public let firstSeenDateTime: Field<Date>
-    public let lastScanDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let port: Field<Int32>
-    public let `protocol`: Field<SecurityHostPortProtocol>
-    public let services: Field<[SecurityHostPortComponent]>
-    public let status: Field<SecurityHostPortStatus>
-    public let timesObserved: Field<Int32>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("mostRecentSslCertificate")`).
-    public let mostRecentSslCertificate: Field<SecuritySslCertificate>
-
-    public init() {
-        self.id = Field("id")
-        self.banners = Field("banners")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastScanDateTime = Field("lastScanDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.port = Field("port")
-        self.protocol = Field("protocol")
-        self.services = Field("services")
-        self.status = Field("status")
-        self.timesObserved = Field("timesObserved")
-        self.host = Field("host")
-        self.mostRecentSslCertificate = Field("mostRecentSslCertificate")
-    }
-}
-
-/// Its properties are listed in `SecurityHostPortBannerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportbanner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPortBanner`.
-public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
-
-/// The properties of a `SecurityHostPortBanner`, inherited ones included.
-public struct SecurityHostPortBannerFields: FieldSet {
-    public static let all = SecurityHostPortBannerFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPortBanner", fields: all)
-    public let banner: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let scanProtocol: Field<String>
-    public let timesObserved: Field<Int32>
-
-    public init() {
-        self.banner = Field("banner")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.scanProtocol = Field("scanProtocol")
-        self.timesObserved = Field("timesObserved")
-    }
-}
-
-/// Its properties are listed in `SecurityHostPortComponentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportcomponent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPortComponent`.
-public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFields>
-
-/// The properties of a `SecurityHostPortComponent`, inherited ones included.
-public struct SecurityHostPortComponentFields: FieldSet {
-    public static let all = SecurityHostPortComponentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPortComponent", fields: all)
-    public let firstSeenDateTime: Field<Date>
-    public let isRecent: Field<Bool>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("component")`).
-    public let component: Field<SecurityHostComponent>
-
-    public init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.isRecent = Field("isRecent")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.component = Field("component")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostPortProtocol`.
-public typealias SecurityHostPortProtocol = OpenEnum<SecurityHostPortProtocolValues>
-
-/// The values of `SecurityHostPortProtocol` that the spec declares; others decode and re-encode too.
-public enum SecurityHostPortProtocolValues: EnumValues {
-    public static let known: [String] = ["tcp", "udp", "unknownFutureValue"]
-}
-
-extension SecurityHostPortProtocol {
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var udp: Self { Self(rawValue: "udp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityHostPort`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostPort`.
-public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPort
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPort",
-        model: SecurityHostPort.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("mostRecentSslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
-        ]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-
-    public var mostRecentSslCertificate: SecuritySslCertificateRequestBuilder {
-        .init(client: client, path: path.appending("mostRecentSslCertificate"))
     }
 }

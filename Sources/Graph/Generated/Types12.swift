@@ -4,6 +4,204 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SecurityHostPairFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostpair?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.hostPair`.
+public typealias SecurityHostPair = Model<SecurityHostPairFields>
+
+/// The properties of a `SecurityHostPair`, inherited ones included.
+public struct SecurityHostPairFields: FieldSet {
+    public static let all = SecurityHostPairFields()
+    public static let schema = ModelSchema("microsoft.graph.security.hostPair", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let firstSeenDateTime: Field<Date>
+    public let lastSeenDateTime: Field<Date>
+    public let linkKind: Field<String>
+
+    /// Present when the request expanded it (`expand("childHost")`).
+    public let childHost: Field<SecurityHost>
+
+    /// Present when the request expanded it (`expand("parentHost")`).
+    public let parentHost: Field<SecurityHost>
+
+    public init() {
+        self.id = Field("id")
+        self.firstSeenDateTime = Field("firstSeenDateTime")
+        self.lastSeenDateTime = Field("lastSeenDateTime")
+        self.linkKind = Field("linkKind")
+        self.childHost = Field("childHost")
+        self.parentHost = Field("parentHost")
+    }
+}
+
+/// Requests for one `SecurityHostPair`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.security.hostPair`.
+public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SecurityHostPair
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.security.hostPair",
+        model: SecurityHostPair.self,
+        children: [
+            .init("childHost", "microsoft.graph.security.host", collection: false),
+            .init("parentHost", "microsoft.graph.security.host", collection: false),
+        ]
+    )
+
+    public var childHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("childHost")) }
+
+    public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
+}
+
+/// Its properties are listed in `SecurityHostPortFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostport?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.hostPort`.
+public typealias SecurityHostPort = Model<SecurityHostPortFields>
+
+/// The properties of a `SecurityHostPort`, inherited ones included.
+public struct SecurityHostPortFields: FieldSet {
+    public static let all = SecurityHostPortFields()
+    public static let schema = ModelSchema("microsoft.graph.security.hostPort", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let banners: Field<[SecurityHostPortBanner]>
+    public let firstSeenDateTime: Field<Date>
+    public let lastScanDateTime: Field<Date>
+    public let lastSeenDateTime: Field<Date>
+    public let port: Field<Int32>
+    public let `protocol`: Field<SecurityHostPortProtocol>
+    public let services: Field<[SecurityHostPortComponent]>
+    public let status: Field<SecurityHostPortStatus>
+    public let timesObserved: Field<Int32>
+
+    /// Present when the request expanded it (`expand("host")`).
+    public let host: Field<SecurityHost>
+
+    /// Present when the request expanded it (`expand("mostRecentSslCertificate")`).
+    public let mostRecentSslCertificate: Field<SecuritySslCertificate>
+
+    public init() {
+        self.id = Field("id")
+        self.banners = Field("banners")
+        self.firstSeenDateTime = Field("firstSeenDateTime")
+        self.lastScanDateTime = Field("lastScanDateTime")
+        self.lastSeenDateTime = Field("lastSeenDateTime")
+        self.port = Field("port")
+        self.protocol = Field("protocol")
+        self.services = Field("services")
+        self.status = Field("status")
+        self.timesObserved = Field("timesObserved")
+        self.host = Field("host")
+        self.mostRecentSslCertificate = Field("mostRecentSslCertificate")
+    }
+}
+
+/// Its properties are listed in `SecurityHostPortBannerFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportbanner?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.hostPortBanner`.
+public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
+
+/// The properties of a `SecurityHostPortBanner`, inherited ones included.
+public struct SecurityHostPortBannerFields: FieldSet {
+    public static let all = SecurityHostPortBannerFields()
+    public static let schema = ModelSchema("microsoft.graph.security.hostPortBanner", fields: all)
+    public let banner: Field<String>
+    public let firstSeenDateTime: Field<Date>
+    public let lastSeenDateTime: Field<Date>
+    public let scanProtocol: Field<String>
+    public let timesObserved: Field<Int32>
+
+    public init() {
+        self.banner = Field("banner")
+        self.firstSeenDateTime = Field("firstSeenDateTime")
+        self.lastSeenDateTime = Field("lastSeenDateTime")
+        self.scanProtocol = Field("scanProtocol")
+        self.timesObserved = Field("timesObserved")
+    }
+}
+
+/// Its properties are listed in `SecurityHostPortComponentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportcomponent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.hostPortComponent`.
+public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFields>
+
+/// The properties of a `SecurityHostPortComponent`, inherited ones included.
+public struct SecurityHostPortComponentFields: FieldSet {
+    public static let all = SecurityHostPortComponentFields()
+    public static let schema = ModelSchema("microsoft.graph.security.hostPortComponent", fields: all)
+    public let firstSeenDateTime: Field<Date>
+    public let isRecent: Field<Bool>
+    public let lastSeenDateTime: Field<Date>
+
+    /// Present when the request expanded it (`expand("component")`).
+    public let component: Field<SecurityHostComponent>
+
+    public init() {
+        self.firstSeenDateTime = Field("firstSeenDateTime")
+        self.isRecent = Field("isRecent")
+        self.lastSeenDateTime = Field("lastSeenDateTime")
+        self.component = Field("component")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.security.hostPortProtocol`.
+public typealias SecurityHostPortProtocol = OpenEnum<SecurityHostPortProtocolValues>
+
+/// The values of `SecurityHostPortProtocol` that the spec declares; others decode and re-encode too.
+public enum SecurityHostPortProtocolValues: EnumValues {
+    public static let known: [String] = ["tcp", "udp", "unknownFutureValue"]
+}
+
+extension SecurityHostPortProtocol {
+    public static var tcp: Self { Self(rawValue: "tcp") }
+
+    public static var udp: Self { Self(rawValue: "udp") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `SecurityHostPort`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.security.hostPort`.
+public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SecurityHostPort
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.security.hostPort",
+        model: SecurityHostPort.self,
+        children: [
+            .init("host", "microsoft.graph.security.host", collection: false),
+            .init("mostRecentSslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
+        ]
+    )
+
+    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
+
+    public var mostRecentSslCertificate: SecuritySslCertificateRequestBuilder {
+        .init(client: client, path: path.appending("mostRecentSslCertificate"))
+    }
+}
+
 /// - Remark: Generated from `microsoft.graph.security.hostPortStatus`.
 public typealias SecurityHostPortStatus = OpenEnum<SecurityHostPortStatusValues>
 
@@ -8825,206 +9023,5 @@ public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
 
     public var autoAuditingConfiguration: SecurityAutoAuditingConfigurationRequestBuilder {
         .init(client: client, path: path.appending("autoAuditingConfiguration"))
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointAppPermissionOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointapppermissionoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointAppPermissionOperationAuditRecord`.
-public typealias SecuritySharePointAppPermissionOperationAuditRecord =
-    Model<SecuritySharePointAppPermissionOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointAppPermissionOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointAppPermissionOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointAppPermissionOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointAuditRecord`.
-public typealias SecuritySharePointAuditRecord = Model<SecuritySharePointAuditRecordFields>
-
-/// The properties of a `SecuritySharePointAuditRecord`, inherited ones included.
-public struct SecuritySharePointAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointCommentOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcommentoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointCommentOperationAuditRecord`.
-public typealias SecuritySharePointCommentOperationAuditRecord =
-    Model<SecuritySharePointCommentOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointCommentOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointCommentOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointCommentOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointContentSecurityPolicyAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontentsecuritypolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord`.
-public typealias SecuritySharePointContentSecurityPolicyAuditRecord =
-    Model<SecuritySharePointContentSecurityPolicyAuditRecordFields>
-
-/// The properties of a `SecuritySharePointContentSecurityPolicyAuditRecord`, inherited ones included.
-public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointContentSecurityPolicyAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointContentTypeOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontenttypeoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointContentTypeOperationAuditRecord`.
-public typealias SecuritySharePointContentTypeOperationAuditRecord =
-    Model<SecuritySharePointContentTypeOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointContentTypeOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointContentTypeOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointContentTypeOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointESignatureAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointesignatureauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointESignatureAuditRecord`.
-public typealias SecuritySharePointESignatureAuditRecord = Model<SecuritySharePointESignatureAuditRecordFields>
-
-/// The properties of a `SecuritySharePointESignatureAuditRecord`, inherited ones included.
-public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointESignatureAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointESignatureAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointFieldOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfieldoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointFieldOperationAuditRecord`.
-public typealias SecuritySharePointFieldOperationAuditRecord = Model<SecuritySharePointFieldOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointFieldOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointFieldOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointFieldOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointFileOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfileoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointFileOperationAuditRecord`.
-public typealias SecuritySharePointFileOperationAuditRecord = Model<SecuritySharePointFileOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointFileOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointFileOperationAuditRecordFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointFileOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: all
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    public init() {
-        self.dynamicProperties = Field("dynamicProperties")
     }
 }

@@ -4,6 +4,207 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `SecuritySharePointAppPermissionOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointapppermissionoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointAppPermissionOperationAuditRecord`.
+public typealias SecuritySharePointAppPermissionOperationAuditRecord =
+    Model<SecuritySharePointAppPermissionOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointAppPermissionOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointAppPermissionOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointAppPermissionOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointAuditRecordFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sharepointauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointAuditRecord`.
+public typealias SecuritySharePointAuditRecord = Model<SecuritySharePointAuditRecordFields>
+
+/// The properties of a `SecuritySharePointAuditRecord`, inherited ones included.
+public struct SecuritySharePointAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointCommentOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcommentoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointCommentOperationAuditRecord`.
+public typealias SecuritySharePointCommentOperationAuditRecord =
+    Model<SecuritySharePointCommentOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointCommentOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointCommentOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointCommentOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointContentSecurityPolicyAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontentsecuritypolicyauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord`.
+public typealias SecuritySharePointContentSecurityPolicyAuditRecord =
+    Model<SecuritySharePointContentSecurityPolicyAuditRecordFields>
+
+/// The properties of a `SecuritySharePointContentSecurityPolicyAuditRecord`, inherited ones included.
+public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointContentSecurityPolicyAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointContentTypeOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontenttypeoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointContentTypeOperationAuditRecord`.
+public typealias SecuritySharePointContentTypeOperationAuditRecord =
+    Model<SecuritySharePointContentTypeOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointContentTypeOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointContentTypeOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointContentTypeOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointESignatureAuditRecordFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointesignatureauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointESignatureAuditRecord`.
+public typealias SecuritySharePointESignatureAuditRecord = Model<SecuritySharePointESignatureAuditRecordFields>
+
+/// The properties of a `SecuritySharePointESignatureAuditRecord`, inherited ones included.
+public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointESignatureAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointESignatureAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointFieldOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfieldoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointFieldOperationAuditRecord`.
+public typealias SecuritySharePointFieldOperationAuditRecord = Model<SecuritySharePointFieldOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointFieldOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointFieldOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointFieldOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
+/// Its properties are listed in `SecuritySharePointFileOperationAuditRecordFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfileoperationauditrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.security.sharePointFileOperationAuditRecord`.
+public typealias SecuritySharePointFileOperationAuditRecord = Model<SecuritySharePointFileOperationAuditRecordFields>
+
+/// The properties of a `SecuritySharePointFileOperationAuditRecord`, inherited ones included.
+public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
+    public static let all = SecuritySharePointFileOperationAuditRecordFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sharePointFileOperationAuditRecord",
+        base: SecurityAuditData.self,
+        fields: all
+    )
+
+    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+
+    public init() {
+        self.dynamicProperties = Field("dynamicProperties")
+    }
+}
+
 /// Its properties are listed in `SecuritySharePointListItemOperationAuditRecordFields`; read and write them as
 /// `value.name`.
 ///
@@ -6236,7 +6437,7 @@ public struct SharePointMigrationEventFields: FieldSet {
         "microsoft.graph.sharePointMigrationEvent",
         base: Entity.self,
         derived: [
-            SharePointMigrationFinishManifestFileTransferEvent.self,
+            SharePointMigrationFinishManifestFileUploadEvent.self,
             SharePointMigrationJobCancelledEvent.self,
             SharePointMigrationJobDeletedEvent.self,
             SharePointMigrationJobErrorEvent.self,
@@ -6281,21 +6482,21 @@ public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
     )
 }
 
-/// Its properties are listed in `SharePointMigrationFinishManifestFileTransferEventFields`; read and write them as
+/// Its properties are listed in `SharePointMigrationFinishManifestFileUploadEventFields`; read and write them as
 /// `value.name`.
 ///
 /// - SeeAlso:
 ///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationfinishmanifestfileuploadevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent`.
-public typealias SharePointMigrationFinishManifestFileTransferEvent =
-    Model<SharePointMigrationFinishManifestFileTransferEventFields>
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
+public typealias SharePointMigrationFinishManifestFileUploadEvent =
+    Model<SharePointMigrationFinishManifestFileUploadEventFields>
 
-/// The properties of a `SharePointMigrationFinishManifestFileTransferEvent`, inherited ones included.
-public struct SharePointMigrationFinishManifestFileTransferEventFields: FieldSet {
-    public static let all = SharePointMigrationFinishManifestFileTransferEventFields()
+/// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
+public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
+    public static let all = SharePointMigrationFinishManifestFileUploadEventFields()
 
     public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent",
+        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
         base: SharePointMigrationEvent.self,
         fields: all
     )
@@ -6315,11 +6516,11 @@ public struct SharePointMigrationFinishManifestFileTransferEventFields: FieldSet
     }
 }
 
-/// Requests for one `SharePointMigrationFinishManifestFileTransferEvent`: `request()` reads, updates or deletes it.
+/// Requests for one `SharePointMigrationFinishManifestFileUploadEvent`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent`.
-public struct SharePointMigrationFinishManifestFileTransferEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationFinishManifestFileTransferEvent
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
+public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SharePointMigrationFinishManifestFileUploadEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -6330,8 +6531,8 @@ public struct SharePointMigrationFinishManifestFileTransferEventRequestBuilder: 
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationFinishManifestFileTransferEvent",
-        model: SharePointMigrationFinishManifestFileTransferEvent.self
+        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
+        model: SharePointMigrationFinishManifestFileUploadEvent.self
     )
 }
 
@@ -9546,478 +9747,4 @@ public struct SiteProtectionUnitFields: FieldSet {
         self.siteName = Field("siteName")
         self.siteWebUrl = Field("siteWebUrl")
     }
-}
-
-/// Requests for one `SiteProtectionUnit`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
-public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnit
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnit",
-        model: SiteProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/cancelOffboard` (POST).
-    public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("cancelOffboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/offboard` (POST).
-    public func offboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("offboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-}
-
-/// Its properties are listed in `SiteProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunitsbulkadditionjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
-public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
-
-/// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
-    public static let all = SiteProtectionUnitsBulkAdditionJobFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-        base: ProtectionUnitsBulkJobBase.self,
-        fields: all
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
-
-    public init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
-    }
-}
-
-/// Requests for one `SiteProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
-public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnitsBulkAdditionJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-        model: SiteProtectionUnitsBulkAdditionJob.self
-    )
-}
-
-/// Requests for one `Site`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.site`.
-public struct SiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Site
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.site",
-        model: Site.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("contentTypes", "microsoft.graph.contentType", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("externalColumns", "microsoft.graph.columnDefinition", collection: true),
-            .init("items", "microsoft.graph.baseItem", collection: true),
-            .init("lists", "microsoft.graph.list", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
-            .init("pages", "microsoft.graph.baseSitePage", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
-            .init("termStore", "microsoft.graph.termStore.store", collection: false),
-            .init("termStores", "microsoft.graph.termStore.store", collection: true),
-        ],
-        operations: [
-            .init(
-                "getActivitiesByInterval",
-                .get,
-                ["getActivitiesByInterval"],
-                response: .collection(.model(ItemActivityStat.self))
-            ),
-            .init(
-                "getApplicableContentTypesForList",
-                .get,
-                ["getApplicableContentTypesForList"],
-                response: .collection(.model(ContentType.self))
-            ),
-            .init("getByPath", .get, ["getByPath"], response: .model(Site.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("remove", .post, ["remove"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("getAllSites", .get, ["getAllSites"], onCollection: true, response: .collection(.model(Site.self))),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
-
-    /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
-    public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("columns"))
-    }
-
-    /// `contentTypes.request()` lists them; `contentTypes("contentType-id")` addresses one.
-    public var contentTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
-        .init(client: client, path: path.appending("contentTypes"))
-    }
-
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
-
-    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
-    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
-    }
-
-    /// `externalColumns.request()` lists them; `externalColumns("columnDefinition-id")` addresses one.
-    public var externalColumns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("externalColumns"))
-    }
-
-    /// `items.request()` lists them; `items("baseItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<BaseItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-
-    /// `lists.request()` lists them; `lists("list-id")` addresses one.
-    public var lists: CollectionRequestBuilder<ListRequestBuilder> {
-        .init(client: client, path: path.appending("lists"))
-    }
-
-    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
-
-    /// `operations.request()` lists them; `operations("richLongRunningOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<RichLongRunningOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `pages.request()` lists them; `pages("baseSitePage-id")` addresses one.
-    public var pages: CollectionRequestBuilder<BaseSitePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
-    }
-
-    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
-    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
-        .init(client: client, path: path.appending("permissions"))
-    }
-
-    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `sites.request()` lists them; `sites("site-id")` addresses one.
-    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
-    }
-
-    public var termStore: TermStoreStoreRequestBuilder { .init(client: client, path: path.appending("termStore")) }
-
-    /// `termStores.request()` lists them; `termStores("store-id")` addresses one.
-    public var termStores: CollectionRequestBuilder<TermStoreStoreRequestBuilder> {
-        .init(client: client, path: path.appending("termStores"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval() -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getActivitiesByInterval", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval(
-        startDateTime: String,
-        endDateTime: String,
-        interval: String
-    ) -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getActivitiesByInterval",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                    ("interval", ODataLiteral(json: interval)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getApplicableContentTypesForList` (GET).
-    public func getApplicableContentTypesForList(listId: String) -> CollectionRequest<ContentType> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getApplicableContentTypesForList",
-                parameters: [("listId", ODataLiteral(json: listId))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getByPath` (GET).
-    public func getByPath(pathValue: String) -> OperationRequest<Site> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getByPath", parameters: [("path", ODataLiteral(json: pathValue))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Site.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SiteRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.site/add` (POST).
-    public func add(value: [Site]) -> OperationRequest<[Site]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/remove` (POST).
-    public func remove(value: [Site]) -> OperationRequest<[Site]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/delta` (GET).
-    public func delta() -> CollectionRequest<Site> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getAllSites` (GET).
-    public func getAllSites() -> CollectionRequest<Site> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllSites", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `SiteRestoreArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siterestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
-public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
-
-/// The properties of a `SiteRestoreArtifact`, inherited ones included.
-public struct SiteRestoreArtifactFields: FieldSet {
-    public static let all = SiteRestoreArtifactFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.siteRestoreArtifact",
-        base: RestoreArtifactBase.self,
-        fields: all
-    )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredSiteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteWebUrl: Field<String>
-
-    public init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredSiteId = Field("restoredSiteId")
-        self.restoredSiteName = Field("restoredSiteName")
-        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
-    }
-}
-
-/// Requests for one `SiteRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
-public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifact",
-        model: SiteRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
-
-    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
-}
-
-/// Its properties are listed in `SiteRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/siterestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
-public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
-
-/// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let all = SiteRestoreArtifactsBulkAdditionRequestFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-        base: RestoreArtifactsBulkRequestBase.self,
-        fields: all
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
-
-    public init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
-    }
-}
-
-/// Requests for one `SiteRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
-public struct SiteRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifactsBulkAdditionRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-        model: SiteRestoreArtifactsBulkAdditionRequest.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.siteSecurityLevel`.
-public typealias SiteSecurityLevel = OpenEnum<SiteSecurityLevelValues>
-
-/// The values of `SiteSecurityLevel` that the spec declares; others decode and re-encode too.
-public enum SiteSecurityLevelValues: EnumValues {
-    public static let known: [String] = ["userDefined", "low", "mediumLow", "medium", "mediumHigh", "high"]
-}
-
-extension SiteSecurityLevel {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var mediumLow: Self { Self(rawValue: "mediumLow") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var mediumHigh: Self { Self(rawValue: "mediumHigh") }
-
-    public static var high: Self { Self(rawValue: "high") }
 }

@@ -4,6 +4,480 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Requests for one `SiteProtectionUnit`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
+public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SiteProtectionUnit
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.siteProtectionUnit",
+        model: SiteProtectionUnit.self,
+        operations: [
+            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
+            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
+        ]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/cancelOffboard` (POST).
+    public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
+        let request = APIRequest(method: .post, path: path.appending("cancelOffboard"))
+        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/offboard` (POST).
+    public func offboard() -> OperationRequest<ProtectionUnitBase> {
+        let request = APIRequest(method: .post, path: path.appending("offboard"))
+        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
+    }
+}
+
+/// Its properties are listed in `SiteProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunitsbulkadditionjob?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
+public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
+
+/// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
+public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
+    public static let all = SiteProtectionUnitsBulkAdditionJobFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+        base: ProtectionUnitsBulkJobBase.self,
+        fields: all
+    )
+
+    public let id: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let error: Field<PublicError>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let status: Field<ProtectionUnitsBulkJobStatus>
+    public let siteIds: Field<[String]>
+    public let siteWebUrls: Field<[String]>
+
+    public init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.error = Field("error")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.status = Field("status")
+        self.siteIds = Field("siteIds")
+        self.siteWebUrls = Field("siteWebUrls")
+    }
+}
+
+/// Requests for one `SiteProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
+public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SiteProtectionUnitsBulkAdditionJob
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+        model: SiteProtectionUnitsBulkAdditionJob.self
+    )
+}
+
+/// Requests for one `Site`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.site`.
+public struct SiteRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Site
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.site",
+        model: Site.self,
+        children: [
+            .init("createdByUser", "microsoft.graph.user", collection: false),
+            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
+            .init("columns", "microsoft.graph.columnDefinition", collection: true),
+            .init("contentTypes", "microsoft.graph.contentType", collection: true),
+            .init("drive", "microsoft.graph.drive", collection: false),
+            .init("drives", "microsoft.graph.drive", collection: true),
+            .init("externalColumns", "microsoft.graph.columnDefinition", collection: true),
+            .init("items", "microsoft.graph.baseItem", collection: true),
+            .init("lists", "microsoft.graph.list", collection: true),
+            .init("onenote", "microsoft.graph.onenote", collection: false),
+            .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
+            .init("pages", "microsoft.graph.baseSitePage", collection: true),
+            .init("permissions", "microsoft.graph.permission", collection: true),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
+            .init("termStore", "microsoft.graph.termStore.store", collection: false),
+            .init("termStores", "microsoft.graph.termStore.store", collection: true),
+        ],
+        operations: [
+            .init(
+                "getActivitiesByInterval",
+                .get,
+                ["getActivitiesByInterval"],
+                response: .collection(.model(ItemActivityStat.self))
+            ),
+            .init(
+                "getApplicableContentTypesForList",
+                .get,
+                ["getApplicableContentTypesForList"],
+                response: .collection(.model(ContentType.self))
+            ),
+            .init("getByPath", .get, ["getByPath"], response: .model(Site.self)),
+            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(Site.self))),
+            .init("remove", .post, ["remove"], onCollection: true, response: .collection(.model(Site.self))),
+            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Site.self))),
+            .init("getAllSites", .get, ["getAllSites"], onCollection: true, response: .collection(.model(Site.self))),
+        ]
+    )
+
+    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
+
+    public var lastModifiedByUser: UserRequestBuilder {
+        .init(client: client, path: path.appending("lastModifiedByUser"))
+    }
+
+    public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
+
+    /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
+    public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
+        .init(client: client, path: path.appending("columns"))
+    }
+
+    /// `contentTypes.request()` lists them; `contentTypes("contentType-id")` addresses one.
+    public var contentTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
+        .init(client: client, path: path.appending("contentTypes"))
+    }
+
+    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
+
+    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
+        .init(client: client, path: path.appending("drives"))
+    }
+
+    /// `externalColumns.request()` lists them; `externalColumns("columnDefinition-id")` addresses one.
+    public var externalColumns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
+        .init(client: client, path: path.appending("externalColumns"))
+    }
+
+    /// `items.request()` lists them; `items("baseItem-id")` addresses one.
+    public var items: CollectionRequestBuilder<BaseItemRequestBuilder> {
+        .init(client: client, path: path.appending("items"))
+    }
+
+    /// `lists.request()` lists them; `lists("list-id")` addresses one.
+    public var lists: CollectionRequestBuilder<ListRequestBuilder> {
+        .init(client: client, path: path.appending("lists"))
+    }
+
+    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
+
+    /// `operations.request()` lists them; `operations("richLongRunningOperation-id")` addresses one.
+    public var operations: CollectionRequestBuilder<RichLongRunningOperationRequestBuilder> {
+        .init(client: client, path: path.appending("operations"))
+    }
+
+    /// `pages.request()` lists them; `pages("baseSitePage-id")` addresses one.
+    public var pages: CollectionRequestBuilder<BaseSitePageRequestBuilder> {
+        .init(client: client, path: path.appending("pages"))
+    }
+
+    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
+        .init(client: client, path: path.appending("permissions"))
+    }
+
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
+        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
+    }
+
+    public var termStore: TermStoreStoreRequestBuilder { .init(client: client, path: path.appending("termStore")) }
+
+    /// `termStores.request()` lists them; `termStores("store-id")` addresses one.
+    public var termStores: CollectionRequestBuilder<TermStoreStoreRequestBuilder> {
+        .init(client: client, path: path.appending("termStores"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
+    public func getActivitiesByInterval() -> CollectionRequest<ItemActivityStat> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getActivitiesByInterval", parameters: [])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
+    public func getActivitiesByInterval(
+        startDateTime: String,
+        endDateTime: String,
+        interval: String
+    ) -> CollectionRequest<ItemActivityStat> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getActivitiesByInterval",
+                parameters: [
+                    ("startDateTime", ODataLiteral(json: startDateTime)),
+                    ("endDateTime", ODataLiteral(json: endDateTime)),
+                    ("interval", ODataLiteral(json: interval)),
+                ]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/getApplicableContentTypesForList` (GET).
+    public func getApplicableContentTypesForList(listId: String) -> CollectionRequest<ContentType> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getApplicableContentTypesForList",
+                parameters: [("listId", ODataLiteral(json: listId))]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/getByPath` (GET).
+    public func getByPath(pathValue: String) -> OperationRequest<Site> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getByPath", parameters: [("path", ODataLiteral(json: pathValue))])
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(Site.self))
+    }
+}
+
+extension CollectionRequestBuilder where Item == SiteRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.site/add` (POST).
+    public func add(value: [Site]) -> OperationRequest<[Site]> {
+        var request = APIRequest(method: .post, path: path.appending("add"))
+        var body = JSONObject()
+        body.set("value", value)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/remove` (POST).
+    public func remove(value: [Site]) -> OperationRequest<[Site]> {
+        var request = APIRequest(method: .post, path: path.appending("remove"))
+        var body = JSONObject()
+        body.set("value", value)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/delta` (GET).
+    public func delta() -> CollectionRequest<Site> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.site/getAllSites` (GET).
+    public func getAllSites() -> CollectionRequest<Site> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAllSites", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `SiteRestoreArtifactFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siterestoreartifact?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
+public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
+
+/// The properties of a `SiteRestoreArtifact`, inherited ones included.
+public struct SiteRestoreArtifactFields: FieldSet {
+    public static let all = SiteRestoreArtifactFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.siteRestoreArtifact",
+        base: RestoreArtifactBase.self,
+        fields: all
+    )
+
+    public let id: Field<String>
+    public let completionDateTime: Field<Date>
+    public let destinationType: Field<DestinationType>
+    public let error: Field<PublicError>
+    public let startDateTime: Field<Date>
+    public let status: Field<ArtifactRestoreStatus>
+
+    /// Present when the request expanded it (`expand("restorePoint")`).
+    public let restorePoint: Field<RestorePoint>
+
+    public let restoredSiteId: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let restoredSiteName: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let restoredSiteWebUrl: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.completionDateTime = Field("completionDateTime")
+        self.destinationType = Field("destinationType")
+        self.error = Field("error")
+        self.startDateTime = Field("startDateTime")
+        self.status = Field("status")
+        self.restorePoint = Field("restorePoint")
+        self.restoredSiteId = Field("restoredSiteId")
+        self.restoredSiteName = Field("restoredSiteName")
+        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
+    }
+}
+
+/// Requests for one `SiteRestoreArtifact`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
+public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SiteRestoreArtifact
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.siteRestoreArtifact",
+        model: SiteRestoreArtifact.self,
+        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+    )
+
+    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
+}
+
+/// Its properties are listed in `SiteRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/siterestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
+public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
+
+/// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
+public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+    public static let all = SiteRestoreArtifactsBulkAdditionRequestFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
+        base: RestoreArtifactsBulkRequestBase.self,
+        fields: all
+    )
+
+    public let id: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let createdDateTime: Field<Date>
+    public let destinationType: Field<DestinationType>
+    public let displayName: Field<String>
+    public let error: Field<PublicError>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let protectionTimePeriod: Field<TimePeriod>
+    public let protectionUnitIds: Field<[String]>
+    public let restorePointPreference: Field<RestorePointPreference>
+    public let status: Field<RestoreArtifactsBulkRequestStatus>
+    public let tags: Field<RestorePointTags>
+    public let siteIds: Field<[String]>
+    public let siteWebUrls: Field<[String]>
+
+    public init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.destinationType = Field("destinationType")
+        self.displayName = Field("displayName")
+        self.error = Field("error")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.protectionTimePeriod = Field("protectionTimePeriod")
+        self.protectionUnitIds = Field("protectionUnitIds")
+        self.restorePointPreference = Field("restorePointPreference")
+        self.status = Field("status")
+        self.tags = Field("tags")
+        self.siteIds = Field("siteIds")
+        self.siteWebUrls = Field("siteWebUrls")
+    }
+}
+
+/// Requests for one `SiteRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
+public struct SiteRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
+    public typealias Model = SiteRestoreArtifactsBulkAdditionRequest
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
+        model: SiteRestoreArtifactsBulkAdditionRequest.self
+    )
+}
+
+/// - Remark: Generated from `microsoft.graph.siteSecurityLevel`.
+public typealias SiteSecurityLevel = OpenEnum<SiteSecurityLevelValues>
+
+/// The values of `SiteSecurityLevel` that the spec declares; others decode and re-encode too.
+public enum SiteSecurityLevelValues: EnumValues {
+    public static let known: [String] = ["userDefined", "low", "mediumLow", "medium", "mediumHigh", "high"]
+}
+
+extension SiteSecurityLevel {
+    public static var userDefined: Self { Self(rawValue: "userDefined") }
+
+    public static var low: Self { Self(rawValue: "low") }
+
+    public static var mediumLow: Self { Self(rawValue: "mediumLow") }
+
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    public static var mediumHigh: Self { Self(rawValue: "mediumHigh") }
+
+    public static var high: Self { Self(rawValue: "high") }
+}
+
 /// Its properties are listed in `SizeRangeFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sizerange?view=graph-rest-1.0>
@@ -9435,368 +9909,5 @@ public struct TimeOffItemFields: FieldSet {
         self.startDateTime = Field("startDateTime")
         self.theme = Field("theme")
         self.timeOffReasonId = Field("timeOffReasonId")
-    }
-}
-
-/// Its properties are listed in `TimeOffReasonFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffreason?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffReason`.
-public typealias TimeOffReason = Model<TimeOffReasonFields>
-
-/// The properties of a `TimeOffReason`, inherited ones included.
-public struct TimeOffReasonFields: FieldSet {
-    public static let all = TimeOffReasonFields()
-    public static let schema = ModelSchema("microsoft.graph.timeOffReason", base: ChangeTrackedEntity.self, fields: all)
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let code: Field<String>
-    public let displayName: Field<String>
-    public let iconType: Field<TimeOffReasonIconType>
-    public let isActive: Field<Bool>
-
-    public init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.iconType = Field("iconType")
-        self.isActive = Field("isActive")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.timeOffReasonIconType`.
-public typealias TimeOffReasonIconType = OpenEnum<TimeOffReasonIconTypeValues>
-
-/// The values of `TimeOffReasonIconType` that the spec declares; others decode and re-encode too.
-public enum TimeOffReasonIconTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "car",
-        "calendar",
-        "running",
-        "plane",
-        "firstAid",
-        "doctor",
-        "notWorking",
-        "clock",
-        "juryDuty",
-        "globe",
-        "cup",
-        "phone",
-        "weather",
-        "umbrella",
-        "piggyBank",
-        "dog",
-        "cake",
-        "trafficCone",
-        "pin",
-        "sunny",
-        "unknownFutureValue",
-    ]
-}
-
-extension TimeOffReasonIconType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var car: Self { Self(rawValue: "car") }
-
-    public static var calendar: Self { Self(rawValue: "calendar") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var plane: Self { Self(rawValue: "plane") }
-
-    public static var firstAid: Self { Self(rawValue: "firstAid") }
-
-    public static var doctor: Self { Self(rawValue: "doctor") }
-
-    public static var notWorking: Self { Self(rawValue: "notWorking") }
-
-    public static var clock: Self { Self(rawValue: "clock") }
-
-    public static var juryDuty: Self { Self(rawValue: "juryDuty") }
-
-    public static var globe: Self { Self(rawValue: "globe") }
-
-    public static var cup: Self { Self(rawValue: "cup") }
-
-    public static var phone: Self { Self(rawValue: "phone") }
-
-    public static var weather: Self { Self(rawValue: "weather") }
-
-    public static var umbrella: Self { Self(rawValue: "umbrella") }
-
-    public static var piggyBank: Self { Self(rawValue: "piggyBank") }
-
-    public static var dog: Self { Self(rawValue: "dog") }
-
-    public static var cake: Self { Self(rawValue: "cake") }
-
-    public static var trafficCone: Self { Self(rawValue: "trafficCone") }
-
-    public static var pin: Self { Self(rawValue: "pin") }
-
-    public static var sunny: Self { Self(rawValue: "sunny") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `TimeOffReason`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOffReason`.
-public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffReason
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffReason",
-        model: TimeOffReason.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOffReason/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TimeOffRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
-public typealias TimeOffRequest = Model<TimeOffRequestFields>
-
-/// The properties of a `TimeOffRequest`, inherited ones included.
-public struct TimeOffRequestFields: FieldSet {
-    public static let all = TimeOffRequestFields()
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeOffRequest",
-        base: ScheduleChangeRequest.self,
-        fields: all
-    )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let timeOffReasonId: Field<String>
-
-    public init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.timeOffReasonId = Field("timeOffReasonId")
-    }
-}
-
-/// Requests for one `TimeOff`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOff`.
-public struct TimeOffRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOff
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOff",
-        model: TimeOff.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOff/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `TimeOffRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
-public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffRequest",
-        model: TimeOffRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TimePeriodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeperiod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timePeriod`.
-public typealias TimePeriod = Model<TimePeriodFields>
-
-/// The properties of a `TimePeriod`, inherited ones included.
-public struct TimePeriodFields: FieldSet {
-    public static let all = TimePeriodFields()
-    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: all)
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    public init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `TimeRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timerange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeRange`.
-public typealias TimeRange = Model<TimeRangeFields>
-
-/// The properties of a `TimeRange`, inherited ones included.
-public struct TimeRangeFields: FieldSet {
-    public static let all = TimeRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: all)
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
-
-    public init() {
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-    }
-}
-
-/// Its properties are listed in `TimeSlotFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeslot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeSlot`.
-public typealias TimeSlot = Model<TimeSlotFields>
-
-/// The properties of a `TimeSlot`, inherited ones included.
-public struct TimeSlotFields: FieldSet {
-    public static let all = TimeSlotFields()
-    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: all)
-    public let end: Field<DateTimeTimeZone>
-    public let start: Field<DateTimeTimeZone>
-
-    public init() {
-        self.end = Field("end")
-        self.start = Field("start")
-    }
-}
-
-/// Its properties are listed in `TimeZoneBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezonebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeZoneBase`.
-public typealias TimeZoneBase = Model<TimeZoneBaseFields>
-
-/// The properties of a `TimeZoneBase`, inherited ones included.
-public struct TimeZoneBaseFields: FieldSet {
-    public static let all = TimeZoneBaseFields()
-    public static let schema = ModelSchema("microsoft.graph.timeZoneBase", derived: [CustomTimeZone.self], fields: all)
-    public let name: Field<String>
-
-    public init() {
-        self.name = Field("name")
     }
 }

@@ -4,6 +4,369 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `TimeOffReasonFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffreason?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeOffReason`.
+public typealias TimeOffReason = Model<TimeOffReasonFields>
+
+/// The properties of a `TimeOffReason`, inherited ones included.
+public struct TimeOffReasonFields: FieldSet {
+    public static let all = TimeOffReasonFields()
+    public static let schema = ModelSchema("microsoft.graph.timeOffReason", base: ChangeTrackedEntity.self, fields: all)
+    public let id: Field<String>
+    public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
+    public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
+    public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
+    public let lastModifiedDateTime: Field<Date>
+
+    public let code: Field<String>
+    public let displayName: Field<String>
+    public let iconType: Field<TimeOffReasonIconType>
+    public let isActive: Field<Bool>
+
+    public init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.code = Field("code")
+        self.displayName = Field("displayName")
+        self.iconType = Field("iconType")
+        self.isActive = Field("isActive")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.timeOffReasonIconType`.
+public typealias TimeOffReasonIconType = OpenEnum<TimeOffReasonIconTypeValues>
+
+/// The values of `TimeOffReasonIconType` that the spec declares; others decode and re-encode too.
+public enum TimeOffReasonIconTypeValues: EnumValues {
+    public static let known: [String] = [
+        "none",
+        "car",
+        "calendar",
+        "running",
+        "plane",
+        "firstAid",
+        "doctor",
+        "notWorking",
+        "clock",
+        "juryDuty",
+        "globe",
+        "cup",
+        "phone",
+        "weather",
+        "umbrella",
+        "piggyBank",
+        "dog",
+        "cake",
+        "trafficCone",
+        "pin",
+        "sunny",
+        "unknownFutureValue",
+    ]
+}
+
+extension TimeOffReasonIconType {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var car: Self { Self(rawValue: "car") }
+
+    public static var calendar: Self { Self(rawValue: "calendar") }
+
+    public static var running: Self { Self(rawValue: "running") }
+
+    public static var plane: Self { Self(rawValue: "plane") }
+
+    public static var firstAid: Self { Self(rawValue: "firstAid") }
+
+    public static var doctor: Self { Self(rawValue: "doctor") }
+
+    public static var notWorking: Self { Self(rawValue: "notWorking") }
+
+    public static var clock: Self { Self(rawValue: "clock") }
+
+    public static var juryDuty: Self { Self(rawValue: "juryDuty") }
+
+    public static var globe: Self { Self(rawValue: "globe") }
+
+    public static var cup: Self { Self(rawValue: "cup") }
+
+    public static var phone: Self { Self(rawValue: "phone") }
+
+    public static var weather: Self { Self(rawValue: "weather") }
+
+    public static var umbrella: Self { Self(rawValue: "umbrella") }
+
+    public static var piggyBank: Self { Self(rawValue: "piggyBank") }
+
+    public static var dog: Self { Self(rawValue: "dog") }
+
+    public static var cake: Self { Self(rawValue: "cake") }
+
+    public static var trafficCone: Self { Self(rawValue: "trafficCone") }
+
+    public static var pin: Self { Self(rawValue: "pin") }
+
+    public static var sunny: Self { Self(rawValue: "sunny") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `TimeOffReason`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.timeOffReason`.
+public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
+    public typealias Model = TimeOffReason
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.timeOffReason",
+        model: TimeOffReason.self,
+        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.timeOffReason/stageForDeletion` (POST).
+    public func stageForDeletion() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+/// Its properties are listed in `TimeOffRequestFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffrequest?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
+public typealias TimeOffRequest = Model<TimeOffRequestFields>
+
+/// The properties of a `TimeOffRequest`, inherited ones included.
+public struct TimeOffRequestFields: FieldSet {
+    public static let all = TimeOffRequestFields()
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeOffRequest",
+        base: ScheduleChangeRequest.self,
+        fields: all
+    )
+    public let id: Field<String>
+    public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
+    public let createdDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
+    public let lastModifiedBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
+    public let lastModifiedDateTime: Field<Date>
+
+    public let assignedTo: Field<ScheduleChangeRequestActor>
+
+    /// Set by the service: read it, do not send it.
+    public let managerActionDateTime: Field<Date>
+
+    public let managerActionMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let managerUserId: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let senderDateTime: Field<Date>
+
+    public let senderMessage: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let senderUserId: Field<String>
+
+    public let state: Field<ScheduleChangeState>
+    public let endDateTime: Field<Date>
+    public let startDateTime: Field<Date>
+    public let timeOffReasonId: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.assignedTo = Field("assignedTo")
+        self.managerActionDateTime = Field("managerActionDateTime")
+        self.managerActionMessage = Field("managerActionMessage")
+        self.managerUserId = Field("managerUserId")
+        self.senderDateTime = Field("senderDateTime")
+        self.senderMessage = Field("senderMessage")
+        self.senderUserId = Field("senderUserId")
+        self.state = Field("state")
+        self.endDateTime = Field("endDateTime")
+        self.startDateTime = Field("startDateTime")
+        self.timeOffReasonId = Field("timeOffReasonId")
+    }
+}
+
+/// Requests for one `TimeOff`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.timeOff`.
+public struct TimeOffRequestBuilder: ModelRequestBuilder {
+    public typealias Model = TimeOff
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.timeOff",
+        model: TimeOff.self,
+        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.timeOff/stageForDeletion` (POST).
+    public func stageForDeletion() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+/// Requests for one `TimeOffRequest`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
+public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
+    public typealias Model = TimeOffRequest
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.timeOffRequest",
+        model: TimeOffRequest.self,
+        operations: [
+            .init("approve", .post, ["approve"]),
+            .init("decline", .post, ["decline"]),
+            .init("stageForDeletion", .post, ["stageForDeletion"]),
+        ]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.timeOffRequest/approve` (POST).
+    public func approve(message: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("approve"))
+        var body = JSONObject()
+        body.set("message", message)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.timeOffRequest/decline` (POST).
+    public func decline(message: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("decline"))
+        var body = JSONObject()
+        body.set("message", message)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.timeOffRequest/stageForDeletion` (POST).
+    public func stageForDeletion() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+/// Its properties are listed in `TimePeriodFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeperiod?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timePeriod`.
+public typealias TimePeriod = Model<TimePeriodFields>
+
+/// The properties of a `TimePeriod`, inherited ones included.
+public struct TimePeriodFields: FieldSet {
+    public static let all = TimePeriodFields()
+    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: all)
+    public let endDateTime: Field<Date>
+    public let startDateTime: Field<Date>
+
+    public init() {
+        self.endDateTime = Field("endDateTime")
+        self.startDateTime = Field("startDateTime")
+    }
+}
+
+/// Its properties are listed in `TimeRangeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timerange?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeRange`.
+public typealias TimeRange = Model<TimeRangeFields>
+
+/// The properties of a `TimeRange`, inherited ones included.
+public struct TimeRangeFields: FieldSet {
+    public static let all = TimeRangeFields()
+    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: all)
+    public let endTime: Field<TimeOfDay>
+    public let startTime: Field<TimeOfDay>
+
+    public init() {
+        self.endTime = Field("endTime")
+        self.startTime = Field("startTime")
+    }
+}
+
+/// Its properties are listed in `TimeSlotFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeslot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeSlot`.
+public typealias TimeSlot = Model<TimeSlotFields>
+
+/// The properties of a `TimeSlot`, inherited ones included.
+public struct TimeSlotFields: FieldSet {
+    public static let all = TimeSlotFields()
+    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: all)
+    public let end: Field<DateTimeTimeZone>
+    public let start: Field<DateTimeTimeZone>
+
+    public init() {
+        self.end = Field("end")
+        self.start = Field("start")
+    }
+}
+
+/// Its properties are listed in `TimeZoneBaseFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezonebase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.timeZoneBase`.
+public typealias TimeZoneBase = Model<TimeZoneBaseFields>
+
+/// The properties of a `TimeZoneBase`, inherited ones included.
+public struct TimeZoneBaseFields: FieldSet {
+    public static let all = TimeZoneBaseFields()
+    public static let schema = ModelSchema("microsoft.graph.timeZoneBase", derived: [CustomTimeZone.self], fields: all)
+    public let name: Field<String>
+
+    public init() {
+        self.name = Field("name")
+    }
+}
+
 /// Its properties are listed in `TimeZoneInformationFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezoneinformation?view=graph-rest-1.0>
@@ -11070,263 +11433,5 @@ public struct WebApplicationFirewallVerificationModelFields: FieldSet {
         self.verifiedDetails = Field("verifiedDetails")
         self.verifiedHost = Field("verifiedHost")
         self.provider = Field("provider")
-    }
-}
-
-/// Requests for one `WebApplicationFirewallVerificationModel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`.
-public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApplicationFirewallVerificationModel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webApplicationFirewallVerificationModel",
-        model: WebApplicationFirewallVerificationModel.self,
-        children: [.init("provider", "microsoft.graph.webApplicationFirewallProvider", collection: false)]
-    )
-
-    public var provider: WebApplicationFirewallProviderRequestBuilder {
-        .init(client: client, path: path.appending("provider"))
-    }
-}
-
-/// Its properties are listed in `WebApplicationFirewallVerificationResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverificationresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationResult`.
-public typealias WebApplicationFirewallVerificationResult = Model<WebApplicationFirewallVerificationResultFields>
-
-/// The properties of a `WebApplicationFirewallVerificationResult`, inherited ones included.
-public struct WebApplicationFirewallVerificationResultFields: FieldSet {
-    public static let all = WebApplicationFirewallVerificationResultFields()
-    public static let schema = ModelSchema("microsoft.graph.webApplicationFirewallVerificationResult", fields: all)
-    public let errors: Field<[GenericError]>
-    public let status: Field<WebApplicationFirewallVerificationStatus>
-    public let verifiedOnDateTime: Field<Date>
-    public let warnings: Field<[GenericError]>
-
-    public init() {
-        self.errors = Field("errors")
-        self.status = Field("status")
-        self.verifiedOnDateTime = Field("verifiedOnDateTime")
-        self.warnings = Field("warnings")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationStatus`.
-public typealias WebApplicationFirewallVerificationStatus = OpenEnum<WebApplicationFirewallVerificationStatusValues>
-
-/// The values of `WebApplicationFirewallVerificationStatus` that the spec declares; others decode and re-encode too.
-public enum WebApplicationFirewallVerificationStatusValues: EnumValues {
-    public static let known: [String] = ["success", "warning", "failure", "unknownFutureValue"]
-}
-
-extension WebApplicationFirewallVerificationStatus {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `WebApplicationFirewallVerifiedDetailsFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverifieddetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerifiedDetails`.
-public typealias WebApplicationFirewallVerifiedDetails = Model<WebApplicationFirewallVerifiedDetailsFields>
-
-/// The properties of a `WebApplicationFirewallVerifiedDetails`, inherited ones included.
-public struct WebApplicationFirewallVerifiedDetailsFields: FieldSet {
-    public static let all = WebApplicationFirewallVerifiedDetailsFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallVerifiedDetails",
-        derived: [AkamaiVerifiedDetailsModel.self, CloudFlareVerifiedDetailsModel.self],
-        fields: all
-    )
-
-    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
-
-    public init() {
-        self.dnsConfiguration = Field("dnsConfiguration")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.webBrowserCookieSettings`.
-public typealias WebBrowserCookieSettings = OpenEnum<WebBrowserCookieSettingsValues>
-
-/// The values of `WebBrowserCookieSettings` that the spec declares; others decode and re-encode too.
-public enum WebBrowserCookieSettingsValues: EnumValues {
-    public static let known: [String] = [
-        "browserDefault",
-        "blockAlways",
-        "allowCurrentWebSite",
-        "allowFromWebsitesVisited",
-        "allowAlways",
-    ]
-}
-
-extension WebBrowserCookieSettings {
-    public static var browserDefault: Self { Self(rawValue: "browserDefault") }
-
-    public static var blockAlways: Self { Self(rawValue: "blockAlways") }
-
-    public static var allowCurrentWebSite: Self { Self(rawValue: "allowCurrentWebSite") }
-
-    public static var allowFromWebsitesVisited: Self { Self(rawValue: "allowFromWebsitesVisited") }
-
-    public static var allowAlways: Self { Self(rawValue: "allowAlways") }
-}
-
-/// Its properties are listed in `WebPartFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpart?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webPart`.
-public typealias WebPart = Model<WebPartFields>
-
-/// The properties of a `WebPart`, inherited ones included.
-public struct WebPartFields: FieldSet {
-    public static let all = WebPartFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.webPart",
-        base: Entity.self,
-        derived: [StandardWebPart.self, TextWebPart.self],
-        fields: all
-    )
-
-    public let id: Field<String>
-
-    public init() {
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `WebPartDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webPartData`.
-public typealias WebPartData = Model<WebPartDataFields>
-
-/// The properties of a `WebPartData`, inherited ones included.
-public struct WebPartDataFields: FieldSet {
-    public static let all = WebPartDataFields()
-    public static let schema = ModelSchema("microsoft.graph.webPartData", fields: all)
-    public let dataVersion: Field<String>
-    public let description: Field<String>
-    public let properties: Field<JSONValue>
-    public let serverProcessedContent: Field<ServerProcessedContent>
-    public let title: Field<String>
-
-    public init() {
-        self.dataVersion = Field("dataVersion")
-        self.description = Field("description")
-        self.properties = Field("properties")
-        self.serverProcessedContent = Field("serverProcessedContent")
-        self.title = Field("title")
-    }
-}
-
-/// Its properties are listed in `WebPartPositionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartposition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webPartPosition`.
-public typealias WebPartPosition = Model<WebPartPositionFields>
-
-/// The properties of a `WebPartPosition`, inherited ones included.
-public struct WebPartPositionFields: FieldSet {
-    public static let all = WebPartPositionFields()
-    public static let schema = ModelSchema("microsoft.graph.webPartPosition", fields: all)
-    public let columnId: Field<Double>
-    public let horizontalSectionId: Field<Double>
-    public let isInVerticalSection: Field<Bool>
-    public let webPartIndex: Field<Double>
-
-    public init() {
-        self.columnId = Field("columnId")
-        self.horizontalSectionId = Field("horizontalSectionId")
-        self.isInVerticalSection = Field("isInVerticalSection")
-        self.webPartIndex = Field("webPartIndex")
-    }
-}
-
-/// Requests for one `WebPart`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.webPart`.
-public struct WebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebPart
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webPart",
-        model: WebPart.self,
-        operations: [
-            .init("getPositionOfWebPart", .post, ["getPositionOfWebPart"], response: .model(WebPartPosition.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.webPart/getPositionOfWebPart` (POST).
-    public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
-        let request = APIRequest(method: .post, path: path.appending("getPositionOfWebPart"))
-        return OperationRequest(client: client, request: request, decoder: .model(WebPartPosition.self))
-    }
-}
-
-/// Its properties are listed in `WebauthnAuthenticationExtensionsClientInputsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientinputs?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientInputs`.
-public typealias WebauthnAuthenticationExtensionsClientInputs =
-    Model<WebauthnAuthenticationExtensionsClientInputsFields>
-
-/// The properties of a `WebauthnAuthenticationExtensionsClientInputs`, inherited ones included.
-public struct WebauthnAuthenticationExtensionsClientInputsFields: FieldSet {
-    public static let all = WebauthnAuthenticationExtensionsClientInputsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientInputs", fields: all)
-
-    public init() {
-    }
-}
-
-/// Its properties are listed in `WebauthnAuthenticationExtensionsClientOutputsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientoutputs?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientOutputs`.
-public typealias WebauthnAuthenticationExtensionsClientOutputs =
-    Model<WebauthnAuthenticationExtensionsClientOutputsFields>
-
-/// The properties of a `WebauthnAuthenticationExtensionsClientOutputs`, inherited ones included.
-public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
-    public static let all = WebauthnAuthenticationExtensionsClientOutputsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientOutputs", fields: all)
-
-    public init() {
     }
 }

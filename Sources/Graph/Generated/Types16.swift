@@ -4,6 +4,264 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Requests for one `WebApplicationFirewallVerificationModel`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`.
+public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelRequestBuilder {
+    public typealias Model = WebApplicationFirewallVerificationModel
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.webApplicationFirewallVerificationModel",
+        model: WebApplicationFirewallVerificationModel.self,
+        children: [.init("provider", "microsoft.graph.webApplicationFirewallProvider", collection: false)]
+    )
+
+    public var provider: WebApplicationFirewallProviderRequestBuilder {
+        .init(client: client, path: path.appending("provider"))
+    }
+}
+
+/// Its properties are listed in `WebApplicationFirewallVerificationResultFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverificationresult?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationResult`.
+public typealias WebApplicationFirewallVerificationResult = Model<WebApplicationFirewallVerificationResultFields>
+
+/// The properties of a `WebApplicationFirewallVerificationResult`, inherited ones included.
+public struct WebApplicationFirewallVerificationResultFields: FieldSet {
+    public static let all = WebApplicationFirewallVerificationResultFields()
+    public static let schema = ModelSchema("microsoft.graph.webApplicationFirewallVerificationResult", fields: all)
+    public let errors: Field<[GenericError]>
+    public let status: Field<WebApplicationFirewallVerificationStatus>
+    public let verifiedOnDateTime: Field<Date>
+    public let warnings: Field<[GenericError]>
+
+    public init() {
+        self.errors = Field("errors")
+        self.status = Field("status")
+        self.verifiedOnDateTime = Field("verifiedOnDateTime")
+        self.warnings = Field("warnings")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationStatus`.
+public typealias WebApplicationFirewallVerificationStatus = OpenEnum<WebApplicationFirewallVerificationStatusValues>
+
+/// The values of `WebApplicationFirewallVerificationStatus` that the spec declares; others decode and re-encode too.
+public enum WebApplicationFirewallVerificationStatusValues: EnumValues {
+    public static let known: [String] = ["success", "warning", "failure", "unknownFutureValue"]
+}
+
+extension WebApplicationFirewallVerificationStatus {
+    public static var success: Self { Self(rawValue: "success") }
+
+    public static var warning: Self { Self(rawValue: "warning") }
+
+    public static var failure: Self { Self(rawValue: "failure") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `WebApplicationFirewallVerifiedDetailsFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverifieddetails?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerifiedDetails`.
+public typealias WebApplicationFirewallVerifiedDetails = Model<WebApplicationFirewallVerifiedDetailsFields>
+
+/// The properties of a `WebApplicationFirewallVerifiedDetails`, inherited ones included.
+public struct WebApplicationFirewallVerifiedDetailsFields: FieldSet {
+    public static let all = WebApplicationFirewallVerifiedDetailsFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplicationFirewallVerifiedDetails",
+        derived: [AkamaiVerifiedDetailsModel.self, CloudFlareVerifiedDetailsModel.self],
+        fields: all
+    )
+
+    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
+
+    public init() {
+        self.dnsConfiguration = Field("dnsConfiguration")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.webBrowserCookieSettings`.
+public typealias WebBrowserCookieSettings = OpenEnum<WebBrowserCookieSettingsValues>
+
+/// The values of `WebBrowserCookieSettings` that the spec declares; others decode and re-encode too.
+public enum WebBrowserCookieSettingsValues: EnumValues {
+    public static let known: [String] = [
+        "browserDefault",
+        "blockAlways",
+        "allowCurrentWebSite",
+        "allowFromWebsitesVisited",
+        "allowAlways",
+    ]
+}
+
+extension WebBrowserCookieSettings {
+    public static var browserDefault: Self { Self(rawValue: "browserDefault") }
+
+    public static var blockAlways: Self { Self(rawValue: "blockAlways") }
+
+    public static var allowCurrentWebSite: Self { Self(rawValue: "allowCurrentWebSite") }
+
+    public static var allowFromWebsitesVisited: Self { Self(rawValue: "allowFromWebsitesVisited") }
+
+    public static var allowAlways: Self { Self(rawValue: "allowAlways") }
+}
+
+/// Its properties are listed in `WebPartFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpart?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webPart`.
+public typealias WebPart = Model<WebPartFields>
+
+/// The properties of a `WebPart`, inherited ones included.
+public struct WebPartFields: FieldSet {
+    public static let all = WebPartFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.webPart",
+        base: Entity.self,
+        derived: [StandardWebPart.self, TextWebPart.self],
+        fields: all
+    )
+
+    public let id: Field<String>
+
+    public init() {
+        self.id = Field("id")
+    }
+}
+
+/// Its properties are listed in `WebPartDataFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartdata?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webPartData`.
+public typealias WebPartData = Model<WebPartDataFields>
+
+/// The properties of a `WebPartData`, inherited ones included.
+public struct WebPartDataFields: FieldSet {
+    public static let all = WebPartDataFields()
+    public static let schema = ModelSchema("microsoft.graph.webPartData", fields: all)
+    public let dataVersion: Field<String>
+    public let description: Field<String>
+    public let properties: Field<JSONValue>
+    public let serverProcessedContent: Field<ServerProcessedContent>
+    public let title: Field<String>
+
+    public init() {
+        self.dataVersion = Field("dataVersion")
+        self.description = Field("description")
+        self.properties = Field("properties")
+        self.serverProcessedContent = Field("serverProcessedContent")
+        self.title = Field("title")
+    }
+}
+
+/// Its properties are listed in `WebPartPositionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webpartposition?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webPartPosition`.
+public typealias WebPartPosition = Model<WebPartPositionFields>
+
+/// The properties of a `WebPartPosition`, inherited ones included.
+public struct WebPartPositionFields: FieldSet {
+    public static let all = WebPartPositionFields()
+    public static let schema = ModelSchema("microsoft.graph.webPartPosition", fields: all)
+    public let columnId: Field<Double>
+    public let horizontalSectionId: Field<Double>
+    public let isInVerticalSection: Field<Bool>
+    public let webPartIndex: Field<Double>
+
+    public init() {
+        self.columnId = Field("columnId")
+        self.horizontalSectionId = Field("horizontalSectionId")
+        self.isInVerticalSection = Field("isInVerticalSection")
+        self.webPartIndex = Field("webPartIndex")
+    }
+}
+
+/// Requests for one `WebPart`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.webPart`.
+public struct WebPartRequestBuilder: ModelRequestBuilder {
+    public typealias Model = WebPart
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.webPart",
+        model: WebPart.self,
+        operations: [
+            .init("getPositionOfWebPart", .post, ["getPositionOfWebPart"], response: .model(WebPartPosition.self)),
+        ]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.webPart/getPositionOfWebPart` (POST).
+    public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
+        let request = APIRequest(method: .post, path: path.appending("getPositionOfWebPart"))
+        return OperationRequest(client: client, request: request, decoder: .model(WebPartPosition.self))
+    }
+}
+
+/// Its properties are listed in `WebauthnAuthenticationExtensionsClientInputsFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientinputs?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientInputs`.
+public typealias WebauthnAuthenticationExtensionsClientInputs =
+    Model<WebauthnAuthenticationExtensionsClientInputsFields>
+
+/// The properties of a `WebauthnAuthenticationExtensionsClientInputs`, inherited ones included.
+public struct WebauthnAuthenticationExtensionsClientInputsFields: FieldSet {
+    public static let all = WebauthnAuthenticationExtensionsClientInputsFields()
+    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientInputs", fields: all)
+
+    public init() {
+    }
+}
+
+/// Its properties are listed in `WebauthnAuthenticationExtensionsClientOutputsFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/webauthnauthenticationextensionsclientoutputs?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.webauthnAuthenticationExtensionsClientOutputs`.
+public typealias WebauthnAuthenticationExtensionsClientOutputs =
+    Model<WebauthnAuthenticationExtensionsClientOutputsFields>
+
+/// The properties of a `WebauthnAuthenticationExtensionsClientOutputs`, inherited ones included.
+public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
+    public static let all = WebauthnAuthenticationExtensionsClientOutputsFields()
+    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientOutputs", fields: all)
+
+    public init() {
+    }
+}
+
 /// Its properties are listed in `WebauthnAuthenticatorAttestationResponseFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:

@@ -4,6 +4,37 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `ApprovalStageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvalstage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.approvalStage`.
+public typealias ApprovalStage = Model<ApprovalStageFields>
+
+/// The properties of a `ApprovalStage`, inherited ones included.
+public struct ApprovalStageFields: FieldSet {
+    public static let all = ApprovalStageFields()
+    public static let schema = ModelSchema("microsoft.graph.approvalStage", base: Entity.self, fields: all)
+    public let id: Field<String>
+    public let assignedToMe: Field<Bool>
+    public let displayName: Field<String>
+    public let justification: Field<String>
+    public let reviewedBy: Field<Identity>
+    public let reviewedDateTime: Field<Date>
+    public let reviewResult: Field<String>
+    public let status: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.assignedToMe = Field("assignedToMe")
+        self.displayName = Field("displayName")
+        self.justification = Field("justification")
+        self.reviewedBy = Field("reviewedBy")
+        self.reviewedDateTime = Field("reviewedDateTime")
+        self.reviewResult = Field("reviewResult")
+        self.status = Field("status")
+    }
+}
+
 /// Requests for one `ApprovalStage`: `request()` reads, updates or deletes it.
 ///
 /// - Remark: Generated from `microsoft.graph.approvalStage`.
@@ -5456,118 +5487,6 @@ public struct BasicAuthenticationFields: FieldSet {
     }
 }
 
-/// The body of a JSON batch request, POSTed to `$batch`; a batch holds at most 20 requests.
-///
-/// Its properties are listed in `BatchRequestContentFields`; read and write them as `value.name`.
-///
-/// - Remark: Generated from `bindery.batching.batchRequestContent`.
-public typealias BatchRequestContent = Model<BatchRequestContentFields>
-
-/// The properties of a `BatchRequestContent`, inherited ones included.
-public struct BatchRequestContentFields: FieldSet {
-    public static let all = BatchRequestContentFields()
-    public static let schema = ModelSchema("bindery.batching.batchRequestContent", fields: all)
-
-    /// The requests of the batch (at most 20), each with an identifier unique in the batch.
-    public let requests: Field<[BatchRequestStep]>
-
-    public init() {
-        self.requests = Field("requests")
-    }
-}
-
-/// One request inside a JSON batch.
-///
-/// Its properties are listed in `BatchRequestStepFields`; read and write them as `value.name`.
-///
-/// - Remark: Generated from `bindery.batching.batchRequestStep`.
-public typealias BatchRequestStep = Model<BatchRequestStepFields>
-
-/// The properties of a `BatchRequestStep`, inherited ones included.
-public struct BatchRequestStepFields: FieldSet {
-    public static let all = BatchRequestStepFields()
-    public static let schema = ModelSchema("bindery.batching.batchRequestStep", fields: all)
-
-    /// Identifies the request within the batch; its response carries the same identifier.
-    public let id: Field<String>
-
-    /// The HTTP method, such as `GET` or `POST`.
-    public let method: Field<String>
-
-    /// The request URL relative to the service root, such as `/me/messages?$top=5`.
-    public let url: Field<String>
-
-    /// A JSON object of header names to values; required (with `Content-Type`) when the request has a body.
-    public let headers: Field<JSONValue>
-
-    /// The request body: a JSON value, or a base64 string for other content types.
-    public let body: Field<JSONValue>
-
-    /// Identifiers of requests in the same batch that must complete before this one runs.
-    public let dependsOn: Field<[String]>
-
-    public init() {
-        self.id = Field("id")
-        self.method = Field("method")
-        self.url = Field("url")
-        self.headers = Field("headers")
-        self.body = Field("body")
-        self.dependsOn = Field("dependsOn")
-    }
-}
-
-/// The body of a JSON batch response: one response per request, in any order.
-///
-/// Its properties are listed in `BatchResponseContentFields`; read and write them as `value.name`.
-///
-/// - Remark: Generated from `bindery.batching.batchResponseContent`.
-public typealias BatchResponseContent = Model<BatchResponseContentFields>
-
-/// The properties of a `BatchResponseContent`, inherited ones included.
-public struct BatchResponseContentFields: FieldSet {
-    public static let all = BatchResponseContentFields()
-    public static let schema = ModelSchema("bindery.batching.batchResponseContent", fields: all)
-
-    /// The responses, matched to requests by `id`.
-    public let responses: Field<[BatchResponseStep]>
-
-    public init() {
-        self.responses = Field("responses")
-    }
-}
-
-/// The response to one request of a JSON batch; a 429 here is throttling of that request alone.
-///
-/// Its properties are listed in `BatchResponseStepFields`; read and write them as `value.name`.
-///
-/// - Remark: Generated from `bindery.batching.batchResponseStep`.
-public typealias BatchResponseStep = Model<BatchResponseStepFields>
-
-/// The properties of a `BatchResponseStep`, inherited ones included.
-public struct BatchResponseStepFields: FieldSet {
-    public static let all = BatchResponseStepFields()
-    public static let schema = ModelSchema("bindery.batching.batchResponseStep", fields: all)
-
-    /// The identifier of the request this answers.
-    public let id: Field<String>
-
-    /// The HTTP status code of the individual response.
-    public let status: Field<Int32>
-
-    /// A JSON object of the individual response's header names to values, such as `Retry-After`.
-    public let headers: Field<JSONValue>
-
-    /// The individual response's body: a JSON value, or a base64 string for other content types.
-    public let body: Field<JSONValue>
-
-    public init() {
-        self.id = Field("id")
-        self.status = Field("status")
-        self.headers = Field("headers")
-        self.body = Field("body")
-    }
-}
-
 /// Its properties are listed in `BinaryContentFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/binarycontent?view=graph-rest-1.0>
@@ -9477,5 +9396,38 @@ public struct CallRecordsFailureInfoFields: FieldSet {
     public init() {
         self.reason = Field("reason")
         self.stage = Field("stage")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
+public typealias CallRecordsFailureStage = OpenEnum<CallRecordsFailureStageValues>
+
+/// The values of `CallRecordsFailureStage` that the spec declares; others decode and re-encode too.
+public enum CallRecordsFailureStageValues: EnumValues {
+    public static let known: [String] = ["unknown", "callSetup", "midcall", "unknownFutureValue"]
+}
+
+extension CallRecordsFailureStage {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var callSetup: Self { Self(rawValue: "callSetup") }
+
+    public static var midcall: Self { Self(rawValue: "midcall") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CallRecordsFeedbackTokenSetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-feedbacktokenset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.feedbackTokenSet`.
+public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSetFields>
+
+/// The properties of a `CallRecordsFeedbackTokenSet`, inherited ones included.
+public struct CallRecordsFeedbackTokenSetFields: FieldSet {
+    public static let all = CallRecordsFeedbackTokenSetFields()
+    public static let schema = ModelSchema("microsoft.graph.callRecords.feedbackTokenSet", fields: all)
+
+    public init() {
     }
 }

@@ -4,39 +4,6 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
-public typealias CallRecordsFailureStage = OpenEnum<CallRecordsFailureStageValues>
-
-/// The values of `CallRecordsFailureStage` that the spec declares; others decode and re-encode too.
-public enum CallRecordsFailureStageValues: EnumValues {
-    public static let known: [String] = ["unknown", "callSetup", "midcall", "unknownFutureValue"]
-}
-
-extension CallRecordsFailureStage {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var callSetup: Self { Self(rawValue: "callSetup") }
-
-    public static var midcall: Self { Self(rawValue: "midcall") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsFeedbackTokenSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-feedbacktokenset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.feedbackTokenSet`.
-public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSetFields>
-
-/// The properties of a `CallRecordsFeedbackTokenSet`, inherited ones included.
-public struct CallRecordsFeedbackTokenSetFields: FieldSet {
-    public static let all = CallRecordsFeedbackTokenSetFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.feedbackTokenSet", fields: all)
-
-    public init() {
-    }
-}
-
 /// Its properties are listed in `CallRecordsMediaFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-media?view=graph-rest-1.0>
@@ -10457,5 +10424,35 @@ extension CollectionRequestBuilder where Item == ConversationMemberRequestBuilde
         body.set("values", values)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
+    }
+}
+
+/// Its properties are listed in `ConversationMemberRoleUpdatedEventMessageDetailFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/conversationmemberroleupdatedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail`.
+public typealias ConversationMemberRoleUpdatedEventMessageDetail =
+    Model<ConversationMemberRoleUpdatedEventMessageDetailFields>
+
+/// The properties of a `ConversationMemberRoleUpdatedEventMessageDetail`, inherited ones included.
+public struct ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
+    public static let all = ConversationMemberRoleUpdatedEventMessageDetailFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: all
+    )
+
+    public let conversationMemberRoles: Field<[String]>
+    public let conversationMemberUser: Field<TeamworkUserIdentity>
+    public let initiator: Field<IdentitySet>
+
+    public init() {
+        self.conversationMemberRoles = Field("conversationMemberRoles")
+        self.conversationMemberUser = Field("conversationMemberUser")
+        self.initiator = Field("initiator")
     }
 }

@@ -4,36 +4,6 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `ConversationMemberRoleUpdatedEventMessageDetailFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/conversationmemberroleupdatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail`.
-public typealias ConversationMemberRoleUpdatedEventMessageDetail =
-    Model<ConversationMemberRoleUpdatedEventMessageDetailFields>
-
-/// The properties of a `ConversationMemberRoleUpdatedEventMessageDetail`, inherited ones included.
-public struct ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = ConversationMemberRoleUpdatedEventMessageDetailFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: all
-    )
-
-    public let conversationMemberRoles: Field<[String]>
-    public let conversationMemberUser: Field<TeamworkUserIdentity>
-    public let initiator: Field<IdentitySet>
-
-    public init() {
-        self.conversationMemberRoles = Field("conversationMemberRoles")
-        self.conversationMemberUser = Field("conversationMemberUser")
-        self.initiator = Field("initiator")
-    }
-}
-
 /// Requests for one `Conversation`: `request()` reads, updates or deletes it.
 ///
 /// - Remark: Generated from `microsoft.graph.conversation`.

@@ -12251,29 +12251,3 @@ public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder 
         )
     }
 }
-
-/// Requests for one `ExternalConnectorsExternal`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
-public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternal
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.external",
-        model: ExternalConnectorsExternal.self,
-        children: [.init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true)]
-    )
-
-    /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
-    public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
-        .init(client: client, path: path.appending("connections"))
-    }
-}

@@ -4,6 +4,32 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Requests for one `ExternalConnectorsExternal`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
+public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ExternalConnectorsExternal
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.externalConnectors.external",
+        model: ExternalConnectorsExternal.self,
+        children: [.init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true)]
+    )
+
+    /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
+    public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
+        .init(client: client, path: path.appending("connections"))
+    }
+}
+
 /// Its properties are listed in `ExternalConnectorsIdentityFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-identity?view=graph-rest-1.0>
@@ -10199,93 +10225,5 @@ public struct IntegratedApplicationMetadataFields: FieldSet {
     public init() {
         self.name = Field("name")
         self.version = Field("version")
-    }
-}
-
-/// Its properties are listed in `InternalDomainFederationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internaldomainfederation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
-public typealias InternalDomainFederation = Model<InternalDomainFederationFields>
-
-/// The properties of a `InternalDomainFederation`, inherited ones included.
-public struct InternalDomainFederationFields: FieldSet {
-    public static let all = InternalDomainFederationFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.internalDomainFederation",
-        base: SamlOrWsFedProvider.self,
-        fields: all
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-    public let activeSignInUri: Field<String>
-    public let federatedIdpMfaBehavior: Field<FederatedIdpMfaBehavior>
-    public let isSignedAuthenticationRequestRequired: Field<Bool>
-    public let nextSigningCertificate: Field<String>
-    public let passwordResetUri: Field<String>
-    public let promptLoginBehavior: Field<PromptLoginBehavior>
-    public let signingCertificateUpdateStatus: Field<SigningCertificateUpdateStatus>
-    public let signOutUri: Field<String>
-
-    public init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
-        self.activeSignInUri = Field("activeSignInUri")
-        self.federatedIdpMfaBehavior = Field("federatedIdpMfaBehavior")
-        self.isSignedAuthenticationRequestRequired = Field("isSignedAuthenticationRequestRequired")
-        self.nextSigningCertificate = Field("nextSigningCertificate")
-        self.passwordResetUri = Field("passwordResetUri")
-        self.promptLoginBehavior = Field("promptLoginBehavior")
-        self.signingCertificateUpdateStatus = Field("signingCertificateUpdateStatus")
-        self.signOutUri = Field("signOutUri")
-    }
-}
-
-/// Requests for one `InternalDomainFederation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
-public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InternalDomainFederation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.internalDomainFederation",
-        model: InternalDomainFederation.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == InternalDomainFederationRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.internalDomainFederation/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 }

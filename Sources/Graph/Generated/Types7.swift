@@ -4,6 +4,94 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `InternalDomainFederationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internaldomainfederation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
+public typealias InternalDomainFederation = Model<InternalDomainFederationFields>
+
+/// The properties of a `InternalDomainFederation`, inherited ones included.
+public struct InternalDomainFederationFields: FieldSet {
+    public static let all = InternalDomainFederationFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.internalDomainFederation",
+        base: SamlOrWsFedProvider.self,
+        fields: all
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let issuerUri: Field<String>
+    public let metadataExchangeUri: Field<String>
+    public let passiveSignInUri: Field<String>
+    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
+    public let signingCertificate: Field<String>
+    public let activeSignInUri: Field<String>
+    public let federatedIdpMfaBehavior: Field<FederatedIdpMfaBehavior>
+    public let isSignedAuthenticationRequestRequired: Field<Bool>
+    public let nextSigningCertificate: Field<String>
+    public let passwordResetUri: Field<String>
+    public let promptLoginBehavior: Field<PromptLoginBehavior>
+    public let signingCertificateUpdateStatus: Field<SigningCertificateUpdateStatus>
+    public let signOutUri: Field<String>
+
+    public init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.issuerUri = Field("issuerUri")
+        self.metadataExchangeUri = Field("metadataExchangeUri")
+        self.passiveSignInUri = Field("passiveSignInUri")
+        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
+        self.signingCertificate = Field("signingCertificate")
+        self.activeSignInUri = Field("activeSignInUri")
+        self.federatedIdpMfaBehavior = Field("federatedIdpMfaBehavior")
+        self.isSignedAuthenticationRequestRequired = Field("isSignedAuthenticationRequestRequired")
+        self.nextSigningCertificate = Field("nextSigningCertificate")
+        self.passwordResetUri = Field("passwordResetUri")
+        self.promptLoginBehavior = Field("promptLoginBehavior")
+        self.signingCertificateUpdateStatus = Field("signingCertificateUpdateStatus")
+        self.signOutUri = Field("signOutUri")
+    }
+}
+
+/// Requests for one `InternalDomainFederation`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
+public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = InternalDomainFederation
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.internalDomainFederation",
+        model: InternalDomainFederation.self,
+        operations: [
+            .init(
+                "availableProviderTypes",
+                .get,
+                ["availableProviderTypes"],
+                onCollection: true,
+                response: .collection(.string)
+            ),
+        ]
+    )
+}
+
+extension CollectionRequestBuilder where Item == InternalDomainFederationRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.internalDomainFederation/availableProviderTypes` (GET).
+    public func availableProviderTypes() -> OperationRequest<[String]> {
+        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+}
+
 /// Its properties are listed in `InternalSponsorsFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/internalsponsors?view=graph-rest-1.0>
@@ -12373,100 +12461,5 @@ public struct MembersDeletedEventMessageDetailFields: FieldSet {
     public init() {
         self.initiator = Field("initiator")
         self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `MembersJoinedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersjoinedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membersJoinedEventMessageDetail`.
-public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessageDetailFields>
-
-/// The properties of a `MembersJoinedEventMessageDetail`, inherited ones included.
-public struct MembersJoinedEventMessageDetailFields: FieldSet {
-    public static let all = MembersJoinedEventMessageDetailFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.membersJoinedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: all
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-
-    public init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `MembersLeftEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/memberslefteventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membersLeftEventMessageDetail`.
-public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDetailFields>
-
-/// The properties of a `MembersLeftEventMessageDetail`, inherited ones included.
-public struct MembersLeftEventMessageDetailFields: FieldSet {
-    public static let all = MembersLeftEventMessageDetailFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.membersLeftEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: all
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-
-    public init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `MembershipOutlierInsightFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membershipoutlierinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
-public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields>
-
-/// The properties of a `MembershipOutlierInsight`, inherited ones included.
-public struct MembershipOutlierInsightFields: FieldSet {
-    public static let all = MembershipOutlierInsightFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.membershipOutlierInsight",
-        base: GovernanceInsight.self,
-        fields: all
-    )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-    public let containerId: Field<String>
-    public let memberId: Field<String>
-    public let outlierContainerType: Field<OutlierContainerType>
-    public let outlierMemberType: Field<OutlierMemberType>
-
-    /// Present when the request expanded it (`expand("container")`).
-    public let container: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("member")`).
-    public let member: Field<DirectoryObject>
-
-    public init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-        self.containerId = Field("containerId")
-        self.memberId = Field("memberId")
-        self.outlierContainerType = Field("outlierContainerType")
-        self.outlierMemberType = Field("outlierMemberType")
-        self.container = Field("container")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.member = Field("member")
     }
 }

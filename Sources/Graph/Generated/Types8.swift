@@ -4,6 +4,101 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `MembersJoinedEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersjoinedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.membersJoinedEventMessageDetail`.
+public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessageDetailFields>
+
+/// The properties of a `MembersJoinedEventMessageDetail`, inherited ones included.
+public struct MembersJoinedEventMessageDetailFields: FieldSet {
+    public static let all = MembersJoinedEventMessageDetailFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.membersJoinedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: all
+    )
+
+    public let initiator: Field<IdentitySet>
+    public let members: Field<[TeamworkUserIdentity]>
+
+    public init() {
+        self.initiator = Field("initiator")
+        self.members = Field("members")
+    }
+}
+
+/// Its properties are listed in `MembersLeftEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/memberslefteventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.membersLeftEventMessageDetail`.
+public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDetailFields>
+
+/// The properties of a `MembersLeftEventMessageDetail`, inherited ones included.
+public struct MembersLeftEventMessageDetailFields: FieldSet {
+    public static let all = MembersLeftEventMessageDetailFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.membersLeftEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: all
+    )
+
+    public let initiator: Field<IdentitySet>
+    public let members: Field<[TeamworkUserIdentity]>
+
+    public init() {
+        self.initiator = Field("initiator")
+        self.members = Field("members")
+    }
+}
+
+/// Its properties are listed in `MembershipOutlierInsightFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membershipoutlierinsight?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
+public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields>
+
+/// The properties of a `MembershipOutlierInsight`, inherited ones included.
+public struct MembershipOutlierInsightFields: FieldSet {
+    public static let all = MembershipOutlierInsightFields()
+
+    public static let schema = ModelSchema(
+        "microsoft.graph.membershipOutlierInsight",
+        base: GovernanceInsight.self,
+        fields: all
+    )
+
+    public let id: Field<String>
+    public let insightCreatedDateTime: Field<Date>
+    public let containerId: Field<String>
+    public let memberId: Field<String>
+    public let outlierContainerType: Field<OutlierContainerType>
+    public let outlierMemberType: Field<OutlierMemberType>
+
+    /// Present when the request expanded it (`expand("container")`).
+    public let container: Field<DirectoryObject>
+
+    /// Present when the request expanded it (`expand("lastModifiedBy")`).
+    public let lastModifiedBy: Field<User>
+
+    /// Present when the request expanded it (`expand("member")`).
+    public let member: Field<DirectoryObject>
+
+    public init() {
+        self.id = Field("id")
+        self.insightCreatedDateTime = Field("insightCreatedDateTime")
+        self.containerId = Field("containerId")
+        self.memberId = Field("memberId")
+        self.outlierContainerType = Field("outlierContainerType")
+        self.outlierMemberType = Field("outlierMemberType")
+        self.container = Field("container")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.member = Field("member")
+    }
+}
+
 /// Requests for one `MembershipOutlierInsight`: `request()` reads, updates or deletes it.
 ///
 /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
@@ -10500,79 +10595,4 @@ public struct PackageFields: FieldSet {
     public init() {
         self.type = Field("type")
     }
-}
-
-/// Its properties are listed in `PackageAccessEntityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageaccessentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageAccessEntity`.
-public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
-
-/// The properties of a `PackageAccessEntity`, inherited ones included.
-public struct PackageAccessEntityFields: FieldSet {
-    public static let all = PackageAccessEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: all)
-    public let resourceId: Field<String>
-    public let resourceType: Field<AccessEntityType>
-
-    public init() {
-        self.resourceId = Field("resourceId")
-        self.resourceType = Field("resourceType")
-    }
-}
-
-/// Its properties are listed in `PackageElementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageElement`.
-public typealias PackageElement = Model<PackageElementFields>
-
-/// The properties of a `PackageElement`, inherited ones included.
-public struct PackageElementFields: FieldSet {
-    public static let all = PackageElementFields()
-    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: all)
-    public let definition: Field<JSONValue>
-    public let id: Field<String>
-
-    public init() {
-        self.definition = Field("definition")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `PackageElementDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelementdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageElementDetail`.
-public typealias PackageElementDetail = Model<PackageElementDetailFields>
-
-/// The properties of a `PackageElementDetail`, inherited ones included.
-public struct PackageElementDetailFields: FieldSet {
-    public static let all = PackageElementDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: all)
-    public let elements: Field<[PackageElement]>
-    public let elementType: Field<String>
-
-    public init() {
-        self.elements = Field("elements")
-        self.elementType = Field("elementType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.packageStatus`.
-public typealias PackageStatus = OpenEnum<PackageStatusValues>
-
-/// The values of `PackageStatus` that the spec declares; others decode and re-encode too.
-public enum PackageStatusValues: EnumValues {
-    public static let known: [String] = ["none", "some", "all", "unknownFutureValue"]
-}
-
-extension PackageStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var some: Self { Self(rawValue: "some") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }

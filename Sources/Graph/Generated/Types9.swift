@@ -4,6 +4,81 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
+/// Its properties are listed in `PackageAccessEntityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageaccessentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.packageAccessEntity`.
+public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
+
+/// The properties of a `PackageAccessEntity`, inherited ones included.
+public struct PackageAccessEntityFields: FieldSet {
+    public static let all = PackageAccessEntityFields()
+    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: all)
+    public let resourceId: Field<String>
+    public let resourceType: Field<AccessEntityType>
+
+    public init() {
+        self.resourceId = Field("resourceId")
+        self.resourceType = Field("resourceType")
+    }
+}
+
+/// Its properties are listed in `PackageElementFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelement?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.packageElement`.
+public typealias PackageElement = Model<PackageElementFields>
+
+/// The properties of a `PackageElement`, inherited ones included.
+public struct PackageElementFields: FieldSet {
+    public static let all = PackageElementFields()
+    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: all)
+    public let definition: Field<JSONValue>
+    public let id: Field<String>
+
+    public init() {
+        self.definition = Field("definition")
+        self.id = Field("id")
+    }
+}
+
+/// Its properties are listed in `PackageElementDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelementdetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.packageElementDetail`.
+public typealias PackageElementDetail = Model<PackageElementDetailFields>
+
+/// The properties of a `PackageElementDetail`, inherited ones included.
+public struct PackageElementDetailFields: FieldSet {
+    public static let all = PackageElementDetailFields()
+    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: all)
+    public let elements: Field<[PackageElement]>
+    public let elementType: Field<String>
+
+    public init() {
+        self.elements = Field("elements")
+        self.elementType = Field("elementType")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.packageStatus`.
+public typealias PackageStatus = OpenEnum<PackageStatusValues>
+
+/// The values of `PackageStatus` that the spec declares; others decode and re-encode too.
+public enum PackageStatusValues: EnumValues {
+    public static let known: [String] = ["none", "some", "all", "unknownFutureValue"]
+}
+
+extension PackageStatus {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var some: Self { Self(rawValue: "some") }
+
+    public static var all: Self { Self(rawValue: "all") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
 /// - Remark: Generated from `microsoft.graph.packageType`.
 public typealias PackageType = OpenEnum<PackageTypeValues>
 
@@ -12457,143 +12532,4 @@ extension ProvisioningAction {
     public static var stagedDelete: Self { Self(rawValue: "stagedDelete") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisioningErrorInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningerrorinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningErrorInfo`.
-public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
-
-/// The properties of a `ProvisioningErrorInfo`, inherited ones included.
-public struct ProvisioningErrorInfoFields: FieldSet {
-    public static let all = ProvisioningErrorInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningErrorInfo", fields: all)
-    public let additionalDetails: Field<String>
-    public let errorCategory: Field<ProvisioningStatusErrorCategory>
-    public let errorCode: Field<String>
-    public let reason: Field<String>
-    public let recommendedAction: Field<String>
-
-    public init() {
-        self.additionalDetails = Field("additionalDetails")
-        self.errorCategory = Field("errorCategory")
-        self.errorCode = Field("errorCode")
-        self.reason = Field("reason")
-        self.recommendedAction = Field("recommendedAction")
-    }
-}
-
-/// Its properties are listed in `ProvisioningObjectSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningobjectsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
-public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
-
-/// The properties of a `ProvisioningObjectSummary`, inherited ones included.
-public struct ProvisioningObjectSummaryFields: FieldSet {
-    public static let all = ProvisioningObjectSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningObjectSummary", base: Entity.self, fields: all)
-    public let id: Field<String>
-    public let activityDateTime: Field<Date>
-    public let changeId: Field<String>
-    public let cycleId: Field<String>
-    public let durationInMilliseconds: Field<Int32>
-    public let initiatedBy: Field<Initiator>
-    public let jobId: Field<String>
-    public let modifiedProperties: Field<[ModifiedProperty]>
-    public let provisioningAction: Field<ProvisioningAction>
-    public let provisioningStatusInfo: Field<ProvisioningStatusInfo>
-    public let provisioningSteps: Field<[ProvisioningStep]>
-    public let servicePrincipal: Field<ProvisioningServicePrincipal>
-    public let sourceIdentity: Field<ProvisionedIdentity>
-    public let sourceSystem: Field<ProvisioningSystem>
-    public let targetIdentity: Field<ProvisionedIdentity>
-    public let targetSystem: Field<ProvisioningSystem>
-    public let tenantId: Field<String>
-
-    public init() {
-        self.id = Field("id")
-        self.activityDateTime = Field("activityDateTime")
-        self.changeId = Field("changeId")
-        self.cycleId = Field("cycleId")
-        self.durationInMilliseconds = Field("durationInMilliseconds")
-        self.initiatedBy = Field("initiatedBy")
-        self.jobId = Field("jobId")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.provisioningAction = Field("provisioningAction")
-        self.provisioningStatusInfo = Field("provisioningStatusInfo")
-        self.provisioningSteps = Field("provisioningSteps")
-        self.servicePrincipal = Field("servicePrincipal")
-        self.sourceIdentity = Field("sourceIdentity")
-        self.sourceSystem = Field("sourceSystem")
-        self.targetIdentity = Field("targetIdentity")
-        self.targetSystem = Field("targetSystem")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Requests for one `ProvisioningObjectSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
-public struct ProvisioningObjectSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProvisioningObjectSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.provisioningObjectSummary",
-        model: ProvisioningObjectSummary.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.provisioningResult`.
-public typealias ProvisioningResult = OpenEnum<ProvisioningResultValues>
-
-/// The values of `ProvisioningResult` that the spec declares; others decode and re-encode too.
-public enum ProvisioningResultValues: EnumValues {
-    public static let known: [String] = ["success", "failure", "skipped", "warning", "unknownFutureValue"]
-}
-
-extension ProvisioningResult {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var skipped: Self { Self(rawValue: "skipped") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisioningServicePrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningserviceprincipal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningServicePrincipal`.
-public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
-
-/// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
-public struct ProvisioningServicePrincipalFields: FieldSet {
-    public static let all = ProvisioningServicePrincipalFields()
-
-    public static let schema = ModelSchema(
-        "microsoft.graph.provisioningServicePrincipal",
-        base: Identity.self,
-        fields: all
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    public init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
