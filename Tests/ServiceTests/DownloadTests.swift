@@ -142,23 +142,16 @@ import Testing
         let mock = try await MockServer(.oneDrive)
         let (file, item) = try await Self.uploaded(700_000, to: mock, client: Self.client(mock))
         let destination = file.path + ".copy"
-        let process = Process()
-        process.executableURL = MockCommandTests.tool
-        process.arguments = [
-            "onedrive", "download", "clip.bin", "--to", destination, "--chunk-size", "300000", "--base-url",
-            mock.serviceURL.absoluteString, "--token", mock.identity.acceptedToken,
-        ]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let progress = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let tool = try #require(MockCommandTests.tool)
+        let (status, printed, progress) = try await runToEnd(
+            tool,
+            [
+                "onedrive", "download", "clip.bin", "--to", destination, "--chunk-size", "300000", "--base-url",
+                mock.serviceURL.absoluteString, "--token", mock.identity.acceptedToken,
+            ])
         await mock.stop()
 
-        #expect(process.terminationStatus == 0, "\(progress)")
+        #expect(status == 0, "\(progress)")
         #expect(printed == "\(item.id ?? "") 700000 bytes\n")
         #expect(progress.contains("progress: 700000/700000 bytes"))
         #expect(!progress.contains(mock.identity.acceptedToken))

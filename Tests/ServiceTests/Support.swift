@@ -54,3 +54,33 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 func roundTrips(_ model: some JSONModel, _ wire: String) throws -> Bool {
     try JSONValue.parse(wire) == model.json
 }
+
+/// Runs a command to its end without holding a thread of Swift's shared pool while it works: the pool has one
+/// thread per core, and a command that talks to a mock in this process needs one free to be answered.
+func runToEnd(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String)
+{
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let (output, errors) = (Pipe(), Pipe())
+    (process.standardOutput, process.standardError) = (output, errors)
+    let collected = Mutex((output: Data(), errors: Data()))
+    output.fileHandleForReading.readabilityHandler = { handle in
+        let data = handle.availableData
+        collected.withLock { $0.output.append(data) }
+    }
+    errors.fileHandleForReading.readabilityHandler = { handle in
+        let data = handle.availableData
+        collected.withLock { $0.errors.append(data) }
+    }
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch { continuation.resume(throwing: error) }
+    }
+    output.fileHandleForReading.readabilityHandler = nil
+    errors.fileHandleForReading.readabilityHandler = nil
+    // What the handlers had not been given yet: the process has exited, so these reads end at once.
+    let rest = (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
+    let text = collected.withLock { ($0.output + rest.0, $0.errors + rest.1) }
+    return (status, String(decoding: text.0, as: UTF8.self), String(decoding: text.1, as: UTF8.self))
+}

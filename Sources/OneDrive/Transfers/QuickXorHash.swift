@@ -19,15 +19,35 @@ public struct QuickXorHash: Sendable {
     public mutating func update(_ bytes: some Collection<UInt8>) {
         let start = Int(length % UInt64(Self.period))
         let done: Void? = bytes.withContiguousStorageIfAvailable { fold($0, from: start) }
-        if done == nil { fold(Array(bytes), from: start) }
+        if done == nil { Array(bytes).withUnsafeBufferPointer { fold($0, from: start) } }
         length += UInt64(bytes.count)
     }
 
-    private mutating func fold(_ bytes: some Collection<UInt8>, from start: Int) {
+    private mutating func fold(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
         var phase = start
-        folded.withUnsafeMutableBufferPointer { folded in
-            for byte in bytes {
-                folded[phase] ^= byte
+        var index = 0
+        folded.withUnsafeMutableBytes { folded in
+            // Byte by byte up to a period boundary, then whole periods as 20 eight-byte words (XOR does not care
+            // how the bytes are grouped), then the rest byte by byte.
+            while index < bytes.count, phase != 0 || bytes.count - index < Self.period {
+                folded[phase] ^= bytes[index]
+                index += 1
+                phase += 1
+                if phase == Self.period { phase = 0 }
+            }
+            let words = Self.period / 8
+            let source = UnsafeRawPointer(bytes.baseAddress)
+            while bytes.count - index >= Self.period, let source {
+                for word in 0..<words {
+                    let value = source.loadUnaligned(fromByteOffset: index + word * 8, as: UInt64.self)
+                    let current = folded.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)
+                    folded.storeBytes(of: current ^ value, toByteOffset: word * 8, as: UInt64.self)
+                }
+                index += Self.period
+            }
+            while index < bytes.count {
+                folded[phase] ^= bytes[index]
+                index += 1
                 phase += 1
                 if phase == Self.period { phase = 0 }
             }

@@ -137,8 +137,7 @@ struct ChunkedUploader {
             if state.isExpired() { throw UploadSessionGone(reason: "the upload session expired") }
             let first = state.nextByte
             let length = Int(min(Int64(state.chunkSize), state.fileSize - first))
-            try file.seek(toOffset: UInt64(first))
-            let chunk = try file.read(upToCount: length) ?? Data()
+            let chunk = try Self.read(length, at: first, from: file)
             guard chunk.count == length, length > 0 else {
                 throw BinderyError(kind: .storage, message: "\(state.filePath) changed while it was being uploaded")
             }
@@ -165,10 +164,33 @@ struct ChunkedUploader {
         }
     }
 
-    private func put(_ chunk: Data, at first: Int64, of state: UploadState) async throws(BinderyError) -> APIResponse {
+    /// Reads a range straight into the array the request sends: one copy of the chunk in memory, not two.
+    private static func read(_ length: Int, at offset: Int64, from file: FileHandle) throws -> [UInt8] {
+        let descriptor = file.fileDescriptor
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = 0
+            while count < length {
+                let read = pread(descriptor, buffer.baseAddress! + count, length - count, off_t(offset) + off_t(count))
+                if read > 0 {
+                    count += read
+                } else if read == 0 || errno != EINTR {
+                    failure = read == 0 ? 0 : errno
+                    break
+                }
+            }
+        }
+        if failure != 0 {
+            throw BinderyError(kind: .storage, message: "cannot read the file: \(String(cString: strerror(failure)))")
+        }
+        return bytes
+    }
+
+    private func put(_ chunk: [UInt8], at first: Int64, of state: UploadState) async throws(BinderyError) -> APIResponse
+    {
         var request = APIRequest(method: .put, path: ResourcePath())
         request.absoluteURL = state.uploadURL
-        request.body = .bytes(Array(chunk))
+        request.body = .bytes(chunk)
         request.headers[HTTPField.Name("Content-Range")!] =
             "bytes \(first)-\(first + Int64(chunk.count) - 1)/\(state.fileSize)"
         return try await storage.send(request)
