@@ -204,6 +204,12 @@ let package = Package(
             dependencies: ["InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime"],
             path: "Benchmarks/InboxOffline"
         ),
+        // `Benchmarks/run.sh transfers`: OneDrive uploads and downloads beside raw libcurl (not part of the tests).
+        .executableTarget(
+            name: "transfer-bench",
+            dependencies: ["OneDrive", "BinderyMock", "BinderyRuntime"],
+            path: "Benchmarks/Transfers"
+        ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },

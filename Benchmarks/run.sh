@@ -2,12 +2,14 @@
 # `make bench`: generation speed and the build cost of the full Microsoft Graph module, side by side in one
 # run with a naive baseline, written to BENCHMARKS.md, then the HTTP transports (Benchmarks/transport.sh).
 # Takes 25-45 minutes on 2 cores. `Benchmarks/run.sh transport [options]` runs only the transports,
-# `Benchmarks/run.sh inbox` only the Inbox offline store (Benchmarks/inbox.sh).
+# `Benchmarks/run.sh inbox` only the Inbox offline store (Benchmarks/inbox.sh), `Benchmarks/run.sh transfers` only
+# the OneDrive uploads and downloads (Benchmarks/transfers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 if [ "${1:-}" = transport ]; then shift; exec Benchmarks/transport.sh "$@"; fi
 if [ "${1:-}" = inbox ]; then shift; exec Benchmarks/inbox.sh "$@"; fi
+if [ "${1:-}" = transfers ]; then shift; exec Benchmarks/transfers.sh "$@"; fi
 corpus=../shared/corpus/graph-v1.0.csdl.xml
 work="$root/.build-bench"
 if [ ! -f "$corpus" ]; then
@@ -157,6 +159,8 @@ say "HTTP transports (Benchmarks/transport.sh; its log is .build-bench/transport
 Benchmarks/transport.sh >>"$log" 2>&1 || { say "the transport benchmark failed; see $log"; exit 1; }
 say "Inbox offline store (Benchmarks/inbox.sh)"
 Benchmarks/inbox.sh >>"$log" 2>&1 || { say "the inbox benchmark failed; see $log"; exit 1; }
+say "OneDrive large transfers (Benchmarks/transfers.sh)"
+Benchmarks/transfers.sh >>"$log" 2>&1 || { say "the transfers benchmark failed; see .build-bench/transfers/log.txt"; exit 1; }
 say "a public OpenAPI spec (Benchmarks/openapi.sh; skipped without BINDERY_OPENAPI_SPEC)"
 Benchmarks/openapi.sh >>"$log" 2>&1 || { say "the OpenAPI benchmark failed; see .build-bench/openapi/log.txt"; exit 1; }
 say "done: BENCHMARKS.md"
