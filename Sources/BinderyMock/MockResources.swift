@@ -126,11 +126,12 @@ extension MockServer {
     }
 
     func create(_ request: MockRequest, in path: [String], resource: ResourceRoute) -> MockResponse {
-        guard case .object(let object)? = requestBody(request) else {
+        guard case .object(var object)? = requestBody(request) else {
             return errorResponse(
                 400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
+        if let version = service.versionMembers[resource.name] { object[version] = 0 }
         let stored = store.insert(object, into: path, idMember: service.idMember)
         return single(stored.object, status: fixtureStatus(resource, "POST", otherwise: 201))
     }
@@ -144,6 +145,12 @@ extension MockServer {
         let path = store.locate(path)
         guard let current = store.object(at: path) else {
             return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
+        }
+        if let version = service.versionMembers[resource.name] {
+            if let given = changes[version], given != current[version] {
+                return errorResponse(409, code: "conflict", message: "the item has changed since that version")
+            }
+            changes[version] = .number(JSONNumber((current[version]?.numberValue?.int64Value ?? 0) + 1))
         }
         if replacing {
             for member in current where changes[member.key] == nil { changes[member.key] = .null }

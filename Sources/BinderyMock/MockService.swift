@@ -22,6 +22,10 @@ public struct MockService: Sendable {
     /// Whether `GET …/content` answers 302 to a pre-authenticated URL on the storage host, as OneDrive does,
     /// rather than with the bytes.
     public var redirectsContent: Bool
+    /// Resources written under optimistic concurrency, by name → the member that holds the version (Inbox's
+    /// drafts): created at version 0; a replace or update that names another version than the current one is
+    /// refused with 409, and one that goes through raises it by one.
+    public var versionMembers: [String: String]
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -33,8 +37,10 @@ public struct MockService: Sendable {
     public init(
         _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
         pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil,
-        uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false
+        uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false,
+        versionMembers: [String: String] = [:]
     ) {
+        self.versionMembers = versionMembers
         self.uploadedFileFacet = uploadedFileFacet
         self.redirectsContent = redirectsContent
         self.descriptor = descriptor

@@ -58,7 +58,7 @@ extension MockService {
             "inbox.delta/getLatestCursor": .latestCursor,
             "inbox.delta/listChanges": .cursorDelta,
             "inbox.longpoll/waitForChanges": .longpoll,
-        ])
+        ], versionMembers: ["inbox.Draft": "version"])
 
     /// Every service, with the generated calls that prove it: the one list of services.
     fileprivate static let catalogue: [(service: MockService, calls: [String: ConformanceCall])] = [

@@ -10,6 +10,9 @@ import Inbox
 /// in flight on the next replay (the process died, the answer was lost) is first confirmed against the server:
 /// if the draft is gone or sent, it is not sent again. A 409 on a stale draft version refreshes the draft in the
 /// cache and is reported as a conflict.
+///
+/// Drafts can be written offline too: a new draft gets a local id (`local-…`) that every later write may use;
+/// when the service creates it, the cache and the writes queued after it move to the service's id and version.
 public struct InboxOutbox: Sendable {
     public let store: InboxStore
     public let namespace: NamespaceRequestBuilder
@@ -35,8 +38,11 @@ public struct InboxOutbox: Sendable {
     }
 
     public enum Operation: String, Sendable {
-        case changeTags, deleteDraft, send
+        case changeTags, deleteDraft, send, saveDraft
     }
+
+    /// The prefix of the ids given to drafts saved offline before the service has created them.
+    public static let localDraftPrefix = "local-"
 
     /// What a replay did.
     public struct Report: Sendable {
@@ -76,6 +82,39 @@ public struct InboxOutbox: Sendable {
     public func archive(thread: String) async throws {
         try await changeTags(thread: thread, add: ["archive"], remove: ["inbox"])
     }
+
+    /// Saves a draft and returns its id: a draft without an id is new, and gets a local one until the service
+    /// creates it (`POST drafts`); one with an id is replaced at `draft.version` (nil: the cached version) with
+    /// `PUT drafts/{id}`. The cache and its views show the draft at once.
+    @discardableResult
+    public func saveDraft(_ draft: Draft) async throws -> String {
+        let given = draft.storage["id"]?.scalarText
+        let id = given ?? Self.localDraftPrefix + UUID().uuidString.lowercased()
+        // What the service is sent: the contents, without what it sets itself.
+        var sent = draft.storage
+        for member in ["id", "object", "namespace_id", "version"] { sent[member] = nil }
+        let contents = sent
+        try await store.database.write { [namespaceID] db in
+            let previous = try String.fetchOne(db, sql: "SELECT json FROM drafts WHERE id = ?", arguments: [id])
+                .map(JSONValue.parse)?.objectValue
+            var payload: JSONObject = ["contents": .object(contents)]
+            if given != nil, !Self.isLocal(id) {
+                let version = draft.storage["version"] ?? previous?["version"]
+                if let version { payload["version"] = version }
+                // Put back if the service refuses the change for good.
+                if let previous { payload["draft"] = .object(previous) }
+            }
+            var cached = previous ?? [:]
+            for member in contents { cached[member.key] = member.value }
+            cached["id"] = .string(id)
+            cached["object"] = "draft"
+            try InboxRows.save(db, .draft, cached, namespace: namespaceID)
+            try Self.enqueue(db, namespace: namespaceID, .saveDraft, target: id, payload: payload)
+        }
+        return id
+    }
+
+    static func isLocal(_ draftID: String) -> Bool { draftID.hasPrefix(localDraftPrefix) }
 
     /// Sends a saved draft at `version` (nil: the version cached when the send is replayed). The draft leaves the
     /// cache at once.
@@ -223,6 +262,8 @@ public struct InboxOutbox: Sendable {
             case .failure(let error): throw error
             }
             try await finish(write, saving: nil, as: .draft)
+        case .saveDraft:
+            return try await saveDraft(write, payload, &report)
         case .send:
             if write.inFlight, try await wasSent(write.targetID) {
                 try await finish(write, saving: nil, as: .message)
@@ -241,13 +282,107 @@ public struct InboxOutbox: Sendable {
         report.completed.append(write)
     }
 
+    /// Creates or replaces a draft. Marked in flight first: a save whose answer was lost is looked for on the
+    /// server (a draft holding exactly these contents) before it is sent again, so it is never made twice.
+    private func saveDraft(_ write: PendingWrite, _ payload: JSONObject, _ report: inout Report) async throws {
+        let contents = payload["contents"]?.objectValue ?? [:]
+        let isNew = Self.isLocal(write.targetID)
+        if write.inFlight, let landed = try await landedSave(write, contents: contents) {
+            try await finishSave(write, payload, saved: landed)
+            report.completed.append(write)
+            return
+        }
+        try await markInFlight(write)
+        var body = Draft(storage: contents)
+        let result: Result<Draft?, BinderyError>
+        if isNew {
+            let drafts = namespace.drafts.request()
+            result = await Self.attempt { () async throws(BinderyError) in try await drafts.add(body) }
+        } else {
+            if let version = payload["version"] { body.storage["version"] = version }
+            let draft = namespace.drafts(write.targetID).request()
+            result = await Self.attempt { () async throws(BinderyError) in try await draft.replace(body) }
+        }
+        switch result {
+        case .success(let saved?): try await finishSave(write, payload, saved: saved.storage)
+        case .success(nil):
+            // No body in the answer: read the draft back for its version (a replace keeps its id).
+            let saved = try await namespace.drafts(write.targetID).request().get()
+            try await finishSave(write, payload, saved: saved.storage)
+        case .failure(let error) where error.status == 409: return try await conflict(write, &report)
+        case .failure(let error): throw error
+        }
+        report.completed.append(write)
+    }
+
+    /// The draft an interrupted save left on the server, if it got there: for a new draft, one of the service's
+    /// drafts that holds these contents and that the cache does not know; for a replace, the draft itself when it
+    /// holds them.
+    private func landedSave(_ write: PendingWrite, contents: JSONObject) async throws -> JSONObject? {
+        let holdsContents = { (draft: JSONObject) in contents.allSatisfy { draft[$0.key] == $0.value } }
+        guard Self.isLocal(write.targetID) else {
+            let current = try await namespace.drafts(write.targetID).request().get()
+            return holdsContents(current.storage) ? current.storage : nil
+        }
+        let known = try await store.database.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM drafts")) }
+        for try await draft in namespace.drafts.list(limit: 1000).all() {
+            guard let id = draft.id, !known.contains(id), holdsContents(draft.storage) else { continue }
+            return draft.storage
+        }
+        return nil
+    }
+
+    /// The service saved the draft: the cache and the writes queued after this one follow its id and version.
+    private func finishSave(_ write: PendingWrite, _ payload: JSONObject, saved: JSONObject) async throws {
+        guard let newID = saved["id"]?.scalarText else {
+            throw BinderyError(kind: .invalidResponse, message: "the saved draft has no id")
+        }
+        let oldVersion = payload["version"]
+        try await store.database.write { [namespaceID] db in
+            let later = try Row.fetchAll(
+                db,
+                sql: "SELECT sequence, payload FROM outbox WHERE namespace_id = ? AND target_id = ? AND sequence > ?",
+                arguments: [namespaceID, write.targetID, write.sequence])
+            if later.isEmpty {
+                if newID != write.targetID { try InboxRows.remove(db, .draft, id: write.targetID) }
+                try InboxRows.save(db, .draft, saved, namespace: namespaceID)
+            } else {
+                // Later writes changed the draft locally: the cache keeps their contents under the new id.
+                if let json = try String.fetchOne(
+                    db, sql: "SELECT json FROM drafts WHERE id = ?", arguments: [write.targetID]),
+                    var cached = try JSONValue.parse(json).objectValue
+                {
+                    cached["id"] = .string(newID)
+                    cached["version"] = saved["version"]
+                    try InboxRows.remove(db, .draft, id: write.targetID)
+                    try InboxRows.save(db, .draft, cached, namespace: namespaceID)
+                }
+                for row in later {
+                    var queued = try JSONValue.parse(row["payload"] as String).objectValue ?? [:]
+                    // Written against the draft as it was before this save: they now apply to the saved one.
+                    if queued["version"] == nil || queued["version"] == oldVersion {
+                        queued["version"] = saved["version"]
+                    }
+                    if case .object(var draft)? = queued["draft"] {
+                        draft["id"] = .string(newID)
+                        queued["draft"] = .object(draft)
+                    }
+                    try db.execute(
+                        sql: "UPDATE outbox SET target_id = ?, payload = ? WHERE sequence = ?",
+                        arguments: [newID, JSONValue.object(queued).jsonText, row["sequence"] as Int64])
+                }
+            }
+            try db.execute(sql: "DELETE FROM outbox WHERE sequence = ?", arguments: [write.sequence])
+        }
+    }
+
     /// Whether an interrupted send reached the service: the draft is gone, or the service says it was sent.
     private func wasSent(_ draftID: String) async throws -> Bool {
         let request = namespace.drafts(draftID).request()
         switch await Self.attempt({ () async throws(BinderyError) in try await request.get() }) {
         case .success(let draft):
             // A draft that became a message, or says it is being sent, must not be sent again.
-            return draft.object != "draft" || ["sent", "sending"].contains(draft.state?.rawValue ?? "")
+            return draft.object == "message" || ["sent", "sending"].contains(draft.state?.rawValue ?? "")
         case .failure(let error) where error.status == 404: return true
         case .failure(let error): throw error
         }
@@ -278,10 +413,17 @@ public struct InboxOutbox: Sendable {
             if let thread = try? await namespace.threads(write.targetID).request().get() {
                 restored = (.thread, thread.storage)
             }
-        case .deleteDraft, .send:
+        case .deleteDraft, .send, .saveDraft:
             if let draft = payload["draft"]?.objectValue { restored = (.draft, draft) }
         }
         try await store.database.write { [namespaceID, restored] db in
+            if write.operation == .saveDraft, Self.isLocal(write.targetID) {
+                // A draft the service would not create: it and the writes that name it go.
+                try InboxRows.remove(db, .draft, id: write.targetID)
+                try db.execute(
+                    sql: "DELETE FROM outbox WHERE namespace_id = ? AND target_id = ? AND sequence > ?",
+                    arguments: [namespaceID, write.targetID, write.sequence])
+            }
             if let (kind, object) = restored { try InboxRows.save(db, kind, object, namespace: namespaceID) }
             try db.execute(sql: "DELETE FROM outbox WHERE sequence = ?", arguments: [write.sequence])
         }

@@ -162,3 +162,106 @@ final class AnswerLosingTransport: HTTPTransport {
         return response
     }
 }
+
+/// Drafts written offline: created under a local id, replaced at their version, and every later write follows
+/// the id and version the service gives them.
+@Suite struct OfflineDraftTests {
+    func outbox(_ fixture: OfflineFixture, client: InboxClient? = nil) -> InboxOutbox {
+        var outbox = InboxOutbox(
+            store: fixture.store, client: client ?? fixture.client, namespace: OfflineFixture.namespace)
+        outbox.initialBackoff = .zero
+        return outbox
+    }
+
+    func writes(_ fixture: OfflineFixture) -> [String] {
+        fixture.mock.requests.filter { $0.method != "GET" }.map { "\($0.method) \($0.path)" }
+    }
+
+    @Test func aDraftWrittenOfflineIsCreatedReplacedAndSentUnderTheServiceID() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        try await fixture.sync.sync()
+        let offline = outbox(fixture, client: OutboxTests.unreachable)
+        var draft = Draft(storage: [:])
+        draft.subject = "Plan"
+        draft.body = "<p>first</p>"
+        let local = try await offline.saveDraft(draft)
+        #expect(local.hasPrefix(InboxOutbox.localDraftPrefix))
+        var edited = try #require(try fixture.store.draft(local))
+        #expect(edited.subject == "Plan")
+        edited.subject = "Plan, take two"
+        #expect(try await offline.saveDraft(edited) == local)
+        try await offline.send(draft: local)
+        #expect(try offline.pending().map(\.operation) == [.saveDraft, .saveDraft, .send])
+        #expect(try await offline.replay().retryAfter != nil)
+
+        fixture.mock.clearRequests()
+        let report = try await outbox(fixture).replay()
+        #expect(report.completed.count == 3 && report.conflicts.isEmpty && report.refused.isEmpty, "\(report)")
+        let created = try #require(fixture.mock.requests.first { $0.method == "POST" }?.path)
+        #expect(created == "/n/ns/drafts")
+        let sent = try #require(fixture.serverObjects(fixture.messages).first)
+        #expect(!sent.key.hasPrefix(InboxOutbox.localDraftPrefix))
+        #expect(writes(fixture) == ["POST /n/ns/drafts", "PUT /n/ns/drafts/\(sent.key)", "POST /n/ns/send"])
+        // The replace went at the version the create gave, the send at the one the replace gave.
+        #expect(fixture.mock.requests.first { $0.method == "PUT" }?.json?["version"] == 0)
+        #expect(fixture.mock.requests.last?.json?["version"] == 1)
+        #expect(sent.value["subject"] == "Plan, take two" && sent.value["body"] == "<p>first</p>")
+        #expect(fixture.serverObjects(fixture.drafts).isEmpty)
+        #expect(try fixture.store.draft(local) == nil)
+        #expect(try fixture.store.message(sent.key)?.subject == "Plan, take two")
+        #expect(try outbox(fixture).pending().isEmpty)
+    }
+
+    @Test func aCreateWhoseAnswerWasLostIsFoundNotMadeTwice() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        try await fixture.sync.sync()
+        var draft = Draft(storage: [:])
+        draft.subject = "Once"
+        let local = try await outbox(fixture).saveDraft(draft)
+        // The service creates the draft, then the connection drops before the answer.
+        fixture.mock.inject(.reset, count: 1, pathContains: "/drafts")
+        let first = try await outbox(fixture).replay()
+        #expect(first.retryAfter != nil && first.completed.isEmpty)
+        #expect(fixture.serverObjects(fixture.drafts).count == 1)
+
+        let second = try await outbox(fixture).replay()
+        #expect(second.completed.map(\.operation) == [.saveDraft])
+        let drafts = fixture.serverObjects(fixture.drafts)
+        #expect(drafts.count == 1, "the draft was found on the server, not created again")
+        #expect(writes(fixture).filter { $0 == "POST /n/ns/drafts" }.count == 1)
+        let id = try #require(drafts.keys.first)
+        #expect(try fixture.store.draft(id)?.subject == "Once")
+        #expect(try fixture.store.draft(local) == nil)
+    }
+
+    @Test func aReplaceAtAStaleVersionIsAConflictAndOneTheServiceRefusesIsUndone() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        fixture.mock.store.insert(
+            ["object": "draft", "subject": "Old", "version": 2], into: fixture.drafts, key: "d1", logged: false)
+        try await fixture.sync.sync()
+        var draft = try #require(try fixture.store.draft("d1"))
+        draft.subject = "Mine"
+        try await outbox(fixture).saveDraft(draft)
+        #expect(try fixture.store.draft("d1")?.subject == "Mine")
+        // Someone else edits it first.
+        _ = fixture.mock.store.update(at: fixture.drafts + ["d1"], merging: ["version": 3, "subject": "Theirs"])
+        let report = try await outbox(fixture).replay()
+        #expect(report.conflicts.map(\.draftID) == ["d1"] && report.conflicts.first?.serverVersion == 3)
+        #expect(try fixture.store.draft("d1")?.subject == "Theirs")
+
+        // A new draft the service refuses: it leaves the cache, and so does the send that named it.
+        var refused = Draft(storage: [:])
+        refused.subject = "Refused"
+        let local = try await outbox(fixture).saveDraft(refused)
+        try await outbox(fixture).send(draft: local)
+        fixture.mock.inject(.status(400), count: 1, pathContains: "/drafts")
+        let undone = try await outbox(fixture).replay()
+        #expect(undone.refused.map(\.write.operation) == [.saveDraft])
+        #expect(try fixture.store.draft(local) == nil)
+        #expect(try outbox(fixture).pending().isEmpty)
+        #expect(!writes(fixture).contains("POST /n/ns/send"))
+    }
+}
