@@ -11,7 +11,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers format check-format clean fuzz fuzz-short
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers format check-format clean fuzz fuzz-short soak soak-short
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -28,6 +28,8 @@ help:
 	@echo "make bench-transfers  only OneDrive uploads and downloads beside raw libcurl, and their peak memory"
 	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
 	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
+	@echo "make soak       10,000 requests, 10% faults, 100,000 items paged, delta rounds in every dialect (a few minutes)"
+	@echo "make soak-short the same with 1,000 requests and 5,000 items (CI)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
 	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev) when missing"
@@ -91,6 +93,15 @@ fuzz: setup
 
 fuzz-short: setup
 	scripts/fuzz.sh --short $(FUZZ_SHORT_SECONDS)
+
+# The clients under random faults against the mock (Soak/main.swift); the runtime's log of each failed request
+# goes to .build/soak.log, the summary to the terminal.
+soak: setup
+	$(SWIFT) build --product bindery-soak
+	$$($(SWIFT) build --show-bin-path)/bindery-soak --items 100000 --requests 10000 2>.build/soak.log
+soak-short: setup
+	$(SWIFT) build --product bindery-soak
+	$$($(SWIFT) build --show-bin-path)/bindery-soak --items 5000 --requests 1000 2>.build/soak.log
 
 bench: setup
 	Benchmarks/run.sh

@@ -204,6 +204,16 @@ let package = Package(
             dependencies: ["InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime"],
             path: "Benchmarks/InboxOffline"
         ),
+        // `make soak`: the generated clients against the mock under random faults (not part of the tests).
+        .executableTarget(
+            name: "bindery-soak",
+            dependencies: [
+                "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline", "OneDrive", "Spark", "Inbox",
+                "BinderyRuntime",
+                "BinderyMock",
+            ],
+            path: "Soak"
+        ),
         // `Benchmarks/run.sh transfers`: OneDrive uploads and downloads beside raw libcurl (not part of the tests).
         .executableTarget(
             name: "transfer-bench",

@@ -26,6 +26,8 @@ public final class MockServer: Sendable {
         /// Download token → the store path of the bytes it serves.
         var downloads: [String: [String]] = [:]
         var faults: [(fault: MockFault, remaining: Int, pathContains: String?)] = []
+        var randomFaults: RandomFaults?
+        var playedFaults: [MockFault: Int] = [:]
         var fixtures: [MockFixture] = []
         /// `"<resource> <METHOD>"` → the status its fixture gives a generic write, worked out once at seeding.
         var writeStatuses: [String: Int] = [:]
@@ -109,21 +111,65 @@ public final class MockServer: Sendable {
         state.withLock { $0.faults.append((fault, count, pathContains)) }
     }
 
-    /// Forgets the faults not played yet.
-    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+    /// Plays a fault drawn from `faults` on a share `rate` (0...1) of the requests whose path starts with
+    /// `pathPrefix` (every request when nil), after the faults `inject` queued. The draws come from `seed`, so a
+    /// run can be repeated. A soak's chaos: `playedFaults` says what was played.
+    public func injectRandomly(_ faults: [MockFault], rate: Double, seed: UInt64, pathPrefix: String? = nil) {
+        state.withLock {
+            $0.randomFaults =
+                faults.isEmpty ? nil : RandomFaults(faults: faults, rate: rate, state: seed, prefix: pathPrefix)
+        }
+    }
+
+    /// Every fault played so far (queued, random or asked for by header), by fault.
+    public var playedFaults: [MockFault: Int] { state.withLock { $0.playedFaults } }
+
+    /// Forgets the faults not played yet, random ones included.
+    public func clearFaults() {
+        state.withLock {
+            $0.faults.removeAll()
+            $0.randomFaults = nil
+        }
+    }
 
     private func takeFault(for request: MockRequest) -> MockFault? {
+        state.withLock { state in
+            let fault = Self.nextFault(for: request, &state)
+            if let fault { state.playedFaults[fault, default: 0] += 1 }
+            return fault
+        }
+    }
+
+    private static func nextFault(for request: MockRequest, _ state: inout State) -> MockFault? {
         if let header = request.header(MockFault.headerName), let fault = MockFault(header: header) { return fault }
-        return state.withLock { state in
-            guard
-                let index = state.faults.firstIndex(where: { entry in
-                    entry.pathContains.map { request.path.contains($0) } ?? true
-                })
-            else { return nil }
+        if let index = state.faults.firstIndex(where: { $0.pathContains.map { request.path.contains($0) } ?? true }) {
             let fault = state.faults[index].fault
             state.faults[index].remaining -= 1
             if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
             return fault
+        }
+        return state.randomFaults?.draw(for: request.path)
+    }
+
+    /// Faults on a share of requests, from a seeded SplitMix64 generator.
+    struct RandomFaults {
+        let faults: [MockFault]
+        let rate: Double
+        var state: UInt64
+        let prefix: String?
+
+        mutating func draw(for path: String) -> MockFault? {
+            guard prefix.map(path.hasPrefix) ?? true else { return nil }
+            guard Double(next() >> 11) / Double(1 << 53) < rate else { return nil }
+            return faults[Int(next() % UInt64(faults.count))]
+        }
+
+        private mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var mixed = state
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            return mixed ^ (mixed >> 31)
         }
     }
 
@@ -180,6 +226,8 @@ public final class MockServer: Sendable {
             state.requests.removeAll()
             state.storageRequests.removeAll()
             state.faults.removeAll()
+            state.randomFaults = nil
+            state.playedFaults = [:]
             state.uploads.removeAll()
             state.deltaTokens.removeAll()
             return state.seeded
@@ -438,7 +486,7 @@ public final class MockServer: Sendable {
 }
 
 /// A failure the mock plays on request.
-public enum MockFault: Sendable, Equatable {
+public enum MockFault: Sendable, Hashable {
     /// The token has expired: 401, or Spark's 1020.
     case expiredToken
     /// An error status (429, 503, …), with `Retry-After` seconds when given.

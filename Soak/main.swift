@@ -1,0 +1,313 @@
+import BinderyMock
+import BinderyRuntime
+import BinderyServiceMocks
+import Foundation
+import Inbox
+import InboxOffline
+import MicrosoftIdentity
+import OneDrive
+import Spark
+
+// `make soak` (and `make soak-short` in CI): the generated clients against the mock server with a share of
+// every request answered by a fault (429 with and without Retry-After, 503, a reset connection, a cut body, a slow
+// answer, an expired token or Spark's 1020), while paging and running delta rounds in every dialect:
+//
+// - OData (OneDrive): every item of a large folder by `@odata.nextLink`, then delta rounds against a folder that
+//   changes between rounds; the client's copy must equal the server's after each round.
+// - Page numbers (Spark): every listing, with the session renewed on 1020.
+// - Offset and cursor delta (Inbox): `InboxSync` into a SQLite file, then delta rounds; the file must hold what the
+//   server holds.
+//
+// Nothing may be lost or listed twice, each injected expiry must cost exactly one renewal, every failure that
+// reaches the caller must be a `BinderyError` (the soak then carries on from where it was, as an app would), and
+// resident memory must stay flat. Exits 1, saying why, when an invariant breaks.
+//
+//   bindery-soak [--items N] [--requests N] [--rate R] [--seed S]
+
+struct Options {
+    var items = 100_000
+    var requests = 10_000
+    var rate = 0.1
+    var seed: UInt64 = 20_261_125
+
+    init(_ arguments: [String]) {
+        var arguments = arguments[...]
+        while let name = arguments.popFirst() {
+            guard let value = arguments.popFirst() else { fatalError("\(name) needs a value") }
+            switch name {
+            case "--items": items = Int(value) ?? items
+            case "--requests": requests = Int(value) ?? requests
+            case "--rate": rate = Double(value) ?? rate
+            case "--seed": seed = UInt64(value) ?? seed
+            default: fatalError("unknown option \(name)")
+            }
+        }
+    }
+}
+
+/// What a run saw; printed at the end, and the reason to fail when an invariant broke.
+final class Ledger: @unchecked Sendable {
+    var problems: [String] = []
+    var surfaced: [String: Int] = [:]
+    var requests = 0
+    /// Resident kilobytes after each round, by phase: each phase repeats one kind of work, so its memory must
+    /// stay flat from its first quarter to its last.
+    var residentSamples: [(phase: String, kilobytes: Int)] = []
+
+    func check(_ condition: Bool, _ problem: @autoclosure () -> String) {
+        if !condition { problems.append(problem()) }
+    }
+
+    /// Runs `operation` until it succeeds, as an app whose request failed would try again. Every failure must be
+    /// typed; 20 in a row means the client is stuck, not unlucky.
+    func retrying<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        for _ in 0..<20 {
+            do {
+                return try await operation()
+            } catch let error as BinderyError {
+                surfaced["\(error.kind)", default: 0] += 1
+            } catch {
+                problems.append("\(what): an untyped error reached the caller: \(error)")
+                throw error
+            }
+        }
+        throw BinderyError(kind: .api, message: "\(what) failed 20 times in a row")
+    }
+
+    /// Counts the requests the mock answered and forgets them (its log would grow with the soak).
+    func drain(_ mock: MockServer) {
+        requests += mock.requests.count
+        mock.clearRequests()
+    }
+
+    func sampleMemory(_ phase: String) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return }
+        residentSamples.append((phase, kilobytes))
+    }
+
+    func checkMemory() {
+        for phase in Set(residentSamples.map(\.phase)).sorted() {
+            let samples = residentSamples.filter { $0.phase == phase }.map(\.kilobytes)
+            guard samples.count >= 8 else { continue }
+            let quarter = samples.count / 4
+            let (first, last) = (samples.prefix(quarter).max() ?? 0, samples.suffix(quarter).max() ?? 0)
+            print("\(phase): resident memory \(first / 1024) MiB in the first quarter, \(last / 1024) MiB in the last")
+            check(Double(last) <= Double(first) * 1.1, "\(phase): resident memory grew \(first / 1024) → \(last / 1024) MiB")
+        }
+    }
+}
+
+let ledger = Ledger()
+let faults: [MockFault] = [
+    .status(429, retryAfter: 0), .status(429), .status(503), .reset, .truncated, .slow(.milliseconds(20)),
+    .expiredToken,
+]
+
+/// Every page of a collection, following `nextRequest`; a page that fails is asked for again.
+func walk<Element>(
+    _ first: CollectionRequest<Element>, _ what: String, visit: (Page<Element>) -> Void
+) async throws -> Page<Element> {
+    var request = first
+    while true {
+        let page = try await ledger.retrying(what) { try await request.get() }
+        visit(page)
+        guard let next = page.nextRequest else { return page }
+        request = next
+    }
+}
+
+// MARK: OData: OneDrive paging and delta
+
+func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
+    let mock = try await MockServer(.oneDrive)
+    let children = ["drive", "root", "children"]
+    mock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
+    for index in 0..<items {
+        mock.store.insert(["name": .string("file \(index).txt"), "size": 10], into: children, logged: false)
+    }
+    let oauth = OAuth2Client(
+        MicrosoftIdentity.configuration(clientID: "soak", scopes: OneDriveClient.scopes, authority: mock.baseURL))
+    let session = oauth.session(account: "me", store: MemoryTokenStore([mock.identity.issueToken(account: "me")]))
+    let client = OneDriveClient(baseURL: mock.serviceURL, auth: session)
+    mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path)
+
+    var listed: [String] = []
+    _ = try await walk(client.drive.root.children.request().top(500), "listing") { page in
+        listed += page.value.compactMap(\.id)
+    }
+    let server = Set(mock.store.items(in: children).map(\.key))
+    ledger.check(listed.count == Set(listed).count, "OData listing: \(listed.count - Set(listed).count) items twice")
+    ledger.check(Set(listed) == server, "OData listing: \(server.subtracting(listed).count) items lost")
+
+    // Delta: everything first, then only what changed, applied to a local copy.
+    var local: [String: String] = [:]
+    var last = try await walk(client.drive.root.delta(), "first delta") { page in
+        for item in page.value { if let id = item.id { local[id] = item.name } }
+    }
+    var generator = SplitMix(seed)
+    for round in 0..<rounds {
+        // Between rounds the folder changes: a few items created, renamed and deleted; its size stays put.
+        var keys = mock.store.items(in: children).map(\.key)
+        for _ in 0..<5 {
+            let key = keys.remove(at: Int(generator.next() % UInt64(keys.count)))
+            mock.store.remove(at: children + [key])
+            mock.store.insert(["name": .string("new \(round) \(generator.next() % 1000).txt")], into: children)
+            _ = mock.store.update(
+                at: children + [keys[Int(generator.next() % UInt64(keys.count))]],
+                merging: ["name": .string("renamed in round \(round)")])
+        }
+        guard let token = last.deltaToken else {
+            ledger.problems.append("OData delta: a round ended without a token")
+            break
+        }
+        last = try await walk(client.drive.root.delta(token: token), "delta round") { page in
+            for item in page.value {
+                guard let id = item.id else { continue }
+                local[id] = item.isDeleted ? nil : item.name
+            }
+        }
+        ledger.drain(mock)
+        ledger.sampleMemory("odata delta rounds")
+    }
+    let now = Dictionary(
+        uniqueKeysWithValues: mock.store.items(in: children).map { ($0.key, $0.object["name"]?.stringValue) })
+    ledger.check(local.count == now.count, "OData delta: the copy holds \(local.count) items, the server \(now.count)")
+    ledger.check(now.allSatisfy { local[$0.key] == $0.value }, "OData delta: the copy differs from the server")
+    let expiries = mock.playedFaults[.expiredToken] ?? 0
+    let renewals = await session.refreshCount
+    ledger.check(renewals == expiries, "OData: \(expiries) expired tokens, \(renewals) renewals")
+    print("odata: \(listed.count) listed, \(rounds) delta rounds, \(expiries) expiries, \(renewals) renewals")
+    report(mock)
+    ledger.drain(mock)
+    await mock.stop()
+}
+
+// MARK: Page numbers: Spark listings and 1020
+
+func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
+    let mock = try await MockServer(.spark)
+    mock.identity.registerSparkAPIKey("soak-key", secret: "soak-secret")
+    for index in 0..<items {
+        mock.store.insert(
+            ["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]],
+            into: ["listings"], idMember: "Id", logged: false)
+    }
+    let session = SparkAPIKeySession(
+        apiKey: "soak-key", secret: "soak-secret", apiBase: mock.baseURL, userAgent: "Bindery soak")
+    let client = SparkClient(userAgent: "Bindery soak", baseURL: mock.serviceURL, auth: session)
+    // The session grant itself is not faulted: a failed renewal is its own subject (AuthTests).
+    mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path + "/listings")
+    let server = Set(mock.store.items(in: ["listings"]).map(\.key))
+    var sessions = 0
+    for pass in 0..<passes {
+        var listed: [String] = []
+        _ = try await walk(client.listings.list(limit: 25), "Spark listing") { page in
+            listed += page.value.compactMap(\.id)
+        }
+        ledger.check(listed.count == server.count && Set(listed) == server, "Spark pass \(pass): lost or doubled items")
+        sessions += mock.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/session") }.count
+        ledger.drain(mock)
+        ledger.sampleMemory("spark passes")
+    }
+    let expiries = mock.playedFaults[.expiredToken] ?? 0
+    // The first session is opened on the first request; every later one is a renewal after a 1020.
+    let renewals = sessions - 1
+    ledger.check(renewals == expiries, "Spark: \(expiries) sessions ended with 1020, \(renewals) renewals")
+    print("spark: \(passes) passes over \(server.count) listings, \(expiries) expiries, \(renewals) renewals")
+    report(mock)
+    ledger.drain(mock)
+    await mock.stop()
+}
+
+// MARK: Offset paging and cursor delta: Inbox into SQLite
+
+func inbox(threads: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
+    let mock = try await MockServer(.inbox)
+    let namespace = ["n", "ns"]
+    mock.store.insert(["object": "namespace"], into: ["n"], key: "ns", logged: false)
+    for index in 0..<threads {
+        mock.store.insert(
+            [
+                "object": "thread", "subject": .string("Thread \(index)"),
+                "last_message_timestamp": .number(JSONNumber(1_400_000_000 + index)),
+                "tags": [["id": "inbox", "name": "inbox"]],
+            ], into: namespace + ["threads"], key: "t\(index)", logged: false)
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-soak-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try InboxStore(path: folder.appendingPathComponent("inbox.sqlite").path)
+    let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+    var sync = InboxSync(store: store, client: client, namespace: "ns")
+    sync.pageSize = 500
+    // Inbox tokens do not expire, so no expiry here.
+    mock.injectRandomly(Array(faults.dropLast()), rate: rate, seed: seed, pathPrefix: "/n/")
+    var generator = SplitMix(seed)
+    for round in 0...rounds {
+        if round > 0 {
+            var keys = mock.store.items(in: namespace + ["threads"]).map(\.key)
+            for _ in 0..<5 {
+                let key = keys.remove(at: Int(generator.next() % UInt64(keys.count)))
+                mock.store.remove(at: namespace + ["threads", key])
+                mock.store.insert(
+                    ["object": "thread", "subject": .string("New in round \(round)"), "tags": []],
+                    into: namespace + ["threads"])
+            }
+        }
+        _ = try await ledger.retrying("Inbox sync") { try await sync.sync() }
+        ledger.drain(mock)
+        ledger.sampleMemory("inbox delta rounds")
+    }
+    let cached = Set(try store.threads(namespace: "ns").compactMap(\.id))
+    let server = Set(mock.store.items(in: namespace + ["threads"]).map(\.key))
+    ledger.check(cached == server, "Inbox: the file holds \(cached.count) threads, the server \(server.count)")
+    print("inbox: \(threads) threads synced, \(rounds) cursor delta rounds, \(cached.count) in the file")
+    report(mock)
+    ledger.drain(mock)
+    await mock.stop()
+}
+
+func report(_ mock: MockServer) {
+    let played = mock.playedFaults.map { "\($0.key): \($0.value)" }.sorted().joined(separator: ", ")
+    print("  faults played: \(played)")
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+// Half the requests go to OData (the listing and first delta of every item, then delta rounds), a quarter to
+// Spark passes of 20 pages, a quarter to Inbox sync rounds of about two requests.
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let start = ContinuousClock.now
+let rounds = max(10, options.requests / 2 - options.items / 500 - options.items / 100)
+do {
+    try await oneDrive(items: options.items, rounds: rounds, rate: options.rate, seed: options.seed)
+    try await spark(items: 500, passes: max(1, options.requests / 80), rate: options.rate, seed: options.seed &+ 1)
+    try await inbox(
+        threads: 2_000, rounds: max(1, options.requests / 8), rate: options.rate, seed: options.seed &+ 2)
+} catch {
+    ledger.problems.append("the soak stopped: \(error)")
+}
+ledger.checkMemory()
+let surfaced = ledger.surfaced.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+print(
+    "soak: \(ledger.requests) requests in \(ContinuousClock.now - start); failures that reached the caller, all "
+        + "typed: \(surfaced.isEmpty ? "none" : surfaced)")
+if ledger.problems.isEmpty {
+    print("soak: passed")
+} else {
+    for problem in ledger.problems { print("soak: FAILED: \(problem)") }
+    exit(1)
+}
