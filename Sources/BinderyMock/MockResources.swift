@@ -6,7 +6,8 @@ import Foundation
 extension MockServer {
     // MARK: Lists
 
-    func list(_ request: MockRequest, at path: [String]) -> MockResponse {
+    func list(_ request: MockRequest, at addressedPath: [String]) -> MockResponse {
+        let path = locateCollection(addressedPath)
         guard store.isCollection(path) || store.object(at: path) == nil else {
             return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
         }
@@ -21,6 +22,14 @@ extension MockServer {
         if let order = request.queryValue(options.orderBy) { items = SortOrder(order).sorted(items) { $0.object } }
         let shaped = items.map { shape($0.object, at: path + [$0.key], request, options) }
         return page(shaped, request, path: path)
+    }
+
+    /// `path`, or the same collection below where its owner is stored: `items/{id}/children` lists the children
+    /// of the item listed at `root/children/{id}`.
+    func locateCollection(_ path: [String]) -> [String] {
+        guard !store.isCollection(path), path.count >= 2, let name = path.last else { return path }
+        let located = store.locate(Array(path.dropLast())) + [name]
+        return store.isCollection(located) ? located : path
     }
 
     /// One page of `items` in the service's paging dialect.
@@ -132,7 +141,7 @@ extension MockServer {
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         if let version = service.versionMembers[resource.name] { object[version] = 0 }
-        let stored = store.insert(object, into: path, idMember: service.idMember)
+        let stored = store.insert(object, into: locateCollection(path), idMember: service.idMember)
         return single(stored.object, status: fixtureStatus(resource, "POST", otherwise: 201))
     }
 
