@@ -19,7 +19,9 @@ extension MockServer {
             return errorResponse(
                 400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
         }
-        if let order = request.queryValue(options.orderBy) { items = SortOrder(order).sorted(items) { $0.object } }
+        if let order = request.queryValue(options.orderBy) {
+            items = SortOrder(order).sorted(items) { queryable($0.object) }
+        }
         let shaped = items.map { shape($0.object, at: path + [$0.key], request, options) }
         return page(shaped, request, path: path)
     }
@@ -109,19 +111,18 @@ extension MockServer {
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {
             let expression = try FilterExpression.parse(text)
-            return .success(
-                items.filter { item in
-                    // Spark filters on the listing's StandardFields.
-                    if service.dialect == .spark, let fields = item.object["StandardFields"]?.objectValue {
-                        var merged = item.object
-                        for member in fields { merged[member.key] = member.value }
-                        return expression.matches(merged)
-                    }
-                    return expression.matches(item.object)
-                })
+            return .success(items.filter { expression.matches(queryable($0.object)) })
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What a filter or a sort reads: the object, and for Spark its listing's StandardFields beside its own members.
+    private func queryable(_ object: JSONObject) -> JSONObject {
+        guard service.dialect == .spark, let fields = object["StandardFields"]?.objectValue else { return object }
+        var merged = object
+        for member in fields { merged[member.key] = member.value }
+        return merged
     }
 
     // MARK: Items
