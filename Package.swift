@@ -116,7 +116,9 @@ let package = Package(
         .target(
             name: "BinderyServiceMocks",
             dependencies: ["BinderyMock"] + services.map { .target(name: $0) },
-            path: "Sources/BinderyServiceMocks"
+            path: "Sources/BinderyServiceMocks",
+            // Each service's sample for `bindery mock` (Samples/<Service>.json), compiled into the module.
+            resources: services.map { .embedInCode("Samples/\($0).json") }
         ),
 
         // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.

@@ -9,6 +9,24 @@ extension MockOperation {
     /// Answers `status` with no body (`send`, `reply`: 202 Accepted).
     public static func accepted(_ status: Int = 202) -> MockOperation { MockOperation { _ in .empty(status) } }
 
+    /// A read whose answer is an object kept at the operation's own path (Spark's `GET my/account`): that object
+    /// when the store holds one (a sample put it there), else the operation's fixture.
+    public static let readStored = MockOperation { call in
+        let path = call.resourcePath + call.operation.segments
+        if let object = call.store.object(at: path) { return call.server.single(object) }
+        return call.server.cannedAnswer(call.key, for: call)
+    }
+
+    /// The write that goes with `readStored` (Spark's `PUT my/account`): merges the body into the stored object when
+    /// there is one, and answers as the fixture does.
+    public static let updateStored = MockOperation { call in
+        let path = call.resourcePath + call.operation.segments
+        if case .object(let changes)? = call.body, call.store.object(at: path) != nil {
+            _ = call.store.update(at: path, merging: changes)
+        }
+        return call.server.cannedAnswer(call.key, for: call)
+    }
+
     /// OData delta: every item below the resource first, then what was created, changed or deleted since
     /// the token; the last page carries `@odata.deltaLink` with the next token.
     public static let odataDelta = MockOperation(

@@ -6,7 +6,8 @@ import Foundation
 extension MockServer {
     // MARK: Lists
 
-    func list(_ request: MockRequest, at path: [String]) -> MockResponse {
+    func list(_ request: MockRequest, at addressedPath: [String]) -> MockResponse {
+        let path = locateCollection(addressedPath)
         guard store.isCollection(path) || store.object(at: path) == nil else {
             return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
         }
@@ -18,9 +19,19 @@ extension MockServer {
             return errorResponse(
                 400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
         }
-        if let order = request.queryValue(options.orderBy) { items = SortOrder(order).sorted(items) { $0.object } }
+        if let order = request.queryValue(options.orderBy) {
+            items = SortOrder(order).sorted(items) { queryable($0.object) }
+        }
         let shaped = items.map { shape($0.object, at: path + [$0.key], request, options) }
         return page(shaped, request, path: path)
+    }
+
+    /// `path`, or the same collection below where its owner is stored: `items/{id}/children` lists the children
+    /// of the item listed at `root/children/{id}`.
+    func locateCollection(_ path: [String]) -> [String] {
+        guard !store.isCollection(path), path.count >= 2, let name = path.last else { return path }
+        let located = store.locate(Array(path.dropLast())) + [name]
+        return store.isCollection(located) ? located : path
     }
 
     /// One page of `items` in the service's paging dialect.
@@ -100,19 +111,18 @@ extension MockServer {
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {
             let expression = try FilterExpression.parse(text)
-            return .success(
-                items.filter { item in
-                    // Spark filters on the listing's StandardFields.
-                    if service.dialect == .spark, let fields = item.object["StandardFields"]?.objectValue {
-                        var merged = item.object
-                        for member in fields { merged[member.key] = member.value }
-                        return expression.matches(merged)
-                    }
-                    return expression.matches(item.object)
-                })
+            return .success(items.filter { expression.matches(queryable($0.object)) })
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What a filter or a sort reads: the object, and for Spark its listing's StandardFields beside its own members.
+    private func queryable(_ object: JSONObject) -> JSONObject {
+        guard service.dialect == .spark, let fields = object["StandardFields"]?.objectValue else { return object }
+        var merged = object
+        for member in fields { merged[member.key] = member.value }
+        return merged
     }
 
     // MARK: Items
@@ -132,7 +142,7 @@ extension MockServer {
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         if let version = service.versionMembers[resource.name] { object[version] = 0 }
-        let stored = store.insert(object, into: path, idMember: service.idMember)
+        let stored = store.insert(object, into: locateCollection(path), idMember: service.idMember)
         return single(stored.object, status: fixtureStatus(resource, "POST", otherwise: 201))
     }
 

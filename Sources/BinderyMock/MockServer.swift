@@ -36,6 +36,8 @@ public final class MockServer: Sendable {
         /// The store as the fixtures alone seeded it: `reset()` returns to it without seeding again, which
         /// would cost a pass over every fixture per replayed fixture (thousands for the full Graph).
         var seeded: MockStore.Snapshot?
+        /// Paths served from another path (see `alias(_:to:)`).
+        var aliases: [(path: [String], target: [String])] = []
     }
 
     /// A resumable upload in progress: bytes so far, and where the finished item goes.
@@ -195,19 +197,46 @@ public final class MockServer: Sendable {
 
     /// Seeds the store from fixtures already loaded (see `seed(fixturesIn:)`); `reset()` returns to this state.
     public func seed(_ fixtures: [MockFixture]) {
-        // The seeded state is the earlier fixtures' plus these, whatever the store holds now.
-        let current = store.snapshot()
-        if let seeded = state.withLock({ $0.seeded }) { store.restore(seeded) } else { store.removeAll() }
-        for fixture in fixtures { seedStore(from: fixture) }
-        let seeded = store.snapshot()
-        store.restore(current)
-        for fixture in fixtures { seedStore(from: fixture) }
+        addToSeeded {
+            for fixture in fixtures { seedStore(from: fixture) }
+        }
         let statuses = writeStatuses(of: fixtures)
         state.withLock { state in
             state.fixtures += fixtures
             state.writeStatuses.merge(statuses) { first, _ in first }
-            state.seeded = seeded
         }
+    }
+
+    /// Runs `put` on the store as it is now and on the seeded state `reset()` returns to (the earlier seeds' plus
+    /// this one, whatever the store holds now).
+    func addToSeeded(_ put: () -> Void) {
+        let current = store.snapshot()
+        if let seeded = state.withLock({ $0.seeded }) { store.restore(seeded) } else { store.removeAll() }
+        put()
+        let seeded = store.snapshot()
+        store.restore(current)
+        put()
+        state.withLock { $0.seeded = seeded }
+    }
+
+    /// Serves every path below `path` from the same path below `target`: `alias(["drives", "d1"], to: ["me",
+    /// "drive"])` makes `/drives/d1/root/children` the list `/me/drive/root/children` is, as one drive answers at
+    /// both URLs. (Without an alias, two navigations are two entries of the store, as in a recording.)
+    public func alias(_ path: [String], to target: [String]) {
+        state.withLock { state in
+            if !state.aliases.contains(where: { $0.path == path && $0.target == target }) {
+                state.aliases.append((path, target))
+            }
+        }
+    }
+
+    /// `path` with an aliased prefix replaced by the path it stands for.
+    func resolvingAliases(_ path: [String]) -> [String] {
+        let aliases = state.withLock { $0.aliases }
+        for alias in aliases where path.starts(with: alias.path) {
+            return alias.target + path.dropFirst(alias.path.count)
+        }
+        return path
     }
 
     /// The first fixture of `operation` (`"microsoft.graph.driveItem/copy"`).
@@ -220,7 +249,7 @@ public final class MockServer: Sendable {
     }
 
     /// Back to the seeded state: changes, requests, faults, uploads and accepted delta tokens are forgotten and the
-    /// store holds what the fixtures seeded again. The identity provider keeps its tokens.
+    /// store holds what the fixtures and samples seeded again. The identity provider keeps its tokens.
     public func reset() {
         let seeded = state.withLock { state in
             state.requests.removeAll()
@@ -308,7 +337,7 @@ public final class MockServer: Sendable {
         guard let method = HTTPRequest.Method(rawValue: request.method.uppercased()) else {
             return errorResponse(405, code: "methodNotAllowed", message: request.method)
         }
-        var path = addressedPath
+        var path = resolvingAliases(addressedPath)
         var addressed: (parent: [String], name: String)?
         if let address = PathAddress(path) {
             // Only an upload session may name an item that does not exist yet: it creates it.
@@ -329,7 +358,7 @@ public final class MockServer: Sendable {
             let resourcePath = Array(path.dropLast(operation.segments.count))
             let call = MockCall(
                 request: request, server: self, resourcePath: resourcePath, operation: operation,
-                body: requestBody(request), addressed: addressed)
+                body: requestBody(request), addressed: addressed, key: key)
             if let behaviour { return await behaviour.handle(call) }
             // An operation on the resource's own URL (Spark's `searchListings`, Inbox's `listThreads` with their
             // filters) is a read or write of that collection or item with parameters.
@@ -380,7 +409,7 @@ public final class MockServer: Sendable {
     }
 
     /// An operation without behaviour answers its fixture's status and body.
-    private func cannedAnswer(_ key: String, for call: MockCall) -> MockResponse {
+    func cannedAnswer(_ key: String, for call: MockCall) -> MockResponse {
         if call.operation.isMonitored {
             // Accepted at once, done at once: the monitor reports completion.
             let monitor = origin(of: call.request) + "/\(Self.monitorSegment)/\(UUID().uuidString.lowercased())"

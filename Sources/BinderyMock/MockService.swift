@@ -100,6 +100,8 @@ public struct MockCall: Sendable {
     /// For a path-addressed item (`root:/Docs/a.txt:`): the folder that holds it and its name, whether or not it
     /// exists yet.
     public var addressed: (parent: [String], name: String)? = nil
+    /// `"<resource>/<operation>"`, as `MockService.operations` names it.
+    var key: String = ""
 
     public var store: MockStore { server.store }
 }

@@ -43,6 +43,8 @@ extension MockService {
             "spark.oauth2/grantToken": .sparkGrant,
             "spark.Service/createSession": .sparkSession,
             "spark.Notification/markNotificationsRead": .sparkMarkNotificationsRead,
+            "spark.my/getAccount": .readStored,
+            "spark.my/updateAccount": .updateStored,
         ],
         signIn: SparkSignInMock())
 

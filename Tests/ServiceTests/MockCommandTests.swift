@@ -18,44 +18,121 @@ import Testing
         return nil
     }()
 
-    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
-    func printsItsURLAndTokenIntoAPipeWhileItServes() async throws {
+    /// A running `bindery mock` and everything it has printed so far.
+    final class Launched {
+        final class Output: Sendable { let text = Mutex("") }
         let process = Process()
-        process.executableURL = Self.tool
-        process.arguments = ["mock", "--service", "onedrive", "--fixtures", FixtureTests.root.path]
         let pipe = Pipe()
-        process.standardOutput = pipe
-        let output = Mutex("")
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        let output = Output()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = MockCommandTests.tool
+            process.arguments = arguments
+            process.standardOutput = pipe
+            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+                let data = handle.availableData
+                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
         }
-        try process.run()
-        defer {
+
+        var text: String { output.text.withLock { $0 } }
+
+        /// Waits for the whole banner (it ends with the line on stopping). Generous: under a loaded machine (the
+        /// whole suite runs in parallel) the mock may take a while to start.
+        func banner() async throws -> String {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < deadline, !text.contains("Ctrl-C stops it.") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return text
+        }
+
+        func stop() {
             process.terminate()
             process.waitUntilExit()
             pipe.fileHandleForReading.readabilityHandler = nil
         }
+    }
+
+    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    func printsItsURLAndTokenIntoAPipeWhileItServes() async throws {
+        let mock = try Launched(["mock", "--service", "onedrive", "--fixtures", FixtureTests.root.path])
+        defer { mock.stop() }
 
         // Read what a script would read: the service URL and the token, from the pipe, while the mock runs.
-        // Generous: under a loaded machine (the whole suite runs in parallel) the mock may take a while to start.
         let deadline = ContinuousClock.now + .seconds(120)
         var url: URL?
         var token: String?
         while ContinuousClock.now < deadline, url == nil || token == nil {
-            let text = output.withLock { $0 }
+            let text = mock.text
             url = Self.value(after: "OneDrive mock on ", in: text).flatMap(URL.init(string:))
             token = Self.value(after: "a token it accepts: ", in: text)
             try await Task.sleep(for: .milliseconds(50))
         }
-        let serviceURL = try #require(url, "no URL in the output: \(output.withLock { $0 })")
-        let accepted = try #require(token, "no token in the output: \(output.withLock { $0 })")
-        #expect(process.isRunning, "the mock is still serving")
+        let serviceURL = try #require(url, "no URL in the output: \(mock.text)")
+        let accepted = try #require(token, "no token in the output: \(mock.text)")
+        #expect(mock.process.isRunning, "the mock is still serving")
 
-        // And they work: the typed client lists the seeded drives through the printed URL with the printed token.
+        // And they work: the typed client lists the seeded drives through the printed URL with the printed token,
+        // and the sample's root (issue 20: it was a 404).
         let client = OneDriveClient(baseURL: serviceURL, auth: StaticTokenAuth(accepted), middleware: [])
         let drives = try await client.drives.request().get()
-        #expect(!drives.value.isEmpty)
+        #expect(drives.value.contains { $0.id == "sample-drive" })
+        let root = try await client.me.drive.root.children.request().get()
+        #expect(root.value.map(\.name) == ["Documents", "Photos", "Welcome.txt"])
+    }
+
+    static let curl = "/usr/bin/curl"
+
+    /// The banner's `curl` commands, run as printed by a shell: each answers 200 with something in it.
+    @Test(
+        .enabled(if: tool != nil && FileManager.default.isExecutableFile(atPath: curl), "bindery and curl"),
+        arguments: ["onedrive", "onenote", "graph", "spark", "inbox"])
+    func theBannersCurlCommandsWorkAsPrinted(_ service: String) async throws {
+        let mock = try Launched(["mock", "--service", service, "--fixtures", FixtureTests.root.path])
+        defer { mock.stop() }
+        let banner = try await mock.banner()
+        #expect(banner.contains("Sample: "))
+        let commands = banner.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("curl ") }
+        #expect(commands.count >= 4, "the banner shows the sample's paths: \(banner)")
+        for command in commands {
+            // The status on a line of its own after the body.
+            let (status, body) = try Self.shell("curl -s -w '\\n%{http_code}' " + command.dropFirst(5))
+            #expect(status == "200", "\(command) answered \(status)")
+            #expect(MockSampleTests.holdsSomething(Array(body.utf8)), "\(command) answered \(body)")
+        }
+    }
+
+    /// `--no-sample` serves the fixtures alone, as before the sample: no sample in the banner or the store.
+    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    func noSampleServesTheFixturesAlone() async throws {
+        let mock = try Launched(["mock", "--service", "onedrive", "--fixtures", FixtureTests.root.path, "--no-sample"])
+        defer { mock.stop() }
+        let banner = try await mock.banner()
+        #expect(!banner.contains("Sample: "))
+        let url = try #require(Self.value(after: "OneDrive mock on ", in: banner).flatMap(URL.init(string:)))
+        let token = try #require(Self.value(after: "a token it accepts: ", in: banner))
+        let client = OneDriveClient(baseURL: url, auth: StaticTokenAuth(token), middleware: [])
+        let drives = try await client.drives.request().get().value.compactMap(\.id)
+        #expect(!drives.isEmpty, "the fixtures' drives")
+        #expect(!drives.contains("sample-drive"))
+    }
+
+    /// Runs `command` with `sh -c`: the last line of its output, and the lines before it.
+    static func shell(_ command: String) throws -> (last: String, rest: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        let last = text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        return (last, String(text.dropLast(last.count)))
     }
 
     /// The rest of the line after `prefix`, once the whole line has arrived.
