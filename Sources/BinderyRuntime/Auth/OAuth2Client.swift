@@ -292,10 +292,14 @@ public struct OAuth2Client: Sendable {
         if let code = answer?["error"]?.stringValue
             ?? (response.status.kind == .successful ? nil : "HTTP \(response.status.code)")
         {
+            // Providers echo what they refuse ("refresh token … is revoked"): the error's description goes to
+            // logs and crash reports, so the secrets this request sent are cut from it. The body keeps them.
+            let sent = parameters.filter { Redaction.isSecret($0.0) }.map(\.1)
             throw BinderyError(
                 kind: .authorization,
-                message: answer?["error_description"]?.stringValue
-                    ?? "the identity provider refused the request (\(code))",
+                message: Redaction.text(
+                    answer?["error_description"]?.stringValue ?? "the identity provider refused the request (\(code))",
+                    hiding: sent),
                 status: response.status.code, serviceCode: code, body: response.body)
         }
         guard let answer else {

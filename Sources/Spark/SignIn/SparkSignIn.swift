@@ -205,7 +205,13 @@ public final class SparkAPIKeySession: AuthProvider {
         if let userAgent { head.headerFields = SparkSignIn.headers(userAgent: userAgent) }
         head.headerFields[.contentType] = "application/json"
         let response = try await pipeline.send(TransportRequest(head, body: .bytes([])))
-        guard response.status.kind == .successful else { throw BinderyError.api(response, dialect: .spark) }
+        guard response.status.kind == .successful else {
+            // The session signature opens sessions for as long as the key lives: a server that echoes it in
+            // its message ("Invalid ApiSig …") must not put it into the error's description.
+            var error = BinderyError.api(response, dialect: .spark)
+            error.message = Redaction.text(error.message, hiding: [sessionSignature()])
+            throw error
+        }
         guard let token = try response.json()["D"]?["Results"]?.arrayValue?.first?["AuthToken"]?.stringValue else {
             throw BinderyError.invalidResponse("the session response has no D.Results[0].AuthToken", response: response)
         }
