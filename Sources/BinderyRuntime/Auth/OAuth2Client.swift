@@ -355,3 +355,27 @@ public enum PKCE {
         .replacingOccurrences(of: "=", with: "")
     }
 }
+
+// Descriptions that leave the secrets out, as `Token`'s does: a value printed into a log, a test failure or a
+// crash report must not carry the verifier, the device code or the client secret.
+
+extension AuthorizationRequest: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "AuthorizationRequest(url: \(url.absoluteString), redirectURI: \(redirectURI), code verifier: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension DeviceAuthorization: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "DeviceAuthorization(user code: \(userCode), verification URI: \(verificationURI), expires \(expiresAt), device code: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension OAuth2Configuration: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "OAuth2Configuration(client: \(clientID), token URL: \(tokenURL.absoluteString), client secret: \(clientSecret == nil ? "no" : Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -272,3 +272,17 @@ public struct SparkSignature: Sendable {
         return MD5.hex(Array((secret + "ApiKey" + apiKey + "ServicePath" + path + sorted).utf8) + body)
     }
 }
+
+// Descriptions that leave the client secret and the API key's secret out, as `Token`'s does.
+
+extension SparkSignIn: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "SparkSignIn(client: \(clientID), redirectURI: \(redirectURI), client secret: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SparkSignature: CustomStringConvertible, CustomReflectable {
+    public var description: String { "SparkSignature(apiKey: \(apiKey), secret: \(Redaction.placeholder))" }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
