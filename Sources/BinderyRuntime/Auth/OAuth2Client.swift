@@ -152,7 +152,7 @@ public struct OAuth2Client: Sendable {
         defer { listener.close() }
         let request = authorizationRequest(redirectURI: listener.redirectURI, loginHint: loginHint)
         open(request.url)
-        let callback = try await listener.waitForCallback(timeout: timeout)
+        let callback = try await listener.waitForCallback(timeout: timeout, state: request.state)
         return try await exchange(callback: callback, for: request, account: account)
     }
 
