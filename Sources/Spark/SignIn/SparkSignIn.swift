@@ -115,12 +115,13 @@ public struct SparkSignIn: Sendable {
     }
 
     /// Completes the hybrid flow: the code from the callback, exchanged for tokens.
-    public func completeHybrid(callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared)
-        async throws -> Token
-    {
+    public func completeHybrid(
+        callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = OAuth2Client.tokenEndpointDefaults
+    ) async throws -> Token {
         switch try Self.parseCallback(callback) {
         case .code(let code, _):
-            return try await OAuth2Client(oauth, transport: transport)
+            return try await OAuth2Client(oauth, transport: transport, middleware: middleware)
                 .exchange(code: code, codeVerifier: nil, redirectURI: redirectURI, account: account)
         case .cancelled:
             throw BinderyError(kind: .authorization, message: "the sign-in was cancelled", serviceCode: "cancel")
@@ -132,10 +133,11 @@ public struct SparkSignIn: Sendable {
 
     /// The auth provider for an OAuth 2 token: `Authorization: OAuth <token>`, renewed with the
     /// refresh token on a 401 or on code 1020 in the body.
-    public func session(account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared)
-        -> TokenSession
-    {
-        OAuth2Client(oauth, transport: transport).session(
+    public func session(
+        account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = OAuth2Client.tokenEndpointDefaults
+    ) -> TokenSession {
+        OAuth2Client(oauth, transport: transport, middleware: middleware).session(
             account: account, store: store, scheme: .oauth,
             renewOn: RenewalTrigger {
                 RenewalTrigger.unauthorized.matches($0) || RenewalTrigger.sparkSessionExpired.matches($0)
@@ -153,15 +155,16 @@ public final class SparkAPIKeySession: AuthProvider {
     private let state = SessionState()
     private let userAgent: String?
 
+    /// - Parameter middleware: What the `POST /v1/session` requests go through (the defaults: retries, logging).
     public init(
         apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, userAgent: String? = nil,
-        transport: any HTTPTransport = DefaultTransport.shared
+        transport: any HTTPTransport = DefaultTransport.shared, middleware: [any HTTPMiddleware] = .defaults
     ) {
         self.userAgent = userAgent
         self.apiKey = apiKey
         self.secret = secret
         self.apiBase = apiBase
-        self.pipeline = MiddlewareChain(.defaults, transport: transport)
+        self.pipeline = MiddlewareChain(middleware, transport: transport)
     }
 
     /// `MD5(secret + "ApiKey" + key)`: the signature that opens a session.
