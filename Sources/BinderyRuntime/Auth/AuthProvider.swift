@@ -85,3 +85,9 @@ public struct StaticTokenAuth: AuthProvider {
     public func shouldRenew(after response: APIResponse) -> Bool { false }
     public func renew(rejected request: TransportRequest) async throws -> Bool { false }
 }
+
+extension StaticTokenAuth: CustomStringConvertible, CustomReflectable {
+    /// Leaves the token out, as `Token`'s description does.
+    public var description: String { "StaticTokenAuth(\(scheme), token: \(Redaction.placeholder))" }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -9,8 +9,10 @@ import Foundation
 /// Receives the browser's redirect after a sign-in, on 127.0.0.1 (RFC 8252 §7.3): the way a
 /// terminal program or a server without a web view gets the authorization code.
 ///
-/// It listens on a free port, answers the first request under `/callback` with a short page telling
-/// the user to return to the program, and hands back the URL the browser requested.
+/// It listens on a free port, answers the first request under `/callback` that carries the sign-in's
+/// `state` with a short page telling the user to return to the program, and hands back the URL the
+/// browser requested. A callback with another `state` (a forged or stale one) is refused with a 400
+/// and the listener keeps waiting, so it can neither complete nor abort the sign-in.
 final class LoopbackRedirectListener: Sendable {
     private let listening: Int32
     let port: UInt16
@@ -47,19 +49,22 @@ final class LoopbackRedirectListener: Sendable {
         closeDescriptor(listening)
     }
 
-    /// Waits for the browser's request to `/callback` and returns its full URL.
-    func waitForCallback(timeout: Duration) async throws -> URL {
+    /// Waits for the browser's request to `/callback` with `state` (any state when nil) and returns its full URL.
+    func waitForCallback(timeout: Duration, state: String? = nil) async throws -> URL {
         let socket = listening
         let port = self.port
         let deadline = ContinuousClock.now + timeout
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try Self.accept(socket, port: port, until: deadline) })
+                continuation.resume(
+                    with: Result { try Self.accept(socket, port: port, state: state, until: deadline) })
             }
         }
     }
 
-    private static func accept(_ socket: Int32, port: UInt16, until deadline: ContinuousClock.Instant) throws -> URL {
+    private static func accept(_ socket: Int32, port: UInt16, state: String?, until deadline: ContinuousClock.Instant)
+        throws -> URL
+    {
         while true {
             let remaining = deadline - .now
             guard remaining > .zero else {
@@ -83,6 +88,10 @@ final class LoopbackRedirectListener: Sendable {
                 let url = URL(string: "http://127.0.0.1:\(port)\(parts[1])")
             else {
                 respond(client, status: "404 Not Found", text: "Not the sign-in callback.")
+                continue
+            }
+            if let state, !OAuth2Client.formValues(in: url).contains(where: { $0 == ("state", state) }) {
+                respond(client, status: "400 Bad Request", text: "This sign-in was not started here.")
                 continue
             }
             respond(client, status: "200 OK", text: "Signed in. You can close this window and return to the program.")

@@ -152,7 +152,7 @@ public struct OAuth2Client: Sendable {
         defer { listener.close() }
         let request = authorizationRequest(redirectURI: listener.redirectURI, loginHint: loginHint)
         open(request.url)
-        let callback = try await listener.waitForCallback(timeout: timeout)
+        let callback = try await listener.waitForCallback(timeout: timeout, state: request.state)
         return try await exchange(callback: callback, for: request, account: account)
     }
 
@@ -292,10 +292,14 @@ public struct OAuth2Client: Sendable {
         if let code = answer?["error"]?.stringValue
             ?? (response.status.kind == .successful ? nil : "HTTP \(response.status.code)")
         {
+            // Providers echo what they refuse ("refresh token … is revoked"): the error's description goes to
+            // logs and crash reports, so the secrets this request sent are cut from it. The body keeps them.
+            let sent = parameters.filter { Redaction.isSecret($0.0) }.map(\.1)
             throw BinderyError(
                 kind: .authorization,
-                message: answer?["error_description"]?.stringValue
-                    ?? "the identity provider refused the request (\(code))",
+                message: Redaction.text(
+                    answer?["error_description"]?.stringValue ?? "the identity provider refused the request (\(code))",
+                    hiding: sent),
                 status: response.status.code, serviceCode: code, body: response.body)
         }
         guard let answer else {
@@ -350,4 +354,28 @@ public enum PKCE {
         )
         .replacingOccurrences(of: "=", with: "")
     }
+}
+
+// Descriptions that leave the secrets out, as `Token`'s does: a value printed into a log, a test failure or a
+// crash report must not carry the verifier, the device code or the client secret.
+
+extension AuthorizationRequest: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "AuthorizationRequest(url: \(url.absoluteString), redirectURI: \(redirectURI), code verifier: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension DeviceAuthorization: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "DeviceAuthorization(user code: \(userCode), verification URI: \(verificationURI), expires \(expiresAt), device code: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension OAuth2Configuration: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "OAuth2Configuration(client: \(clientID), token URL: \(tokenURL.absoluteString), client secret: \(clientSecret == nil ? "no" : Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

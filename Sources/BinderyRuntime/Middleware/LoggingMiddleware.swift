@@ -136,5 +136,14 @@ public enum Redaction {
         }
     }
 
+    /// `text` with every occurrence of each secret replaced: for messages that a server wrote and may have
+    /// echoed a credential into ("refresh token 0.AX… is revoked").
+    public static func text(_ text: String, hiding secrets: some Sequence<String>) -> String {
+        // Longest first, so that a secret containing another is replaced whole.
+        secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1, with: placeholder)
+        }
+    }
+
     static func isSecret(_ name: String) -> Bool { secretParameters.contains(name.lowercased()) }
 }

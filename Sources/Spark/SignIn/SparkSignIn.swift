@@ -115,12 +115,13 @@ public struct SparkSignIn: Sendable {
     }
 
     /// Completes the hybrid flow: the code from the callback, exchanged for tokens.
-    public func completeHybrid(callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared)
-        async throws -> Token
-    {
+    public func completeHybrid(
+        callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = OAuth2Client.tokenEndpointDefaults
+    ) async throws -> Token {
         switch try Self.parseCallback(callback) {
         case .code(let code, _):
-            return try await OAuth2Client(oauth, transport: transport)
+            return try await OAuth2Client(oauth, transport: transport, middleware: middleware)
                 .exchange(code: code, codeVerifier: nil, redirectURI: redirectURI, account: account)
         case .cancelled:
             throw BinderyError(kind: .authorization, message: "the sign-in was cancelled", serviceCode: "cancel")
@@ -132,10 +133,11 @@ public struct SparkSignIn: Sendable {
 
     /// The auth provider for an OAuth 2 token: `Authorization: OAuth <token>`, renewed with the
     /// refresh token on a 401 or on code 1020 in the body.
-    public func session(account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared)
-        -> TokenSession
-    {
-        OAuth2Client(oauth, transport: transport).session(
+    public func session(
+        account: String, store: any TokenStore, transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = OAuth2Client.tokenEndpointDefaults
+    ) -> TokenSession {
+        OAuth2Client(oauth, transport: transport, middleware: middleware).session(
             account: account, store: store, scheme: .oauth,
             renewOn: RenewalTrigger {
                 RenewalTrigger.unauthorized.matches($0) || RenewalTrigger.sparkSessionExpired.matches($0)
@@ -153,15 +155,16 @@ public final class SparkAPIKeySession: AuthProvider {
     private let state = SessionState()
     private let userAgent: String?
 
+    /// - Parameter middleware: What the `POST /v1/session` requests go through (the defaults: retries, logging).
     public init(
         apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, userAgent: String? = nil,
-        transport: any HTTPTransport = DefaultTransport.shared
+        transport: any HTTPTransport = DefaultTransport.shared, middleware: [any HTTPMiddleware] = .defaults
     ) {
         self.userAgent = userAgent
         self.apiKey = apiKey
         self.secret = secret
         self.apiBase = apiBase
-        self.pipeline = MiddlewareChain(.defaults, transport: transport)
+        self.pipeline = MiddlewareChain(middleware, transport: transport)
     }
 
     /// `MD5(secret + "ApiKey" + key)`: the signature that opens a session.
@@ -205,7 +208,13 @@ public final class SparkAPIKeySession: AuthProvider {
         if let userAgent { head.headerFields = SparkSignIn.headers(userAgent: userAgent) }
         head.headerFields[.contentType] = "application/json"
         let response = try await pipeline.send(TransportRequest(head, body: .bytes([])))
-        guard response.status.kind == .successful else { throw BinderyError.api(response, dialect: .spark) }
+        guard response.status.kind == .successful else {
+            // The session signature opens sessions for as long as the key lives: a server that echoes it in
+            // its message ("Invalid ApiSig …") must not put it into the error's description.
+            var error = BinderyError.api(response, dialect: .spark)
+            error.message = Redaction.text(error.message, hiding: [sessionSignature()])
+            throw error
+        }
         guard let token = try response.json()["D"]?["Results"]?.arrayValue?.first?["AuthToken"]?.stringValue else {
             throw BinderyError.invalidResponse("the session response has no D.Results[0].AuthToken", response: response)
         }
@@ -265,4 +274,18 @@ public struct SparkSignature: Sendable {
         let sorted = parameters.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 }.joined()
         return MD5.hex(Array((secret + "ApiKey" + apiKey + "ServicePath" + path + sorted).utf8) + body)
     }
+}
+
+// Descriptions that leave the client secret and the API key's secret out, as `Token`'s does.
+
+extension SparkSignIn: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "SparkSignIn(client: \(clientID), redirectURI: \(redirectURI), client secret: \(Redaction.placeholder))"
+    }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SparkSignature: CustomStringConvertible, CustomReflectable {
+    public var description: String { "SparkSignature(apiKey: \(apiKey), secret: \(Redaction.placeholder))" }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

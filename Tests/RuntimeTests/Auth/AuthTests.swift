@@ -149,19 +149,7 @@ import Testing
 }
 
 @Suite struct SessionRenewalTests {
-    /// A Graph-like API on loopback that accepts only tokens the provider issued.
-    func api(_ provider: IdentityProvider) async throws -> LoopbackServer {
-        try await LoopbackServer([
-            "GET /me": { request in
-                guard provider.accepts(request.header("Authorization")) else {
-                    return .init(
-                        status: 401,
-                        json: #"{"error":{"code":"InvalidAuthenticationToken","message":"Access token has expired."}}"#)
-                }
-                return .init(json: #"{"id":"me","displayName":"Ada"}"#)
-            }
-        ])
-    }
+    func api(_ provider: IdentityProvider) async throws -> LoopbackServer { try await provider.api() }
 
     @Test func hundredConcurrentRequestsOverAnExpiredTokenRefreshOnce() async throws {
         let provider = try await IdentityProvider()

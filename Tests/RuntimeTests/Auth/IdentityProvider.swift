@@ -28,17 +28,27 @@ final class IdentityProvider: Sendable {
     let server: LoopbackServer
     /// What the device endpoint answers to the first polls before it issues a token.
     let devicePollAnswers: [String]
+    /// Begins every code, device code, access and refresh token it issues, so that a test can grep for them all.
+    let secretPrefix: String
+    /// The confidential client's secret: when set, the token endpoint requires it.
+    let clientSecret: String?
 
     var configuration: OAuth2Configuration {
-        MicrosoftIdentity.configuration(
+        var configuration = MicrosoftIdentity.configuration(
             clientID: "app-id", tenant: "common", scopes: ["Files.ReadWrite", "offline_access"],
             redirectURI: "http://127.0.0.1/callback", authority: server.baseURL)
+        configuration.clientSecret = clientSecret
+        return configuration
     }
 
-    init(devicePollAnswers: [String] = []) async throws {
+    init(devicePollAnswers: [String] = [], secretPrefix: String = "", clientSecret: String? = nil) async throws {
         self.devicePollAnswers = devicePollAnswers
+        self.secretPrefix = secretPrefix
+        self.clientSecret = clientSecret
         let state = self.state
         let answers = devicePollAnswers
+        let prefix = secretPrefix
+        let secret = clientSecret
         server = try await LoopbackServer([
             // Auto-consent: redirect straight back with a code bound to the PKCE challenge.
             "GET /common/oauth2/v2.0/authorize": { request in
@@ -46,7 +56,7 @@ final class IdentityProvider: Sendable {
                     let challenge = request.queryValue("code_challenge"),
                     request.queryValue("code_challenge_method") == "S256", request.queryValue("client_id") == "app-id"
                 else { return .init(status: 400, json: #"{"error":"invalid_request"}"#) }
-                let code = "code-\(UUID().uuidString)"
+                let code = "\(prefix)code-\(UUID().uuidString)"
                 state.withLock { $0.challenges[code] = challenge }
                 let stateValue = request.queryValue("state") ?? ""
                 return .init(status: 302, headers: ["Location": "\(redirect)?code=\(code)&state=\(stateValue)"])
@@ -54,12 +64,12 @@ final class IdentityProvider: Sendable {
             "POST /common/oauth2/v2.0/devicecode": { _ in
                 .init(
                     json:
-                        #"{"device_code":"dev-code-secret","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":1,"message":"To sign in, enter ABCD-EFGH"}"#
+                        #"{"device_code":"\#(prefix)dev-code-secret","user_code":"ABCD-EFGH","verification_uri":"https://microsoft.com/devicelogin","expires_in":900,"interval":1,"message":"To sign in, enter ABCD-EFGH"}"#
                 )
             },
             "POST /common/oauth2/v2.0/token": { request in
                 let form = Self.form(request.body)
-                guard form["client_id"] == "app-id" else {
+                guard form["client_id"] == "app-id", form["client_secret"] == secret else {
                     return .init(status: 400, json: #"{"error":"invalid_client"}"#)
                 }
                 switch form["grant_type"] {
@@ -67,14 +77,17 @@ final class IdentityProvider: Sendable {
                     let code = form["code"] ?? ""
                     guard let challenge = state.withLock({ $0.challenges.removeValue(forKey: code) }) else {
                         return .init(
-                            status: 400, json: #"{"error":"invalid_grant","error_description":"unknown code"}"#)
+                            status: 400,
+                            json: #"{"error":"invalid_grant","error_description":"unknown code \#(code)"}"#)
                     }
                     guard PKCE.challenge(for: form["code_verifier"] ?? "") == challenge else {
                         return .init(
                             status: 400,
-                            json: #"{"error":"invalid_grant","error_description":"PKCE verification failed"}"#)
+                            json:
+                                #"{"error":"invalid_grant","error_description":"PKCE verification failed for \#(code) with verifier \#(form["code_verifier"] ?? "")"}"#
+                        )
                     }
-                    return .init(json: Self.issue(state))
+                    return .init(json: Self.issue(state, prefix: prefix))
                 case "refresh_token":
                     let presented = form["refresh_token"] ?? ""
                     let known = state.withLock { state in
@@ -83,20 +96,22 @@ final class IdentityProvider: Sendable {
                     }
                     guard known else {
                         return .init(
-                            status: 400, json: #"{"error":"invalid_grant","error_description":"refresh token revoked"}"#
+                            status: 400,
+                            json:
+                                #"{"error":"invalid_grant","error_description":"refresh token \#(presented) is revoked"}"#
                         )
                     }
                     try await Task.sleep(for: .milliseconds(50))  // long enough for concurrent callers to pile up
-                    return .init(json: Self.issue(state))
+                    return .init(json: Self.issue(state, prefix: prefix))
                 case "urn:ietf:params:oauth:grant-type:device_code":
                     let poll = state.withLock { state in
                         state.devicePolls += 1
                         return state.devicePolls
                     }
                     if poll <= answers.count { return .init(status: 400, json: #"{"error":"\#(answers[poll - 1])"}"#) }
-                    return .init(json: Self.issue(state))
+                    return .init(json: Self.issue(state, prefix: prefix))
                 case "client_credentials":
-                    return .init(json: Self.issue(state, refresh: false))
+                    return .init(json: Self.issue(state, prefix: prefix, refresh: false))
                 default:
                     return .init(status: 400, json: #"{"error":"unsupported_grant_type"}"#)
                 }
@@ -106,29 +121,44 @@ final class IdentityProvider: Sendable {
 
     func stop() async { await server.stop() }
 
+    /// A Graph-like API on loopback (`GET /me`) that accepts only tokens this provider issued.
+    func api() async throws -> LoopbackServer {
+        try await LoopbackServer([
+            "GET /me": { [self] request in
+                guard accepts(request.header("Authorization")) else {
+                    return .init(
+                        status: 401,
+                        json: #"{"error":{"code":"InvalidAuthenticationToken","message":"Access token has expired."}}"#)
+                }
+                return .init(json: #"{"id":"me","displayName":"Ada"}"#)
+            }
+        ])
+    }
+
     /// Makes a token the API accepts, with a rotating refresh token.
-    static func issue(_ state: Box, refresh: Bool = true) -> String {
+    static func issue(_ state: Box, prefix: String, refresh: Bool = true) -> String {
         let number = state.withLock { state in
             state.issued += 1
-            state.validAccessTokens.insert("access-\(state.issued)")
-            if refresh { state.refreshTokens.insert("refresh-\(state.issued)") }
+            state.validAccessTokens.insert("\(prefix)access-\(state.issued)")
+            if refresh { state.refreshTokens.insert("\(prefix)refresh-\(state.issued)") }
             return state.issued
         }
-        let refreshPart = refresh ? #","refresh_token":"refresh-\#(number)""# : ""
+        let refreshPart = refresh ? #","refresh_token":"\#(prefix)refresh-\#(number)""# : ""
         return
-            #"{"token_type":"Bearer","access_token":"access-\#(number)","expires_in":3600,"scope":"Files.ReadWrite offline_access"\#(refreshPart)}"#
+            #"{"token_type":"Bearer","access_token":"\#(prefix)access-\#(number)","expires_in":3600,"scope":"Files.ReadWrite offline_access"\#(refreshPart)}"#
     }
 
     /// Adds a token the API accepts and the store can refresh, as if signed in earlier.
     func seed(account: String, expired: Bool) -> Token {
         let number = state.withLock { state in
             state.issued += 1
-            state.validAccessTokens.insert("access-\(state.issued)")
-            state.refreshTokens.insert("refresh-\(state.issued)")
+            state.validAccessTokens.insert("\(secretPrefix)access-\(state.issued)")
+            state.refreshTokens.insert("\(secretPrefix)refresh-\(state.issued)")
             return state.issued
         }
         return Token(
-            accessToken: expired ? "expired-\(number)" : "access-\(number)", refreshToken: "refresh-\(number)",
+            accessToken: "\(secretPrefix)\(expired ? "expired" : "access")-\(number)",
+            refreshToken: "\(secretPrefix)refresh-\(number)",
             expiresAt: Date().addingTimeInterval(expired ? -60 : 3600), account: account)
     }
 
