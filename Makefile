@@ -11,7 +11,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers format check-format clean fuzz fuzz-short soak soak-short
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers bench-decode format check-format clean fuzz fuzz-short soak soak-short
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -21,11 +21,12 @@ help:
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
 	@echo "make build      build everything"
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
-	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports, the Inbox offline store and OneDrive transfers (writes BENCHMARKS.md)"
+	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports, the Inbox offline store, OneDrive transfers and decoding (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
 	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=spec.json: bindery-gen and swift-openapi-generator on a public spec"
 	@echo "make bench-inbox  only the Inbox offline store: first sync of 10,000 threads, live view latency"
 	@echo "make bench-transfers  only OneDrive uploads and downloads beside raw libcurl, and their peak memory"
+	@echo "make bench-decode  only decoding, reading and encoding pages of models beside Foundation's Codable"
 	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
 	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
 	@echo "make soak       10,000 requests, 10% faults, 100,000 items paged, delta rounds in every dialect (a few minutes)"
@@ -115,6 +116,8 @@ bench-inbox: setup
 	Benchmarks/run.sh inbox
 bench-transfers: setup
 	Benchmarks/run.sh transfers
+bench-decode: setup
+	Benchmarks/run.sh decode
 
 # Our own Swift: everything but generated folders (their layout is the renderer's job) and build folders.
 SWIFT_FORMAT ?= swift-format

@@ -222,6 +222,14 @@ let package = Package(
             dependencies: ["OneDrive", "BinderyMock", "BinderyRuntime"],
             path: "Benchmarks/Transfers"
         ),
+        // `Benchmarks/run.sh decode`: decoding, reading and encoding pages of models beside Foundation's `Codable`.
+        .executableTarget(
+            name: "decode-bench",
+            dependencies: [
+                "OneDrive", "Inbox", "BinderyRuntime", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/Decode"
+        ),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },

@@ -3,13 +3,15 @@
 # run with a naive baseline, written to BENCHMARKS.md, then the HTTP transports (Benchmarks/transport.sh).
 # Takes 25-45 minutes on 2 cores. `Benchmarks/run.sh transport [options]` runs only the transports,
 # `Benchmarks/run.sh inbox` only the Inbox offline store (Benchmarks/inbox.sh), `Benchmarks/run.sh transfers` only
-# the OneDrive uploads and downloads (Benchmarks/transfers.sh).
+# the OneDrive uploads and downloads (Benchmarks/transfers.sh), `Benchmarks/run.sh decode` only decoding, reading and
+# encoding models beside Foundation (Benchmarks/decode.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 if [ "${1:-}" = transport ]; then shift; exec Benchmarks/transport.sh "$@"; fi
 if [ "${1:-}" = inbox ]; then shift; exec Benchmarks/inbox.sh "$@"; fi
 if [ "${1:-}" = transfers ]; then shift; exec Benchmarks/transfers.sh "$@"; fi
+if [ "${1:-}" = decode ]; then shift; exec Benchmarks/decode.sh "$@"; fi
 corpus=../shared/corpus/graph-v1.0.csdl.xml
 work="$root/.build-bench"
 if [ ! -f "$corpus" ]; then
@@ -161,6 +163,8 @@ say "Inbox offline store (Benchmarks/inbox.sh)"
 Benchmarks/inbox.sh >>"$log" 2>&1 || { say "the inbox benchmark failed; see $log"; exit 1; }
 say "OneDrive large transfers (Benchmarks/transfers.sh)"
 Benchmarks/transfers.sh >>"$log" 2>&1 || { say "the transfers benchmark failed; see .build-bench/transfers/log.txt"; exit 1; }
+say "decoding, reading and encoding models (Benchmarks/decode.sh)"
+Benchmarks/decode.sh >>"$log" 2>&1 || { say "the decode benchmark failed; see .build-bench/decode/log.txt"; exit 1; }
 say "a public OpenAPI spec (Benchmarks/openapi.sh; skipped without BINDERY_OPENAPI_SPEC)"
 Benchmarks/openapi.sh >>"$log" 2>&1 || { say "the OpenAPI benchmark failed; see .build-bench/openapi/log.txt"; exit 1; }
 say "done: BENCHMARKS.md"
