@@ -26,7 +26,7 @@ final class CurlTransfer: @unchecked Sendable {
     private let authority: String
     private let method: HTTPRequest.Method
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let upload: Upload?
+    private var upload: Upload?
     private let timeoutMilliseconds: Int?
     private let downloadPath: String?
     private let progress: (@Sendable (TransferProgress) -> Void)?
@@ -214,6 +214,9 @@ final class CurlTransfer: @unchecked Sendable {
         guard let continuation else { return }
         self.continuation = nil
         if case .failure = result { discardDownload() }
+        // An in-memory body goes now, not when the engine lets go of the transfer: the caller may already be
+        // reading the next one (upload sessions send one chunk after another).
+        if case .bytes? = upload { upload = nil }
         switch result {
         case .success(let response): continuation.resume(returning: response)
         case .failure(let error): continuation.resume(throwing: error)

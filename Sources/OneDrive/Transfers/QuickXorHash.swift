@@ -78,7 +78,7 @@ public struct QuickXorHash: Sendable {
     public var base64: String { Data(digest).base64EncodedString() }
 
     /// The hash of a whole file, read a block at a time.
-    public static func ofFile(atPath path: String, blockSize: Int = 4 << 20) throws -> String {
+    public static func ofFile(atPath path: String, blockSize: Int = 1 << 20) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }

@@ -132,12 +132,15 @@ struct ChunkedUploader {
         }
         defer { try? file.close() }
         var failures = 0
+        // One buffer for every range: a new array per range would leave each freed one to the allocator, whose
+        // per-thread arenas keep them resident (3 chunks measured instead of 1).
+        var chunk: [UInt8] = []
         while true {
             try Task.checkCancellation()
             if state.isExpired() { throw UploadSessionGone(reason: "the upload session expired") }
             let first = state.nextByte
             let length = Int(min(Int64(state.chunkSize), state.fileSize - first))
-            let chunk = try Self.read(length, at: first, from: file)
+            try Self.read(length, at: first, from: file, into: &chunk)
             guard chunk.count == length, length > 0 else {
                 throw BinderyError(kind: .storage, message: "\(state.filePath) changed while it was being uploaded")
             }
@@ -164,12 +167,15 @@ struct ChunkedUploader {
         }
     }
 
-    /// Reads a range straight into the array the request sends: one copy of the chunk in memory, not two.
-    private static func read(_ length: Int, at offset: Int64, from file: FileHandle) throws -> [UInt8] {
+    /// Reads a range straight into the array the request sends (reused: the last request has let go of it), so
+    /// the chunk is in memory once. `bytes` ends up shorter than `length` when the file was cut.
+    private static func read(_ length: Int, at offset: Int64, from file: FileHandle, into bytes: inout [UInt8]) throws {
+        if bytes.count < length { bytes.append(contentsOf: repeatElement(0, count: length - bytes.count)) }
+        if bytes.count > length { bytes.removeLast(bytes.count - length) }
         let descriptor = file.fileDescriptor
+        var count = 0
         var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = 0
+        bytes.withUnsafeMutableBytes { buffer in
             while count < length {
                 let read = pread(descriptor, buffer.baseAddress! + count, length - count, off_t(offset) + off_t(count))
                 if read > 0 {
@@ -183,7 +189,7 @@ struct ChunkedUploader {
         if failure != 0 {
             throw BinderyError(kind: .storage, message: "cannot read the file: \(String(cString: strerror(failure)))")
         }
-        return bytes
+        if count < length { bytes.removeLast(length - count) }
     }
 
     private func put(_ chunk: [UInt8], at first: Int64, of state: UploadState) async throws(BinderyError) -> APIResponse
