@@ -29,8 +29,8 @@ help:
 	@echo "make bench-decode  only decoding, reading and encoding pages of models beside Foundation's Codable"
 	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
 	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
-	@echo "make soak       10,000 requests, 10% faults, 100,000 items paged, delta rounds in every dialect (a few minutes)"
-	@echo "make soak-short the same with 1,000 requests and 5,000 items (CI)"
+	@echo "make soak       10,000 requests, 10% faults, 100,000 items, delta rounds in every dialect, 200 connections for 60 s"
+	@echo "make soak-short the same with 1,000 requests, 5,000 items and 200 connections for 5 s (CI)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
 	@echo "make check-format  fail if any of our own Swift is not formatted (CI runs it)"
 	@echo "make setup      install the system libraries (libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev) when missing"
@@ -102,7 +102,7 @@ soak: setup
 	$$($(SWIFT) build --show-bin-path)/bindery-soak --items 100000 --requests 10000 2>.build/soak.log
 soak-short: setup
 	$(SWIFT) build --product bindery-soak
-	$$($(SWIFT) build --show-bin-path)/bindery-soak --items 5000 --requests 1000 2>.build/soak.log
+	$$($(SWIFT) build --show-bin-path)/bindery-soak --items 5000 --requests 1000 --seconds 5 2>.build/soak.log
 
 bench: setup
 	Benchmarks/run.sh

@@ -22,13 +22,18 @@ import Spark
 // reaches the caller must be a `BinderyError` (the soak then carries on from where it was, as an app would), and
 // resident memory must stay flat. Exits 1, saying why, when an invariant breaks.
 //
-//   bindery-soak [--items N] [--requests N] [--rate R] [--seed S]
+// Then the mock holds `--connections` keep-alive connections at once for `--seconds` seconds, each asking again as
+// soon as it is answered, without a failed request or a file descriptor left open afterwards.
+//
+//   bindery-soak [--items N] [--requests N] [--rate R] [--seed S] [--connections N] [--seconds S]
 
 struct Options {
     var items = 100_000
     var requests = 10_000
     var rate = 0.1
     var seed: UInt64 = 20_261_125
+    var connections = 200
+    var seconds = 60
 
     init(_ arguments: [String]) {
         var arguments = arguments[...]
@@ -39,6 +44,8 @@ struct Options {
             case "--requests": requests = Int(value) ?? requests
             case "--rate": rate = Double(value) ?? rate
             case "--seed": seed = UInt64(value) ?? seed
+            case "--connections": connections = Int(value) ?? connections
+            case "--seconds": seconds = Int(value) ?? seconds
             default: fatalError("unknown option \(name)")
             }
         }
@@ -91,7 +98,10 @@ final class Ledger: @unchecked Sendable {
     func checkMemory() {
         for phase in Set(residentSamples.map(\.phase)).sorted() {
             let samples = residentSamples.filter { $0.phase == phase }.map(\.kilobytes)
-            guard samples.count >= 8 else { continue }
+            guard samples.count >= 40 else {
+                print("\(phase): \(samples.count) rounds are too few to judge memory (40 or more)")
+                continue
+            }
             let quarter = samples.count / 4
             let (first, last) = (samples.prefix(quarter).max() ?? 0, samples.suffix(quarter).max() ?? 0)
             print("\(phase): resident memory \(first / 1024) MiB in the first quarter, \(last / 1024) MiB in the last")
@@ -270,6 +280,117 @@ func inbox(threads: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
     await mock.stop()
 }
 
+// MARK: Many connections at once
+
+func connections(_ count: Int, seconds: Int) async throws {
+    let descriptorsBefore = openDescriptors()
+    let (answered, failures, mostOpen) = try await serveAndHammer(count, seconds: seconds)
+    ledger.requests += answered + failures.count
+    ledger.check(failures.isEmpty, "connections: \(failures.count) failed requests, first: \(failures.first ?? "")")
+    ledger.check(mostOpen >= count, "connections: at most \(mostOpen) were open at once, not \(count)")
+    // Sockets close a moment after the server (gone with `serveAndHammer`) stops and the transport lets go.
+    var descriptorsAfter = openDescriptors()
+    for _ in 0..<50 where descriptorsAfter.sockets > descriptorsBefore.sockets {
+        try await Task.sleep(for: .milliseconds(100))
+        descriptorsAfter = openDescriptors()
+    }
+    ledger.check(
+        descriptorsAfter.sockets <= descriptorsBefore.sockets,
+        "connections: \(descriptorsAfter.sockets - descriptorsBefore.sockets) sockets left open")
+    // FlyingFox's epoll queue does not close its wake-up eventfd when its server stops: one per listener (the API
+    // and the storage host), whatever the traffic. More than that would be ours.
+    ledger.check(
+        descriptorsAfter.others <= descriptorsBefore.others + 2,
+        "connections: \(descriptorsAfter.others - descriptorsBefore.others) descriptors left open")
+    print(
+        "connections: \(count) at once for \(seconds) s (\(mostOpen) seen open), \(answered) answered, "
+            + "\(failures.count) failed; sockets \(descriptorsBefore.sockets) before, \(descriptorsAfter.sockets) "
+            + "after; other descriptors \(descriptorsBefore.others) before, \(descriptorsAfter.others) after "
+            + "(FlyingFox keeps one eventfd per stopped listener)")
+}
+
+/// A mock of its own, hammered, stopped and released.
+func serveAndHammer(_ count: Int, seconds: Int) async throws -> (Int, [String], Int) {
+    let mock = try await MockServer(.oneDrive)
+    mock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
+    let outcome = await hammer(mock, count, seconds: seconds)
+    report(mock)
+    await mock.stop()
+    return outcome
+}
+
+/// `count` clients asking as fast as they are answered until `seconds` have passed: requests answered, failures,
+/// and the most connections the kernel saw established to the mock at once.
+func hammer(_ mock: MockServer, _ count: Int, seconds: Int) async -> (Int, [String], Int) {
+    // One libcurl multi handle with room for every connection: `count` requests in flight means `count` sockets.
+    let transport = CurlTransport(configuration: .init(maxConnectionsPerHost: count))
+    let client = OneDriveClient(
+        baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken), transport: transport,
+        middleware: [])
+    // Every answer a quarter of a second late, so each client holds its connection while it waits: at any moment
+    // all `count` are open, not only the few a fast answer leaves in flight.
+    mock.injectRandomly([.slow(.milliseconds(250))], rate: 1, seed: 1)
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    let port = mock.baseURL.port ?? 0
+    return await withTaskGroup(of: (Int, [String]).self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                var answered = 0
+                var failures: [String] = []
+                while ContinuousClock.now < deadline {
+                    do {
+                        let root = try await client.drive.root.request().get()
+                        if root.id == "root" { answered += 1 } else { failures.append("a wrong answer") }
+                    } catch {
+                        failures.append("\(error)")
+                    }
+                }
+                return (answered, failures)
+            }
+        }
+        // Meanwhile, how many connections the mock holds, from the kernel's table.
+        var mostOpen = 0
+        while ContinuousClock.now < deadline {
+            mostOpen = max(mostOpen, establishedConnections(toPort: port))
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        var answered = 0
+        var failures: [String] = []
+        for await (count, failed) in group {
+            answered += count
+            failures += failed
+        }
+        return (answered, failures, mostOpen)
+    }
+}
+
+/// This process's open sockets, and its other descriptors.
+func openDescriptors() -> (sockets: Int, others: Int) {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    let sockets = entries.filter {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("socket:")
+            == true
+    }.count
+    return (sockets, entries.count - sockets)
+}
+
+/// Established TCP connections whose local port is `port` (the server's side of each), from the kernel's tables
+/// (a dual-stack listener's connections are in tcp6).
+func establishedConnections(toPort port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    return ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { total, path in
+        // Read to the end: a /proc file reports no size, and a one-shot read stops at the first page.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return total }
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        return total
+            + table.split(separator: "\n").dropFirst().filter { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(hexPort) && fields[3] == "01"
+            }.count
+    }
+}
+
 func report(_ mock: MockServer) {
     let played = mock.playedFaults.map { "\($0.key): \($0.value)" }.sorted().joined(separator: ", ")
     print("  faults played: \(played)")
@@ -297,6 +418,7 @@ do {
     try await spark(items: 500, passes: max(1, options.requests / 80), rate: options.rate, seed: options.seed &+ 1)
     try await inbox(
         threads: 2_000, rounds: max(1, options.requests / 8), rate: options.rate, seed: options.seed &+ 2)
+    try await connections(options.connections, seconds: options.seconds)
 } catch {
     ledger.problems.append("the soak stopped: \(error)")
 }
