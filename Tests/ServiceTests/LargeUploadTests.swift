@@ -139,20 +139,24 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         mock.clearFaults()
-        // A range the mock had read when the process died lands once its injected delay is over: let it, so
-        // that the probe below sees what the resumed upload will see.
-        try await Task.sleep(for: .milliseconds(300))
 
         let saved = try #require(UploadState.load(from: file.state))
         #expect(saved.nextByte >= 3 * Int64(Self.unit), "killed mid-way: \(saved.nextByte) bytes saved")
         #expect(saved.nextByte < Int64(file.bytes.count), "killed before the end")
-        // What the session holds now: a range in flight when the process died may have landed after the save.
+        // What the session holds: a range the mock had read when the process died lands once its injected delay
+        // is over (later on a loaded machine), so ask until the answer stays the same for half a second.
         let client = OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
         var probe = APIRequest(method: .get, path: ResourcePath())
         probe.absoluteURL = saved.uploadURL
-        let status = try await client.client.send(probe).json()
-        let held = try #require(
-            status["nextExpectedRanges"]?.arrayValue?.first?.stringValue.flatMap { Int($0.dropLast()) })
+        var held = -1
+        for _ in 0..<40 {
+            let status = try await client.client.send(probe).json()
+            let now = try #require(
+                status["nextExpectedRanges"]?.arrayValue?.first?.stringValue.flatMap { Int($0.dropLast()) })
+            if now == held { break }
+            held = now
+            try await Task.sleep(for: .milliseconds(500))
+        }
         #expect(held >= Int(saved.nextByte))
 
         mock.clearRequests()
