@@ -27,6 +27,8 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "errors", run: fuzzErrors),
         FuzzTarget(name: "dates", run: fuzzDates),
         FuzzTarget(name: "paging", run: fuzzPaging),
+        FuzzTarget(name: "multipart", run: fuzzMultipart),
+        FuzzTarget(name: "redirects", run: fuzzRedirects),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
@@ -145,6 +147,63 @@ func page<Item: JSONModel>(_ type: Item.Type, _ conventions: ServiceConventions,
         _ = page.deltaToken
     } catch {
         _ = error.description
+    }
+}
+
+/// The input split at NUL bytes into the pieces of a form: a field name, a file name, a content type, the file's
+/// bytes and a text field's value. Encoded, then read back part by part: every part's headers stay on their own
+/// lines (no name can add a header) and its content comes back byte for byte.
+func fuzzMultipart(_ bytes: [UInt8]) {
+    let pieces = bytes.split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false).map(Array.init)
+    func text(_ index: Int) -> String { index < pieces.count ? String(decoding: pieces[index], as: UTF8.self) : "" }
+    let content = pieces.count > 3 ? pieces[3] : []
+    let form = MultipartForm([
+        .file(name: text(0), filename: text(1), contentType: text(2), bytes: content),
+        .field(name: text(0), value: text(4)),
+    ])
+    let body = form.encoded()
+    let delimiter = Array("--\(form.boundary)".utf8)
+    var segments: [ArraySlice<UInt8>] = []
+    var start = 0
+    var index = 0
+    while index + delimiter.count <= body.count {
+        if body[index..<index + delimiter.count].elementsEqual(delimiter) {
+            segments.append(body[start..<index])
+            index += delimiter.count
+            start = index
+        } else {
+            index += 1
+        }
+    }
+    segments.append(body[start...])
+    // Before the first delimiter nothing; then the two parts; then "--" and the final line break.
+    require(segments.count == 4, "\(segments.count - 1) delimiters for 2 parts")
+    require(segments[3].elementsEqual("--\r\n".utf8), "the form does not end with its closing delimiter")
+    let expected = [(2, content), (1, Array(text(4).utf8))]
+    for (part, (headerLines, content)) in zip(segments[1...2], expected) {
+        var lines = part.split(separator: 10, maxSplits: headerLines + 2, omittingEmptySubsequences: false)
+        require(lines.count == headerLines + 3, "a part has fewer lines than its headers")
+        require(lines[0].elementsEqual([13]), "no line break after the delimiter")
+        for header in lines[1...headerLines] {
+            require(header.last == 13 && !header.dropLast().contains(13), "a header line holds a line break")
+        }
+        require(lines[headerLines + 1].elementsEqual([13]), "a header took more than its line")
+        let rest = lines.removeLast()
+        require(rest.elementsEqual(content + [13, 10]), "a part's content did not come back as it went")
+    }
+}
+
+/// A `Location` answering a request to the service: followed only to http(s), and with credentials only to the
+/// same scheme, host and port; a link-local address never counts as the service's origin.
+func fuzzRedirects(_ bytes: [UInt8]) {
+    let from = URL(string: "https://graph.example/v1.0/me/drive/items/a%2Fb/content?x=1")!
+    guard let target = RedirectMiddleware.target(of: String(decoding: bytes, as: UTF8.self), from: from) else { return }
+    require(["http", "https"].contains(target.scheme ?? ""), "followed to \(target.scheme ?? "no scheme")")
+    if RedirectMiddleware.sameOrigin(from, target) {
+        require(target.scheme == "https", "kept credentials on a downgrade to \(target.absoluteString)")
+        require(target.host?.lowercased() == "graph.example", "kept credentials for \(target.host ?? "no host")")
+        require(target.port == nil || target.port == 443, "kept credentials for port \(target.port ?? 0)")
+        require(!RedirectMiddleware.isLinkLocal(target), "a link-local target counted as the service")
     }
 }
 

@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-targets=(json openapi csdl models errors dates paging)
+targets=(json openapi csdl models errors dates paging multipart redirects)
 [ ${#only[@]} -gt 0 ] && targets=("${only[@]}")
 
 build=.build-fuzz
@@ -74,6 +74,14 @@ seed_text dates rfc850 'Wednesday, 21-Oct-15 07:28:00 GMT'
 seed_text dates asctime 'Wed Oct 21 07:28:00 2015'
 seed_text dates seconds '120'
 seed_text dates decimal '0.249'
+seed_text multipart file $'file\0notes.txt\0text/plain\0hello\0a field'
+seed_text multipart quotes $'na"me\0a\r\nb.txt\0image/png\0\r\n--x\r\n\0'
+seed_text redirects relative '/v1.0/drives/b/items/c/content'
+seed_text redirects storage 'https://public.storage.example/download/abc?tempauth=x'
+seed_text redirects port 'https://graph.example:8443/v1.0/me'
+seed_text redirects linklocal 'http://169.254.169.254/latest/meta-data/'
+seed_text redirects ipv6 'https://[fe80::1]/x'
+seed_text redirects scheme 'file:///etc/passwd'
 
 export SWIFT_BACKTRACE=enable=no   # libFuzzer's own handler reports and saves the input; the backtracer is slow
 export LSAN_OPTIONS="suppressions=$PWD/scripts/fuzz-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -131,7 +139,9 @@ findings=""
   echo "readers; \`models\` decoding and schema validation of Spark \`Listing\`/\`Account\`, Inbox \`Message\`/\`Draft\` and"
   echo "OneDrive \`DriveItem\` with an encode round trip; \`errors\` the error parser of every dialect with any"
   echo "\`Retry-After\`; \`dates\` OData dates, HTTP dates and \`Retry-After\`; \`paging\` list pages in the OData, page-number"
-  echo "and offset dialects, next and delta links (a link to another host is never trusted)."
+  echo "and offset dialects, next and delta links (a link to another host is never trusted); \`multipart\` a form encoded"
+  echo "and read back (headers stay on their lines, content comes back byte for byte); \`redirects\` \`Location\` values"
+  echo "resolved against a service URL (credentials only to the same scheme, host and port)."
   [ -z "$findings" ] || printf '\n%s\n' "$findings"
 } > "$report.tmp"
 mv "$report.tmp" "$report"

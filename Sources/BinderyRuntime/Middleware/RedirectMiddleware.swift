@@ -23,8 +23,7 @@ public struct RedirectMiddleware: HTTPMiddleware {
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers[.location],
                 let from = current.head.url,
-                let target = URL(string: location, relativeTo: from)?.absoluteURL,
-                target.scheme == "https" || target.scheme == "http"
+                let target = Self.target(of: location, from: from)
             else { return response }
             guard redirects < maxRedirects else {
                 throw BinderyError(
@@ -49,6 +48,14 @@ public struct RedirectMiddleware: HTTPMiddleware {
             if !Self.sameOrigin(from, target) { current.sendsCredentials = false }
             current.head.url = target
         }
+    }
+
+    /// Where a `Location` sends a request made to `from`: resolved against it, and only to http or https.
+    static func target(of location: String, from: URL) -> URL? {
+        guard let target = URL(string: location, relativeTo: from)?.absoluteURL,
+            target.scheme == "https" || target.scheme == "http"
+        else { return nil }
+        return target
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
