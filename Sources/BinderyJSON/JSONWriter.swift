@@ -57,12 +57,19 @@ extension JSONValue {
 // MARK: - Codable bridge, so models can sit inside a caller's own Codable types
 
 extension JSONValue: Codable {
+    /// A `Decoder` cannot say what kind of value comes next, so each kind is tried in turn, and every miss costs a
+    /// thrown error with its coding path. The order follows what models hold most: strings, then objects, then
+    /// booleans and numbers; an array, the rarest, comes last.
     public init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
-            self = .array(elements)
-            return
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() {
+                self = .null
+                return
+            }
+            if let string = try? single.decode(String.self) {
+                self = .string(string)
+                return
+            }
         }
         if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var object = JSONObject()
@@ -73,18 +80,25 @@ extension JSONValue: Codable {
             self = .object(object)
             return
         }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let bool = try? single.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let int = try? single.decode(Int64.self) {
-            self = .number(JSONNumber(int))
-        } else if let double = try? single.decode(Double.self) {
-            self = .number(JSONNumber(double))
-        } else {
-            self = .string(try single.decode(String.self))
+        if let single = try? decoder.singleValueContainer() {
+            // Booleans before numbers: a decoder that bridges through NSNumber may read `true` as 1.
+            if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+                return
+            }
+            if let int = try? single.decode(Int64.self) {
+                self = .number(JSONNumber(int))
+                return
+            }
+            if let double = try? single.decode(Double.self) {
+                self = .number(JSONNumber(double))
+                return
+            }
         }
+        var array = try decoder.unkeyedContainer()
+        var elements: [JSONValue] = []
+        while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+        self = .array(elements)
     }
 
     public func encode(to encoder: any Encoder) throws {

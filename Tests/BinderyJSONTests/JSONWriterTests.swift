@@ -60,6 +60,7 @@ import Testing
         struct Wrapper: Codable, Equatable { var payload: JSONValue }
         let wrapper = Wrapper(payload: [
             "n": 42, "list": [true, nil, "x"], "nested": ["k": .number(JSONNumber(unchecked: "1.5"))],
+            "empty": [], "bare": .object(JSONObject()), "negative": -9_007_199_254_740_993, "no": false,
         ])
         let data = try JSONEncoder().encode(wrapper)
         #expect(try JSONDecoder().decode(Wrapper.self, from: data) == wrapper)

@@ -398,17 +398,17 @@ final class CredentialAudit: Sendable {
 
 /// The terminal sign-in's redirect listener (RFC 8252 §7.3): what `OAuthFlowTests` does not cover already.
 @Suite struct LoopbackRedirectListenerTests {
-    @Test func itListensOn127001Only() throws {
+    @Test func itListensOn127001Only() async throws {
         let listener = try LoopbackRedirectListener()
         defer { listener.close() }
         #expect(listener.redirectURI == "http://127.0.0.1:\(listener.port)/callback")
-        #expect(connects(to: "127.0.0.1", port: listener.port), "the loopback address answers")
+        #expect(await connects(to: "127.0.0.1", port: listener.port), "the loopback address answers")
         // Linux routes all of 127/8 to the loopback interface: a socket bound to 0.0.0.0 would answer here.
-        #expect(!connects(to: "127.0.0.2", port: listener.port))
-        #expect(!connects(to: "::1", port: listener.port))
+        #expect(await !connects(to: "127.0.0.2", port: listener.port))
+        #expect(await !connects(to: "::1", port: listener.port))
         let others = localIPv4Addresses().filter { !$0.hasPrefix("127.") }
         for address in others {
-            #expect(!connects(to: address, port: listener.port), "not reachable on \(address)")
+            #expect(await !connects(to: address, port: listener.port), "not reachable on \(address)")
         }
     }
 
@@ -443,7 +443,7 @@ final class CredentialAudit: Sendable {
         }
         #expect(token.accessToken.hasPrefix("access-"))
         let listened = try #require(port.value.withLock { $0 })
-        #expect(!connects(to: "127.0.0.1", port: listened), "one callback, then the listener is closed")
+        #expect(await !connects(to: "127.0.0.1", port: listened), "one callback, then the listener is closed")
     }
 
     @Test func itTimesOutAndCloses() async throws {
@@ -466,7 +466,7 @@ final class CredentialAudit: Sendable {
         // Far above 300 ms, so a loaded machine cannot fail it; far below the minutes of a listener that never gives up.
         #expect(clock.now - start < .seconds(30))
         let listened = try #require(port.withLock { $0 })
-        #expect(!connects(to: "127.0.0.1", port: listened), "closed after the timeout")
+        #expect(await !connects(to: "127.0.0.1", port: listened), "closed after the timeout")
     }
 }
 
@@ -476,7 +476,15 @@ final class ListenerPort: Sendable {
 }
 
 /// Whether a TCP connection to `host` (an IPv4 or IPv6 literal) at `port` is accepted.
-func connects(to host: String, port: UInt16) -> Bool {
+/// Whether a TCP connection to `host:port` is accepted. Off Swift's shared pool, and bounded: an address that
+/// drops packets would otherwise hold one of its few threads for the kernel's connect timeout (about 20 s).
+func connects(to host: String, port: UInt16) async -> Bool {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: connectsNow(to: host, port: port)) }
+    }
+}
+
+private func connectsNow(to host: String, port: UInt16) -> Bool {
     #if canImport(Glibc)
         let stream = Int32(SOCK_STREAM.rawValue)
     #else
@@ -486,6 +494,8 @@ func connects(to host: String, port: UInt16) -> Bool {
     let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, stream, 0)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
+    var limit = timeval(tv_sec: 2, tv_usec: 0)  // Linux bounds connect() by the send timeout
+    setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     if ipv6 {
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
