@@ -31,12 +31,38 @@ public struct AuthMiddleware: HTTPMiddleware {
         try await provider.authorize(&authorized)
         let response = try await next(authorized)
         guard provider.shouldRenew(after: response), try await provider.renew(rejected: authorized) else {
-            return response
+            return Self.marked(response, sentWith: authorized)
         }
         // One replay, with the original body; a second rejection is returned, never renewed again.
         var replay = request
         try await provider.authorize(&replay)
-        return try await next(replay)
+        return Self.marked(try await next(replay), sentWith: replay)
+    }
+
+    /// A failed response with the credentials its request carried, for the error parser to leave out.
+    static func marked(_ response: APIResponse, sentWith request: TransportRequest) -> APIResponse {
+        guard response.status.kind != .successful else { return response }
+        var marked = response
+        marked.credentialsSent = credentials(in: request)
+        return marked
+    }
+
+    /// The secrets in a request: the `Authorization` credential (a Basic pair's user and password too) and the
+    /// query's secret parameters (Spark's `ApiSig` and `AuthToken`).
+    static func credentials(in request: TransportRequest) -> [String] {
+        var secrets: [String] = []
+        if let header = request.head.headerFields[.authorization],
+            let credential = header.split(separator: " ", maxSplits: 1).last.map(String.init)
+        {
+            secrets.append(credential)
+            if header.lowercased().hasPrefix("basic "), let data = Data(base64Encoded: credential) {
+                secrets += String(decoding: data, as: UTF8.self).split(separator: ":").map(String.init)
+            }
+        }
+        if let url = request.head.url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems {
+            secrets += items.filter { Redaction.isSecret($0.name) }.compactMap(\.value)
+        }
+        return secrets.filter { $0.count >= 4 }
     }
 }
 

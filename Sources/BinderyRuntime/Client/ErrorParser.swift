@@ -7,6 +7,15 @@ import HTTPTypes
 /// error with the status and the raw body; it never crashes and never hides the status.
 enum ErrorParser {
     static func parse(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
+        var error = read(response, dialect: dialect)
+        if !response.credentialsSent.isEmpty {
+            error.message = Redaction.text(error.message, hiding: response.credentialsSent)
+            error.serviceCode = error.serviceCode.map { Redaction.text($0, hiding: response.credentialsSent) }
+        }
+        return error
+    }
+
+    private static func read(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
         let status = response.status.code
         var error = BinderyError(
             kind: .api, message: "HTTP \(status) \(response.status.reasonPhrase)", status: status,

@@ -6,6 +6,9 @@ public struct APIResponse: Sendable {
     public var status: HTTPResponse.Status
     public var headers: HTTPFields
     public var body: [UInt8]
+    /// The credentials the request carried, set by `AuthMiddleware` on a failed response: a service that repeats
+    /// the token in its error (`"token eyJ… is expired"`) must not put it into the error's message.
+    public var credentialsSent: [String] = []
 
     public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status

@@ -155,7 +155,15 @@ public final class SparkAPIKeySession: AuthProvider {
     private let state = SessionState()
     private let userAgent: String?
 
-    /// - Parameter middleware: What the `POST /v1/session` requests go through (the defaults: retries, logging).
+    /// A session for an API key, opened on the first request.
+    ///
+    /// - Parameters:
+    ///   - apiKey: The key Spark issued to the application.
+    ///   - secret: The key's secret: it signs requests and never travels itself.
+    ///   - apiBase: Where `POST /v1/session` goes: `https://sparkapi.com` unless tests point it elsewhere.
+    ///   - userAgent: The `X-SparkApi-User-Agent` Spark requires.
+    ///   - transport: How the session requests travel.
+    ///   - middleware: What the `POST /v1/session` requests go through (the defaults: retries, logging).
     public init(
         apiKey: String, secret: String, apiBase: URL = URL(string: "https://sparkapi.com")!, userAgent: String? = nil,
         transport: any HTTPTransport = DefaultTransport.shared, middleware: [any HTTPMiddleware] = .defaults

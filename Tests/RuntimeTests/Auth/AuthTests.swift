@@ -104,7 +104,7 @@ import Testing
         let provider = try await IdentityProvider()
         defer { Task { await provider.stop() } }
         let oauth = client(provider)
-        let token = try await oauth.signInWithBrowser(account: "ada", timeout: .seconds(10)) { url in
+        let token = try await oauth.signInWithBrowser(account: "ada", timeout: .seconds(60)) { url in
             // Plays the browser: open the authorize URL, follow its redirect to the listener.
             Task {
                 let (head, _) = try await loopbackTransport().send(HTTPRequest(method: .get, url: url), body: nil)

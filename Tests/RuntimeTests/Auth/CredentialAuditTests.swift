@@ -417,7 +417,9 @@ final class CredentialAudit: Sendable {
         defer { Task { await provider.stop() } }
         let oauth = OAuth2Client(provider.configuration, transport: loopbackTransport(), middleware: fastMiddleware())
         let port = ListenerPort()
-        let token = try await oauth.signInWithBrowser(account: "ada", timeout: .seconds(10)) { url in
+        // A minute: the full suite has shown process-wide stalls of about 20 s (see the closing notes); the point
+        // here is which callbacks the listener accepts, not how fast.
+        let token = try await oauth.signInWithBrowser(account: "ada", timeout: .seconds(60)) { url in
             Task {
                 let redirect = try #require(OAuth2Client.formValues(in: url).first { $0.0 == "redirect_uri" }?.1)
                 let listening = try #require(URL(string: redirect)?.port.flatMap { UInt16(exactly: $0) })

@@ -46,6 +46,41 @@ import Testing
         #expect(error?.details?["client-request-id"] == "c-1")
     }
 
+    /// A service that repeats the caller's token in its error: the body keeps it (nothing is lost), the message,
+    /// and so every description and log line of the error, does not.
+    @Test func aTokenTheServiceEchoesStaysOutOfTheErrorsText() async throws {
+        let token = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2VuLWZvci10ZXN0cw.sig"
+        let server = try await LoopbackServer([
+            "GET /me": { request in
+                let sent = request.header("Authorization") ?? ""
+                return .init(
+                    status: 400,
+                    json: #"{"error":{"code":"badToken","message":"the header '\#(sent)' is not accepted"}}"#)
+            },
+            "GET /plain": { request in
+                .init(status: 403, body: Array("forbidden for \(request.header("Authorization") ?? "")".utf8))
+            },
+        ])
+        defer { Task { await server.stop() } }
+        let client = GoldenODataClient(
+            client: ServiceClient(
+                baseURL: server.baseURL, transport: loopbackTransport(),
+                middleware: fastMiddleware() + [AuthMiddleware(StaticTokenAuth(token))],
+                conventions: GoldenODataClient.conventions))
+        let json = await #expect(throws: BinderyError.self) { _ = try await client.me.request().get() }
+        var plain = APIRequest(method: .get, path: ResourcePath("plain"))
+        plain.headers[.accept] = "text/plain"
+        let text = await #expect(throws: BinderyError.self) { _ = try await client.client.send(plain) }
+        for error in [json, text] {
+            let error = try #require(error)
+            for shown in [error.description, String(reflecting: error), error.localizedDescription, error.message] {
+                #expect(!shown.contains(token), "\(shown)")
+            }
+            #expect(error.message.contains(Redaction.placeholder))
+            #expect(String(decoding: error.body ?? [], as: UTF8.self).contains(token), "the body is kept whole")
+        }
+    }
+
     @Test func legacyLowercaseInnerErrorAndOneNoteHelpURL() async throws {
         let nested = try await error(
             for: .init(
