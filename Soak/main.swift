@@ -157,18 +157,11 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
     var last = try await walk(client.drive.root.delta(), "first delta") { page in
         for item in page.value { if let id = item.id { local[id] = item.name } }
     }
-    var generator = SplitMix(seed)
+    var generator = SplitMix64(seed: seed)
     for round in 0..<rounds {
-        // Between rounds the folder changes: a few items created, renamed and deleted; its size stays put.
-        var keys = mock.store.items(in: children).map(\.key)
-        for _ in 0..<5 {
-            let key = keys.remove(at: Int(generator.next() % UInt64(keys.count)))
-            mock.store.remove(at: children + [key])
-            mock.store.insert(["name": .string("new \(round) \(generator.next() % 1000).txt")], into: children)
-            _ = mock.store.update(
-                at: children + [keys[Int(generator.next() % UInt64(keys.count))]],
-                merging: ["name": .string("renamed in round \(round)")])
-        }
+        churn(
+            mock, children, using: &generator, created: ["name": .string("new in round \(round).txt")],
+            renamed: ["name": .string("renamed in round \(round)")])
         guard let token = last.deltaToken else {
             ledger.problems.append("OData delta: a round ended without a token")
             break
@@ -255,17 +248,12 @@ func inbox(threads: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
     sync.pageSize = 500
     // Inbox tokens do not expire, so no expiry here.
     mock.injectRandomly(Array(faults.dropLast()), rate: rate, seed: seed, pathPrefix: "/n/")
-    var generator = SplitMix(seed)
+    var generator = SplitMix64(seed: seed)
     for round in 0...rounds {
         if round > 0 {
-            var keys = mock.store.items(in: namespace + ["threads"]).map(\.key)
-            for _ in 0..<5 {
-                let key = keys.remove(at: Int(generator.next() % UInt64(keys.count)))
-                mock.store.remove(at: namespace + ["threads", key])
-                mock.store.insert(
-                    ["object": "thread", "subject": .string("New in round \(round)"), "tags": []],
-                    into: namespace + ["threads"])
-            }
+            churn(
+                mock, namespace + ["threads"], using: &generator,
+                created: ["object": "thread", "subject": .string("New in round \(round)"), "tags": []])
         }
         _ = try await ledger.retrying("Inbox sync") { try await sync.sync() }
         ledger.drain(mock)
@@ -396,15 +384,19 @@ func report(_ mock: MockServer) {
     print("  faults played: \(played)")
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
+/// Between delta rounds a collection changes and keeps its size: five members deleted and five created, and with
+/// `renamed`, five of the others changed.
+func churn(
+    _ mock: MockServer, _ collection: [String], using generator: inout SplitMix64, created: JSONObject,
+    renamed: JSONObject? = nil
+) {
+    var keys = mock.store.items(in: collection).map(\.key)
+    for _ in 0..<5 {
+        mock.store.remove(at: collection + [keys.remove(at: Int.random(in: keys.indices, using: &generator))])
+        mock.store.insert(created, into: collection)
+        if let renamed, let key = keys.randomElement(using: &generator) {
+            _ = mock.store.update(at: collection + [key], merging: renamed)
+        }
     }
 }
 

@@ -119,7 +119,8 @@ public final class MockServer: Sendable {
     public func injectRandomly(_ faults: [MockFault], rate: Double, seed: UInt64, pathPrefix: String? = nil) {
         state.withLock {
             $0.randomFaults =
-                faults.isEmpty ? nil : RandomFaults(faults: faults, rate: rate, state: seed, prefix: pathPrefix)
+                faults.isEmpty
+                ? nil : RandomFaults(faults: faults, rate: rate, generator: SplitMix64(seed: seed), prefix: pathPrefix)
         }
     }
 
@@ -157,21 +158,13 @@ public final class MockServer: Sendable {
     struct RandomFaults {
         let faults: [MockFault]
         let rate: Double
-        var state: UInt64
+        var generator: SplitMix64
         let prefix: String?
 
         mutating func draw(for path: String) -> MockFault? {
             guard prefix.map(path.hasPrefix) ?? true else { return nil }
-            guard Double(next() >> 11) / Double(1 << 53) < rate else { return nil }
-            return faults[Int(next() % UInt64(faults.count))]
-        }
-
-        private mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
+            guard Double(generator.next() >> 11) / Double(1 << 53) < rate else { return nil }
+            return faults[Int(generator.next() % UInt64(faults.count))]
         }
     }
 

@@ -26,14 +26,19 @@ extension DriveItemRequestBuilder {
             expectedHash: item.file?.hashes?.quickXorHash,
             destination: destination, chunkSize: max(chunkSize, 1), maxFailuresInARow: maxFailuresInARow,
             events: events)
-        do {
-            try await download.run()
-        } catch let error as BinderyError {
-            throw error
-        } catch {
-            throw BinderyError(kind: .storage, message: "\(error)", underlying: error)
-        }
+        try await typedAsStorage { try await download.run() }
         return item
+    }
+}
+
+/// Runs a transfer, passing its `BinderyError`s on and reporting anything else (a file system error) as `.storage`.
+func typedAsStorage<T>(_ body: () async throws -> T) async throws(BinderyError) -> T {
+    do {
+        return try await body()
+    } catch let error as BinderyError {
+        throw error
+    } catch {
+        throw BinderyError(kind: .storage, message: "\(error)", underlying: error)
     }
 }
 

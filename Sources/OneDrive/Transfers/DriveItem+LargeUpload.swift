@@ -31,13 +31,7 @@ extension DriveItemRequestBuilder {
             name: relativePath.split(separator: "/").last.map(String.init) ?? relativePath,
             conflictBehavior: conflictBehavior, chunkSize: ChunkedUploader.validChunkSize(chunkSize),
             stateFile: stateFile, events: events)
-        do {
-            return try await upload.run()
-        } catch let error as BinderyError {
-            throw error
-        } catch {
-            throw BinderyError(kind: .storage, message: "\(error)", underlying: error)
-        }
+        return try await typedAsStorage { try await upload.run() }
     }
 }
 
