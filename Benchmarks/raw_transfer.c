@@ -4,8 +4,11 @@
  *
  *   raw_transfer upload BASE TOKEN FILE NAME CHUNK     POST createUploadSession, then a PUT per range
  *   raw_transfer download BASE TOKEN NAME FILE CHUNK   a ranged GET of root:/NAME:/content per range (302 followed)
+ *   raw_transfer latency BASE TOKEN COUNT              COUNT GETs of drive/root one after another, on one
+ *                                                      kept-alive connection, then on a new connection each
  *
- * Prints `bytes=N seconds=S`. Exits non-zero, with a message, on any unexpected status. */
+ * Prints `bytes=N seconds=S`, or for latency `kept_median_ms=… kept_p99_ms=… fresh_median_ms=… fresh_p99_ms=…`.
+ * Exits non-zero, with a message, on any unexpected status. */
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +61,60 @@ static long perform(CURL *curl) {
     return status;
 }
 
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* `count` sequential GETs of the drive's root; each one's time in milliseconds, sorted, into `times`. */
+static void time_gets(CURL *curl, const char *url, long count, double *times) {
+    Buffer body = {0};
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    for (long index = 0; index < count; index++) {
+        body.size = 0;
+        double start = now();
+        long status = perform(curl);
+        times[index] = (now() - start) * 1000;
+        if (status != 200) fail("GET drive/root", status, &body);
+    }
+    free(body.data);
+    qsort(times, count, sizeof *times, by_value);
+}
+
+/* How long the mock takes to answer small requests one after another: the figure a test suite that uses it pays. */
+static int latency(const char *base, const char *token, long count) {
+    char url[4096], header[4096];
+    snprintf(url, sizeof url, "%s/drive/root", base);
+    snprintf(header, sizeof header, "Authorization: Bearer %s", token);
+    struct curl_slist *headers = curl_slist_append(NULL, header);
+    double *kept = calloc(count, sizeof *kept), *fresh = calloc(count, sizeof *fresh);
+    CURL *curl = curl_easy_init();
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    time_gets(curl, url, count / 10 + 1, kept); /* warm-up */
+    time_gets(curl, url, count, kept);
+    curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+    time_gets(curl, url, count, fresh);
+    printf("kept_median_ms=%.3f kept_p99_ms=%.3f fresh_median_ms=%.3f fresh_p99_ms=%.3f\n", kept[count / 2],
+           kept[count * 99 / 100], fresh[count / 2], fresh[count * 99 / 100]);
+    curl_easy_cleanup(curl);
+    curl_slist_free_all(headers);
+    free(kept);
+    free(fresh);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "latency") == 0 && atol(argv[4]) > 0) {
+        curl_global_init(CURL_GLOBAL_DEFAULT);
+        return latency(argv[2], argv[3], atol(argv[4]));
+    }
     if (argc != 7) {
-        fprintf(stderr, "usage: raw_transfer upload BASE TOKEN FILE NAME CHUNK | download BASE TOKEN NAME FILE CHUNK\n");
+        fprintf(stderr, "usage: raw_transfer upload BASE TOKEN FILE NAME CHUNK | download BASE TOKEN NAME FILE CHUNK | "
+                        "latency BASE TOKEN COUNT\n");
         return 2;
     }
     const char *base = argv[2];

@@ -3,20 +3,22 @@
 # release build of transfer-bench uploads a file through an upload session and downloads it back by ranges, beside
 # libcurl driven from C (Benchmarks/raw_transfer.c) sending the same ranges to the same mock, alternating, in one
 # run. The mock (OneDrive, storage host on a second port) runs in a process of its own, so each client's peak
-# memory is its own. Writes its section of BENCHMARKS.md between the transfers markers. About 4 minutes the first
-# time (the release build), under a minute after that.
+# memory is its own. Then the mock's own latency for small sequential GETs, kept-alive and not. Writes its section
+# of BENCHMARKS.md between the transfers markers. About 4 minutes the first time (the release build), under a
+# minute after that.
 #
-#   Benchmarks/transfers.sh [--no-write] [--size MIB] [--chunk MIB] [--reps N]
+#   Benchmarks/transfers.sh [--no-write] [--size MIB] [--chunk MIB] [--reps N] [--latency COUNT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command_line="Benchmarks/transfers.sh${*:+ $*}"
-write=1 size_mib=256 chunk_mib=10 reps=3
+write=1 size_mib=256 chunk_mib=10 reps=3 latency_count=2000
 while [ $# -gt 0 ]; do
   case $1 in
     --no-write) write=0 ;;
     --size) size_mib=$2; shift ;;
     --chunk) chunk_mib=$2; shift ;;
     --reps) reps=$2; shift ;;
+    --latency) latency_count=$2; shift ;;
     *) echo "transfers: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -79,6 +81,13 @@ small="$work/small.bin"; head -c $((chunk / 4)) /dev/urandom > "$small"
 idle=$("$bench" upload "$base" "$token" "$small" small.bin "$chunk" 2>>"$log") || die "the small upload failed"
 idle_rss=$(value peak_rss_mib "$idle"); rm -f "$small"
 
+# The mock itself: small GETs one after another, as a test suite that uses it sends them.
+say "the mock's latency: $latency_count GETs on one kept-alive connection, then on a new connection each"
+lat=$("$work/raw_transfer" latency "$base" "$token" "$latency_count" 2>>"$log") || die "the latency run failed (see $log)"
+echo "latency: $lat" >>"$log"
+kept_ms=$(value kept_median_ms "$lat")
+under() { awk -v x="$1" -v t="$2" 'BEGIN {print (x < t ? "✓" : "✗")}'; }
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 mark() { awk -v x="$1" -v t="$2" 'BEGIN {print (x >= t ? "✓" : "✗")}'; }
 up_ratio=$(ratio "$(pick bindery.upload)" "$(pick c.upload)")
@@ -108,6 +117,14 @@ Peak memory is the client process's largest resident size (getrusage), less that
 quarter of a chunk ($(printf '%.0f' "$idle_rss") MiB). The C reference checks statuses only; Bindery also creates and
 asks the session as a user's code would, hashes the whole file (\`quickXorHash\`) to check the result, and writes a
 download to \`.partial\` before renaming it. The mock, which both share, stores the bytes in memory.
+
+The mock as a dependency of a test suite: $latency_count GETs of \`drive/root\` one after another from libcurl in C,
+first on one kept-alive connection, then on a new connection each (after a warm-up).
+
+| the mock answering small GETs | median | 99th percentile | target |
+|---|---|---|---|
+| one kept-alive connection | $kept_ms ms | $(value kept_p99_ms "$lat") ms | median < 1 ms $(under "$kept_ms" 1) |
+| a new connection per request | $(value fresh_median_ms "$lat") ms | $(value fresh_p99_ms "$lat") ms | |
 <!-- transfers:end -->
 MD
 cat "$section"

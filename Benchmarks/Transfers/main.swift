@@ -41,6 +41,8 @@ case "serve":
             return ["hashes": ["quickXorHash": .string(hash.base64)]]
         }, redirectsContent: true)
     let mock = try await MockServer(service)
+    // The drive's root, which the latency figures ask for.
+    mock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
     FileHandle.standardOutput.write(
         Data("base=\(mock.serviceURL.absoluteString) token=\(mock.identity.acceptedToken)\n".utf8))
     while true { try await Task.sleep(for: .seconds(3600)) }
