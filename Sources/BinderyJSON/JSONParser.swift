@@ -79,6 +79,14 @@ struct JSONParser {
     private var depth = 0
     private var pointer = ""
     fileprivate(set) var locations = JSONLocations()
+    // Members and elements of the objects and arrays being parsed, innermost last. Each container is copied out
+    // at its end into an array of exactly its size: appending to its own array would leave up to half of the
+    // capacity unused, in every object of a large page.
+    private var openMembers: [JSONObject.Member] = []
+    private var openElements: [JSONValue] = []
+    /// Member names too long to be stored inline in a `String`, kept once: a page repeats the same names in every
+    /// item, and each copy would be a heap allocation of its own.
+    private var longNames: Set<String> = []
 
     init(bytes: [UInt8], recordLocations: Bool, maxDepth: Int = 512) {
         self.bytes = bytes
@@ -131,16 +139,18 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [JSONObject.Member] = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
-            return JSONObject(members)
+            return JSONObject()
         }
+        let first = openMembers.endIndex
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in quotes") }
-            let key = try parseString()
+            var key = try parseString()
+            // 15 bytes is the most a String holds without allocating.
+            if key.utf8.count > 15 { key = longNames.insert(key).memberAfterInsert }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after member name \"\(key)\"") }
             index += 1
@@ -150,10 +160,10 @@ struct JSONParser {
             let value = try parseValue()
             pointer = saved
             // Duplicate names: the last one wins, as in most parsers; the order of the first is kept.
-            if let existing = members.firstIndex(where: { $0.key == key }) {
-                members[existing].value = value
+            if let existing = openMembers[first...].firstIndex(where: { $0.key == key }) {
+                openMembers[existing].value = value
             } else {
-                members.append(JSONObject.Member(key: key, value: value))
+                openMembers.append(JSONObject.Member(key: key, value: value))
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
@@ -163,6 +173,8 @@ struct JSONParser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
+                let members = Array(openMembers[first...])
+                openMembers.removeSubrange(first...)
                 return JSONObject(members)
             }
             throw error("expected ',' or '}' in an object, found '\(describe(bytes[index]))'")
@@ -173,17 +185,17 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
-            return elements
+            return []
         }
+        let first = openElements.endIndex
         while true {
             skipWhitespace()
             let saved = pointer
-            if recordLocations { pointer += "/\(elements.count)" }
-            elements.append(try parseValue())
+            if recordLocations { pointer += "/\(openElements.count - first)" }
+            openElements.append(try parseValue())
             pointer = saved
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an array") }
@@ -193,6 +205,8 @@ struct JSONParser {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
+                let elements = Array(openElements[first...])
+                openElements.removeSubrange(first...)
                 return elements
             }
             throw error("expected ',' or ']' in an array, found '\(describe(bytes[index]))'")
@@ -203,13 +217,19 @@ struct JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes.
+        var highBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try decodeUTF8(bytes[start..<index])
+                // ASCII (most keys and values) cannot be invalid UTF-8, and skips the generic validating decoder.
+                let text =
+                    highBits < 0x80
+                    ? bytes.withUnsafeBufferPointer { String(decoding: $0[start..<index], as: UTF8.self) }
+                    : try decodeUTF8(bytes[start..<index])
                 index += 1
                 return text
             }
+            highBits |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string; it must be escaped") }
             index += 1

@@ -136,8 +136,15 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
     /// Reads a member; assigning `nil` removes it, assigning `.null` keeps an explicit null.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
-            return nil
+            // Through the buffer, so that comparing a key does not copy (and retain) each member on the way, and
+            // lengths first: they are known without reading the text, and differ for most members.
+            let length = key.utf8.count
+            return members.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices where buffer[index].key.utf8.count == length && buffer[index].key == key {
+                    return buffer[index].value
+                }
+                return nil
+            }
         }
         set {
             if let index = members.firstIndex(where: { $0.key == key }) {

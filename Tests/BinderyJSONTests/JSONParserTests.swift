@@ -171,6 +171,36 @@ import Testing
         #expect(value["a"] == 3)
     }
 
+    @Test func nestedContainersKeepTheirOwnMembers() throws {
+        // Objects and arrays are built on shared stacks while open: each must end with exactly its own members.
+        let text =
+            #"{"a":[{"b":[1,[2,3],{}],"c":{"d":[]}},[],{"e":{"f":{"g":[4]}}}],"h":{"i":"j","a":[5]},"k":[[[]]]}"#
+        let value = try Self.parse(text)
+        #expect(value.jsonText == text)
+        #expect(value["a"]?.arrayValue?.count == 3)
+        #expect(value["h"]?.objectValue?.keys == ["i", "a"])
+        let duplicates = try Self.parse(#"{"x":{"y":1,"y":{"z":[1,{"y":2,"y":3}]}},"y":4}"#)
+        #expect(duplicates.jsonText == #"{"x":{"y":{"z":[1,{"y":3}]}},"y":4}"#)
+    }
+
+    @Test func longMemberNamesAreSharedAndStillCompareByText() throws {
+        // Names over 15 bytes are kept once per document; their values stay apart.
+        let name = "lastModifiedDateTime"
+        let value = try Self.parse(#"[{"\#(name)":"1","\#(name)x":"2"},{"\#(name)":"3"}]"#)
+        #expect(value.arrayValue?.map { $0[name] } == ["1", "3"])
+        #expect(value.arrayValue?.first?["\(name)x"] == "2")
+        #expect(value.arrayValue?.first?.objectValue?.keys == [name, name + "x"])
+    }
+
+    @Test func asciiAndOtherTextDecodeAlikeAndBadUTF8IsRefused() throws {
+        #expect(
+            try Self.parse(#"["plain","caf\u00e9","café","日本語","a\"b"]"#).jsonText
+                == #"["plain","café","café","日本語","a\"b"]"#)
+        // A lone continuation byte after ASCII text, in a value and in a name.
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Array("[\"abc".utf8) + [0x80] + Array("\"]".utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Array("{\"k".utf8) + [0xFF] + Array("\":1}".utf8)) }
+    }
+
     @Test func objectEqualityIgnoresOrder() throws {
         #expect(try Self.parse(#"{"a":1,"b":2}"#) == Self.parse(#"{"b":2,"a":1}"#))
         #expect(try Self.parse(#"{"a":1,"b":2}"#).hashValue == Self.parse(#"{"b":2,"a":1}"#).hashValue)
