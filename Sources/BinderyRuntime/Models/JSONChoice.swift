@@ -87,7 +87,7 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
 
     private static func accepts(_ value: JSONValue, _ kind: FieldKind) -> Bool {
         do {
-            try ModelSchema.check(value, kind, loose: false, path: [])
+            try ModelSchema.check(value, kind, loose: false)
             return true
         } catch {
             return false

@@ -33,12 +33,24 @@ public struct Model<Fields: FieldSet>: JSONModel {
     /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
     public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
         get {
-            let field = Fields.all[keyPath: field]
+            let field = Self.field(field)
             return field.isLoose ? storage.looseValue(field.name) : storage.value(field.name)
         }
         set {
-            storage.set(Fields.all[keyPath: field].name, newValue)
+            storage.set(Self.field(field).name, newValue)
         }
+    }
+
+    /// The field a key path names, read in place from the schema's copy of the table: projecting the key path from
+    /// `Fields.all` would copy (retain, then release) every field of the table on every property read.
+    @inline(__always)
+    private static func field<Value>(_ path: KeyPath<Fields, Field<Value>>) -> Field<Value> {
+        let schema = Fields.schema
+        // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
+        guard schema.fieldTableType == ObjectIdentifier(Fields.self),
+            let offset = MemoryLayout<Fields>.offset(of: path)
+        else { return Fields.all[keyPath: path] }
+        return schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self)
     }
 }
 

@@ -5,7 +5,10 @@ import Synchronization
 ///
 /// One generic validator over small tables compiles far faster than a `Codable` implementation per type,
 /// and it reports the JSON path of the first value that is not what the spec promised.
-public struct ModelSchema: Sendable {
+///
+/// A class, not a struct: validation reaches a nested type's schema for every nested object of a page, and a
+/// reference costs one retain where a copy of the table costs one per array, set and string it holds.
+public final class ModelSchema: Sendable {
     /// The spec's qualified name (`microsoft.graph.driveItem`).
     public let typeName: String
     /// Every field, inherited ones included.
@@ -15,6 +18,13 @@ public struct ModelSchema: Sendable {
     /// Types derived directly from this one.
     public let derived: [any JSONModel.Type]
     public let fieldNames: Set<String>
+    /// Each field's position in `fields`, by JSON name: validation walks a payload's members and looks each one up.
+    let fieldIndex: [String: Int]
+    /// The generated `Fields` value, kept for the life of the process: a property read loads its `Field` at the
+    /// key path's offset. Immutable, so sharing it between threads is safe.
+    nonisolated(unsafe) let fieldTable: UnsafeRawPointer
+    /// The type of the value `fieldTable` points to.
+    let fieldTableType: ObjectIdentifier
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
     /// `discriminator.propertyName`, Inbox's `object`); derived types inherit it. Default: OData's `@odata.type`.
     public let discriminator: String?
@@ -45,6 +55,9 @@ public struct ModelSchema: Sendable {
         self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
         self.fieldNames = Set(declared.map(\.name))
+        self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
+        fieldTable = UnsafeRawPointer(withCopyOf: fields)
+        fieldTableType = ObjectIdentifier(type(of: fields))
     }
 
     /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.
@@ -147,6 +160,16 @@ public struct ModelDecodingError: Error, Sendable, CustomStringConvertible {
         self.init(path: [], message: "malformed JSON at \(error.position): \(error.message)")
     }
 
+    /// The same error seen from one level up: `component` leads to where it was found. Paths are built this way,
+    /// while a failure unwinds, so that validating a payload that is fine allocates no paths at all.
+    func under(_ component: JSONPathComponent) -> ModelDecodingError {
+        ModelDecodingError(path: [component] + path, message: message)
+    }
+
+    func under(_ components: [JSONPathComponent]) -> ModelDecodingError {
+        components.isEmpty ? self : ModelDecodingError(path: components + path, message: message)
+    }
+
     /// `$.value[3].parentReference.driveId`
     public var jsonPath: String {
         var text = "$"
@@ -170,20 +193,37 @@ public enum JSONPathComponent: Hashable, Sendable {
 extension ModelSchema {
     /// Checks every declared field present in `object`; undeclared members are kept, not checked.
     /// A payload that names a known derived type (`@odata.type`, or the declared discriminator) validates
-    /// against that type's fields instead.
+    /// against that type's fields instead. Errors give their path from the root, of which `path` leads to `object`.
     public func validate(_ object: JSONObject, path: [JSONPathComponent]) throws(ModelDecodingError) {
+        do { try validate(object) } catch { throw error.under(path) }
+    }
+
+    /// `validate(_:path:)` with paths relative to `object`.
+    func validate(_ object: JSONObject) throws(ModelDecodingError) {
         let schema = object[discriminatorMember]?.stringValue.flatMap(descendant(named:))?.schema ?? self
-        for field in schema.fields {
-            guard let value = object[field.name], !value.isNull else { continue }
-            try ModelSchema.check(value, field.kind, loose: field.isLoose, path: path + [.key(field.name)])
+        // Member by member, each looked up by hash: a payload has fewer members than its type has fields, and
+        // searching the object for every declared field was most of the time a page took to decode.
+        for member in object {
+            guard let position = schema.fieldIndex[member.key], !member.value.isNull else { continue }
+            let field = schema.fields[position]
+            do {
+                try ModelSchema.check(member.value, field.kind, loose: field.isLoose)
+            } catch {
+                throw error.under(.key(member.key))
+            }
         }
     }
 
     static func check(
         _ value: JSONValue, _ kind: FieldKind, loose: Bool, path: [JSONPathComponent]
     ) throws(ModelDecodingError) {
+        do { try check(value, kind, loose: loose) } catch { throw error.under(path) }
+    }
+
+    /// Checks one value against its kind; the error's path is relative to `value`.
+    static func check(_ value: JSONValue, _ kind: FieldKind, loose: Bool) throws(ModelDecodingError) {
         func fail(_ expected: String) -> ModelDecodingError {
-            ModelDecodingError(path: path, message: "expected \(expected), found \(value.kindName)")
+            ModelDecodingError(path: [], message: "expected \(expected), found \(value.kindName)")
         }
         switch kind {
         case .any:
@@ -199,7 +239,7 @@ extension ModelSchema {
             if bits < 64 {
                 let limit = Int64(1) << (bits - 1)
                 guard number >= -limit, number < limit else {
-                    throw ModelDecodingError(path: path, message: "integer \(number) does not fit in \(bits) bits")
+                    throw ModelDecodingError(path: [], message: "integer \(number) does not fit in \(bits) bits")
                 }
             }
         case .byte:
@@ -212,36 +252,45 @@ extension ModelSchema {
             if loose, case .number = value { return }
             guard case .string(let text) = value else { throw fail("a date-time string") }
             guard ISO8601.parseDateTime(text) != nil else {
-                throw ModelDecodingError(path: path, message: "\"\(text)\" is not an ISO 8601 date-time")
+                throw ModelDecodingError(path: [], message: "\"\(text)\" is not an ISO 8601 date-time")
             }
         case .date:
             guard case .string(let text) = value else { throw fail("a date string") }
             guard CalendarDate(text) != nil else {
-                throw ModelDecodingError(path: path, message: "\"\(text)\" is not a date (YYYY-MM-DD)")
+                throw ModelDecodingError(path: [], message: "\"\(text)\" is not a date (YYYY-MM-DD)")
             }
         case .timeOfDay:
             guard case .string(let text) = value else { throw fail("a time-of-day string") }
             guard TimeOfDay(text) != nil else {
-                throw ModelDecodingError(path: path, message: "\"\(text)\" is not a time of day (hh:mm:ss)")
+                throw ModelDecodingError(path: [], message: "\"\(text)\" is not a time of day (hh:mm:ss)")
             }
         case .binary:
             guard Data(json: value) != nil else { throw fail("base64 text") }
         case .model(let type):
             guard case .object(let object) = value else { throw fail("an object") }
-            try type.schema.validate(object, path: path)
+            try type.schema.validate(object)
         case .choice(let type):
-            try type.validateChoice(value, path: path)
+            try type.validateChoice(value, path: [])
         case .collection(let elementKind):
             guard case .array(let elements) = value else { throw fail("an array") }
             for (index, element) in elements.enumerated() where !element.isNull {
-                try check(element, elementKind, loose: loose, path: path + [.index(index)])
+                do { try check(element, elementKind, loose: loose) } catch { throw error.under(.index(index)) }
             }
         case .dictionary(let valueKind):
             guard case .object(let object) = value else { throw fail("an object") }
             for member in object where !member.value.isNull {
-                try check(member.value, valueKind, loose: loose, path: path + [.key(member.key)])
+                do { try check(member.value, valueKind, loose: loose) } catch { throw error.under(.key(member.key)) }
             }
         }
+    }
+}
+
+extension UnsafeRawPointer {
+    /// A pointer to a copy of `value` that is never freed (a schema's table, which lives as long as the process).
+    fileprivate init<Value>(withCopyOf value: Value) {
+        let copy = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        copy.initialize(to: value)
+        self.init(copy)
     }
 }
 

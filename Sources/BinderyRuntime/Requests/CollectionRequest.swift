@@ -137,9 +137,9 @@ struct PageReader<Element: JSONModel> {
                     response: response)
             }
             do {
-                try Element.schema.validate(object, path: [.index(index)])
+                try Element.schema.validate(object)
             } catch {
-                throw BinderyError.decoding(error, response: response)
+                throw BinderyError.decoding(error.under(.index(index)), response: response)
             }
             items.append(Element(storage: object))
         }

@@ -1,0 +1,57 @@
+@_spi(Generated) import BinderyRuntime
+import Foundation
+import Testing
+
+/// A field set written by hand the way the generator writes them.
+private struct NoteFields: FieldSet {
+    static let all = NoteFields()
+    static let schema = ModelSchema("test.note", fields: all)
+    let title: Field<String>
+    let pages: Field<Int64>
+    let edited: Field<Date>
+    let aVeryLongMemberNameIndeed: Field<String>
+
+    init() {
+        title = Field("title")
+        pages = Field("pages", loose: true)
+        edited = Field("edited")
+        aVeryLongMemberNameIndeed = Field("aVeryLongMemberNameIndeed")
+    }
+}
+
+/// A field set whose schema is built from another table: reads must not trust the schema's copy of it.
+private struct MisfitFields: FieldSet {
+    static let all = MisfitFields()
+    static let schema = ModelSchema("test.misfit", fields: NoteFields.all)
+    let extra: Field<Bool>
+    let title: Field<String>
+
+    init() {
+        extra = Field("extra")
+        title = Field("label")
+    }
+}
+
+@Suite struct FieldReadTests {
+    @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
+        var note = try Model<NoteFields>(
+            jsonBytes: Array(
+                #"{"x":1,"aVeryLongMemberNameIndeed":"long","pages":"12","title":"T","edited":"2026-11-25T10:00:00Z"}"#
+                    .utf8))
+        #expect(note.title == "T")
+        #expect(note.pages == 12)  // loose: a number sent as text
+        #expect(note.edited == Date(timeIntervalSince1970: 1_795_600_800))
+        #expect(note.aVeryLongMemberNameIndeed == "long")
+        note.title = "U"
+        note.pages = nil
+        #expect(note.storage["title"] == "U")
+        #expect(note.storage["pages"] == .null)
+        #expect(note.storage.keys == ["x", "aVeryLongMemberNameIndeed", "pages", "title", "edited"])
+    }
+
+    @Test func aSchemaBuiltFromAnotherTableStillReadsTheRightMembers() throws {
+        let misfit = Model<MisfitFields>(storage: ["extra": true, "label": "L", "title": "wrong"])
+        #expect(misfit.extra == true)
+        #expect(misfit.title == "L")
+    }
+}
