@@ -72,12 +72,16 @@ extension JSONValue: Codable {
             }
         }
         if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            var object = JSONObject()
-            // Foundation's decoders do not keep member order; sort for a stable result.
-            for key in keyed.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+            // Foundation's decoders do not keep member order; sort for a stable result. Sorted, a repeated key (from
+            // some other decoder) is next to its twin, so members are appended without searching.
+            let keys = keyed.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(keys.count)
+            for key in keys where members.last?.key != key.stringValue {
+                members.append(
+                    JSONObject.Member(key: key.stringValue, value: try keyed.decode(JSONValue.self, forKey: key)))
             }
-            self = .object(object)
+            self = .object(JSONObject(members))
             return
         }
         if let single = try? decoder.singleValueContainer() {
