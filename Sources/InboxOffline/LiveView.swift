@@ -2,8 +2,8 @@ import BinderyRuntime
 import GRDB
 import Inbox
 
-/// A live list of threads: a filter, a sort order and a limit over the cache. Iterating it yields the current
-/// snapshot first (everything inserted), then a new snapshot with its change set whenever a commit (a delta
+/// A live list of threads or messages: a filter, a sort order and a limit over the cache. Iterating it yields the
+/// current snapshot first (everything inserted), then a new snapshot with its change set whenever a commit (a delta
 /// round, a local write) changes what the view shows. Commits that leave the view as it was yield nothing.
 ///
 /// ```swift
@@ -11,9 +11,13 @@ import Inbox
 ///     table.apply(snapshot.changes)   // removed, inserted, updated and moved row indexes
 /// }
 /// ```
-public struct ThreadView: AsyncSequence, Sendable {
-    public typealias Element = ViewSnapshot
+///
+/// One implementation serves both kinds: `Model` is `MailThread` (`ThreadView`) or `Message` (`MessageView`), and
+/// the view reads that kind's table.
+public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
+    public typealias Element = ViewSnapshot<Model>
     let store: InboxStore
+    let table: FilteredTable
     let query: (sql: String, arguments: StatementArguments)
 
     public func makeAsyncIterator() -> Iterator {
@@ -25,41 +29,43 @@ public struct ThreadView: AsyncSequence, Sendable {
             }
         }.removeDuplicates()
         return Iterator(
-            store: store, rows: observation.values(in: store.database, scheduling: .task).makeAsyncIterator())
+            store: store, table: table,
+            rows: observation.values(in: store.database, scheduling: .task).makeAsyncIterator())
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         let store: InboxStore
+        let table: FilteredTable
         var rows: AsyncValueObservation<[ViewRow]>.Iterator
         var previous: [ViewRow]?
-        /// The decoded threads of the last snapshot, by id, with the revision they were read at.
-        var models: [String: (revision: Int64, thread: MailThread)] = [:]
+        /// The decoded models of the last snapshot, by id, with the revision they were read at.
+        var models: [String: (revision: Int64, model: Model)] = [:]
 
-        public mutating func next() async throws -> ViewSnapshot? {
+        public mutating func next() async throws -> ViewSnapshot<Model>? {
             rows: while let current = try await rows.next() {
                 let changes = ChangeSet(from: previous ?? [], to: current)
                 guard previous == nil || !changes.isEmpty else { continue }
                 let stale = current.filter { models[$0.id]?.revision != $0.revision }.map(\.id)
-                let fresh = try await Self.read(stale, from: store)
-                var kept: [String: (revision: Int64, thread: MailThread)] = [:]
-                var threads: [MailThread] = []
-                threads.reserveCapacity(current.count)
+                let fresh = try await Self.read(stale, from: table, in: store)
+                var kept: [String: (revision: Int64, model: Model)] = [:]
+                var items: [Model] = []
+                items.reserveCapacity(current.count)
                 for row in current {
                     // Deleted between the two reads: that commit brings another value, diffed from `previous`.
                     guard let entry = fresh[row.id] ?? models[row.id] else { continue rows }
                     kept[row.id] = entry
-                    threads.append(entry.thread)
+                    items.append(entry.model)
                 }
                 previous = current
                 models = kept
-                return ViewSnapshot(threads: threads, changes: changes)
+                return ViewSnapshot(items: items, rows: current, changes: changes)
             }
             return nil
         }
 
         /// The JSON of `ids`, decoded, with the revision it was read at.
-        static func read(_ ids: [String], from store: InboxStore) async throws -> [String: (
-            revision: Int64, thread: MailThread
+        static func read(_ ids: [String], from table: FilteredTable, in store: InboxStore) async throws -> [String: (
+            revision: Int64, model: Model
         )] {
             guard !ids.isEmpty else { return [:] }
             let rows = try await store.database.read { db in
@@ -69,20 +75,25 @@ public struct ThreadView: AsyncSequence, Sendable {
                     let chunk = Array(ids[start..<Swift.min(start + 500, ids.count)])
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                     rows += try Row.fetchAll(
-                        db, sql: "SELECT id, revision, json FROM threads WHERE id IN (\(marks))",
+                        db, sql: "SELECT id, revision, json FROM \(table.name) WHERE id IN (\(marks))",
                         arguments: StatementArguments(chunk)
                     ).map { ($0["id"], $0["revision"], $0["json"]) }
                 }
                 return rows
             }
-            var read: [String: (revision: Int64, thread: MailThread)] = [:]
-            for row in rows { read[row.id] = (row.revision, try InboxStore.model(MailThread.self, json: row.json)) }
+            var read: [String: (revision: Int64, model: Model)] = [:]
+            for row in rows { read[row.id] = (row.revision, try InboxStore.model(Model.self, json: row.json)) }
             return read
         }
     }
 }
 
-/// One row a view shows: a thread's id and the revision of its JSON (equal JSON, equal revision).
+/// A live list of threads.
+public typealias ThreadView = LiveView<MailThread>
+/// A live list of messages.
+public typealias MessageView = LiveView<Message>
+
+/// One row a view shows: its id and the revision of its JSON (equal JSON, equal revision).
 public struct ViewRow: Hashable, Sendable {
     public var id: String
     public var revision: Int64
@@ -94,9 +105,20 @@ public struct ViewRow: Hashable, Sendable {
 }
 
 /// What a view shows now, and how it differs from what it showed before.
-public struct ViewSnapshot: Sendable {
-    public var threads: [MailThread]
+public struct ViewSnapshot<Model: JSONModel>: Sendable {
+    /// The threads or messages, in the view's order.
+    public var items: [Model]
+    /// Their ids and revisions, index for index.
+    public var rows: [ViewRow]
     public var changes: ChangeSet
+}
+
+extension ViewSnapshot where Model == MailThread {
+    public var threads: [MailThread] { items }
+}
+
+extension ViewSnapshot where Model == Message {
+    public var messages: [Message] { items }
 }
 
 /// The difference between two snapshots of a view, as a list UI applies it: remove `removed` (indexes in the old
@@ -121,7 +143,7 @@ public struct ChangeSet: Sendable, Hashable {
         self.moves = moves
     }
 
-    /// The changes that turn `old` into `new`. Rows are the same thread when their ids are equal; the fewest
+    /// The changes that turn `old` into `new`. Rows are the same thread or message when their ids are equal; the fewest
     /// moves are reported: rows outside the longest run that kept its relative order.
     public init(from old: [ViewRow], to new: [ViewRow]) {
         var oldIndex: [String: Int] = [:]
@@ -173,6 +195,19 @@ extension InboxStore {
     public func view(namespace: String, filter: InboxFilter = InboxFilter(), order: ThreadOrder = .recentFirst)
         -> ThreadView
     {
-        ThreadView(store: self, query: filter.sql(namespace: namespace, order: order, selecting: "t.id, t.revision"))
+        ThreadView(
+            store: self, table: .threads,
+            query: filter.query(
+                over: .threads, namespace: namespace, order: order.columns, selecting: "t.id, t.revision"))
+    }
+
+    /// A live view of the messages `filter` selects (its limit and offset included), sorted by `order`.
+    public func messageView(
+        namespace: String, filter: InboxFilter = InboxFilter(), order: MessageOrder = .newestFirst
+    ) -> MessageView {
+        MessageView(
+            store: self, table: .messages,
+            query: filter.query(
+                over: .messages, namespace: namespace, order: order.columns, selecting: "m.id, m.revision"))
     }
 }
