@@ -250,6 +250,8 @@ enum FilteredTable: Sendable {
 
     var name: String { self == .threads ? "threads" : "messages" }
     var alias: String { self == .threads ? "t" : "m" }
+    /// The table whose rows this one's filters may also read.
+    var other: FilteredTable { self == .threads ? .messages : .threads }
 }
 
 /// One column a view sorts by. Every order ends with the id, so that equal values still give one order.

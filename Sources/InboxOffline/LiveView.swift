@@ -18,72 +18,44 @@ public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
     public typealias Element = ViewSnapshot<Model>
     let store: InboxStore
     let table: FilteredTable
-    let query: (sql: String, arguments: StatementArguments)
+    let filter: InboxFilter
+    let namespace: String
+    let order: [SortColumn]
+    /// Tests set it: every commit re-runs the whole query (the reference for the incremental path).
+    var alwaysRequery = false
 
-    public func makeAsyncIterator() -> Iterator {
-        let query = query
-        // The observation reads ids and revisions only (from the index); JSON is read for new revisions alone.
-        let observation = ValueObservation.tracking { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map {
-                ViewRow(id: $0["id"], revision: $0["revision"])
-            }
-        }.removeDuplicates()
-        return Iterator(
-            store: store, table: table,
-            rows: observation.values(in: store.database, scheduling: .task).makeAsyncIterator())
-    }
+    public func makeAsyncIterator() -> Iterator { Iterator(view: self) }
 
     public struct Iterator: AsyncIteratorProtocol {
-        let store: InboxStore
-        let table: FilteredTable
-        var rows: AsyncValueObservation<[ViewRow]>.Iterator
-        var previous: [ViewRow]?
-        /// The decoded models of the last snapshot, by id, with the revision they were read at.
-        var models: [String: (revision: Int64, model: Model)] = [:]
+        let view: LiveView
+        /// Starts observing on the first `next()`.
+        var feed: ViewFeed?
+        var updates: AsyncThrowingStream<ViewUpdate, any Error>.Iterator?
+        /// The models of the last snapshot, index for index.
+        var models: [Model] = []
+
+        init(view: LiveView) { self.view = view }
 
         public mutating func next() async throws -> ViewSnapshot<Model>? {
-            rows: while let current = try await rows.next() {
-                let changes = ChangeSet(from: previous ?? [], to: current)
-                guard previous == nil || !changes.isEmpty else { continue }
-                let stale = current.filter { models[$0.id]?.revision != $0.revision }.map(\.id)
-                let fresh = try await Self.read(stale, from: table, in: store)
-                var kept: [String: (revision: Int64, model: Model)] = [:]
-                var items: [Model] = []
-                items.reserveCapacity(current.count)
-                for row in current {
-                    // Deleted between the two reads: that commit brings another value, diffed from `previous`.
-                    guard let entry = fresh[row.id] ?? models[row.id] else { continue rows }
-                    kept[row.id] = entry
-                    items.append(entry.model)
-                }
-                previous = current
-                models = kept
-                return ViewSnapshot(items: items, rows: current, changes: changes)
+            if updates == nil {
+                let feed = ViewFeed(
+                    table: view.table, filter: view.filter, namespace: view.namespace, order: view.order,
+                    alwaysRequery: view.alwaysRequery)
+                try await feed.start(in: view.store.database)
+                self.feed = feed
+                updates = feed.updates.makeAsyncIterator()
             }
-            return nil
-        }
-
-        /// The JSON of `ids`, decoded, with the revision it was read at.
-        static func read(_ ids: [String], from table: FilteredTable, in store: InboxStore) async throws -> [String: (
-            revision: Int64, model: Model
-        )] {
-            guard !ids.isEmpty else { return [:] }
-            let rows = try await store.database.read { db in
-                var rows: [(id: String, revision: Int64, json: String)] = []
-                // Well under SQLite's limit on bound values a statement.
-                for start in stride(from: 0, to: ids.count, by: 500) {
-                    let chunk = Array(ids[start..<Swift.min(start + 500, ids.count)])
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    rows += try Row.fetchAll(
-                        db, sql: "SELECT id, revision, json FROM \(table.name) WHERE id IN (\(marks))",
-                        arguments: StatementArguments(chunk)
-                    ).map { ($0["id"], $0["revision"], $0["json"]) }
+            guard let update = try await updates?.next() else { return nil }
+            var items: [Model] = []
+            items.reserveCapacity(update.sources.count)
+            for source in update.sources {
+                switch source {
+                case .previous(let index): items.append(models[index])
+                case .json(let json): items.append(try InboxStore.model(Model.self, json: json))
                 }
-                return rows
             }
-            var read: [String: (revision: Int64, model: Model)] = [:]
-            for row in rows { read[row.id] = (row.revision, try InboxStore.model(Model.self, json: row.json)) }
-            return read
+            models = items
+            return ViewSnapshot(items: items, rows: update.rows, changes: update.changes)
         }
     }
 }
@@ -150,7 +122,8 @@ public struct ChangeSet: Sendable, Hashable {
         for (index, row) in old.enumerated() { oldIndex[row.id] = index }
         var newIndex: [String: Int] = [:]
         for (index, row) in new.enumerated() { newIndex[row.id] = index }
-        removed = old.indices.filter { newIndex[old[$0].id] == nil }
+        var inserted: [Int] = []
+        var updated: [Int] = []
         var kept: [(old: Int, new: Int)] = []
         for (index, row) in new.enumerated() {
             guard let before = oldIndex[row.id] else {
@@ -160,14 +133,23 @@ public struct ChangeSet: Sendable, Hashable {
             kept.append((before, index))
             if old[before].revision != row.revision { updated.append(index) }
         }
-        let staying = Self.longestIncreasingRun(kept.map(\.old))
-        moves = kept.enumerated().filter { !staying.contains($0.offset) }.map {
-            Move(from: $0.element.old, to: $0.element.new)
-        }
+        self.init(
+            removed: old.indices.filter { newIndex[old[$0].id] == nil }, inserted: inserted, updated: updated,
+            kept: kept)
     }
 
-    /// The positions in `values` of a longest strictly increasing subsequence (patience sorting).
-    static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+    /// The change set of rows already matched: `kept` pairs each row in both snapshots (old index, new index), in
+    /// the new order. The moves are the kept rows outside the longest run that kept its relative order.
+    init(removed: [Int], inserted: [Int], updated: [Int], kept: [(old: Int, new: Int)]) {
+        self.removed = removed
+        self.inserted = inserted
+        self.updated = updated
+        let staying = Self.longestIncreasingRun(kept.map(\.old))
+        moves = kept.indices.filter { !staying[$0] }.map { Move(from: kept[$0].old, to: kept[$0].new) }
+    }
+
+    /// Whether each position of `values` is in a longest strictly increasing subsequence (patience sorting).
+    static func longestIncreasingRun(_ values: [Int]) -> [Bool] {
         var tails: [Int] = []  // positions in `values`, by run length
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
@@ -180,10 +162,10 @@ public struct ChangeSet: Sendable, Hashable {
             if low > 0 { previous[position] = tails[low - 1] }
             if low == tails.count { tails.append(position) } else { tails[low] = position }
         }
-        var run: Set<Int> = []
+        var run = [Bool](repeating: false, count: values.count)
         var position = tails.last ?? -1
         while position >= 0 {
-            run.insert(position)
+            run[position] = true
             position = previous[position]
         }
         return run
@@ -195,19 +177,13 @@ extension InboxStore {
     public func view(namespace: String, filter: InboxFilter = InboxFilter(), order: ThreadOrder = .recentFirst)
         -> ThreadView
     {
-        ThreadView(
-            store: self, table: .threads,
-            query: filter.query(
-                over: .threads, namespace: namespace, order: order.columns, selecting: "t.id, t.revision"))
+        ThreadView(store: self, table: .threads, filter: filter, namespace: namespace, order: order.columns)
     }
 
     /// A live view of the messages `filter` selects (its limit and offset included), sorted by `order`.
     public func messageView(
         namespace: String, filter: InboxFilter = InboxFilter(), order: MessageOrder = .newestFirst
     ) -> MessageView {
-        MessageView(
-            store: self, table: .messages,
-            query: filter.query(
-                over: .messages, namespace: namespace, order: order.columns, selecting: "m.id, m.revision"))
+        MessageView(store: self, table: .messages, filter: filter, namespace: namespace, order: order.columns)
     }
 }
