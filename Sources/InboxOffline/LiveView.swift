@@ -46,16 +46,22 @@ public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
                 updates = feed.updates.makeAsyncIterator()
             }
             guard let update = try await updates?.next() else { return nil }
-            var items: [Model] = []
-            items.reserveCapacity(update.sources.count)
-            for source in update.sources {
-                switch source {
-                case .previous(let index): items.append(models[index])
-                case .json(let json): items.append(try InboxStore.model(Model.self, json: json))
-                }
+            switch update.models {
+            case .rebuild(let sources):
+                models = try sources.map(model)
+            case .edit(let removing, let inserting):
+                let added = try inserting.map { try model($0.source) }
+                for index in removing.reversed() { models.remove(at: index) }
+                for (model, entry) in zip(added, inserting) { models.insert(model, at: entry.at) }
             }
-            models = items
-            return ViewSnapshot(items: items, rows: update.rows, changes: update.changes)
+            return ViewSnapshot(items: models, rows: update.rows, changes: update.changes)
+        }
+
+        private func model(_ source: ViewUpdate.Source) throws -> Model {
+            switch source {
+            case .previous(let index): return models[index]
+            case .json(let json): return try InboxStore.model(Model.self, json: json)
+            }
         }
     }
 }
@@ -124,28 +130,35 @@ public struct ChangeSet: Sendable, Hashable {
         for (index, row) in new.enumerated() { newIndex[row.id] = index }
         var inserted: [Int] = []
         var updated: [Int] = []
-        var kept: [(old: Int, new: Int)] = []
-        for (index, row) in new.enumerated() {
-            guard let before = oldIndex[row.id] else {
+        let oldIndexOfNew = new.map { oldIndex[$0.id] ?? -1 }
+        for (index, before) in oldIndexOfNew.enumerated() {
+            if before < 0 {
                 inserted.append(index)
-                continue
+            } else if old[before].revision != new[index].revision {
+                updated.append(index)
             }
-            kept.append((before, index))
-            if old[before].revision != row.revision { updated.append(index) }
         }
         self.init(
             removed: old.indices.filter { newIndex[old[$0].id] == nil }, inserted: inserted, updated: updated,
-            kept: kept)
+            oldIndexOfNew: oldIndexOfNew)
     }
 
-    /// The change set of rows already matched: `kept` pairs each row in both snapshots (old index, new index), in
-    /// the new order. The moves are the kept rows outside the longest run that kept its relative order.
-    init(removed: [Int], inserted: [Int], updated: [Int], kept: [(old: Int, new: Int)]) {
+    /// The change set of rows already matched: `oldIndexOfNew` gives each new row's old index (-1 for an inserted
+    /// one). The moves are the kept rows outside the longest run that kept its relative order.
+    init(removed: [Int], inserted: [Int], updated: [Int], oldIndexOfNew: [Int]) {
         self.removed = removed
         self.inserted = inserted
         self.updated = updated
-        let staying = Self.longestIncreasingRun(kept.map(\.old))
-        moves = kept.indices.filter { !staying[$0] }.map { Move(from: kept[$0].old, to: kept[$0].new) }
+        var olds: [Int] = []
+        var news: [Int] = []
+        olds.reserveCapacity(oldIndexOfNew.count)
+        news.reserveCapacity(oldIndexOfNew.count)
+        for (index, before) in oldIndexOfNew.enumerated() where before >= 0 {
+            olds.append(before)
+            news.append(index)
+        }
+        let staying = Self.longestIncreasingRun(olds)
+        moves = olds.indices.filter { !staying[$0] }.map { Move(from: olds[$0], to: news[$0]) }
     }
 
     /// Whether each position of `values` is in a longest strictly increasing subsequence (patience sorting).
@@ -153,6 +166,12 @@ public struct ChangeSet: Sendable, Hashable {
         var tails: [Int] = []  // positions in `values`, by run length
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
+            // Mostly in order (a view after a small change): extending the longest run needs no search.
+            if let last = tails.last, values[last] < value {
+                previous[position] = last
+                tails.append(position)
+                continue
+            }
             var low = 0
             var high = tails.count
             while low < high {

@@ -1,8 +1,8 @@
 import BinderyRuntime
 import GRDB
 
-/// What a view shows after one commit: its rows, how they differ from the previous update's, and where each row's
-/// model comes from.
+/// What a view shows after one commit: its rows, how they differ from the previous update's, and how to get the
+/// new models from the previous ones.
 struct ViewUpdate: Sendable {
     enum Source: Sendable {
         /// The model at this index of the previous update (its JSON did not change).
@@ -11,9 +11,17 @@ struct ViewUpdate: Sendable {
         case json(String)
     }
 
+    enum Models: Sendable {
+        /// One source per new row.
+        case rebuild([Source])
+        /// Remove the models at `removing` (old indexes, ascending), then insert each of `inserting` at its new
+        /// index (ascending); the other models stay as they are.
+        case edit(removing: [Int], inserting: [(at: Int, source: Source)])
+    }
+
     var rows: [ViewRow]
     var changes: ChangeSet
-    var sources: [Source]
+    var models: Models
 }
 
 /// Keeps a view's rows current from the store's writer. It observes the commits that touch the view's table and,
@@ -22,11 +30,12 @@ struct ViewUpdate: Sendable {
 /// Why on the writer, and how: `databaseDidCommit` runs before the next transaction can begin, so every update
 /// is exactly the state of one commit (a snapshot never mixes two), and the rowids SQLite reported for that
 /// commit are the only rows of the view's table that can have changed. The cheap path re-reads just those rows
-/// (the filter applied, by rowid) and merges them into the previous rows by the sort key; the rows nobody touched
-/// keep their order and their decoded models, so an update costs a few binary searches and one pass over the rows
-/// instead of re-reading and diffing the whole view. The same pass yields the change set: the untouched rows keep
-/// their old index, the touched ones are looked up by id, and moves come from the same longest-run rule as
-/// `ChangeSet(from:to:)`, so both give identical change sets.
+/// (the filter applied, by rowid), removes the touched rows from the previous rows and inserts those that still
+/// match where binary search on the sort key puts them. The rows nobody touched keep their order and their decoded
+/// models (the iterator edits its models the same way), so an update costs a few binary searches, array edits and
+/// one pass over integers instead of re-reading, decoding and diffing the whole view. The change set comes from the
+/// same edit: untouched rows keep their old index, touched ones are looked up by id, and moves come from the same
+/// longest-run rule as `ChangeSet(from:to:)`, so both give identical change sets.
 ///
 /// The view re-runs its whole query instead when the touched rowids cannot tell what changed:
 /// - the filter reads the other table (a thread's `from` is its messages', a message's `tag` its thread's) and
@@ -42,13 +51,6 @@ struct ViewUpdate: Sendable {
 /// All state is read and written on the writer's serial queue only (the callbacks below and the registration),
 /// hence `@unchecked Sendable`.
 final class ViewFeed: TransactionObserver, @unchecked Sendable {
-    /// A row as the feed keeps it: its rowid (what SQLite reports), id and revision, and its sort key.
-    struct Entry {
-        var rowID: Int64
-        var row: ViewRow
-        var key: [SortValue]
-    }
-
     static let rereadLimit = 500
 
     let table: FilteredTable
@@ -61,7 +63,11 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
     private let continuation: AsyncThrowingStream<ViewUpdate, any Error>.Continuation
     let updates: AsyncThrowingStream<ViewUpdate, any Error>
 
-    private var entries: [Entry] = []
+    /// The rows the view shows, as parallel arrays: their rowids (what SQLite reports), ids and revisions, and sort
+    /// keys.
+    private var rowIDs: [Int64] = []
+    private var rows: [ViewRow] = []
+    private var keys: [[SortValue]] = []
     private var touched: Set<Int64> = []
     private var mustRequery = false
 
@@ -124,115 +130,150 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
 
     // MARK: Updating
 
+    /// A row as read: rowid, id and revision, sort key, and its JSON when asked for.
+    private struct Read {
+        var rowID: Int64
+        var row: ViewRow
+        var key: [SortValue]
+        var json: String?
+    }
+
     /// The columns every read selects: rowid, id, revision, then the sort key.
-    private var columns: String {
+    private func columns(json: Bool) -> String {
         let alias = table.alias
-        return (["rowid", "id", "revision"] + order.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", ")
+        return (["rowid", "id", "revision"] + order.map(\.name) + (json ? ["json"] : [])).map { "\(alias).\($0)" }
+            .joined(separator: ", ")
     }
 
-    private func entry(_ row: Row) -> Entry {
-        Entry(
+    private func read(_ row: Row, json: Bool) -> Read {
+        Read(
             rowID: row[0], row: ViewRow(id: row[1], revision: row[2]),
-            key: (0..<order.count).map { SortValue(row[3 + $0] as DatabaseValue) })
+            key: (0..<order.count).map { SortValue(row[3 + $0] as DatabaseValue) },
+            json: json ? row[3 + order.count] : nil)
     }
 
-    /// The whole query again, diffed from the previous rows by id.
+    /// The whole query again, diffed from the previous rows by id; JSON is read for new and changed rows only.
     private func requery(_ db: Database, first: Bool) throws {
-        let query = filter.query(over: table, namespace: namespace, order: order, selecting: columns)
-        let fresh = try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map(entry)
+        let query = filter.query(over: table, namespace: namespace, order: order, selecting: columns(json: false))
+        let fresh = try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map { read($0, json: false) }
         var oldIndex: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() { oldIndex[entry.row.id] = index }
-        var kept: [(old: Int, new: Int)] = []
-        var sources: [Int?] = []
-        for (index, entry) in fresh.enumerated() {
-            let before = oldIndex[entry.row.id]
-            if let before { kept.append((before, index)) }
-            sources.append(before.flatMap { entries[$0].row.revision == entry.row.revision ? $0 : nil })
-        }
-        let newIDs = Set(fresh.map(\.row.id))
-        let changes = ChangeSet(
-            removed: entries.indices.filter { !newIDs.contains(entries[$0].row.id) },
-            inserted: fresh.indices.filter { oldIndex[fresh[$0].row.id] == nil },
-            updated: kept.filter { entries[$0.old].row.revision != fresh[$0.new].row.revision }.map(\.new),
-            kept: kept)
-        try send(fresh, changes, sources, db, always: first)
-    }
-
-    /// Only the touched rows, read again and merged into the others by the sort key.
-    private func reread(_ db: Database) throws {
-        var fresh: [Entry] = []
-        let rowIDs = Array(touched)
-        for start in stride(from: 0, to: rowIDs.count, by: Self.rereadLimit) {
-            let chunk = Array(rowIDs[start..<min(start + Self.rereadLimit, rowIDs.count)])
-            let query = filter.query(over: table, namespace: namespace, order: order, selecting: columns, rowIDs: chunk)
-            fresh += try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map(entry)
-        }
-        if rowIDs.count > Self.rereadLimit { fresh.sort { SortValue.precedes($0.key, $1.key, order) } }
-        // Where each fresh row lands among the old rows: the old rows before it by the sort key (touched ones
-        // included, as they are dropped below and do not change the place of the others).
-        let places = fresh.map { row in
-            var low = 0
-            var high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if SortValue.precedes(entries[middle].key, row.key, order) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        var touchedOld: [String: Int] = [:]
-        var removed: [Int] = []
-        let freshIDs = Set(fresh.map(\.row.id))
-        var next: [Entry] = []
-        next.reserveCapacity(entries.count + fresh.count)
-        var kept: [(old: Int, new: Int)] = []
-        kept.reserveCapacity(entries.count + fresh.count)
-        var sources: [Int?] = []
-        sources.reserveCapacity(entries.count + fresh.count)
+        for (index, row) in rows.enumerated() { oldIndex[row.id] = index }
+        var sources: [Int] = []  // the previous index of each fresh row whose JSON did not change, else -1
+        sources.reserveCapacity(fresh.count)
+        var oldIndexOfNew: [Int] = []
+        oldIndexOfNew.reserveCapacity(fresh.count)
         var inserted: [Int] = []
         var updated: [Int] = []
-        var pending = 0  // the next fresh row to place
-        for (index, entry) in entries.enumerated() where touched.contains(entry.rowID) {
-            touchedOld[entry.row.id] = index
-            if !freshIDs.contains(entry.row.id) { removed.append(index) }
+        for (index, row) in fresh.enumerated() {
+            let before = oldIndex.removeValue(forKey: row.row.id)
+            oldIndexOfNew.append(before ?? -1)
+            if let before, rows[before].revision != row.row.revision { updated.append(index) }
+            if before == nil { inserted.append(index) }
+            sources.append(before.flatMap { rows[$0].revision == row.row.revision ? $0 : nil } ?? -1)
         }
-        func placeFresh(upTo limit: Int) {
-            while pending < fresh.count, places[pending] <= limit {
-                let row = fresh[pending]
-                if let before = touchedOld[row.row.id] {
-                    kept.append((before, next.count))
-                    let same = entries[before].row.revision == row.row.revision
-                    if !same { updated.append(next.count) }
-                    sources.append(same ? before : nil)
-                } else {
-                    inserted.append(next.count)
-                    sources.append(nil)
-                }
-                next.append(row)
-                pending += 1
-            }
+        let changes = ChangeSet(
+            removed: oldIndex.values.sorted(), inserted: inserted, updated: updated, oldIndexOfNew: oldIndexOfNew)
+        rowIDs = fresh.map(\.rowID)
+        rows = fresh.map(\.row)
+        keys = fresh.map(\.key)
+        guard first || !changes.isEmpty else { return }
+        let json = try self.json(ofRowIDs: sources.indices.filter { sources[$0] < 0 }.map { rowIDs[$0] }, db)
+        let models = try zip(rowIDs, sources).map { rowID, source -> ViewUpdate.Source in
+            if source >= 0 { return .previous(source) }
+            guard let text = json[rowID] else { throw Self.vanished }
+            return .json(text)
         }
-        for (index, entry) in entries.enumerated() {
-            placeFresh(upTo: index)
-            guard !touched.contains(entry.rowID) else { continue }
-            kept.append((index, next.count))
-            sources.append(index)
-            next.append(entry)
-        }
-        placeFresh(upTo: entries.count)
-        let changes = ChangeSet(removed: removed, inserted: inserted, updated: updated, kept: kept)
-        try send(next, changes, sources, db, always: false)
+        continuation.yield(ViewUpdate(rows: rows, changes: changes, models: .rebuild(models)))
     }
 
-    /// Keeps `next` and sends it with the JSON of its new and changed rows, unless nothing the view shows changed.
-    private func send(
-        _ next: [Entry], _ changes: ChangeSet, _ sources: [Int?], _ db: Database, always: Bool
-    ) throws {
-        entries = next
-        guard always || !changes.isEmpty else { return }
-        let needed = sources.indices.filter { sources[$0] == nil }
+    /// Only the touched rows, read again: removed from the rows, and inserted again where they now sort when they
+    /// still match.
+    private func reread(_ db: Database) throws {
+        var fresh: [Read] = []
+        let touchedIDs = Array(touched)
+        for start in stride(from: 0, to: touchedIDs.count, by: Self.rereadLimit) {
+            let chunk = Array(touchedIDs[start..<min(start + Self.rereadLimit, touchedIDs.count)])
+            let query = filter.query(
+                over: table, namespace: namespace, order: order, selecting: columns(json: true), rowIDs: chunk)
+            fresh += try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map { read($0, json: true) }
+        }
+        if touchedIDs.count > Self.rereadLimit { fresh.sort { SortValue.precedes($0.key, $1.key, order) } }
+        // The touched rows the view showed: old indexes, ascending (a plain scan beats hashing for a few rowids).
+        var touchedOld: [Int] = []
+        if touchedIDs.count <= 16 {
+            for (index, rowID) in rowIDs.enumerated() where touchedIDs.contains(rowID) { touchedOld.append(index) }
+        } else {
+            for (index, rowID) in rowIDs.enumerated() where touched.contains(rowID) { touchedOld.append(index) }
+        }
+        var touchedByID: [String: Int] = [:]
+        for index in touchedOld { touchedByID[rows[index].id] = index }
+        // Where each fresh row lands: the old rows before it by the sort key (touched ones included, binary search
+        // over the old order), less the touched ones among them, plus the fresh rows before it.
+        var removedBefore = 0
+        let places = fresh.enumerated().map { rank, row -> Int in
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if SortValue.precedes(keys[middle], row.key, order) { low = middle + 1 } else { high = middle }
+            }
+            while removedBefore < touchedOld.count, touchedOld[removedBefore] < low { removedBefore += 1 }
+            return low - removedBefore + rank
+        }
+        let freshIDs = Set(fresh.map(\.row.id))
+        let removed = touchedOld.filter { !freshIDs.contains(rows[$0].id) }
+        var inserted: [Int] = []
+        var updated: [Int] = []
+        var inserting: [(at: Int, source: ViewUpdate.Source)] = []
+        for (row, place) in zip(fresh, places) {
+            let before = touchedByID[row.row.id]
+            if before == nil { inserted.append(place) }
+            let same = before.map { rows[$0].revision == row.row.revision } ?? false
+            if before != nil, !same { updated.append(place) }
+            if let before, same {
+                inserting.append((place, .previous(before)))
+            } else {
+                inserting.append((place, .json(row.json ?? "")))
+            }
+        }
+        // The old index of every new row (-1 for an inserted one), for the moves.
+        var oldIndexOfNew: [Int] = []
+        oldIndexOfNew.reserveCapacity(rows.count - touchedOld.count + fresh.count)
+        var nextTouched = 0
+        for index in rows.indices {
+            if nextTouched < touchedOld.count, touchedOld[nextTouched] == index {
+                nextTouched += 1
+            } else {
+                oldIndexOfNew.append(index)
+            }
+        }
+        for (row, place) in zip(fresh, places) {
+            oldIndexOfNew.insert(touchedByID[row.row.id] ?? -1, at: place)
+        }
+        let changes = ChangeSet(
+            removed: removed, inserted: inserted, updated: updated, oldIndexOfNew: oldIndexOfNew)
+        for index in touchedOld.reversed() {
+            rowIDs.remove(at: index)
+            rows.remove(at: index)
+            keys.remove(at: index)
+        }
+        for (row, place) in zip(fresh, places) {
+            rowIDs.insert(row.rowID, at: place)
+            rows.insert(row.row, at: place)
+            keys.insert(row.key, at: place)
+        }
+        guard !changes.isEmpty else { return }
+        continuation.yield(
+            ViewUpdate(rows: rows, changes: changes, models: .edit(removing: touchedOld, inserting: inserting)))
+    }
+
+    private static let vanished = BinderyError(kind: .storage, message: "a view's row vanished inside its commit")
+
+    /// The JSON of rows by rowid.
+    private func json(ofRowIDs rowIDs: [Int64], _ db: Database) throws -> [Int64: String] {
         var json: [Int64: String] = [:]
-        for start in stride(from: 0, to: needed.count, by: Self.rereadLimit) {
-            let chunk = needed[start..<min(start + Self.rereadLimit, needed.count)].map { next[$0].rowID }
+        for start in stride(from: 0, to: rowIDs.count, by: Self.rereadLimit) {
+            let chunk = Array(rowIDs[start..<min(start + Self.rereadLimit, rowIDs.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             for row in try Row.fetchAll(
                 db, sql: "SELECT rowid, json FROM \(table.name) WHERE rowid IN (\(marks))",
@@ -241,14 +282,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
                 json[row[0]] = row[1]
             }
         }
-        let resolved = try zip(next, sources).map { entry, source -> ViewUpdate.Source in
-            if let source { return .previous(source) }
-            guard let text = json[entry.rowID] else {
-                throw BinderyError(kind: .storage, message: "a view's row vanished inside its commit")
-            }
-            return .json(text)
-        }
-        continuation.yield(ViewUpdate(rows: next.map(\.row), changes: changes, sources: resolved))
+        return json
     }
 }
 
