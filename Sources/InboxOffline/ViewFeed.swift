@@ -42,11 +42,12 @@ struct ViewUpdate: Sendable {
 ///   that table changed: a row of this table can start or stop matching without being touched, and the other
 ///   row's old value (a deleted message's thread) is gone after the commit;
 /// - the view has a limit or an offset: a row leaving the window lets the next one in, which the view never read
-///   (such a query reads at most offset + limit rows in the order's index);
+///   (in an order with an index, such a query stops once it has found offset + limit rows);
 /// - more than `rereadLimit` rows were touched (a page of the first fetch): one query beats many lookups;
 /// - SQLite reported a change it could not attribute to rows (`databaseDidChange()`).
 ///
-/// Changes made by another process (a CLI run on the same file) are not observed, as with GRDB's observations.
+/// The first update reads every row's JSON on the writer, once. Changes made by another process (a CLI run on the
+/// same file) are not observed, as with GRDB's observations.
 ///
 /// All state is read and written on the writer's serial queue only (the callbacks below and the registration),
 /// hence `@unchecked Sendable`.
@@ -70,6 +71,8 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
     private var keys: [[SortValue]] = []
     private var touched: Set<Int64> = []
     private var mustRequery = false
+    /// Set when a read failed: the iterator has the error, and the feed does nothing more.
+    private var failed = false
 
     init(table: FilteredTable, filter: InboxFilter, namespace: String, order: [SortColumn], alwaysRequery: Bool) {
         self.table = table
@@ -105,7 +108,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        guard mustRequery || !touched.isEmpty else { return }
+        guard !failed, mustRequery || !touched.isEmpty else { return }
         defer {
             touched = []
             mustRequery = false
@@ -119,6 +122,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
                 try reread(db)
             }
         } catch {
+            failed = true
             continuation.finish(throwing: error)
         }
     }
