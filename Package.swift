@@ -203,7 +203,10 @@ let package = Package(
         // `Benchmarks/run.sh inbox`: the first sync of 10,000 threads and live view latency (not part of the tests).
         .executableTarget(
             name: "inbox-offline-bench",
-            dependencies: ["InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime"],
+            dependencies: [
+                "InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/InboxOffline"
         ),
         // `make soak`: the generated clients against the mock under random faults (not part of the tests).

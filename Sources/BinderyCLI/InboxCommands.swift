@@ -9,7 +9,7 @@ import Synchronization
 struct InboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inbox",
-        abstract: "Keeps an Inbox account in a local SQLite file and lists its threads offline.",
+        abstract: "Keeps an Inbox account in a local SQLite file and lists its threads or messages offline.",
         subcommands: [InboxSyncCommand.self, InboxListCommand.self])
 }
 
@@ -54,11 +54,12 @@ struct InboxSyncCommand: AsyncParsableCommand {
 struct InboxListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Lists cached threads, most recent first, without the network.",
+        abstract: "Lists cached threads (or, with --messages, messages), most recent first, without the network.",
         discussion: """
             Filters use the API's parameter names, and mean what they mean to the service: \
             \(InboxFilter.parameterNames.joined(separator: ", ")). Example: \
-            --filter tag=unread --filter from=ann@example.com --filter limit=20
+            --filter tag=unread --filter from=ann@example.com --filter limit=20. Over messages, tag and the \
+            times are the message's thread's.
             """)
 
     @Option(help: "The SQLite file a sync filled.")
@@ -70,6 +71,9 @@ struct InboxListCommand: AsyncParsableCommand {
     @Option(name: .customLong("filter"), help: "NAME=VALUE, any number of times; all must match.")
     var filters: [String] = []
 
+    @Flag(help: "List messages (newest first) instead of threads.")
+    var messages = false
+
     func run() async throws {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no store at \(db)") }
         let namespace = namespace ?? ProcessInfo.processInfo.environment["BINDERY_INBOX_NAMESPACE"]
@@ -80,15 +84,31 @@ struct InboxListCommand: AsyncParsableCommand {
         }
         let filter: InboxFilter
         do { filter = try InboxFilter(parameters: parameters) } catch { throw ValidationError(error.message) }
-        let threads = try InboxStore(path: db).threads(namespace: namespace, matching: filter)
-        for thread in threads {
-            let date = thread.lastMessageTimestamp.map {
-                Date(timeIntervalSince1970: TimeInterval($0)).formatted(.iso8601.year().month().day())
+        let store = try InboxStore(path: db)
+        if messages {
+            let messages = try store.messages(namespace: namespace, matching: filter)
+            for message in messages {
+                let from = (message.from ?? []).compactMap { $0.email }.joined(separator: ",")
+                print(
+                    "\(Self.day(message.date) ?? "          ")  \(message.id ?? "?")  \(message.subject ?? "")  <\(from)>"
+                )
             }
+            print("\(messages.count) messages")
+            return
+        }
+        let threads = try store.threads(namespace: namespace, matching: filter)
+        for thread in threads {
             let tags = (thread.tags ?? []).compactMap { $0.name ?? $0.id }.joined(separator: ",")
-            print("\(date ?? "          ")  \(thread.id ?? "?")  \(thread.subject ?? "")  [\(tags)]")
+            print(
+                "\(Self.day(thread.lastMessageTimestamp) ?? "          ")  \(thread.id ?? "?")  \(thread.subject ?? "")  [\(tags)]"
+            )
         }
         print("\(threads.count) threads")
+    }
+
+    /// Unix seconds as a day (`2014-05-13`).
+    static func day(_ seconds: Int64?) -> String? {
+        seconds.map { Date(timeIntervalSince1970: TimeInterval($0)).formatted(.iso8601.year().month().day()) }
     }
 }
 

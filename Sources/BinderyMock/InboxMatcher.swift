@@ -3,7 +3,9 @@ import BinderyRuntime
 import Foundation
 
 /// How the Inbox service filters a listing: every parameter must match, text compares without case, times are
-/// Unix seconds and exclusive. A thread matches `to`, `from`, `cc`, `bcc` and `filename` through its messages.
+/// Unix seconds and exclusive. A thread matches `to`, `from`, `cc`, `bcc` and `filename` through its messages; a
+/// message matches `tag` and the four times through its thread (messages carry no tags, and the times are named
+/// after the thread's: its last message, when it started).
 struct InboxMatcher {
     let store: MockStore
     /// The listed collection (`n/{ns}/threads`): its namespace holds the messages thread filters read.
@@ -12,9 +14,11 @@ struct InboxMatcher {
     func matches(_ object: JSONObject, _ name: String, _ value: String) -> Bool {
         let wanted = value.lowercased()
         let isThread = collection.last == "threads"
+        let isMessage = collection.last == "messages"
         switch name {
         case "tag":
-            return (object["tags"]?.arrayValue ?? []).contains { tag in
+            let tagged = isMessage ? thread(of: object) : object
+            return (tagged?["tags"]?.arrayValue ?? []).contains { tag in
                 Self.folded(tag["id"]) == wanted || Self.folded(tag["name"]) == wanted
             }
         case "any_email":
@@ -31,7 +35,9 @@ struct InboxMatcher {
             return (isThread ? object["id"] : object["thread_id"])?.scalarText == value
         case "last_message_before", "last_message_after", "started_before", "started_after":
             let member = name.hasPrefix("started") ? "first_message_timestamp" : "last_message_timestamp"
-            guard let limit = Double(value), let time = Self.number(object[isThread ? member : "date"]) else {
+            let dated = isMessage ? thread(of: object) : object
+            guard let limit = Double(value), let time = Self.number(dated?[isThread || isMessage ? member : "date"])
+            else {
                 return false
             }
             return name.hasSuffix("before") ? time < limit : time > limit
@@ -53,11 +59,26 @@ struct InboxMatcher {
         return store.items(in: messages).map(\.object).filter { $0["thread_id"]?.scalarText == id }
     }
 
-    /// Threads as the service lists them: latest message first, ties (and threads without one) by id.
-    static func mostRecentFirst(_ items: [(key: String, object: JSONObject)]) -> [(key: String, object: JSONObject)] {
-        items.sorted { a, b in
-            let left = number(a.object["last_message_timestamp"]) ?? -.infinity
-            let right = number(b.object["last_message_timestamp"]) ?? -.infinity
+    /// A message's thread (by `thread_id`, in its namespace), or nil.
+    private func thread(of message: JSONObject) -> JSONObject? {
+        guard let id = message["thread_id"]?.scalarText else { return nil }
+        return store.object(at: Array(collection.dropLast()) + ["threads", id])
+    }
+
+    /// A listing in the service's order: threads by their latest message, messages by date, newest first; ties
+    /// (and those without a time) by id. Other collections keep their order.
+    static func sorted(_ items: [(key: String, object: JSONObject)], in collection: [String]) -> [(
+        key: String, object: JSONObject
+    )] {
+        let member: String
+        switch collection.last {
+        case "threads": member = "last_message_timestamp"
+        case "messages": member = "date"
+        default: return items
+        }
+        return items.sorted { a, b in
+            let left = number(a.object[member]) ?? -.infinity
+            let right = number(b.object[member]) ?? -.infinity
             return left != right ? left > right : a.key < b.key
         }
     }

@@ -106,7 +106,7 @@ extension MockServer {
             }
             let matcher = InboxMatcher(store: store, collection: path)
             let kept = items.filter { item in filters.allSatisfy { matcher.matches(item.object, $0.name, $0.value) } }
-            return .success(path.last == "threads" ? InboxMatcher.mostRecentFirst(kept) : kept)
+            return .success(InboxMatcher.sorted(kept, in: path))
         }
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {

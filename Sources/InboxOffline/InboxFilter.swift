@@ -2,8 +2,9 @@ import BinderyRuntime
 import GRDB
 import Inbox
 
-/// Which threads to show, written once and read two ways: as the Inbox API's query parameters (`request(in:)`)
-/// and as a parameterised SQL query over the cache (`sql(namespace:order:)`). The two give the same answer.
+/// Which threads or messages to show, written once and read two ways: as the Inbox API's query parameters
+/// (`request(in:)` for threads, `messagesRequest(in:)` for messages) and as a parameterised SQL query over the cache
+/// (`sql(namespace:order:)`, `messagesSQL(namespace:order:)`). The two give the same answer.
 ///
 /// A struct rather than a walked `#Predicate`: the API filters only by a fixed set of parameters, all of which
 /// must match (no OR, no NOT, no arbitrary properties). A struct makes every filter the API cannot express
@@ -11,6 +12,9 @@ import Inbox
 ///
 /// Unread and starred are tags: `InboxFilter(tag: "unread")`. Text compares without case, times are Unix seconds
 /// and exclusive (`lastMessageAfter: t` keeps threads whose last message is later than `t`).
+///
+/// Over messages, as the service filters them: `subject`, the addresses, `filename` and `threadID` are the
+/// message's own; `tag` and the four times are its thread's (a message has no tags of its own).
 public struct InboxFilter: Sendable, Hashable {
     public var subject: String?
     public var anyEmail: String?
@@ -56,13 +60,26 @@ public struct InboxFilter: Sendable, Hashable {
 
     // MARK: As the API's query
 
-    /// The service's listing of the same threads, most recent first.
+    /// The service's listing of the threads the filter selects, most recent first.
     public func request(in namespace: NamespaceRequestBuilder) -> CollectionRequest<MailThread> {
-        namespace.threads.list(
-            subject: subject, anyEmail: anyEmail, to: to, from: from, cc: cc, bcc: bcc, tag: tag, threadId: threadID,
-            filename: filename, lastMessageBefore: lastMessageBefore, lastMessageAfter: lastMessageAfter,
-            startedBefore: startedBefore, startedAfter: startedAfter, limit: limit.map { Int32(clamping: $0) },
-            offset: offset.map { Int32(clamping: $0) })
+        listing(namespace.threads.list)
+    }
+
+    /// The service's listing of the messages the filter selects, newest first.
+    public func messagesRequest(in namespace: NamespaceRequestBuilder) -> CollectionRequest<Message> {
+        listing(namespace.messages.list)
+    }
+
+    /// The threads' and the messages' `list` take the same parameters, in the same order.
+    private typealias Listing<Item: JSONModel> = (
+        String?, String?, String?, String?, String?, String?, String?, String?, String?, Int64?, Int64?, Int64?,
+        Int64?, Int32?, Int32?
+    ) -> CollectionRequest<Item>
+
+    private func listing<Item>(_ list: Listing<Item>) -> CollectionRequest<Item> {
+        list(
+            subject, anyEmail, to, from, cc, bcc, tag, threadID, filename, lastMessageBefore, lastMessageAfter,
+            startedBefore, startedAfter, limit.map { Int32(clamping: $0) }, offset.map { Int32(clamping: $0) })
     }
 
     /// The filter as the API's query parameters, by their API names (`tag`, `any_email`, `last_message_after`…).
@@ -110,7 +127,7 @@ public struct InboxFilter: Sendable, Hashable {
             default:
                 throw BinderyError(
                     kind: .refused,
-                    message: "unknown filter \(name); the API's thread filters are "
+                    message: "unknown filter \(name); the API's thread and message filters are "
                         + InboxFilter.parameterNames.joined(separator: ", "))
             }
         }
@@ -127,51 +144,120 @@ public struct InboxFilter: Sendable, Hashable {
     public func sql(namespace: String, order: ThreadOrder = .recentFirst) -> (
         sql: String, arguments: StatementArguments
     ) {
-        sql(namespace: namespace, order: order, selecting: "t.id, t.json")
+        query(over: .threads, namespace: namespace, order: order.columns, selecting: "t.id, t.json")
     }
 
-    /// The same query with other columns of `threads t` (a view reads `t.id, t.revision`).
-    func sql(namespace: String, order: ThreadOrder, selecting columns: String) -> (
+    /// `SELECT id, json FROM messages WHERE …`: the messages the filter selects, in `order` (the API's is
+    /// `newestFirst`).
+    public func messagesSQL(namespace: String, order: MessageOrder = .newestFirst) -> (
         sql: String, arguments: StatementArguments
     ) {
-        var conditions = ["t.namespace_id = ?"]
-        var values: [(any DatabaseValueConvertible)?] = [namespace]
-        func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
-            guard let value else { return }
-            conditions.append(condition)
-            values.append(value)
+        query(over: .messages, namespace: namespace, order: order.columns, selecting: "m.id, m.json")
+    }
+
+    /// The filter over `table` (aliased `t` or `m`), selecting `columns`, sorted by `order`, paged by the limit
+    /// and offset. With `rowIDs`, only those rows, unpaged: what a view re-reads after a commit that touched them.
+    func query(
+        over table: FilteredTable, namespace: String, order: [SortColumn], selecting columns: String,
+        rowIDs: [Int64]? = nil
+    ) -> (sql: String, arguments: StatementArguments) {
+        var (conditions, values) = self.conditions(over: table, namespace: namespace)
+        if let rowIDs {
+            conditions.append(
+                "\(table.alias).rowid IN (\(Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")))")
+            values += rowIDs.map { $0 }
         }
-        func addressed(_ role: String, _ email: String?) {
-            add(
-                "EXISTS (SELECT 1 FROM message_addresses a WHERE a.thread_id = t.id AND a.role = '\(role)' "
-                    + "AND a.email = ?)", email?.lowercased())
-        }
-        add("t.subject_key = ?", subject?.lowercased())
-        add(
-            "EXISTS (SELECT 1 FROM thread_participants p WHERE p.thread_id = t.id AND p.email = ?)",
-            anyEmail?.lowercased())
-        addressed("to", to)
-        addressed("from", from)
-        addressed("cc", cc)
-        addressed("bcc", bcc)
-        add("EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = t.id AND g.tag = ?)", tag?.lowercased())
-        add("t.id = ?", threadID)
-        add(
-            "EXISTS (SELECT 1 FROM message_files f WHERE f.thread_id = t.id AND f.filename = ?)",
-            filename?.lowercased())
-        add("t.last_message_timestamp < ?", lastMessageBefore)
-        add("t.last_message_timestamp > ?", lastMessageAfter)
-        add("t.first_message_timestamp < ?", startedBefore)
-        add("t.first_message_timestamp > ?", startedAfter)
-        var sql = "SELECT \(columns) FROM threads t WHERE " + conditions.joined(separator: " AND ")
-        sql += " ORDER BY " + order.sql
-        if limit != nil || offset != nil {
+        var sql = "SELECT \(columns) FROM \(table.name) \(table.alias) WHERE " + conditions.joined(separator: " AND ")
+        sql +=
+            " ORDER BY "
+            + order.map { "\(table.alias).\($0.name)" + ($0.descending ? " DESC" : " ASC") }
+            .joined(separator: ", ")
+        if rowIDs == nil, limit != nil || offset != nil {
             // SQLite's LIMIT -1 is "no limit", for an offset alone.
             sql += " LIMIT ? OFFSET ?"
             values += [limit ?? -1, offset ?? 0]
         }
         return (sql, StatementArguments(values))
     }
+
+    /// Whether the filter reads the other table than the one listed: a thread's addresses and file names are
+    /// those of its messages, a message's tag and times are its thread's.
+    func readsOtherTable(listing table: FilteredTable) -> Bool {
+        switch table {
+        case .threads: return [to, from, cc, bcc, filename].contains { $0 != nil }
+        case .messages:
+            return tag != nil
+                || [lastMessageBefore, lastMessageAfter, startedBefore, startedAfter].contains { $0 != nil }
+        }
+    }
+
+    /// The WHERE conditions over `table`, one `?` per value.
+    private func conditions(over table: FilteredTable, namespace: String) -> (
+        [String], [(any DatabaseValueConvertible)?]
+    ) {
+        let own = table.alias
+        let isThread = table == .threads
+        var conditions = ["\(own).namespace_id = ?"]
+        var values: [(any DatabaseValueConvertible)?] = [namespace]
+        func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
+            guard let value else { return }
+            conditions.append(condition)
+            values.append(value)
+        }
+        // Addresses and file names belong to messages: a thread has those of its messages.
+        let owner = isThread ? "thread_id = t.id" : "message_id = m.id"
+        func addressed(_ role: String?, _ email: String?) {
+            let roleCondition = role.map { " AND a.role = '\($0)'" } ?? ""
+            add(
+                "EXISTS (SELECT 1 FROM message_addresses a WHERE a.\(owner)\(roleCondition) AND a.email = ?)",
+                email?.lowercased())
+        }
+        add("\(own).subject_key = ?", subject?.lowercased())
+        if isThread {
+            add(
+                "EXISTS (SELECT 1 FROM thread_participants p WHERE p.thread_id = t.id AND p.email = ?)",
+                anyEmail?.lowercased())
+        } else {
+            addressed(nil, anyEmail)
+        }
+        addressed("to", to)
+        addressed("from", from)
+        addressed("cc", cc)
+        addressed("bcc", bcc)
+        // Tags and times belong to threads: a message has those of its thread.
+        let thread = isThread ? "t.id" : "m.thread_id"
+        add("EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = \(thread) AND g.tag = ?)", tag?.lowercased())
+        add("\(thread) = ?", threadID)
+        add("EXISTS (SELECT 1 FROM message_files f WHERE f.\(owner) AND f.filename = ?)", filename?.lowercased())
+        let times: [(String, Int64?)] = [
+            ("last_message_timestamp < ?", lastMessageBefore), ("last_message_timestamp > ?", lastMessageAfter),
+            ("first_message_timestamp < ?", startedBefore), ("first_message_timestamp > ?", startedAfter),
+        ]
+        for (comparison, value) in times {
+            add(
+                isThread
+                    ? "t.\(comparison)"
+                    : "EXISTS (SELECT 1 FROM threads t WHERE t.id = m.thread_id AND t.\(comparison))",
+                value)
+        }
+        return (conditions, values)
+    }
+}
+
+/// The tables a filter lists, with the alias its SQL gives them.
+enum FilteredTable: Sendable {
+    case threads, messages
+
+    var name: String { self == .threads ? "threads" : "messages" }
+    var alias: String { self == .threads ? "t" : "m" }
+    /// The table whose rows this one's filters may also read.
+    var other: FilteredTable { self == .threads ? .messages : .threads }
+}
+
+/// One column a view sorts by. Every order ends with the id, so that equal values still give one order.
+struct SortColumn: Sendable, Hashable {
+    var name: String
+    var descending = false
 }
 
 /// How a view sorts its threads. The service sorts by recency only; the other orders are the cache's.
@@ -182,12 +268,36 @@ public enum ThreadOrder: Sendable, Hashable {
     /// By subject, then most recent first.
     case subject
 
-    var sql: String {
-        // The id breaks ties, so that equal timestamps still give one order.
+    var columns: [SortColumn] {
         switch self {
-        case .recentFirst: return "t.last_message_timestamp DESC, t.id ASC"
-        case .oldestFirst: return "t.last_message_timestamp ASC, t.id ASC"
-        case .subject: return "t.subject_key ASC, t.last_message_timestamp DESC, t.id ASC"
+        case .recentFirst:
+            return [SortColumn(name: "last_message_timestamp", descending: true), SortColumn(name: "id")]
+        case .oldestFirst: return [SortColumn(name: "last_message_timestamp"), SortColumn(name: "id")]
+        case .subject:
+            return [
+                SortColumn(name: "subject_key"), SortColumn(name: "last_message_timestamp", descending: true),
+                SortColumn(name: "id"),
+            ]
+        }
+    }
+}
+
+/// How a view sorts its messages. The service lists the newest first; the other orders are the cache's.
+public enum MessageOrder: Sendable, Hashable {
+    /// Newest first (by `date`), as the service lists them.
+    case newestFirst
+    case oldestFirst
+    /// By subject, then newest first.
+    case subject
+
+    var columns: [SortColumn] {
+        switch self {
+        case .newestFirst: return [SortColumn(name: "date", descending: true), SortColumn(name: "id")]
+        case .oldestFirst: return [SortColumn(name: "date"), SortColumn(name: "id")]
+        case .subject:
+            return [
+                SortColumn(name: "subject_key"), SortColumn(name: "date", descending: true), SortColumn(name: "id"),
+            ]
         }
     }
 }

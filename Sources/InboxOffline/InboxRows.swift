@@ -39,11 +39,15 @@ enum InboxRows {
             let thread = object["thread_id"]?.scalarText
             try db.execute(
                 sql: """
-                    INSERT INTO messages (id, namespace_id, thread_id, date, json) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO messages (id, namespace_id, thread_id, date, subject_key, json, revision)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET namespace_id = excluded.namespace_id,
-                        thread_id = excluded.thread_id, date = excluded.date, json = excluded.json
+                        thread_id = excluded.thread_id, date = excluded.date, subject_key = excluded.subject_key,
+                        json = excluded.json, revision = excluded.revision
                     """,
-                arguments: [id, namespace, thread, object["date"]?.int64, json])
+                arguments: [
+                    id, namespace, thread, object["date"]?.int64, folded(object["subject"]), json, revision(of: json),
+                ])
             try removeIndexRows(db, .message, id: id)
             for role in ["from", "to", "cc", "bcc"] {
                 for email in Set(addresses(object[role])) {

@@ -1,3 +1,4 @@
+import BinderyRuntime
 import GRDB
 
 /// The store's tables. Each migration is applied once, in order, and recorded in the file; a shipped migration is
@@ -80,6 +81,25 @@ enum InboxSchema {
                     CREATE TABLE outbox_lease (
                         namespace_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, expires REAL NOT NULL);
                     """)
+        }
+        migrator.registerMigration("v5: message subjects and revisions, for message filters and views") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE messages ADD COLUMN subject_key TEXT;
+                    ALTER TABLE messages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    """)
+            for row in try Row.fetchAll(db, sql: "SELECT id, json FROM messages") {
+                let json: String = row["json"]
+                let object = try JSONValue.parse(Array(json.utf8)).objectValue
+                try db.execute(
+                    sql: "UPDATE messages SET subject_key = ?, revision = ? WHERE id = ?",
+                    arguments: [
+                        InboxRows.folded(object?["subject"]), InboxRows.revision(of: json), row["id"] as String,
+                    ])
+            }
+            // A message view reads ids and revisions newest first from the index alone.
+            try db.execute(
+                sql: "CREATE INDEX messages_by_date ON messages (namespace_id, date DESC, id, revision)")
         }
         return migrator
     }()

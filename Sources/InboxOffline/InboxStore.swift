@@ -51,10 +51,22 @@ public final class InboxStore: Sendable {
     public func threads(
         namespace: String, matching filter: InboxFilter = InboxFilter(), order: ThreadOrder = .recentFirst
     ) throws -> [MailThread] {
-        let query = filter.sql(namespace: namespace, order: order)
-        return try database.read { db in
+        try models(MailThread.self, filter.sql(namespace: namespace, order: order))
+    }
+
+    /// The messages `filter` selects, in `order`: the same answer the service gives for the same filter.
+    public func messages(
+        namespace: String, matching filter: InboxFilter = InboxFilter(), order: MessageOrder = .newestFirst
+    ) throws -> [Message] {
+        try models(Message.self, filter.messagesSQL(namespace: namespace, order: order))
+    }
+
+    private func models<Model: JSONModel>(
+        _ type: Model.Type, _ query: (sql: String, arguments: StatementArguments)
+    ) throws -> [Model] {
+        try database.read { db in
             try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map { row -> String in row["json"] }
-        }.map { try Self.model(MailThread.self, json: $0) }
+        }.map { try Self.model(Model.self, json: $0) }
     }
 
     /// The saved cursor of `namespace`: where the next delta round starts.

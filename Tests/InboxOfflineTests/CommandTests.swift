@@ -33,6 +33,20 @@ import Testing
         #expect(shownIDs.map(String.init) == expected.compactMap(\.id))
         #expect(!expected.isEmpty)
 
+        // Messages: newest first, a thread's tag applies to its messages.
+        let messages = try await run([
+            "inbox", "list", "--db", fixture.databasePath, "--namespace", OfflineFixture.namespace, "--messages",
+            "--filter", "tag=inbox", "--filter", "from=ann@example.com",
+        ])
+        #expect(messages.status == 0, "\(messages.output)")
+        let expectedMessages = try fixture.store.messages(
+            namespace: OfflineFixture.namespace, matching: InboxFilter(from: "ann@example.com", tag: "inbox"))
+        let messageLines = messages.output.split(separator: "\n")
+        #expect(
+            messageLines.dropLast().map { String($0.split(separator: " ")[1]) } == expectedMessages.compactMap(\.id))
+        #expect(messageLines.last == "\(expectedMessages.count) messages" && expectedMessages.count > 1)
+        #expect(messageLines.first?.hasSuffix("<ann@example.com>") == true)
+
         let refused = try await run([
             "inbox", "list", "--db", fixture.databasePath, "--namespace", "ns", "--filter", "x=1",
         ])

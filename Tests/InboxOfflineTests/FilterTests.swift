@@ -9,18 +9,38 @@ import Testing
 /// same filter must name the same threads in the same order.
 @Suite struct FilterTests {
     @Test func cacheAndServerAgreeOnRandomFilters() async throws {
+        try await Self.agreeOnRandomFilters(threads: 120, seed: 7, filterSeed: 42) { filter, fixture in
+            let server = try await Self.serverAnswer(filter.request(in: fixture.namespace), limited: filter)
+            let cache = try fixture.store.threads(namespace: OfflineFixture.namespace, matching: filter)
+            return (server, cache.compactMap(\.id))
+        }
+    }
+
+    /// The same for messages: a message's own subject, addresses and files, its thread's tags and times.
+    @Test func cacheAndServerAgreeOnRandomMessageFilters() async throws {
+        try await Self.agreeOnRandomFilters(threads: 80, seed: 13, filterSeed: 43) { filter, fixture in
+            let server = try await Self.serverAnswer(filter.messagesRequest(in: fixture.namespace), limited: filter)
+            let cache = try fixture.store.messages(namespace: OfflineFixture.namespace, matching: filter)
+            return (server, cache.compactMap(\.id))
+        }
+    }
+
+    /// Seeds the mock, syncs, then compares the server's and the cache's ids for 150 random filters.
+    static func agreeOnRandomFilters(
+        threads: Int, seed: UInt64, filterSeed: UInt64,
+        answers: (InboxFilter, OfflineFixture) async throws -> (server: [String], cache: [String])
+    ) async throws {
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
-        Mailbox.seed(fixture, threads: 120, seed: 7)
+        Mailbox.seed(fixture, threads: threads, seed: seed)
         try await fixture.sync.sync()
         let threadIDs = try fixture.store.ids(of: .thread)
-        var random = SeededRandom(seed: 42)
+        #expect(try fixture.store.ids(of: .message).count > threadIDs.count)
+        var random = SeededRandom(seed: filterSeed)
         var matchedSomething = 0
         for round in 0..<150 {
             let filter = Self.randomFilter(&random, threadIDs: threadIDs)
-            let server = try await Self.serverAnswer(filter, fixture)
-            let cache = try fixture.store.threads(namespace: OfflineFixture.namespace, matching: filter).compactMap(
-                \.id)
+            let (server, cache) = try await answers(filter, fixture)
             #expect(cache == server, "round \(round): \(filter)")
             if !server.isEmpty { matchedSomething += 1 }
         }
@@ -41,12 +61,14 @@ import Testing
         #expect(sent.queryValue("subject") == nil)
     }
 
-    /// Every thread the service lists for `filter`: one page when the filter has a limit, else all pages.
-    static func serverAnswer(_ filter: InboxFilter, _ fixture: OfflineFixture) async throws -> [String] {
-        let request = filter.request(in: fixture.client.namespaces(OfflineFixture.namespace))
-        if filter.limit != nil { return try await request.get().value.compactMap(\.id) }
+    /// The ids of everything the service lists for a filter's request: one page when the filter has a limit, else
+    /// all pages.
+    static func serverAnswer<Model: JSONModel>(_ request: CollectionRequest<Model>, limited filter: InboxFilter)
+        async throws -> [String]
+    {
+        if filter.limit != nil { return try await request.get().value.compactMap { $0.storage["id"]?.scalarText } }
         var ids: [String] = []
-        for try await thread in request.all() { ids.append(thread.id ?? "") }
+        for try await item in request.all() { ids.append(item.storage["id"]?.scalarText ?? "") }
         return ids
     }
 

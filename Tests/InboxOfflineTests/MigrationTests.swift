@@ -14,6 +14,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("old.sqlite").path
         let json = #"{"id":"t1","object":"thread","subject":"Old","last_message_timestamp":5,"tags":[]}"#
+        let message = #"{"id":"m1","object":"message","thread_id":"t1","subject":"Ünïcode","date":4}"#
         do {
             // What version one wrote: its schema, and a thread with no revision column.
             let old = try DatabaseQueue(path: path)
@@ -23,12 +24,16 @@ import Testing
                     sql:
                         "INSERT INTO threads (id, namespace_id, last_message_timestamp, json) VALUES ('t1', 'ns', 5, ?)",
                     arguments: [json])
+                try db.execute(
+                    sql:
+                        "INSERT INTO messages (id, namespace_id, thread_id, date, json) VALUES ('m1', 'ns', 't1', 4, ?)",
+                    arguments: [message])
             }
         }
         let store = try InboxStore(path: path)
         let applied = try await store.database.read { db in try InboxSchema.migrator.appliedIdentifiers(db) }
         #expect(applied.count == InboxSchema.migrator.migrations.count)
-        #expect(applied.count == 4)
+        #expect(applied.count == 5)
         let revision = try await store.database.read { db in
             try Int64.fetchOne(db, sql: "SELECT revision FROM threads WHERE id = 't1'")
         }
@@ -36,6 +41,11 @@ import Testing
         #expect(revision != 0)
         var view = store.view(namespace: "ns").makeAsyncIterator()
         #expect(try await view.next()?.threads.map(\.subject) == ["Old"])
+        // Messages gained a folded subject and a revision: a subject filter and a message view find the old row.
+        let messages = try store.messages(namespace: "ns", matching: InboxFilter(subject: "üNÏCODE"))
+        #expect(messages.map(\.id) == ["m1"])
+        var messageView = store.messageView(namespace: "ns").makeAsyncIterator()
+        #expect(try await messageView.next()?.rows == [ViewRow(id: "m1", revision: InboxRows.revision(of: message))])
         // Opening again runs nothing twice.
         #expect(throws: Never.self) { _ = try InboxStore(path: path) }
     }

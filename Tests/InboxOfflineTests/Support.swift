@@ -35,6 +35,9 @@ struct OfflineFixture {
 
     var databasePath: String { store.path }
 
+    /// The client's builder for the fixture's namespace.
+    var namespace: NamespaceRequestBuilder { client.namespaces(Self.namespace) }
+
     func stop() async {
         await mock.stop()
         try? FileManager.default.removeItem(at: directory)

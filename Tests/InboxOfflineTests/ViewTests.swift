@@ -57,6 +57,37 @@ import Testing
         try Self.expectChanges(from: shown, to: next)
     }
 
+    @Test func messageViewsFollowSyncWithExactChangeSets() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        let threads = Mailbox.seed(fixture, threads: 30, seed: 17)
+        try await fixture.sync.sync()
+        let filter = InboxFilter(from: "ann@example.com")
+        var view = fixture.store.messageView(namespace: OfflineFixture.namespace, filter: filter).makeAsyncIterator()
+        let shown = try #require(try await view.next())
+        let expected = try fixture.store.messages(namespace: OfflineFixture.namespace, matching: filter)
+        #expect(shown.messages.map(\.id) == expected.map(\.id) && shown.messages.count > 3)
+        #expect(shown.changes.inserted == Array(0..<shown.messages.count))
+
+        // A new message from Ann (newest: inserted first), one edited (updated in place), one deleted (removed).
+        fixture.mock.store.insert(
+            [
+                "object": "message", "namespace_id": "ns", "thread_id": .string(threads[0]), "subject": "New",
+                "date": 1_500_000_000, "from": [["name": "Ann", "email": "ann@example.com"]],
+            ], into: fixture.messages, key: "fresh", logged: true)
+        let edited = try #require(shown.messages[1].id)
+        _ = fixture.mock.store.update(at: fixture.messages + [edited], merging: ["snippet": "edited"])
+        let deleted = try #require(shown.messages[2].id)
+        fixture.mock.store.remove(at: fixture.messages + [deleted])
+        try await fixture.sync.sync()
+        let next = try #require(try await view.next())
+        #expect(next.messages.first?.id == "fresh")
+        #expect(next.changes.inserted == [0] && next.changes.removed == [2] && next.changes.moves.isEmpty)
+        #expect(next.changes.updated == [2])  // the edited message, one down behind the new one
+        #expect(next.messages[2].id == edited && next.messages[2].snippet == "edited")
+        try Self.expectChanges(from: shown, to: next)
+    }
+
     @Test func changeSetsRebuildTheNewSnapshotForRandomEdits() throws {
         var random = SeededRandom(seed: 5)
         for _ in 0..<300 {
@@ -90,8 +121,9 @@ import Testing
         return result
     }
 
-    static func expectChanges(from old: ViewSnapshot, to new: ViewSnapshot) throws {
-        let newIDs = new.threads.map { $0.id ?? "" }
-        #expect(rebuilt(old.threads.map { $0.id ?? "" }, new.changes, insertedIDs: newIDs) == newIDs)
+    static func expectChanges<Model>(from old: ViewSnapshot<Model>, to new: ViewSnapshot<Model>) throws {
+        let newIDs = new.rows.map(\.id)
+        #expect(new.items.map { $0.storage["id"]?.scalarText } == newIDs)
+        #expect(rebuilt(old.rows.map(\.id), new.changes, insertedIDs: newIDs) == newIDs)
     }
 }
