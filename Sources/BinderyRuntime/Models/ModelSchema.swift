@@ -15,6 +15,8 @@ public struct ModelSchema: Sendable {
     /// Types derived directly from this one.
     public let derived: [any JSONModel.Type]
     public let fieldNames: Set<String>
+    /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
+    public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
     /// `discriminator.propertyName`, Inbox's `object`); derived types inherit it. Default: OData's `@odata.type`.
     public let discriminator: String?
@@ -45,6 +47,7 @@ public struct ModelSchema: Sendable {
         self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
         self.fieldNames = Set(declared.map(\.name))
+        self.readOnlyFieldNames = Set(declared.filter(\.isReadOnly).map(\.name))
     }
 
     /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.
