@@ -124,13 +124,14 @@ struct OperationTranslator {
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
+                var isModel = false
+                if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
                 if requestBody.contentType == "application/x-www-form-urlencoded" {
-                    bodyExpression = "form fields"
+                    // A model's read-only members stay out of the form, as they do out of a JSON body.
+                    bodyExpression = isModel ? "model form fields" : "form fields"
                 } else if requestBody.type == .primitive(.string), requestBody.contentType.hasPrefix("text/") {
                     bodyExpression = "text"
                 } else {
-                    var isModel = false
-                    if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
                     bodyExpression =
                         isModel ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
                 }
@@ -226,6 +227,8 @@ struct OperationTranslator {
                 mutations.append("request.setMultipartBody(form)")
             } else if bodyExpression == "form fields" {
                 mutations.append("request.setFormBody(body.json)")
+            } else if bodyExpression == "model form fields" {
+                mutations.append("request.setFormBody(.object(body.requestMembers))")
             } else if bodyExpression == "text" {
                 mutations.append("request.setTextBody(body, contentType: \(contentType))")
             } else if bodyExpression == "content" {

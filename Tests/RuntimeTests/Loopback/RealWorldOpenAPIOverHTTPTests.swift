@@ -4,8 +4,8 @@ import GoldenRealWorld
 import Testing
 
 /// What large public OpenAPI specs use, generated from `Tests/Golden/RealWorld/spec.json` and sent for real:
-/// choices, maps, forms, text and binary bodies, mixed path segments, `#fragment` operations, OPTIONS and servers
-/// with variables, through the transport to a server on 127.0.0.1.
+/// choices, maps, forms, text and binary bodies, read-only members, mixed path segments, `#fragment` operations,
+/// OPTIONS and servers with variables, through the transport to a server on 127.0.0.1.
 @Suite struct RealWorldOpenAPIOverHTTPTests {
     func client(_ server: LoopbackServer) -> GoldenRealWorldClient {
         GoldenRealWorldClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
@@ -223,6 +223,29 @@ import Testing
         }
         #expect(resource.model?.schema.typeName == "storage.MetadataInstance")
         #expect(keys == ["f1", "enterprise", "invoice"])
+    }
+
+    @Test func aModelReadFromTheServiceIsSentBackWithoutItsReadOnlyMembers() async throws {
+        let server = try await LoopbackServer([
+            "GET /files/upload_sessions/s1": { _ in
+                .init(json: #"{"id": "s1", "total_parts": 3, "file_size": 10, "x-new": true}"#)
+            },
+            "POST /files/upload_sessions": { _ in .init(status: 201, json: #"{"id": "s2", "total_parts": 1}"#) },
+        ])
+        defer { Task { await server.stop() } }
+        let storage = client(server)
+        var session = try await storage.files.uploadSessions("s1").request().get()
+        #expect(session.id == "s1")
+        session.fileSize = 20
+        let started = try await storage.files.uploadSessions.request().add(session)
+        #expect(started.id == "s2")
+        // `id` and `total_parts` are the service's: not echoed. What the caller set, and members this client does
+        // not know, still go.
+        let sent = try #require(server.requests.last)
+        #expect(try JSONValue.parse(sent.body) == ["file_size": 20, "x-new": true])
+        // The model itself keeps them.
+        #expect(session.totalParts == 3)
+        #expect(UploadSession.schema.readOnlyFieldNames == ["id", "total_parts"])
     }
 
     @Test func theServersVariablesMakeTheBaseURL() {
