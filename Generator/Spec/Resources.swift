@@ -177,7 +177,6 @@ public struct BodySpec: Equatable, Sendable {
     public var type: TypeRef
     public var contentType: String
     public var isRequired: Bool
-
     public init(type: TypeRef, contentType: String = "application/json", isRequired: Bool = true) {
         self.type = type
         self.contentType = contentType
@@ -210,6 +209,10 @@ public struct ResponseSpec: Equatable, Sendable {
     /// Set when the operation runs on after it answers: `202 Accepted` with a `Location` whose answers are of this
     /// type (`Bindery.Monitor`: OneDrive's copy polls an `asyncJobStatus`).
     public var monitor: TypeRef?
+    /// Set when the success statuses answer differently (`200` an image, `202` nothing yet; `201` a file, `202`
+    /// a retry hint): one answer per status, in status order, so the caller gets a typed answer for each instead of
+    /// the first one's type. `type` and `isRawBody` above stay the first status's.
+    public var answers: [StatusAnswer] = []
 
     public init(
         type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
@@ -223,5 +226,22 @@ public struct ResponseSpec: Equatable, Sendable {
         self.example = example
         self.payloadPath = payloadPath
         self.monitor = monitor
+    }
+}
+
+/// What one success status answers, when an operation's statuses differ (`ResponseSpec.answers`).
+public struct StatusAnswer: Equatable, Sendable {
+    public var status: Int
+    /// Nil for an answer without a body (`202 Accepted`, `204 No Content`).
+    public var type: TypeRef?
+    /// A raw body: text when `type` is a string, else bytes.
+    public var isRawBody: Bool
+    public var doc: Documentation
+
+    public init(status: Int, type: TypeRef?, isRawBody: Bool = false, doc: Documentation = .init()) {
+        self.status = status
+        self.type = type
+        self.isRawBody = isRawBody
+        self.doc = doc
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import BinderyReaders
 
 /// What a request sends and an answer holds, read from OpenAPI and written as Swift: read-only and write-only
-/// members.
+/// members, and answers that differ by status.
 @Suite struct OpenAPIRequestResponseTests {
     static func read(_ members: String) throws -> ServiceSpec {
         let text = """
@@ -84,5 +84,70 @@ import Testing
         let answer = try #require(response["body"] as? [String: Any])
         #expect(answer["id"] as? String == "text")
         #expect(answer["password"] == nil)
+    }
+
+    // MARK: answers by status
+
+    static let commit = """
+        "paths": {"/sessions/{id}": {
+          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "get": {"operationId": "getSession", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
+          "put": {"operationId": "putSession", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}},
+            "responses": {
+              "200": {"description": "Kept.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}},
+              "201": {"description": "Made.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
+          "post": {"operationId": "commit", "responses": {
+            "201": {"description": "The file.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}},
+            "202": {"description": "Not yet."},
+            "206": {"description": "A part.", "content": {"text/plain": {"schema": {"type": "string"}}}}}}}},
+        "components": {"schemas": {"Session": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+        """
+
+    @Test func statusesThatAnswerDifferentlyGetAnAnswerEach() throws {
+        let spec = try Self.read(Self.commit)
+        let session = try Self.resource(spec, "Session")
+        let commit = try #require(session.operations.first { $0.name == "commit" }?.response)
+        let model = TypeRef.named(QualifiedName(namespace: "store", name: "Session"))
+        #expect(
+            commit.answers == [
+                StatusAnswer(status: 201, type: model, doc: Documentation(summary: "The file.")),
+                StatusAnswer(status: 202, type: nil, doc: Documentation(summary: "Not yet.")),
+                StatusAnswer(
+                    status: 206, type: .primitive(.string), isRawBody: true, doc: Documentation(summary: "A part.")),
+            ])
+        // The first status still types the operation, for the route table and the fixtures.
+        #expect(commit.type == model)
+        #expect(commit.successCodes == [201, 202, 206])
+        // 200 and 201 with the same schema are one answer: no enum.
+        #expect(session.operations.first { $0.name == "putSession" }?.response?.answers == [])
+
+        let builder = try #require(Self.emit(spec)["Builders/SessionRequestBuilder.swift"])
+        let expected = """
+                public func commit() -> OperationRequest<CommitAnswer> {
+                    let request = APIRequest(method: .post, path: path)
+                    return OperationRequest(
+                        client: client,
+                        request: request,
+                        decoder: .byStatus([
+                            201: ResponseDecoder<Session>.model(Session.self).map { .created($0) },
+                            202: ResponseDecoder<Void>.empty.map { _ in .accepted },
+                            206: ResponseDecoder<String>.text.map { .partialContent($0) },
+                        ])
+                    )
+                }
+
+                /// What `commit` answers, by status: each success status the spec lists.
+                public enum CommitAnswer: Sendable, Hashable {
+                    /// `201`: The file.
+                    case created(Session)
+
+                    /// `202`: Not yet.
+                    case accepted
+
+                    /// `206`: A part.
+                    case partialContent(String)
+                }
+            """
+        #expect(builder.contains(expected), "\(builder)")
     }
 }

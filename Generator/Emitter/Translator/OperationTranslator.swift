@@ -21,6 +21,7 @@ struct OperationTranslator {
         switch operation.kind {
         case .get, .list: return plainParameters
         // A DELETE with a body (Inbox sends a draft's `version`) needs a method that takes it.
+        case _ where operation.response?.answers.isEmpty == false: return false
         case .delete: return plainParameters && operation.requestBody == nil
         case .update, .replace, .create: return plainParameters && bodyIsModel
         case .action, .function: return false
@@ -32,6 +33,8 @@ struct OperationTranslator {
     struct Translation {
         var declaration: Declaration?
         var call: OperationCall
+        /// Types the method's declaration uses, declared beside it (the enum of a per-status answer).
+        var companions: [Declaration] = []
     }
 
     func translate(
@@ -188,7 +191,22 @@ struct OperationTranslator {
             }
         }
 
-        guard let (returnType, finish) = result(of: operation) else {
+        var companions: [Declaration] = []
+        let outcome: (String, Statement)?
+        if let answers = operation.response?.answers, !answers.isEmpty {
+            // Nested in the builder; an overload of the same name gets a numbered one.
+            var typeName = SwiftNames.typeName(operation.name) + "Answer"
+            if usedNames.contains(typeName) {
+                typeName = (2...).lazy.map { "\(typeName)\($0)" }.first { !usedNames.contains($0) } ?? typeName
+            }
+            outcome = answerEnum(operation, answers, typeName: typeName).map { declaration, finish in
+                companions.append(declaration)
+                return ("OperationRequest<\(typeName)>", finish)
+            }
+        } else {
+            outcome = result(of: operation)
+        }
+        guard let (returnType, finish) = outcome else {
             diagnostics.warning(
                 "skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form",
                 at: operation.location)
@@ -214,6 +232,7 @@ struct OperationTranslator {
         }
         usedNames.insert(callKey)
         usedNames.insert(fullKey)
+        if let companion = companions.first, case .type(let type) = companion.kind { usedNames.insert(type.name) }
 
         let method = Expression.raw(".\(operation.method.rawValue.lowercased())")
         var mutations: [Statement] = []
@@ -268,7 +287,65 @@ struct OperationTranslator {
         let declaration = Declaration(
             doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
             .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
-        return Translation(declaration: declaration, call: call)
+        return Translation(declaration: declaration, call: call, companions: companions)
+    }
+
+    /// The enum of an operation whose success statuses answer differently, and the statement that decodes each
+    /// status its own way: `case ok([UInt8])`, `case accepted`.
+    private func answerEnum(_ operation: OperationSpec, _ answers: [StatusAnswer], typeName: String)
+        -> (Declaration, Statement)?
+    {
+        var cases: [Declaration] = []
+        var decoders: [Expression.DictionaryEntry] = []
+        for answer in answers {
+            let name = Self.caseName(ofStatus: answer.status)
+            var doc = DocComment.lines(answer.doc, remark: nil)
+            doc.insert("`\(answer.status)`" + (doc.isEmpty ? "." : ": " + doc.removeFirst()), at: 0)
+            let status = Expression.raw(String(answer.status))
+            guard let type = answer.type else {
+                cases.append(Declaration(doc: doc, .enumCase(name)))
+                decoders.append(.init(status, .raw("ResponseDecoder<Void>.empty.map { _ in .\(name) }")))
+                continue
+            }
+            let decoder: String
+            let swiftType: String
+            if answer.isRawBody {
+                swiftType = type == .primitive(.string) ? "String" : "[UInt8]"
+                decoder = "ResponseDecoder<\(swiftType)>" + (swiftType == "String" ? ".text" : ".raw")
+            } else if case .named(let model) = type, modelNames.contains(model) {
+                swiftType = symbols.typeName(model)
+                decoder = "ResponseDecoder<\(swiftType)>.model(\(swiftType).self)"
+            } else {
+                guard let mapped = mapping.swiftType(type) else { return nil }
+                swiftType = mapped
+                decoder = "ResponseDecoder<\(swiftType)>.value(\(swiftType).self)"
+            }
+            cases.append(Declaration(doc: doc, .enumCase("\(name)(\(swiftType))")))
+            decoders.append(.init(status, .raw(decoder + ".map { .\(name)($0) }")))
+        }
+        // The first listed status also reads a success status the spec does not list.
+        let finish = Statement.return(
+            .call(
+                "OperationRequest",
+                [
+                    .init("client", .raw("client")), .init("request", .raw("request")),
+                    .init("decoder", .call(.raw(".byStatus"), [.init(.dictionary(decoders))])),
+                ]))
+        let declaration = Declaration(
+            doc: [
+                "What `\(SwiftNames.memberName(operation.name))` answers, by status: each success status the spec lists."
+            ],
+            .type(TypeDeclaration(.enum, typeName, conformances: ["Sendable", "Hashable"], members: cases)))
+        return (declaration, finish)
+    }
+
+    /// `200` → `ok`, `202` → `accepted`: the status's reason phrase; others `status` and the code.
+    static func caseName(ofStatus status: Int) -> String {
+        let names = [
+            200: "ok", 201: "created", 202: "accepted", 203: "nonAuthoritative", 204: "noContent",
+            205: "resetContent", 206: "partialContent", 207: "multiStatus", 208: "alreadyReported", 226: "imUsed",
+        ]
+        return names[status] ?? "status\(status)"
     }
 
     /// The return type and the last statement, which wraps `request` in the right request value.

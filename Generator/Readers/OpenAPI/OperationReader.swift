@@ -34,7 +34,6 @@ struct OpenAPIReadOperation {
     }
 
     var isDeprecated = false
-
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         var spec = OperationSpec(
             name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
@@ -391,21 +390,51 @@ final class OpenAPIOperationReader {
         let successCodes = successes.isEmpty ? [200] : successes.map(\.code)
 
         var content: OpenAPINode?
-        for candidate in candidates {
+        var resolved: [(code: Int, node: OpenAPINode)] = []
+        for (index, candidate) in candidates.enumerated() {
             var node = candidate
             if let reference = candidate["$ref"] {
                 guard let (_, target) = context.resolveReference(reference, in: .responses) else { continue }
                 node = target
             }
-            if let found = node["content"], !found.members.isEmpty {
-                content = found
-                break
-            }
+            if index < successes.count { resolved.append((successes[index].code, node)) }
+            if content == nil, let found = node["content"], !found.members.isEmpty { content = found }
         }
         guard let content else {
             read.response = ResponseSpec(type: nil, successCodes: successCodes)
             return
         }
+        readContent(
+            content, operationName: operationName, paging: paging, envelope: envelope, successCodes: successCodes,
+            into: &read)
+        guard resolved.count > 1, read.response != nil else { return }
+        // Each status's own answer; the first with content is the one just read.
+        var answers: [StatusAnswer] = []
+        for (code, node) in resolved {
+            var answer = StatusAnswer(status: code, type: nil, doc: node.documentation(summaryKey: "summary"))
+            if let found = node["content"], !found.members.isEmpty {
+                var scratch = read
+                if found.pointer != content.pointer {
+                    readContent(
+                        found, operationName: operationName + String(code), paging: paging, envelope: envelope,
+                        successCodes: successCodes, into: &scratch)
+                }
+                answer.type = scratch.response?.type
+                answer.isRawBody = scratch.response?.isRawBody ?? false
+            }
+            answers.append(answer)
+        }
+        let first = answers[0]
+        if answers.contains(where: { $0.type != first.type || $0.isRawBody != first.isRawBody }) {
+            read.response?.answers = answers
+        }
+    }
+
+    /// The response type from one response's `content`: JSON first, else text or bytes.
+    private func readContent(
+        _ content: OpenAPINode, operationName: String, paging: PagingDialect, envelope: Envelope, successCodes: [Int],
+        into read: inout OpenAPIReadOperation
+    ) {
         let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
         guard let json = media.first(where: { OpenAPIMediaType.isJSON($0.type) }) else {
             // Text is read as a string; anything else (images, archives, PDFs) as bytes.

@@ -1,11 +1,12 @@
 import BinderyRuntime
 import Foundation
 import GoldenRealWorld
+import Synchronization
 import Testing
 
 /// What large public OpenAPI specs use, generated from `Tests/Golden/RealWorld/spec.json` and sent for real:
-/// choices, maps, forms, text and binary bodies, read-only members, mixed path segments, `#fragment` operations,
-/// OPTIONS and servers with variables, through the transport to a server on 127.0.0.1.
+/// choices, maps, forms, text and binary bodies, read-only members, answers by status, mixed path segments,
+/// `#fragment` operations, OPTIONS and servers with variables, through the transport to a server on 127.0.0.1.
 @Suite struct RealWorldOpenAPIOverHTTPTests {
     func client(_ server: LoopbackServer) -> GoldenRealWorldClient {
         GoldenRealWorldClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
@@ -117,7 +118,7 @@ import Testing
         try await storage.files("f1").addComment("Looks good ✓").execute()
         let uploaded = try await storage.files("f1").uploadVersion(.bytes(png)).execute()
         #expect(uploaded.size == Int64(png.count))
-        #expect(try await storage.files("f1").getThumbnail(extension: .png).execute() == png)
+        #expect(try await storage.files("f1").getThumbnail(extension: .png).execute() == .ok(png))
 
         let comment = try #require(server.requests.first { $0.method == "POST" })
         #expect(comment.header("Content-Type") == "text/plain; charset=utf-8")
@@ -248,11 +249,62 @@ import Testing
         #expect(UploadSession.schema.readOnlyFieldNames == ["id", "total_parts"])
     }
 
+    @Test func eachSuccessStatusGivesItsOwnTypedAnswer() async throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+        let commits = Counter()
+        let server = try await LoopbackServer([
+            "POST /files/upload_sessions/s1/commit": { _ in
+                switch commits.next() {
+                case 1: .init(status: 202)
+                case 2: .init(status: 201, json: #"{"type": "file", "id": "f1", "size": 4}"#)
+                // A success status the spec does not list reads as the first one.
+                default: .init(status: 200, json: #"{"type": "file", "id": "f2"}"#)
+                }
+            },
+            "GET /files/f1/thumbnail.png": { _ in .init(status: 202) },
+            "GET /files/f1/thumbnail.jpg": { _ in .init(headers: ["Content-Type": "image/png"], body: png) },
+        ])
+        defer { Task { await server.stop() } }
+        let session = client(server).files.uploadSessions("s1")
+        #expect(try await session.postFilesUploadSessionsIdCommit().execute() == .accepted)
+        guard case .created(let file) = try await session.postFilesUploadSessionsIdCommit().execute() else {
+            Issue.record("expected the file")
+            return
+        }
+        #expect(file.size == 4)
+        #expect(
+            try await session.postFilesUploadSessionsIdCommit().execute()
+                == .created(File(storage: ["type": "file", "id": "f2"])))
+        let thumbnails = client(server).files("f1")
+        #expect(try await thumbnails.getThumbnail(extension: .png).execute() == .accepted)
+        #expect(try await thumbnails.getThumbnail(extension: .jpg).execute() == .ok(png))
+        // An error status is still an error, not an answer.
+        let failing = try await LoopbackServer([
+            "POST /files/upload_sessions/s1/commit": { _ in .init(status: 409, json: #"{"message": "busy"}"#) }
+        ])
+        defer { Task { await failing.stop() } }
+        await #expect(throws: BinderyError.self) {
+            try await client(failing).files.uploadSessions("s1").postFilesUploadSessionsIdCommit().execute()
+        }
+    }
+
     @Test func theServersVariablesMakeTheBaseURL() {
         #expect(GoldenRealWorldClient.defaultBaseURL.absoluteString == "https://us.storage.example.com/2.0")
         #expect(GoldenRealWorldClient.baseURL(region: "eu")?.absoluteString == "https://eu.storage.example.com/2.0")
         // A value stays inside its place: it never makes a path or another host.
         let hostile = GoldenRealWorldClient.baseURL(region: "evil.com/x")
         #expect(hostile.map { $0.path == "/2.0" && $0.host != "evil.com" } ?? true)
+    }
+}
+
+/// Counts calls from a server's handlers, which run concurrently.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
     }
 }

@@ -69,9 +69,25 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     /// Download a thumbnail image.
     ///
     /// - Remark: Generated from `storage.File/getThumbnail` (GET).
-    public func getThumbnail(`extension`: GetThumbnailExtension) -> OperationRequest<[UInt8]> {
+    public func getThumbnail(`extension`: GetThumbnailExtension) -> OperationRequest<GetThumbnailAnswer> {
         let request = APIRequest(method: .get, path: path.appending("thumbnail.\(ResourcePath.text(of: `extension`))"))
-        return OperationRequest(client: client, request: request, decoder: .raw)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .byStatus([
+                200: ResponseDecoder<[UInt8]>.raw.map { .ok($0) },
+                202: ResponseDecoder<Void>.empty.map { _ in .accepted },
+            ])
+        )
+    }
+
+    /// What `getThumbnail` answers, by status: each success status the spec lists.
+    public enum GetThumbnailAnswer: Sendable, Hashable {
+        /// `200`: The image.
+        case ok([UInt8])
+
+        /// `202`: Not ready yet; try again later.
+        case accepted
     }
 
     /// Replace a file's bytes.
