@@ -177,6 +177,10 @@ public struct BodySpec: Equatable, Sendable {
     public var type: TypeRef
     public var contentType: String
     public var isRequired: Bool
+    /// The parts of a `multipart/form-data` body whose schema lists them, in order: the call takes each as a typed
+    /// argument. Empty for other bodies and for a form without a schema of properties.
+    public var parts: [FormPart] = []
+
     public init(type: TypeRef, contentType: String = "application/json", isRequired: Bool = true) {
         self.type = type
         self.contentType = contentType
@@ -242,6 +246,32 @@ public struct StatusAnswer: Equatable, Sendable {
         self.status = status
         self.type = type
         self.isRawBody = isRawBody
+        self.doc = doc
+    }
+}
+
+/// One part of a `multipart/form-data` body (`BodySpec.parts`): a property of the form's schema.
+public struct FormPart: Equatable, Sendable {
+    public var name: String
+    /// A file (`format: binary`, or a `contentMediaType` that is not text): the call takes its bytes and file name.
+    public var isFile: Bool
+    /// The part's `encoding.contentType`, else the schema's `contentMediaType`; else `application/octet-stream` for
+    /// a file, `application/json` for an object or an array and `text/plain` for anything else.
+    public var contentType: String
+    /// The value's type, for a part that is not a file.
+    public var type: TypeRef
+    public var isRequired: Bool
+    public var doc: Documentation
+
+    public init(
+        name: String, isFile: Bool, contentType: String, type: TypeRef, isRequired: Bool,
+        doc: Documentation = .init()
+    ) {
+        self.name = name
+        self.isFile = isFile
+        self.contentType = contentType
+        self.type = type
+        self.isRequired = isRequired
         self.doc = doc
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import BinderyReaders
 
 /// What a request sends and an answer holds, read from OpenAPI and written as Swift: read-only and write-only
-/// members, and answers that differ by status.
+/// members, typed multipart parts and answers that differ by status.
 @Suite struct OpenAPIRequestResponseTests {
     static func read(_ members: String) throws -> ServiceSpec {
         let text = """
@@ -84,6 +84,62 @@ import Testing
         let answer = try #require(response["body"] as? [String: Any])
         #expect(answer["id"] as? String == "text")
         #expect(answer["password"] == nil)
+    }
+
+    // MARK: multipart parts
+
+    @Test func multipartPartsAreTypedWithTheirContentTypes() throws {
+        let spec = try Self.read(
+            """
+            "paths": {"/files/{id}/content": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "post": {"operationId": "upload", "parameters": [{"name": "fields", "in": "query", "schema": {"type": "string"}}],
+                "requestBody": {"required": true, "content": {"multipart/form-data": {
+                  "schema": {"type": "object", "required": ["meta", "file"], "properties": {
+                    "meta": {"type": "object", "properties": {"name": {"type": "string"}}},
+                    "file": {"type": "string", "format": "binary", "description": "The bytes."},
+                    "thumb": {"type": "string", "contentMediaType": "image/png"},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "count": {"type": "integer"},
+                    "note": {"type": "string"}}},
+                  "encoding": {"tags": {"contentType": "text/csv, text/plain"}}}}},
+                "responses": {"204": {"description": "done"}}}}}
+            """)
+        let file = try Self.resource(spec, "file")
+        let parts = try #require(file.operations.first?.requestBody?.parts)
+        #expect(
+            parts.map { "\($0.name) \($0.isFile) \($0.contentType) \($0.isRequired)" } == [
+                "meta false application/json true", "file true application/octet-stream true",
+                "thumb true image/png false", "tags false text/csv false", "count false text/plain false",
+                "note false text/plain false",
+            ])
+        #expect(parts.first?.type == .named(QualifiedName(namespace: "store", name: "uploadRequestMeta")))
+        #expect(parts[1].doc.summary == "The bytes.")
+
+        let builder = try #require(Self.emit(spec)["Builders/FileRequestBuilder.swift"])
+        // The form method stays; the typed overload builds the form and passes the other arguments on.
+        #expect(builder.contains("public func upload(_ form: MultipartForm, fields: String? = nil)"))
+        let overload = """
+                public func upload(
+                    meta: UploadRequestMeta,
+                    file: MultipartFile,
+                    thumb: MultipartFile? = nil,
+                    tags: [String]? = nil,
+                    count: Int64? = nil,
+                    note: String? = nil,
+                    fields: String? = nil
+                ) -> OperationRequest<Void> {
+                    var form = MultipartForm()
+                    form.parts.append(.text(name: "meta", contentType: "application/json", value: meta.json.jsonText))
+                    form.parts.append(.file("file", file))
+                    if let thumb { form.parts.append(.file("thumb", thumb, declaredType: "image/png")) }
+                    if let tags { form.parts.append(.text(name: "tags", contentType: "text/csv", value: tags.json.jsonText)) }
+                    if let count { form.parts.append(.field(name: "count", value: ResourcePath.text(of: count))) }
+                    if let note { form.parts.append(.field(name: "note", value: note)) }
+                    return upload(form, fields: fields)
+                }
+            """
+        #expect(builder.contains(overload), "\(builder)")
     }
 
     // MARK: answers by status

@@ -273,6 +273,14 @@ struct OperationTranslator {
         body += mutations
         body.append(finish)
 
+        if let parts = operation.requestBody?.parts, !parts.isEmpty,
+            let typed = typedForm(
+                operation, parts: parts, methodName: methodName, signature: signature, returnType: returnType,
+                usedNames: &usedNames)
+        {
+            companions.append(typed)
+        }
+
         var doc = DocComment.lines(operation.doc, remark: nil)
         let documented = ordered.filter { $0.doc.summary != nil }
         if !documented.isEmpty {
@@ -288,6 +296,81 @@ struct OperationTranslator {
             doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
             .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
         return Translation(declaration: declaration, call: call, companions: companions)
+    }
+
+    /// For a multipart body whose schema lists its parts, an overload that takes each part as a typed argument
+    /// (`attributes: UploadAttributes, file: MultipartFile`), builds the form and calls the form method: a file part
+    /// in the content type the spec declares unless the file names its own, a JSON part as a document in its type,
+    /// a plain text part as a field.
+    private func typedForm(
+        _ operation: OperationSpec, parts: [FormPart], methodName: String,
+        signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)], returnType: String,
+        usedNames: inout Set<String>
+    ) -> Declaration? {
+        var parameters: [FunctionDeclaration.Parameter] = []
+        var body: [Statement] = ["var form = MultipartForm()"]
+        var names = Set(signature.map(\.parameter.name)).union(["form"])
+        var documented: [String] = []
+        let ordered = parts.filter(\.isRequired) + parts.filter { !$0.isRequired }
+        for part in ordered {
+            var name = SwiftNames.memberName(part.name)
+            if names.contains(name) { name += "Part" }
+            names.insert(name)
+            let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+            let swiftType: String
+            let partExpression: Expression
+            let wire = Expression.string(part.name)
+            if part.isFile {
+                swiftType = "MultipartFile"
+                var arguments: [Expression.Argument] = [.init(wire), .init(.raw(plain))]
+                if part.contentType != "application/octet-stream" {
+                    arguments.append(.init("declaredType", .string(part.contentType)))
+                }
+                partExpression = .call(".file", arguments)
+            } else {
+                guard let mapped = mapping.swiftType(part.type) else { return nil }
+                swiftType = mapped
+                if part.contentType == "text/plain" {
+                    let text = part.type == .primitive(.string) ? plain : "ResourcePath.text(of: \(plain))"
+                    partExpression = .call(".field", [.init("name", wire), .init("value", .raw(text))])
+                } else {
+                    partExpression = .call(
+                        ".text",
+                        [
+                            .init("name", wire), .init("contentType", .string(part.contentType)),
+                            .init("value", .raw("\(plain).json.jsonText")),
+                        ])
+                }
+            }
+            let append = Statement.expression(Expression.raw("form.parts").call("append", [.init(partExpression)]))
+            parameters.append(part.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"))
+            body.append(part.isRequired ? append : .ifLet(name, [append]))
+            var line = "  - \(plain): the `\(part.name)` part" + (part.isFile ? ", a file (`\(part.contentType)`)" : "")
+            if let summary = part.doc.summary { line += ": " + summary } else { line += "." }
+            documented.append(line)
+        }
+        // The form method's other arguments, passed on as they are.
+        var forwarded: [Expression.Argument] = []
+        for (parameter, source) in signature {
+            if source == .multipartForm {
+                forwarded.append(.init(.raw("form")))
+                continue
+            }
+            parameters.append(parameter)
+            let label = parameter.label ?? parameter.name
+            forwarded.append(label == "_" ? .init(.raw(parameter.name)) : .init(label, .raw(parameter.name)))
+        }
+        let key = signatureKey(methodName, parameters, includingDefaulted: false)
+        guard usedNames.insert(key).inserted else { return nil }
+        usedNames.insert(signatureKey(methodName, parameters, includingDefaulted: true))
+        body.append(.return(.call(methodName, forwarded)))
+        var doc = DocComment.lines(operation.doc, remark: nil)
+        if !doc.isEmpty { doc.append("") }
+        doc.append("The form's parts as typed arguments; `\(methodName)(_:)` takes any `MultipartForm`.")
+        doc += ["", "- Parameters:"] + documented
+        return Declaration(
+            doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
+            .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
     }
 
     /// The enum of an operation whose success statuses answer differently, and the statement that decodes each

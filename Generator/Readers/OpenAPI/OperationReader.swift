@@ -348,7 +348,11 @@ final class OpenAPIOperationReader {
         }
         if let form = media.first(where: { $0.type == "multipart/form-data" }) {
             let type = form.node["schema"].map { schemas.resolve($0, nameHint: hint).type } ?? .primitive(.stream)
-            return .body(BodySpec(type: type, contentType: form.type, isRequired: isRequired))
+            var body = BodySpec(type: type, contentType: form.type, isRequired: isRequired)
+            if let schema = form.node["schema"] {
+                body.parts = formParts(schemas.lookup.dereferenced(schema), encoding: form.node["encoding"], hint: hint)
+            }
+            return .body(body)
         }
         if let binary = media.first(where: { OpenAPIMediaType.isBinary($0.type, schema: $0.node["schema"]) }) {
             return .body(BodySpec(type: .primitive(.stream), contentType: binary.type, isRequired: isRequired))
@@ -361,6 +365,35 @@ final class OpenAPIOperationReader {
             "request body media type \(types) is not supported (JSON, forms, text or binary); operation '\(operationName)' skipped",
             at: content)
         return .unsupported
+    }
+
+    /// The parts a multipart schema lists: each property, a file when its schema is binary.
+    private func formParts(_ schema: OpenAPINode, encoding: OpenAPINode?, hint: String) -> [FormPart] {
+        let required = Set(schema["required"]?.elements?.compactMap(\.string) ?? [])
+        return schemas.lookup.allProperties(of: schema).map { name, node in
+            let property = schemas.lookup.dereferenced(node)
+            let mediaType = property["contentMediaType"]?.string.map(OpenAPIMediaType.base)
+            let isFile =
+                property["format"]?.string == "binary"
+                || mediaType.map { !OpenAPIMediaType.isJSON($0) && !OpenAPIMediaType.isText($0) } == true
+            // `encoding` may list several types (`image/png, image/jpeg`): the first is the one sent.
+            let declared = encoding?[name]?["contentType"]?.string?.split(separator: ",").first.map {
+                OpenAPIMediaType.base(String($0))
+            }
+            let isStructured =
+                ["object", "array"].contains(property["type"]?.string ?? "")
+                || property["properties"] != nil || property["items"] != nil
+            let contentType =
+                declared ?? mediaType
+                ?? (isFile ? "application/octet-stream" : isStructured ? "application/json" : "text/plain")
+            // The same node the form's model read, so an inline type is the one it declared.
+            let type =
+                isFile
+                ? TypeRef.primitive(.stream) : schemas.resolve(node, nameHint: OpenAPINaming.joined(hint, name)).type
+            return FormPart(
+                name: name, isFile: isFile, contentType: contentType, type: type, isRequired: required.contains(name),
+                doc: node.documentation())
+        }
     }
 
     // MARK: Responses

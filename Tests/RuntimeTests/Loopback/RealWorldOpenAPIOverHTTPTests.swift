@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 /// What large public OpenAPI specs use, generated from `Tests/Golden/RealWorld/spec.json` and sent for real:
-/// choices, maps, forms, text and binary bodies, read-only members, answers by status, mixed path segments,
-/// `#fragment` operations, OPTIONS and servers with variables, through the transport to a server on 127.0.0.1.
+/// choices, maps, forms, typed multipart parts, text and binary bodies, read-only members, answers by status, mixed
+/// path segments, `#fragment` operations, OPTIONS and servers with variables, through the transport to a server on
+/// 127.0.0.1.
 @Suite struct RealWorldOpenAPIOverHTTPTests {
     func client(_ server: LoopbackServer) -> GoldenRealWorldClient {
         GoldenRealWorldClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
@@ -247,6 +248,41 @@ import Testing
         // The model itself keeps them.
         #expect(session.totalParts == 3)
         #expect(UploadSession.schema.readOnlyFieldNames == ["id", "total_parts"])
+    }
+
+    @Test func multipartPartsAreTypedArguments() async throws {
+        let server = try await LoopbackServer([
+            "POST /files/content": { _ in .init(status: 201, json: #"{"type": "file", "id": "f9", "name": "a.txt"}"#) }
+        ])
+        defer { Task { await server.stop() } }
+        var attributes = PostFilesContentRequestAttributes()
+        attributes.name = "a.txt"
+        attributes.parentId = "0"
+        let file = try await client(server).files.postFilesContent(
+            attributes: attributes, file: MultipartFile(Array("hello".utf8), filename: "a.txt"),
+            preview: MultipartFile([0x89, 0x50], filename: "a.png"), note: "first"
+        )
+        .execute()
+        #expect(file.id == "f9")
+
+        let sent = try #require(server.requests.first)
+        let contentType = try #require(sent.header("Content-Type"))
+        let boundary = try #require(contentType.split(separator: "boundary=").last.map(String.init))
+        #expect(contentType.hasPrefix("multipart/form-data; "))
+        // Each part in order, with its name, and its content type where it has one: the JSON document in its own,
+        // a file in the caller's or else the spec's, a text field without one.
+        let parts = String(decoding: sent.body, as: UTF8.self).components(separatedBy: "--" + boundary)
+            .dropFirst().dropLast().map { String($0.dropFirst().dropLast()) }  // "\r\n" is one Character
+        #expect(
+            parts == [
+                "Content-Disposition: form-data; name=\"attributes\"\r\nContent-Type: application/json\r\n\r\n"
+                    + #"{"name":"a.txt","parent_id":"0"}"#,
+                "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\nhello",
+                "Content-Disposition: form-data; name=\"preview\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    + String(decoding: [0x89, 0x50] as [UInt8], as: UTF8.self),
+                "Content-Disposition: form-data; name=\"note\"\r\n\r\nfirst",
+            ])
     }
 
     @Test func eachSuccessStatusGivesItsOwnTypedAnswer() async throws {
