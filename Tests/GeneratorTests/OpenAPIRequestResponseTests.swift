@@ -6,7 +6,7 @@ import Testing
 @testable import BinderyReaders
 
 /// What a request sends and an answer holds, read from OpenAPI and written as Swift: read-only and write-only
-/// members, typed multipart parts and answers that differ by status.
+/// members, typed multipart parts, answers that differ by status, and operationIds that only spell method and path.
 @Suite struct OpenAPIRequestResponseTests {
     static func read(_ members: String) throws -> ServiceSpec {
         let text = """
@@ -205,5 +205,64 @@ import Testing
                 }
             """
         #expect(builder.contains(expected), "\(builder)")
+    }
+
+    // MARK: operationIds that spell method and path
+
+    @Test func anIdThatOnlySpellsMethodAndPathIsRecognized() {
+        #expect(
+            OpenAPIOperationNames.spellsMethodAndPath(
+                "get_files_id_thumbnail_id", method: .get, template: "/files/{file_id}/thumbnail.{extension}"))
+        #expect(
+            OpenAPIOperationNames.spellsMethodAndPath(
+                "post_files_id_metadata_enterprise_securityClassification-6VmVochwUWo", method: .post,
+                template: "/files/{file_id}/metadata/enterprise/securityClassification-6VmVochwUWo"))
+        // Parameters by their names, and a fragment, which is never sent.
+        #expect(
+            OpenAPIOperationNames.spellsMethodAndPath(
+                "get_users_user_id", method: .get, template: "/users/{user_id}#summary"))
+        // A person's choices: camel case, another verb, other words.
+        #expect(!OpenAPIOperationNames.spellsMethodAndPath("getMyContact", method: .get, template: "/my/contact"))
+        #expect(!OpenAPIOperationNames.spellsMethodAndPath("list_files", method: .get, template: "/files"))
+        #expect(!OpenAPIOperationNames.spellsMethodAndPath("get_file", method: .get, template: "/files/{id}"))
+        #expect(!OpenAPIOperationNames.spellsMethodAndPath("post_files", method: .put, template: "/files"))
+    }
+
+    @Test func pathSpelledOperationsAreNamedByTheirPlace() throws {
+        let id = #"{"name": "file_id", "in": "path", "required": true, "schema": {"type": "string"}}"#
+        let fields = #"{"name": "fields", "in": "query", "schema": {"type": "string"}}"#
+        let ok =
+            ##"{"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/File"}}}}}"##
+        let spec = try Self.read(
+            """
+            "paths": {
+              "/files": {"post": {"operationId": "post_files", "parameters": [\(fields)], "responses": \(ok)}},
+              "/files/content": {"post": {"operationId": "post_files_content", "requestBody": {"content": {"application/octet-stream": {}}}, "responses": \(ok)}},
+              "/files/{file_id}": {"parameters": [\(id)],
+                "get": {"operationId": "get_files_id", "parameters": [\(fields)], "responses": \(ok)},
+                "put": {"operationId": "put_files_id", "parameters": [\(fields)], "responses": \(ok)},
+                "delete": {"operationId": "delete_files_id", "responses": {"204": {"description": "gone"}}},
+                "post": {"operationId": "post_files_id", "responses": \(ok)}},
+              "/files/{file_id}/copy": {"parameters": [\(id)], "post": {"operationId": "post_files_id_copy", "responses": \(ok)}},
+              "/files/{file_id}/watermark": {"parameters": [\(id)],
+                "get": {"operationId": "get_files_id_watermark", "responses": {"204": {"description": "ok"}}},
+                "put": {"operationId": "put_files_id_watermark", "responses": {"204": {"description": "ok"}}},
+                "delete": {"operationId": "deleteWatermarkNow", "responses": {"204": {"description": "ok"}}}},
+              "/files/{file_id}/get": {"parameters": [\(id)], "post": {"operationId": "post_files_id_get", "responses": \(ok)}},
+              "/files/{file_id}/0": {"parameters": [\(id)], "put": {"operationId": "put_files_id_0", "responses": \(ok)}},
+              "/search": {"get": {"operationId": "get_search", "responses": {"204": {"description": "ok"}}}}
+            },
+            "components": {"schemas": {"File": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+            """)
+        let file = try Self.resource(spec, "File")
+        #expect(
+            file.operations.map(\.name) == [
+                "get", "update", "delete", "post", "copy", "getWatermark", "updateWatermark", "deleteWatermarkNow",
+                // `get` is taken on this builder, and a segment without a letter names nothing: both keep their ids.
+                "post_files_id_get", "put_files_id_0",
+            ])
+        #expect(file.collectionOperations.map(\.name) == ["create", "uploadContent"])
+        // Its readable name spells like its id: only the id itself stood in the way.
+        #expect(try Self.resource(spec, "Service").operations.map(\.name) == ["getSearch"])
     }
 }

@@ -34,6 +34,10 @@ struct OpenAPIReadOperation {
     }
 
     var isDeprecated = false
+    /// The `operationId` only spells the method and the path (`get_files_id`, `post_files_id_copy`): the path tree
+    /// names the operation by its place instead (`OpenAPIOperationNames`).
+    var isNamedByPath = false
+
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         var spec = OperationSpec(
             name: name, kind: kind, method: method, pathSuffix: pathSuffix, parameters: parameters,
@@ -134,6 +138,9 @@ final class OpenAPIOperationReader {
             doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
+        if name != fallbackName, operation["operationId"] != nil {
+            read.isNamedByPath = OpenAPIOperationNames.spellsMethodAndPath(name, method: method, template: template)
+        }
         read.isDeprecated = operation["deprecated"]?.bool == true
         // A required query parameter with one allowed value is sent always and names the operation, as a variant's.
         for parameter in parameters where parameter.location == .query && parameter.spec.isRequired {

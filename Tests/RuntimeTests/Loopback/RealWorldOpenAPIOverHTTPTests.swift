@@ -5,9 +5,9 @@ import Synchronization
 import Testing
 
 /// What large public OpenAPI specs use, generated from `Tests/Golden/RealWorld/spec.json` and sent for real:
-/// choices, maps, forms, typed multipart parts, text and binary bodies, read-only members, answers by status, mixed
-/// path segments, `#fragment` operations, OPTIONS and servers with variables, through the transport to a server on
-/// 127.0.0.1.
+/// choices, maps, forms, typed multipart parts, text and binary bodies, read-only members, answers by status,
+/// operations named by their place, mixed path segments, `#fragment` operations, OPTIONS and servers with
+/// variables, through the transport to a server on 127.0.0.1.
 @Suite struct RealWorldOpenAPIOverHTTPTests {
     func client(_ server: LoopbackServer) -> GoldenRealWorldClient {
         GoldenRealWorldClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
@@ -258,7 +258,7 @@ import Testing
         var attributes = PostFilesContentRequestAttributes()
         attributes.name = "a.txt"
         attributes.parentId = "0"
-        let file = try await client(server).files.postFilesContent(
+        let file = try await client(server).files.uploadContent(
             attributes: attributes, file: MultipartFile(Array("hello".utf8), filename: "a.txt"),
             preview: MultipartFile([0x89, 0x50], filename: "a.png"), note: "first"
         )
@@ -302,15 +302,13 @@ import Testing
         ])
         defer { Task { await server.stop() } }
         let session = client(server).files.uploadSessions("s1")
-        #expect(try await session.postFilesUploadSessionsIdCommit().execute() == .accepted)
-        guard case .created(let file) = try await session.postFilesUploadSessionsIdCommit().execute() else {
+        #expect(try await session.commit().execute() == .accepted)
+        guard case .created(let file) = try await session.commit().execute() else {
             Issue.record("expected the file")
             return
         }
         #expect(file.size == 4)
-        #expect(
-            try await session.postFilesUploadSessionsIdCommit().execute()
-                == .created(File(storage: ["type": "file", "id": "f2"])))
+        #expect(try await session.commit().execute() == .created(File(storage: ["type": "file", "id": "f2"])))
         let thumbnails = client(server).files("f1")
         #expect(try await thumbnails.getThumbnail(extension: .png).execute() == .accepted)
         #expect(try await thumbnails.getThumbnail(extension: .jpg).execute() == .ok(png))
@@ -320,8 +318,28 @@ import Testing
         ])
         defer { Task { await failing.stop() } }
         await #expect(throws: BinderyError.self) {
-            try await client(failing).files.uploadSessions("s1").postFilesUploadSessionsIdCommit().execute()
+            try await client(failing).files.uploadSessions("s1").commit().execute()
         }
+    }
+
+    /// `post_files_content`, `post_files_upload_sessions_id_commit`, `delete_folders_id`: ids that only spell the
+    /// method and the path are named by what they are where they are.
+    @Test func operationsWhoseIdsSpellTheirPathAreNamedByTheirPlace() async throws {
+        let server = try await LoopbackServer(["DELETE /folders/d1": { _ in .init(status: 204) }])
+        defer { Task { await server.stop() } }
+        try await client(server).folders("d1").delete(recursive: true).execute()
+        #expect(server.requests.first?.queryValue("recursive") == "true")
+        let routes = GoldenRealWorldService.descriptor.routes
+        guard
+            case .operation(let commit, _, _)? = routes.match(
+                method: .post, segments: ["files", "upload_sessions", "s1", "commit"]),
+            case .operation(let upload, _, _)? = routes.match(method: .post, segments: ["files", "content"])
+        else {
+            Issue.record("expected the commit and upload operations")
+            return
+        }
+        #expect(commit.name == "commit")
+        #expect(upload.name == "uploadContent")
     }
 
     @Test func theServersVariablesMakeTheBaseURL() {

@@ -32,7 +32,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
             .init("getThumbnail", .get, ["thumbnail.{extension}"]),
             .init("uploadVersion", .put, ["content"], response: .model(File.self)),
             .init("addComment", .post, ["comments"]),
-            .init("post_files_content", .post, ["content"], onCollection: true, response: .model(File.self)),
+            .init("uploadContent", .post, ["content"], onCollection: true, response: .model(File.self)),
         ]
     )
 
@@ -119,8 +119,8 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
 
     /// Upload a new file: its attributes, then its bytes.
     ///
-    /// - Remark: Generated from `storage.File/post_files_content` (POST).
-    public func postFilesContent(_ form: MultipartForm) -> OperationRequest<File> {
+    /// - Remark: Generated from `storage.File/uploadContent` (POST).
+    public func uploadContent(_ form: MultipartForm) -> OperationRequest<File> {
         var request = APIRequest(method: .post, path: path.appending("content"))
         request.setMultipartBody(form)
         return OperationRequest(client: client, request: request, decoder: .model(File.self))
@@ -128,14 +128,14 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
 
     /// Upload a new file: its attributes, then its bytes.
     ///
-    /// The form's parts as typed arguments; `postFilesContent(_:)` takes any `MultipartForm`.
+    /// The form's parts as typed arguments; `uploadContent(_:)` takes any `MultipartForm`.
     ///
     /// - Parameters:
     ///   - attributes: the `attributes` part: Where the file goes and what it is called; must come before the bytes.
     ///   - file: the `file` part, a file (`application/octet-stream`): The content.
     ///   - preview: the `preview` part, a file (`image/png`).
     ///   - note: the `note` part.
-    public func postFilesContent(
+    public func uploadContent(
         attributes: PostFilesContentRequestAttributes,
         file: MultipartFile,
         preview: MultipartFile? = nil,
@@ -146,6 +146,6 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
         form.parts.append(.file("file", file))
         if let preview { form.parts.append(.file("preview", preview, declaredType: "image/png")) }
         if let note { form.parts.append(.field(name: "note", value: note)) }
-        return postFilesContent(form)
+        return uploadContent(form)
     }
 }

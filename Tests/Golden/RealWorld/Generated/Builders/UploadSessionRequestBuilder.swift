@@ -21,13 +21,13 @@ public struct UploadSessionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.UploadSession",
         model: UploadSession.self,
-        operations: [.init("post_files_upload_sessions_id_commit", .post, ["commit"], response: .model(File.self))]
+        operations: [.init("commit", .post, ["commit"], response: .model(File.self))]
     )
 
     /// Finish a chunked upload.
     ///
-    /// - Remark: Generated from `storage.UploadSession/post_files_upload_sessions_id_commit` (POST).
-    public func postFilesUploadSessionsIdCommit() -> OperationRequest<PostFilesUploadSessionsIdCommitAnswer> {
+    /// - Remark: Generated from `storage.UploadSession/commit` (POST).
+    public func commit() -> OperationRequest<CommitAnswer> {
         let request = APIRequest(method: .post, path: path.appending("commit"))
         return OperationRequest(
             client: client,
@@ -39,8 +39,8 @@ public struct UploadSessionRequestBuilder: ModelRequestBuilder {
         )
     }
 
-    /// What `postFilesUploadSessionsIdCommit` answers, by status: each success status the spec lists.
-    public enum PostFilesUploadSessionsIdCommitAnswer: Sendable, Hashable {
+    /// What `commit` answers, by status: each success status the spec lists.
+    public enum CommitAnswer: Sendable, Hashable {
         /// `201`: The file, once its parts are processed.
         case created(File)
 
