@@ -177,6 +177,9 @@ public struct BodySpec: Equatable, Sendable {
     public var type: TypeRef
     public var contentType: String
     public var isRequired: Bool
+    /// The parts of a `multipart/form-data` body whose schema lists them, in order: the call takes each as a typed
+    /// argument. Empty for other bodies and for a form without a schema of properties.
+    public var parts: [FormPart] = []
 
     public init(type: TypeRef, contentType: String = "application/json", isRequired: Bool = true) {
         self.type = type
@@ -210,6 +213,10 @@ public struct ResponseSpec: Equatable, Sendable {
     /// Set when the operation runs on after it answers: `202 Accepted` with a `Location` whose answers are of this
     /// type (`Bindery.Monitor`: OneDrive's copy polls an `asyncJobStatus`).
     public var monitor: TypeRef?
+    /// Set when the success statuses answer differently (`200` an image, `202` nothing yet; `201` a file, `202`
+    /// a retry hint): one answer per status, in status order, so the caller gets a typed answer for each instead of
+    /// the first one's type. `type` and `isRawBody` above stay the first status's.
+    public var answers: [StatusAnswer] = []
 
     public init(
         type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
@@ -223,5 +230,48 @@ public struct ResponseSpec: Equatable, Sendable {
         self.example = example
         self.payloadPath = payloadPath
         self.monitor = monitor
+    }
+}
+
+/// What one success status answers, when an operation's statuses differ (`ResponseSpec.answers`).
+public struct StatusAnswer: Equatable, Sendable {
+    public var status: Int
+    /// Nil for an answer without a body (`202 Accepted`, `204 No Content`).
+    public var type: TypeRef?
+    /// A raw body: text when `type` is a string, else bytes.
+    public var isRawBody: Bool
+    public var doc: Documentation
+
+    public init(status: Int, type: TypeRef?, isRawBody: Bool = false, doc: Documentation = .init()) {
+        self.status = status
+        self.type = type
+        self.isRawBody = isRawBody
+        self.doc = doc
+    }
+}
+
+/// One part of a `multipart/form-data` body (`BodySpec.parts`): a property of the form's schema.
+public struct FormPart: Equatable, Sendable {
+    public var name: String
+    /// A file (`format: binary`, or a `contentMediaType` that is not text): the call takes its bytes and file name.
+    public var isFile: Bool
+    /// The part's `encoding.contentType`, else the schema's `contentMediaType`; else `application/octet-stream` for
+    /// a file, `application/json` for an object or an array and `text/plain` for anything else.
+    public var contentType: String
+    /// The value's type, for a part that is not a file.
+    public var type: TypeRef
+    public var isRequired: Bool
+    public var doc: Documentation
+
+    public init(
+        name: String, isFile: Bool, contentType: String, type: TypeRef, isRequired: Bool,
+        doc: Documentation = .init()
+    ) {
+        self.name = name
+        self.isFile = isFile
+        self.contentType = contentType
+        self.type = type
+        self.isRequired = isRequired
+        self.doc = doc
     }
 }

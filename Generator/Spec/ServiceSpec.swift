@@ -305,6 +305,11 @@ public struct PropertySpec: Equatable, Sendable {
     public var acceptsLooseValues: Bool
     /// OpenAPI `writeOnly`: sent by clients, never returned.
     public var isWriteOnly = false
+    /// OpenAPI `readOnly`: the generated field says so (`Field(readOnly: true)`) and the runtime leaves it out of
+    /// the request bodies it sends, so a model read from the service can be sent back as it is. CSDL's
+    /// `Core.Computed` stays documentation only: OData services ignore computed members themselves, and marking
+    /// Graph's thousands of them would grow every model table for nothing.
+    public var isLeftOutOfRequests = false
     /// OpenAPI `deprecated`, OData `Core.Revisions` kind Deprecated.
     public var isDeprecated = false
     /// The one value the property may have (OpenAPI `const`, or an `enum` of one value).

@@ -770,11 +770,16 @@ struct OpenAPIPathTests {
             operations.first?.requestBody
                 == BodySpec(type: .primitive(.stream), contentType: "application/octet-stream", isRequired: true))
         #expect(operations.first?.pathSuffix == ["uploads"])
-        #expect(
-            operations.last?.requestBody
-                == BodySpec(
-                    type: named("uploadFormRequest", in: "inline.test"), contentType: "multipart/form-data",
-                    isRequired: false))
+        var form = BodySpec(
+            type: named("uploadFormRequest", in: "inline.test"), contentType: "multipart/form-data", isRequired: false)
+        form.parts = [
+            FormPart(
+                name: "file", isFile: true, contentType: "application/octet-stream", type: .primitive(.stream),
+                isRequired: false),
+            FormPart(
+                name: "name", isFile: false, contentType: "text/plain", type: .primitive(.string), isRequired: false),
+        ]
+        #expect(operations.last?.requestBody == form)
         #expect(result.spec?.structure("uploadFormRequest")?.property("file")?.type == .primitive(.stream))
     }
 

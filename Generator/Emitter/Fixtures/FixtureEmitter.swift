@@ -217,7 +217,16 @@ public struct FixtureEmitter {
                 request.append(.init("multipart", .array([.string("file")])))
             } else if case .primitive(.stream) = body.type {
                 request.append(.init("bodyText", .string("bytes")))
-            } else if let value = sample(body.type, depth: 0, loose: false, extra: true, inRequest: true) {
+            } else if var value = sample(body.type, depth: 0, loose: false, extra: true, inRequest: true) {
+                // What the runtime sends of a model: its own read-only members left out (`requestMembers`).
+                if case .named(let name) = body.type, case .object(let members) = value,
+                    let structure = structures[name]
+                {
+                    let readOnly = Set(
+                        structures.lineage(of: structure).flatMap(\.properties).filter(\.isLeftOutOfRequests).map(
+                            \.name))
+                    value = .object(members.filter { !readOnly.contains($0.name) })
+                }
                 request.append(.init("body", wrapRequest(value, operation)))
             }
         }
@@ -351,8 +360,9 @@ public struct FixtureEmitter {
                 members.append(.init("@odata.type", .string("#" + name.description)))
             }  // elsewhere an untagged derived object is only its members
         }
+        // A service never answers with a write-only member (a password), so a response sample has none.
         for property in structures.lineage(of: structure).flatMap(\.properties)
-        where !members.contains(where: { $0.name == property.name }) {
+        where !members.contains(where: { $0.name == property.name }) && (inRequest || !property.isWriteOnly) {
             if let value = sample(property.type, depth: depth, loose: property.acceptsLooseValues, inRequest: inRequest)
             {
                 members.append(.init(property.name, value))

@@ -44,7 +44,7 @@ struct ModelTranslator {
 
         func addField(
             _ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String],
-            isDeprecated: Bool = false
+            isDeprecated: Bool = false, readOnly: Bool = false
         ) {
             // Streams have no JSON form.
             guard let swiftType = mapping.swiftType(type) else { return }
@@ -52,6 +52,7 @@ struct ModelTranslator {
             let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             var arguments: [Expression.Argument] = [.init(.string(wireName))]
             if loose { arguments.append(.init("loose", .raw("true"))) }
+            if readOnly { arguments.append(.init("readOnly", .raw("true"))) }
             if isDeprecated {
                 // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
                 fieldDeclarations.append(
@@ -69,7 +70,7 @@ struct ModelTranslator {
                 addField(
                     property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
                     doc: Self.documentation(of: property),
-                    isDeprecated: property.isDeprecated)
+                    isDeprecated: property.isDeprecated, readOnly: property.isLeftOutOfRequests)
             }
             for navigation in owner.navigationProperties {
                 var doc = DocComment.lines(navigation.doc, remark: nil)
@@ -130,8 +131,14 @@ struct ModelTranslator {
     static func documentation(of property: PropertySpec) -> [String] {
         var notes: [String] = []
         if let constant = property.constant { notes.append("Always `\(constant)`.") }
-        if property.isReadOnly, !property.isWriteOnly { notes.append("Set by the service: read it, do not send it.") }
-        if property.isWriteOnly, !property.isReadOnly { notes.append("Sent to the service, never returned by it.") }
+        if property.isLeftOutOfRequests {
+            notes.append("Set by the service: read it; request bodies leave it out.")
+        } else if property.isReadOnly, !property.isWriteOnly {
+            notes.append("Set by the service: read it, do not send it.")
+        }
+        if property.isWriteOnly, !property.isReadOnly {
+            notes.append("Sent to the service, never returned by it: answers may leave it out, even when required.")
+        }
         let lines = DocComment.lines(property.doc, remark: nil)
         if lines.isEmpty || notes.isEmpty { return lines + notes }
         return lines + [""] + notes

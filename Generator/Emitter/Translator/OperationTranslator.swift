@@ -21,6 +21,7 @@ struct OperationTranslator {
         switch operation.kind {
         case .get, .list: return plainParameters
         // A DELETE with a body (Inbox sends a draft's `version`) needs a method that takes it.
+        case _ where operation.response?.answers.isEmpty == false: return false
         case .delete: return plainParameters && operation.requestBody == nil
         case .update, .replace, .create: return plainParameters && bodyIsModel
         case .action, .function: return false
@@ -32,6 +33,8 @@ struct OperationTranslator {
     struct Translation {
         var declaration: Declaration?
         var call: OperationCall
+        /// Types the method's declaration uses, declared beside it (the enum of a per-status answer).
+        var companions: [Declaration] = []
     }
 
     func translate(
@@ -124,13 +127,14 @@ struct OperationTranslator {
                 bodyExpression = "content"
             } else if let swiftType = mapping.swiftType(requestBody.type) {
                 signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
+                var isModel = false
+                if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
                 if requestBody.contentType == "application/x-www-form-urlencoded" {
-                    bodyExpression = "form fields"
+                    // A model's read-only members stay out of the form, as they do out of a JSON body.
+                    bodyExpression = isModel ? "model form fields" : "form fields"
                 } else if requestBody.type == .primitive(.string), requestBody.contentType.hasPrefix("text/") {
                     bodyExpression = "text"
                 } else {
-                    var isModel = false
-                    if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
                     bodyExpression =
                         isModel ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
                 }
@@ -187,7 +191,22 @@ struct OperationTranslator {
             }
         }
 
-        guard let (returnType, finish) = result(of: operation) else {
+        var companions: [Declaration] = []
+        let outcome: (String, Statement)?
+        if let answers = operation.response?.answers, !answers.isEmpty {
+            // Nested in the builder; an overload of the same name gets a numbered one.
+            var typeName = SwiftNames.typeName(operation.name) + "Answer"
+            if usedNames.contains(typeName) {
+                typeName = (2...).lazy.map { "\(typeName)\($0)" }.first { !usedNames.contains($0) } ?? typeName
+            }
+            outcome = answerEnum(operation, answers, typeName: typeName).map { declaration, finish in
+                companions.append(declaration)
+                return ("OperationRequest<\(typeName)>", finish)
+            }
+        } else {
+            outcome = result(of: operation)
+        }
+        guard let (returnType, finish) = outcome else {
             diagnostics.warning(
                 "skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form",
                 at: operation.location)
@@ -213,6 +232,7 @@ struct OperationTranslator {
         }
         usedNames.insert(callKey)
         usedNames.insert(fullKey)
+        if let companion = companions.first, case .type(let type) = companion.kind { usedNames.insert(type.name) }
 
         let method = Expression.raw(".\(operation.method.rawValue.lowercased())")
         var mutations: [Statement] = []
@@ -226,6 +246,8 @@ struct OperationTranslator {
                 mutations.append("request.setMultipartBody(form)")
             } else if bodyExpression == "form fields" {
                 mutations.append("request.setFormBody(body.json)")
+            } else if bodyExpression == "model form fields" {
+                mutations.append("request.setFormBody(.object(body.requestMembers))")
             } else if bodyExpression == "text" {
                 mutations.append("request.setTextBody(body, contentType: \(contentType))")
             } else if bodyExpression == "content" {
@@ -251,6 +273,14 @@ struct OperationTranslator {
         body += mutations
         body.append(finish)
 
+        if let parts = operation.requestBody?.parts, !parts.isEmpty,
+            let typed = typedForm(
+                operation, parts: parts, methodName: methodName, signature: signature, returnType: returnType,
+                usedNames: &usedNames)
+        {
+            companions.append(typed)
+        }
+
         var doc = DocComment.lines(operation.doc, remark: nil)
         let documented = ordered.filter { $0.doc.summary != nil }
         if !documented.isEmpty {
@@ -265,7 +295,140 @@ struct OperationTranslator {
         let declaration = Declaration(
             doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
             .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
-        return Translation(declaration: declaration, call: call)
+        return Translation(declaration: declaration, call: call, companions: companions)
+    }
+
+    /// For a multipart body whose schema lists its parts, an overload that takes each part as a typed argument
+    /// (`attributes: UploadAttributes, file: MultipartFile`), builds the form and calls the form method: a file part
+    /// in the content type the spec declares unless the file names its own, a JSON part as a document in its type,
+    /// a plain text part as a field.
+    private func typedForm(
+        _ operation: OperationSpec, parts: [FormPart], methodName: String,
+        signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)], returnType: String,
+        usedNames: inout Set<String>
+    ) -> Declaration? {
+        var parameters: [FunctionDeclaration.Parameter] = []
+        var body: [Statement] = ["var form = MultipartForm()"]
+        var names = Set(signature.map(\.parameter.name)).union(["form"])
+        var documented: [String] = []
+        let ordered = parts.filter(\.isRequired) + parts.filter { !$0.isRequired }
+        for part in ordered {
+            var name = SwiftNames.memberName(part.name)
+            if names.contains(name) { name += "Part" }
+            names.insert(name)
+            let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+            let swiftType: String
+            let partExpression: Expression
+            let wire = Expression.string(part.name)
+            if part.isFile {
+                swiftType = "MultipartFile"
+                var arguments: [Expression.Argument] = [.init(wire), .init(.raw(plain))]
+                if part.contentType != "application/octet-stream" {
+                    arguments.append(.init("declaredType", .string(part.contentType)))
+                }
+                partExpression = .call(".file", arguments)
+            } else {
+                guard let mapped = mapping.swiftType(part.type) else { return nil }
+                swiftType = mapped
+                if part.contentType == "text/plain" {
+                    let text = part.type == .primitive(.string) ? plain : "ResourcePath.text(of: \(plain))"
+                    partExpression = .call(".field", [.init("name", wire), .init("value", .raw(text))])
+                } else {
+                    partExpression = .call(
+                        ".text",
+                        [
+                            .init("name", wire), .init("contentType", .string(part.contentType)),
+                            .init("value", .raw("\(plain).json.jsonText")),
+                        ])
+                }
+            }
+            let append = Statement.expression(Expression.raw("form.parts").call("append", [.init(partExpression)]))
+            parameters.append(part.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"))
+            body.append(part.isRequired ? append : .ifLet(name, [append]))
+            var line = "  - \(plain): the `\(part.name)` part" + (part.isFile ? ", a file (`\(part.contentType)`)" : "")
+            if let summary = part.doc.summary { line += ": " + summary } else { line += "." }
+            documented.append(line)
+        }
+        // The form method's other arguments, passed on as they are.
+        var forwarded: [Expression.Argument] = []
+        for (parameter, source) in signature {
+            if source == .multipartForm {
+                forwarded.append(.init(.raw("form")))
+                continue
+            }
+            parameters.append(parameter)
+            let label = parameter.label ?? parameter.name
+            forwarded.append(label == "_" ? .init(.raw(parameter.name)) : .init(label, .raw(parameter.name)))
+        }
+        let key = signatureKey(methodName, parameters, includingDefaulted: false)
+        guard usedNames.insert(key).inserted else { return nil }
+        usedNames.insert(signatureKey(methodName, parameters, includingDefaulted: true))
+        body.append(.return(.call(methodName, forwarded)))
+        var doc = DocComment.lines(operation.doc, remark: nil)
+        if !doc.isEmpty { doc.append("") }
+        doc.append("The form's parts as typed arguments; `\(methodName)(_:)` takes any `MultipartForm`.")
+        doc += ["", "- Parameters:"] + documented
+        return Declaration(
+            doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
+            .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
+    }
+
+    /// The enum of an operation whose success statuses answer differently, and the statement that decodes each
+    /// status its own way: `case ok([UInt8])`, `case accepted`.
+    private func answerEnum(_ operation: OperationSpec, _ answers: [StatusAnswer], typeName: String)
+        -> (Declaration, Statement)?
+    {
+        var cases: [Declaration] = []
+        var decoders: [Expression.DictionaryEntry] = []
+        for answer in answers {
+            let name = Self.caseName(ofStatus: answer.status)
+            var doc = DocComment.lines(answer.doc, remark: nil)
+            doc.insert("`\(answer.status)`" + (doc.isEmpty ? "." : ": " + doc.removeFirst()), at: 0)
+            let status = Expression.raw(String(answer.status))
+            guard let type = answer.type else {
+                cases.append(Declaration(doc: doc, .enumCase(name)))
+                decoders.append(.init(status, .raw("ResponseDecoder<Void>.empty.map { _ in .\(name) }")))
+                continue
+            }
+            let decoder: String
+            let swiftType: String
+            if answer.isRawBody {
+                swiftType = type == .primitive(.string) ? "String" : "[UInt8]"
+                decoder = "ResponseDecoder<\(swiftType)>" + (swiftType == "String" ? ".text" : ".raw")
+            } else if case .named(let model) = type, modelNames.contains(model) {
+                swiftType = symbols.typeName(model)
+                decoder = "ResponseDecoder<\(swiftType)>.model(\(swiftType).self)"
+            } else {
+                guard let mapped = mapping.swiftType(type) else { return nil }
+                swiftType = mapped
+                decoder = "ResponseDecoder<\(swiftType)>.value(\(swiftType).self)"
+            }
+            cases.append(Declaration(doc: doc, .enumCase("\(name)(\(swiftType))")))
+            decoders.append(.init(status, .raw(decoder + ".map { .\(name)($0) }")))
+        }
+        // The first listed status also reads a success status the spec does not list.
+        let finish = Statement.return(
+            .call(
+                "OperationRequest",
+                [
+                    .init("client", .raw("client")), .init("request", .raw("request")),
+                    .init("decoder", .call(.raw(".byStatus"), [.init(.dictionary(decoders))])),
+                ]))
+        let declaration = Declaration(
+            doc: [
+                "What `\(SwiftNames.memberName(operation.name))` answers, by status: each success status the spec lists."
+            ],
+            .type(TypeDeclaration(.enum, typeName, conformances: ["Sendable", "Hashable"], members: cases)))
+        return (declaration, finish)
+    }
+
+    /// `200` → `ok`, `202` → `accepted`: the status's reason phrase; others `status` and the code.
+    static func caseName(ofStatus status: Int) -> String {
+        let names = [
+            200: "ok", 201: "created", 202: "accepted", 203: "nonAuthoritative", 204: "noContent",
+            205: "resetContent", 206: "partialContent", 207: "multiStatus", 208: "alreadyReported", 226: "imUsed",
+        ]
+        return names[status] ?? "status\(status)"
     }
 
     /// The return type and the last statement, which wraps `request` in the right request value.

@@ -277,13 +277,13 @@ struct RequestBuilderTranslator {
         usedNames: inout Set<String>,
         surface: inout BuilderSurface, diagnostics: inout Diagnostics
     ) -> [Declaration] {
-        specs.enumerated().compactMap { index, operation in
+        specs.enumerated().flatMap { index, operation -> [Declaration] in
             guard !OperationTranslator.isGenericCRUD(operation, model: model),
                 let translation = operations.translate(
                     operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
-            else { return nil }
+            else { return [] }
             surface.calls[.init(index: index, onCollection: onCollection)] = translation.call
-            return translation.declaration
+            return translation.declaration.map { [$0] + translation.companions } ?? []
         }
     }
 }

@@ -34,6 +34,9 @@ struct OpenAPIReadOperation {
     }
 
     var isDeprecated = false
+    /// The `operationId` only spells the method and the path (`get_files_id`, `post_files_id_copy`): the path tree
+    /// names the operation by its place instead (`OpenAPIOperationNames`).
+    var isNamedByPath = false
 
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         var spec = OperationSpec(
@@ -135,6 +138,9 @@ final class OpenAPIOperationReader {
             doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
         read.isEnveloped = envelope == conventions.envelope
+        if name != fallbackName, operation["operationId"] != nil {
+            read.isNamedByPath = OpenAPIOperationNames.spellsMethodAndPath(name, method: method, template: template)
+        }
         read.isDeprecated = operation["deprecated"]?.bool == true
         // A required query parameter with one allowed value is sent always and names the operation, as a variant's.
         for parameter in parameters where parameter.location == .query && parameter.spec.isRequired {
@@ -349,7 +355,11 @@ final class OpenAPIOperationReader {
         }
         if let form = media.first(where: { $0.type == "multipart/form-data" }) {
             let type = form.node["schema"].map { schemas.resolve($0, nameHint: hint).type } ?? .primitive(.stream)
-            return .body(BodySpec(type: type, contentType: form.type, isRequired: isRequired))
+            var body = BodySpec(type: type, contentType: form.type, isRequired: isRequired)
+            if let schema = form.node["schema"] {
+                body.parts = formParts(schemas.lookup.dereferenced(schema), encoding: form.node["encoding"], hint: hint)
+            }
+            return .body(body)
         }
         if let binary = media.first(where: { OpenAPIMediaType.isBinary($0.type, schema: $0.node["schema"]) }) {
             return .body(BodySpec(type: .primitive(.stream), contentType: binary.type, isRequired: isRequired))
@@ -362,6 +372,35 @@ final class OpenAPIOperationReader {
             "request body media type \(types) is not supported (JSON, forms, text or binary); operation '\(operationName)' skipped",
             at: content)
         return .unsupported
+    }
+
+    /// The parts a multipart schema lists: each property, a file when its schema is binary.
+    private func formParts(_ schema: OpenAPINode, encoding: OpenAPINode?, hint: String) -> [FormPart] {
+        let required = Set(schema["required"]?.elements?.compactMap(\.string) ?? [])
+        return schemas.lookup.allProperties(of: schema).map { name, node in
+            let property = schemas.lookup.dereferenced(node)
+            let mediaType = property["contentMediaType"]?.string.map(OpenAPIMediaType.base)
+            let isFile =
+                property["format"]?.string == "binary"
+                || mediaType.map { !OpenAPIMediaType.isJSON($0) && !OpenAPIMediaType.isText($0) } == true
+            // `encoding` may list several types (`image/png, image/jpeg`): the first is the one sent.
+            let declared = encoding?[name]?["contentType"]?.string?.split(separator: ",").first.map {
+                OpenAPIMediaType.base(String($0))
+            }
+            let isStructured =
+                ["object", "array"].contains(property["type"]?.string ?? "")
+                || property["properties"] != nil || property["items"] != nil
+            let contentType =
+                declared ?? mediaType
+                ?? (isFile ? "application/octet-stream" : isStructured ? "application/json" : "text/plain")
+            // The same node the form's model read, so an inline type is the one it declared.
+            let type =
+                isFile
+                ? TypeRef.primitive(.stream) : schemas.resolve(node, nameHint: OpenAPINaming.joined(hint, name)).type
+            return FormPart(
+                name: name, isFile: isFile, contentType: contentType, type: type, isRequired: required.contains(name),
+                doc: node.documentation())
+        }
     }
 
     // MARK: Responses
@@ -391,21 +430,51 @@ final class OpenAPIOperationReader {
         let successCodes = successes.isEmpty ? [200] : successes.map(\.code)
 
         var content: OpenAPINode?
-        for candidate in candidates {
+        var resolved: [(code: Int, node: OpenAPINode)] = []
+        for (index, candidate) in candidates.enumerated() {
             var node = candidate
             if let reference = candidate["$ref"] {
                 guard let (_, target) = context.resolveReference(reference, in: .responses) else { continue }
                 node = target
             }
-            if let found = node["content"], !found.members.isEmpty {
-                content = found
-                break
-            }
+            if index < successes.count { resolved.append((successes[index].code, node)) }
+            if content == nil, let found = node["content"], !found.members.isEmpty { content = found }
         }
         guard let content else {
             read.response = ResponseSpec(type: nil, successCodes: successCodes)
             return
         }
+        readContent(
+            content, operationName: operationName, paging: paging, envelope: envelope, successCodes: successCodes,
+            into: &read)
+        guard resolved.count > 1, read.response != nil else { return }
+        // Each status's own answer; the first with content is the one just read.
+        var answers: [StatusAnswer] = []
+        for (code, node) in resolved {
+            var answer = StatusAnswer(status: code, type: nil, doc: node.documentation(summaryKey: "summary"))
+            if let found = node["content"], !found.members.isEmpty {
+                var scratch = read
+                if found.pointer != content.pointer {
+                    readContent(
+                        found, operationName: operationName + String(code), paging: paging, envelope: envelope,
+                        successCodes: successCodes, into: &scratch)
+                }
+                answer.type = scratch.response?.type
+                answer.isRawBody = scratch.response?.isRawBody ?? false
+            }
+            answers.append(answer)
+        }
+        let first = answers[0]
+        if answers.contains(where: { $0.type != first.type || $0.isRawBody != first.isRawBody }) {
+            read.response?.answers = answers
+        }
+    }
+
+    /// The response type from one response's `content`: JSON first, else text or bytes.
+    private func readContent(
+        _ content: OpenAPINode, operationName: String, paging: PagingDialect, envelope: Envelope, successCodes: [Int],
+        into read: inout OpenAPIReadOperation
+    ) {
         let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
         guard let json = media.first(where: { OpenAPIMediaType.isJSON($0.type) }) else {
             // Text is read as a string; anything else (images, archives, PDFs) as bytes.

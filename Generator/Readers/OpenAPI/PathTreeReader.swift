@@ -102,7 +102,11 @@ final class OpenAPIPathTreeReader {
         resources.append(ResourceSpec(name: rootResourceName, doc: Documentation(summary: "The service root.")))
         addOperations(of: root, to: 0)
         attachChildren(of: root, to: 0)
+        OpenAPIOperationNames.renamePathSpelledOperations(in: &resources, names: pathSpelledNames)
     }
+
+    /// The `operationId`s that only spell their method and path, which `OpenAPIOperationNames` replaces.
+    private var pathSpelledNames: Set<String> = []
 
     // MARK: Building the tree
 
@@ -224,11 +228,13 @@ final class OpenAPIPathTreeReader {
                 var read = read
                 if isAlternative {
                     read.isAlternative = true
+                    read.isNamedByPath = false
                     // Named by its fragment (`get_shared_link`), which says what it does at the shared URL.
                     if let fragment = template.split(separator: "#", maxSplits: 1).last, !fragment.isEmpty {
                         read.name = String(fragment)
                     }
                 }
+                if read.isNamedByPath { pathSpelledNames.insert(read.name) }
                 node.operations.append(read)
             }
         }

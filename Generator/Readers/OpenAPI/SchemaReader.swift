@@ -499,6 +499,8 @@ final class OpenAPISchemaReader {
             isReadOnly: flag("readOnly"), acceptsLooseValues: resolved.acceptsLooseValues,
             doc: schema.documentation(), location: context.location(of: schema))
         property.isWriteOnly = flag("writeOnly")
+        // Both at once says nothing a client can act on: it is sent as written and only documented as neither.
+        property.isLeftOutOfRequests = property.isReadOnly && !property.isWriteOnly
         property.isDeprecated = flag("deprecated")
         property.constant = Self.fixedString(of: lookup.dereferenced(schema))
         return property

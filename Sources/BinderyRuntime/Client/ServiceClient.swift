@@ -98,9 +98,10 @@ public struct ServiceClient: Sendable {
         return copy
     }
 
-    /// Encodes a model as a request body, wrapped in the service's envelope.
+    /// Encodes a model as a request body, wrapped in the service's envelope, without the members the service sets
+    /// (`requestMembers`).
     public func body(for model: some JSONModel) -> JSONValue {
-        conventions.wrapRequestBody(.object(model.storage))
+        conventions.wrapRequestBody(.object(model.requestMembers))
     }
 }
 

@@ -66,11 +66,14 @@ public struct Field<Value: JSONConvertible>: Sendable, AnyField {
     public let name: String
     /// Also accept loose forms (numbers and booleans sent as strings).
     public let isLoose: Bool
+    /// Set by the service (OpenAPI `readOnly`): read from answers, left out of the request bodies a client sends.
+    public let isReadOnly: Bool
 
     @_spi(Generated)
-    public init(_ name: String, loose: Bool = false) {
+    public init(_ name: String, loose: Bool = false, readOnly: Bool = false) {
         self.name = name
         self.isLoose = loose
+        self.isReadOnly = readOnly
     }
 
     public var kind: FieldKind { Value.fieldKind }
@@ -80,6 +83,7 @@ public struct Field<Value: JSONConvertible>: Sendable, AnyField {
 public protocol AnyField: Sendable {
     var name: String { get }
     var isLoose: Bool { get }
+    var isReadOnly: Bool { get }
     var kind: FieldKind { get }
 }
 
@@ -109,6 +113,17 @@ extension JSONModel {
     public var additionalData: JSONObject {
         let declared = Self.schema.fieldNames
         return JSONObject(storage.members.filter { !declared.contains($0.key) })
+    }
+
+    /// The members a request body carries: all of them but those the type marks read-only (`id`, `created_at`),
+    /// which a model read from the service holds and sending it back would otherwise echo.
+    ///
+    /// Only this object's own members: a nested object is often a reference that names its target by a read-only
+    /// `id` (`"parent": {"id": "0"}`), so dropping deeper members would break the request.
+    public var requestMembers: JSONObject {
+        let readOnly = Self.schema.readOnlyFieldNames
+        guard !readOnly.isEmpty else { return storage }
+        return JSONObject(storage.members.filter { !readOnly.contains($0.key) })
     }
 
     /// The `@odata.type` the payload names, if any (`#microsoft.graph.user`).

@@ -25,6 +25,8 @@ public final class ModelSchema: Sendable {
     nonisolated(unsafe) let fieldTable: UnsafeRawPointer
     /// The type of the value `fieldTable` points to.
     let fieldTableType: ObjectIdentifier
+    /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
+    public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
     /// `discriminator.propertyName`, Inbox's `object`); derived types inherit it. Default: OData's `@odata.type`.
     public let discriminator: String?
@@ -58,6 +60,7 @@ public final class ModelSchema: Sendable {
         self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
         fieldTable = UnsafeRawPointer(withCopyOf: fields)
         fieldTableType = ObjectIdentifier(type(of: fields))
+        self.readOnlyFieldNames = Set(declared.filter(\.isReadOnly).map(\.name))
     }
 
     /// Whether a discriminator value (`#microsoft.graph.user`, `microsoft.graph.user`, `timespan`) names this type.

@@ -5,6 +5,8 @@ import HTTPTypes
 public struct MultipartForm: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         case field(name: String, value: String)
+        /// Text in a content type of its own, such as a JSON document (`attributes` as `application/json`).
+        case text(name: String, contentType: String, value: String)
         case file(name: String, filename: String, contentType: String, bytes: [UInt8])
     }
 
@@ -36,6 +38,11 @@ public struct MultipartForm: Sendable, Hashable {
                 line("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"")
                 line("")
                 output += Array(value.utf8)
+            case .text(let name, let contentType, let value):
+                line("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"")
+                line("Content-Type: \(Self.quoted(contentType))")
+                line("")
+                output += Array(value.utf8)
             case .file(let name, let filename, let contentType, let bytes):
                 line(
                     "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\""
@@ -54,6 +61,29 @@ public struct MultipartForm: Sendable, Hashable {
     private static func quoted(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+}
+
+/// A file sent as one part of a `multipart/form-data` body: its bytes, the name the service stores it under, and
+/// its content type (nil: the one the spec declares for the part, else `application/octet-stream`).
+public struct MultipartFile: Sendable, Hashable {
+    public var bytes: [UInt8]
+    public var filename: String
+    public var contentType: String?
+
+    public init(_ bytes: [UInt8], filename: String, contentType: String? = nil) {
+        self.bytes = bytes
+        self.filename = filename
+        self.contentType = contentType
+    }
+}
+
+extension MultipartForm.Part {
+    /// `file` as the part called `name`, in `declaredType` unless the file names its own.
+    public static func file(
+        _ name: String, _ file: MultipartFile, declaredType: String = "application/octet-stream"
+    ) -> Self {
+        .file(name: name, filename: file.filename, contentType: file.contentType ?? declaredType, bytes: file.bytes)
     }
 }
 

@@ -74,6 +74,29 @@ extension ResponseDecoder {
     }
 }
 
+extension ResponseDecoder {
+    /// The same answer, turned into another type: a case of an operation's per-status answer enum.
+    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Output) -> Mapped) -> ResponseDecoder<Mapped> {
+        let decode = self.decode
+        return ResponseDecoder<Mapped> { response, client throws(BinderyError) in
+            transform(try decode(response, client))
+        }
+    }
+
+    /// An operation whose success codes answer differently (`201` a file, `202` "not processed yet"): each status
+    /// decoded its own way; a success status the spec does not list is read as the first one.
+    public static func byStatus(_ decoders: KeyValuePairs<Int, Self>) -> Self {
+        let table = Array(decoders)
+        return Self { response, client throws(BinderyError) in
+            guard let first = table.first else {
+                throw BinderyError.invalidResponse("no answer is declared", response: response)
+            }
+            let decoder = table.first { $0.key == response.status.code }?.value ?? first.value
+            return try decoder.decode(response, client)
+        }
+    }
+}
+
 extension ResponseDecoder where Output == [UInt8] {
     /// The body as bytes (downloads, non-JSON responses).
     public static var raw: Self { Self { response, _ in response.body } }

@@ -1,11 +1,13 @@
 import BinderyRuntime
 import Foundation
 import GoldenRealWorld
+import Synchronization
 import Testing
 
 /// What large public OpenAPI specs use, generated from `Tests/Golden/RealWorld/spec.json` and sent for real:
-/// choices, maps, forms, text and binary bodies, mixed path segments, `#fragment` operations, OPTIONS and servers
-/// with variables, through the transport to a server on 127.0.0.1.
+/// choices, maps, forms, typed multipart parts, text and binary bodies, read-only members, answers by status,
+/// operations named by their place, mixed path segments, `#fragment` operations, OPTIONS and servers with
+/// variables, through the transport to a server on 127.0.0.1.
 @Suite struct RealWorldOpenAPIOverHTTPTests {
     func client(_ server: LoopbackServer) -> GoldenRealWorldClient {
         GoldenRealWorldClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
@@ -117,7 +119,7 @@ import Testing
         try await storage.files("f1").addComment("Looks good ✓").execute()
         let uploaded = try await storage.files("f1").uploadVersion(.bytes(png)).execute()
         #expect(uploaded.size == Int64(png.count))
-        #expect(try await storage.files("f1").getThumbnail(extension: .png).execute() == png)
+        #expect(try await storage.files("f1").getThumbnail(extension: .png).execute() == .ok(png))
 
         let comment = try #require(server.requests.first { $0.method == "POST" })
         #expect(comment.header("Content-Type") == "text/plain; charset=utf-8")
@@ -225,11 +227,138 @@ import Testing
         #expect(keys == ["f1", "enterprise", "invoice"])
     }
 
+    @Test func aModelReadFromTheServiceIsSentBackWithoutItsReadOnlyMembers() async throws {
+        let server = try await LoopbackServer([
+            "GET /files/upload_sessions/s1": { _ in
+                .init(json: #"{"id": "s1", "total_parts": 3, "file_size": 10, "x-new": true}"#)
+            },
+            "POST /files/upload_sessions": { _ in .init(status: 201, json: #"{"id": "s2", "total_parts": 1}"#) },
+        ])
+        defer { Task { await server.stop() } }
+        let storage = client(server)
+        var session = try await storage.files.uploadSessions("s1").request().get()
+        #expect(session.id == "s1")
+        session.fileSize = 20
+        let started = try await storage.files.uploadSessions.request().add(session)
+        #expect(started.id == "s2")
+        // `id` and `total_parts` are the service's: not echoed. What the caller set, and members this client does
+        // not know, still go.
+        let sent = try #require(server.requests.last)
+        #expect(try JSONValue.parse(sent.body) == ["file_size": 20, "x-new": true])
+        // The model itself keeps them.
+        #expect(session.totalParts == 3)
+        #expect(UploadSession.schema.readOnlyFieldNames == ["id", "total_parts"])
+    }
+
+    @Test func multipartPartsAreTypedArguments() async throws {
+        let server = try await LoopbackServer([
+            "POST /files/content": { _ in .init(status: 201, json: #"{"type": "file", "id": "f9", "name": "a.txt"}"#) }
+        ])
+        defer { Task { await server.stop() } }
+        var attributes = PostFilesContentRequestAttributes()
+        attributes.name = "a.txt"
+        attributes.parentId = "0"
+        let file = try await client(server).files.uploadContent(
+            attributes: attributes, file: MultipartFile(Array("hello".utf8), filename: "a.txt"),
+            preview: MultipartFile([0x89, 0x50], filename: "a.png"), note: "first"
+        )
+        .execute()
+        #expect(file.id == "f9")
+
+        let sent = try #require(server.requests.first)
+        let contentType = try #require(sent.header("Content-Type"))
+        let boundary = try #require(contentType.split(separator: "boundary=").last.map(String.init))
+        #expect(contentType.hasPrefix("multipart/form-data; "))
+        // Each part in order, with its name, and its content type where it has one: the JSON document in its own,
+        // a file in the caller's or else the spec's, a text field without one.
+        let parts = String(decoding: sent.body, as: UTF8.self).components(separatedBy: "--" + boundary)
+            .dropFirst().dropLast().map { String($0.dropFirst().dropLast()) }  // "\r\n" is one Character
+        #expect(
+            parts == [
+                "Content-Disposition: form-data; name=\"attributes\"\r\nContent-Type: application/json\r\n\r\n"
+                    + #"{"name":"a.txt","parent_id":"0"}"#,
+                "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\nhello",
+                "Content-Disposition: form-data; name=\"preview\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    + String(decoding: [0x89, 0x50] as [UInt8], as: UTF8.self),
+                "Content-Disposition: form-data; name=\"note\"\r\n\r\nfirst",
+            ])
+    }
+
+    @Test func eachSuccessStatusGivesItsOwnTypedAnswer() async throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+        let commits = Counter()
+        let server = try await LoopbackServer([
+            "POST /files/upload_sessions/s1/commit": { _ in
+                switch commits.next() {
+                case 1: .init(status: 202)
+                case 2: .init(status: 201, json: #"{"type": "file", "id": "f1", "size": 4}"#)
+                // A success status the spec does not list reads as the first one.
+                default: .init(status: 200, json: #"{"type": "file", "id": "f2"}"#)
+                }
+            },
+            "GET /files/f1/thumbnail.png": { _ in .init(status: 202) },
+            "GET /files/f1/thumbnail.jpg": { _ in .init(headers: ["Content-Type": "image/png"], body: png) },
+        ])
+        defer { Task { await server.stop() } }
+        let session = client(server).files.uploadSessions("s1")
+        #expect(try await session.commit().execute() == .accepted)
+        guard case .created(let file) = try await session.commit().execute() else {
+            Issue.record("expected the file")
+            return
+        }
+        #expect(file.size == 4)
+        #expect(try await session.commit().execute() == .created(File(storage: ["type": "file", "id": "f2"])))
+        let thumbnails = client(server).files("f1")
+        #expect(try await thumbnails.getThumbnail(extension: .png).execute() == .accepted)
+        #expect(try await thumbnails.getThumbnail(extension: .jpg).execute() == .ok(png))
+        // An error status is still an error, not an answer.
+        let failing = try await LoopbackServer([
+            "POST /files/upload_sessions/s1/commit": { _ in .init(status: 409, json: #"{"message": "busy"}"#) }
+        ])
+        defer { Task { await failing.stop() } }
+        await #expect(throws: BinderyError.self) {
+            try await client(failing).files.uploadSessions("s1").commit().execute()
+        }
+    }
+
+    /// `post_files_content`, `post_files_upload_sessions_id_commit`, `delete_folders_id`: ids that only spell the
+    /// method and the path are named by what they are where they are.
+    @Test func operationsWhoseIdsSpellTheirPathAreNamedByTheirPlace() async throws {
+        let server = try await LoopbackServer(["DELETE /folders/d1": { _ in .init(status: 204) }])
+        defer { Task { await server.stop() } }
+        try await client(server).folders("d1").delete(recursive: true).execute()
+        #expect(server.requests.first?.queryValue("recursive") == "true")
+        let routes = GoldenRealWorldService.descriptor.routes
+        guard
+            case .operation(let commit, _, _)? = routes.match(
+                method: .post, segments: ["files", "upload_sessions", "s1", "commit"]),
+            case .operation(let upload, _, _)? = routes.match(method: .post, segments: ["files", "content"])
+        else {
+            Issue.record("expected the commit and upload operations")
+            return
+        }
+        #expect(commit.name == "commit")
+        #expect(upload.name == "uploadContent")
+    }
+
     @Test func theServersVariablesMakeTheBaseURL() {
         #expect(GoldenRealWorldClient.defaultBaseURL.absoluteString == "https://us.storage.example.com/2.0")
         #expect(GoldenRealWorldClient.baseURL(region: "eu")?.absoluteString == "https://eu.storage.example.com/2.0")
         // A value stays inside its place: it never makes a path or another host.
         let hostile = GoldenRealWorldClient.baseURL(region: "evil.com/x")
         #expect(hostile.map { $0.path == "/2.0" && $0.host != "evil.com" } ?? true)
+    }
+}
+
+/// Counts calls from a server's handlers, which run concurrently.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
     }
 }

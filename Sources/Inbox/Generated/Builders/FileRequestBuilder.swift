@@ -72,4 +72,17 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
         request.setMultipartBody(form)
         return OperationRequest(client: client, request: request, decoder: .value([File].self))
     }
+
+    /// Uploads a file to attach to a draft (list its id in the draft's file_ids).
+    ///
+    /// The form's parts as typed arguments; `upload(_:)` takes any `MultipartForm`.
+    ///
+    /// - Parameters:
+    ///   - file: the `file` part, a file (`application/octet-stream`): The file's contents, with its file name in the
+    ///     part's Content-Disposition.
+    public func upload(file: MultipartFile) -> OperationRequest<[File]> {
+        var form = MultipartForm()
+        form.parts.append(.file("file", file))
+        return upload(form)
+    }
 }

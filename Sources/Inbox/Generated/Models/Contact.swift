@@ -18,17 +18,17 @@ public struct ContactFields: FieldSet {
 
     /// The contact's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "contact".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the contact belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The contact's name, which may be empty.
@@ -38,9 +38,9 @@ public struct ContactFields: FieldSet {
     public let email: Field<String>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.name = Field("name")
         self.email = Field("email")
     }

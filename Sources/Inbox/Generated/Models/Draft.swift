@@ -18,22 +18,22 @@ public struct DraftFields: FieldSet {
 
     /// The message's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "message" ("draft" for a draft).
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the message belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The thread the message belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let threadId: Field<String>
 
     /// The subject line.
@@ -56,12 +56,12 @@ public struct DraftFields: FieldSet {
 
     /// When the message was sent, in Unix seconds.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let date: Field<Int64>
 
     /// The start of the message's text.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let snippet: Field<String>
 
     /// The message's body as HTML.
@@ -69,7 +69,7 @@ public struct DraftFields: FieldSet {
 
     /// The message's attachments.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let files: Field<[File]>
 
     /// Whether the message is unread (older servers send "true").
@@ -90,20 +90,20 @@ public struct DraftFields: FieldSet {
     public let fileIds: Field<[String]>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
-        self.threadId = Field("thread_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
+        self.threadId = Field("thread_id", readOnly: true)
         self.subject = Field("subject")
         self.from = Field("from")
         self.to = Field("to")
         self.cc = Field("cc")
         self.bcc = Field("bcc")
         self.replyTo = Field("reply_to")
-        self.date = Field("date")
-        self.snippet = Field("snippet")
+        self.date = Field("date", readOnly: true)
+        self.snippet = Field("snippet", readOnly: true)
         self.body = Field("body")
-        self.files = Field("files")
+        self.files = Field("files", readOnly: true)
         self.unread = Field("unread", loose: true)
         self.headers = Field("headers")
         self.version = Field("version")

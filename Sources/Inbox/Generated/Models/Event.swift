@@ -18,17 +18,17 @@ public struct EventFields: FieldSet {
 
     /// The event's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "event".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the event belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The calendar the event is on.
@@ -59,16 +59,16 @@ public struct EventFields: FieldSet {
 
     /// For one occurrence of a recurring event, the id of the recurring event.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let masterEventId: Field<String>
 
     /// When the event happens: a moment, a span of time, a day or a span of days.
     public let when: Field<When>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.calendarId = Field("calendar_id")
         self.title = Field("title")
         self.description = Field("description")
@@ -78,7 +78,7 @@ public struct EventFields: FieldSet {
         self.busy = Field("busy", loose: true)
         self.status = Field("status")
         self.recurrence = Field("recurrence")
-        self.masterEventId = Field("master_event_id")
+        self.masterEventId = Field("master_event_id", readOnly: true)
         self.when = Field("when")
     }
 }

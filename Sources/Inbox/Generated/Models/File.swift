@@ -18,17 +18,17 @@ public struct FileFields: FieldSet {
 
     /// The file's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "file".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the file belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The file's name, which may be absent for inline parts.
@@ -47,9 +47,9 @@ public struct FileFields: FieldSet {
     public let isEmbedded: Field<Bool>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.filename = Field("filename")
         self.size = Field("size")
         self.contentType = Field("content_type")

@@ -18,17 +18,17 @@ public struct MailCalendarFields: FieldSet {
 
     /// The calendar's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "calendar".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the calendar belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The calendar's name.
@@ -41,9 +41,9 @@ public struct MailCalendarFields: FieldSet {
     public let readOnly: Field<Bool>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.name = Field("name")
         self.description = Field("description")
         self.readOnly = Field("read_only", loose: true)

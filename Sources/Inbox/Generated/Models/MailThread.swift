@@ -18,17 +18,17 @@ public struct MailThreadFields: FieldSet {
 
     /// The thread's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "thread".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the thread belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The subject of the thread's first message.
@@ -39,17 +39,17 @@ public struct MailThreadFields: FieldSet {
 
     /// When the first message was sent, in Unix seconds.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let firstMessageTimestamp: Field<Int64>
 
     /// When the latest message was sent, in Unix seconds.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let lastMessageTimestamp: Field<Int64>
 
     /// The start of the latest message's text.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let snippet: Field<String>
 
     /// The thread's tags.
@@ -57,43 +57,43 @@ public struct MailThreadFields: FieldSet {
 
     /// The ids of the thread's messages, oldest first.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let messageIds: Field<[String]>
 
     /// The ids of the thread's drafts.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let draftIds: Field<[String]>
 
     /// The thread's messages, without their bodies, with `view=expanded`.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let messages: Field<[Message]>
 
     /// The thread's drafts, without their bodies, with `view=expanded`.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let drafts: Field<[Message]>
 
     /// Bumped by every change to the thread.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let version: Field<Int32>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.subject = Field("subject")
         self.participants = Field("participants")
-        self.firstMessageTimestamp = Field("first_message_timestamp")
-        self.lastMessageTimestamp = Field("last_message_timestamp")
-        self.snippet = Field("snippet")
+        self.firstMessageTimestamp = Field("first_message_timestamp", readOnly: true)
+        self.lastMessageTimestamp = Field("last_message_timestamp", readOnly: true)
+        self.snippet = Field("snippet", readOnly: true)
         self.tags = Field("tags")
-        self.messageIds = Field("message_ids")
-        self.draftIds = Field("draft_ids")
-        self.messages = Field("messages")
-        self.drafts = Field("drafts")
-        self.version = Field("version")
+        self.messageIds = Field("message_ids", readOnly: true)
+        self.draftIds = Field("draft_ids", readOnly: true)
+        self.messages = Field("messages", readOnly: true)
+        self.drafts = Field("drafts", readOnly: true)
+        self.version = Field("version", readOnly: true)
     }
 }

@@ -18,22 +18,22 @@ public struct NamespaceFields: FieldSet {
 
     /// The namespace's id, used in every path under /n/.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "namespace".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace's id again, as on every other object.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The id of the account the namespace belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let accountId: Field<String>
 
     /// The account's email address.
@@ -43,10 +43,10 @@ public struct NamespaceFields: FieldSet {
     public let provider: Field<String>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
-        self.accountId = Field("account_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
+        self.accountId = Field("account_id", readOnly: true)
         self.emailAddress = Field("email_address")
         self.provider = Field("provider")
     }

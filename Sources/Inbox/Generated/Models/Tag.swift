@@ -18,17 +18,17 @@ public struct TagFields: FieldSet {
 
     /// The tag's id; for system tags, its name.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The object's type: "tag".
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let object: Field<String>
 
     /// The namespace the tag belongs to.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let namespaceId: Field<String>
 
     /// The tag's name.
@@ -36,26 +36,26 @@ public struct TagFields: FieldSet {
 
     /// Whether the tag is the system's, which cannot be renamed or applied by hand.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let readonly: Field<Bool>
 
     /// How many threads with the tag are unread.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let unreadCount: Field<Int64>
 
     /// How many threads have the tag.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let threadCount: Field<Int64>
 
     public init() {
-        self.id = Field("id")
-        self.object = Field("object")
-        self.namespaceId = Field("namespace_id")
+        self.id = Field("id", readOnly: true)
+        self.object = Field("object", readOnly: true)
+        self.namespaceId = Field("namespace_id", readOnly: true)
         self.name = Field("name")
-        self.readonly = Field("readonly", loose: true)
-        self.unreadCount = Field("unread_count")
-        self.threadCount = Field("thread_count")
+        self.readonly = Field("readonly", loose: true, readOnly: true)
+        self.unreadCount = Field("unread_count", readOnly: true)
+        self.threadCount = Field("thread_count", readOnly: true)
     }
 }

@@ -18,12 +18,12 @@ public struct AccountFields: FieldSet {
 
     /// The account's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The account's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The user's full name, or the office's name.
@@ -75,8 +75,8 @@ public struct AccountFields: FieldSet {
     public let getEmailUpdates: Field<Bool>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.firstName = Field("FirstName")
         self.lastName = Field("LastName")

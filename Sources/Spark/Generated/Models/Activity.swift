@@ -18,12 +18,12 @@ public struct ActivityFields: FieldSet {
 
     /// The activity's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The activity's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// What happened, such as ContactComment.
@@ -39,8 +39,8 @@ public struct ActivityFields: FieldSet {
     public let createdTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.activityType = Field("ActivityType")
         self.activityResourceUri = Field("ActivityResourceUri")
         self.activityId = Field("ActivityId", loose: true)

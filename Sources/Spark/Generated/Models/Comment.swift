@@ -18,12 +18,12 @@ public struct CommentFields: FieldSet {
 
     /// The comment's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The comment's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The text.
@@ -54,8 +54,8 @@ public struct CommentFields: FieldSet {
     public let modificationTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.comment = Field("Comment")
         self.referenceType = Field("ReferenceType")
         self.referenceId = Field("ReferenceId", loose: true)

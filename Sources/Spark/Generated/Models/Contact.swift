@@ -18,12 +18,12 @@ public struct ContactFields: FieldSet {
 
     /// The contact's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The contact's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The name shown for the contact.
@@ -43,7 +43,7 @@ public struct ContactFields: FieldSet {
 
     /// When the contact last changed.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let modificationTimestamp: Field<Date>
 
     /// The user's tags on the contact, such as Buyer.
@@ -53,14 +53,14 @@ public struct ContactFields: FieldSet {
     public let homeStreetAddress: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.displayName = Field("DisplayName")
         self.givenName = Field("GivenName")
         self.familyName = Field("FamilyName")
         self.primaryEmail = Field("PrimaryEmail")
         self.primaryPhone = Field("PrimaryPhone", loose: true)
-        self.modificationTimestamp = Field("ModificationTimestamp")
+        self.modificationTimestamp = Field("ModificationTimestamp", readOnly: true)
         self.tags = Field("Tags")
         self.homeStreetAddress = Field("HomeStreetAddress")
     }

@@ -21,11 +21,11 @@ public struct ContactTagFields: FieldSet {
 
     /// The path of the tag's contacts, such as `/v1/contacts/tags/Current Buyers`.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     public init() {
         self.tag = Field("Tag")
-        self.resourceUri = Field("ResourceUri")
+        self.resourceUri = Field("ResourceUri", readOnly: true)
     }
 }

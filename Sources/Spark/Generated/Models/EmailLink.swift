@@ -18,10 +18,10 @@ public struct EmailLinkFields: FieldSet {
 
     /// The link's id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
+        self.id = Field("Id", loose: true, readOnly: true)
     }
 }

@@ -18,7 +18,7 @@ public struct FloorPlanFields: FieldSet {
 
     /// The plan's number (a number, not a 26-digit id).
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<Int64>
 
     /// The plan's title.
@@ -28,7 +28,7 @@ public struct FloorPlanFields: FieldSet {
     public let images: Field<[FloorPlanImage]>
 
     public init() {
-        self.id = Field("Id", loose: true)
+        self.id = Field("Id", loose: true, readOnly: true)
         self.name = Field("Name")
         self.images = Field("Images")
     }

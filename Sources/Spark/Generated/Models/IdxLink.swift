@@ -18,12 +18,12 @@ public struct IdxLinkFields: FieldSet {
 
     /// The link's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The link's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The link's name.
@@ -39,8 +39,8 @@ public struct IdxLinkFields: FieldSet {
     public let uri: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.linkType = Field("LinkType")
         self.linkId = Field("LinkId")

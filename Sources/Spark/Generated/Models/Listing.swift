@@ -18,12 +18,12 @@ public struct ListingFields: FieldSet {
 
     /// The listing's 26-digit numeric id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The listing's path, such as `/v1/listings/20060412165917817933000000`.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The listing's data, keyed by standard field name.
@@ -42,8 +42,8 @@ public struct ListingFields: FieldSet {
     public let tourOfHomes: Field<[TourOfHomes]>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.standardFields = Field("StandardFields")
         self.photos = Field("Photos")
         self.floPlans = Field("FloPlans")

@@ -18,12 +18,12 @@ public struct ListingCartFields: FieldSet {
 
     /// The cart's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The cart's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The cart's name.
@@ -39,8 +39,8 @@ public struct ListingCartFields: FieldSet {
     public let portalCartType: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.listingCount = Field("ListingCount", loose: true)
         self.listingIds = Field("ListingIds")

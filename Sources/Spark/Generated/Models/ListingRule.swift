@@ -18,12 +18,12 @@ public struct ListingRuleFields: FieldSet {
 
     /// The rule's number.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<Int64>
 
     /// The rule's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The property type code it applies to.
@@ -63,8 +63,8 @@ public struct ListingRuleFields: FieldSet {
     public let modificationTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.propertyType = Field("PropertyType")
         self.domain = Field("Domain")
         self.group = Field("Group")

@@ -18,12 +18,12 @@ public struct ListingSortFields: FieldSet {
 
     /// The sort's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The sort's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The sort's name.
@@ -48,8 +48,8 @@ public struct ListingSortFields: FieldSet {
     public let modificationTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.ownerId = Field("OwnerId", loose: true)
         self.mlsId = Field("MlsId", loose: true)

@@ -18,12 +18,12 @@ public struct MessageFields: FieldSet {
 
     /// The message's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The message's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The kind of message, such as ShowingRequest.
@@ -65,8 +65,8 @@ public struct MessageFields: FieldSet {
     public let modificationTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.type = Field("Type")
         self.subject = Field("Subject")
         self.body = Field("Body")

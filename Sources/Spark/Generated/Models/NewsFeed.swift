@@ -18,12 +18,12 @@ public struct NewsFeedFields: FieldSet {
 
     /// The feed's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The feed's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The feed's name.
@@ -66,8 +66,8 @@ public struct NewsFeedFields: FieldSet {
     public let subscription: Field<SavedSearch>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.type = Field("Type")
         self.active = Field("Active", loose: true)

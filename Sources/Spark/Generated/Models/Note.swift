@@ -21,11 +21,11 @@ public struct NoteFields: FieldSet {
 
     /// The note's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     public init() {
         self.note = Field("Note")
-        self.resourceUri = Field("ResourceUri")
+        self.resourceUri = Field("ResourceUri", readOnly: true)
     }
 }

@@ -18,7 +18,7 @@ public struct NotificationFields: FieldSet {
 
     /// The notification's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The kind of notification, such as OperationComplete.
@@ -52,7 +52,7 @@ public struct NotificationFields: FieldSet {
     public let readTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
+        self.id = Field("Id", loose: true, readOnly: true)
         self.type = Field("Type")
         self.message = Field("Message")
         self.browserUri = Field("BrowserUri")

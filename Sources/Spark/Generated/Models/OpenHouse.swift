@@ -18,12 +18,12 @@ public struct OpenHouseFields: FieldSet {
 
     /// The open house's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The open house's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY (such as 10/01/2010), not ISO 8601.
@@ -39,8 +39,8 @@ public struct OpenHouseFields: FieldSet {
     public let comments: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.date = Field("Date")
         self.startTime = Field("StartTime")
         self.endTime = Field("EndTime")

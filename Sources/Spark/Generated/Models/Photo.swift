@@ -18,12 +18,12 @@ public struct PhotoFields: FieldSet {
 
     /// The photo's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The photo's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The photo's short title.
@@ -63,8 +63,8 @@ public struct PhotoFields: FieldSet {
     public let uriLarge: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.caption = Field("Caption")
         self.primary = Field("Primary", loose: true)

@@ -18,12 +18,12 @@ public struct PortalFields: FieldSet {
 
     /// The portal's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The portal's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the owning agent.
@@ -45,8 +45,8 @@ public struct PortalFields: FieldSet {
     public let modificationTimestamp: Field<Date>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.ownerId = Field("OwnerId", loose: true)
         self.name = Field("Name")
         self.displayName = Field("DisplayName")

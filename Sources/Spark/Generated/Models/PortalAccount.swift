@@ -18,12 +18,12 @@ public struct PortalAccountFields: FieldSet {
 
     /// The account's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The account's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the agent who owns the portal.
@@ -42,8 +42,8 @@ public struct PortalAccountFields: FieldSet {
     public let settings: Field<PortalAccountSettings>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.ownerId = Field("OwnerId", loose: true)
         self.loginName = Field("LoginName")
         self.password = Field("Password")

@@ -18,7 +18,7 @@ public struct RentalCalendarEntryFields: FieldSet {
 
     /// The period's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The first day.
@@ -31,7 +31,7 @@ public struct RentalCalendarEntryFields: FieldSet {
     public let type: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
+        self.id = Field("Id", loose: true, readOnly: true)
         self.startDate = Field("StartDate")
         self.endDate = Field("EndDate")
         self.type = Field("Type")

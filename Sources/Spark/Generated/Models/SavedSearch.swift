@@ -18,12 +18,12 @@ public struct SavedSearchFields: FieldSet {
 
     /// The search's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The search's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The search's name.
@@ -56,8 +56,8 @@ public struct SavedSearchFields: FieldSet {
     public let newsFeeds: Field<[NewsFeed]>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.description = Field("Description")
         self.filter = Field("Filter")

@@ -18,12 +18,12 @@ public struct SharedLinkFields: FieldSet {
 
     /// The link's short id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The link's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// Which listing data the link shows, such as Public.
@@ -36,8 +36,8 @@ public struct SharedLinkFields: FieldSet {
     public let savedSearch: Field<SavedSearch>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.mode = Field("Mode")
         self.listingCart = Field("ListingCart")
         self.savedSearch = Field("SavedSearch")

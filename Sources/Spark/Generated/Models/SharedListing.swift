@@ -18,12 +18,12 @@ public struct SharedListingFields: FieldSet {
 
     /// The share's short id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The share's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The public page's address.
@@ -36,8 +36,8 @@ public struct SharedListingFields: FieldSet {
     public let mode: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.sharedUri = Field("SharedUri")
         self.listingIds = Field("ListingIds")
         self.mode = Field("Mode")

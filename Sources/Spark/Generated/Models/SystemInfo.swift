@@ -18,7 +18,7 @@ public struct SystemInfoFields: FieldSet {
 
     /// The user's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The user's name.
@@ -40,7 +40,7 @@ public struct SystemInfoFields: FieldSet {
     public let configuration: Field<[SystemConfiguration]>
 
     public init() {
-        self.id = Field("Id", loose: true)
+        self.id = Field("Id", loose: true, readOnly: true)
         self.name = Field("Name")
         self.office = Field("Office")
         self.officeId = Field("OfficeId", loose: true)

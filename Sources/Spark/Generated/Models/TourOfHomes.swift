@@ -18,12 +18,12 @@ public struct TourOfHomesFields: FieldSet {
 
     /// The tour's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The tour's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY, not ISO 8601.
@@ -42,8 +42,8 @@ public struct TourOfHomesFields: FieldSet {
     public let additionalInfo: Field<[[String: String]]>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.date = Field("Date")
         self.startTime = Field("StartTime")
         self.endTime = Field("EndTime")

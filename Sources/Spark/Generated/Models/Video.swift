@@ -18,12 +18,12 @@ public struct VideoFields: FieldSet {
 
     /// The video's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The video's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The video's title.
@@ -42,8 +42,8 @@ public struct VideoFields: FieldSet {
     public let privacy: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.caption = Field("Caption")
         self.objectHtml = Field("ObjectHtml")

@@ -18,12 +18,12 @@ public struct VirtualTourFields: FieldSet {
 
     /// The tour's 26-digit id.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     /// The tour's path.
     ///
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
     /// The tour's title.
@@ -39,8 +39,8 @@ public struct VirtualTourFields: FieldSet {
     public let privacy: Field<String>
 
     public init() {
-        self.id = Field("Id", loose: true)
-        self.resourceUri = Field("ResourceUri")
+        self.id = Field("Id", loose: true, readOnly: true)
+        self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")
         self.uri = Field("Uri")
         self.type = Field("Type")

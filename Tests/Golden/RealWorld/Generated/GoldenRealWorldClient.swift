@@ -7,8 +7,9 @@ import Foundation
 /// Storage
 ///
 /// A reduced file-storage API in the shape of large public specs (Box's among them): written here from the constructs
-/// such specs use, not copied from any. It exercises oneOf and anyOf choices, maps, forms, text and binary bodies,
-/// mixed path segments, fragments, OPTIONS and servers with variables.
+/// such specs use, not copied from any. It exercises oneOf and anyOf choices, maps, forms, typed multipart parts, text
+/// and binary bodies, read-only and write-only members, answers that differ by status, operationIds that only spell the
+/// method and path, mixed path segments, fragments, OPTIONS and servers with variables.
 ///
 /// Start here: its members lead to every resource of the service.
 ///

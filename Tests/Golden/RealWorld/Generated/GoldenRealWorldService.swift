@@ -35,6 +35,8 @@ public enum GoldenRealWorldService {
                 Items.self,
                 MetadataInstance.self,
                 MetadataInstances.self,
+                PostFilesContentRequest.self,
+                PostFilesContentRequestAttributes.self,
                 SharedLink.self,
                 TokenRequest.self,
                 UploadSession.self,

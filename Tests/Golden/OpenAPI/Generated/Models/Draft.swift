@@ -19,7 +19,7 @@ public struct DraftFields: FieldSet {
     /// Bumped by every change.
     public let version: Field<Int32>
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let subject: Field<String>
@@ -34,7 +34,7 @@ public struct DraftFields: FieldSet {
 
     public init() {
         self.version = Field("version")
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.subject = Field("subject")
         self.body = Field("body")
         self.to = Field("to")

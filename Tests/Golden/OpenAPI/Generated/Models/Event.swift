@@ -14,7 +14,7 @@ public struct EventFields: FieldSet {
     public static let all = EventFields()
     public static let schema = ModelSchema("sample.mail.Event", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let title: Field<String>
@@ -22,7 +22,7 @@ public struct EventFields: FieldSet {
     public let location: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.title = Field("title")
         self.when = Field("when")
         self.location = Field("location")

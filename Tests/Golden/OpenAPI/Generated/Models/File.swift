@@ -14,7 +14,7 @@ public struct FileFields: FieldSet {
     public static let all = FileFields()
     public static let schema = ModelSchema("sample.mail.File", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let filename: Field<String>
@@ -22,7 +22,7 @@ public struct FileFields: FieldSet {
     public let contentType: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.filename = Field("filename")
         self.size = Field("size")
         self.contentType = Field("content_type")

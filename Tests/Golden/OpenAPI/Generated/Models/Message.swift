@@ -14,7 +14,7 @@ public struct MessageFields: FieldSet {
     public static let all = MessageFields()
     public static let schema = ModelSchema("sample.mail.Message", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let threadId: Field<String>
@@ -27,7 +27,7 @@ public struct MessageFields: FieldSet {
     public let body: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.threadId = Field("thread_id")
         self.subject = Field("subject")
         self.from = Field("from")

@@ -16,7 +16,7 @@ public struct NamespaceFields: FieldSet {
     public static let all = NamespaceFields()
     public static let schema = ModelSchema("sample.mail.Namespace", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let emailAddress: Field<String>
@@ -24,7 +24,7 @@ public struct NamespaceFields: FieldSet {
     public let accountId: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.emailAddress = Field("email_address")
         self.provider = Field("provider")
         self.accountId = Field("account_id")

@@ -16,12 +16,12 @@ public struct ThreadFields: FieldSet {
     public static let all = ThreadFields()
     public static let schema = ModelSchema("sample.mail.Thread", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let subject: Field<String>
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let snippet: Field<String>
 
     public let participants: Field<[ThreadParticipants]>
@@ -36,9 +36,9 @@ public struct ThreadFields: FieldSet {
     public let state: Field<ThreadState>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.subject = Field("subject")
-        self.snippet = Field("snippet")
+        self.snippet = Field("snippet", readOnly: true)
         self.participants = Field("participants")
         self.lastMessageTimestamp = Field("last_message_timestamp")
         self.unread = Field("unread", loose: true)

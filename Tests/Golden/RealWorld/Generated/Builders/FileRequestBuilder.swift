@@ -32,6 +32,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
             .init("getThumbnail", .get, ["thumbnail.{extension}"]),
             .init("uploadVersion", .put, ["content"], response: .model(File.self)),
             .init("addComment", .post, ["comments"]),
+            .init("uploadContent", .post, ["content"], onCollection: true, response: .model(File.self)),
         ]
     )
 
@@ -69,9 +70,25 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     /// Download a thumbnail image.
     ///
     /// - Remark: Generated from `storage.File/getThumbnail` (GET).
-    public func getThumbnail(`extension`: GetThumbnailExtension) -> OperationRequest<[UInt8]> {
+    public func getThumbnail(`extension`: GetThumbnailExtension) -> OperationRequest<GetThumbnailAnswer> {
         let request = APIRequest(method: .get, path: path.appending("thumbnail.\(ResourcePath.text(of: `extension`))"))
-        return OperationRequest(client: client, request: request, decoder: .raw)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .byStatus([
+                200: ResponseDecoder<[UInt8]>.raw.map { .ok($0) },
+                202: ResponseDecoder<Void>.empty.map { _ in .accepted },
+            ])
+        )
+    }
+
+    /// What `getThumbnail` answers, by status: each success status the spec lists.
+    public enum GetThumbnailAnswer: Sendable, Hashable {
+        /// `200`: The image.
+        case ok([UInt8])
+
+        /// `202`: Not ready yet; try again later.
+        case accepted
     }
 
     /// Replace a file's bytes.
@@ -98,5 +115,37 @@ extension CollectionRequestBuilder where Item == FileRequestBuilder {
     /// `uploadSessions.request()` lists them; `uploadSessions("upload_session_id")` addresses one.
     public var uploadSessions: CollectionRequestBuilder<UploadSessionRequestBuilder> {
         .init(client: client, path: path.appending("upload_sessions"))
+    }
+
+    /// Upload a new file: its attributes, then its bytes.
+    ///
+    /// - Remark: Generated from `storage.File/uploadContent` (POST).
+    public func uploadContent(_ form: MultipartForm) -> OperationRequest<File> {
+        var request = APIRequest(method: .post, path: path.appending("content"))
+        request.setMultipartBody(form)
+        return OperationRequest(client: client, request: request, decoder: .model(File.self))
+    }
+
+    /// Upload a new file: its attributes, then its bytes.
+    ///
+    /// The form's parts as typed arguments; `uploadContent(_:)` takes any `MultipartForm`.
+    ///
+    /// - Parameters:
+    ///   - attributes: the `attributes` part: Where the file goes and what it is called; must come before the bytes.
+    ///   - file: the `file` part, a file (`application/octet-stream`): The content.
+    ///   - preview: the `preview` part, a file (`image/png`).
+    ///   - note: the `note` part.
+    public func uploadContent(
+        attributes: PostFilesContentRequestAttributes,
+        file: MultipartFile,
+        preview: MultipartFile? = nil,
+        note: String? = nil
+    ) -> OperationRequest<File> {
+        var form = MultipartForm()
+        form.parts.append(.text(name: "attributes", contentType: "application/json", value: attributes.json.jsonText))
+        form.parts.append(.file("file", file))
+        if let preview { form.parts.append(.file("preview", preview, declaredType: "image/png")) }
+        if let note { form.parts.append(.field(name: "note", value: note)) }
+        return uploadContent(form)
     }
 }

@@ -21,8 +21,18 @@ public struct FolderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.Folder",
         model: Folder.self,
-        children: [.init("items", "storage.Items", collection: false)]
+        children: [.init("items", "storage.Items", collection: false)],
+        operations: [.init("delete", .delete, [])]
     )
 
     public var items: ItemsRequestBuilder { .init(client: client, path: path.appending("items")) }
+
+    /// Delete a folder; one that is not empty only when recursive.
+    ///
+    /// - Remark: Generated from `storage.Folder/delete` (DELETE).
+    public func delete(recursive: Bool? = nil) -> OperationRequest<Void> {
+        var request = APIRequest(method: .delete, path: path)
+        request.setQuery("recursive", json: recursive)
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 }

@@ -27,7 +27,7 @@ public struct Oauth2RequestBuilder: RequestBuilder {
     /// - Remark: Generated from `storage.oauth2/requestToken` (POST).
     public func requestToken(_ body: TokenRequest) -> OperationRequest<AccessToken> {
         var request = APIRequest(method: .post, path: path.appending("token"))
-        request.setFormBody(body.json)
+        request.setFormBody(.object(body.requestMembers))
         return OperationRequest(client: client, request: request, decoder: .model(AccessToken.self))
     }
 }

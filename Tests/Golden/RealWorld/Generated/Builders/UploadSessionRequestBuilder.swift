@@ -18,5 +18,33 @@ public struct UploadSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("storage.UploadSession", model: UploadSession.self)
+    public static let route = ResourceRoute(
+        "storage.UploadSession",
+        model: UploadSession.self,
+        operations: [.init("commit", .post, ["commit"], response: .model(File.self))]
+    )
+
+    /// Finish a chunked upload.
+    ///
+    /// - Remark: Generated from `storage.UploadSession/commit` (POST).
+    public func commit() -> OperationRequest<CommitAnswer> {
+        let request = APIRequest(method: .post, path: path.appending("commit"))
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .byStatus([
+                201: ResponseDecoder<File>.model(File.self).map { .created($0) },
+                202: ResponseDecoder<Void>.empty.map { _ in .accepted },
+            ])
+        )
+    }
+
+    /// What `commit` answers, by status: each success status the spec lists.
+    public enum CommitAnswer: Sendable, Hashable {
+        /// `201`: The file, once its parts are processed.
+        case created(File)
+
+        /// `202`: The parts are still being processed; commit again later.
+        case accepted
+    }
 }

@@ -16,7 +16,7 @@ public struct FileFields: FieldSet {
     public static let all = FileFields()
     public static let schema = ModelSchema("storage.File", base: ItemBase.self, fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let etag: Field<String>
@@ -38,7 +38,7 @@ public struct FileFields: FieldSet {
     public let metadata: Field<[String: String]>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")
         self.name = Field("name")

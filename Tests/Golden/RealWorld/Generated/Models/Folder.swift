@@ -16,7 +16,7 @@ public struct FolderFields: FieldSet {
     public static let all = FolderFields()
     public static let schema = ModelSchema("storage.Folder", base: ItemBase.self, fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let etag: Field<String>
@@ -28,7 +28,7 @@ public struct FolderFields: FieldSet {
     public let itemCount: Field<Int32>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")
         self.name = Field("name")

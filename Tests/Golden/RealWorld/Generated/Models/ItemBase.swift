@@ -19,13 +19,13 @@ public struct ItemBaseFields: FieldSet {
         fields: all
     )
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let etag: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
     }
 }

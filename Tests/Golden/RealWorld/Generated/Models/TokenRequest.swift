@@ -17,7 +17,7 @@ public struct TokenRequestFields: FieldSet {
     public let code: Field<String>
     public let clientId: Field<String>
 
-    /// Sent to the service, never returned by it.
+    /// Sent to the service, never returned by it: answers may leave it out, even when required.
     public let clientSecret: Field<String>
 
     public let scope: Field<[String]>

@@ -14,17 +14,17 @@ public struct UploadSessionFields: FieldSet {
     public static let all = UploadSessionFields()
     public static let schema = ModelSchema("storage.UploadSession", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let fileSize: Field<Int64>
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let totalParts: Field<Int32>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.fileSize = Field("file_size")
-        self.totalParts = Field("total_parts")
+        self.totalParts = Field("total_parts", readOnly: true)
     }
 }

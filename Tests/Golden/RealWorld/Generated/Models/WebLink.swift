@@ -16,7 +16,7 @@ public struct WebLinkFields: FieldSet {
     public static let all = WebLinkFields()
     public static let schema = ModelSchema("storage.WebLink", base: ItemBase.self, fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let etag: Field<String>
@@ -27,7 +27,7 @@ public struct WebLinkFields: FieldSet {
     public let url: Field<String>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")
         self.url = Field("url")

@@ -14,14 +14,14 @@ public struct TodoFields: FieldSet {
     public static let all = TodoFields()
     public static let schema = ModelSchema("tasks.Todo", fields: all)
 
-    /// Set by the service: read it, do not send it.
+    /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
     public let title: Field<String>
     public let done: Field<Bool>
 
     public init() {
-        self.id = Field("id")
+        self.id = Field("id", readOnly: true)
         self.title = Field("title")
         self.done = Field("done")
     }
