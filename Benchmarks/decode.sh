@@ -91,15 +91,19 @@ times its size. Peak: $reset_note.
 
 What the figures say (\`perf record\` of \`decode-bench profile page|record|read|encode\`, 2026-11-25):
 
-- Page: ~35% parsing into \`JSONValue\` (\`parseString\`: UTF-8 validation, a \`String\` per key and value), ~43%
-  \`ModelSchema.validate\` (linear key search per declared field, 36 for a driveItem; generic metadata lookups; a
-  \`ModelSchema\` copy per nested object; dates ~2%), much of the rest freeing the tree's small arrays.
-- Cache record: \`JSONValue.init(from:)\` probes each value with \`try?\`; each failed probe builds a
-  \`DecodingError\` and its coding path. Probing unkeyed, keyed, \`Bool\`, \`Int64\`, \`Double\`, then \`String\` spent
-  ~30% in \`_CodingPathNode.path\` and measured 5.3×; probing \`String\`, keyed, \`Bool\`, \`Int64\`, \`Double\`, then
-  unkeyed (models hold mostly strings and objects) measures 2.5×.
-- Reads: a key path into a copy of the whole \`DriveItemFields\` table, generic metadata, then the linear key search,
-  and a date parsed on every read; a stored property costs about 1 ns, so ≤ 2× needs values held decoded.
+- Page: validation walks a payload's members and finds each declared field by hash (it used to search the object
+  for each of a driveItem's 36 fields), builds a JSON path only while a failure unwinds, and reaches nested types'
+  schemas by reference. The parser builds containers on shared stacks copied out at exactly their size, keeps long
+  member names once per document, and decodes ASCII text without the generic validating initializer. What is
+  left is mostly the tree itself: a \`String\` per key and value, and freeing them.
+- Cache record: Foundation's \`JSONDecoder\` gives a \`Decodable\` no access to the bytes under it, so a model
+  inside a user's type is rebuilt value by value through its containers, and each value's kind is found by
+  probing (a failed probe builds a \`DecodingError\` and its coding path). Probing \`String\` first, then keyed,
+  \`Bool\`, \`Int64\`, \`Double\`, unkeyed (models hold mostly strings and objects) is the cheapest order found.
+- Reads: a read loads its \`Field\` at the key path's offset in the schema's one copy of the field table (it
+  used to project the key path from a copy of the whole table), finds the member comparing lengths before text,
+  and converts the value (a date is parsed on every read). A stored property costs about 1 ns; ≤ 2× would need
+  every value held decoded beside the JSON, which the models do not do.
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD
