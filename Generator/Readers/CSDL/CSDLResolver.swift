@@ -119,6 +119,9 @@ struct CSDLResolver {
         }
         declarations.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         var firstLocations: [QualifiedName: SourceLocation] = [:]
+        firstLocations.reserveCapacity(declarations.count)
+        declaredTypes.reserveCapacity(declarations.count)
+        operationNames.reserveCapacity(document.operations.count)
         for declaration in declarations {
             if let first = firstLocations[declaration.name] {
                 diagnostics.error(
