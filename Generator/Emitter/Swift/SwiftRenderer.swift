@@ -683,14 +683,25 @@ enum DocWrapper {
 
     /// The words of a line; a code span with spaces in it is one word.
     private static func words(_ text: Substring) -> [Substring] {
+        // ASCII, nearly every line, is split by its bytes: stepping by characters costs a grapheme break each.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return words(of: text, in: text.utf8, backtick: UInt8(ascii: "`"), space: UInt8(ascii: " "))
+        }
+        return words(of: text, in: text, backtick: "`", space: " ")
+    }
+
+    /// `words`, stepping through `view` (the text's bytes or its characters).
+    private static func words<View: Collection>(
+        of text: Substring, in view: View, backtick: View.Element, space: View.Element
+    ) -> [Substring] where View.Index == Substring.Index, View.Element: Equatable {
         var words: [Substring] = []
         var start: Substring.Index?
         var inCode = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "`" { inCode.toggle() }
-            if character == " ", !inCode {
+        var index = view.startIndex
+        while index < view.endIndex {
+            let element = view[index]
+            if element == backtick { inCode.toggle() }
+            if element == space, !inCode {
                 if let wordStart = start {
                     words.append(text[wordStart..<index])
                     start = nil
@@ -698,7 +709,7 @@ enum DocWrapper {
             } else if start == nil {
                 start = index
             }
-            index = text.index(after: index)
+            index = view.index(after: index)
         }
         if let wordStart = start { words.append(text[wordStart..<text.endIndex]) }
         return words
