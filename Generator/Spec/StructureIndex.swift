@@ -45,13 +45,19 @@ public enum BaseTypes {
 public struct StructureIndex: Sendable {
     /// In spec order.
     public let structures: [StructureSpec]
-    public let byName: [QualifiedName: StructureSpec]
+    /// Where each name first appears in `structures` (positions, not copies: building it retains nothing).
+    private let positions: [QualifiedName: Int]
     /// Types derived directly from each base, in spec order.
     public let derived: [QualifiedName: [QualifiedName]]
 
     public init(_ structures: [StructureSpec]) {
         self.structures = structures
-        byName = Dictionary(structures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var positions: [QualifiedName: Int] = [:]
+        positions.reserveCapacity(structures.count)
+        for (position, structure) in structures.enumerated() where positions[structure.name] == nil {
+            positions[structure.name] = position
+        }
+        self.positions = positions
         var derived: [QualifiedName: [QualifiedName]] = [:]
         for structure in structures {
             if let base = structure.baseType { derived[base, default: []].append(structure.name) }
@@ -59,7 +65,7 @@ public struct StructureIndex: Sendable {
         self.derived = derived
     }
 
-    public subscript(name: QualifiedName) -> StructureSpec? { byName[name] }
+    public subscript(name: QualifiedName) -> StructureSpec? { positions[name].map { structures[$0] } }
 
     /// The type and its ancestors, root first; stops at a base that is missing or repeats.
     public func lineage(of structure: StructureSpec) -> [StructureSpec] {
@@ -69,26 +75,53 @@ public struct StructureIndex: Sendable {
     /// The type's bases, nearest first; stops at a base that is missing or repeats.
     public func ancestors(of structure: StructureSpec) -> [StructureSpec] {
         let chain = BaseTypes.chain(from: structure.name) { name in
-            name == structure.name ? structure.baseType.flatMap { byName[$0] != nil ? $0 : nil } : indexedBase(of: name)
+            name == structure.name
+                ? structure.baseType.flatMap { positions[$0] != nil ? $0 : nil } : indexedBase(of: name)
         }
-        return chain.dropFirst().compactMap { byName[$0] }
+        return chain.dropFirst().compactMap { self[$0] }
     }
 
     /// Each base-type cycle once, starting at its member declared first, in declaration order.
     public func baseTypeCycles() -> [[StructureSpec]] {
-        BaseTypes.cycles(among: structures.map(\.name), base: indexedBase(of:)).map { $0.compactMap { byName[$0] } }
+        guard hasBaseTypeCycle() else { return [] }
+        return BaseTypes.cycles(among: structures.map(\.name), base: indexedBase(of:)).map {
+            $0.compactMap { self[$0] }
+        }
+    }
+
+    /// Whether following base types from some structure comes back to it: one pass over positions, so the
+    /// usual answer (no) costs no sets or dictionaries of names.
+    private func hasBaseTypeCycle() -> Bool {
+        // The position of each structure's base in the index (as `indexedBase` sees it), -1 for none.
+        let bases = structures.map { structure in structure.baseType.flatMap { positions[$0] } ?? -1 }
+        // 0: not visited, 1: on the current path, 2: known to end without a cycle.
+        var state = [UInt8](repeating: 0, count: structures.count)
+        for start in structures.indices where state[start] == 0 {
+            var path: [Int] = []
+            var current = start
+            // Structures repeated under one name are reached at the first position, as `indexedBase` reads them.
+            while current >= 0, state[current] == 0 {
+                state[current] = 1
+                path.append(current)
+                current = bases[positions[structures[current].name] ?? current]
+            }
+            if current >= 0, state[current] == 1 { return true }
+            for position in path { state[position] = 2 }
+        }
+        return false
     }
 
     /// The base type of `name`, when both are in the index.
     private func indexedBase(of name: QualifiedName) -> QualifiedName? {
-        guard let base = byName[name]?.baseType, byName[base] != nil else { return nil }
+        guard let position = positions[name], let base = structures[position].baseType, positions[base] != nil
+        else { return nil }
         return base
     }
 
     /// The first non-abstract type derived (at any depth) from `name`, in spec order.
     public func firstConcreteDescendant(of name: QualifiedName) -> QualifiedName? {
         for child in derived[name] ?? [] {
-            if byName[child]?.isAbstract == false { return child }
+            if self[child]?.isAbstract == false { return child }
             if let deeper = firstConcreteDescendant(of: child) { return deeper }
         }
         return nil

@@ -6,9 +6,20 @@ import Synchronization
 public enum SwiftNames {
     /// `driveItem` → `DriveItem`, `microsoft.graph.security.alert` (in namespace `security`) → `SecurityAlert`.
     public static func typeName(_ name: String) -> String {
-        let words = splitWords(name)
-        guard !words.isEmpty else { return "Unnamed" }
-        var result = words.map(capitalized).joined()
+        var result: String
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(name.utf8)
+            let words = asciiWordRanges(bytes)
+            guard !words.isEmpty else { return "Unnamed" }
+            var capitalized: [UInt8] = []
+            capitalized.reserveCapacity(bytes.count)
+            appendCapitalized(words[...], of: bytes, to: &capitalized)
+            result = String(decoding: capitalized, as: UTF8.self)
+        } else {
+            let words = splitWordsUnicode(name)
+            guard !words.isEmpty else { return "Unnamed" }
+            result = words.map(capitalized).joined()
+        }
         if let first = result.unicodeScalars.first, !isIdentifierStart(first) { result = "_" + result }
         if typeNamesToAvoid.contains(result) { result += "Model" }
         return result
@@ -34,11 +45,74 @@ public enum SwiftNames {
             if let lastDot = stripped.lastIndex(of: ".") { stripped = stripped[stripped.index(after: lastDot)...] }
         }
         while stripped.hasPrefix("$") { stripped = stripped.dropFirst() }
+        if stripped.utf8.allSatisfy({ $0 < 0x80 }) { return asciiIdentifier(Array(stripped.utf8)) }
         let words = splitWords(String(stripped))
         guard let first = words.first else { return "value" }
         var result = lowercasedFirstWord(first) + words.dropFirst().map(capitalized).joined()
         if let scalar = result.unicodeScalars.first, !isIdentifierStart(scalar) { result = "_" + result }
         return result
+    }
+
+    /// `identifier` of ASCII text, composed byte by byte: the same words and casing without a `String` per word.
+    private static func asciiIdentifier(_ bytes: [UInt8]) -> String {
+        let words = asciiWordRanges(bytes)
+        guard let first = words.first else { return "value" }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 1)
+        // A first word that starts with a digit cannot start an identifier.
+        if isDigitByte(bytes[first.lowerBound]) { result.append(UInt8(ascii: "_")) }
+        // `URL` → `url`, `Drive` → `drive`, `iOS` stays `iOS`.
+        let lowersAll = bytes[first].allSatisfy { isUpperByte($0) || isDigitByte($0) }
+        for index in first {
+            let byte = bytes[index]
+            result.append(index == first.lowerBound || lowersAll ? lowercased(byte) : byte)
+        }
+        appendCapitalized(words.dropFirst(), of: bytes, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Each word with its first letter upper-cased, run together: `drive`, `item` → `DriveItem`.
+    private static func appendCapitalized(_ words: ArraySlice<Range<Int>>, of bytes: [UInt8], to result: inout [UInt8])
+    {
+        for word in words {
+            result.append(uppercased(bytes[word.lowerBound]))
+            result.append(contentsOf: bytes[(word.lowerBound + 1)..<word.upperBound])
+        }
+    }
+
+    private static func isUpperByte(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+    private static func isLowerByte(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+    private static func isDigitByte(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+    private static func lowercased(_ byte: UInt8) -> UInt8 { isUpperByte(byte) ? byte + 32 : byte }
+    private static func uppercased(_ byte: UInt8) -> UInt8 { isLowerByte(byte) ? byte - 32 : byte }
+
+    /// The words of ASCII text as byte ranges (see `splitWords`).
+    private static func asciiWordRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var start = -1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard isUpperByte(byte) || isLowerByte(byte) || isDigitByte(byte) else {
+                if start >= 0 {
+                    words.append(start..<index)
+                    start = -1
+                }
+                continue
+            }
+            if start >= 0 {
+                let previous = bytes[index - 1]
+                let nextIsLower = index + 1 < bytes.count && isLowerByte(bytes[index + 1])
+                // aB → a|B;  ABc → A|Bc (end of an acronym)
+                if isUpperByte(byte) && (!isUpperByte(previous) || nextIsLower) {
+                    words.append(start..<index)
+                    start = index
+                }
+            } else {
+                start = index
+            }
+        }
+        if start >= 0 { words.append(start..<bytes.count) }
+        return words
     }
 
     /// Backticks where Swift allows them; a few words cannot be escaped as members and get a suffix.
@@ -52,35 +126,8 @@ public enum SwiftNames {
     static func splitWords(_ text: String) -> [String] {
         // Spec names are ASCII in practice; classify bytes directly instead of asking Unicode properties.
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return splitWordsUnicode(text) }
-        var words: [String] = []
         let bytes = Array(text.utf8)
-        var start = -1
-        func isUpper(_ b: UInt8) -> Bool { b >= 65 && b <= 90 }
-        func isLower(_ b: UInt8) -> Bool { b >= 97 && b <= 122 }
-        func isDigitByte(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard isUpper(byte) || isLower(byte) || isDigitByte(byte) else {
-                if start >= 0 {
-                    words.append(String(decoding: bytes[start..<index], as: UTF8.self))
-                    start = -1
-                }
-                continue
-            }
-            if start >= 0 {
-                let previous = bytes[index - 1]
-                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
-                // aB → a|B;  ABc → A|Bc (end of an acronym)
-                if isUpper(byte) && (!isUpper(previous) || nextIsLower) {
-                    words.append(String(decoding: bytes[start..<index], as: UTF8.self))
-                    start = index
-                }
-            } else {
-                start = index
-            }
-        }
-        if start >= 0 { words.append(String(decoding: bytes[start...], as: UTF8.self)) }
-        return words
+        return asciiWordRanges(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
     private static func splitWordsUnicode(_ text: String) -> [String] {

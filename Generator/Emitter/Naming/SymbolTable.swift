@@ -19,6 +19,12 @@ struct SymbolTable {
         self.clientName = clientName ?? SwiftNames.typeName(moduleName) + "Client"
         self.serviceName = SwiftNames.typeName(moduleName) + "Service"
         var taken: [String: QualifiedName] = [:]
+        // Sized up front: a spec such as Graph names thousands of types, builders and companions.
+        let typeCount = spec.enums.count + spec.structures.count + spec.choices.count
+        taken.reserveCapacity(2 * typeCount + spec.resources.count + SwiftNames.typeNamesToAvoid.count + 2)
+        typeNames.reserveCapacity(typeCount)
+        companionNames.reserveCapacity(typeCount)
+        builderNames.reserveCapacity(spec.resources.count)
         let reservedOwner = QualifiedName(namespace: "", name: "<module>")
         taken[self.clientName] = reservedOwner
         taken[self.serviceName] = reservedOwner

@@ -196,6 +196,22 @@ struct Printer {
         lastLineIsBlank = isEmpty
     }
 
+    /// `line(prefix, expression.flat, suffix)` for an expression known to have a one-line form, written
+    /// straight into the output.
+    private mutating func flatLine(_ prefix: String, _ expression: Expression, _ suffix: String) {
+        let start = output.count
+        output.append(contentsOf: indentation.utf8)
+        let indented = output.count
+        output.append(contentsOf: prefix.utf8)
+        let isFlat = expression.appendFlat(to: &output)
+        assert(isFlat, "flatLine of an expression without a one-line form: \(expression)")
+        output.append(contentsOf: suffix.utf8)
+        // Like `line`: a line of nothing but indentation is blank.
+        lastLineIsBlank = output.count == indented
+        if lastLineIsBlank { output.removeSubrange(start...) }
+        output.append(UInt8(ascii: "\n"))
+    }
+
     /// Several lines given as one string (multi-line values keep their relative indentation).
     mutating func lines(_ text: String) {
         guard text.utf8.contains(UInt8(ascii: "\n")) else { return line(text) }
@@ -261,7 +277,7 @@ struct Printer {
     /// Writes `prefix`, the expression and `suffix`, from a new line: on that one line when they fit, otherwise
     /// broken at the outermost call, literal or chain (inner ones break only if they still do not fit).
     mutating func expression(_ expression: Expression, prefix: String = "", suffix: String = "") {
-        if fits(expression, prefix: prefix, suffix: suffix) { return line(prefix, expression.flat ?? "", suffix) }
+        if fits(expression, prefix: prefix, suffix: suffix) { return flatLine(prefix, expression, suffix) }
         switch expression {
         case .call(let callee, let arguments):
             if let chain = Chain(expression), chain.calls >= 2 {
@@ -468,44 +484,76 @@ private struct Chain {
 extension Expression {
     /// The expression on one line, or nil when it cannot be (a closure, text that holds a line break).
     var flat: String? {
+        if case .raw(let text) = self { return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text }
+        var bytes: [UInt8] = []
+        guard appendFlat(to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `flat` as UTF-8 (no intermediate strings); false, with part of it written, when there is no
+    /// one-line form.
+    func appendFlat(to bytes: inout [UInt8]) -> Bool {
         switch self {
         case .raw(let text):
-            return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text
+            if text.utf8.contains(UInt8(ascii: "\n")) { return false }
+            bytes.append(contentsOf: text.utf8)
+            return true
         case .member(let base, let name):
-            guard let base else { return "." + name }
-            return base.flat.map { $0 + "." + name }
+            if let base, !base.appendFlat(to: &bytes) { return false }
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: name.utf8)
+            return true
         case .call(let callee, let arguments):
-            guard let callee = callee.flat, let arguments = Self.flat(arguments.map { ($0.label, $0.value) }) else {
-                return nil
+            guard callee.appendFlat(to: &bytes) else { return false }
+            bytes.append(UInt8(ascii: "("))
+            for (index, argument) in arguments.enumerated() {
+                if index > 0 { bytes.append(contentsOf: ", ".utf8) }
+                if let label = argument.label {
+                    bytes.append(contentsOf: label.utf8)
+                    bytes.append(contentsOf: ": ".utf8)
+                }
+                guard argument.value.appendFlat(to: &bytes) else { return false }
             }
-            return callee + "(" + arguments + ")"
+            bytes.append(UInt8(ascii: ")"))
+            return true
         case .array(let elements):
-            return Self.flat(elements.map { (nil, $0) }).map { "[" + $0 + "]" }
+            return Self.appendFlat(elements, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), to: &bytes)
         case .dictionary(let entries):
-            if entries.isEmpty { return "[:]" }
-            var parts: [String] = []
-            for entry in entries {
-                guard let key = entry.key.flat, let value = entry.value.flat else { return nil }
-                parts.append(key + ": " + value)
+            if entries.isEmpty {
+                bytes.append(contentsOf: "[:]".utf8)
+                return true
             }
-            return "[" + parts.joined(separator: ", ") + "]"
+            bytes.append(UInt8(ascii: "["))
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { bytes.append(contentsOf: ", ".utf8) }
+                guard entry.key.appendFlat(to: &bytes) else { return false }
+                bytes.append(contentsOf: ": ".utf8)
+                guard entry.value.appendFlat(to: &bytes) else { return false }
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return true
         case .tuple(let elements):
-            return Self.flat(elements.map { (nil, $0) }).map { "(" + $0 + ")" }
+            return Self.appendFlat(elements, open: UInt8(ascii: "("), close: UInt8(ascii: ")"), to: &bytes)
         case .closure:
-            return nil
+            return false
         case .keyword(let keyword, let value):
-            return value.flat.map { keyword + " " + $0 }
+            bytes.append(contentsOf: keyword.utf8)
+            bytes.append(UInt8(ascii: " "))
+            return value.appendFlat(to: &bytes)
         }
     }
 
-    private static func flat(_ items: [(label: String?, value: Expression)]) -> String? {
-        var parts: [String] = []
-        parts.reserveCapacity(items.count)
-        for item in items {
-            guard let value = item.value.flat else { return nil }
-            parts.append(item.label.map { $0 + ": " + value } ?? value)
+    /// `open`, the elements joined by commas, `close`.
+    private static func appendFlat(_ elements: [Expression], open: UInt8, close: UInt8, to bytes: inout [UInt8])
+        -> Bool
+    {
+        bytes.append(open)
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(contentsOf: ", ".utf8) }
+            guard element.appendFlat(to: &bytes) else { return false }
         }
-        return parts.joined(separator: ", ")
+        bytes.append(close)
+        return true
     }
 
     /// The columns `flat` would take, when they are at most `limit`; nil when more, or when it cannot be flat.
@@ -635,14 +683,25 @@ enum DocWrapper {
 
     /// The words of a line; a code span with spaces in it is one word.
     private static func words(_ text: Substring) -> [Substring] {
+        // ASCII, nearly every line, is split by its bytes: stepping by characters costs a grapheme break each.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return words(of: text, in: text.utf8, backtick: UInt8(ascii: "`"), space: UInt8(ascii: " "))
+        }
+        return words(of: text, in: text, backtick: "`", space: " ")
+    }
+
+    /// `words`, stepping through `view` (the text's bytes or its characters).
+    private static func words<View: Collection>(
+        of text: Substring, in view: View, backtick: View.Element, space: View.Element
+    ) -> [Substring] where View.Index == Substring.Index, View.Element: Equatable {
         var words: [Substring] = []
         var start: Substring.Index?
         var inCode = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "`" { inCode.toggle() }
-            if character == " ", !inCode {
+        var index = view.startIndex
+        while index < view.endIndex {
+            let element = view[index]
+            if element == backtick { inCode.toggle() }
+            if element == space, !inCode {
                 if let wordStart = start {
                     words.append(text[wordStart..<index])
                     start = nil
@@ -650,7 +709,7 @@ enum DocWrapper {
             } else if start == nil {
                 start = index
             }
-            index = text.index(after: index)
+            index = view.index(after: index)
         }
         if let wordStart = start { words.append(text[wordStart..<text.endIndex]) }
         return words

@@ -108,7 +108,7 @@ extension String {
     /// `*/`, quotes, backslashes and `#` are plain text there.
     var docCommentLines: [String] {
         // Printable ASCII and tabs, the common case, need nothing but the trim; the rest goes scalar by scalar.
-        let isPlain = unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) || $0 == "\t" }
+        let isPlain = utf8.allSatisfy { (0x20..<0x7F).contains($0) || $0 == UInt8(ascii: "\t") }
         if isPlain { return [trimmingTrailingWhitespace()] }
         var lines: [String] = []
         var current = String.UnicodeScalarView()

@@ -66,7 +66,9 @@ struct SourceLines {
         }
         guard let offset else { return fallback }
         cursor = offset
-        let line = lineContaining(offset)
+        // Nearly every tag starts on the line it ends on: only the others need the search.
+        let endsOnItsLine = offset >= lineStart && (endLine == lineStarts.count || offset < lineStarts[endLine])
+        let line = endsOnItsLine ? endLine : lineContaining(offset)
         var column = offset - lineStarts[line - 1] + 1
         if line == 1 { column = max(column - byteOrderMarkLength, 1) }
         return (line, column)
