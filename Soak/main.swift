@@ -390,7 +390,7 @@ func churn(
     _ mock: MockServer, _ collection: [String], using generator: inout SplitMix64, created: JSONObject,
     renamed: JSONObject? = nil
 ) {
-    var keys = mock.store.items(in: collection).map(\.key)
+    var keys = mock.store.keys(in: collection)
     for _ in 0..<5 {
         mock.store.remove(at: collection + [keys.remove(at: Int.random(in: keys.indices, using: &generator))])
         mock.store.insert(created, into: collection)
