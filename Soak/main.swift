@@ -56,6 +56,9 @@ struct Options {
 final class Ledger: @unchecked Sendable {
     var problems: [String] = []
     var surfaced: [String: Int] = [:]
+    /// Rejected credentials that reached the caller: an expiry met again by the one replay after a renewal. The
+    /// client renews at most once per request, so such a request fails (typed) and the app asks again.
+    var rejectedAfterRenewal = 0
     var requests = 0
     /// Resident kilobytes after each round, by phase: each phase repeats one kind of work, so its memory must
     /// stay flat from its first quarter to its last.
@@ -66,13 +69,22 @@ final class Ledger: @unchecked Sendable {
     }
 
     /// Runs `operation` until it succeeds, as an app whose request failed would try again. Every failure must be
-    /// typed; 20 in a row means the client is stuck, not unlucky.
-    func retrying<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+    /// typed; 20 in a row means the client is stuck, not unlucky. `renewals` counts the client's renewals so far:
+    /// a 401 may reach the caller only from a request that renewed once already.
+    func retrying<T>(
+        _ what: String, renewals: () async -> Int = { 0 }, _ operation: () async throws -> T
+    ) async throws -> T {
         for _ in 0..<20 {
+            let renewedBefore = await renewals()
             do {
                 return try await operation()
             } catch let error as BinderyError {
                 surfaced["\(error.kind)", default: 0] += 1
+                if error.status == 401 {
+                    rejectedAfterRenewal += 1
+                    let renewed = await renewals() - renewedBefore
+                    check(renewed == 1, "\(what): a 401 reached the caller after \(renewed) renewals, not 1")
+                }
             } catch {
                 problems.append("\(what): an untyped error reached the caller: \(error)")
                 throw error
@@ -118,11 +130,12 @@ let faults: [MockFault] = [
 
 /// Every page of a collection, following `nextRequest`; a page that fails is asked for again.
 func walk<Element>(
-    _ first: CollectionRequest<Element>, _ what: String, visit: (Page<Element>) -> Void
+    _ first: CollectionRequest<Element>, _ what: String, renewals: () async -> Int,
+    visit: (Page<Element>) -> Void
 ) async throws -> Page<Element> {
     var request = first
     while true {
-        let page = try await ledger.retrying(what) { try await request.get() }
+        let page = try await ledger.retrying(what, renewals: renewals) { try await request.get() }
         visit(page)
         guard let next = page.nextRequest else { return page }
         request = next
@@ -133,6 +146,7 @@ func walk<Element>(
 
 func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
     let mock = try await MockServer(.oneDrive)
+    let rejectedBefore = ledger.rejectedAfterRenewal
     let children = ["drive", "root", "children"]
     mock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
     for index in 0..<items {
@@ -145,7 +159,8 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
     mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path)
 
     var listed: [String] = []
-    _ = try await walk(client.drive.root.children.request().top(500), "listing") { page in
+    let renewalCount = { await session.refreshCount }
+    _ = try await walk(client.drive.root.children.request().top(500), "listing", renewals: renewalCount) { page in
         listed += page.value.compactMap(\.id)
     }
     let server = Set(mock.store.items(in: children).map(\.key))
@@ -154,7 +169,7 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
 
     // Delta: everything first, then only what changed, applied to a local copy.
     var local: [String: String] = [:]
-    var last = try await walk(client.drive.root.delta(), "first delta") { page in
+    var last = try await walk(client.drive.root.delta(), "first delta", renewals: renewalCount) { page in
         for item in page.value { if let id = item.id { local[id] = item.name } }
     }
     var generator = SplitMix64(seed: seed)
@@ -166,7 +181,7 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
             ledger.problems.append("OData delta: a round ended without a token")
             break
         }
-        last = try await walk(client.drive.root.delta(token: token), "delta round") { page in
+        last = try await walk(client.drive.root.delta(token: token), "delta round", renewals: renewalCount) { page in
             for item in page.value {
                 guard let id = item.id else { continue }
                 local[id] = item.isDeleted ? nil : item.name
@@ -181,8 +196,13 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
     ledger.check(now.allSatisfy { local[$0.key] == $0.value }, "OData delta: the copy differs from the server")
     let expiries = mock.playedFaults[.expiredToken] ?? 0
     let renewals = await session.refreshCount
-    ledger.check(renewals == expiries, "OData: \(expiries) expired tokens, \(renewals) renewals")
-    print("odata: \(listed.count) listed, \(rounds) delta rounds, \(expiries) expiries, \(renewals) renewals")
+    let surfaced = ledger.rejectedAfterRenewal - rejectedBefore
+    ledger.check(
+        renewals + surfaced == expiries,
+        "OData: \(expiries) expired tokens, \(renewals) renewals, \(surfaced) rejections after a renewal")
+    print(
+        "odata: \(listed.count) listed, \(rounds) delta rounds, \(expiries) expiries, \(renewals) renewals, "
+            + "\(surfaced) met again on the replay after a renewal (returned to the caller, asked again)")
     report(mock)
     ledger.drain(mock)
     await mock.stop()
@@ -192,6 +212,7 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
 
 func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
     let mock = try await MockServer(.spark)
+    let rejectedBefore = ledger.rejectedAfterRenewal
     mock.identity.registerSparkAPIKey("soak-key", secret: "soak-secret")
     for index in 0..<items {
         mock.store.insert(
@@ -207,7 +228,9 @@ func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
     var sessions = 0
     for pass in 0..<passes {
         var listed: [String] = []
-        _ = try await walk(client.listings.list(limit: 25), "Spark listing") { page in
+        // Sessions opened so far in this pass, less the first one of the soak.
+        let renewalCount = { mock.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/session") }.count }
+        _ = try await walk(client.listings.list(limit: 25), "Spark listing", renewals: renewalCount) { page in
             listed += page.value.compactMap(\.id)
         }
         ledger.check(listed.count == server.count && Set(listed) == server, "Spark pass \(pass): lost or doubled items")
@@ -216,10 +239,15 @@ func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
         ledger.sampleMemory("spark passes")
     }
     let expiries = mock.playedFaults[.expiredToken] ?? 0
+    let surfaced = ledger.rejectedAfterRenewal - rejectedBefore
     // The first session is opened on the first request; every later one is a renewal after a 1020.
     let renewals = sessions - 1
-    ledger.check(renewals == expiries, "Spark: \(expiries) sessions ended with 1020, \(renewals) renewals")
-    print("spark: \(passes) passes over \(server.count) listings, \(expiries) expiries, \(renewals) renewals")
+    ledger.check(
+        renewals + surfaced == expiries,
+        "Spark: \(expiries) sessions ended with 1020, \(renewals) renewals, \(surfaced) rejections after a renewal")
+    print(
+        "spark: \(passes) passes over \(server.count) listings, \(expiries) expiries, \(renewals) renewals, "
+            + "\(surfaced) met again on the replay after a renewal")
     report(mock)
     ledger.drain(mock)
     await mock.stop()
