@@ -226,15 +226,15 @@ func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
     mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path + "/listings")
     let server = Set(mock.store.items(in: ["listings"]).map(\.key))
     var sessions = 0
+    // Sessions opened in the current pass (the mock's request log is drained after each).
+    let sessionsThisPass = { mock.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/session") }.count }
     for pass in 0..<passes {
         var listed: [String] = []
-        // Sessions opened so far in this pass, less the first one of the soak.
-        let renewalCount = { mock.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/session") }.count }
-        _ = try await walk(client.listings.list(limit: 25), "Spark listing", renewals: renewalCount) { page in
+        _ = try await walk(client.listings.list(limit: 25), "Spark listing", renewals: sessionsThisPass) { page in
             listed += page.value.compactMap(\.id)
         }
         ledger.check(listed.count == server.count && Set(listed) == server, "Spark pass \(pass): lost or doubled items")
-        sessions += mock.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/session") }.count
+        sessions += sessionsThisPass()
         ledger.drain(mock)
         ledger.sampleMemory("spark passes")
     }

@@ -97,8 +97,8 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
     /// How many of an object's members a model member declares.
     private static func declaredCount(of value: JSONValue, in kind: FieldKind) -> Int {
         guard case .object(let object) = value, case .model(let type) = kind else { return 0 }
-        let names = type.schema.fieldNames
-        return object.reduce(0) { count, member in names.contains(member.key) ? count + 1 : count }
+        let declared = type.schema.fieldIndex
+        return object.reduce(0) { count, member in declared[member.key] != nil ? count + 1 : count }
     }
 }
 

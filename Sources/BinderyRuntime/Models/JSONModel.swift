@@ -111,8 +111,8 @@ extension JSONModel {
 
     /// Members the type does not declare, kept so that they are re-encoded.
     public var additionalData: JSONObject {
-        let declared = Self.schema.fieldNames
-        return JSONObject(storage.members.filter { !declared.contains($0.key) })
+        let declared = Self.schema.fieldIndex
+        return JSONObject(storage.members.filter { declared[$0.key] == nil })
     }
 
     /// The members a request body carries: all of them but those the type marks read-only (`id`, `created_at`),

@@ -17,9 +17,10 @@ public final class ModelSchema: Sendable {
     public let base: (any JSONModel.Type)?
     /// Types derived directly from this one.
     public let derived: [any JSONModel.Type]
-    public let fieldNames: Set<String>
     /// Each field's position in `fields`, by JSON name: validation walks a payload's members and looks each one up.
     let fieldIndex: [String: Int]
+    /// The JSON names of the fields.
+    public var fieldNames: Set<String> { Set(fieldIndex.keys) }
     /// The generated `Fields` value, kept for the life of the process: a property read loads its `Field` at the
     /// key path's offset. Immutable, so sharing it between threads is safe.
     nonisolated(unsafe) let fieldTable: UnsafeRawPointer
@@ -56,7 +57,6 @@ public final class ModelSchema: Sendable {
         // Base chains are acyclic, so reading the base's schema here cannot recurse into this one.
         self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
-        self.fieldNames = Set(declared.map(\.name))
         self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
         fieldTable = UnsafeRawPointer(withCopyOf: fields)
         fieldTableType = ObjectIdentifier(type(of: fields))
