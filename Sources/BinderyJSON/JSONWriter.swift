@@ -71,17 +71,8 @@ extension JSONValue: Codable {
                 return
             }
         }
-        if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            // Foundation's decoders do not keep member order; sort for a stable result. Sorted, a repeated key (from
-            // some other decoder) is next to its twin, so members are appended without searching.
-            let keys = keyed.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-            var members: [JSONObject.Member] = []
-            members.reserveCapacity(keys.count)
-            for key in keys where members.last?.key != key.stringValue {
-                members.append(
-                    JSONObject.Member(key: key.stringValue, value: try keyed.decode(JSONValue.self, forKey: key)))
-            }
-            self = .object(JSONObject(members))
+        if let keyed = try? decoder.container(keyedBy: JSONMemberKey.self) {
+            self = .object(try JSONObject(keyed) { try keyed.decode(JSONValue.self, forKey: $0) })
             return
         }
         if let single = try? decoder.singleValueContainer() {
@@ -135,6 +126,24 @@ extension JSONValue: Codable {
     }
 }
 
+extension JSONObject {
+    /// The object a `Decoder`'s keyed container holds, each member's value read by `read`.
+    ///
+    /// Foundation's decoders do not keep member order, so members are sorted by name for a stable result. Sorted,
+    /// a repeated key (from some other decoder) is next to its twin, so members are appended without searching.
+    public init(
+        _ container: KeyedDecodingContainer<JSONMemberKey>, reading read: (JSONMemberKey) throws -> JSONValue
+    ) rethrows {
+        let keys = container.allKeys.sorted { $0.stringValue < $1.stringValue }
+        var members: [Member] = []
+        members.reserveCapacity(keys.count)
+        for key in keys where members.last?.key != key.stringValue {
+            members.append(Member(key: key.stringValue, value: try read(key)))
+        }
+        self.init(members)
+    }
+}
+
 extension JSONObject: Codable {
     public init(from decoder: any Decoder) throws {
         guard case .object(let object) = try JSONValue(from: decoder) else {
@@ -147,6 +156,19 @@ extension JSONObject: Codable {
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(self).encode(to: encoder)
     }
+}
+
+/// A JSON member's name as a coding key, for reading objects through a `Decoder`.
+///
+/// Only the name, unlike `AnyCodingKey`: a key of at most three words is held inline when the standard library
+/// passes keys around as `any CodingKey` (as `allKeys` does), where a larger one costs an allocation per key.
+public struct JSONMemberKey: CodingKey, Hashable, Sendable {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+
+    public init(_ name: String) { stringValue = name }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { stringValue = String(intValue) }
 }
 
 /// A coding key made from any string.

@@ -175,7 +175,7 @@ extension JSONModel {
     // MARK: Codable
 
     public init(from decoder: any Decoder) throws {
-        let object = try JSONObject(from: decoder)
+        let object = try CodableBridge.object(from: decoder, schema: Self.schema)
         do {
             try Self.schema.validate(object, path: [])
         } catch {

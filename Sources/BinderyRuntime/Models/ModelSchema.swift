@@ -19,6 +19,8 @@ public final class ModelSchema: Sendable {
     public let derived: [any JSONModel.Type]
     /// Each field's position in `fields`, by JSON name: validation walks a payload's members and looks each one up.
     let fieldIndex: [String: Int]
+    /// Each field's kind, at its position: worked out once, since asking a field for its kind builds the value.
+    let fieldKinds: [FieldKind]
     /// The JSON names of the fields.
     public var fieldNames: Set<String> { Set(fieldIndex.keys) }
     /// The generated `Fields` value, kept for the life of the process: a property read loads its `Field` at the
@@ -57,6 +59,7 @@ public final class ModelSchema: Sendable {
         // Base chains are acyclic, so reading the base's schema here cannot recurse into this one.
         self.discriminatorMember = discriminator ?? base?.schema.discriminatorMember ?? "@odata.type"
         self.fields = declared
+        self.fieldKinds = declared.map(\.kind)
         self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
         fieldTable = UnsafeRawPointer(withCopyOf: fields)
         fieldTableType = ObjectIdentifier(type(of: fields))
@@ -208,9 +211,8 @@ extension ModelSchema {
         // searching the object for every declared field was most of the time a page took to decode.
         for member in object {
             guard let position = schema.fieldIndex[member.key], !member.value.isNull else { continue }
-            let field = schema.fields[position]
             do {
-                try ModelSchema.check(member.value, field.kind, loose: field.isLoose)
+                try ModelSchema.check(member.value, schema.fieldKinds[position], loose: schema.fields[position].isLoose)
             } catch {
                 throw error.under(.key(member.key))
             }
