@@ -31,20 +31,26 @@ public struct Model<Fields: FieldSet>: JSONModel {
     public static var schema: ModelSchema { Fields.schema }
 
     /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
+    ///
+    /// Inlinable, so that a read is specialized where it is written: the key path is a literal there, which the
+    /// compiler turns into a constant offset, and the value's conversion is a direct call. Generated modules
+    /// declare tables and read no properties, so this costs their build nothing.
+    @inlinable @inline(__always)
     public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
         get {
             let field = Self.field(field)
-            return field.isLoose ? storage.looseValue(field.name) : storage.value(field.name)
+            guard let value = storage[field.name] else { return nil }
+            return field.isLoose ? Value(looseJSON: value) : Value(json: value)
         }
         set {
-            storage.set(Self.field(field).name, newValue)
+            storage[Self.field(field).name] = newValue?.json ?? .null
         }
     }
 
     /// The field a key path names, read in place from the schema's copy of the table: projecting the key path from
     /// `Fields.all` would copy (retain, then release) every field of the table on every property read.
-    @inline(__always)
-    private static func field<Value>(_ path: KeyPath<Fields, Field<Value>>) -> Field<Value> {
+    @inlinable @inline(__always)
+    static func field<Value>(_ path: KeyPath<Fields, Field<Value>>) -> Field<Value> {
         let schema = Fields.schema
         // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
         guard schema.fieldTableType == ObjectIdentifier(Fields.self),

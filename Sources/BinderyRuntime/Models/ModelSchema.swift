@@ -25,9 +25,9 @@ public final class ModelSchema: Sendable {
     public var fieldNames: Set<String> { Set(fieldIndex.keys) }
     /// The generated `Fields` value, kept for the life of the process: a property read loads its `Field` at the
     /// key path's offset. Immutable, so sharing it between threads is safe.
-    nonisolated(unsafe) let fieldTable: UnsafeRawPointer
+    @usableFromInline nonisolated(unsafe) let fieldTable: UnsafeRawPointer
     /// The type of the value `fieldTable` points to.
-    let fieldTableType: ObjectIdentifier
+    @usableFromInline let fieldTableType: ObjectIdentifier
     /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
     public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
