@@ -77,6 +77,12 @@ func fuzzModels(_ bytes: [UInt8]) {
 }
 
 func decode<Model: JSONModel>(_ type: Model.Type, _ bytes: [UInt8]) {
+    // Bindery's drop-in `Decoder` parses the same way, so it reads exactly what the model's own decoding does.
+    let direct = try? Model(jsonBytes: bytes)
+    let viaDecoder = try? BinderyJSONDecoder().decode(Model.self, fromBytes: bytes)
+    require(viaDecoder == direct, "\(type): BinderyJSONDecoder disagrees with the model's own decoding")
+    // Foundation's decoder, through the bridge that asks for each field's kind: any outcome but a crash.
+    _ = try? JSONDecoder().decode(Model.self, from: Data(bytes))
     do {
         let model = try Model(jsonBytes: bytes)
         // What decoded encodes, and decodes again to the same model.

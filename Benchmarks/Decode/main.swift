@@ -10,7 +10,7 @@ import OneDrive
 //
 //   decode-bench compare [REPS]   the side-by-side timings, as `key=value` lines (milliseconds, medians)
 //   decode-bench delta MIB        decodes a delta page of about MIB MiB; prints its peak memory growth
-//   decode-bench profile WHAT     Bindery's side of one comparison (page, record, read, encode) for 5 s, for perf
+//   decode-bench profile WHAT     Bindery's side of one comparison (page, record, record-own, read, encode) for 5 s, for perf
 //
 // Bindery's side is the client's own path: a collection request's `get()` over a transport that answers with the
 // page's bytes at once (no network, no middleware), so the time is parsing, validating and building the page.
@@ -418,6 +418,13 @@ func makeDecoder() -> JSONDecoder {
     return decoder
 }
 
+/// Bindery's decoder with the same date strategy.
+func makeOwnDecoder() -> BinderyJSONDecoder {
+    var decoder = BinderyJSONDecoder()
+    decoder.dateDecodingStrategy = makeDecoder().dateDecodingStrategy
+    return decoder
+}
+
 func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -555,6 +562,9 @@ func compare(reps: Int) async throws {
     }
     check(page.nextLink?.absoluteString == hand.nextLink, "next links")
     let record = try decoder.decode(CacheRecord.self, from: recordData)
+    let ownDecoder = makeOwnDecoder()
+    let ownRecord = try ownDecoder.decode(CacheRecord.self, from: recordData)
+    check(ownRecord.items == page.value && ownRecord.savedAt == record.savedAt, "BinderyJSONDecoder's cache record")
     let handRecord = try decoder.decode(HandCacheRecord.self, from: recordData)
     check(record.items == page.value, "the cache record's models equal the page's")
     check(handRecord.items == hand.value && record.savedAt == handRecord.savedAt, "the handwritten cache record")
@@ -575,6 +585,14 @@ func compare(reps: Int) async throws {
         { Sink.value &+= try decoder.decode(HandCacheRecord.self, from: recordData).items.count })
     output("record_bindery_ms", recordBindery)
     output("record_foundation_ms", recordFoundation)
+
+    // 2b. The same record through Bindery's own decoder, where the models take their part of the parsed document.
+    let (recordOwn, recordFoundationAgain) = try await sideBySide(
+        reps: reps,
+        { Sink.value &+= try ownDecoder.decode(CacheRecord.self, from: recordData).items.count },
+        { Sink.value &+= try decoder.decode(HandCacheRecord.self, from: recordData).items.count })
+    output("record_own_ms", recordOwn)
+    output("record_own_foundation_ms", recordFoundationAgain)
 
     // 3. Eight properties of every item, 20 passes per sample so the struct side is measurable.
     let passes = 20
@@ -694,9 +712,10 @@ func profile(_ what: String, seconds: Double) async throws {
         switch what {
         case "page": Sink.value &+= try await children.get().value.count
         case "record": Sink.value &+= try decoder.decode(CacheRecord.self, from: recordData).items.count
+        case "record-own": Sink.value &+= try makeOwnDecoder().decode(CacheRecord.self, from: recordData).items.count
         case "read": Sink.value &+= readProperties(items)
         case "encode": Sink.value &+= JSONValue.array(items.map(\.json)).serialized().count
-        default: check(false, "profile page | record | read | encode")
+        default: check(false, "profile page | record | record-own | read | encode")
         }
     }
 }

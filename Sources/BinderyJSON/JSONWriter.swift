@@ -61,6 +61,10 @@ extension JSONValue: Codable {
     /// thrown error with its coding path. The order follows what models hold most: strings, then objects, then
     /// booleans and numbers; an array, the rarest, comes last.
     public init(from decoder: any Decoder) throws {
+        if let decoder = decoder as? any JSONValueDecoder {
+            self = decoder.jsonValue
+            return
+        }
         if let single = try? decoder.singleValueContainer() {
             if single.decodeNil() {
                 self = .null
@@ -156,6 +160,12 @@ extension JSONObject: Codable {
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(self).encode(to: encoder)
     }
+}
+
+/// A `Decoder` that holds the JSON value it decodes, parsed already (the runtime's `BinderyJSONDecoder`): a
+/// `JSONValue` read from it is that value as it is, with no member read one by one.
+public protocol JSONValueDecoder: Decoder {
+    var jsonValue: JSONValue { get }
 }
 
 /// A JSON member's name as a coding key, for reading objects through a `Decoder`.

@@ -181,7 +181,16 @@ extension JSONModel {
     // MARK: Codable
 
     public init(from decoder: any Decoder) throws {
-        let object = try CodableBridge.object(from: decoder, schema: Self.schema)
+        let object: JSONObject
+        if let decoder = decoder as? ValueDecoder {
+            // Bindery's own decoder parsed the document already: take this model's part of it as it is.
+            guard case .object(let parsed) = decoder.jsonValue else {
+                throw decoder.mismatch(Self.self, decoder.jsonValue)
+            }
+            object = parsed
+        } else {
+            object = try CodableBridge.object(from: decoder, schema: Self.schema)
+        }
         do {
             try Self.schema.validate(object, path: [])
         } catch {
