@@ -8,7 +8,12 @@ import Foundation
 /// The wire text stays in the model, so reading a date never changes what is re-encoded.
 public enum ISO8601 {
     public static func parseDateTime(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        // In place: a property read parses its date each time, and copying the text out cost as much as parsing.
+        var text = text
+        return text.withUTF8 { parseDateTime(bytes: $0) }
+    }
+
+    private static func parseDateTime(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         guard let (year, month, day) = parseDatePart(bytes, &index), index < bytes.count,
             bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == 0x20
@@ -74,14 +79,14 @@ public enum ISO8601 {
         return text + "Z"
     }
 
-    static func parseDatePart(_ bytes: [UInt8], _ index: inout Int) -> (Int, Int, Int)? {
+    static func parseDatePart(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> (Int, Int, Int)? {
         guard let year = digits(bytes, &index, 4), expect(bytes, &index, "-"), let month = digits(bytes, &index, 2),
             expect(bytes, &index, "-"), let day = digits(bytes, &index, 2)
         else { return nil }
         return (year, month, day)
     }
 
-    static func digits(_ bytes: [UInt8], _ index: inout Int, _ count: Int) -> Int? {
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ count: Int) -> Int? {
         guard index + count <= bytes.count else { return nil }
         var value = 0
         for offset in 0..<count {
@@ -92,7 +97,7 @@ public enum ISO8601 {
         return value
     }
 
-    static func expect(_ bytes: [UInt8], _ index: inout Int, _ character: Unicode.Scalar) -> Bool {
+    static func expect(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ character: Unicode.Scalar) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
         index += 1
         return true
@@ -165,11 +170,13 @@ public struct CalendarDate: Hashable, Comparable, Sendable, JSONConvertible, Cus
     }
 
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        var index = 0
-        guard let (year, month, day) = ISO8601.parseDatePart(bytes, &index), index == bytes.count,
-            (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
+        var text = text
+        let parsed = text.withUTF8 { bytes -> (Int, Int, Int)? in
+            var index = 0
+            guard let date = ISO8601.parseDatePart(bytes, &index), index == bytes.count else { return nil }
+            return date
+        }
+        guard let (year, month, day) = parsed, (1...12).contains(month), (1...31).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -207,7 +214,12 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, JSONConvertible, Custom
     }
 
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let (hour, minute, second, fraction) = text.withUTF8(TimeOfDay.parse) else { return nil }
+        self.init(hour: hour, minute: minute, second: second, fraction: fraction)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int, String)? {
         var index = 0
         guard let hour = ISO8601.digits(bytes, &index, 2), ISO8601.expect(bytes, &index, ":"),
             let minute = ISO8601.digits(bytes, &index, 2), hour < 24, minute < 60
@@ -221,11 +233,11 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, JSONConvertible, Custom
                 let start = index
                 while index < bytes.count, ISO8601.digitValue(bytes[index]) != nil { index += 1 }
                 guard index > start else { return nil }
-                fraction = String(decoding: bytes[start..<index], as: UTF8.self)
+                fraction = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             }
         }
         guard index == bytes.count else { return nil }
-        self.init(hour: hour, minute: minute, second: second, fraction: fraction)
+        return (hour, minute, second, fraction)
     }
 
     public init?(json: JSONValue) {
