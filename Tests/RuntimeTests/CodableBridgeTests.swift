@@ -45,6 +45,13 @@ import Testing
         // `unread` is loose: a string where the spec says boolean is read as the parser reads it.
         try expectSameModel(GoldenOpenAPI.Thread.self, #"{"id":"t1","unread":"true","last_message_timestamp":7}"#)
         try expectSameModel(GoldenOpenAPI.Thread.self, #"{"id":"t1","unread":false,"participants":[]}"#)
+        // A double-precision field, integral or not, and a string where it should be a number.
+        try expectSameModel(GoldenOData.AsyncJobStatus.self, #"{"percentageComplete":12.75,"status":"x"}"#)
+        try expectSameModel(GoldenOData.AsyncJobStatus.self, #"{"percentageComplete":100}"#)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(
+                GoldenOData.AsyncJobStatus.self, from: Data(#"{"percentageComplete":"half"}"#.utf8))
+        }
         try expectSameModel(
             GoldenRealWorld.File.self, #"{"id":"1","size":12,"metadata":{"a":"x","b":null},"sha1":"ab"}"#)
     }

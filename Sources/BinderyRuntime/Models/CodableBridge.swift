@@ -44,6 +44,9 @@ enum CodableBridge {
             if let value = attempt(Bool.self, container, key, JSONValue.bool) { return value }
         case .integer, .byte:
             if let value = attempt(Int64.self, container, key, { .number(JSONNumber($0)) }) { return value }
+        case .number:
+            // A double-precision field: reading it as one loses nothing the field can hold.
+            if let value = attempt(Double.self, container, key, { .number(JSONNumber($0)) }) { return value }
         case .model(let type):
             if try container.decodeNil(forKey: key) { return .null }
             if let nested = try? container.nestedContainer(keyedBy: JSONMemberKey.self, forKey: key) {
@@ -59,8 +62,8 @@ enum CodableBridge {
             if var nested = try? container.nestedUnkeyedContainer(forKey: key) {
                 return .array(try elements(&nested, elementKind))
             }
-        case .number, .decimal, .choice, .any:
-            // Numbers keep the generic way (integer first, then double); choices and `any` can be anything.
+        case .decimal, .choice, .any:
+            // Decimals keep the generic way (integer first, then double); choices and `any` can be anything.
             break
         }
         // Not the declared kind (validation will say so), or a kind that cannot be known in advance.
