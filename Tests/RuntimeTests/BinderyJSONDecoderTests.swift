@@ -156,6 +156,40 @@ import Testing
         }
     }
 
+    class Base: Decodable {
+        let id: String
+        private enum Keys: CodingKey { case id }
+        required init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .id)
+        }
+    }
+
+    final class Derived: Base {
+        let extra: Int
+        private enum Keys: CodingKey { case extra }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            extra = try container.decode(Int.self, forKey: .extra)
+            try super.init(from: container.superDecoder())
+        }
+    }
+
+    @Test func superDecodersAndNestedArraysBehaveAsFoundations() throws {
+        let data = Data(#"{"extra":3,"super":{"id":"x"}}"#.utf8)
+        let derived = try BinderyJSONDecoder().decode(Derived.self, from: data)
+        let expected = try JSONDecoder().decode(Derived.self, from: data)
+        #expect(derived.id == expected.id && derived.extra == expected.extra)
+        let nested = Data(#"[[1,2],[3,"x"]]"#.utf8)
+        do {
+            _ = try BinderyJSONDecoder().decode([[Int]].self, from: nested)
+            Issue.record("a string among integers must not decode")
+        } catch let error as DecodingError {
+            #expect(caseName(of: error) == "typeMismatch")
+            #expect(path(of: error) == "[1][1]")
+        }
+        #expect(try BinderyJSONDecoder().decode([[Int]].self, from: Data("[[1,2],[]]".utf8)) == [[1, 2], []])
+    }
+
     @Test func numbersThatDoNotFitAndMalformedJSONAreTypedErrors() throws {
         struct Small: Codable { var value: UInt8 }
         #expect(throws: DecodingError.self) {
@@ -165,6 +199,11 @@ import Testing
             try BinderyJSONDecoder().decode(Small.self, from: Data(#"{"value":-1}"#.utf8))
         }
         #expect(try BinderyJSONDecoder().decode(Small.self, from: Data(#"{"value":2.0}"#.utf8)).value == 2)
+        struct Real: Codable { var value: Float }
+        #expect(throws: DecodingError.self) {
+            try BinderyJSONDecoder().decode(Real.self, from: Data(#"{"value":1e39}"#.utf8))
+        }
+        #expect(try BinderyJSONDecoder().decode(Real.self, from: Data(#"{"value":-1.5e38}"#.utf8)).value == -1.5e38)
         do {
             _ = try BinderyJSONDecoder().decode(Small.self, from: Data(#"{"value": 1"#.utf8))
             Issue.record("truncated JSON must not decode")

@@ -40,23 +40,34 @@ public struct BinderyJSONDecoder: Sendable {
                     codingPath: [], debugDescription: "The given data was not valid JSON: \(error)",
                     underlyingError: error))
         }
-        return try ValueDecoder(value: value, options: self).unwrap(value, as: type, key: nil)
+        return try ValueDecoder(value: value, options: ValueDecoder.Options(self)).unwrap(value, as: type, key: nil)
     }
 }
 
 /// One value of the parsed document, as a `Decoder`. The coding path is kept as a link to the parent, and built as
 /// an array only when asked for (errors, mostly).
 final class ValueDecoder: JSONValueDecoder {
+    /// The decoder's settings, shared by reference: a decoder is made for every nested value.
+    final class Options: Sendable {
+        let settings: BinderyJSONDecoder
+        init(_ settings: BinderyJSONDecoder) { self.settings = settings }
+    }
+
     let jsonValue: JSONValue
-    let options: BinderyJSONDecoder
+    private let options: Options
     private let parent: ValueDecoder?
     private let key: (any CodingKey)?
 
-    init(value: JSONValue, options: BinderyJSONDecoder, parent: ValueDecoder? = nil, key: (any CodingKey)? = nil) {
+    init(value: JSONValue, options: Options, parent: ValueDecoder? = nil, key: (any CodingKey)? = nil) {
         self.jsonValue = value
         self.options = options
         self.parent = parent
         self.key = key
+    }
+
+    /// The decoder of `value`, found at `key` under this one.
+    func child(_ value: JSONValue, at key: any CodingKey) -> ValueDecoder {
+        ValueDecoder(value: value, options: options, parent: self, key: key)
     }
 
     var codingPath: [any CodingKey] {
@@ -69,7 +80,7 @@ final class ValueDecoder: JSONValueDecoder {
         return path.reversed()
     }
 
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { options.settings.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = jsonValue else { throw mismatch([String: JSONValue].self, jsonValue) }
@@ -86,7 +97,7 @@ final class ValueDecoder: JSONValueDecoder {
     /// `value`, found at `key` under this decoder, as `T`. Dates, data, URLs and decimals are read here, as
     /// Foundation's decoder reads them; other types read themselves from a decoder of their own.
     func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, key: (any CodingKey)?) throws -> T {
-        let decoder = key == nil ? self : ValueDecoder(value: value, options: options, parent: self, key: key)
+        let decoder = key.map { child(value, at: $0) } ?? self
         if T.self == Date.self { return try decoder.date() as! T }
         if T.self == Data.self { return try decoder.data() as! T }
         if T.self == URL.self {
@@ -105,7 +116,7 @@ final class ValueDecoder: JSONValueDecoder {
     }
 
     private func date() throws -> Date {
-        switch options.dateDecodingStrategy {
+        switch options.settings.dateDecodingStrategy {
         case .deferredToDate: return try Date(from: self)
         case .secondsSince1970: return Date(timeIntervalSince1970: try decode(Double.self))
         case .millisecondsSince1970: return Date(timeIntervalSince1970: try decode(Double.self) / 1000)
@@ -130,7 +141,7 @@ final class ValueDecoder: JSONValueDecoder {
     }
 
     private func data() throws -> Data {
-        switch options.dataDecodingStrategy {
+        switch options.settings.dataDecodingStrategy {
         case .deferredToData: return try Data(from: self)
         case .base64:
             let text = try decode(String.self)
@@ -188,6 +199,8 @@ final class ValueDecoder: JSONValueDecoder {
         guard case .number(let number) = value, let float = T(number.text) else {
             throw mismatch(type, value, at: key)
         }
+        // JSON has no infinities: an infinite result is a number too large for `T`, as Foundation reports it.
+        guard float.isFinite else { throw corrupted("the number \(number.text) does not fit in \(type)", at: key) }
         return float
     }
 }
@@ -329,21 +342,21 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try ValueDecoder(value: value(key), options: decoder.options, parent: decoder, key: key)
+        try decoder.child(value(key), at: key)
             .container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: value(key), options: decoder.options, parent: decoder, key: key).unkeyedContainer()
+        try decoder.child(value(key), at: key).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
         let key = JSONMemberKey("super")
-        return ValueDecoder(value: object["super"] ?? .null, options: decoder.options, parent: decoder, key: key)
+        return decoder.child(object["super"] ?? .null, at: key)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: object[key.stringValue] ?? .null, options: decoder.options, parent: decoder, key: key)
+        decoder.child(object[key.stringValue] ?? .null, at: key)
     }
 }
 
@@ -455,7 +468,6 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     private func nestedDecoder() throws -> ValueDecoder {
-        ValueDecoder(
-            value: try next(), options: decoder.options, parent: decoder, key: IndexKey(intValue: currentIndex))
+        decoder.child(try next(), at: IndexKey(intValue: currentIndex))
     }
 }
