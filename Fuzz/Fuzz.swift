@@ -81,6 +81,11 @@ func decode<Model: JSONModel>(_ type: Model.Type, _ bytes: [UInt8]) {
     let direct = try? Model(jsonBytes: bytes)
     let viaDecoder = try? BinderyJSONDecoder().decode(Model.self, fromBytes: bytes)
     require(viaDecoder == direct, "\(type): BinderyJSONDecoder disagrees with the model's own decoding")
+    // And its encoder writes a model exactly as the runtime's writer does.
+    if let direct {
+        let written = try? BinderyJSONEncoder().encode(direct)
+        require(written.map(Array.init) == JSONValue.object(direct.storage).serialized(), "\(type): BinderyJSONEncoder")
+    }
     // Foundation's decoder, through the bridge that asks for each field's kind: any outcome but a crash.
     _ = try? JSONDecoder().decode(Model.self, from: Data(bytes))
     do {

@@ -619,6 +619,19 @@ func compare(reps: Int) async throws {
     output("encode_bindery_ms", encodeBindery)
     output("encode_foundation_ms", encodeFoundation)
 
+    // 4b. The cache record written by BinderyJSONEncoder, beside JSONEncoder of the handwritten record.
+    var ownEncoder = BinderyJSONEncoder()
+    ownEncoder.dateEncodingStrategy = encoder.dateEncodingStrategy
+    let ownRecordData = try ownEncoder.encode(ownRecord)
+    check(
+        try ownDecoder.decode(CacheRecord.self, from: ownRecordData).items == page.value, "BinderyJSONEncoder's record")
+    let (recordEncodeOwn, recordEncodeFoundation) = try await sideBySide(
+        reps: reps,
+        { Sink.value &+= try ownEncoder.encode(ownRecord).count },
+        { Sink.value &+= try encoder.encode(handRecord).count })
+    output("record_encode_own_ms", recordEncodeOwn)
+    output("record_encode_foundation_ms", recordEncodeFoundation)
+
     // 5. A page of messages with HTML bodies (Inbox's Message).
     let messageBytes = messagePage(count: 100, seed: 1704)
     let messageData = Data(messageBytes)

@@ -101,6 +101,10 @@ extension JSONValue: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if let encoder = encoder as? any JSONValueEncoder {
+            encoder.encodeJSONValue(self)
+            return
+        }
         switch self {
         case .null:
             var single = encoder.singleValueContainer()
@@ -166,6 +170,12 @@ extension JSONObject: Codable {
 /// `JSONValue` read from it is that value as it is, with no member read one by one.
 public protocol JSONValueDecoder: Decoder {
     var jsonValue: JSONValue { get }
+}
+
+/// An `Encoder` that builds a JSON value (the runtime's `BinderyJSONEncoder`): a `JSONValue` encoded into it is
+/// kept as it is, member order and number text included.
+public protocol JSONValueEncoder: Encoder {
+    func encodeJSONValue(_ value: JSONValue)
 }
 
 /// A JSON member's name as a coding key, for reading objects through a `Decoder`.

@@ -44,9 +44,8 @@ public struct BinderyJSONDecoder: Sendable {
     }
 }
 
-/// One value of the parsed document, as a `Decoder`. The coding path is kept as a link to the parent, and built as
-/// an array only when asked for (errors, mostly).
-final class ValueDecoder: JSONValueDecoder {
+/// One value of the parsed document, as a `Decoder`.
+final class ValueDecoder: JSONValueDecoder, CodingPathLink {
     /// The decoder's settings, shared by reference: a decoder is made for every nested value.
     final class Options: Sendable {
         let settings: BinderyJSONDecoder
@@ -55,8 +54,8 @@ final class ValueDecoder: JSONValueDecoder {
 
     let jsonValue: JSONValue
     private let options: Options
-    private let parent: ValueDecoder?
-    private let key: (any CodingKey)?
+    let parent: ValueDecoder?
+    let key: (any CodingKey)?
 
     init(value: JSONValue, options: Options, parent: ValueDecoder? = nil, key: (any CodingKey)? = nil) {
         self.jsonValue = value
@@ -70,15 +69,7 @@ final class ValueDecoder: JSONValueDecoder {
         ValueDecoder(value: value, options: options, parent: self, key: key)
     }
 
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var decoder: ValueDecoder? = self
-        while let current = decoder, let key = current.key {
-            path.append(key)
-            decoder = current.parent
-        }
-        return path.reversed()
-    }
+    var codingPath: [any CodingKey] { linkedPath }
 
     var userInfo: [CodingUserInfoKey: Any] { options.settings.userInfo }
 
@@ -469,5 +460,24 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     private func nestedDecoder() throws -> ValueDecoder {
         decoder.child(try next(), at: IndexKey(intValue: currentIndex))
+    }
+}
+
+/// A coder that knows only its parent and its key: its coding path is built as an array only when asked for
+/// (errors, mostly), since a decoder or encoder is made for every nested value.
+protocol CodingPathLink: AnyObject {
+    var parent: Self? { get }
+    var key: (any CodingKey)? { get }
+}
+
+extension CodingPathLink {
+    var linkedPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var link: Self? = self
+        while let current = link, let key = current.key {
+            path.append(key)
+            link = current.parent
+        }
+        return path.reversed()
     }
 }
