@@ -6,14 +6,25 @@ import Synchronization
 /// The loop thread of one `CurlTransport` and the only owner of its libcurl multi handle.
 ///
 /// Other threads talk to it through `inbox` (transfers to start, ids to cancel, a stop request) and wake
-/// it with `curl_multi_wakeup`. Everything else (easy handles, the transfers in flight) is local to
-/// `run()`, so it needs no lock.
+/// it with `curl_multi_wakeup` when it sleeps. Everything else (easy handles, the transfers in flight) is
+/// local to `run()`, so it needs no lock.
 final class CurlEngine: Sendable {
     /// What other threads leave for the loop; it takes all of it at the top of each turn.
     private struct Inbox {
         var incoming: [CurlTransfer] = []
         var cancellations: [UInt64] = []
         var stopping = false
+        /// Set by the loop, when it found the inbox empty, right before it sleeps in `curl_multi_poll`;
+        /// only then must a new entry wake it (and the first one clears it: one wake-up is enough). While
+        /// it is clear the loop is busy and looks at the inbox again before it sleeps, so waking it would
+        /// only cost a system call here and an extra turn there.
+        var sleeping = false
+
+        /// Whether the caller that just added an entry must wake the loop.
+        mutating func takeWakeUp() -> Bool {
+            defer { sleeping = false }
+            return sleeping
+        }
     }
 
     /// libcurl's multi handle. `nonisolated(unsafe)`: off the loop thread only `curl_multi_wakeup` touches
@@ -84,10 +95,8 @@ final class CurlEngine: Sendable {
     func submit(_ transfer: CurlTransfer) -> Bool {
         let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !Task.isCancelled, !inbox.stopping else { return (false, false) }
-            // A non-empty inbox means a wake-up is already on its way; one is enough for a whole batch.
-            let wake = inbox.incoming.isEmpty && inbox.cancellations.isEmpty
             inbox.incoming.append(transfer)
-            return (true, wake)
+            return (true, inbox.takeWakeUp())
         }
         if wake { curl_multi_wakeup(multi) }
         return accepted
@@ -97,9 +106,8 @@ final class CurlEngine: Sendable {
     func cancel(_ id: UInt64) {
         let wake = inbox.withLock { inbox -> Bool in
             guard !inbox.stopping else { return false }
-            let wake = inbox.incoming.isEmpty && inbox.cancellations.isEmpty
             inbox.cancellations.append(id)
-            return wake
+            return inbox.takeWakeUp()
         }
         if wake { curl_multi_wakeup(multi) }
     }
@@ -135,6 +143,8 @@ final class CurlEngine: Sendable {
             let stopping = inbox.withLock { inbox -> Bool in
                 swap(&incoming, &inbox.incoming)
                 swap(&cancellations, &inbox.cancellations)
+                // Awake, whatever woke it: callers need not wake it again until it says it sleeps.
+                inbox.sleeping = false
                 return inbox.stopping
             }
             if stopping { break }
@@ -187,7 +197,13 @@ final class CurlEngine: Sendable {
                 release(transfer)
             }
 
-            curl_multi_poll(multi, nil, 0, Self.idleWaitMilliseconds, nil)
+            // What arrived while this turn ran is taken at once rather than after a wake-up through the
+            // poll; the loop sleeps only when there is nothing, and says so under the same lock.
+            let sleeps = inbox.withLock { inbox -> Bool in
+                inbox.sleeping = inbox.incoming.isEmpty && inbox.cancellations.isEmpty && !inbox.stopping
+                return inbox.sleeping
+            }
+            if sleeps { curl_multi_poll(multi, nil, 0, Self.idleWaitMilliseconds, nil) }
         }
 
         for transfer in active.values {
