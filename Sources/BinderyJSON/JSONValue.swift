@@ -70,12 +70,16 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ value: Int64) { text = String(value) }
     public init(_ value: Int) { text = String(value) }
-    public init(_ value: Double) {
-        // Integral doubles print without a fraction, as JSON writers usually do.
+    public init(_ value: Double) { self.init(printing: value) }
+    /// The shortest text that reads back as the same `Float` (`0.1`, not `0.10000000149011612`).
+    public init(_ value: Float) { self.init(printing: value) }
+
+    private init<Value: BinaryFloatingPoint & CustomStringConvertible>(printing value: Value) {
+        // Integral values print without a fraction, as JSON writers usually do.
         if value.rounded() == value, abs(value) < 1e15 {
             text = String(Int64(value))
         } else {
-            text = "\(value)"
+            text = value.description
         }
     }
 

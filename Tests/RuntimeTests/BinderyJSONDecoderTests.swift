@@ -190,6 +190,22 @@ import Testing
         #expect(try BinderyJSONDecoder().decode([[Int]].self, from: Data("[[1,2],[]]".utf8)) == [[1, 2], []])
     }
 
+    @Test func largeObjectsAreReadByName() throws {
+        // Over 16 members a container looks members up by an index instead of searching them.
+        let entries = (0..<1_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let data = Data("{\(entries),\"k7\":-1}".utf8)
+        let decoded = try BinderyJSONDecoder().decode([String: Int].self, from: data)
+        #expect(decoded.count == 1_000)
+        #expect(decoded["k999"] == 999)
+        // A repeated name reads as the parsed object itself reads it.
+        let parsed = try JSONValue.parse(Array(data))
+        #expect(decoded["k7"] == parsed["k7"]?.numberValue?.intValue)
+        let everything = try BinderyJSONDecoder().decode(
+            Everything.self,
+            from: Data(Self.everything.replacingOccurrences(of: "\"flag\":true", with: "\"flag\":false").utf8))
+        #expect(everything.flag == false && everything.uint8 == 255 && everything.counts == ["one": 1, "two": 2])
+    }
+
     @Test func numbersThatDoNotFitAndMalformedJSONAreTypedErrors() throws {
         struct Small: Codable { var value: UInt8 }
         #expect(throws: DecodingError.self) {

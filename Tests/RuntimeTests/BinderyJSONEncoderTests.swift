@@ -80,6 +80,23 @@ import Testing
         #expect(!foundation.contains("1.50") && !foundation.contains("12345678901234567890123.5"))
     }
 
+    @Test func aKeyEncodedAgainReplacesItsValueInPlace() throws {
+        struct Twice: Encodable {
+            enum Keys: CodingKey { case a, b }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(1, forKey: .a)
+                try container.encode("x", forKey: .b)
+                var nested = container.nestedUnkeyedContainer(forKey: .a)
+                try nested.encode(true)
+            }
+        }
+        #expect(try BinderyJSONEncoder().encodeJSONValue(Twice()).jsonText == #"{"a":[true],"b":"x"}"#)
+        let many = Dictionary(uniqueKeysWithValues: (0..<1_000).map { ("k\($0)", $0) })
+        let decoded = try JSONDecoder().decode([String: Int].self, from: BinderyJSONEncoder().encode(many))
+        #expect(decoded == many)
+    }
+
     @Test func invalidNumbersAreEncodingErrorsWithTheirPath() throws {
         struct Reading: Encodable { var values: [Double] }
         do {

@@ -220,14 +220,31 @@ extension ValueDecoder: SingleValueDecodingContainer {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoder
     let object: JSONObject
+    /// Member positions by name, for a large object: a `[String: T]` of thousands of entries reads every key, and
+    /// searching the members for each would be quadratic. Small objects are searched; the first of twins wins.
+    private let positions: [String: Int]?
+
+    init(decoder: ValueDecoder, object: JSONObject) {
+        self.decoder = decoder
+        self.object = object
+        positions =
+            object.count > 16
+            ? Dictionary(object.members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+            : nil
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { object.members.compactMap { Key(stringValue: $0.key) } }
 
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+    private func member(_ key: Key) -> JSONValue? {
+        guard let positions else { return object[key.stringValue] }
+        return positions[key.stringValue].map { object.members[$0].value }
+    }
+
+    func contains(_ key: Key) -> Bool { member(key) != nil }
 
     private func value(_ key: Key) throws -> JSONValue {
-        guard let value = object[key.stringValue] else {
+        guard let value = member(key) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
         }
@@ -236,7 +253,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The member, or nil when it is absent or null: one lookup, where the default `decodeIfPresent` makes three.
     private func present(_ key: Key) -> JSONValue? {
-        guard let value = object[key.stringValue], !value.isNull else { return nil }
+        guard let value = member(key), !value.isNull else { return nil }
         return value
     }
 
@@ -347,7 +364,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.child(object[key.stringValue] ?? .null, at: key)
+        decoder.child(member(key) ?? .null, at: key)
     }
 }
 
@@ -364,13 +381,6 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
-
-    private struct IndexKey: CodingKey {
-        let intValue: Int?
-        var stringValue: String { "Index \(intValue ?? 0)" }
-        init(intValue: Int) { self.intValue = intValue }
-        init?(stringValue: String) { nil }
-    }
 
     /// The next element; the index moves past it only once it was read.
     private func next() throws -> JSONValue {
@@ -480,4 +490,12 @@ extension CodingPathLink {
         }
         return path.reversed()
     }
+}
+
+/// The coding key of an array element, for the coding paths of both coders.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
 }

@@ -42,67 +42,63 @@ public struct BinderyJSONEncoder: Sendable {
 /// A value being encoded. A reference, because a container handed out earlier must still see what is encoded into
 /// it later (`nestedContainer`, `superEncoder`).
 final class Slot {
-    private enum Content {
-        case empty
-        case value(JSONValue)
-        case object([(key: String, slot: Slot)])
-        case array([Slot])
+    private enum Kind { case empty, value, object, array }
+
+    private var kind = Kind.empty
+    private var value = JSONValue.null
+    private var members: [(key: String, slot: Slot)] = []
+    /// Each member's position, so that encoding a key again (which replaces it) is found without a search.
+    private var positions: [String: Int] = [:]
+    private var elements: [Slot] = []
+
+    func set(_ value: JSONValue) {
+        kind = .value
+        self.value = value
     }
-
-    private var content = Content.empty
-
-    func set(_ value: JSONValue) { content = .value(value) }
 
     /// Makes this an object, keeping the members already encoded when it is one.
     func makeObject() {
-        if case .object = content { return }
-        content = .object([])
+        guard kind != .object else { return }
+        kind = .object
+        members = []
+        positions = [:]
     }
 
     func makeArray() {
-        if case .array = content { return }
-        content = .array([])
+        guard kind != .array else { return }
+        kind = .array
+        elements = []
     }
 
-    /// The slot of member `key`: a new one, or the existing one, which encoding it again replaces.
+    /// The slot of member `key`: a new one, or the existing one, emptied, since encoding a key again replaces it.
     func member(_ key: String) -> Slot {
-        guard case .object(var members) = content else { preconditionFailure("not an object") }
-        if let existing = members.first(where: { $0.key == key }) {
-            existing.slot.content = .empty
-            return existing.slot
+        precondition(kind == .object, "not an object")
+        if let position = positions[key] {
+            members[position].slot.kind = .empty
+            return members[position].slot
         }
         let slot = Slot()
-        content = .empty  // the array is held once, so appending does not copy it
+        positions[key] = members.count
         members.append((key, slot))
-        content = .object(members)
         return slot
     }
 
     func append() -> Slot {
-        guard case .array(var elements) = content else { preconditionFailure("not an array") }
+        precondition(kind == .array, "not an array")
         let slot = Slot()
-        content = .empty
         elements.append(slot)
-        content = .array(elements)
         return slot
     }
 
-    var count: Int {
-        switch content {
-        case .object(let members): members.count
-        case .array(let elements): elements.count
-        default: 0
-        }
-    }
+    var count: Int { kind == .object ? members.count : kind == .array ? elements.count : 0 }
 
     /// The value as encoded; a value nothing was encoded into is an empty object, as with `JSONEncoder`.
     var finished: JSONValue {
-        switch content {
+        switch kind {
         case .empty: .object(JSONObject())
-        case .value(let value): value
-        case .object(let members):
-            .object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.slot.finished) }))
-        case .array(let elements): .array(elements.map(\.finished))
+        case .value: value
+        case .object: .object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.slot.finished) }))
+        case .array: .array(elements.map(\.finished))
         }
     }
 }
@@ -198,10 +194,17 @@ final class ValueEncoder: JSONValueEncoder, CodingPathLink {
     }
 
     /// A floating-point number as JSON; JSON has no infinities or NaN.
-    func number<T: BinaryFloatingPoint>(_ value: T, at key: (any CodingKey)? = nil) throws -> JSONValue {
+    func number(_ value: Double, at key: (any CodingKey)? = nil) throws -> JSONValue {
         guard value.isFinite else { throw invalid(value, "\(value) is not a JSON number", at: key) }
-        return .number(JSONNumber(Double(value)))
+        return .number(JSONNumber(value))
     }
+
+    func number(_ value: Float, at key: (any CodingKey)? = nil) throws -> JSONValue {
+        guard value.isFinite else { throw invalid(value, "\(value) is not a JSON number", at: key) }
+        return .number(JSONNumber(value))
+    }
+
+    static func number(_ value: some BinaryInteger) -> JSONValue { .number(JSONNumber(unchecked: String(value))) }
 }
 
 extension ValueEncoder: SingleValueEncodingContainer {
@@ -209,18 +212,9 @@ extension ValueEncoder: SingleValueEncodingContainer {
     func encode(_ value: Bool) { slot.set(.bool(value)) }
     func encode(_ value: String) { slot.set(.string(value)) }
     func encode(_ value: Double) throws { slot.set(try number(value)) }
-    func encode(_ value: Float) throws { slot.set(.number(try float(value))) }
-    func encode<T: Encodable & FixedWidthInteger>(_ value: T) {
-        slot.set(.number(JSONNumber(unchecked: String(value))))
-    }
+    func encode(_ value: Float) throws { slot.set(try number(value)) }
+    func encode<T: Encodable & FixedWidthInteger>(_ value: T) { slot.set(Self.number(value)) }
     func encode<T: Encodable>(_ value: T) throws { try encodeValue(value) }
-
-    /// A `Float` as the shortest text that reads back as the same `Float` (`0.1`, not `0.10000000149011612`).
-    func float(_ value: Float, at key: (any CodingKey)? = nil) throws -> JSONNumber {
-        guard value.isFinite else { throw invalid(value, "\(value) is not a JSON number", at: key) }
-        return value.rounded() == value && abs(value) < 1e15
-            ? JSONNumber(Int64(value)) : JSONNumber(unchecked: "\(value)")
-    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -235,18 +229,18 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: String, forKey key: Key) { set(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(try encoder.number(value, at: key), key) }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        set(.number(try encoder.float(value, at: key)), key)
+        set(try encoder.number(value, at: key), key)
     }
-    mutating func encode(_ value: Int, forKey key: Key) { set(.number(JSONNumber(value)), key) }
-    mutating func encode(_ value: Int8, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) { set(.number(JSONNumber(value)), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) { set(.number(JSONNumber(unchecked: String(value))), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { set(.number(JSONNumber(Int(value))), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { set(.number(JSONNumber(unchecked: String(value))), key) }
+    mutating func encode(_ value: Int, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { set(ValueEncoder.number(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { set(ValueEncoder.number(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encoder.child(encoder.slot.member(key.stringValue), at: key).encodeValue(value)
@@ -276,13 +270,6 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { encoder.slot.count }
-
-    private struct IndexKey: CodingKey {
-        let intValue: Int?
-        var stringValue: String { "Index \(intValue ?? 0)" }
-        init(intValue: Int) { self.intValue = intValue }
-        init?(stringValue: String) { nil }
-    }
 
     /// The next element's encoder.
     private func next() -> ValueEncoder {
