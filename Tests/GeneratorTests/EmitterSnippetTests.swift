@@ -200,7 +200,7 @@ import Testing
                             "contoso.item",
                             model: Item.self,
                             children: [.init("children", "contoso.item", collection: true)],
-                            operations: [.init("preview", .get, ["preview"], response: .string)]
+                            operations: [.init("preview", .get, response: .string)]
                         )
 
                         /// `children.request()` lists them; `children("item-id")` addresses one.

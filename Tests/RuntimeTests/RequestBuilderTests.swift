@@ -1,4 +1,4 @@
-import BinderyRuntime
+@_spi(Generated) import BinderyRuntime
 import Foundation
 import GoldenOData
 import Testing
@@ -319,5 +319,25 @@ import Testing
     @Test func modelsByQualifiedName() {
         #expect(table.models["sample.drive.fileAttachment"] == FileAttachment.self)
         #expect(table.models.count > 20)
+    }
+
+    /// Generated routes write their lists as strings; each reads back as the list it stands for.
+    @Test func compactEntriesReadAsTheirLists() {
+        let plain = ResourceRoute.Operation("copy", .post)
+        #expect(plain.segments == ["copy"])
+        #expect(plain.query.isEmpty && plain.aliases.isEmpty && plain.payloadPath == nil)
+        #expect(ResourceRoute.Operation("listThreads", .get, path: "").segments == [])
+        let full = ResourceRoute.Operation(
+            "count", .get, path: "files/upload_sessions", query: "view=count&q=a%26b%3Dc", payload: "D/Pagination",
+            aliases: "action.copy upload.createSession")
+        #expect(full.segments == ["files", "upload_sessions"])
+        #expect(full.query == ["view": "count", "q": "a&b=c"])
+        #expect(full.payloadPath == ["D", "Pagination"])
+        #expect(full.aliases == ["action.copy", "upload.createSession"])
+        let child = ResourceRoute.Child(
+            "items", "x.item", collection: true, refusing: "POST", itemsRefusing: "PATCH DELETE")
+        #expect(child.refusedMethods == [.post])
+        #expect(child.refusedByItems == [.patch, .delete])
+        #expect(ResourceRoute.Child("root", "x.item", collection: false).refusedMethods.isEmpty)
     }
 }

@@ -127,9 +127,9 @@ struct RequestBuilderTranslator {
                 .init("collection", .raw("\(child.isCollection)")),
             ]
             let refusals = Refusals(child)
-            if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
+            if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .string(refusals.list(refusals.atStep)))) }
             if !refusals.byItems.isEmpty {
-                arguments.append(.init("itemsRefusing", .raw(refusals.literal(refusals.byItems))))
+                arguments.append(.init("itemsRefusing", .string(refusals.list(refusals.byItems))))
             }
             if child.isOnCollection { arguments.append(.init("onCollection", .raw("true"))) }
             return Expression.initializer(arguments)
@@ -149,11 +149,14 @@ struct RequestBuilderTranslator {
             .variable(.stored("route", type: nil, value: .call("ResourceRoute", arguments), isStatic: true)))
     }
 
+    /// One operation of the route table. Lists are written as strings (`path: "a/b"`, `query: "view=count"`):
+    /// nested collection literals in a large static table make the optimizer's time grow with its square.
     private func route(_ operation: OperationSpec, onCollection: Bool) -> Expression {
         var arguments: [Expression.Argument] = [
             .init(.string(operation.name)), .init(.raw(".\(operation.method.rawValue.lowercased())")),
-            .init(.array(operation.pathSuffix.map { .string(operations.routeSegment($0)) })),
         ]
+        let segments = operation.pathSuffix.map { operations.routeSegment($0) }
+        if segments != [operation.name] { arguments.append(.init("path", .string(segments.joined(separator: "/")))) }
         if onCollection { arguments.append(.init("onCollection", .raw("true"))) }
         // Only JSON bodies are checked against a type; forms, text and bytes are not JSON.
         if let body = operation.requestBody, body.isJSON, let kind = operations.mapping.fieldKind(body.type) {
@@ -166,16 +169,20 @@ struct RequestBuilderTranslator {
         }
         if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
         if !operation.fixedQuery.isEmpty {
-            let items = operation.fixedQuery.sorted { $0.key < $1.key }.map {
-                "\($0.key.swiftLiteral): \($0.value.swiftLiteral)"
+            func escaped(_ text: String) -> String {
+                text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"]))
+                    ?? text
             }
-            arguments.append(.init("query", .raw("[" + items.joined(separator: ", ") + "]")))
+            let items = operation.fixedQuery.sorted { $0.key < $1.key }.map {
+                "\(escaped($0.key))=\(escaped($0.value))"
+            }
+            arguments.append(.init("query", .string(items.joined(separator: "&"))))
         }
         if let payloadPath = operation.response?.payloadPath {
-            arguments.append(.init("payload", .array(payloadPath.map { .string($0) })))
+            arguments.append(.init("payload", .string(payloadPath.joined(separator: "/"))))
         }
         if !operation.segmentAliases.isEmpty {
-            arguments.append(.init("aliases", .array(operation.segmentAliases.map { .string($0) })))
+            arguments.append(.init("aliases", .string(operation.segmentAliases.joined(separator: " "))))
         }
         if operation.response?.monitor != nil { arguments.append(.init("monitor", .raw("true"))) }
         return .initializer(arguments)
@@ -330,6 +337,9 @@ struct Refusals {
 
     /// `[.post]`, a `Set<HTTPRequest.Method>` literal.
     func literal(_ methods: [String]) -> String { "[" + methods.map { "." + $0 }.joined(separator: ", ") + "]" }
+
+    /// `"POST PATCH"`, as a route table writes them.
+    func list(_ methods: [String]) -> String { methods.map { $0.uppercased() }.joined(separator: " ") }
 
     /// What the builder's doc comment says, or nil when nothing is refused.
     var sentence: String? {

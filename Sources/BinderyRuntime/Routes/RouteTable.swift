@@ -32,16 +32,17 @@ public struct ResourceRoute: Sendable {
         /// Taken from the resource's collection URL (`files/upload_sessions`), not from one item's.
         public let isOnCollection: Bool
 
+        /// `refusing` and `itemsRefusing` are methods separated by spaces (`"POST PATCH"`).
         @_spi(Generated)
         public init(
-            _ segment: String, _ target: String, collection: Bool, refusing: Set<HTTPRequest.Method> = [],
-            itemsRefusing: Set<HTTPRequest.Method> = [], onCollection: Bool = false
+            _ segment: String, _ target: String, collection: Bool, refusing: String? = nil,
+            itemsRefusing: String? = nil, onCollection: Bool = false
         ) {
             self.segment = segment
             self.target = target
             self.isCollection = collection
-            self.refusedMethods = refusing
-            self.refusedByItems = itemsRefusing
+            self.refusedMethods = ResourceRoute.methods(refusing)
+            self.refusedByItems = ResourceRoute.methods(itemsRefusing)
             self.isOnCollection = onCollection
         }
     }
@@ -68,25 +69,43 @@ public struct ResourceRoute: Sendable {
         /// The operation answers `202 Accepted` with a `Location` to poll rather than a result.
         public let isMonitored: Bool
 
+        /// `path` is the segments joined by `/`: nil for the name alone, empty for none. `query` is fixed
+        /// parameters as a URL query (`view=count`), `payload` a path joined by `/`, `aliases` names separated by
+        /// spaces.
         @_spi(Generated)
         public init(
-            _ name: String, _ method: HTTPRequest.Method, _ segments: [String], onCollection: Bool = false,
+            _ name: String, _ method: HTTPRequest.Method, path: String? = nil, onCollection: Bool = false,
             request: FieldKind? = nil, response: FieldKind? = nil, enveloped: Bool = true,
-            query: [String: String] = [:], payload: [String]? = nil, aliases: [String] = [], monitor: Bool = false
+            query: String? = nil, payload: String? = nil, aliases: String? = nil, monitor: Bool = false
         ) {
-            self.isEnveloped = enveloped
-            self.aliases = aliases
-            self.isMonitored = monitor
-            self.query = query
-            self.payloadPath = payload
             self.name = name
             self.method = method
-            self.segments = segments
+            self.segments = path.map { $0.split(separator: "/").map(String.init) } ?? [name]
             self.onCollection = onCollection
             self.request = request
             self.response = response
+            self.isEnveloped = enveloped
+            self.query = Dictionary(
+                (query ?? "").split(separator: "&").map { item in
+                    let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    return (ResourceRoute.decoded(pair[0]), ResourceRoute.decoded(pair.count > 1 ? pair[1] : ""))
+                },
+                uniquingKeysWith: { first, _ in first })
+            self.payloadPath = payload.map { $0.split(separator: "/").map(String.init) }
+            self.aliases = (aliases ?? "").split(separator: " ").map(String.init)
+            self.isMonitored = monitor
         }
     }
+
+    // Generated routes are written as strings rather than nested collection literals (`["copy"]`, `[.post]`,
+    // `[:]`): in a module's static tables, nested literals make the optimizer's time grow with the square of the
+    // table (366 operations of one Graph resource took minutes to compile; as strings, a second).
+
+    static func methods(_ list: String?) -> Set<HTTPRequest.Method> {
+        Set((list ?? "").split(separator: " ").compactMap { HTTPRequest.Method(String($0)) })
+    }
+
+    static func decoded(_ text: Substring) -> String { String(text).removingPercentEncoding ?? String(text) }
 }
 
 /// A request to a URL that a payload carries, on a host outside the API: an upload session's byte ranges go to

@@ -32,8 +32,8 @@ public struct GraphClient: RequestBuilder {
                 "applicationTemplates",
                 "microsoft.graph.applicationTemplate",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "authenticationMethodConfigurations",
@@ -73,7 +73,7 @@ public struct GraphClient: RequestBuilder {
             .init("scopedRoleMemberships", "microsoft.graph.scopedRoleMembership", collection: true),
             .init("servicePrincipals", "microsoft.graph.servicePrincipal", collection: true),
             .init("shares", "microsoft.graph.sharedDriveItem", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
             .init("subscribedSkus", "microsoft.graph.subscribedSku", collection: true),
             .init("subscriptions", "microsoft.graph.subscription", collection: true),
             .init("teams", "microsoft.graph.team", collection: true),

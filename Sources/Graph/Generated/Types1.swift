@@ -62,14 +62,8 @@ public struct AadUserConversationMemberRequestBuilder: ModelRequestBuilder {
         model: AadUserConversationMember.self,
         children: [.init("user", "microsoft.graph.user", collection: false)],
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 
@@ -636,18 +630,16 @@ public struct AccessPackageAssignmentRequestBuilder: ModelRequestBuilder {
             .init("target", "microsoft.graph.accessPackageSubject", collection: false),
         ],
         operations: [
-            .init("reprocess", .post, ["reprocess"]),
+            .init("reprocess", .post),
             .init(
                 "additionalAccess",
                 .get,
-                ["additionalAccess"],
                 onCollection: true,
                 response: .collection(.model(AccessPackageAssignment.self))
             ),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessPackageAssignment.self))
             ),
@@ -800,13 +792,12 @@ public struct AccessPackageAssignmentRequestRequestBuilder: ModelRequestBuilder 
             .init("requestor", "microsoft.graph.accessPackageSubject", collection: false),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
-            .init("reprocess", .post, ["reprocess"]),
-            .init("resume", .post, ["resume"]),
+            .init("cancel", .post),
+            .init("reprocess", .post),
+            .init("resume", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessPackageAssignmentRequest.self))
             ),
@@ -1588,16 +1579,9 @@ public struct AccessPackageRequestBuilder: ModelRequestBuilder {
             .init(
                 "getApplicablePolicyRequirements",
                 .post,
-                ["getApplicablePolicyRequirements"],
                 response: .collection(.model(AccessPackageAssignmentRequestRequirements.self))
             ),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                ["filterByCurrentUser"],
-                onCollection: true,
-                response: .collection(.model(AccessPackage.self))
-            ),
+            .init("filterByCurrentUser", .get, onCollection: true, response: .collection(.model(AccessPackage.self))),
         ]
     )
 
@@ -2022,7 +2006,7 @@ public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
             .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
             .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
         ],
-        operations: [.init("refresh", .post, ["refresh"])]
+        operations: [.init("refresh", .post)]
     )
 
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
@@ -2483,7 +2467,6 @@ public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessPackageSuggestion.self))
             ),
@@ -2809,14 +2792,7 @@ public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.accessReviewHistoryInstance",
         model: AccessReviewHistoryInstance.self,
-        operations: [
-            .init(
-                "generateDownloadUri",
-                .post,
-                ["generateDownloadUri"],
-                response: .model(AccessReviewHistoryInstance.self)
-            ),
-        ]
+        operations: [.init("generateDownloadUri", .post, response: .model(AccessReviewHistoryInstance.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance/generateDownloadUri` (POST).
@@ -3093,7 +3069,6 @@ public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilde
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessReviewInstanceDecisionItem.self))
             ),
@@ -3222,16 +3197,15 @@ public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
             .init("stages", "microsoft.graph.accessReviewStage", collection: true),
         ],
         operations: [
-            .init("acceptRecommendations", .post, ["acceptRecommendations"]),
-            .init("applyDecisions", .post, ["applyDecisions"]),
-            .init("batchRecordDecisions", .post, ["batchRecordDecisions"]),
-            .init("resetDecisions", .post, ["resetDecisions"]),
-            .init("sendReminder", .post, ["sendReminder"]),
-            .init("stop", .post, ["stop"]),
+            .init("acceptRecommendations", .post),
+            .init("applyDecisions", .post),
+            .init("batchRecordDecisions", .post),
+            .init("resetDecisions", .post),
+            .init("sendReminder", .post),
+            .init("stop", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessReviewInstance.self))
             ),
@@ -3588,11 +3562,10 @@ public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder 
         model: AccessReviewScheduleDefinition.self,
         children: [.init("instances", "microsoft.graph.accessReviewInstance", collection: true)],
         operations: [
-            .init("stop", .post, ["stop"]),
+            .init("stop", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessReviewScheduleDefinition.self))
             ),
@@ -3810,11 +3783,10 @@ public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
         model: AccessReviewStage.self,
         children: [.init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true)],
         operations: [
-            .init("stop", .post, ["stop"]),
+            .init("stop", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AccessReviewStage.self))
             ),
@@ -4091,27 +4063,20 @@ public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
         model: ActivityBasedTimeoutPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -4462,20 +4427,8 @@ public struct AdhocCallRequestBuilder: ModelRequestBuilder {
             .init("transcripts", "microsoft.graph.callTranscript", collection: true),
         ],
         operations: [
-            .init(
-                "getAllRecordings",
-                .get,
-                ["getAllRecordings"],
-                onCollection: true,
-                response: .collection(.model(CallRecording.self))
-            ),
-            .init(
-                "getAllTranscripts",
-                .get,
-                ["getAllTranscripts"],
-                onCollection: true,
-                response: .collection(.model(CallTranscript.self))
-            ),
+            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
+            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
         ]
     )
 
@@ -4730,12 +4683,7 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
             .init("edge", "microsoft.graph.edge", collection: false),
             .init("exchange", "microsoft.graph.exchangeAdmin", collection: false),
             .init("microsoft365Apps", "microsoft.graph.adminMicrosoft365Apps", collection: false),
-            .init(
-                "people",
-                "microsoft.graph.peopleAdminSettings",
-                collection: false,
-                refusing: [.patch, .put, .delete]
-            ),
+            .init("people", "microsoft.graph.peopleAdminSettings", collection: false, refusing: "PATCH PUT DELETE"),
             .init("reportSettings", "microsoft.graph.adminReportSettings", collection: false),
             .init("serviceAnnouncement", "microsoft.graph.serviceAnnouncement", collection: false),
             .init("sharepoint", "microsoft.graph.sharepoint", collection: false),
@@ -4848,27 +4796,20 @@ public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
             .init("scopedRoleMembers", "microsoft.graph.scopedRoleMembership", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(AdministrativeUnit.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(AdministrativeUnit.self))),
         ]
     )
 
@@ -5544,37 +5485,25 @@ public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder
             .init("sponsors", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("addKey", .post, ["addKey"], response: .model(KeyCredential.self)),
-            .init("addPassword", .post, ["addPassword"], response: .model(PasswordCredential.self)),
-            .init(
-                "addTokenSigningCertificate",
-                .post,
-                ["addTokenSigningCertificate"],
-                response: .model(SelfSignedCertificate.self)
-            ),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeKey", .post, ["removeKey"]),
-            .init("removePassword", .post, ["removePassword"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
         ]
     )
 
@@ -5852,33 +5781,26 @@ public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
             .init("sponsors", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("addKey", .post, ["addKey"], response: .model(KeyCredential.self)),
-            .init("addPassword", .post, ["addPassword"], response: .model(PasswordCredential.self)),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeKey", .post, ["removeKey"]),
-            .init("removePassword", .post, ["removePassword"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("setVerifiedPublisher", .post, ["setVerifiedPublisher"]),
-            .init("unsetVerifiedPublisher", .post, ["unsetVerifiedPublisher"]),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("setVerifiedPublisher", .post),
+            .init("unsetVerifiedPublisher", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Application.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
         ]
     )
 
@@ -6135,37 +6057,25 @@ public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
             .init("sponsors", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("addKey", .post, ["addKey"], response: .model(KeyCredential.self)),
-            .init("addPassword", .post, ["addPassword"], response: .model(PasswordCredential.self)),
-            .init(
-                "addTokenSigningCertificate",
-                .post,
-                ["addTokenSigningCertificate"],
-                response: .model(SelfSignedCertificate.self)
-            ),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeKey", .post, ["removeKey"]),
-            .init("removePassword", .post, ["removePassword"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
         ]
     )
 
@@ -6835,15 +6745,15 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
             .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.delete]),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
             .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
             .init("calendars", "microsoft.graph.calendar", collection: true),
             .init(
                 "calendarView",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("chats", "microsoft.graph.chat", collection: true),
             .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
@@ -6863,18 +6773,12 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
             .init("events", "microsoft.graph.event", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init(
-                "followedSites",
-                "microsoft.graph.site",
-                collection: true,
-                refusing: [.post],
-                itemsRefusing: [.delete]
-            ),
+            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
             .init(
                 "inferenceClassification",
                 "microsoft.graph.inferenceClassification",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
             .init("insights", "microsoft.graph.itemInsights", collection: false),
             .init("joinedTeams", "microsoft.graph.team", collection: true),
@@ -6889,15 +6793,15 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("onenote", "microsoft.graph.onenote", collection: false),
             .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
             .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: [.patch, .put, .delete]),
+            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
             .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
             .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
             .init(
                 "people",
                 "microsoft.graph.person",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
             .init("photo", "microsoft.graph.profilePhoto", collection: false),
@@ -6905,8 +6809,8 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
                 "photos",
                 "microsoft.graph.profilePhoto",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("planner", "microsoft.graph.plannerUser", collection: false),
             .init("presence", "microsoft.graph.presence", collection: false),
@@ -6921,69 +6825,41 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("assignLicense", .post, ["assignLicense"], response: .model(User.self)),
-            .init("changePassword", .post, ["changePassword"]),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("exportPersonalData", .post, ["exportPersonalData"]),
-            .init("findMeetingTimes", .post, ["findMeetingTimes"], response: .model(MeetingTimeSuggestionsResult.self)),
-            .init("getMailTips", .post, ["getMailTips"], response: .collection(.model(MailTips.self))),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeAllDevicesFromManagement", .post, ["removeAllDevicesFromManagement"]),
-            .init("reprocessLicenseAssignment", .post, ["reprocessLicenseAssignment"], response: .model(User.self)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post, ["retryServiceProvisioning"]),
-            .init("revokeSignInSessions", .post, ["revokeSignInSessions"], response: .boolean),
-            .init("sendMail", .post, ["sendMail"]),
-            .init(
-                "translateExchangeIds",
-                .post,
-                ["translateExchangeIds"],
-                response: .collection(.model(ConvertIdResult.self))
-            ),
-            .init("wipeManagedAppRegistrationsByDeviceTag", .post, ["wipeManagedAppRegistrationsByDeviceTag"]),
-            .init(
-                "exportDeviceAndAppManagementData",
-                .get,
-                ["exportDeviceAndAppManagementData"],
-                response: .model(DeviceAndAppManagementData.self)
-            ),
+            .init("assignLicense", .post, response: .model(User.self)),
+            .init("changePassword", .post),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("exportPersonalData", .post),
+            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
+            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeAllDevicesFromManagement", .post),
+            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("retryServiceProvisioning", .post),
+            .init("revokeSignInSessions", .post, response: .boolean),
+            .init("sendMail", .post),
+            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
+            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
+            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
             .init(
                 "getManagedAppDiagnosticStatuses",
                 .get,
-                ["getManagedAppDiagnosticStatuses"],
                 response: .collection(.model(ManagedAppDiagnosticStatus.self))
             ),
-            .init(
-                "getManagedAppPolicies",
-                .get,
-                ["getManagedAppPolicies"],
-                response: .collection(.model(ManagedAppPolicy.self))
-            ),
-            .init(
-                "getManagedDevicesWithAppFailures",
-                .get,
-                ["getManagedDevicesWithAppFailures"],
-                response: .collection(.string)
-            ),
-            .init("reminderView", .get, ["reminderView"], response: .collection(.model(Reminder.self))),
+            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
+            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
+            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(User.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
         ]
     )
 
@@ -8135,14 +8011,7 @@ public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.aiInteractionHistory",
         model: AiInteractionHistory.self,
-        operations: [
-            .init(
-                "getAllEnterpriseInteractions",
-                .get,
-                ["getAllEnterpriseInteractions"],
-                response: .collection(.model(AiInteraction.self))
-            ),
-        ]
+        operations: [.init("getAllEnterpriseInteractions", .get, response: .collection(.model(AiInteraction.self)))]
     )
 
     /// - Remark: Generated from `microsoft.graph.aiInteractionHistory/getAllEnterpriseInteractions` (GET).
@@ -8549,7 +8418,7 @@ public struct AkamaiWebApplicationFirewallProviderRequestBuilder: ModelRequestBu
     public static let route = ResourceRoute(
         "microsoft.graph.akamaiWebApplicationFirewallProvider",
         model: AkamaiWebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, ["verify"], response: .model(WebApplicationFirewallVerificationModel.self))]
+        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider/verify` (POST).
@@ -9273,8 +9142,8 @@ public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -9426,8 +9295,8 @@ public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -9664,8 +9533,8 @@ public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuild
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -9825,7 +9694,7 @@ public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -9993,7 +9862,7 @@ public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
             .init("apps", "microsoft.graph.managedMobileApp", collection: true),
             .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
@@ -10124,13 +9993,7 @@ public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
             .init("operations", "microsoft.graph.managedAppOperation", collection: true),
         ],
         operations: [
-            .init(
-                "getUserIdsWithFlaggedAppRegistration",
-                .get,
-                ["getUserIdsWithFlaggedAppRegistration"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
+            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
         ]
     )
 
@@ -10356,7 +10219,7 @@ public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -10518,8 +10381,8 @@ public struct AndroidWorkProfileCompliancePolicyRequestBuilder: ModelRequestBuil
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -10692,8 +10555,8 @@ public struct AndroidWorkProfileCustomConfigurationRequestBuilder: ModelRequestB
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -10930,8 +10793,8 @@ public struct AndroidWorkProfileGeneralDeviceConfigurationRequestBuilder: ModelR
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -11073,14 +10936,8 @@ public struct AnonymousGuestConversationMemberRequestBuilder: ModelRequestBuilde
         "microsoft.graph.anonymousGuestConversationMember",
         model: AnonymousGuestConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -11332,7 +11189,6 @@ public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(AppConsentRequest.self))
             ),
@@ -11590,14 +11446,7 @@ public struct AppLogCollectionRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.appLogCollectionRequest",
         model: AppLogCollectionRequest.self,
-        operations: [
-            .init(
-                "createDownloadUrl",
-                .post,
-                ["createDownloadUrl"],
-                response: .model(AppLogCollectionDownloadDetails.self)
-            ),
-        ]
+        operations: [.init("createDownloadUrl", .post, response: .model(AppLogCollectionDownloadDetails.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.appLogCollectionRequest/createDownloadUrl` (POST).
@@ -11765,27 +11614,20 @@ public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
         model: AppManagementPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -12004,27 +11846,20 @@ public struct AppRoleAssignmentRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.appRoleAssignment",
         model: AppRoleAssignment.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -12240,8 +12075,8 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -12349,15 +12184,7 @@ public struct AppleManagedIdentityProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.appleManagedIdentityProvider",
         model: AppleManagedIdentityProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -12428,14 +12255,7 @@ public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilde
     public static let route = ResourceRoute(
         "microsoft.graph.applePushNotificationCertificate",
         model: ApplePushNotificationCertificate.self,
-        operations: [
-            .init(
-                "downloadApplePushNotificationCertificateSigningRequest",
-                .get,
-                ["downloadApplePushNotificationCertificateSigningRequest"],
-                response: .string
-            ),
-        ]
+        operations: [.init("downloadApplePushNotificationCertificateSigningRequest", .get, response: .string)]
     )
 
     /// - Remark: Generated from
@@ -12774,33 +12594,26 @@ public struct ApplicationRequestBuilder: ModelRequestBuilder {
             .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
         ],
         operations: [
-            .init("addKey", .post, ["addKey"], response: .model(KeyCredential.self)),
-            .init("addPassword", .post, ["addPassword"], response: .model(PasswordCredential.self)),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeKey", .post, ["removeKey"]),
-            .init("removePassword", .post, ["removePassword"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("setVerifiedPublisher", .post, ["setVerifiedPublisher"]),
-            .init("unsetVerifiedPublisher", .post, ["unsetVerifiedPublisher"]),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("setVerifiedPublisher", .post),
+            .init("unsetVerifiedPublisher", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Application.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
         ]
     )
 
@@ -13387,7 +13200,7 @@ public struct ApplicationTemplateRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.applicationTemplate",
         model: ApplicationTemplate.self,
-        operations: [.init("instantiate", .post, ["instantiate"], response: .model(ApplicationServicePrincipal.self))]
+        operations: [.init("instantiate", .post, response: .model(ApplicationServicePrincipal.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.applicationTemplate/instantiate` (POST).
@@ -13542,13 +13355,7 @@ public struct ApprovalRequestBuilder: ModelRequestBuilder {
         model: Approval.self,
         children: [.init("stages", "microsoft.graph.approvalStage", collection: true)],
         operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                ["filterByCurrentUser"],
-                onCollection: true,
-                response: .collection(.model(Approval.self))
-            ),
+            .init("filterByCurrentUser", .get, onCollection: true, response: .collection(.model(Approval.self))),
         ]
     )
 

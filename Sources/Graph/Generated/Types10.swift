@@ -627,7 +627,7 @@ public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
             .init("standardQRCode", "microsoft.graph.qrCode", collection: false),
             .init("temporaryQRCode", "microsoft.graph.qrCode", collection: false),
         ],
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     public var pin: QrPinRequestBuilder { .init(client: client, path: path.appending("pin")) }
@@ -2215,15 +2215,7 @@ public struct ReferenceAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.referenceAttachment",
         model: ReferenceAttachment.self,
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 }
 
@@ -2706,7 +2698,7 @@ public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.remoteAssistancePartner",
         model: RemoteAssistancePartner.self,
-        operations: [.init("beginOnboarding", .post, ["beginOnboarding"]), .init("disconnect", .post, ["disconnect"])]
+        operations: [.init("beginOnboarding", .post), .init("disconnect", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner/beginOnboarding` (POST).
@@ -2920,27 +2912,20 @@ public struct RemoteTenantGroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.remoteTenantGroup",
         model: RemoteTenantGroup.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -3172,161 +3157,93 @@ public struct ReportRootRequestBuilder: ModelRequestBuilder {
             .init("security", "microsoft.graph.securityReportsRoot", collection: false),
         ],
         operations: [
-            .init(
-                "deviceConfigurationDeviceActivity",
-                .get,
-                ["deviceConfigurationDeviceActivity"],
-                response: .model(Report.self)
-            ),
-            .init(
-                "deviceConfigurationUserActivity",
-                .get,
-                ["deviceConfigurationUserActivity"],
-                response: .model(Report.self)
-            ),
-            .init("getEmailActivityCounts", .get, ["getEmailActivityCounts"]),
-            .init("getEmailActivityUserCounts", .get, ["getEmailActivityUserCounts"]),
-            .init("getEmailActivityUserDetail", .get, ["getEmailActivityUserDetail"]),
-            .init("getEmailAppUsageAppsUserCounts", .get, ["getEmailAppUsageAppsUserCounts"]),
-            .init("getEmailAppUsageUserCounts", .get, ["getEmailAppUsageUserCounts"]),
-            .init("getEmailAppUsageUserDetail", .get, ["getEmailAppUsageUserDetail"]),
-            .init("getEmailAppUsageVersionsUserCounts", .get, ["getEmailAppUsageVersionsUserCounts"]),
-            .init(
-                "getGroupArchivedPrintJobs",
-                .get,
-                ["getGroupArchivedPrintJobs"],
-                response: .collection(.model(ArchivedPrintJob.self))
-            ),
-            .init("getM365AppPlatformUserCounts", .get, ["getM365AppPlatformUserCounts"]),
-            .init("getM365AppUserCounts", .get, ["getM365AppUserCounts"]),
-            .init("getM365AppUserDetail", .get, ["getM365AppUserDetail"]),
-            .init("getMailboxUsageDetail", .get, ["getMailboxUsageDetail"]),
-            .init("getMailboxUsageMailboxCounts", .get, ["getMailboxUsageMailboxCounts"]),
-            .init("getMailboxUsageQuotaStatusMailboxCounts", .get, ["getMailboxUsageQuotaStatusMailboxCounts"]),
-            .init("getMailboxUsageStorage", .get, ["getMailboxUsageStorage"]),
-            .init("getOffice365ActivationCounts", .get, ["getOffice365ActivationCounts"]),
-            .init("getOffice365ActivationsUserCounts", .get, ["getOffice365ActivationsUserCounts"]),
-            .init("getOffice365ActivationsUserDetail", .get, ["getOffice365ActivationsUserDetail"]),
-            .init("getOffice365ActiveUserCounts", .get, ["getOffice365ActiveUserCounts"]),
-            .init("getOffice365ActiveUserDetail", .get, ["getOffice365ActiveUserDetail"]),
-            .init("getOffice365GroupsActivityCounts", .get, ["getOffice365GroupsActivityCounts"]),
-            .init("getOffice365GroupsActivityDetail", .get, ["getOffice365GroupsActivityDetail"]),
-            .init("getOffice365GroupsActivityFileCounts", .get, ["getOffice365GroupsActivityFileCounts"]),
-            .init("getOffice365GroupsActivityGroupCounts", .get, ["getOffice365GroupsActivityGroupCounts"]),
-            .init("getOffice365GroupsActivityStorage", .get, ["getOffice365GroupsActivityStorage"]),
-            .init("getOffice365ServicesUserCounts", .get, ["getOffice365ServicesUserCounts"]),
-            .init("getOneDriveActivityFileCounts", .get, ["getOneDriveActivityFileCounts"]),
-            .init("getOneDriveActivityUserCounts", .get, ["getOneDriveActivityUserCounts"]),
-            .init("getOneDriveActivityUserDetail", .get, ["getOneDriveActivityUserDetail"]),
-            .init("getOneDriveUsageAccountCounts", .get, ["getOneDriveUsageAccountCounts"]),
-            .init("getOneDriveUsageAccountDetail", .get, ["getOneDriveUsageAccountDetail"]),
-            .init("getOneDriveUsageFileCounts", .get, ["getOneDriveUsageFileCounts"]),
-            .init("getOneDriveUsageStorage", .get, ["getOneDriveUsageStorage"]),
-            .init(
-                "getPrinterArchivedPrintJobs",
-                .get,
-                ["getPrinterArchivedPrintJobs"],
-                response: .collection(.model(ArchivedPrintJob.self))
-            ),
+            .init("deviceConfigurationDeviceActivity", .get, response: .model(Report.self)),
+            .init("deviceConfigurationUserActivity", .get, response: .model(Report.self)),
+            .init("getEmailActivityCounts", .get),
+            .init("getEmailActivityUserCounts", .get),
+            .init("getEmailActivityUserDetail", .get),
+            .init("getEmailAppUsageAppsUserCounts", .get),
+            .init("getEmailAppUsageUserCounts", .get),
+            .init("getEmailAppUsageUserDetail", .get),
+            .init("getEmailAppUsageVersionsUserCounts", .get),
+            .init("getGroupArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
+            .init("getM365AppPlatformUserCounts", .get),
+            .init("getM365AppUserCounts", .get),
+            .init("getM365AppUserDetail", .get),
+            .init("getMailboxUsageDetail", .get),
+            .init("getMailboxUsageMailboxCounts", .get),
+            .init("getMailboxUsageQuotaStatusMailboxCounts", .get),
+            .init("getMailboxUsageStorage", .get),
+            .init("getOffice365ActivationCounts", .get),
+            .init("getOffice365ActivationsUserCounts", .get),
+            .init("getOffice365ActivationsUserDetail", .get),
+            .init("getOffice365ActiveUserCounts", .get),
+            .init("getOffice365ActiveUserDetail", .get),
+            .init("getOffice365GroupsActivityCounts", .get),
+            .init("getOffice365GroupsActivityDetail", .get),
+            .init("getOffice365GroupsActivityFileCounts", .get),
+            .init("getOffice365GroupsActivityGroupCounts", .get),
+            .init("getOffice365GroupsActivityStorage", .get),
+            .init("getOffice365ServicesUserCounts", .get),
+            .init("getOneDriveActivityFileCounts", .get),
+            .init("getOneDriveActivityUserCounts", .get),
+            .init("getOneDriveActivityUserDetail", .get),
+            .init("getOneDriveUsageAccountCounts", .get),
+            .init("getOneDriveUsageAccountDetail", .get),
+            .init("getOneDriveUsageFileCounts", .get),
+            .init("getOneDriveUsageStorage", .get),
+            .init("getPrinterArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
             .init(
                 "getRelyingPartyDetailedSummary",
                 .get,
-                ["getRelyingPartyDetailedSummary"],
                 response: .collection(.model(RelyingPartyDetailedSummary.self))
             ),
-            .init("getSharePointActivityFileCounts", .get, ["getSharePointActivityFileCounts"]),
-            .init("getSharePointActivityPages", .get, ["getSharePointActivityPages"]),
-            .init("getSharePointActivityUserCounts", .get, ["getSharePointActivityUserCounts"]),
-            .init("getSharePointActivityUserDetail", .get, ["getSharePointActivityUserDetail"]),
-            .init("getSharePointSiteUsageDetail", .get, ["getSharePointSiteUsageDetail"]),
-            .init("getSharePointSiteUsageFileCounts", .get, ["getSharePointSiteUsageFileCounts"]),
-            .init("getSharePointSiteUsagePages", .get, ["getSharePointSiteUsagePages"]),
-            .init("getSharePointSiteUsageSiteCounts", .get, ["getSharePointSiteUsageSiteCounts"]),
-            .init("getSharePointSiteUsageStorage", .get, ["getSharePointSiteUsageStorage"]),
-            .init("getSkypeForBusinessActivityCounts", .get, ["getSkypeForBusinessActivityCounts"]),
-            .init("getSkypeForBusinessActivityUserCounts", .get, ["getSkypeForBusinessActivityUserCounts"]),
-            .init("getSkypeForBusinessActivityUserDetail", .get, ["getSkypeForBusinessActivityUserDetail"]),
-            .init(
-                "getSkypeForBusinessDeviceUsageDistributionUserCounts",
-                .get,
-                ["getSkypeForBusinessDeviceUsageDistributionUserCounts"]
-            ),
-            .init("getSkypeForBusinessDeviceUsageUserCounts", .get, ["getSkypeForBusinessDeviceUsageUserCounts"]),
-            .init("getSkypeForBusinessDeviceUsageUserDetail", .get, ["getSkypeForBusinessDeviceUsageUserDetail"]),
-            .init("getSkypeForBusinessOrganizerActivityCounts", .get, ["getSkypeForBusinessOrganizerActivityCounts"]),
-            .init(
-                "getSkypeForBusinessOrganizerActivityMinuteCounts",
-                .get,
-                ["getSkypeForBusinessOrganizerActivityMinuteCounts"]
-            ),
-            .init(
-                "getSkypeForBusinessOrganizerActivityUserCounts",
-                .get,
-                ["getSkypeForBusinessOrganizerActivityUserCounts"]
-            ),
-            .init(
-                "getSkypeForBusinessParticipantActivityCounts",
-                .get,
-                ["getSkypeForBusinessParticipantActivityCounts"]
-            ),
-            .init(
-                "getSkypeForBusinessParticipantActivityMinuteCounts",
-                .get,
-                ["getSkypeForBusinessParticipantActivityMinuteCounts"]
-            ),
-            .init(
-                "getSkypeForBusinessParticipantActivityUserCounts",
-                .get,
-                ["getSkypeForBusinessParticipantActivityUserCounts"]
-            ),
-            .init("getSkypeForBusinessPeerToPeerActivityCounts", .get, ["getSkypeForBusinessPeerToPeerActivityCounts"]),
-            .init(
-                "getSkypeForBusinessPeerToPeerActivityMinuteCounts",
-                .get,
-                ["getSkypeForBusinessPeerToPeerActivityMinuteCounts"]
-            ),
-            .init(
-                "getSkypeForBusinessPeerToPeerActivityUserCounts",
-                .get,
-                ["getSkypeForBusinessPeerToPeerActivityUserCounts"]
-            ),
-            .init("getTeamsDeviceUsageDistributionUserCounts", .get, ["getTeamsDeviceUsageDistributionUserCounts"]),
-            .init("getTeamsDeviceUsageUserCounts", .get, ["getTeamsDeviceUsageUserCounts"]),
-            .init("getTeamsDeviceUsageUserDetail", .get, ["getTeamsDeviceUsageUserDetail"]),
-            .init("getTeamsTeamActivityCounts", .get, ["getTeamsTeamActivityCounts"]),
-            .init("getTeamsTeamActivityDetail", .get, ["getTeamsTeamActivityDetail"]),
-            .init("getTeamsTeamActivityDistributionCounts", .get, ["getTeamsTeamActivityDistributionCounts"]),
-            .init("getTeamsTeamCounts", .get, ["getTeamsTeamCounts"]),
-            .init("getTeamsUserActivityCounts", .get, ["getTeamsUserActivityCounts"]),
-            .init("getTeamsUserActivityUserCounts", .get, ["getTeamsUserActivityUserCounts"]),
-            .init("getTeamsUserActivityUserDetail", .get, ["getTeamsUserActivityUserDetail"]),
-            .init(
-                "getUserArchivedPrintJobs",
-                .get,
-                ["getUserArchivedPrintJobs"],
-                response: .collection(.model(ArchivedPrintJob.self))
-            ),
-            .init("getYammerActivityCounts", .get, ["getYammerActivityCounts"]),
-            .init("getYammerActivityUserCounts", .get, ["getYammerActivityUserCounts"]),
-            .init("getYammerActivityUserDetail", .get, ["getYammerActivityUserDetail"]),
-            .init("getYammerDeviceUsageDistributionUserCounts", .get, ["getYammerDeviceUsageDistributionUserCounts"]),
-            .init("getYammerDeviceUsageUserCounts", .get, ["getYammerDeviceUsageUserCounts"]),
-            .init("getYammerDeviceUsageUserDetail", .get, ["getYammerDeviceUsageUserDetail"]),
-            .init("getYammerGroupsActivityCounts", .get, ["getYammerGroupsActivityCounts"]),
-            .init("getYammerGroupsActivityDetail", .get, ["getYammerGroupsActivityDetail"]),
-            .init("getYammerGroupsActivityGroupCounts", .get, ["getYammerGroupsActivityGroupCounts"]),
-            .init(
-                "managedDeviceEnrollmentFailureDetails",
-                .get,
-                ["managedDeviceEnrollmentFailureDetails"],
-                response: .model(Report.self)
-            ),
-            .init(
-                "managedDeviceEnrollmentTopFailures",
-                .get,
-                ["managedDeviceEnrollmentTopFailures"],
-                response: .model(Report.self)
-            ),
+            .init("getSharePointActivityFileCounts", .get),
+            .init("getSharePointActivityPages", .get),
+            .init("getSharePointActivityUserCounts", .get),
+            .init("getSharePointActivityUserDetail", .get),
+            .init("getSharePointSiteUsageDetail", .get),
+            .init("getSharePointSiteUsageFileCounts", .get),
+            .init("getSharePointSiteUsagePages", .get),
+            .init("getSharePointSiteUsageSiteCounts", .get),
+            .init("getSharePointSiteUsageStorage", .get),
+            .init("getSkypeForBusinessActivityCounts", .get),
+            .init("getSkypeForBusinessActivityUserCounts", .get),
+            .init("getSkypeForBusinessActivityUserDetail", .get),
+            .init("getSkypeForBusinessDeviceUsageDistributionUserCounts", .get),
+            .init("getSkypeForBusinessDeviceUsageUserCounts", .get),
+            .init("getSkypeForBusinessDeviceUsageUserDetail", .get),
+            .init("getSkypeForBusinessOrganizerActivityCounts", .get),
+            .init("getSkypeForBusinessOrganizerActivityMinuteCounts", .get),
+            .init("getSkypeForBusinessOrganizerActivityUserCounts", .get),
+            .init("getSkypeForBusinessParticipantActivityCounts", .get),
+            .init("getSkypeForBusinessParticipantActivityMinuteCounts", .get),
+            .init("getSkypeForBusinessParticipantActivityUserCounts", .get),
+            .init("getSkypeForBusinessPeerToPeerActivityCounts", .get),
+            .init("getSkypeForBusinessPeerToPeerActivityMinuteCounts", .get),
+            .init("getSkypeForBusinessPeerToPeerActivityUserCounts", .get),
+            .init("getTeamsDeviceUsageDistributionUserCounts", .get),
+            .init("getTeamsDeviceUsageUserCounts", .get),
+            .init("getTeamsDeviceUsageUserDetail", .get),
+            .init("getTeamsTeamActivityCounts", .get),
+            .init("getTeamsTeamActivityDetail", .get),
+            .init("getTeamsTeamActivityDistributionCounts", .get),
+            .init("getTeamsTeamCounts", .get),
+            .init("getTeamsUserActivityCounts", .get),
+            .init("getTeamsUserActivityUserCounts", .get),
+            .init("getTeamsUserActivityUserDetail", .get),
+            .init("getUserArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
+            .init("getYammerActivityCounts", .get),
+            .init("getYammerActivityUserCounts", .get),
+            .init("getYammerActivityUserDetail", .get),
+            .init("getYammerDeviceUsageDistributionUserCounts", .get),
+            .init("getYammerDeviceUsageUserCounts", .get),
+            .init("getYammerDeviceUsageUserDetail", .get),
+            .init("getYammerGroupsActivityCounts", .get),
+            .init("getYammerGroupsActivityDetail", .get),
+            .init("getYammerGroupsActivityGroupCounts", .get),
+            .init("managedDeviceEnrollmentFailureDetails", .get, response: .model(Report.self)),
+            .init("managedDeviceEnrollmentTopFailures", .get, response: .model(Report.self)),
         ]
     )
 
@@ -5285,27 +5202,20 @@ public struct ResourceSpecificPermissionGrantRequestBuilder: ModelRequestBuilder
         "microsoft.graph.resourceSpecificPermissionGrant",
         model: ResourceSpecificPermissionGrant.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -5995,9 +5905,7 @@ public struct RestorePointRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.restorePoint",
         model: RestorePoint.self,
         children: [.init("protectionUnit", "microsoft.graph.protectionUnitBase", collection: false)],
-        operations: [
-            .init("search", .post, ["search"], onCollection: true, response: .model(RestorePointSearchResponse.self)),
-        ]
+        operations: [.init("search", .post, onCollection: true, response: .model(RestorePointSearchResponse.self))]
     )
 
     public var protectionUnit: ProtectionUnitBaseRequestBuilder {
@@ -6168,7 +6076,7 @@ public struct RestoreSessionBaseRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.restoreSessionBase",
         model: RestoreSessionBase.self,
-        operations: [.init("activate", .post, ["activate"], response: .model(RestoreSessionBase.self))]
+        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.restoreSessionBase/activate` (POST).
@@ -7110,8 +7018,8 @@ public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilde
         model: RiskyServicePrincipalHistoryItem.self,
         children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
         operations: [
-            .init("confirmCompromised", .post, ["confirmCompromised"], onCollection: true),
-            .init("dismiss", .post, ["dismiss"], onCollection: true),
+            .init("confirmCompromised", .post, onCollection: true),
+            .init("dismiss", .post, onCollection: true),
         ]
     )
 
@@ -7160,8 +7068,8 @@ public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
         model: RiskyServicePrincipal.self,
         children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
         operations: [
-            .init("confirmCompromised", .post, ["confirmCompromised"], onCollection: true),
-            .init("dismiss", .post, ["dismiss"], onCollection: true),
+            .init("confirmCompromised", .post, onCollection: true),
+            .init("dismiss", .post, onCollection: true),
         ]
     )
 
@@ -7298,9 +7206,9 @@ public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
         model: RiskyUserHistoryItem.self,
         children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
         operations: [
-            .init("confirmCompromised", .post, ["confirmCompromised"], onCollection: true),
-            .init("confirmSafe", .post, ["confirmSafe"], onCollection: true),
-            .init("dismiss", .post, ["dismiss"], onCollection: true),
+            .init("confirmCompromised", .post, onCollection: true),
+            .init("confirmSafe", .post, onCollection: true),
+            .init("dismiss", .post, onCollection: true),
         ]
     )
 
@@ -7358,9 +7266,9 @@ public struct RiskyUserRequestBuilder: ModelRequestBuilder {
         model: RiskyUser.self,
         children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
         operations: [
-            .init("confirmCompromised", .post, ["confirmCompromised"], onCollection: true),
-            .init("confirmSafe", .post, ["confirmSafe"], onCollection: true),
-            .init("dismiss", .post, ["dismiss"], onCollection: true),
+            .init("confirmCompromised", .post, onCollection: true),
+            .init("confirmSafe", .post, onCollection: true),
+            .init("dismiss", .post, onCollection: true),
         ]
     )
 
@@ -7848,7 +7756,7 @@ public struct RoomListRequestBuilder: ModelRequestBuilder {
             .init("rooms", "microsoft.graph.room", collection: true),
             .init("workspaces", "microsoft.graph.workspace", collection: true),
         ],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
@@ -7891,7 +7799,7 @@ public struct RoomRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.room",
         model: Room.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
@@ -8209,15 +8117,7 @@ public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBui
         "microsoft.graph.samlOrWsFedExternalDomainFederation",
         model: SamlOrWsFedExternalDomainFederation.self,
         children: [.init("domains", "microsoft.graph.externalDomainName", collection: true)],
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 
     /// `domains.request()` lists them; `domains("externalDomainName-id")` addresses one.
@@ -8289,15 +8189,7 @@ public struct SamlOrWsFedProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.samlOrWsFedProvider",
         model: SamlOrWsFedProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -8523,11 +8415,7 @@ public struct ScheduleChangeRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.scheduleChangeRequest",
         model: ScheduleChangeRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
+        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest/approve` (POST).
@@ -8842,7 +8730,7 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
             .init("timeOffRequests", "microsoft.graph.timeOffRequest", collection: true),
             .init("timesOff", "microsoft.graph.timeOff", collection: true),
         ],
-        operations: [.init("share", .post, ["share"])]
+        operations: [.init("share", .post)]
     )
 
     /// `dayNotes.request()` lists them; `dayNotes("dayNote-id")` addresses one.
@@ -8978,7 +8866,7 @@ public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.schedulingGroup",
         model: SchedulingGroup.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.schedulingGroup/stageForDeletion` (POST).
@@ -9529,7 +9417,7 @@ public struct SearchEntityRequestBuilder: ModelRequestBuilder {
             .init("bookmarks", "microsoft.graph.search.bookmark", collection: true),
             .init("qnas", "microsoft.graph.search.qna", collection: true),
         ],
-        operations: [.init("query", .post, ["query"], response: .collection(.model(SearchResponse.self)))]
+        operations: [.init("query", .post, response: .collection(.model(SearchResponse.self)))]
     )
 
     /// `acronyms.request()` lists them; `acronyms("acronym-id")` addresses one.
@@ -10119,7 +10007,7 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.section",
         model: Section.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.

@@ -722,7 +722,7 @@ public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
             .init(
                 "moveAlerts",
                 .post,
-                ["microsoft.graph.security.moveAlerts"],
+                path: "microsoft.graph.security.moveAlerts",
                 onCollection: true,
                 response: .model(SecurityMergeResponse.self)
             ),
@@ -1136,7 +1136,7 @@ public struct SecurityAnalyzedEmailRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.analyzedEmail",
         model: SecurityAnalyzedEmail.self,
-        operations: [.init("remediate", .post, ["microsoft.graph.security.remediate"], onCollection: true)]
+        operations: [.init("remediate", .post, path: "microsoft.graph.security.remediate", onCollection: true)]
     )
 }
 
@@ -1607,7 +1607,7 @@ public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.security.auditCoreRoot",
         model: SecurityAuditCoreRoot.self,
         children: [
-            .init("queries", "microsoft.graph.security.auditLogQuery", collection: true, itemsRefusing: [.patch, .put]),
+            .init("queries", "microsoft.graph.security.auditLogQuery", collection: true, itemsRefusing: "PATCH PUT"),
         ]
     )
 
@@ -2105,8 +2105,8 @@ public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
                 "records",
                 "microsoft.graph.security.auditLogRecord",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -8218,8 +8218,8 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
             .init("tags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
         ],
         operations: [
-            .init("close", .post, ["microsoft.graph.security.close"]),
-            .init("reopen", .post, ["microsoft.graph.security.reopen"]),
+            .init("close", .post, path: "microsoft.graph.security.close"),
+            .init("reopen", .post, path: "microsoft.graph.security.reopen"),
         ]
     )
 
@@ -8328,7 +8328,7 @@ public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder 
     public static let route = ResourceRoute(
         "microsoft.graph.security.ediscoveryCaseSettings",
         model: SecurityEdiscoveryCaseSettings.self,
-        operations: [.init("resetToDefault", .post, ["microsoft.graph.security.resetToDefault"])]
+        operations: [.init("resetToDefault", .post, path: "microsoft.graph.security.resetToDefault")]
     )
 
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings/resetToDefault` (POST).
@@ -8417,13 +8417,13 @@ public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
             .init("userSources", "microsoft.graph.security.userSource", collection: true),
         ],
         operations: [
-            .init("activate", .post, ["microsoft.graph.security.activate"]),
-            .init("applyHold", .post, ["microsoft.graph.security.applyHold"]),
-            .init("release", .post, ["microsoft.graph.security.release"]),
-            .init("removeHold", .post, ["microsoft.graph.security.removeHold"]),
-            .init("updateIndex", .post, ["microsoft.graph.security.updateIndex"]),
-            .init("applyHold", .post, ["microsoft.graph.security.applyHold"], onCollection: true),
-            .init("removeHold", .post, ["microsoft.graph.security.removeHold"], onCollection: true),
+            .init("activate", .post, path: "microsoft.graph.security.activate"),
+            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
+            .init("release", .post, path: "microsoft.graph.security.release"),
+            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
+            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
+            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
+            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
         ]
     )
 
@@ -8905,12 +8905,12 @@ public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelReque
             .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
         ],
         operations: [
-            .init("applyHold", .post, ["microsoft.graph.security.applyHold"]),
-            .init("release", .post, ["microsoft.graph.security.release"]),
-            .init("removeHold", .post, ["microsoft.graph.security.removeHold"]),
-            .init("updateIndex", .post, ["microsoft.graph.security.updateIndex"]),
-            .init("applyHold", .post, ["microsoft.graph.security.applyHold"], onCollection: true),
-            .init("removeHold", .post, ["microsoft.graph.security.removeHold"], onCollection: true),
+            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
+            .init("release", .post, path: "microsoft.graph.security.release"),
+            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
+            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
+            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
+            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
         ]
     )
 
@@ -9117,8 +9117,8 @@ public struct SecurityEdiscoveryReviewSetQueryRequestBuilder: ModelRequestBuilde
         "microsoft.graph.security.ediscoveryReviewSetQuery",
         model: SecurityEdiscoveryReviewSetQuery.self,
         operations: [
-            .init("applyTags", .post, ["microsoft.graph.security.applyTags"]),
-            .init("export", .post, ["microsoft.graph.security.export"]),
+            .init("applyTags", .post, path: "microsoft.graph.security.applyTags"),
+            .init("export", .post, path: "microsoft.graph.security.export"),
         ]
     )
 
@@ -9172,8 +9172,8 @@ public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
         model: SecurityEdiscoveryReviewSet.self,
         children: [.init("queries", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: true)],
         operations: [
-            .init("addToReviewSet", .post, ["microsoft.graph.security.addToReviewSet"]),
-            .init("export", .post, ["microsoft.graph.security.export"]),
+            .init("addToReviewSet", .post, path: "microsoft.graph.security.addToReviewSet"),
+            .init("export", .post, path: "microsoft.graph.security.export"),
         ]
     )
 
@@ -9285,7 +9285,7 @@ public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
             .init(
                 "asHierarchy",
                 .get,
-                ["microsoft.graph.security.asHierarchy"],
+                path: "microsoft.graph.security.asHierarchy",
                 onCollection: true,
                 response: .collection(.model(SecurityEdiscoveryReviewTag.self))
             ),
@@ -9490,10 +9490,10 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
             .init("noncustodialSources", "microsoft.graph.security.ediscoveryNoncustodialDataSource", collection: true),
         ],
         operations: [
-            .init("estimateStatistics", .post, ["microsoft.graph.security.estimateStatistics"]),
-            .init("exportReport", .post, ["microsoft.graph.security.exportReport"]),
-            .init("exportResult", .post, ["microsoft.graph.security.exportResult"]),
-            .init("purgeData", .post, ["microsoft.graph.security.purgeData"]),
+            .init("estimateStatistics", .post, path: "microsoft.graph.security.estimateStatistics"),
+            .init("exportReport", .post, path: "microsoft.graph.security.exportReport"),
+            .init("exportResult", .post, path: "microsoft.graph.security.exportResult"),
+            .init("purgeData", .post, path: "microsoft.graph.security.purgeData"),
         ]
     )
 

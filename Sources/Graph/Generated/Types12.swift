@@ -923,7 +923,7 @@ public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
             .init(
                 "invokeAction",
                 .post,
-                ["microsoft.graph.security.invokeAction"],
+                path: "microsoft.graph.security.invokeAction",
                 response: .model(SecurityInvokeActionResult.self)
             ),
         ]
@@ -1145,7 +1145,7 @@ public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
             .init(
                 "mergeIncidents",
                 .post,
-                ["microsoft.graph.security.mergeIncidents"],
+                path: "microsoft.graph.security.mergeIncidents",
                 onCollection: true,
                 response: .model(SecurityMergeResponse.self)
             ),
@@ -7043,19 +7043,16 @@ public struct SecurityReportsRootRequestBuilder: ModelRequestBuilder {
             .init(
                 "getAttackSimulationRepeatOffenders",
                 .get,
-                ["getAttackSimulationRepeatOffenders"],
                 response: .collection(.model(AttackSimulationRepeatOffender.self))
             ),
             .init(
                 "getAttackSimulationSimulationUserCoverage",
                 .get,
-                ["getAttackSimulationSimulationUserCoverage"],
                 response: .collection(.model(AttackSimulationSimulationUserCoverage.self))
             ),
             .init(
                 "getAttackSimulationTrainingUserCoverage",
                 .get,
-                ["getAttackSimulationTrainingUserCoverage"],
                 response: .collection(.model(AttackSimulationTrainingUserCoverage.self))
             ),
         ]
@@ -7109,7 +7106,7 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.security",
         model: Security.self,
         children: [
-            .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: [.delete]),
+            .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: "DELETE"),
             .init("alerts_v2", "microsoft.graph.security.alert", collection: true),
             .init("attackSimulation", "microsoft.graph.attackSimulationRoot", collection: false),
             .init("auditLog", "microsoft.graph.security.auditCoreRoot", collection: false),
@@ -7130,7 +7127,7 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
             .init(
                 "runHuntingQuery",
                 .post,
-                ["microsoft.graph.security.runHuntingQuery"],
+                path: "microsoft.graph.security.runHuntingQuery",
                 response: .model(SecurityHuntingQueryResults.self)
             ),
         ]
@@ -8417,7 +8414,7 @@ public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.sensorCandidate",
         model: SecuritySensorCandidate.self,
-        operations: [.init("activate", .post, ["microsoft.graph.security.activate"], onCollection: true)]
+        operations: [.init("activate", .post, path: "microsoft.graph.security.activate", onCollection: true)]
     )
 }
 
@@ -8499,21 +8496,21 @@ public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
             .init(
                 "regenerateDeploymentAccessKey",
                 .post,
-                ["microsoft.graph.security.regenerateDeploymentAccessKey"],
+                path: "microsoft.graph.security.regenerateDeploymentAccessKey",
                 onCollection: true,
                 response: .model(SecurityDeploymentAccessKeyType.self)
             ),
             .init(
                 "getDeploymentAccessKey",
                 .get,
-                ["microsoft.graph.security.getDeploymentAccessKey"],
+                path: "microsoft.graph.security.getDeploymentAccessKey",
                 onCollection: true,
                 response: .model(SecurityDeploymentAccessKeyType.self)
             ),
             .init(
                 "getDeploymentPackageUri",
                 .get,
-                ["microsoft.graph.security.getDeploymentPackageUri"],
+                path: "microsoft.graph.security.getDeploymentPackageUri",
                 onCollection: true,
                 response: .model(SecuritySensorDeploymentPackage.self)
             ),

@@ -353,7 +353,7 @@ public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.security.siteSource",
         model: SecuritySiteSource.self,
-        children: [.init("site", "microsoft.graph.site", collection: false, refusing: [.delete])]
+        children: [.init("site", "microsoft.graph.site", collection: false, refusing: "DELETE")]
     )
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
@@ -2501,7 +2501,7 @@ public struct SecurityUserRequestBuilder: ModelRequestBuilder {
             .init(
                 "invokeAction",
                 .post,
-                ["microsoft.graph.security.invokeAction"],
+                path: "microsoft.graph.security.invokeAction",
                 response: .model(SecurityInvokeActionResult.self)
             ),
         ]
@@ -4323,17 +4323,10 @@ public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
             .init(
                 "computeRightsAndInheritance",
                 .post,
-                ["computeRightsAndInheritance"],
                 onCollection: true,
                 response: .model(ComputeRightsAndInheritanceResult.self)
             ),
-            .init(
-                "computeInheritance",
-                .get,
-                ["computeInheritance"],
-                onCollection: true,
-                response: .model(SensitivityLabel.self)
-            ),
+            .init("computeInheritance", .get, onCollection: true, response: .model(SensitivityLabel.self)),
         ]
     )
 
@@ -4637,8 +4630,8 @@ public struct ServiceAppRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.serviceApp",
         model: ServiceApp.self,
         operations: [
-            .init("activate", .post, ["activate"], response: .model(ServiceApp.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(ServiceApp.self)),
+            .init("activate", .post, response: .model(ServiceApp.self)),
+            .init("deactivate", .post, response: .model(ServiceApp.self)),
         ]
     )
 
@@ -4808,7 +4801,7 @@ public struct ServiceHealthIssueRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.serviceHealthIssue",
         model: ServiceHealthIssue.self,
-        operations: [.init("incidentReport", .get, ["incidentReport"])]
+        operations: [.init("incidentReport", .get)]
     )
 
     /// - Remark: Generated from `microsoft.graph.serviceHealthIssue/incidentReport` (GET).
@@ -5236,37 +5229,25 @@ public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("addKey", .post, ["addKey"], response: .model(KeyCredential.self)),
-            .init("addPassword", .post, ["addPassword"], response: .model(PasswordCredential.self)),
-            .init(
-                "addTokenSigningCertificate",
-                .post,
-                ["addTokenSigningCertificate"],
-                response: .model(SelfSignedCertificate.self)
-            ),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeKey", .post, ["removeKey"]),
-            .init("removePassword", .post, ["removePassword"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
         ]
     )
 
@@ -5883,12 +5864,12 @@ public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
         model: ServiceUpdateMessage.self,
         children: [.init("attachments", "microsoft.graph.serviceAnnouncementAttachment", collection: true)],
         operations: [
-            .init("archive", .post, ["archive"], onCollection: true, response: .boolean),
-            .init("favorite", .post, ["favorite"], onCollection: true, response: .boolean),
-            .init("markRead", .post, ["markRead"], onCollection: true, response: .boolean),
-            .init("markUnread", .post, ["markUnread"], onCollection: true, response: .boolean),
-            .init("unarchive", .post, ["unarchive"], onCollection: true, response: .boolean),
-            .init("unfavorite", .post, ["unfavorite"], onCollection: true, response: .boolean),
+            .init("archive", .post, onCollection: true, response: .boolean),
+            .init("favorite", .post, onCollection: true, response: .boolean),
+            .init("markRead", .post, onCollection: true, response: .boolean),
+            .init("markUnread", .post, onCollection: true, response: .boolean),
+            .init("unarchive", .post, onCollection: true, response: .boolean),
+            .init("unfavorite", .post, onCollection: true, response: .boolean),
         ]
     )
 
@@ -6205,8 +6186,8 @@ public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.sharePointBrowseSession",
         model: SharePointBrowseSession.self,
         operations: [
-            .init("browse", .get, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
         ]
     )
 
@@ -7150,8 +7131,8 @@ public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("activate", .post, ["activate"], response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(ProtectionPolicyBase.self)),
+            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
         ]
     )
 
@@ -7265,7 +7246,7 @@ public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("activate", .post, ["activate"], response: .model(RestoreSessionBase.self))]
+        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
     )
 
     /// `granularSiteRestoreArtifacts.request()` lists them;
@@ -7417,7 +7398,7 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
             .init("listItem", "microsoft.graph.listItem", collection: false),
             .init("permission", "microsoft.graph.permission", collection: false),
             .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("site", "microsoft.graph.site", collection: false, refusing: [.delete]),
+            .init("site", "microsoft.graph.site", collection: false, refusing: "DELETE"),
         ]
     )
 
@@ -7680,8 +7661,8 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -8271,7 +8252,7 @@ public struct ShiftPreferencesRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.shiftPreferences",
         model: ShiftPreferences.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.shiftPreferences/stageForDeletion` (POST).
@@ -8298,7 +8279,7 @@ public struct ShiftRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.shift",
         model: Shift.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.shift/stageForDeletion` (POST).
@@ -8597,9 +8578,9 @@ public struct SignInRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.signIn",
         model: SignIn.self,
         operations: [
-            .init("confirmCompromised", .post, ["confirmCompromised"], onCollection: true),
-            .init("confirmSafe", .post, ["confirmSafe"], onCollection: true),
-            .init("dismiss", .post, ["dismiss"], onCollection: true),
+            .init("confirmCompromised", .post, onCollection: true),
+            .init("confirmSafe", .post, onCollection: true),
+            .init("dismiss", .post, onCollection: true),
         ]
     )
 }
@@ -9576,13 +9557,8 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
             .init("webParts", "microsoft.graph.webPart", collection: true),
         ],
         operations: [
-            .init(
-                "getWebPartsByPosition",
-                .post,
-                ["getWebPartsByPosition"],
-                response: .collection(.model(WebPart.self))
-            ),
-            .init("publish", .post, ["publish"]),
+            .init("getWebPartsByPosition", .post, response: .collection(.model(WebPart.self))),
+            .init("publish", .post),
         ]
     )
 
@@ -9680,8 +9656,8 @@ public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.siteProtectionRule",
         model: SiteProtectionRule.self,
         operations: [
-            .init("deleteAndUnprotect", .post, ["deleteAndUnprotect"], response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, ["run"], response: .model(ProtectionRuleBase.self)),
+            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+            .init("run", .post, response: .model(ProtectionRuleBase.self)),
         ]
     )
 

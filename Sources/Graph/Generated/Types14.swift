@@ -22,8 +22,8 @@ public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.siteProtectionUnit",
         model: SiteProtectionUnit.self,
         operations: [
-            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
+            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
         ]
     )
 
@@ -133,28 +133,18 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
             .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
             .init("pages", "microsoft.graph.baseSitePage", collection: true),
             .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
             .init("termStore", "microsoft.graph.termStore.store", collection: false),
             .init("termStores", "microsoft.graph.termStore.store", collection: true),
         ],
         operations: [
-            .init(
-                "getActivitiesByInterval",
-                .get,
-                ["getActivitiesByInterval"],
-                response: .collection(.model(ItemActivityStat.self))
-            ),
-            .init(
-                "getApplicableContentTypesForList",
-                .get,
-                ["getApplicableContentTypesForList"],
-                response: .collection(.model(ContentType.self))
-            ),
-            .init("getByPath", .get, ["getByPath"], response: .model(Site.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("remove", .post, ["remove"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Site.self))),
-            .init("getAllSites", .get, ["getAllSites"], onCollection: true, response: .collection(.model(Site.self))),
+            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+            .init("getApplicableContentTypesForList", .get, response: .collection(.model(ContentType.self))),
+            .init("getByPath", .get, response: .model(Site.self)),
+            .init("add", .post, onCollection: true, response: .collection(.model(Site.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(Site.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Site.self))),
+            .init("getAllSites", .get, onCollection: true, response: .collection(.model(Site.self))),
         ]
     )
 
@@ -549,14 +539,8 @@ public struct SkypeForBusinessUserConversationMemberRequestBuilder: ModelRequest
         "microsoft.graph.skypeForBusinessUserConversationMember",
         model: SkypeForBusinessUserConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -630,14 +614,8 @@ public struct SkypeUserConversationMemberRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.skypeUserConversationMember",
         model: SkypeUserConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -846,15 +824,7 @@ public struct SocialIdentityProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.socialIdentityProvider",
         model: SocialIdentityProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -1007,7 +977,7 @@ public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilde
     public static let route = ResourceRoute(
         "microsoft.graph.softwareOathAuthenticationMethod",
         model: SoftwareOathAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod/resetPassword` (POST).
@@ -1455,9 +1425,7 @@ public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.standardWebPart",
         model: StandardWebPart.self,
-        operations: [
-            .init("getPositionOfWebPart", .post, ["getPositionOfWebPart"], response: .model(WebPartPosition.self)),
-        ]
+        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.standardWebPart/getPositionOfWebPart` (POST).
@@ -1900,27 +1868,20 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         model: StsPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -2288,10 +2249,7 @@ public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
             .init("notes", "microsoft.graph.authoredNote", collection: true),
             .init("team", "microsoft.graph.team", collection: false),
         ],
-        operations: [
-            .init("getFinalAttachment", .get, ["getFinalAttachment"]),
-            .init("getFinalReport", .get, ["getFinalReport"]),
-        ]
+        operations: [.init("getFinalAttachment", .get), .init("getFinalReport", .get)]
     )
 
     /// `approvers.request()` lists them; `approvers("user-id")` addresses one.
@@ -2660,7 +2618,7 @@ public struct SubscriptionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.subscription",
         model: Subscription.self,
-        operations: [.init("reauthorize", .post, ["reauthorize"])]
+        operations: [.init("reauthorize", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.subscription/reauthorize` (POST).
@@ -2765,11 +2723,7 @@ public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.swapShiftsChangeRequest",
         model: SwapShiftsChangeRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
+        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest/approve` (POST).
@@ -2936,12 +2890,12 @@ public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
             .init("schema", "microsoft.graph.synchronizationSchema", collection: false),
         ],
         operations: [
-            .init("pause", .post, ["pause"]),
-            .init("provisionOnDemand", .post, ["provisionOnDemand"], response: .model(StringKeyStringValuePair.self)),
-            .init("restart", .post, ["restart"]),
-            .init("start", .post, ["start"]),
-            .init("validateCredentials", .post, ["validateCredentials"]),
-            .init("validateCredentials", .post, ["validateCredentials"], onCollection: true),
+            .init("pause", .post),
+            .init("provisionOnDemand", .post, response: .model(StringKeyStringValuePair.self)),
+            .init("restart", .post),
+            .init("start", .post),
+            .init("validateCredentials", .post),
+            .init("validateCredentials", .post, onCollection: true),
         ]
     )
 
@@ -3243,7 +3197,7 @@ public struct SynchronizationRequestBuilder: ModelRequestBuilder {
             .init("jobs", "microsoft.graph.synchronizationJob", collection: true),
             .init("templates", "microsoft.graph.synchronizationTemplate", collection: true),
         ],
-        operations: [.init("acquireAccessToken", .post, ["acquireAccessToken"])]
+        operations: [.init("acquireAccessToken", .post)]
     )
 
     /// `jobs.request()` lists them; `jobs("synchronizationJob-id")` addresses one.
@@ -3382,14 +3336,9 @@ public struct SynchronizationSchemaRequestBuilder: ModelRequestBuilder {
         model: SynchronizationSchema.self,
         children: [.init("directories", "microsoft.graph.directoryDefinition", collection: true)],
         operations: [
-            .init("parseExpression", .post, ["parseExpression"], response: .model(ParseExpressionResponse.self)),
-            .init(
-                "filterOperators",
-                .get,
-                ["filterOperators"],
-                response: .collection(.model(FilterOperatorSchema.self))
-            ),
-            .init("functions", .get, ["functions"], response: .collection(.model(AttributeMappingFunctionSchema.self))),
+            .init("parseExpression", .post, response: .model(ParseExpressionResponse.self)),
+            .init("filterOperators", .get, response: .collection(.model(FilterOperatorSchema.self))),
+            .init("functions", .get, response: .collection(.model(AttributeMappingFunctionSchema.self))),
         ]
     )
 
@@ -4053,12 +4002,12 @@ public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
             .init("replies", "microsoft.graph.chatMessage", collection: true),
         ],
         operations: [
-            .init("setReaction", .post, ["setReaction"]),
-            .init("softDelete", .post, ["softDelete"]),
-            .init("undoSoftDelete", .post, ["undoSoftDelete"]),
-            .init("unsetReaction", .post, ["unsetReaction"]),
-            .init("replyWithQuote", .post, ["replyWithQuote"], onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("setReaction", .post),
+            .init("softDelete", .post),
+            .init("undoSoftDelete", .post),
+            .init("unsetReaction", .post),
+            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
@@ -4194,7 +4143,7 @@ public struct TargetedManagedAppConfigurationRequestBuilder: ModelRequestBuilder
             .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
             .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
@@ -4420,7 +4369,7 @@ public struct TargetedManagedAppProtectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.targetedManagedAppProtection",
         model: TargetedManagedAppProtection.self,
         children: [.init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
@@ -4524,15 +4473,7 @@ public struct TaskFileAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.taskFileAttachment",
         model: TaskFileAttachment.self,
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 }
 
@@ -5044,25 +4985,19 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
             .init("members", "microsoft.graph.conversationMember", collection: true),
             .init("operations", "microsoft.graph.teamsAsyncOperation", collection: true),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: [.delete]),
+            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
             .init("primaryChannel", "microsoft.graph.channel", collection: false),
             .init("schedule", "microsoft.graph.schedule", collection: false),
             .init("tags", "microsoft.graph.teamworkTag", collection: true),
             .init("template", "microsoft.graph.teamsTemplate", collection: false),
         ],
         operations: [
-            .init("archive", .post, ["archive"]),
-            .init("clone", .post, ["clone"]),
-            .init("completeMigration", .post, ["completeMigration"]),
-            .init("sendActivityNotification", .post, ["sendActivityNotification"]),
-            .init("unarchive", .post, ["unarchive"]),
-            .init(
-                "getAllMessages",
-                .get,
-                ["getAllMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
+            .init("archive", .post),
+            .init("clone", .post),
+            .init("completeMigration", .post),
+            .init("sendActivityNotification", .post),
+            .init("unarchive", .post),
+            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
@@ -5562,9 +5497,14 @@ public struct TeamsAdministrationNumberAssignmentRequestBuilder: ModelRequestBui
         "microsoft.graph.teamsAdministration.numberAssignment",
         model: TeamsAdministrationNumberAssignment.self,
         operations: [
-            .init("assignNumber", .post, ["microsoft.graph.teamsAdministration.assignNumber"], onCollection: true),
-            .init("unassignNumber", .post, ["microsoft.graph.teamsAdministration.unassignNumber"], onCollection: true),
-            .init("updateNumber", .post, ["microsoft.graph.teamsAdministration.updateNumber"], onCollection: true),
+            .init("assignNumber", .post, path: "microsoft.graph.teamsAdministration.assignNumber", onCollection: true),
+            .init(
+                "unassignNumber",
+                .post,
+                path: "microsoft.graph.teamsAdministration.unassignNumber",
+                onCollection: true
+            ),
+            .init("updateNumber", .post, path: "microsoft.graph.teamsAdministration.updateNumber", onCollection: true),
         ]
     )
 }
@@ -5930,7 +5870,7 @@ public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelReque
             .init(
                 "getPolicyId",
                 .get,
-                ["microsoft.graph.teamsAdministration.getPolicyId"],
+                path: "microsoft.graph.teamsAdministration.getPolicyId",
                 response: .collection(.model(TeamsAdministrationPolicyIdentifierDetail.self))
             ),
         ]
@@ -6007,8 +5947,8 @@ public struct TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder: ModelR
         "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
         model: TeamsAdministrationTeamsPolicyUserAssignment.self,
         operations: [
-            .init("assign", .post, ["microsoft.graph.teamsAdministration.assign"], onCollection: true),
-            .init("unassign", .post, ["microsoft.graph.teamsAdministration.unassign"], onCollection: true),
+            .init("assign", .post, path: "microsoft.graph.teamsAdministration.assign", onCollection: true),
+            .init("unassign", .post, path: "microsoft.graph.teamsAdministration.unassign", onCollection: true),
         ]
     )
 }
@@ -6438,7 +6378,7 @@ public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
             .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
             .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
         ],
-        operations: [.init("upgrade", .post, ["upgrade"])]
+        operations: [.init("upgrade", .post)]
     )
 
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
@@ -7257,7 +7197,7 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
             .init("teamsAppSettings", "microsoft.graph.teamsAppSettings", collection: false),
             .init("workforceIntegrations", "microsoft.graph.workforceIntegration", collection: true),
         ],
-        operations: [.init("sendActivityNotificationToRecipients", .post, ["sendActivityNotificationToRecipients"])]
+        operations: [.init("sendActivityNotificationToRecipients", .post)]
     )
 
     /// `deletedChats.request()` lists them; `deletedChats("deletedChat-id")` addresses one.
@@ -7980,7 +7920,7 @@ public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelReques
     public static let route = ResourceRoute(
         "microsoft.graph.temporaryAccessPassAuthenticationMethod",
         model: TemporaryAccessPassAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod/resetPassword` (POST).
@@ -8044,27 +7984,20 @@ public struct TenantAppManagementPolicyRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.tenantAppManagementPolicy",
         model: TenantAppManagementPolicy.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -8207,14 +8140,7 @@ public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder
             .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
             .init("protectionScopes", "microsoft.graph.tenantProtectionScopeContainer", collection: false),
         ],
-        operations: [
-            .init(
-                "processContentAsync",
-                .post,
-                ["processContentAsync"],
-                response: .collection(.model(ProcessContentResponses.self))
-            ),
-        ]
+        operations: [.init("processContentAsync", .post, response: .collection(.model(ProcessContentResponses.self)))]
     )
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
@@ -8301,7 +8227,7 @@ public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder 
     public static let route = ResourceRoute(
         "microsoft.graph.tenantProtectionScopeContainer",
         model: TenantProtectionScopeContainer.self,
-        operations: [.init("compute", .post, ["compute"], response: .collection(.model(PolicyTenantScope.self)))]
+        operations: [.init("compute", .post, response: .collection(.model(PolicyTenantScope.self)))]
     )
 
     /// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer/compute` (POST).
@@ -8375,22 +8301,12 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
                 "multiTenantOrganization",
                 "microsoft.graph.multiTenantOrganization",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
         ],
         operations: [
-            .init(
-                "findTenantInformationByDomainName",
-                .get,
-                ["findTenantInformationByDomainName"],
-                response: .model(TenantInformation.self)
-            ),
-            .init(
-                "findTenantInformationByTenantId",
-                .get,
-                ["findTenantInformationByTenantId"],
-                response: .model(TenantInformation.self)
-            ),
+            .init("findTenantInformationByDomainName", .get, response: .model(TenantInformation.self)),
+            .init("findTenantInformationByTenantId", .get, response: .model(TenantInformation.self)),
         ]
     )
 
@@ -9251,9 +9167,7 @@ public struct TextWebPartRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.textWebPart",
         model: TextWebPart.self,
-        operations: [
-            .init("getPositionOfWebPart", .post, ["getPositionOfWebPart"], response: .model(WebPartPosition.self)),
-        ]
+        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.textWebPart/getPositionOfWebPart` (POST).
@@ -9707,12 +9621,12 @@ public struct TimeCardRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.timeCard",
         model: TimeCard.self,
         operations: [
-            .init("clockOut", .post, ["clockOut"], response: .model(TimeCard.self)),
-            .init("confirm", .post, ["confirm"], response: .model(TimeCard.self)),
-            .init("endBreak", .post, ["endBreak"], response: .model(TimeCard.self)),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-            .init("startBreak", .post, ["startBreak"], response: .model(TimeCard.self)),
-            .init("clockIn", .post, ["clockIn"], onCollection: true, response: .model(TimeCard.self)),
+            .init("clockOut", .post, response: .model(TimeCard.self)),
+            .init("confirm", .post, response: .model(TimeCard.self)),
+            .init("endBreak", .post, response: .model(TimeCard.self)),
+            .init("stageForDeletion", .post),
+            .init("startBreak", .post, response: .model(TimeCard.self)),
+            .init("clockIn", .post, onCollection: true, response: .model(TimeCard.self)),
         ]
     )
 

@@ -138,7 +138,7 @@ public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.timeOffReason",
         model: TimeOffReason.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.timeOffReason/stageForDeletion` (POST).
@@ -234,7 +234,7 @@ public struct TimeOffRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.timeOff",
         model: TimeOff.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.timeOff/stageForDeletion` (POST).
@@ -261,11 +261,7 @@ public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.timeOffRequest",
         model: TimeOffRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
+        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.timeOffRequest/approve` (POST).
@@ -639,9 +635,7 @@ public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("tasks", "microsoft.graph.todoTask", collection: true),
         ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(TodoTaskList.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTaskList.self)))]
     )
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
@@ -681,13 +675,13 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.todoTask",
         model: TodoTask.self,
         children: [
-            .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: [.patch, .put]),
-            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: [.post]),
+            .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: "PATCH PUT"),
+            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: "POST"),
             .init("checklistItems", "microsoft.graph.checklistItem", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("linkedResources", "microsoft.graph.linkedResource", collection: true),
         ],
-        operations: [.init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(TodoTask.self)))]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTask.self)))]
     )
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
@@ -780,27 +774,20 @@ public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
         model: TokenIssuancePolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -975,27 +962,20 @@ public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
         model: TokenLifetimePolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -2043,7 +2023,6 @@ public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestB
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleAssignmentScheduleInstance.self))
             ),
@@ -2188,7 +2167,6 @@ public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleAssignmentSchedule.self))
             ),
@@ -2251,11 +2229,10 @@ public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBu
             .init("targetSchedule", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: false),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
+            .init("cancel", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleAssignmentScheduleRequest.self))
             ),
@@ -2510,7 +2487,6 @@ public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequest
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleEligibilityScheduleInstance.self))
             ),
@@ -2646,7 +2622,6 @@ public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder 
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleEligibilitySchedule.self))
             ),
@@ -2704,11 +2679,10 @@ public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestB
             .init("targetSchedule", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
+            .init("cancel", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UnifiedRoleEligibilityScheduleRequest.self))
             ),
@@ -4598,9 +4572,7 @@ public struct UserActivityRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.userActivity",
         model: UserActivity.self,
         children: [.init("historyItems", "microsoft.graph.activityHistoryItem", collection: true)],
-        operations: [
-            .init("recent", .get, ["recent"], onCollection: true, response: .collection(.model(UserActivity.self))),
-        ]
+        operations: [.init("recent", .get, onCollection: true, response: .collection(.model(UserActivity.self)))]
     )
 
     /// `historyItems.request()` lists them; `historyItems("activityHistoryItem-id")` addresses one.
@@ -4776,7 +4748,6 @@ public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(UserConsentRequest.self))
             ),
@@ -4856,7 +4827,7 @@ public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
             .init("activities", "microsoft.graph.activitiesContainer", collection: false),
             .init("protectionScopes", "microsoft.graph.userProtectionScopeContainer", collection: false),
         ],
-        operations: [.init("processContent", .post, ["processContent"], response: .model(ProcessContentResponse.self))]
+        operations: [.init("processContent", .post, response: .model(ProcessContentResponse.self))]
     )
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
@@ -5750,7 +5721,6 @@ public struct UserExperienceAnalyticsDevicePerformanceRequestBuilder: ModelReque
             .init(
                 "summarizeDevicePerformanceDevices",
                 .get,
-                ["summarizeDevicePerformanceDevices"],
                 onCollection: true,
                 response: .collection(.model(UserExperienceAnalyticsDevicePerformance.self))
             ),
@@ -7235,7 +7205,7 @@ public struct UserProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.userProtectionScopeContainer",
         model: UserProtectionScopeContainer.self,
-        operations: [.init("compute", .post, ["compute"], response: .collection(.model(PolicyUserScope.self)))]
+        operations: [.init("compute", .post, response: .collection(.model(PolicyUserScope.self)))]
     )
 
     /// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer/compute` (POST).
@@ -7464,15 +7434,15 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
             .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.delete]),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
             .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
             .init("calendars", "microsoft.graph.calendar", collection: true),
             .init(
                 "calendarView",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("chats", "microsoft.graph.chat", collection: true),
             .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
@@ -7492,18 +7462,12 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
             .init("events", "microsoft.graph.event", collection: true),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init(
-                "followedSites",
-                "microsoft.graph.site",
-                collection: true,
-                refusing: [.post],
-                itemsRefusing: [.delete]
-            ),
+            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
             .init(
                 "inferenceClassification",
                 "microsoft.graph.inferenceClassification",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
             .init("insights", "microsoft.graph.itemInsights", collection: false),
             .init("joinedTeams", "microsoft.graph.team", collection: true),
@@ -7518,15 +7482,15 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("onenote", "microsoft.graph.onenote", collection: false),
             .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
             .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: [.patch, .put, .delete]),
+            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
             .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
             .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
             .init(
                 "people",
                 "microsoft.graph.person",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
             .init("photo", "microsoft.graph.profilePhoto", collection: false),
@@ -7534,8 +7498,8 @@ public struct UserRequestBuilder: ModelRequestBuilder {
                 "photos",
                 "microsoft.graph.profilePhoto",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("planner", "microsoft.graph.plannerUser", collection: false),
             .init("presence", "microsoft.graph.presence", collection: false),
@@ -7550,69 +7514,41 @@ public struct UserRequestBuilder: ModelRequestBuilder {
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("assignLicense", .post, ["assignLicense"], response: .model(User.self)),
-            .init("changePassword", .post, ["changePassword"]),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("exportPersonalData", .post, ["exportPersonalData"]),
-            .init("findMeetingTimes", .post, ["findMeetingTimes"], response: .model(MeetingTimeSuggestionsResult.self)),
-            .init("getMailTips", .post, ["getMailTips"], response: .collection(.model(MailTips.self))),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeAllDevicesFromManagement", .post, ["removeAllDevicesFromManagement"]),
-            .init("reprocessLicenseAssignment", .post, ["reprocessLicenseAssignment"], response: .model(User.self)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post, ["retryServiceProvisioning"]),
-            .init("revokeSignInSessions", .post, ["revokeSignInSessions"], response: .boolean),
-            .init("sendMail", .post, ["sendMail"]),
-            .init(
-                "translateExchangeIds",
-                .post,
-                ["translateExchangeIds"],
-                response: .collection(.model(ConvertIdResult.self))
-            ),
-            .init("wipeManagedAppRegistrationsByDeviceTag", .post, ["wipeManagedAppRegistrationsByDeviceTag"]),
-            .init(
-                "exportDeviceAndAppManagementData",
-                .get,
-                ["exportDeviceAndAppManagementData"],
-                response: .model(DeviceAndAppManagementData.self)
-            ),
+            .init("assignLicense", .post, response: .model(User.self)),
+            .init("changePassword", .post),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("exportPersonalData", .post),
+            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
+            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeAllDevicesFromManagement", .post),
+            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("retryServiceProvisioning", .post),
+            .init("revokeSignInSessions", .post, response: .boolean),
+            .init("sendMail", .post),
+            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
+            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
+            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
             .init(
                 "getManagedAppDiagnosticStatuses",
                 .get,
-                ["getManagedAppDiagnosticStatuses"],
                 response: .collection(.model(ManagedAppDiagnosticStatus.self))
             ),
-            .init(
-                "getManagedAppPolicies",
-                .get,
-                ["getManagedAppPolicies"],
-                response: .collection(.model(ManagedAppPolicy.self))
-            ),
-            .init(
-                "getManagedDevicesWithAppFailures",
-                .get,
-                ["getManagedDevicesWithAppFailures"],
-                response: .collection(.string)
-            ),
-            .init("reminderView", .get, ["reminderView"], response: .collection(.model(Reminder.self))),
+            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
+            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
+            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(User.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
         ]
     )
 
@@ -8229,7 +8165,7 @@ public struct UserScopeTeamsAppInstallationRequestBuilder: ModelRequestBuilder {
             .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
             .init("chat", "microsoft.graph.chat", collection: false),
         ],
-        operations: [.init("upgrade", .post, ["upgrade"])]
+        operations: [.init("upgrade", .post)]
     )
 
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
@@ -8376,7 +8312,7 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.userSettings",
         model: UserSettings.self,
         children: [
-            .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: [.patch, .put, .delete]),
+            .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: "PATCH PUT DELETE"),
             .init("itemInsights", "microsoft.graph.userInsightsSettings", collection: false),
             .init("shiftPreferences", "microsoft.graph.shiftPreferences", collection: false),
             .init("storage", "microsoft.graph.userStorage", collection: false),
@@ -8385,7 +8321,7 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
                 "workHoursAndLocations",
                 "microsoft.graph.workHoursAndLocationsSetting",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
         ]
     )
@@ -8698,20 +8634,10 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
             .init("installedApps", "microsoft.graph.userScopeTeamsAppInstallation", collection: true),
         ],
         operations: [
-            .init("deleteTargetedMessage", .post, ["deleteTargetedMessage"]),
-            .init("sendActivityNotification", .post, ["sendActivityNotification"]),
-            .init(
-                "getAllRetainedTargetedMessages",
-                .get,
-                ["getAllRetainedTargetedMessages"],
-                response: .collection(.model(TargetedChatMessage.self))
-            ),
-            .init(
-                "getAllTargetedMessages",
-                .get,
-                ["getAllTargetedMessages"],
-                response: .collection(.model(TargetedChatMessage.self))
-            ),
+            .init("deleteTargetedMessage", .post),
+            .init("sendActivityNotification", .post),
+            .init("getAllRetainedTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
+            .init("getAllTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
         ]
     )
 
@@ -9402,8 +9328,8 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
                 "servicePlans",
                 "microsoft.graph.cloudPcServicePlan",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("userSettings", "microsoft.graph.cloudPcUserSetting", collection: true),
         ]
@@ -10053,7 +9979,7 @@ public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.virtualEventRegistration",
         model: VirtualEventRegistration.self,
         children: [.init("sessions", "microsoft.graph.virtualEventSession", collection: true)],
-        operations: [.init("cancel", .post, ["cancel"])]
+        operations: [.init("cancel", .post)]
     )
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
@@ -10089,11 +10015,7 @@ public struct VirtualEventRequestBuilder: ModelRequestBuilder {
             .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
             .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
         ],
-        operations: [
-            .init("cancel", .post, ["cancel"]),
-            .init("publish", .post, ["publish"]),
-            .init("setExternalEventInformation", .post, ["setExternalEventInformation"]),
-        ]
+        operations: [.init("cancel", .post), .init("publish", .post), .init("setExternalEventInformation", .post)]
     )
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
@@ -10447,23 +10369,16 @@ public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
             .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
-            .init("publish", .post, ["publish"]),
-            .init("setExternalEventInformation", .post, ["setExternalEventInformation"]),
+            .init("cancel", .post),
+            .init("publish", .post),
+            .init("setExternalEventInformation", .post),
             .init(
                 "getByUserIdAndRole",
                 .get,
-                ["getByUserIdAndRole"],
                 onCollection: true,
                 response: .collection(.model(VirtualEventTownhall.self))
             ),
-            .init(
-                "getByUserRole",
-                .get,
-                ["getByUserRole"],
-                onCollection: true,
-                response: .collection(.model(VirtualEventTownhall.self))
-            ),
+            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventTownhall.self))),
         ]
     )
 
@@ -10679,23 +10594,16 @@ public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
             .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
-            .init("publish", .post, ["publish"]),
-            .init("setExternalEventInformation", .post, ["setExternalEventInformation"]),
+            .init("cancel", .post),
+            .init("publish", .post),
+            .init("setExternalEventInformation", .post),
             .init(
                 "getByUserIdAndRole",
                 .get,
-                ["getByUserIdAndRole"],
                 onCollection: true,
                 response: .collection(.model(VirtualEventWebinar.self))
             ),
-            .init(
-                "getByUserRole",
-                .get,
-                ["getByUserRole"],
-                onCollection: true,
-                response: .collection(.model(VirtualEventWebinar.self))
-            ),
+            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventWebinar.self))),
         ]
     )
 
@@ -11045,7 +10953,7 @@ public struct VppTokenRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.vppToken",
         model: VppToken.self,
-        operations: [.init("syncLicenses", .post, ["syncLicenses"], response: .model(VppToken.self))]
+        operations: [.init("syncLicenses", .post, response: .model(VppToken.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.vppToken/syncLicenses` (POST).
@@ -11234,7 +11142,7 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -11367,7 +11275,7 @@ public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder 
     public static let route = ResourceRoute(
         "microsoft.graph.webApplicationFirewallProvider",
         model: WebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, ["verify"], response: .model(WebApplicationFirewallVerificationModel.self))]
+        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider/verify` (POST).

@@ -214,9 +214,7 @@ public struct WebPartRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.webPart",
         model: WebPart.self,
-        operations: [
-            .init("getPositionOfWebPart", .post, ["getPositionOfWebPart"], response: .model(WebPartPosition.self)),
-        ]
+        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.webPart/getPositionOfWebPart` (POST).
@@ -735,7 +733,7 @@ public struct WhatIfAnalysisResultRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.whatIfAnalysisResult",
         model: WhatIfAnalysisResult.self,
-        operations: [.init("restore", .post, ["restore"], response: .model(ConditionalAccessPolicy.self))]
+        operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.whatIfAnalysisResult/restore` (POST).
@@ -1233,10 +1231,7 @@ public struct Win32LobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [
-            .init("assign", .post, ["assign"]),
-            .init("enableApplicableArchitectures", .post, ["enableApplicableArchitectures"]),
-        ]
+        operations: [.init("assign", .post), .init("enableApplicableArchitectures", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -1574,8 +1569,8 @@ public struct Windows10CompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -1727,8 +1722,8 @@ public struct Windows10CustomConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -1993,8 +1988,8 @@ public struct Windows10EndpointProtectionConfigurationRequestBuilder: ModelReque
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -2115,7 +2110,7 @@ public struct Windows10EnrollmentCompletionPageConfigurationRequestBuilder: Mode
         "microsoft.graph.windows10EnrollmentCompletionPageConfiguration",
         model: Windows10EnrollmentCompletionPageConfiguration.self,
         children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("setPriority", .post, ["setPriority"])]
+        operations: [.init("assign", .post), .init("setPriority", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
@@ -2233,8 +2228,8 @@ public struct Windows10EnterpriseModernAppManagementConfigurationRequestBuilder:
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -2786,8 +2781,8 @@ public struct Windows10GeneralConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -2969,8 +2964,8 @@ public struct Windows10MobileCompliancePolicyRequestBuilder: ModelRequestBuilder
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -3152,8 +3147,8 @@ public struct Windows10SecureAssessmentConfigurationRequestBuilder: ModelRequest
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -3335,8 +3330,8 @@ public struct Windows10TeamGeneralConfigurationRequestBuilder: ModelRequestBuild
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -3526,8 +3521,8 @@ public struct Windows81CompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -3746,8 +3741,8 @@ public struct Windows81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -3936,7 +3931,7 @@ public struct WindowsAppXRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -4183,9 +4178,9 @@ public struct WindowsAutopilotDeviceIdentityRequestBuilder: ModelRequestBuilder 
         "microsoft.graph.windowsAutopilotDeviceIdentity",
         model: WindowsAutopilotDeviceIdentity.self,
         operations: [
-            .init("assignUserToDevice", .post, ["assignUserToDevice"]),
-            .init("unassignUserFromDevice", .post, ["unassignUserFromDevice"]),
-            .init("updateDeviceProperties", .post, ["updateDeviceProperties"]),
+            .init("assignUserToDevice", .post),
+            .init("unassignUserFromDevice", .post),
+            .init("updateDeviceProperties", .post),
         ]
     )
 
@@ -4330,8 +4325,8 @@ public struct WindowsDefenderAdvancedThreatProtectionConfigurationRequestBuilder
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -4854,7 +4849,7 @@ public struct WindowsHelloForBusinessAuthenticationMethodRequestBuilder: ModelRe
         "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
         model: WindowsHelloForBusinessAuthenticationMethod.self,
         children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
@@ -5442,7 +5437,7 @@ public struct WindowsInformationProtectionPolicyRequestBuilder: ModelRequestBuil
                 collection: true
             ),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
@@ -5540,7 +5535,7 @@ public struct WindowsInformationProtectionRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
@@ -6226,7 +6221,7 @@ public struct WindowsMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -6373,7 +6368,7 @@ public struct WindowsMobileMSIRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -6516,8 +6511,8 @@ public struct WindowsPhone81CompliancePolicyRequestBuilder: ModelRequestBuilder 
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -6669,8 +6664,8 @@ public struct WindowsPhone81CustomConfigurationRequestBuilder: ModelRequestBuild
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -6871,8 +6866,8 @@ public struct WindowsPhone81GeneralConfigurationRequestBuilder: ModelRequestBuil
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -7370,7 +7365,7 @@ public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
             .init("committedContainedApps", "microsoft.graph.mobileContainedApp", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -7591,8 +7586,8 @@ public struct WindowsUpdateForBusinessConfigurationRequestBuilder: ModelRequestB
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -7911,7 +7906,7 @@ public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -7986,9 +7981,7 @@ public struct WorkHoursAndLocationsSettingRequestBuilder: ModelRequestBuilder {
             .init("occurrences", "microsoft.graph.workPlanOccurrence", collection: true),
             .init("recurrences", "microsoft.graph.workPlanRecurrence", collection: true),
         ],
-        operations: [
-            .init("occurrencesView", .get, ["occurrencesView"], response: .collection(.model(WorkPlanOccurrence.self))),
-        ]
+        operations: [.init("occurrencesView", .get, response: .collection(.model(WorkPlanOccurrence.self)))]
     )
 
     /// `occurrences.request()` lists them; `occurrences("workPlanOccurrence-id")` addresses one.
@@ -8119,7 +8112,7 @@ public struct WorkPlanOccurrenceRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workPlanOccurrence",
         model: WorkPlanOccurrence.self,
-        operations: [.init("setCurrentLocation", .post, ["setCurrentLocation"], onCollection: true)]
+        operations: [.init("setCurrentLocation", .post, onCollection: true)]
     )
 }
 
@@ -8265,7 +8258,7 @@ public struct WorkbookApplicationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookApplication",
         model: WorkbookApplication.self,
-        operations: [.init("calculate", .post, ["calculate"])]
+        operations: [.init("calculate", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookApplication/calculate` (POST).
@@ -8831,7 +8824,7 @@ public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookChartFill",
         model: WorkbookChartFill.self,
-        operations: [.init("clear", .post, ["clear"]), .init("setSolidColor", .post, ["setSolidColor"])]
+        operations: [.init("clear", .post), .init("setSolidColor", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookChartFill/clear` (POST).
@@ -9131,7 +9124,7 @@ public struct WorkbookChartLineFormatRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookChartLineFormat",
         model: WorkbookChartLineFormat.self,
-        operations: [.init("clear", .post, ["clear"])]
+        operations: [.init("clear", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookChartLineFormat/clear` (POST).
@@ -9227,8 +9220,8 @@ public struct WorkbookChartPointRequestBuilder: ModelRequestBuilder {
         model: WorkbookChartPoint.self,
         children: [.init("format", "microsoft.graph.workbookChartPointFormat", collection: false)],
         operations: [
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookChartPoint.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartPoint.self)),
         ]
     )
 
@@ -9279,13 +9272,13 @@ public struct WorkbookChartRequestBuilder: ModelRequestBuilder {
             .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
         ],
         operations: [
-            .init("setData", .post, ["setData"]),
-            .init("setPosition", .post, ["setPosition"]),
-            .init("image", .get, ["image"], response: .string),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookChart.self)),
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("item", .get, ["item"], onCollection: true, response: .model(WorkbookChart.self)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookChart.self)),
+            .init("setData", .post),
+            .init("setPosition", .post),
+            .init("image", .get, response: .string),
+            .init("add", .post, onCollection: true, response: .model(WorkbookChart.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("item", .get, onCollection: true, response: .model(WorkbookChart.self)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChart.self)),
         ]
     )
 
@@ -9511,8 +9504,8 @@ public struct WorkbookChartSeriesRequestBuilder: ModelRequestBuilder {
             .init("points", "microsoft.graph.workbookChartPoint", collection: true),
         ],
         operations: [
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookChartSeries.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartSeries.self)),
         ]
     )
 
@@ -9820,18 +9813,18 @@ public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workbookFilter",
         model: WorkbookFilter.self,
         operations: [
-            .init("apply", .post, ["apply"]),
-            .init("applyBottomItemsFilter", .post, ["applyBottomItemsFilter"]),
-            .init("applyBottomPercentFilter", .post, ["applyBottomPercentFilter"]),
-            .init("applyCellColorFilter", .post, ["applyCellColorFilter"]),
-            .init("applyCustomFilter", .post, ["applyCustomFilter"]),
-            .init("applyDynamicFilter", .post, ["applyDynamicFilter"]),
-            .init("applyFontColorFilter", .post, ["applyFontColorFilter"]),
-            .init("applyIconFilter", .post, ["applyIconFilter"]),
-            .init("applyTopItemsFilter", .post, ["applyTopItemsFilter"]),
-            .init("applyTopPercentFilter", .post, ["applyTopPercentFilter"]),
-            .init("applyValuesFilter", .post, ["applyValuesFilter"]),
-            .init("clear", .post, ["clear"]),
+            .init("apply", .post),
+            .init("applyBottomItemsFilter", .post),
+            .init("applyBottomPercentFilter", .post),
+            .init("applyCellColorFilter", .post),
+            .init("applyCustomFilter", .post),
+            .init("applyDynamicFilter", .post),
+            .init("applyFontColorFilter", .post),
+            .init("applyIconFilter", .post),
+            .init("applyTopItemsFilter", .post),
+            .init("applyTopPercentFilter", .post),
+            .init("applyValuesFilter", .post),
+            .init("clear", .post),
         ]
     )
 
@@ -10060,372 +10053,372 @@ public struct WorkbookFunctionsRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workbookFunctions",
         model: WorkbookFunctions.self,
         operations: [
-            .init("abs", .post, ["abs"], response: .model(WorkbookFunctionResult.self)),
-            .init("accrInt", .post, ["accrInt"], response: .model(WorkbookFunctionResult.self)),
-            .init("accrIntM", .post, ["accrIntM"], response: .model(WorkbookFunctionResult.self)),
-            .init("acos", .post, ["acos"], response: .model(WorkbookFunctionResult.self)),
-            .init("acosh", .post, ["acosh"], response: .model(WorkbookFunctionResult.self)),
-            .init("acot", .post, ["acot"], response: .model(WorkbookFunctionResult.self)),
-            .init("acoth", .post, ["acoth"], response: .model(WorkbookFunctionResult.self)),
-            .init("amorDegrc", .post, ["amorDegrc"], response: .model(WorkbookFunctionResult.self)),
-            .init("amorLinc", .post, ["amorLinc"], response: .model(WorkbookFunctionResult.self)),
-            .init("and", .post, ["and"], response: .model(WorkbookFunctionResult.self)),
-            .init("arabic", .post, ["arabic"], response: .model(WorkbookFunctionResult.self)),
-            .init("areas", .post, ["areas"], response: .model(WorkbookFunctionResult.self)),
-            .init("asc", .post, ["asc"], response: .model(WorkbookFunctionResult.self)),
-            .init("asin", .post, ["asin"], response: .model(WorkbookFunctionResult.self)),
-            .init("asinh", .post, ["asinh"], response: .model(WorkbookFunctionResult.self)),
-            .init("atan", .post, ["atan"], response: .model(WorkbookFunctionResult.self)),
-            .init("atan2", .post, ["atan2"], response: .model(WorkbookFunctionResult.self)),
-            .init("atanh", .post, ["atanh"], response: .model(WorkbookFunctionResult.self)),
-            .init("aveDev", .post, ["aveDev"], response: .model(WorkbookFunctionResult.self)),
-            .init("average", .post, ["average"], response: .model(WorkbookFunctionResult.self)),
-            .init("averageA", .post, ["averageA"], response: .model(WorkbookFunctionResult.self)),
-            .init("averageIf", .post, ["averageIf"], response: .model(WorkbookFunctionResult.self)),
-            .init("averageIfs", .post, ["averageIfs"], response: .model(WorkbookFunctionResult.self)),
-            .init("bahtText", .post, ["bahtText"], response: .model(WorkbookFunctionResult.self)),
-            .init("base", .post, ["base"], response: .model(WorkbookFunctionResult.self)),
-            .init("besselI", .post, ["besselI"], response: .model(WorkbookFunctionResult.self)),
-            .init("besselJ", .post, ["besselJ"], response: .model(WorkbookFunctionResult.self)),
-            .init("besselK", .post, ["besselK"], response: .model(WorkbookFunctionResult.self)),
-            .init("besselY", .post, ["besselY"], response: .model(WorkbookFunctionResult.self)),
-            .init("beta_Dist", .post, ["beta_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("beta_Inv", .post, ["beta_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Dec", .post, ["bin2Dec"], response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Hex", .post, ["bin2Hex"], response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Oct", .post, ["bin2Oct"], response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Dist", .post, ["binom_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Dist_Range", .post, ["binom_Dist_Range"], response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Inv", .post, ["binom_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("bitand", .post, ["bitand"], response: .model(WorkbookFunctionResult.self)),
-            .init("bitlshift", .post, ["bitlshift"], response: .model(WorkbookFunctionResult.self)),
-            .init("bitor", .post, ["bitor"], response: .model(WorkbookFunctionResult.self)),
-            .init("bitrshift", .post, ["bitrshift"], response: .model(WorkbookFunctionResult.self)),
-            .init("bitxor", .post, ["bitxor"], response: .model(WorkbookFunctionResult.self)),
-            .init("ceiling_Math", .post, ["ceiling_Math"], response: .model(WorkbookFunctionResult.self)),
-            .init("ceiling_Precise", .post, ["ceiling_Precise"], response: .model(WorkbookFunctionResult.self)),
-            .init("char", .post, ["char"], response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Dist", .post, ["chiSq_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Dist_RT", .post, ["chiSq_Dist_RT"], response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Inv", .post, ["chiSq_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Inv_RT", .post, ["chiSq_Inv_RT"], response: .model(WorkbookFunctionResult.self)),
-            .init("choose", .post, ["choose"], response: .model(WorkbookFunctionResult.self)),
-            .init("clean", .post, ["clean"], response: .model(WorkbookFunctionResult.self)),
-            .init("code", .post, ["code"], response: .model(WorkbookFunctionResult.self)),
-            .init("columns", .post, ["columns"], response: .model(WorkbookFunctionResult.self)),
-            .init("combin", .post, ["combin"], response: .model(WorkbookFunctionResult.self)),
-            .init("combina", .post, ["combina"], response: .model(WorkbookFunctionResult.self)),
-            .init("complex", .post, ["complex"], response: .model(WorkbookFunctionResult.self)),
-            .init("concatenate", .post, ["concatenate"], response: .model(WorkbookFunctionResult.self)),
-            .init("confidence_Norm", .post, ["confidence_Norm"], response: .model(WorkbookFunctionResult.self)),
-            .init("confidence_T", .post, ["confidence_T"], response: .model(WorkbookFunctionResult.self)),
-            .init("convert", .post, ["convert"], response: .model(WorkbookFunctionResult.self)),
-            .init("cos", .post, ["cos"], response: .model(WorkbookFunctionResult.self)),
-            .init("cosh", .post, ["cosh"], response: .model(WorkbookFunctionResult.self)),
-            .init("cot", .post, ["cot"], response: .model(WorkbookFunctionResult.self)),
-            .init("coth", .post, ["coth"], response: .model(WorkbookFunctionResult.self)),
-            .init("count", .post, ["count"], response: .model(WorkbookFunctionResult.self)),
-            .init("countA", .post, ["countA"], response: .model(WorkbookFunctionResult.self)),
-            .init("countBlank", .post, ["countBlank"], response: .model(WorkbookFunctionResult.self)),
-            .init("countIf", .post, ["countIf"], response: .model(WorkbookFunctionResult.self)),
-            .init("countIfs", .post, ["countIfs"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupDayBs", .post, ["coupDayBs"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupDays", .post, ["coupDays"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupDaysNc", .post, ["coupDaysNc"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupNcd", .post, ["coupNcd"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupNum", .post, ["coupNum"], response: .model(WorkbookFunctionResult.self)),
-            .init("coupPcd", .post, ["coupPcd"], response: .model(WorkbookFunctionResult.self)),
-            .init("csc", .post, ["csc"], response: .model(WorkbookFunctionResult.self)),
-            .init("csch", .post, ["csch"], response: .model(WorkbookFunctionResult.self)),
-            .init("cumIPmt", .post, ["cumIPmt"], response: .model(WorkbookFunctionResult.self)),
-            .init("cumPrinc", .post, ["cumPrinc"], response: .model(WorkbookFunctionResult.self)),
-            .init("date", .post, ["date"], response: .model(WorkbookFunctionResult.self)),
-            .init("datevalue", .post, ["datevalue"], response: .model(WorkbookFunctionResult.self)),
-            .init("daverage", .post, ["daverage"], response: .model(WorkbookFunctionResult.self)),
-            .init("day", .post, ["day"], response: .model(WorkbookFunctionResult.self)),
-            .init("days", .post, ["days"], response: .model(WorkbookFunctionResult.self)),
-            .init("days360", .post, ["days360"], response: .model(WorkbookFunctionResult.self)),
-            .init("db", .post, ["db"], response: .model(WorkbookFunctionResult.self)),
-            .init("dbcs", .post, ["dbcs"], response: .model(WorkbookFunctionResult.self)),
-            .init("dcount", .post, ["dcount"], response: .model(WorkbookFunctionResult.self)),
-            .init("dcountA", .post, ["dcountA"], response: .model(WorkbookFunctionResult.self)),
-            .init("ddb", .post, ["ddb"], response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Bin", .post, ["dec2Bin"], response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Hex", .post, ["dec2Hex"], response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Oct", .post, ["dec2Oct"], response: .model(WorkbookFunctionResult.self)),
-            .init("decimal", .post, ["decimal"], response: .model(WorkbookFunctionResult.self)),
-            .init("degrees", .post, ["degrees"], response: .model(WorkbookFunctionResult.self)),
-            .init("delta", .post, ["delta"], response: .model(WorkbookFunctionResult.self)),
-            .init("devSq", .post, ["devSq"], response: .model(WorkbookFunctionResult.self)),
-            .init("dget", .post, ["dget"], response: .model(WorkbookFunctionResult.self)),
-            .init("disc", .post, ["disc"], response: .model(WorkbookFunctionResult.self)),
-            .init("dmax", .post, ["dmax"], response: .model(WorkbookFunctionResult.self)),
-            .init("dmin", .post, ["dmin"], response: .model(WorkbookFunctionResult.self)),
-            .init("dollar", .post, ["dollar"], response: .model(WorkbookFunctionResult.self)),
-            .init("dollarDe", .post, ["dollarDe"], response: .model(WorkbookFunctionResult.self)),
-            .init("dollarFr", .post, ["dollarFr"], response: .model(WorkbookFunctionResult.self)),
-            .init("dproduct", .post, ["dproduct"], response: .model(WorkbookFunctionResult.self)),
-            .init("dstDev", .post, ["dstDev"], response: .model(WorkbookFunctionResult.self)),
-            .init("dstDevP", .post, ["dstDevP"], response: .model(WorkbookFunctionResult.self)),
-            .init("dsum", .post, ["dsum"], response: .model(WorkbookFunctionResult.self)),
-            .init("duration", .post, ["duration"], response: .model(WorkbookFunctionResult.self)),
-            .init("dvar", .post, ["dvar"], response: .model(WorkbookFunctionResult.self)),
-            .init("dvarP", .post, ["dvarP"], response: .model(WorkbookFunctionResult.self)),
-            .init("ecma_Ceiling", .post, ["ecma_Ceiling"], response: .model(WorkbookFunctionResult.self)),
-            .init("edate", .post, ["edate"], response: .model(WorkbookFunctionResult.self)),
-            .init("effect", .post, ["effect"], response: .model(WorkbookFunctionResult.self)),
-            .init("eoMonth", .post, ["eoMonth"], response: .model(WorkbookFunctionResult.self)),
-            .init("erf", .post, ["erf"], response: .model(WorkbookFunctionResult.self)),
-            .init("erfC", .post, ["erfC"], response: .model(WorkbookFunctionResult.self)),
-            .init("erfC_Precise", .post, ["erfC_Precise"], response: .model(WorkbookFunctionResult.self)),
-            .init("erf_Precise", .post, ["erf_Precise"], response: .model(WorkbookFunctionResult.self)),
-            .init("error_Type", .post, ["error_Type"], response: .model(WorkbookFunctionResult.self)),
-            .init("even", .post, ["even"], response: .model(WorkbookFunctionResult.self)),
-            .init("exact", .post, ["exact"], response: .model(WorkbookFunctionResult.self)),
-            .init("exp", .post, ["exp"], response: .model(WorkbookFunctionResult.self)),
-            .init("expon_Dist", .post, ["expon_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("fact", .post, ["fact"], response: .model(WorkbookFunctionResult.self)),
-            .init("factDouble", .post, ["factDouble"], response: .model(WorkbookFunctionResult.self)),
-            .init("false", .post, ["false"], response: .model(WorkbookFunctionResult.self)),
-            .init("find", .post, ["find"], response: .model(WorkbookFunctionResult.self)),
-            .init("findB", .post, ["findB"], response: .model(WorkbookFunctionResult.self)),
-            .init("fisher", .post, ["fisher"], response: .model(WorkbookFunctionResult.self)),
-            .init("fisherInv", .post, ["fisherInv"], response: .model(WorkbookFunctionResult.self)),
-            .init("fixed", .post, ["fixed"], response: .model(WorkbookFunctionResult.self)),
-            .init("floor_Math", .post, ["floor_Math"], response: .model(WorkbookFunctionResult.self)),
-            .init("floor_Precise", .post, ["floor_Precise"], response: .model(WorkbookFunctionResult.self)),
-            .init("fv", .post, ["fv"], response: .model(WorkbookFunctionResult.self)),
-            .init("fvschedule", .post, ["fvschedule"], response: .model(WorkbookFunctionResult.self)),
-            .init("f_Dist", .post, ["f_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("f_Dist_RT", .post, ["f_Dist_RT"], response: .model(WorkbookFunctionResult.self)),
-            .init("f_Inv", .post, ["f_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("f_Inv_RT", .post, ["f_Inv_RT"], response: .model(WorkbookFunctionResult.self)),
-            .init("gamma", .post, ["gamma"], response: .model(WorkbookFunctionResult.self)),
-            .init("gammaLn", .post, ["gammaLn"], response: .model(WorkbookFunctionResult.self)),
-            .init("gammaLn_Precise", .post, ["gammaLn_Precise"], response: .model(WorkbookFunctionResult.self)),
-            .init("gamma_Dist", .post, ["gamma_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("gamma_Inv", .post, ["gamma_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("gauss", .post, ["gauss"], response: .model(WorkbookFunctionResult.self)),
-            .init("gcd", .post, ["gcd"], response: .model(WorkbookFunctionResult.self)),
-            .init("geoMean", .post, ["geoMean"], response: .model(WorkbookFunctionResult.self)),
-            .init("geStep", .post, ["geStep"], response: .model(WorkbookFunctionResult.self)),
-            .init("harMean", .post, ["harMean"], response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Bin", .post, ["hex2Bin"], response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Dec", .post, ["hex2Dec"], response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Oct", .post, ["hex2Oct"], response: .model(WorkbookFunctionResult.self)),
-            .init("hlookup", .post, ["hlookup"], response: .model(WorkbookFunctionResult.self)),
-            .init("hour", .post, ["hour"], response: .model(WorkbookFunctionResult.self)),
-            .init("hyperlink", .post, ["hyperlink"], response: .model(WorkbookFunctionResult.self)),
-            .init("hypGeom_Dist", .post, ["hypGeom_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("if", .post, ["if"], response: .model(WorkbookFunctionResult.self)),
-            .init("imAbs", .post, ["imAbs"], response: .model(WorkbookFunctionResult.self)),
-            .init("imaginary", .post, ["imaginary"], response: .model(WorkbookFunctionResult.self)),
-            .init("imArgument", .post, ["imArgument"], response: .model(WorkbookFunctionResult.self)),
-            .init("imConjugate", .post, ["imConjugate"], response: .model(WorkbookFunctionResult.self)),
-            .init("imCos", .post, ["imCos"], response: .model(WorkbookFunctionResult.self)),
-            .init("imCosh", .post, ["imCosh"], response: .model(WorkbookFunctionResult.self)),
-            .init("imCot", .post, ["imCot"], response: .model(WorkbookFunctionResult.self)),
-            .init("imCsc", .post, ["imCsc"], response: .model(WorkbookFunctionResult.self)),
-            .init("imCsch", .post, ["imCsch"], response: .model(WorkbookFunctionResult.self)),
-            .init("imDiv", .post, ["imDiv"], response: .model(WorkbookFunctionResult.self)),
-            .init("imExp", .post, ["imExp"], response: .model(WorkbookFunctionResult.self)),
-            .init("imLn", .post, ["imLn"], response: .model(WorkbookFunctionResult.self)),
-            .init("imLog10", .post, ["imLog10"], response: .model(WorkbookFunctionResult.self)),
-            .init("imLog2", .post, ["imLog2"], response: .model(WorkbookFunctionResult.self)),
-            .init("imPower", .post, ["imPower"], response: .model(WorkbookFunctionResult.self)),
-            .init("imProduct", .post, ["imProduct"], response: .model(WorkbookFunctionResult.self)),
-            .init("imReal", .post, ["imReal"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSec", .post, ["imSec"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSech", .post, ["imSech"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSin", .post, ["imSin"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSinh", .post, ["imSinh"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSqrt", .post, ["imSqrt"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSub", .post, ["imSub"], response: .model(WorkbookFunctionResult.self)),
-            .init("imSum", .post, ["imSum"], response: .model(WorkbookFunctionResult.self)),
-            .init("imTan", .post, ["imTan"], response: .model(WorkbookFunctionResult.self)),
-            .init("int", .post, ["int"], response: .model(WorkbookFunctionResult.self)),
-            .init("intRate", .post, ["intRate"], response: .model(WorkbookFunctionResult.self)),
-            .init("ipmt", .post, ["ipmt"], response: .model(WorkbookFunctionResult.self)),
-            .init("irr", .post, ["irr"], response: .model(WorkbookFunctionResult.self)),
-            .init("isErr", .post, ["isErr"], response: .model(WorkbookFunctionResult.self)),
-            .init("isError", .post, ["isError"], response: .model(WorkbookFunctionResult.self)),
-            .init("isEven", .post, ["isEven"], response: .model(WorkbookFunctionResult.self)),
-            .init("isFormula", .post, ["isFormula"], response: .model(WorkbookFunctionResult.self)),
-            .init("isLogical", .post, ["isLogical"], response: .model(WorkbookFunctionResult.self)),
-            .init("isNA", .post, ["isNA"], response: .model(WorkbookFunctionResult.self)),
-            .init("isNonText", .post, ["isNonText"], response: .model(WorkbookFunctionResult.self)),
-            .init("isNumber", .post, ["isNumber"], response: .model(WorkbookFunctionResult.self)),
-            .init("isOdd", .post, ["isOdd"], response: .model(WorkbookFunctionResult.self)),
-            .init("isoWeekNum", .post, ["isoWeekNum"], response: .model(WorkbookFunctionResult.self)),
-            .init("iso_Ceiling", .post, ["iso_Ceiling"], response: .model(WorkbookFunctionResult.self)),
-            .init("ispmt", .post, ["ispmt"], response: .model(WorkbookFunctionResult.self)),
-            .init("isref", .post, ["isref"], response: .model(WorkbookFunctionResult.self)),
-            .init("isText", .post, ["isText"], response: .model(WorkbookFunctionResult.self)),
-            .init("kurt", .post, ["kurt"], response: .model(WorkbookFunctionResult.self)),
-            .init("large", .post, ["large"], response: .model(WorkbookFunctionResult.self)),
-            .init("lcm", .post, ["lcm"], response: .model(WorkbookFunctionResult.self)),
-            .init("left", .post, ["left"], response: .model(WorkbookFunctionResult.self)),
-            .init("leftb", .post, ["leftb"], response: .model(WorkbookFunctionResult.self)),
-            .init("len", .post, ["len"], response: .model(WorkbookFunctionResult.self)),
-            .init("lenb", .post, ["lenb"], response: .model(WorkbookFunctionResult.self)),
-            .init("ln", .post, ["ln"], response: .model(WorkbookFunctionResult.self)),
-            .init("log", .post, ["log"], response: .model(WorkbookFunctionResult.self)),
-            .init("log10", .post, ["log10"], response: .model(WorkbookFunctionResult.self)),
-            .init("logNorm_Dist", .post, ["logNorm_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("logNorm_Inv", .post, ["logNorm_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("lookup", .post, ["lookup"], response: .model(WorkbookFunctionResult.self)),
-            .init("lower", .post, ["lower"], response: .model(WorkbookFunctionResult.self)),
-            .init("match", .post, ["match"], response: .model(WorkbookFunctionResult.self)),
-            .init("max", .post, ["max"], response: .model(WorkbookFunctionResult.self)),
-            .init("maxA", .post, ["maxA"], response: .model(WorkbookFunctionResult.self)),
-            .init("mduration", .post, ["mduration"], response: .model(WorkbookFunctionResult.self)),
-            .init("median", .post, ["median"], response: .model(WorkbookFunctionResult.self)),
-            .init("mid", .post, ["mid"], response: .model(WorkbookFunctionResult.self)),
-            .init("midb", .post, ["midb"], response: .model(WorkbookFunctionResult.self)),
-            .init("min", .post, ["min"], response: .model(WorkbookFunctionResult.self)),
-            .init("minA", .post, ["minA"], response: .model(WorkbookFunctionResult.self)),
-            .init("minute", .post, ["minute"], response: .model(WorkbookFunctionResult.self)),
-            .init("mirr", .post, ["mirr"], response: .model(WorkbookFunctionResult.self)),
-            .init("mod", .post, ["mod"], response: .model(WorkbookFunctionResult.self)),
-            .init("month", .post, ["month"], response: .model(WorkbookFunctionResult.self)),
-            .init("mround", .post, ["mround"], response: .model(WorkbookFunctionResult.self)),
-            .init("multiNomial", .post, ["multiNomial"], response: .model(WorkbookFunctionResult.self)),
-            .init("n", .post, ["n"], response: .model(WorkbookFunctionResult.self)),
-            .init("na", .post, ["na"], response: .model(WorkbookFunctionResult.self)),
-            .init("negBinom_Dist", .post, ["negBinom_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("networkDays", .post, ["networkDays"], response: .model(WorkbookFunctionResult.self)),
-            .init("networkDays_Intl", .post, ["networkDays_Intl"], response: .model(WorkbookFunctionResult.self)),
-            .init("nominal", .post, ["nominal"], response: .model(WorkbookFunctionResult.self)),
-            .init("norm_Dist", .post, ["norm_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("norm_Inv", .post, ["norm_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("norm_S_Dist", .post, ["norm_S_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("norm_S_Inv", .post, ["norm_S_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("not", .post, ["not"], response: .model(WorkbookFunctionResult.self)),
-            .init("now", .post, ["now"], response: .model(WorkbookFunctionResult.self)),
-            .init("nper", .post, ["nper"], response: .model(WorkbookFunctionResult.self)),
-            .init("npv", .post, ["npv"], response: .model(WorkbookFunctionResult.self)),
-            .init("numberValue", .post, ["numberValue"], response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Bin", .post, ["oct2Bin"], response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Dec", .post, ["oct2Dec"], response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Hex", .post, ["oct2Hex"], response: .model(WorkbookFunctionResult.self)),
-            .init("odd", .post, ["odd"], response: .model(WorkbookFunctionResult.self)),
-            .init("oddFPrice", .post, ["oddFPrice"], response: .model(WorkbookFunctionResult.self)),
-            .init("oddFYield", .post, ["oddFYield"], response: .model(WorkbookFunctionResult.self)),
-            .init("oddLPrice", .post, ["oddLPrice"], response: .model(WorkbookFunctionResult.self)),
-            .init("oddLYield", .post, ["oddLYield"], response: .model(WorkbookFunctionResult.self)),
-            .init("or", .post, ["or"], response: .model(WorkbookFunctionResult.self)),
-            .init("pduration", .post, ["pduration"], response: .model(WorkbookFunctionResult.self)),
-            .init("percentile_Exc", .post, ["percentile_Exc"], response: .model(WorkbookFunctionResult.self)),
-            .init("percentile_Inc", .post, ["percentile_Inc"], response: .model(WorkbookFunctionResult.self)),
-            .init("percentRank_Exc", .post, ["percentRank_Exc"], response: .model(WorkbookFunctionResult.self)),
-            .init("percentRank_Inc", .post, ["percentRank_Inc"], response: .model(WorkbookFunctionResult.self)),
-            .init("permut", .post, ["permut"], response: .model(WorkbookFunctionResult.self)),
-            .init("permutationa", .post, ["permutationa"], response: .model(WorkbookFunctionResult.self)),
-            .init("phi", .post, ["phi"], response: .model(WorkbookFunctionResult.self)),
-            .init("pi", .post, ["pi"], response: .model(WorkbookFunctionResult.self)),
-            .init("pmt", .post, ["pmt"], response: .model(WorkbookFunctionResult.self)),
-            .init("poisson_Dist", .post, ["poisson_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("power", .post, ["power"], response: .model(WorkbookFunctionResult.self)),
-            .init("ppmt", .post, ["ppmt"], response: .model(WorkbookFunctionResult.self)),
-            .init("price", .post, ["price"], response: .model(WorkbookFunctionResult.self)),
-            .init("priceDisc", .post, ["priceDisc"], response: .model(WorkbookFunctionResult.self)),
-            .init("priceMat", .post, ["priceMat"], response: .model(WorkbookFunctionResult.self)),
-            .init("product", .post, ["product"], response: .model(WorkbookFunctionResult.self)),
-            .init("proper", .post, ["proper"], response: .model(WorkbookFunctionResult.self)),
-            .init("pv", .post, ["pv"], response: .model(WorkbookFunctionResult.self)),
-            .init("quartile_Exc", .post, ["quartile_Exc"], response: .model(WorkbookFunctionResult.self)),
-            .init("quartile_Inc", .post, ["quartile_Inc"], response: .model(WorkbookFunctionResult.self)),
-            .init("quotient", .post, ["quotient"], response: .model(WorkbookFunctionResult.self)),
-            .init("radians", .post, ["radians"], response: .model(WorkbookFunctionResult.self)),
-            .init("rand", .post, ["rand"], response: .model(WorkbookFunctionResult.self)),
-            .init("randBetween", .post, ["randBetween"], response: .model(WorkbookFunctionResult.self)),
-            .init("rank_Avg", .post, ["rank_Avg"], response: .model(WorkbookFunctionResult.self)),
-            .init("rank_Eq", .post, ["rank_Eq"], response: .model(WorkbookFunctionResult.self)),
-            .init("rate", .post, ["rate"], response: .model(WorkbookFunctionResult.self)),
-            .init("received", .post, ["received"], response: .model(WorkbookFunctionResult.self)),
-            .init("replace", .post, ["replace"], response: .model(WorkbookFunctionResult.self)),
-            .init("replaceB", .post, ["replaceB"], response: .model(WorkbookFunctionResult.self)),
-            .init("rept", .post, ["rept"], response: .model(WorkbookFunctionResult.self)),
-            .init("right", .post, ["right"], response: .model(WorkbookFunctionResult.self)),
-            .init("rightb", .post, ["rightb"], response: .model(WorkbookFunctionResult.self)),
-            .init("roman", .post, ["roman"], response: .model(WorkbookFunctionResult.self)),
-            .init("round", .post, ["round"], response: .model(WorkbookFunctionResult.self)),
-            .init("roundDown", .post, ["roundDown"], response: .model(WorkbookFunctionResult.self)),
-            .init("roundUp", .post, ["roundUp"], response: .model(WorkbookFunctionResult.self)),
-            .init("rows", .post, ["rows"], response: .model(WorkbookFunctionResult.self)),
-            .init("rri", .post, ["rri"], response: .model(WorkbookFunctionResult.self)),
-            .init("sec", .post, ["sec"], response: .model(WorkbookFunctionResult.self)),
-            .init("sech", .post, ["sech"], response: .model(WorkbookFunctionResult.self)),
-            .init("second", .post, ["second"], response: .model(WorkbookFunctionResult.self)),
-            .init("seriesSum", .post, ["seriesSum"], response: .model(WorkbookFunctionResult.self)),
-            .init("sheet", .post, ["sheet"], response: .model(WorkbookFunctionResult.self)),
-            .init("sheets", .post, ["sheets"], response: .model(WorkbookFunctionResult.self)),
-            .init("sign", .post, ["sign"], response: .model(WorkbookFunctionResult.self)),
-            .init("sin", .post, ["sin"], response: .model(WorkbookFunctionResult.self)),
-            .init("sinh", .post, ["sinh"], response: .model(WorkbookFunctionResult.self)),
-            .init("skew", .post, ["skew"], response: .model(WorkbookFunctionResult.self)),
-            .init("skew_p", .post, ["skew_p"], response: .model(WorkbookFunctionResult.self)),
-            .init("sln", .post, ["sln"], response: .model(WorkbookFunctionResult.self)),
-            .init("small", .post, ["small"], response: .model(WorkbookFunctionResult.self)),
-            .init("sqrt", .post, ["sqrt"], response: .model(WorkbookFunctionResult.self)),
-            .init("sqrtPi", .post, ["sqrtPi"], response: .model(WorkbookFunctionResult.self)),
-            .init("standardize", .post, ["standardize"], response: .model(WorkbookFunctionResult.self)),
-            .init("stDevA", .post, ["stDevA"], response: .model(WorkbookFunctionResult.self)),
-            .init("stDevPA", .post, ["stDevPA"], response: .model(WorkbookFunctionResult.self)),
-            .init("stDev_P", .post, ["stDev_P"], response: .model(WorkbookFunctionResult.self)),
-            .init("stDev_S", .post, ["stDev_S"], response: .model(WorkbookFunctionResult.self)),
-            .init("substitute", .post, ["substitute"], response: .model(WorkbookFunctionResult.self)),
-            .init("subtotal", .post, ["subtotal"], response: .model(WorkbookFunctionResult.self)),
-            .init("sum", .post, ["sum"], response: .model(WorkbookFunctionResult.self)),
-            .init("sumIf", .post, ["sumIf"], response: .model(WorkbookFunctionResult.self)),
-            .init("sumIfs", .post, ["sumIfs"], response: .model(WorkbookFunctionResult.self)),
-            .init("sumSq", .post, ["sumSq"], response: .model(WorkbookFunctionResult.self)),
-            .init("syd", .post, ["syd"], response: .model(WorkbookFunctionResult.self)),
-            .init("t", .post, ["t"], response: .model(WorkbookFunctionResult.self)),
-            .init("tan", .post, ["tan"], response: .model(WorkbookFunctionResult.self)),
-            .init("tanh", .post, ["tanh"], response: .model(WorkbookFunctionResult.self)),
-            .init("tbillEq", .post, ["tbillEq"], response: .model(WorkbookFunctionResult.self)),
-            .init("tbillPrice", .post, ["tbillPrice"], response: .model(WorkbookFunctionResult.self)),
-            .init("tbillYield", .post, ["tbillYield"], response: .model(WorkbookFunctionResult.self)),
-            .init("text", .post, ["text"], response: .model(WorkbookFunctionResult.self)),
-            .init("time", .post, ["time"], response: .model(WorkbookFunctionResult.self)),
-            .init("timevalue", .post, ["timevalue"], response: .model(WorkbookFunctionResult.self)),
-            .init("today", .post, ["today"], response: .model(WorkbookFunctionResult.self)),
-            .init("trim", .post, ["trim"], response: .model(WorkbookFunctionResult.self)),
-            .init("trimMean", .post, ["trimMean"], response: .model(WorkbookFunctionResult.self)),
-            .init("true", .post, ["true"], response: .model(WorkbookFunctionResult.self)),
-            .init("trunc", .post, ["trunc"], response: .model(WorkbookFunctionResult.self)),
-            .init("type", .post, ["type"], response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist", .post, ["t_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist_2T", .post, ["t_Dist_2T"], response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist_RT", .post, ["t_Dist_RT"], response: .model(WorkbookFunctionResult.self)),
-            .init("t_Inv", .post, ["t_Inv"], response: .model(WorkbookFunctionResult.self)),
-            .init("t_Inv_2T", .post, ["t_Inv_2T"], response: .model(WorkbookFunctionResult.self)),
-            .init("unichar", .post, ["unichar"], response: .model(WorkbookFunctionResult.self)),
-            .init("unicode", .post, ["unicode"], response: .model(WorkbookFunctionResult.self)),
-            .init("upper", .post, ["upper"], response: .model(WorkbookFunctionResult.self)),
-            .init("usdollar", .post, ["usdollar"], response: .model(WorkbookFunctionResult.self)),
-            .init("value", .post, ["value"], response: .model(WorkbookFunctionResult.self)),
-            .init("varA", .post, ["varA"], response: .model(WorkbookFunctionResult.self)),
-            .init("varPA", .post, ["varPA"], response: .model(WorkbookFunctionResult.self)),
-            .init("var_P", .post, ["var_P"], response: .model(WorkbookFunctionResult.self)),
-            .init("var_S", .post, ["var_S"], response: .model(WorkbookFunctionResult.self)),
-            .init("vdb", .post, ["vdb"], response: .model(WorkbookFunctionResult.self)),
-            .init("vlookup", .post, ["vlookup"], response: .model(WorkbookFunctionResult.self)),
-            .init("weekday", .post, ["weekday"], response: .model(WorkbookFunctionResult.self)),
-            .init("weekNum", .post, ["weekNum"], response: .model(WorkbookFunctionResult.self)),
-            .init("weibull_Dist", .post, ["weibull_Dist"], response: .model(WorkbookFunctionResult.self)),
-            .init("workDay", .post, ["workDay"], response: .model(WorkbookFunctionResult.self)),
-            .init("workDay_Intl", .post, ["workDay_Intl"], response: .model(WorkbookFunctionResult.self)),
-            .init("xirr", .post, ["xirr"], response: .model(WorkbookFunctionResult.self)),
-            .init("xnpv", .post, ["xnpv"], response: .model(WorkbookFunctionResult.self)),
-            .init("xor", .post, ["xor"], response: .model(WorkbookFunctionResult.self)),
-            .init("year", .post, ["year"], response: .model(WorkbookFunctionResult.self)),
-            .init("yearFrac", .post, ["yearFrac"], response: .model(WorkbookFunctionResult.self)),
-            .init("yield", .post, ["yield"], response: .model(WorkbookFunctionResult.self)),
-            .init("yieldDisc", .post, ["yieldDisc"], response: .model(WorkbookFunctionResult.self)),
-            .init("yieldMat", .post, ["yieldMat"], response: .model(WorkbookFunctionResult.self)),
-            .init("z_Test", .post, ["z_Test"], response: .model(WorkbookFunctionResult.self)),
+            .init("abs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("accrInt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("accrIntM", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("acos", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("acosh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("acot", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("acoth", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("amorDegrc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("amorLinc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("and", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("arabic", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("areas", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("asc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("asin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("asinh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("atan", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("atan2", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("atanh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("aveDev", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("average", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("averageA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("averageIf", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("averageIfs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bahtText", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("base", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("besselI", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("besselJ", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("besselK", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("besselY", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("beta_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("beta_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bin2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bin2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bin2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("binom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("binom_Dist_Range", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("binom_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bitand", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bitlshift", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bitor", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bitrshift", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("bitxor", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ceiling_Math", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ceiling_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("char", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("chiSq_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("chiSq_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("chiSq_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("chiSq_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("choose", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("clean", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("code", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("columns", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("combin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("combina", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("complex", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("concatenate", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("confidence_Norm", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("confidence_T", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("convert", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("cos", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("cosh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("cot", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coth", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("count", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("countA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("countBlank", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("countIf", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("countIfs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupDayBs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupDays", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupDaysNc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupNcd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupNum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("coupPcd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("csc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("csch", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("cumIPmt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("cumPrinc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("date", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("datevalue", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("daverage", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("day", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("days", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("days360", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("db", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dbcs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dcount", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dcountA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ddb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dec2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dec2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dec2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("decimal", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("degrees", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("delta", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("devSq", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dget", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("disc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dmax", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dmin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dollar", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dollarDe", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dollarFr", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dproduct", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dstDev", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dstDevP", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dsum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("duration", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dvar", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("dvarP", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ecma_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("edate", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("effect", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("eoMonth", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("erf", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("erfC", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("erfC_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("erf_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("error_Type", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("even", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("exact", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("exp", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("expon_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fact", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("factDouble", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("false", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("find", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("findB", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fisher", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fisherInv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fixed", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("floor_Math", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("floor_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("fvschedule", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("f_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("f_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("f_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("f_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gamma", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gammaLn", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gammaLn_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gamma_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gamma_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gauss", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("gcd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("geoMean", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("geStep", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("harMean", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hex2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hex2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hex2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hlookup", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hour", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hyperlink", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("hypGeom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("if", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imAbs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imaginary", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imArgument", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imConjugate", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imCos", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imCosh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imCot", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imCsc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imCsch", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imDiv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imExp", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imLn", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imLog10", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imLog2", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imPower", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imProduct", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imReal", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSec", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSech", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSinh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSqrt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSub", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imSum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("imTan", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("int", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("intRate", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ipmt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("irr", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isErr", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isError", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isEven", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isFormula", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isLogical", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isNA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isNonText", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isNumber", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isOdd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isoWeekNum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("iso_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ispmt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isref", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("isText", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("kurt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("large", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("lcm", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("left", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("leftb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("len", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("lenb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ln", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("log", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("log10", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("logNorm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("logNorm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("lookup", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("lower", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("match", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("max", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("maxA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("mduration", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("median", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("mid", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("midb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("min", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("minA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("minute", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("mirr", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("mod", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("month", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("mround", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("multiNomial", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("n", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("na", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("negBinom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("networkDays", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("networkDays_Intl", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("nominal", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("norm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("norm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("norm_S_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("norm_S_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("not", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("now", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("nper", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("npv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("numberValue", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oct2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oct2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oct2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("odd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oddFPrice", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oddFYield", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oddLPrice", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("oddLYield", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("or", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("pduration", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("percentile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("percentile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("percentRank_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("percentRank_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("permut", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("permutationa", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("phi", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("pi", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("pmt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("poisson_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("power", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("ppmt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("price", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("priceDisc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("priceMat", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("product", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("proper", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("pv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("quartile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("quartile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("quotient", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("radians", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rand", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("randBetween", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rank_Avg", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rank_Eq", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rate", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("received", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("replace", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("replaceB", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rept", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("right", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rightb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("roman", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("round", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("roundDown", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("roundUp", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rows", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("rri", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sec", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sech", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("second", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("seriesSum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sheet", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sheets", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sign", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sin", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sinh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("skew", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("skew_p", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sln", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("small", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sqrt", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sqrtPi", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("standardize", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("stDevA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("stDevPA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("stDev_P", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("stDev_S", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("substitute", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("subtotal", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sumIf", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sumIfs", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("sumSq", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("syd", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("tan", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("tanh", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("tbillEq", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("tbillPrice", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("tbillYield", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("text", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("time", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("timevalue", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("today", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("trim", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("trimMean", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("true", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("trunc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("type", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t_Dist_2T", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("t_Inv_2T", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("unichar", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("unicode", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("upper", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("usdollar", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("value", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("varA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("varPA", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("var_P", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("var_S", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("vdb", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("vlookup", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("weekday", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("weekNum", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("weibull_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("workDay", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("workDay_Intl", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("xirr", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("xnpv", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("xor", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("year", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("yearFrac", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("yield", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("yieldDisc", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("yieldMat", .post, response: .model(WorkbookFunctionResult.self)),
+            .init("z_Test", .post, response: .model(WorkbookFunctionResult.self)),
         ]
     )
 
@@ -14818,15 +14811,9 @@ public struct WorkbookNamedItemRequestBuilder: ModelRequestBuilder {
         model: WorkbookNamedItem.self,
         children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
         operations: [
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookNamedItem.self)),
-            .init(
-                "addFormulaLocal",
-                .post,
-                ["addFormulaLocal"],
-                onCollection: true,
-                response: .model(WorkbookNamedItem.self)
-            ),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("add", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
+            .init("addFormulaLocal", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
         ]
     )
 
@@ -14983,10 +14970,7 @@ public struct WorkbookPivotTableRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workbookPivotTable",
         model: WorkbookPivotTable.self,
         children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
-        operations: [
-            .init("refresh", .post, ["refresh"]),
-            .init("refreshAll", .post, ["refreshAll"], onCollection: true),
-        ]
+        operations: [.init("refresh", .post), .init("refreshAll", .post, onCollection: true)]
     )
 
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
@@ -15112,8 +15096,8 @@ public struct WorkbookRangeBorderRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workbookRangeBorder",
         model: WorkbookRangeBorder.self,
         operations: [
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookRangeBorder.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeBorder.self)),
         ]
     )
 }
@@ -15171,7 +15155,7 @@ public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookRangeFill",
         model: WorkbookRangeFill.self,
-        operations: [.init("clear", .post, ["clear"])]
+        operations: [.init("clear", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookRangeFill/clear` (POST).
@@ -15293,7 +15277,7 @@ public struct WorkbookRangeFormatRequestBuilder: ModelRequestBuilder {
             .init("font", "microsoft.graph.workbookRangeFont", collection: false),
             .init("protection", "microsoft.graph.workbookFormatProtection", collection: false),
         ],
-        operations: [.init("autofitColumns", .post, ["autofitColumns"]), .init("autofitRows", .post, ["autofitRows"])]
+        operations: [.init("autofitColumns", .post), .init("autofitRows", .post)]
     )
 
     /// `borders.request()` lists them; `borders("workbookRangeBorder-id")` addresses one.
@@ -15362,29 +15346,29 @@ public struct WorkbookRangeRequestBuilder: ModelRequestBuilder {
             .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
         ],
         operations: [
-            .init("clear", .post, ["clear"]),
-            .init("delete", .post, ["delete"]),
-            .init("insert", .post, ["insert"], response: .model(WorkbookRange.self)),
-            .init("merge", .post, ["merge"]),
-            .init("unmerge", .post, ["unmerge"]),
-            .init("boundingRect", .get, ["boundingRect"], response: .model(WorkbookRange.self)),
-            .init("cell", .get, ["cell"], response: .model(WorkbookRange.self)),
-            .init("column", .get, ["column"], response: .model(WorkbookRange.self)),
-            .init("columnsAfter", .get, ["columnsAfter"], response: .model(WorkbookRange.self)),
-            .init("columnsBefore", .get, ["columnsBefore"], response: .model(WorkbookRange.self)),
-            .init("entireColumn", .get, ["entireColumn"], response: .model(WorkbookRange.self)),
-            .init("entireRow", .get, ["entireRow"], response: .model(WorkbookRange.self)),
-            .init("intersection", .get, ["intersection"], response: .model(WorkbookRange.self)),
-            .init("lastCell", .get, ["lastCell"], response: .model(WorkbookRange.self)),
-            .init("lastColumn", .get, ["lastColumn"], response: .model(WorkbookRange.self)),
-            .init("lastRow", .get, ["lastRow"], response: .model(WorkbookRange.self)),
-            .init("offsetRange", .get, ["offsetRange"], response: .model(WorkbookRange.self)),
-            .init("resizedRange", .get, ["resizedRange"], response: .model(WorkbookRange.self)),
-            .init("row", .get, ["row"], response: .model(WorkbookRange.self)),
-            .init("rowsAbove", .get, ["rowsAbove"], response: .model(WorkbookRange.self)),
-            .init("rowsBelow", .get, ["rowsBelow"], response: .model(WorkbookRange.self)),
-            .init("usedRange", .get, ["usedRange"], response: .model(WorkbookRange.self)),
-            .init("visibleView", .get, ["visibleView"], response: .model(WorkbookRangeView.self)),
+            .init("clear", .post),
+            .init("delete", .post),
+            .init("insert", .post, response: .model(WorkbookRange.self)),
+            .init("merge", .post),
+            .init("unmerge", .post),
+            .init("boundingRect", .get, response: .model(WorkbookRange.self)),
+            .init("cell", .get, response: .model(WorkbookRange.self)),
+            .init("column", .get, response: .model(WorkbookRange.self)),
+            .init("columnsAfter", .get, response: .model(WorkbookRange.self)),
+            .init("columnsBefore", .get, response: .model(WorkbookRange.self)),
+            .init("entireColumn", .get, response: .model(WorkbookRange.self)),
+            .init("entireRow", .get, response: .model(WorkbookRange.self)),
+            .init("intersection", .get, response: .model(WorkbookRange.self)),
+            .init("lastCell", .get, response: .model(WorkbookRange.self)),
+            .init("lastColumn", .get, response: .model(WorkbookRange.self)),
+            .init("lastRow", .get, response: .model(WorkbookRange.self)),
+            .init("offsetRange", .get, response: .model(WorkbookRange.self)),
+            .init("resizedRange", .get, response: .model(WorkbookRange.self)),
+            .init("row", .get, response: .model(WorkbookRange.self)),
+            .init("rowsAbove", .get, response: .model(WorkbookRange.self)),
+            .init("rowsBelow", .get, response: .model(WorkbookRange.self)),
+            .init("usedRange", .get, response: .model(WorkbookRange.self)),
+            .init("visibleView", .get, response: .model(WorkbookRangeView.self)),
         ]
     )
 
@@ -15666,7 +15650,7 @@ public struct WorkbookRangeSortRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookRangeSort",
         model: WorkbookRangeSort.self,
-        operations: [.init("apply", .post, ["apply"])]
+        operations: [.init("apply", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookRangeSort/apply` (POST).
@@ -15751,8 +15735,8 @@ public struct WorkbookRangeViewRequestBuilder: ModelRequestBuilder {
         model: WorkbookRangeView.self,
         children: [.init("rows", "microsoft.graph.workbookRangeView", collection: true)],
         operations: [
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookRangeView.self)),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeView.self)),
         ]
     )
 
@@ -15806,16 +15790,11 @@ public struct WorkbookRequestBuilder: ModelRequestBuilder {
             .init("worksheets", "microsoft.graph.workbookWorksheet", collection: true),
         ],
         operations: [
-            .init("closeSession", .post, ["closeSession"]),
-            .init("createSession", .post, ["createSession"], response: .model(WorkbookSessionInfo.self)),
-            .init("refreshSession", .post, ["refreshSession"]),
-            .init("sessionInfoResource", .get, ["sessionInfoResource"], response: .model(WorkbookSessionInfo.self)),
-            .init(
-                "tableRowOperationResult",
-                .get,
-                ["tableRowOperationResult"],
-                response: .model(WorkbookTableRow.self)
-            ),
+            .init("closeSession", .post),
+            .init("createSession", .post, response: .model(WorkbookSessionInfo.self)),
+            .init("refreshSession", .post),
+            .init("sessionInfoResource", .get, response: .model(WorkbookSessionInfo.self)),
+            .init("tableRowOperationResult", .get, response: .model(WorkbookTableRow.self)),
         ]
     )
 
@@ -16035,13 +16014,13 @@ public struct WorkbookTableColumnRequestBuilder: ModelRequestBuilder {
         model: WorkbookTableColumn.self,
         children: [.init("filter", "microsoft.graph.workbookFilter", collection: false)],
         operations: [
-            .init("dataBodyRange", .get, ["dataBodyRange"], response: .model(WorkbookRange.self)),
-            .init("headerRowRange", .get, ["headerRowRange"], response: .model(WorkbookRange.self)),
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("totalRowRange", .get, ["totalRowRange"], response: .model(WorkbookRange.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookTableColumn.self)),
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookTableColumn.self)),
+            .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
+            .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
+            .init("add", .post, onCollection: true, response: .model(WorkbookTableColumn.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableColumn.self)),
         ]
     )
 
@@ -16124,16 +16103,16 @@ public struct WorkbookTableRequestBuilder: ModelRequestBuilder {
             .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
         ],
         operations: [
-            .init("clearFilters", .post, ["clearFilters"]),
-            .init("convertToRange", .post, ["convertToRange"], response: .model(WorkbookRange.self)),
-            .init("reapplyFilters", .post, ["reapplyFilters"]),
-            .init("dataBodyRange", .get, ["dataBodyRange"], response: .model(WorkbookRange.self)),
-            .init("headerRowRange", .get, ["headerRowRange"], response: .model(WorkbookRange.self)),
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("totalRowRange", .get, ["totalRowRange"], response: .model(WorkbookRange.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookTable.self)),
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookTable.self)),
+            .init("clearFilters", .post),
+            .init("convertToRange", .post, response: .model(WorkbookRange.self)),
+            .init("reapplyFilters", .post),
+            .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
+            .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
+            .init("add", .post, onCollection: true, response: .model(WorkbookTable.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTable.self)),
         ]
     )
 
@@ -16260,10 +16239,10 @@ public struct WorkbookTableRowRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workbookTableRow",
         model: WorkbookTableRow.self,
         operations: [
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookTableRow.self)),
-            .init("count", .get, ["count"], onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, ["itemAt"], onCollection: true, response: .model(WorkbookTableRow.self)),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("add", .post, onCollection: true, response: .model(WorkbookTableRow.self)),
+            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableRow.self)),
         ]
     )
 
@@ -16341,11 +16320,7 @@ public struct WorkbookTableSortRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookTableSort",
         model: WorkbookTableSort.self,
-        operations: [
-            .init("apply", .post, ["apply"]),
-            .init("clear", .post, ["clear"]),
-            .init("reapply", .post, ["reapply"]),
-        ]
+        operations: [.init("apply", .post), .init("clear", .post), .init("reapply", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookTableSort/apply` (POST).
@@ -16494,7 +16469,7 @@ public struct WorkbookWorksheetProtectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workbookWorksheetProtection",
         model: WorkbookWorksheetProtection.self,
-        operations: [.init("protect", .post, ["protect"]), .init("unprotect", .post, ["unprotect"])]
+        operations: [.init("protect", .post), .init("unprotect", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workbookWorksheetProtection/protect` (POST).
@@ -16538,10 +16513,10 @@ public struct WorkbookWorksheetRequestBuilder: ModelRequestBuilder {
             .init("tables", "microsoft.graph.workbookTable", collection: true),
         ],
         operations: [
-            .init("cell", .get, ["cell"], response: .model(WorkbookRange.self)),
-            .init("range", .get, ["range"], response: .model(WorkbookRange.self)),
-            .init("usedRange", .get, ["usedRange"], response: .model(WorkbookRange.self)),
-            .init("add", .post, ["add"], onCollection: true, response: .model(WorkbookWorksheet.self)),
+            .init("cell", .get, response: .model(WorkbookRange.self)),
+            .init("range", .get, response: .model(WorkbookRange.self)),
+            .init("usedRange", .get, response: .model(WorkbookRange.self)),
+            .init("add", .post, onCollection: true, response: .model(WorkbookWorksheet.self)),
         ]
     )
 
@@ -16725,7 +16700,7 @@ public struct WorkforceIntegrationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workforceIntegration",
         model: WorkforceIntegration.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workforceIntegration/stageForDeletion` (POST).
@@ -16841,10 +16816,7 @@ public struct WorkingTimeScheduleRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.workingTimeSchedule",
         model: WorkingTimeSchedule.self,
-        operations: [
-            .init("endWorkingTime", .post, ["endWorkingTime"]),
-            .init("startWorkingTime", .post, ["startWorkingTime"]),
-        ]
+        operations: [.init("endWorkingTime", .post), .init("startWorkingTime", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.workingTimeSchedule/endWorkingTime` (POST).
@@ -16928,7 +16900,7 @@ public struct WorkspaceRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.workspace",
         model: Workspace.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.

@@ -697,15 +697,7 @@ public struct AttachmentBaseRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.attachmentBase",
         model: AttachmentBase.self,
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 }
 
@@ -787,15 +779,7 @@ public struct AttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.attachment",
         model: Attachment.self,
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 }
 
@@ -1927,20 +1911,8 @@ public struct AuditEventRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.auditEvent",
         model: AuditEvent.self,
         operations: [
-            .init(
-                "getAuditActivityTypes",
-                .get,
-                ["getAuditActivityTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-            .init(
-                "getAuditCategories",
-                .get,
-                ["getAuditCategories"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
+            .init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string)),
+            .init("getAuditCategories", .get, onCollection: true, response: .collection(.string)),
         ]
     )
 }
@@ -3053,7 +3025,7 @@ public struct AuthenticationMethodRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.authenticationMethod",
         model: AuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.authenticationMethod/resetPassword` (POST).
@@ -3371,18 +3343,8 @@ public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
         model: AuthenticationMethodsRoot.self,
         children: [.init("userRegistrationDetails", "microsoft.graph.userRegistrationDetails", collection: true)],
         operations: [
-            .init(
-                "usersRegisteredByFeature",
-                .get,
-                ["usersRegisteredByFeature"],
-                response: .model(UserRegistrationFeatureSummary.self)
-            ),
-            .init(
-                "usersRegisteredByMethod",
-                .get,
-                ["usersRegisteredByMethod"],
-                response: .model(UserRegistrationMethodSummary.self)
-            ),
+            .init("usersRegisteredByFeature", .get, response: .model(UserRegistrationFeatureSummary.self)),
+            .init("usersRegisteredByMethod", .get, response: .model(UserRegistrationMethodSummary.self)),
         ]
     )
 
@@ -3505,51 +3467,51 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
                 "fido2Methods",
                 "microsoft.graph.fido2AuthenticationMethod",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
-            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: [.delete]),
+            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: "DELETE"),
             .init(
                 "microsoftAuthenticatorMethods",
                 "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
             .init("operations", "microsoft.graph.longRunningOperation", collection: true),
             .init(
                 "passwordMethods",
                 "microsoft.graph.passwordAuthenticationMethod",
                 collection: true,
-                itemsRefusing: [.patch, .put, .delete]
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
             .init(
                 "platformCredentialMethods",
                 "microsoft.graph.platformCredentialAuthenticationMethod",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
             .init(
                 "softwareOathMethods",
                 "microsoft.graph.softwareOathAuthenticationMethod",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
             .init(
                 "temporaryAccessPassMethods",
                 "microsoft.graph.temporaryAccessPassAuthenticationMethod",
                 collection: true,
-                itemsRefusing: [.patch, .put]
+                itemsRefusing: "PATCH PUT"
             ),
             .init(
                 "windowsHelloForBusinessMethods",
                 "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
         ]
     )
@@ -3727,13 +3689,8 @@ public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init(
-                "updateAllowedCombinations",
-                .post,
-                ["updateAllowedCombinations"],
-                response: .model(UpdateAllowedCombinationsResult.self)
-            ),
-            .init("usage", .get, ["usage"], response: .model(AuthenticationStrengthUsage.self)),
+            .init("updateAllowedCombinations", .post, response: .model(UpdateAllowedCombinationsResult.self)),
+            .init("usage", .get, response: .model(AuthenticationStrengthUsage.self)),
         ]
     )
 
@@ -3996,27 +3953,20 @@ public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.authorizationPolicy",
         model: AuthorizationPolicy.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -4480,14 +4430,8 @@ public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: Mo
         "microsoft.graph.azureCommunicationServicesUserConversationMember",
         model: AzureCommunicationServicesUserConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -4845,7 +4789,7 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("enable", .post, ["enable"], response: .model(ServiceStatus.self))]
+        operations: [.init("enable", .post, response: .model(ServiceStatus.self))]
     )
 
     /// `browseSessions.request()` lists them; `browseSessions("browseSessionBase-id")` addresses one.
@@ -5642,8 +5586,8 @@ public struct BitlockerRequestBuilder: ModelRequestBuilder {
                 "recoveryKeys",
                 "microsoft.graph.bitlockerRecoveryKey",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -5784,7 +5728,7 @@ public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.bookingAppointment",
         model: BookingAppointment.self,
-        operations: [.init("cancel", .post, ["cancel"])]
+        operations: [.init("cancel", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.bookingAppointment/cancel` (POST).
@@ -5900,14 +5844,9 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
             .init("staffMembers", "microsoft.graph.bookingStaffMemberBase", collection: true),
         ],
         operations: [
-            .init(
-                "getStaffAvailability",
-                .post,
-                ["getStaffAvailability"],
-                response: .collection(.model(StaffAvailabilityItem.self))
-            ),
-            .init("publish", .post, ["publish"]),
-            .init("unpublish", .post, ["unpublish"]),
+            .init("getStaffAvailability", .post, response: .collection(.model(StaffAvailabilityItem.self))),
+            .init("publish", .post),
+            .init("unpublish", .post),
         ]
     )
 
@@ -7031,8 +6970,8 @@ public struct BrowseSessionBaseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.browseSessionBase",
         model: BrowseSessionBase.self,
         operations: [
-            .init("browse", .get, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
         ]
     )
 
@@ -7390,7 +7329,7 @@ public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
             .init("sharedCookies", "microsoft.graph.browserSharedCookie", collection: true),
             .init("sites", "microsoft.graph.browserSite", collection: true),
         ],
-        operations: [.init("publish", .post, ["publish"], response: .model(BrowserSiteList.self))]
+        operations: [.init("publish", .post, response: .model(BrowserSiteList.self))]
     )
 
     /// `sharedCookies.request()` lists them; `sharedCookies("browserSharedCookie-id")` addresses one.
@@ -7720,8 +7659,8 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
             .init("map", "microsoft.graph.buildingMap", collection: false),
         ],
         operations: [
-            .init("ingestMapFile", .post, ["ingestMapFile"]),
-            .init("descendants", .get, ["descendants"], response: .collection(.model(Place.self))),
+            .init("ingestMapFile", .post),
+            .init("descendants", .get, response: .collection(.model(Place.self))),
         ]
     )
 
@@ -7793,15 +7732,7 @@ public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.builtInIdentityProvider",
         model: BuiltInIdentityProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -8307,7 +8238,7 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.calendarSharingMessage",
         model: CalendarSharingMessage.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -8317,18 +8248,18 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("accept", .post, ["accept"], response: .model(OutlookCalendar.self)),
-            .init("copy", .post, ["copy"], response: .model(Message.self)),
-            .init("createForward", .post, ["createForward"], response: .model(Message.self)),
-            .init("createReply", .post, ["createReply"], response: .model(Message.self)),
-            .init("createReplyAll", .post, ["createReplyAll"], response: .model(Message.self)),
-            .init("forward", .post, ["forward"]),
-            .init("move", .post, ["move"], response: .model(Message.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("reply", .post, ["reply"]),
-            .init("replyAll", .post, ["replyAll"]),
-            .init("send", .post, ["send"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Message.self))),
+            .init("accept", .post, response: .model(OutlookCalendar.self)),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
         ]
     )
 
@@ -8877,9 +8808,7 @@ public struct CallRecordingRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.callRecording",
         model: CallRecording.self,
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(CallRecording.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallRecording.self)))]
     )
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
@@ -9084,14 +9013,14 @@ public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
             .init(
                 "getDirectRoutingCalls",
                 .get,
-                ["microsoft.graph.callRecords.getDirectRoutingCalls"],
+                path: "microsoft.graph.callRecords.getDirectRoutingCalls",
                 onCollection: true,
                 response: .collection(.model(CallRecordsDirectRoutingLogRow.self))
             ),
             .init(
                 "getPstnCalls",
                 .get,
-                ["microsoft.graph.callRecords.getPstnCalls"],
+                path: "microsoft.graph.callRecords.getPstnCalls",
                 onCollection: true,
                 response: .collection(.model(CallRecordsPstnCallLogRow.self))
             ),

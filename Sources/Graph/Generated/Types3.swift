@@ -1028,37 +1028,22 @@ public struct CallRequestBuilder: ModelRequestBuilder {
             .init("participants", "microsoft.graph.participant", collection: true),
         ],
         operations: [
-            .init(
-                "addLargeGalleryView",
-                .post,
-                ["addLargeGalleryView"],
-                response: .model(AddLargeGalleryViewOperation.self)
-            ),
-            .init("answer", .post, ["answer"]),
-            .init(
-                "cancelMediaProcessing",
-                .post,
-                ["cancelMediaProcessing"],
-                response: .model(CancelMediaProcessingOperation.self)
-            ),
-            .init("changeScreenSharingRole", .post, ["changeScreenSharingRole"]),
-            .init("keepAlive", .post, ["keepAlive"]),
-            .init("mute", .post, ["mute"], response: .model(MuteParticipantOperation.self)),
-            .init("playPrompt", .post, ["playPrompt"], response: .model(PlayPromptOperation.self)),
-            .init("recordResponse", .post, ["recordResponse"], response: .model(RecordOperation.self)),
-            .init("redirect", .post, ["redirect"]),
-            .init("reject", .post, ["reject"]),
-            .init("sendDtmfTones", .post, ["sendDtmfTones"], response: .model(SendDtmfTonesOperation.self)),
-            .init("subscribeToTone", .post, ["subscribeToTone"], response: .model(SubscribeToToneOperation.self)),
-            .init("transfer", .post, ["transfer"]),
-            .init("unmute", .post, ["unmute"], response: .model(UnmuteParticipantOperation.self)),
-            .init(
-                "updateRecordingStatus",
-                .post,
-                ["updateRecordingStatus"],
-                response: .model(UpdateRecordingStatusOperation.self)
-            ),
-            .init("logTeleconferenceDeviceQuality", .post, ["logTeleconferenceDeviceQuality"], onCollection: true),
+            .init("addLargeGalleryView", .post, response: .model(AddLargeGalleryViewOperation.self)),
+            .init("answer", .post),
+            .init("cancelMediaProcessing", .post, response: .model(CancelMediaProcessingOperation.self)),
+            .init("changeScreenSharingRole", .post),
+            .init("keepAlive", .post),
+            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
+            .init("playPrompt", .post, response: .model(PlayPromptOperation.self)),
+            .init("recordResponse", .post, response: .model(RecordOperation.self)),
+            .init("redirect", .post),
+            .init("reject", .post),
+            .init("sendDtmfTones", .post, response: .model(SendDtmfTonesOperation.self)),
+            .init("subscribeToTone", .post, response: .model(SubscribeToToneOperation.self)),
+            .init("transfer", .post),
+            .init("unmute", .post, response: .model(UnmuteParticipantOperation.self)),
+            .init("updateRecordingStatus", .post, response: .model(UpdateRecordingStatusOperation.self)),
+            .init("logTeleconferenceDeviceQuality", .post, onCollection: true),
         ]
     )
 
@@ -1439,9 +1424,7 @@ public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.callTranscript",
         model: CallTranscript.self,
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(CallTranscript.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallTranscript.self)))]
     )
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
@@ -1787,27 +1770,20 @@ public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.certificateAuthorityDetail",
         model: CertificateAuthorityDetail.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -2015,28 +1991,21 @@ public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
         model: CertificateBasedAuthPki.self,
         children: [.init("certificateAuthorities", "microsoft.graph.certificateAuthorityDetail", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("upload", .post, ["upload"]),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("upload", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -2373,7 +2342,7 @@ public struct ChangeTrackedEntityRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.changeTrackedEntity",
         model: ChangeTrackedEntity.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.changeTrackedEntity/stageForDeletion` (POST).
@@ -2685,27 +2654,15 @@ public struct ChannelRequestBuilder: ModelRequestBuilder {
             .init("tabs", "microsoft.graph.teamsTab", collection: true),
         ],
         operations: [
-            .init("archive", .post, ["archive"]),
-            .init("completeMigration", .post, ["completeMigration"]),
-            .init("provisionEmail", .post, ["provisionEmail"], response: .model(ProvisionChannelEmailResult.self)),
-            .init("removeEmail", .post, ["removeEmail"]),
-            .init("startMigration", .post, ["startMigration"]),
-            .init("unarchive", .post, ["unarchive"]),
-            .init("doesUserHaveAccess", .get, ["doesUserHaveAccess"], response: .boolean),
-            .init(
-                "getAllMessages",
-                .get,
-                ["getAllMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
-            .init(
-                "getAllRetainedMessages",
-                .get,
-                ["getAllRetainedMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
+            .init("archive", .post),
+            .init("completeMigration", .post),
+            .init("provisionEmail", .post, response: .model(ProvisionChannelEmailResult.self)),
+            .init("removeEmail", .post),
+            .init("startMigration", .post),
+            .init("unarchive", .post),
+            .init("doesUserHaveAccess", .get, response: .boolean),
+            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
@@ -3528,12 +3485,12 @@ public struct ChatMessageRequestBuilder: ModelRequestBuilder {
             .init("replies", "microsoft.graph.chatMessage", collection: true),
         ],
         operations: [
-            .init("setReaction", .post, ["setReaction"]),
-            .init("softDelete", .post, ["softDelete"]),
-            .init("undoSoftDelete", .post, ["undoSoftDelete"]),
-            .init("unsetReaction", .post, ["unsetReaction"]),
-            .init("replyWithQuote", .post, ["replyWithQuote"], onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("setReaction", .post),
+            .init("softDelete", .post),
+            .init("undoSoftDelete", .post),
+            .init("unsetReaction", .post),
+            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
@@ -3671,28 +3628,16 @@ public struct ChatRequestBuilder: ModelRequestBuilder {
             .init("targetedMessages", "microsoft.graph.targetedChatMessage", collection: true),
         ],
         operations: [
-            .init("completeMigration", .post, ["completeMigration"]),
-            .init("hideForUser", .post, ["hideForUser"]),
-            .init("markChatReadForUser", .post, ["markChatReadForUser"]),
-            .init("markChatUnreadForUser", .post, ["markChatUnreadForUser"]),
-            .init("removeAllAccessForUser", .post, ["removeAllAccessForUser"]),
-            .init("sendActivityNotification", .post, ["sendActivityNotification"]),
-            .init("startMigration", .post, ["startMigration"]),
-            .init("unhideForUser", .post, ["unhideForUser"]),
-            .init(
-                "getAllMessages",
-                .get,
-                ["getAllMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
-            .init(
-                "getAllRetainedMessages",
-                .get,
-                ["getAllRetainedMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
+            .init("completeMigration", .post),
+            .init("hideForUser", .post),
+            .init("markChatReadForUser", .post),
+            .init("markChatUnreadForUser", .post),
+            .init("removeAllAccessForUser", .post),
+            .init("sendActivityNotification", .post),
+            .init("startMigration", .post),
+            .init("unhideForUser", .post),
+            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
@@ -4118,27 +4063,20 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         model: ClaimsMappingPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -4622,16 +4560,10 @@ public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
             .init("presences", "microsoft.graph.presence", collection: true),
         ],
         operations: [
-            .init(
-                "getPresencesByUserId",
-                .post,
-                ["getPresencesByUserId"],
-                response: .collection(.model(Presence.self))
-            ),
+            .init("getPresencesByUserId", .post, response: .collection(.model(Presence.self))),
             .init(
                 "getAllOnlineMeetingMessages",
                 .get,
-                ["getAllOnlineMeetingMessages"],
                 response: .collection(.model(EngagementConversationMessage.self))
             ),
         ]
@@ -4805,7 +4737,7 @@ public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelReque
     public static let route = ResourceRoute(
         "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
         model: CloudFlareWebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, ["verify"], response: .model(WebApplicationFirewallVerificationModel.self))]
+        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider/verify` (POST).
@@ -4885,19 +4817,14 @@ public struct CloudPCRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.cloudPC",
         model: CloudPC.self,
         operations: [
-            .init("endGracePeriod", .post, ["endGracePeriod"]),
-            .init("reboot", .post, ["reboot"]),
-            .init("rename", .post, ["rename"]),
-            .init("reprovision", .post, ["reprovision"]),
-            .init("resize", .post, ["resize"]),
-            .init("restore", .post, ["restore"]),
-            .init("troubleshoot", .post, ["troubleshoot"]),
-            .init(
-                "retrieveCloudPcLaunchDetail",
-                .get,
-                ["retrieveCloudPcLaunchDetail"],
-                response: .model(CloudPcLaunchDetail.self)
-            ),
+            .init("endGracePeriod", .post),
+            .init("reboot", .post),
+            .init("rename", .post),
+            .init("reprovision", .post),
+            .init("resize", .post),
+            .init("restore", .post),
+            .init("troubleshoot", .post),
+            .init("retrieveCloudPcLaunchDetail", .get, response: .model(CloudPcLaunchDetail.self)),
         ]
     )
 
@@ -5112,15 +5039,7 @@ public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.cloudPcAuditEvent",
         model: CloudPcAuditEvent.self,
-        operations: [
-            .init(
-                "getAuditActivityTypes",
-                .get,
-                ["getAuditActivityTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -5297,7 +5216,6 @@ public struct CloudPcDeviceImageRequestBuilder: ModelRequestBuilder {
             .init(
                 "getSourceImages",
                 .get,
-                ["getSourceImages"],
                 onCollection: true,
                 response: .collection(.model(CloudPcSourceDeviceImage.self))
             ),
@@ -5940,10 +5858,7 @@ public struct CloudPcOnPremisesConnectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.cloudPcOnPremisesConnection",
         model: CloudPcOnPremisesConnection.self,
-        operations: [
-            .init("runHealthChecks", .post, ["runHealthChecks"]),
-            .init("updateAdDomainPassword", .post, ["updateAdDomainPassword"]),
-        ]
+        operations: [.init("runHealthChecks", .post), .init("updateAdDomainPassword", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection/runHealthChecks` (POST).
@@ -6207,7 +6122,7 @@ public struct CloudPcProvisioningPolicyRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.cloudPcProvisioningPolicy",
         model: CloudPcProvisioningPolicy.self,
         children: [.init("assignments", "microsoft.graph.cloudPcProvisioningPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("cloudPcProvisioningPolicyAssignment-id")` addresses one.
@@ -6363,7 +6278,7 @@ public struct CloudPcReportRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.cloudPcReport",
         model: CloudPcReport.self,
-        operations: [.init("retrieveCloudPcRecommendationReports", .post, ["retrieveCloudPcRecommendationReports"])]
+        operations: [.init("retrieveCloudPcRecommendationReports", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.cloudPcReport/retrieveCloudPcRecommendationReports` (POST).
@@ -6639,7 +6554,7 @@ public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.cloudPcUserSetting",
         model: CloudPcUserSetting.self,
         children: [.init("assignments", "microsoft.graph.cloudPcUserSettingAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("cloudPcUserSettingAssignment-id")` addresses one.
@@ -8253,7 +8168,7 @@ public struct ConditionalAccessPolicyRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.conditionalAccessPolicy",
         model: ConditionalAccessPolicy.self,
-        operations: [.init("restore", .post, ["restore"], response: .model(ConditionalAccessPolicy.self))]
+        operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy/restore` (POST).
@@ -8351,11 +8266,11 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
                 "templates",
                 "microsoft.graph.conditionalAccessTemplate",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
-        operations: [.init("evaluate", .post, ["evaluate"], response: .collection(.model(WhatIfAnalysisResult.self)))]
+        operations: [.init("evaluate", .post, response: .collection(.model(WhatIfAnalysisResult.self)))]
     )
 
     /// `authenticationContextClassReferences.request()` lists them; `authenticationContextClassReferences("id")`
@@ -8628,13 +8543,7 @@ public struct ConfigurationBaselineRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.configurationBaseline",
         model: ConfigurationBaseline.self,
         operations: [
-            .init(
-                "createSnapshot",
-                .post,
-                ["createSnapshot"],
-                onCollection: true,
-                response: .model(ConfigurationSnapshotJob.self)
-            ),
+            .init("createSnapshot", .post, onCollection: true, response: .model(ConfigurationSnapshotJob.self)),
         ]
     )
 }
@@ -9495,8 +9404,8 @@ public struct ContactFolderRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ContactFolder.self))),
+            .init("permanentDelete", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ContactFolder.self))),
         ]
     )
 
@@ -9594,7 +9503,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
         children: [
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: [.delete]),
+            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
             .init(
                 "singleValueExtendedProperties",
                 "microsoft.graph.singleValueLegacyExtendedProperty",
@@ -9602,8 +9511,8 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Contact.self))),
+            .init("permanentDelete", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Contact.self))),
         ]
     )
 
@@ -9958,23 +9867,16 @@ public struct ContentTypeRequestBuilder: ModelRequestBuilder {
             .init("columns", "microsoft.graph.columnDefinition", collection: true),
         ],
         operations: [
-            .init("associateWithHubSites", .post, ["associateWithHubSites"]),
-            .init("copyToDefaultContentLocation", .post, ["copyToDefaultContentLocation"]),
-            .init("publish", .post, ["publish"]),
-            .init("unpublish", .post, ["unpublish"]),
-            .init("isPublished", .get, ["isPublished"], response: .boolean),
-            .init("addCopy", .post, ["addCopy"], onCollection: true, response: .model(ContentType.self)),
-            .init(
-                "addCopyFromContentTypeHub",
-                .post,
-                ["addCopyFromContentTypeHub"],
-                onCollection: true,
-                response: .model(ContentType.self)
-            ),
+            .init("associateWithHubSites", .post),
+            .init("copyToDefaultContentLocation", .post),
+            .init("publish", .post),
+            .init("unpublish", .post),
+            .init("isPublished", .get, response: .boolean),
+            .init("addCopy", .post, onCollection: true, response: .model(ContentType.self)),
+            .init("addCopyFromContentTypeHub", .post, onCollection: true, response: .model(ContentType.self)),
             .init(
                 "getCompatibleHubContentTypes",
                 .get,
-                ["getCompatibleHubContentTypes"],
                 onCollection: true,
                 response: .collection(.model(ContentType.self))
             ),
@@ -10119,27 +10021,20 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.contract",
         model: Contract.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -10395,14 +10290,8 @@ public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.conversationMember",
         model: ConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }

@@ -89,11 +89,11 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
                 "posts",
                 "microsoft.graph.post",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
-        operations: [.init("reply", .post, ["reply"])]
+        operations: [.init("reply", .post)]
     )
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
@@ -203,8 +203,8 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
                 "packages",
                 "microsoft.graph.copilotPackageDetail",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -544,9 +544,9 @@ public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.copilotReportRoot",
         model: CopilotReportRoot.self,
         operations: [
-            .init("getMicrosoft365CopilotUsageUserDetail", .get, ["getMicrosoft365CopilotUsageUserDetail"]),
-            .init("getMicrosoft365CopilotUserCountSummary", .get, ["getMicrosoft365CopilotUserCountSummary"]),
-            .init("getMicrosoft365CopilotUserCountTrend", .get, ["getMicrosoft365CopilotUserCountTrend"]),
+            .init("getMicrosoft365CopilotUsageUserDetail", .get),
+            .init("getMicrosoft365CopilotUserCountSummary", .get),
+            .init("getMicrosoft365CopilotUserCountTrend", .get),
         ]
     )
 
@@ -641,7 +641,7 @@ public struct CopilotRootRequestBuilder: ModelRequestBuilder {
             .init("reports", "microsoft.graph.copilotReportRoot", collection: false),
             .init("users", "microsoft.graph.aiUser", collection: true),
         ],
-        operations: [.init("retrieval", .post, ["retrieval"], response: .model(RetrievalResponse.self))]
+        operations: [.init("retrieval", .post, response: .model(RetrievalResponse.self))]
     )
 
     public var admin: CopilotAdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
@@ -792,7 +792,7 @@ public struct CountryNamedLocationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.countryNamedLocation",
         model: CountryNamedLocation.self,
-        operations: [.init("restore", .post, ["restore"], response: .model(NamedLocation.self))]
+        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.countryNamedLocation/restore` (POST).
@@ -1021,7 +1021,7 @@ public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRe
     public static let route = ResourceRoute(
         "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
         model: CrossTenantAccessPolicyConfigurationDefault.self,
-        operations: [.init("resetToSystemDefault", .post, ["resetToSystemDefault"])]
+        operations: [.init("resetToSystemDefault", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault/resetToSystemDefault`
@@ -1209,27 +1209,20 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
             .init("templates", "microsoft.graph.policyTemplate", collection: false),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -1658,13 +1651,11 @@ public struct CustomAuthenticationExtensionRequestBuilder: ModelRequestBuilder {
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -1880,9 +1871,7 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
         "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
         model: CustomDataProvidedResourceAccessReviewUploadSession.self,
         children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [
-            .init("uploadFile", .post, ["uploadFile"], response: .model(CustomDataProvidedResourceUploadSession.self)),
-        ]
+        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
     )
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
@@ -2087,7 +2076,7 @@ public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
             .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
             .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
         ],
-        operations: [.init("refresh", .post, ["refresh"])]
+        operations: [.init("refresh", .post)]
     )
 
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
@@ -2201,9 +2190,7 @@ public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelReques
         "microsoft.graph.customDataProvidedResourceUploadSession",
         model: CustomDataProvidedResourceUploadSession.self,
         children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [
-            .init("uploadFile", .post, ["uploadFile"], response: .model(CustomDataProvidedResourceUploadSession.self)),
-        ]
+        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
     )
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
@@ -3157,7 +3144,7 @@ public struct DayNoteRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.dayNote",
         model: DayNote.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.dayNote/stageForDeletion` (POST).
@@ -3407,7 +3394,7 @@ public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
             .init("apps", "microsoft.graph.managedMobileApp", collection: true),
             .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
         ],
-        operations: [.init("targetApps", .post, ["targetApps"])]
+        operations: [.init("targetApps", .post)]
     )
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
@@ -4383,7 +4370,7 @@ public struct DeletedChatRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.deletedChat",
         model: DeletedChat.self,
-        operations: [.init("undoDelete", .post, ["undoDelete"])]
+        operations: [.init("undoDelete", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.deletedChat/undoDelete` (POST).
@@ -4436,8 +4423,8 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
                 "workflows",
                 "microsoft.graph.identityGovernance.workflow",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
             ),
         ]
     )
@@ -4490,15 +4477,7 @@ public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.deletedTeam",
         model: DeletedTeam.self,
         children: [.init("channels", "microsoft.graph.channel", collection: true)],
-        operations: [
-            .init(
-                "getAllMessages",
-                .get,
-                ["getAllMessages"],
-                onCollection: true,
-                response: .collection(.model(ChatMessage.self))
-            ),
-        ]
+        operations: [.init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self)))]
     )
 
     /// `channels.request()` lists them; `channels("channel-id")` addresses one.
@@ -4632,7 +4611,7 @@ public struct DeskRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.desk",
         model: Desk.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
@@ -5221,7 +5200,7 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("syncMicrosoftStoreForBusinessApps", .post, ["syncMicrosoftStoreForBusinessApps"])]
+        operations: [.init("syncMicrosoftStoreForBusinessApps", .post)]
     )
 
     /// `androidManagedAppProtections.request()` lists them;
@@ -5759,8 +5738,8 @@ public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -6545,8 +6524,8 @@ public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -6893,7 +6872,7 @@ public struct DeviceEnrollmentConfigurationRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.deviceEnrollmentConfiguration",
         model: DeviceEnrollmentConfiguration.self,
         children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("setPriority", .post, ["setPriority"])]
+        operations: [.init("assign", .post), .init("setPriority", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
@@ -7029,7 +7008,7 @@ public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuil
         "microsoft.graph.deviceEnrollmentLimitConfiguration",
         model: DeviceEnrollmentLimitConfiguration.self,
         children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("setPriority", .post, ["setPriority"])]
+        operations: [.init("assign", .post), .init("setPriority", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
@@ -7152,7 +7131,7 @@ public struct DeviceEnrollmentPlatformRestrictionsConfigurationRequestBuilder: M
         "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
         model: DeviceEnrollmentPlatformRestrictionsConfiguration.self,
         children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("setPriority", .post, ["setPriority"])]
+        operations: [.init("assign", .post), .init("setPriority", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
@@ -7321,7 +7300,7 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder
         "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
         model: DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
         children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post, ["assign"]), .init("setPriority", .post, ["setPriority"])]
+        operations: [.init("assign", .post), .init("setPriority", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
@@ -7731,7 +7710,7 @@ public struct DeviceLogCollectionResponseRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.deviceLogCollectionResponse",
         model: DeviceLogCollectionResponse.self,
-        operations: [.init("createDownloadUrl", .post, ["createDownloadUrl"], response: .string)]
+        operations: [.init("createDownloadUrl", .post, response: .string)]
     )
 
     /// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse/createDownloadUrl` (POST).
@@ -8237,7 +8216,7 @@ public struct DeviceManagementExchangeConnectorRequestBuilder: ModelRequestBuild
     public static let route = ResourceRoute(
         "microsoft.graph.deviceManagementExchangeConnector",
         model: DeviceManagementExchangeConnector.self,
-        operations: [.init("sync", .post, ["sync"])]
+        operations: [.init("sync", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector/sync` (POST).
@@ -8462,7 +8441,7 @@ public struct DeviceManagementPartnerRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.deviceManagementPartner",
         model: DeviceManagementPartner.self,
-        operations: [.init("terminate", .post, ["terminate"])]
+        operations: [.init("terminate", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.deviceManagementPartner/terminate` (POST).
@@ -8572,37 +8551,25 @@ public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
         model: DeviceManagementReports.self,
         children: [.init("exportJobs", "microsoft.graph.deviceManagementExportJob", collection: true)],
         operations: [
-            .init("getCachedReport", .post, ["getCachedReport"]),
-            .init("getCompliancePolicyNonComplianceReport", .post, ["getCompliancePolicyNonComplianceReport"]),
-            .init(
-                "getCompliancePolicyNonComplianceSummaryReport",
-                .post,
-                ["getCompliancePolicyNonComplianceSummaryReport"]
-            ),
-            .init("getComplianceSettingNonComplianceReport", .post, ["getComplianceSettingNonComplianceReport"]),
-            .init("getConfigurationPolicyNonComplianceReport", .post, ["getConfigurationPolicyNonComplianceReport"]),
-            .init(
-                "getConfigurationPolicyNonComplianceSummaryReport",
-                .post,
-                ["getConfigurationPolicyNonComplianceSummaryReport"]
-            ),
-            .init("getConfigurationSettingNonComplianceReport", .post, ["getConfigurationSettingNonComplianceReport"]),
-            .init(
-                "getDeviceManagementIntentPerSettingContributingProfiles",
-                .post,
-                ["getDeviceManagementIntentPerSettingContributingProfiles"]
-            ),
-            .init("getDeviceManagementIntentSettingsReport", .post, ["getDeviceManagementIntentSettingsReport"]),
-            .init("getDeviceNonComplianceReport", .post, ["getDeviceNonComplianceReport"]),
-            .init("getDevicesWithoutCompliancePolicyReport", .post, ["getDevicesWithoutCompliancePolicyReport"]),
-            .init("getHistoricalReport", .post, ["getHistoricalReport"]),
-            .init("getNoncompliantDevicesAndSettingsReport", .post, ["getNoncompliantDevicesAndSettingsReport"]),
-            .init("getPolicyNonComplianceMetadata", .post, ["getPolicyNonComplianceMetadata"]),
-            .init("getPolicyNonComplianceReport", .post, ["getPolicyNonComplianceReport"]),
-            .init("getPolicyNonComplianceSummaryReport", .post, ["getPolicyNonComplianceSummaryReport"]),
-            .init("getReportFilters", .post, ["getReportFilters"]),
-            .init("getSettingNonComplianceReport", .post, ["getSettingNonComplianceReport"]),
-            .init("retrieveDeviceAppInstallationStatusReport", .post, ["retrieveDeviceAppInstallationStatusReport"]),
+            .init("getCachedReport", .post),
+            .init("getCompliancePolicyNonComplianceReport", .post),
+            .init("getCompliancePolicyNonComplianceSummaryReport", .post),
+            .init("getComplianceSettingNonComplianceReport", .post),
+            .init("getConfigurationPolicyNonComplianceReport", .post),
+            .init("getConfigurationPolicyNonComplianceSummaryReport", .post),
+            .init("getConfigurationSettingNonComplianceReport", .post),
+            .init("getDeviceManagementIntentPerSettingContributingProfiles", .post),
+            .init("getDeviceManagementIntentSettingsReport", .post),
+            .init("getDeviceNonComplianceReport", .post),
+            .init("getDevicesWithoutCompliancePolicyReport", .post),
+            .init("getHistoricalReport", .post),
+            .init("getNoncompliantDevicesAndSettingsReport", .post),
+            .init("getPolicyNonComplianceMetadata", .post),
+            .init("getPolicyNonComplianceReport", .post),
+            .init("getPolicyNonComplianceSummaryReport", .post),
+            .init("getReportFilters", .post),
+            .init("getSettingNonComplianceReport", .post),
+            .init("retrieveDeviceAppInstallationStatusReport", .post),
         ]
     )
 
@@ -9341,24 +9308,13 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
             .init("windowsMalwareInformation", "microsoft.graph.windowsMalwareInformation", collection: true),
         ],
         operations: [
-            .init(
-                "getEffectivePermissions",
-                .get,
-                ["getEffectivePermissions"],
-                response: .collection(.model(RolePermission.self))
-            ),
+            .init("getEffectivePermissions", .get, response: .collection(.model(RolePermission.self))),
             .init(
                 "userExperienceAnalyticsSummarizeWorkFromAnywhereDevices",
                 .get,
-                ["userExperienceAnalyticsSummarizeWorkFromAnywhereDevices"],
                 response: .model(UserExperienceAnalyticsWorkFromAnywhereDevicesSummary.self)
             ),
-            .init(
-                "verifyWindowsEnrollmentAutoDiscovery",
-                .get,
-                ["verifyWindowsEnrollmentAutoDiscovery"],
-                response: .boolean
-            ),
+            .init("verifyWindowsEnrollmentAutoDiscovery", .get, response: .boolean),
         ]
     )
 
@@ -10146,27 +10102,20 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Device.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Device.self))),
         ]
     )
 
@@ -10601,7 +10550,7 @@ public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.directoryDefinition",
         model: DirectoryDefinition.self,
-        operations: [.init("discover", .post, ["discover"], response: .model(DirectoryDefinition.self))]
+        operations: [.init("discover", .post, response: .model(DirectoryDefinition.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.directoryDefinition/discover` (POST).
@@ -10713,27 +10662,20 @@ public struct DirectoryObjectPartnerReferenceRequestBuilder: ModelRequestBuilder
         "microsoft.graph.directoryObjectPartnerReference",
         model: DirectoryObjectPartnerReference.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -10843,27 +10785,20 @@ public struct DirectoryObjectRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.directoryObject",
         model: DirectoryObject.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -11105,27 +11040,20 @@ public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
             .init("scopedMembers", "microsoft.graph.scopedRoleMembership", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryRole.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryRole.self))),
         ]
     )
 
@@ -11273,27 +11201,20 @@ public struct DirectoryRoleTemplateRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.directoryRoleTemplate",
         model: DirectoryRoleTemplate.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -11667,7 +11588,7 @@ public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.documentSetVersion",
         model: DocumentSetVersion.self,
         children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
-        operations: [.init("restore", .post, ["restore"]), .init("restoreVersion", .post, ["restoreVersion"])]
+        operations: [.init("restore", .post), .init("restoreVersion", .post)]
     )
 
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }

@@ -291,9 +291,9 @@ public struct DomainRequestBuilder: ModelRequestBuilder {
             .init("verificationDnsRecords", "microsoft.graph.domainDnsRecord", collection: true),
         ],
         operations: [
-            .init("forceDelete", .post, ["forceDelete"]),
-            .init("promote", .post, ["promote"], response: .boolean),
-            .init("verify", .post, ["verify"], response: .model(Domain.self)),
+            .init("forceDelete", .post),
+            .init("promote", .post, response: .boolean),
+            .init("verify", .post, response: .model(Domain.self)),
         ]
     )
 
@@ -642,34 +642,24 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
             .init("workbook", "microsoft.graph.workbook", collection: false),
         ],
         operations: [
-            .init("assignSensitivityLabel", .post, ["assignSensitivityLabel"]),
-            .init("checkin", .post, ["checkin"]),
-            .init("checkout", .post, ["checkout"]),
-            .init("copy", .post, ["copy"], monitor: true),
-            .init("createLink", .post, ["createLink"], response: .model(Permission.self)),
-            .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
-            .init("discardCheckout", .post, ["discardCheckout"]),
-            .init(
-                "extractSensitivityLabels",
-                .post,
-                ["extractSensitivityLabels"],
-                response: .model(ExtractSensitivityLabelsResult.self)
-            ),
-            .init("follow", .post, ["follow"], response: .model(DriveItem.self)),
-            .init("invite", .post, ["invite"], response: .collection(.model(Permission.self))),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("preview", .post, ["preview"], response: .model(ItemPreviewInfo.self)),
-            .init("restore", .post, ["restore"], response: .model(DriveItem.self)),
-            .init("unfollow", .post, ["unfollow"]),
-            .init("validatePermission", .post, ["validatePermission"]),
-            .init("delta", .get, ["delta"], response: .collection(.model(DriveItem.self))),
-            .init(
-                "getActivitiesByInterval",
-                .get,
-                ["getActivitiesByInterval"],
-                response: .collection(.model(ItemActivityStat.self))
-            ),
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
+            .init("assignSensitivityLabel", .post),
+            .init("checkin", .post),
+            .init("checkout", .post),
+            .init("copy", .post, monitor: true),
+            .init("createLink", .post, response: .model(Permission.self)),
+            .init("createUploadSession", .post, response: .model(UploadSession.self)),
+            .init("discardCheckout", .post),
+            .init("extractSensitivityLabels", .post, response: .model(ExtractSensitivityLabelsResult.self)),
+            .init("follow", .post, response: .model(DriveItem.self)),
+            .init("invite", .post, response: .collection(.model(Permission.self))),
+            .init("permanentDelete", .post),
+            .init("preview", .post, response: .model(ItemPreviewInfo.self)),
+            .init("restore", .post, response: .model(DriveItem.self)),
+            .init("unfollow", .post),
+            .init("validatePermission", .post),
+            .init("delta", .get, response: .collection(.model(DriveItem.self))),
+            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+            .init("search", .get, response: .collection(.model(DriveItem.self))),
         ]
     )
 
@@ -1070,7 +1060,7 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.driveItemVersion",
         model: DriveItemVersion.self,
-        operations: [.init("restoreVersion", .post, ["restoreVersion"])]
+        operations: [.init("restoreVersion", .post)]
     )
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
@@ -1142,8 +1132,8 @@ public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.driveProtectionRule",
         model: DriveProtectionRule.self,
         operations: [
-            .init("deleteAndUnprotect", .post, ["deleteAndUnprotect"], response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, ["run"], response: .model(ProtectionRuleBase.self)),
+            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+            .init("run", .post, response: .model(ProtectionRuleBase.self)),
         ]
     )
 
@@ -1229,8 +1219,8 @@ public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.driveProtectionUnit",
         model: DriveProtectionUnit.self,
         operations: [
-            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
+            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
         ]
     )
 
@@ -1357,9 +1347,9 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
             .init("special", "microsoft.graph.driveItem", collection: true),
         ],
         operations: [
-            .init("recent", .get, ["recent"], response: .collection(.model(DriveItem.self))),
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
-            .init("sharedWithMe", .get, ["sharedWithMe"], response: .collection(.model(DriveItem.self))),
+            .init("recent", .get, response: .collection(.model(DriveItem.self))),
+            .init("search", .get, response: .collection(.model(DriveItem.self))),
+            .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self))),
         ]
     )
 
@@ -1872,8 +1862,8 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -2469,23 +2459,12 @@ public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
             .init("submissions", "microsoft.graph.educationSubmission", collection: true),
         ],
         operations: [
-            .init("activate", .post, ["activate"], response: .model(EducationAssignment.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(EducationAssignment.self)),
-            .init("publish", .post, ["publish"], response: .model(EducationAssignment.self)),
-            .init(
-                "setUpFeedbackResourcesFolder",
-                .post,
-                ["setUpFeedbackResourcesFolder"],
-                response: .model(EducationAssignment.self)
-            ),
-            .init("setUpResourcesFolder", .post, ["setUpResourcesFolder"], response: .model(EducationAssignment.self)),
-            .init(
-                "delta",
-                .get,
-                ["delta"],
-                onCollection: true,
-                response: .collection(.model(EducationAssignment.self))
-            ),
+            .init("activate", .post, response: .model(EducationAssignment.self)),
+            .init("deactivate", .post, response: .model(EducationAssignment.self)),
+            .init("publish", .post, response: .model(EducationAssignment.self)),
+            .init("setUpFeedbackResourcesFolder", .post, response: .model(EducationAssignment.self)),
+            .init("setUpResourcesFolder", .post, response: .model(EducationAssignment.self)),
+            .init("delta", .get, onCollection: true, response: .collection(.model(EducationAssignment.self))),
         ]
     )
 
@@ -2738,9 +2717,7 @@ public struct EducationCategoryRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.educationCategory",
         model: EducationCategory.self,
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(EducationCategory.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationCategory.self)))]
     )
 }
 
@@ -2900,13 +2877,8 @@ public struct EducationClassRequestBuilder: ModelRequestBuilder {
             .init("teachers", "microsoft.graph.educationUser", collection: true),
         ],
         operations: [
-            .init(
-                "getRecentlyModifiedSubmissions",
-                .get,
-                ["getRecentlyModifiedSubmissions"],
-                response: .collection(.model(EducationSubmission.self))
-            ),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(EducationClass.self))),
+            .init("getRecentlyModifiedSubmissions", .get, response: .collection(.model(EducationSubmission.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(EducationClass.self))),
         ]
     )
 
@@ -3623,10 +3595,10 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
         model: EducationModule.self,
         children: [.init("resources", "microsoft.graph.educationModuleResource", collection: true)],
         operations: [
-            .init("pin", .post, ["pin"], response: .model(EducationModule.self)),
-            .init("publish", .post, ["publish"], response: .model(EducationModule.self)),
-            .init("setUpResourcesFolder", .post, ["setUpResourcesFolder"], response: .model(EducationModule.self)),
-            .init("unpin", .post, ["unpin"], response: .model(EducationModule.self)),
+            .init("pin", .post, response: .model(EducationModule.self)),
+            .init("publish", .post, response: .model(EducationModule.self)),
+            .init("setUpResourcesFolder", .post, response: .model(EducationModule.self)),
+            .init("unpin", .post, response: .model(EducationModule.self)),
         ]
     )
 
@@ -4266,9 +4238,7 @@ public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
             .init("classes", "microsoft.graph.educationClass", collection: true),
             .init("users", "microsoft.graph.educationUser", collection: true),
         ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(EducationSchool.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationSchool.self)))]
     )
 
     public var administrativeUnit: AdministrativeUnitRequestBuilder {
@@ -4650,12 +4620,12 @@ public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
             .init("submittedResources", "microsoft.graph.educationSubmissionResource", collection: true),
         ],
         operations: [
-            .init("excuse", .post, ["excuse"], response: .model(EducationSubmission.self)),
-            .init("reassign", .post, ["reassign"], response: .model(EducationSubmission.self)),
-            .init("return", .post, ["return"], response: .model(EducationSubmission.self)),
-            .init("setUpResourcesFolder", .post, ["setUpResourcesFolder"], response: .model(EducationSubmission.self)),
-            .init("submit", .post, ["submit"], response: .model(EducationSubmission.self)),
-            .init("unsubmit", .post, ["unsubmit"], response: .model(EducationSubmission.self)),
+            .init("excuse", .post, response: .model(EducationSubmission.self)),
+            .init("reassign", .post, response: .model(EducationSubmission.self)),
+            .init("return", .post, response: .model(EducationSubmission.self)),
+            .init("setUpResourcesFolder", .post, response: .model(EducationSubmission.self)),
+            .init("submit", .post, response: .model(EducationSubmission.self)),
+            .init("unsubmit", .post, response: .model(EducationSubmission.self)),
         ]
     )
 
@@ -5018,9 +4988,7 @@ public struct EducationUserRequestBuilder: ModelRequestBuilder {
             .init("taughtClasses", "microsoft.graph.educationClass", collection: true),
             .init("user", "microsoft.graph.user", collection: false),
         ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(EducationUser.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationUser.self)))]
     )
 
     /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
@@ -5322,7 +5290,7 @@ public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.emailAuthenticationMethod",
         model: EmailAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod/resetPassword` (POST).
@@ -6144,27 +6112,20 @@ public struct EndpointRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.endpoint",
         model: Endpoint.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -8635,7 +8596,7 @@ public struct EntraRecoveryServicesRecoveryJobBaseRequestBuilder: ModelRequestBu
     public static let route = ResourceRoute(
         "microsoft.graph.entraRecoveryServices.recoveryJobBase",
         model: EntraRecoveryServicesRecoveryJobBase.self,
-        operations: [.init("cancel", .post, ["microsoft.graph.entraRecoveryServices.cancel"])]
+        operations: [.init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel")]
     )
 
     /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase/cancel` (POST).
@@ -8741,11 +8702,11 @@ public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilde
         "microsoft.graph.entraRecoveryServices.recoveryJob",
         model: EntraRecoveryServicesRecoveryJob.self,
         operations: [
-            .init("cancel", .post, ["microsoft.graph.entraRecoveryServices.cancel"]),
+            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
             .init(
                 "getFailedChanges",
                 .get,
-                ["microsoft.graph.entraRecoveryServices.getFailedChanges"],
+                path: "microsoft.graph.entraRecoveryServices.getFailedChanges",
                 response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
             ),
         ]
@@ -8823,11 +8784,11 @@ public struct EntraRecoveryServicesRecoveryPreviewJobRequestBuilder: ModelReques
         "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
         model: EntraRecoveryServicesRecoveryPreviewJob.self,
         operations: [
-            .init("cancel", .post, ["microsoft.graph.entraRecoveryServices.cancel"]),
+            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
             .init(
                 "getChanges",
                 .get,
-                ["microsoft.graph.entraRecoveryServices.getChanges"],
+                path: "microsoft.graph.entraRecoveryServices.getChanges",
                 response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
             ),
         ]
@@ -9660,7 +9621,7 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessage",
         model: EventMessage.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -9668,20 +9629,20 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
+            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(Message.self)),
-            .init("createForward", .post, ["createForward"], response: .model(Message.self)),
-            .init("createReply", .post, ["createReply"], response: .model(Message.self)),
-            .init("createReplyAll", .post, ["createReplyAll"], response: .model(Message.self)),
-            .init("forward", .post, ["forward"]),
-            .init("move", .post, ["move"], response: .model(Message.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("reply", .post, ["reply"]),
-            .init("replyAll", .post, ["replyAll"]),
-            .init("send", .post, ["send"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Message.self))),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
         ]
     )
 
@@ -9841,7 +9802,7 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessageRequest",
         model: EventMessageRequest.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -9849,20 +9810,20 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
+            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(Message.self)),
-            .init("createForward", .post, ["createForward"], response: .model(Message.self)),
-            .init("createReply", .post, ["createReply"], response: .model(Message.self)),
-            .init("createReplyAll", .post, ["createReplyAll"], response: .model(Message.self)),
-            .init("forward", .post, ["forward"]),
-            .init("move", .post, ["move"], response: .model(Message.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("reply", .post, ["reply"]),
-            .init("replyAll", .post, ["replyAll"]),
-            .init("send", .post, ["send"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Message.self))),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
         ]
     )
 
@@ -10143,7 +10104,7 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.eventMessageResponse",
         model: EventMessageResponse.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -10151,20 +10112,20 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
                 "microsoft.graph.singleValueLegacyExtendedProperty",
                 collection: true
             ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: [.patch, .put, .delete]),
+            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(Message.self)),
-            .init("createForward", .post, ["createForward"], response: .model(Message.self)),
-            .init("createReply", .post, ["createReply"], response: .model(Message.self)),
-            .init("createReplyAll", .post, ["createReplyAll"], response: .model(Message.self)),
-            .init("forward", .post, ["forward"]),
-            .init("move", .post, ["move"], response: .model(Message.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("reply", .post, ["reply"]),
-            .init("replyAll", .post, ["replyAll"]),
-            .init("send", .post, ["send"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Message.self))),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
         ]
     )
 
@@ -10324,22 +10285,22 @@ public struct EventRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.event",
         model: Event.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.patch, .put, .delete]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "exceptionOccurrences",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init(
                 "instances",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -10349,15 +10310,15 @@ public struct EventRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("accept", .post, ["accept"]),
-            .init("cancel", .post, ["cancel"]),
-            .init("decline", .post, ["decline"]),
-            .init("dismissReminder", .post, ["dismissReminder"]),
-            .init("forward", .post, ["forward"]),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("snoozeReminder", .post, ["snoozeReminder"]),
-            .init("tentativelyAccept", .post, ["tentativelyAccept"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Event.self))),
+            .init("accept", .post),
+            .init("cancel", .post),
+            .init("decline", .post),
+            .init("dismissReminder", .post),
+            .init("forward", .post),
+            .init("permanentDelete", .post),
+            .init("snoozeReminder", .post),
+            .init("tentativelyAccept", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Event.self))),
         ]
     )
 
@@ -10697,12 +10658,7 @@ public struct ExchangeMessageTraceRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.exchangeMessageTrace",
         model: ExchangeMessageTrace.self,
         operations: [
-            .init(
-                "getDetailsByRecipient",
-                .get,
-                ["getDetailsByRecipient"],
-                response: .collection(.model(ExchangeMessageTraceDetail.self))
-            ),
+            .init("getDetailsByRecipient", .get, response: .collection(.model(ExchangeMessageTraceDetail.self))),
         ]
     )
 
@@ -10834,8 +10790,8 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("activate", .post, ["activate"], response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(ProtectionPolicyBase.self)),
+            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
         ]
     )
 
@@ -10954,7 +10910,7 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("activate", .post, ["activate"], response: .model(RestoreSessionBase.self))]
+        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
     )
 
     /// `granularMailboxRestoreArtifacts.request()` lists them;
@@ -11232,27 +11188,20 @@ public struct ExtensionPropertyRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.extensionProperty",
         model: ExtensionProperty.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -11505,7 +11454,7 @@ public struct ExternalAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.externalAuthenticationMethod",
         model: ExternalAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod/resetPassword` (POST).
@@ -12021,7 +11970,7 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
             .init("groups", "microsoft.graph.externalConnectors.externalGroup", collection: true),
             .init("items", "microsoft.graph.externalConnectors.externalItem", collection: true),
             .init("operations", "microsoft.graph.externalConnectors.connectionOperation", collection: true),
-            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: [.delete]),
+            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: "DELETE"),
         ]
     )
 
@@ -12222,7 +12171,7 @@ public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder 
             .init(
                 "addActivities",
                 .post,
-                ["microsoft.graph.externalConnectors.addActivities"],
+                path: "microsoft.graph.externalConnectors.addActivities",
                 response: .collection(.model(ExternalConnectorsExternalActivityResult.self))
             ),
         ]

@@ -1089,27 +1089,20 @@ public struct FederatedTokenValidationPolicyRequestBuilder: ModelRequestBuilder 
         "microsoft.graph.federatedTokenValidationPolicy",
         model: FederatedTokenValidationPolicy.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -1336,11 +1329,10 @@ public struct Fido2AuthenticationMethodRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.fido2AuthenticationMethod",
         model: Fido2AuthenticationMethod.self,
         operations: [
-            .init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self)),
+            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
             .init(
                 "creationOptions",
                 .get,
-                ["creationOptions"],
                 onCollection: true,
                 response: .model(WebauthnCredentialCreationOptions.self)
             ),
@@ -1630,15 +1622,7 @@ public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.fileAttachment",
         model: FileAttachment.self,
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 }
 
@@ -1956,17 +1940,12 @@ public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
             .init("sharePointGroups", "microsoft.graph.sharePointGroup", collection: true),
         ],
         operations: [
-            .init("activate", .post, ["activate"]),
-            .init("lock", .post, ["lock"]),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init(
-                "provisionMigrationContainers",
-                .post,
-                ["provisionMigrationContainers"],
-                response: .model(SharePointMigrationContainerInfo.self)
-            ),
-            .init("restore", .post, ["restore"], response: .model(FileStorageContainer.self)),
-            .init("unlock", .post, ["unlock"]),
+            .init("activate", .post),
+            .init("lock", .post),
+            .init("permanentDelete", .post),
+            .init("provisionMigrationContainers", .post, response: .model(SharePointMigrationContainerInfo.self)),
+            .init("restore", .post, response: .model(FileStorageContainer.self)),
+            .init("unlock", .post),
         ]
     )
 
@@ -2786,7 +2765,7 @@ public struct FloorRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.floor",
         model: Floor.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
@@ -3764,10 +3743,7 @@ public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.groupLifecyclePolicy",
         model: GroupLifecyclePolicy.self,
-        operations: [
-            .init("addGroup", .post, ["addGroup"], response: .boolean),
-            .init("removeGroup", .post, ["removeGroup"], response: .boolean),
-        ]
+        operations: [.init("addGroup", .post, response: .boolean), .init("removeGroup", .post, response: .boolean)]
     )
 
     /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy/addGroup` (POST).
@@ -3849,22 +3825,17 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.group",
         model: Group.self,
         children: [
-            .init(
-                "acceptedSenders",
-                "microsoft.graph.directoryObject",
-                collection: true,
-                itemsRefusing: [.patch, .put]
-            ),
+            .init("acceptedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
             .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: [.patch, .put, .delete]),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "calendarView",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: [.patch, .put]),
+            .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: "PATCH PUT"),
             .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
             .init("drive", "microsoft.graph.drive", collection: false),
             .init("drives", "microsoft.graph.drive", collection: true),
@@ -3883,60 +3854,47 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
                 "photos",
                 "microsoft.graph.profilePhoto",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("planner", "microsoft.graph.plannerGroup", collection: false),
-            .init(
-                "rejectedSenders",
-                "microsoft.graph.directoryObject",
-                collection: true,
-                itemsRefusing: [.patch, .put]
-            ),
+            .init("rejectedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
             .init("settings", "microsoft.graph.groupSetting", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: [.post], itemsRefusing: [.delete]),
+            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
             .init("team", "microsoft.graph.team", collection: false),
             .init("threads", "microsoft.graph.conversationThread", collection: true),
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
             .init("transitiveMembers", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("addFavorite", .post, ["addFavorite"]),
-            .init("assignLicense", .post, ["assignLicense"], response: .model(Group.self)),
+            .init("addFavorite", .post),
+            .init("assignLicense", .post, response: .model(Group.self)),
             .init(
                 "checkGrantedPermissionsForApp",
                 .post,
-                ["checkGrantedPermissionsForApp"],
                 response: .collection(.model(ResourceSpecificPermissionGrant.self))
             ),
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("removeFavorite", .post, ["removeFavorite"]),
-            .init("renew", .post, ["renew"]),
-            .init("resetUnseenCount", .post, ["resetUnseenCount"]),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post, ["retryServiceProvisioning"]),
-            .init("subscribeByMail", .post, ["subscribeByMail"]),
-            .init("unsubscribeByMail", .post, ["unsubscribeByMail"]),
-            .init("validateProperties", .post, ["validateProperties"]),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeFavorite", .post),
+            .init("renew", .post),
+            .init("resetUnseenCount", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("retryServiceProvisioning", .post),
+            .init("subscribeByMail", .post),
+            .init("unsubscribeByMail", .post),
+            .init("validateProperties", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Group.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Group.self))),
         ]
     )
 
@@ -4354,27 +4312,20 @@ public struct GroupSettingTemplateRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.groupSettingTemplate",
         model: GroupSettingTemplate.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -4576,27 +4527,20 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         model: HomeRealmDiscoveryPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -5158,14 +5102,7 @@ public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.identityApiConnector",
         model: IdentityApiConnector.self,
-        operations: [
-            .init(
-                "uploadClientCertificate",
-                .post,
-                ["uploadClientCertificate"],
-                response: .model(IdentityApiConnector.self)
-            ),
-        ]
+        operations: [.init("uploadClientCertificate", .post, response: .model(IdentityApiConnector.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.identityApiConnector/uploadClientCertificate` (POST).
@@ -5316,7 +5253,7 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
                 "conditionalAccess",
                 "microsoft.graph.conditionalAccessRoot",
                 collection: false,
-                refusing: [.patch, .put, .delete]
+                refusing: "PATCH PUT DELETE"
             ),
             .init("customAuthenticationExtensions", "microsoft.graph.customAuthenticationExtension", collection: true),
             .init("identityProviders", "microsoft.graph.identityProviderBase", collection: true),
@@ -5993,25 +5930,25 @@ public struct IdentityGovernanceInsightsRequestBuilder: ModelRequestBuilder {
             .init(
                 "topTasksProcessedSummary",
                 .get,
-                ["microsoft.graph.identityGovernance.topTasksProcessedSummary"],
+                path: "microsoft.graph.identityGovernance.topTasksProcessedSummary",
                 response: .collection(.model(IdentityGovernanceTopTasksInsightsSummary.self))
             ),
             .init(
                 "topWorkflowsProcessedSummary",
                 .get,
-                ["microsoft.graph.identityGovernance.topWorkflowsProcessedSummary"],
+                path: "microsoft.graph.identityGovernance.topWorkflowsProcessedSummary",
                 response: .collection(.model(IdentityGovernanceTopWorkflowsInsightsSummary.self))
             ),
             .init(
                 "workflowsProcessedByCategory",
                 .get,
-                ["microsoft.graph.identityGovernance.workflowsProcessedByCategory"],
+                path: "microsoft.graph.identityGovernance.workflowsProcessedByCategory",
                 response: .model(IdentityGovernanceWorkflowsInsightsByCategory.self)
             ),
             .init(
                 "workflowsProcessedSummary",
                 .get,
-                ["microsoft.graph.identityGovernance.workflowsProcessedSummary"],
+                path: "microsoft.graph.identityGovernance.workflowsProcessedSummary",
                 response: .model(IdentityGovernanceWorkflowsInsightsSummary.self)
             ),
         ]
@@ -6302,28 +6239,28 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
         model: IdentityGovernanceLifecycleWorkflowsContainer.self,
         children: [
             .init("customTaskExtensions", "microsoft.graph.identityGovernance.customTaskExtension", collection: true),
-            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: [.patch, .put]),
+            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: "PATCH PUT"),
             .init("insights", "microsoft.graph.identityGovernance.insights", collection: false),
             .init(
                 "settings",
                 "microsoft.graph.identityGovernance.lifecycleManagementSettings",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
             .init(
                 "taskDefinitions",
                 "microsoft.graph.identityGovernance.taskDefinition",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true),
             .init(
                 "workflowTemplates",
                 "microsoft.graph.identityGovernance.workflowTemplate",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -6783,22 +6720,22 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
                 "taskProcessingResults",
                 "microsoft.graph.identityGovernance.taskProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "userProcessingResults",
                 "microsoft.graph.identityGovernance.userProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
             .init(
                 "summary",
                 .get,
-                ["microsoft.graph.identityGovernance.summary"],
+                path: "microsoft.graph.identityGovernance.summary",
                 onCollection: true,
                 response: .model(IdentityGovernanceRunSummary.self)
             ),
@@ -7034,7 +6971,7 @@ public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequest
             .init("subject", "microsoft.graph.user", collection: false),
             .init("task", "microsoft.graph.identityGovernance.task", collection: false),
         ],
-        operations: [.init("resume", .post, ["microsoft.graph.identityGovernance.resume"])]
+        operations: [.init("resume", .post, path: "microsoft.graph.identityGovernance.resume")]
     )
 
     public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
@@ -7131,21 +7068,21 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
                 "taskDefinition",
                 "microsoft.graph.identityGovernance.taskDefinition",
                 collection: false,
-                refusing: [.patch, .put]
+                refusing: "PATCH PUT"
             ),
             .init(
                 "taskProcessingResults",
                 "microsoft.graph.identityGovernance.taskProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
             .init(
                 "summary",
                 .get,
-                ["microsoft.graph.identityGovernance.summary"],
+                path: "microsoft.graph.identityGovernance.summary",
                 onCollection: true,
                 response: .model(IdentityGovernanceTaskReportSummary.self)
             ),
@@ -7242,8 +7179,8 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
                 "taskProcessingResults",
                 "microsoft.graph.identityGovernance.taskProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -7507,15 +7444,15 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
                 "taskProcessingResults",
                 "microsoft.graph.identityGovernance.taskProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
             .init(
                 "summary",
                 .get,
-                ["microsoft.graph.identityGovernance.summary"],
+                path: "microsoft.graph.identityGovernance.summary",
                 onCollection: true,
                 response: .model(IdentityGovernanceUserSummary.self)
             ),
@@ -7917,58 +7854,58 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
                 "runs",
                 "microsoft.graph.identityGovernance.run",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "taskReports",
                 "microsoft.graph.identityGovernance.taskReport",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "userProcessingResults",
                 "microsoft.graph.identityGovernance.userProcessingResult",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "versions",
                 "microsoft.graph.identityGovernance.workflowVersion",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
-            .init("activate", .post, ["microsoft.graph.identityGovernance.activate"]),
-            .init("activateWithScope", .post, ["microsoft.graph.identityGovernance.activateWithScope"]),
-            .init("cancelProcessing", .post, ["microsoft.graph.identityGovernance.cancelProcessing"]),
+            .init("activate", .post, path: "microsoft.graph.identityGovernance.activate"),
+            .init("activateWithScope", .post, path: "microsoft.graph.identityGovernance.activateWithScope"),
+            .init("cancelProcessing", .post, path: "microsoft.graph.identityGovernance.cancelProcessing"),
             .init(
                 "clearQuarantine",
                 .post,
-                ["microsoft.graph.identityGovernance.clearQuarantine"],
+                path: "microsoft.graph.identityGovernance.clearQuarantine",
                 response: .model(IdentityGovernanceWorkflow.self)
             ),
             .init(
                 "createNewVersion",
                 .post,
-                ["microsoft.graph.identityGovernance.createNewVersion"],
+                path: "microsoft.graph.identityGovernance.createNewVersion",
                 response: .model(IdentityGovernanceWorkflow.self)
             ),
             .init(
                 "previewTaskFailures",
                 .post,
-                ["microsoft.graph.identityGovernance.previewTaskFailures"],
+                path: "microsoft.graph.identityGovernance.previewTaskFailures",
                 response: .collection(.model(IdentityGovernancePreviewFailedTask.self))
             ),
-            .init("previewWorkflow", .post, ["microsoft.graph.identityGovernance.previewWorkflow"]),
+            .init("previewWorkflow", .post, path: "microsoft.graph.identityGovernance.previewWorkflow"),
             .init(
                 "restore",
                 .post,
-                ["microsoft.graph.identityGovernance.restore"],
+                path: "microsoft.graph.identityGovernance.restore",
                 response: .model(IdentityGovernanceWorkflow.self)
             ),
         ]
@@ -8200,8 +8137,8 @@ public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuil
                 "tasks",
                 "microsoft.graph.identityGovernance.task",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )
@@ -8568,15 +8505,7 @@ public struct IdentityProviderBaseRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.identityProviderBase",
         model: IdentityProviderBase.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -8605,15 +8534,7 @@ public struct IdentityProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.identityProvider",
         model: IdentityProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -8675,27 +8596,20 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
         model: IdentitySecurityDefaultsEnforcementPolicy.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -8966,8 +8880,8 @@ public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBui
         model: IdentityUserFlowAttributeAssignment.self,
         children: [.init("userAttribute", "microsoft.graph.identityUserFlowAttribute", collection: false)],
         operations: [
-            .init("setOrder", .post, ["setOrder"], onCollection: true),
-            .init("getOrder", .get, ["getOrder"], onCollection: true, response: .model(AssignmentOrder.self)),
+            .init("setOrder", .post, onCollection: true),
+            .init("getOrder", .get, onCollection: true, response: .model(AssignmentOrder.self)),
         ]
     )
 
@@ -9367,7 +9281,6 @@ public struct ImportedWindowsAutopilotDeviceIdentityRequestBuilder: ModelRequest
             .init(
                 "import",
                 .post,
-                ["import"],
                 onCollection: true,
                 response: .collection(.model(ImportedWindowsAutopilotDeviceIdentity.self))
             ),
@@ -9829,7 +9742,7 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.informationProtection",
         model: InformationProtection.self,
         children: [
-            .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: [.patch, .put, .delete]),
+            .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: "PATCH PUT DELETE"),
             .init("threatAssessmentRequests", "microsoft.graph.threatAssessmentRequest", collection: true),
         ]
     )

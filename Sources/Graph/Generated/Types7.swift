@@ -72,15 +72,7 @@ public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.internalDomainFederation",
         model: InternalDomainFederation.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -560,8 +552,8 @@ public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -739,8 +731,8 @@ public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -896,8 +888,8 @@ public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -1048,8 +1040,8 @@ public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder 
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -1471,8 +1463,8 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -1822,7 +1814,7 @@ public struct IosLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -1984,7 +1976,7 @@ public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
             .init("apps", "microsoft.graph.managedMobileApp", collection: true),
             .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
@@ -2115,13 +2107,7 @@ public struct IosManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
             .init("operations", "microsoft.graph.managedAppOperation", collection: true),
         ],
         operations: [
-            .init(
-                "getUserIdsWithFlaggedAppRegistration",
-                .get,
-                ["getUserIdsWithFlaggedAppRegistration"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
+            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
         ]
     )
 
@@ -2279,7 +2265,7 @@ public struct IosMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
                 collection: false
             ),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
@@ -2529,7 +2515,7 @@ public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -2644,8 +2630,8 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -2949,7 +2935,7 @@ public struct IosVppAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -3107,7 +3093,7 @@ public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
             .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
             .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
@@ -3224,7 +3210,7 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -3293,7 +3279,7 @@ public struct IpNamedLocationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.ipNamedLocation",
         model: IpNamedLocation.self,
-        operations: [.init("restore", .post, ["restore"], response: .model(NamedLocation.self))]
+        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.ipNamedLocation/restore` (POST).
@@ -3572,16 +3558,8 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.itemAttachment",
         model: ItemAttachment.self,
-        children: [.init("item", "microsoft.graph.outlookItem", collection: false, refusing: [.patch, .put, .delete])],
-        operations: [
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                onCollection: true,
-                response: .model(UploadSession.self)
-            ),
-        ]
+        children: [.init("item", "microsoft.graph.outlookItem", collection: false, refusing: "PATCH PUT DELETE")],
+        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
     )
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
@@ -4618,13 +4596,7 @@ public struct LicenseDetailsRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.licenseDetails",
         model: LicenseDetails.self,
         operations: [
-            .init(
-                "getTeamsLicensingDetails",
-                .get,
-                ["getTeamsLicensingDetails"],
-                onCollection: true,
-                response: .model(TeamsLicensingDetails.self)
-            ),
+            .init("getTeamsLicensingDetails", .get, onCollection: true, response: .model(TeamsLicensingDetails.self)),
         ]
     )
 }
@@ -4941,14 +4913,9 @@ public struct ListItemRequestBuilder: ModelRequestBuilder {
             .init("versions", "microsoft.graph.listItemVersion", collection: true),
         ],
         operations: [
-            .init("createLink", .post, ["createLink"], response: .model(Permission.self)),
-            .init(
-                "getActivitiesByInterval",
-                .get,
-                ["getActivitiesByInterval"],
-                response: .collection(.model(ItemActivityStat.self))
-            ),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(ListItem.self))),
+            .init("createLink", .post, response: .model(Permission.self)),
+            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ListItem.self))),
         ]
     )
 
@@ -5103,7 +5070,7 @@ public struct ListItemVersionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.listItemVersion",
         model: ListItemVersion.self,
         children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
-        operations: [.init("restoreVersion", .post, ["restoreVersion"])]
+        operations: [.init("restoreVersion", .post)]
     )
 
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
@@ -5956,8 +5923,8 @@ public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post, ["scheduleActionsForRules"]),
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
@@ -6113,8 +6080,8 @@ public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -6254,8 +6221,8 @@ public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilde
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -6417,7 +6384,7 @@ public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -6553,8 +6520,8 @@ public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder
             .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("assign", .post, ["assign"], response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, ["getOmaSettingPlainTextValue"], response: .string),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
@@ -6743,7 +6710,7 @@ public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -6876,7 +6843,7 @@ public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -6982,7 +6949,7 @@ public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -7124,7 +7091,7 @@ public struct MacOSOfficeSuiteAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -7388,10 +7355,10 @@ public struct MailFolderRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(MailFolder.self)),
-            .init("move", .post, ["move"], response: .model(MailFolder.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(MailFolder.self))),
+            .init("copy", .post, response: .model(MailFolder.self)),
+            .init("move", .post, response: .model(MailFolder.self)),
+            .init("permanentDelete", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
         ]
     )
 
@@ -7544,10 +7511,10 @@ public struct MailSearchFolderRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(MailFolder.self)),
-            .init("move", .post, ["move"], response: .model(MailFolder.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(MailFolder.self))),
+            .init("copy", .post, response: .model(MailFolder.self)),
+            .init("move", .post, response: .model(MailFolder.self)),
+            .init("permanentDelete", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
         ]
     )
 
@@ -7821,15 +7788,15 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
                 "childFolders",
                 "microsoft.graph.mailboxFolder",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "items",
                 "microsoft.graph.mailboxItem",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -7838,9 +7805,7 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(MailboxFolder.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxFolder.self)))]
     )
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
@@ -7966,9 +7931,7 @@ public struct MailboxItemRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(MailboxItem.self))),
-        ]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxItem.self)))]
     )
 
     /// `multiValueExtendedProperties.request()` lists them;
@@ -8051,8 +8014,8 @@ public struct MailboxProtectionRuleRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.mailboxProtectionRule",
         model: MailboxProtectionRule.self,
         operations: [
-            .init("deleteAndUnprotect", .post, ["deleteAndUnprotect"], response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, ["run"], response: .model(ProtectionRuleBase.self)),
+            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+            .init("run", .post, response: .model(ProtectionRuleBase.self)),
         ]
     )
 
@@ -8138,8 +8101,8 @@ public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.mailboxProtectionUnit",
         model: MailboxProtectionUnit.self,
         operations: [
-            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
+            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
         ]
     )
 
@@ -8240,39 +8203,27 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
                 "folders",
                 "microsoft.graph.mailboxFolder",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init(
-                "createImportSession",
-                .post,
-                ["createImportSession"],
-                response: .model(MailboxItemImportSession.self)
-            ),
-            .init("exportItems", .post, ["exportItems"], response: .collection(.model(ExportItemResponse.self))),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("createImportSession", .post, response: .model(MailboxItemImportSession.self)),
+            .init("exportItems", .post, response: .collection(.model(ExportItemResponse.self))),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -8776,7 +8727,7 @@ public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -8897,7 +8848,7 @@ public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -9082,7 +9033,7 @@ public struct ManagedAppConfigurationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.managedAppConfiguration",
         model: ManagedAppConfiguration.self,
-        operations: [.init("targetApps", .post, ["targetApps"])]
+        operations: [.init("targetApps", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.managedAppConfiguration/targetApps` (POST).
@@ -9369,7 +9320,7 @@ public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.managedAppPolicy",
         model: ManagedAppPolicy.self,
-        operations: [.init("targetApps", .post, ["targetApps"])]
+        operations: [.init("targetApps", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.managedAppPolicy/targetApps` (POST).
@@ -9489,7 +9440,7 @@ public struct ManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.managedAppProtection",
         model: ManagedAppProtection.self,
-        operations: [.init("targetApps", .post, ["targetApps"])]
+        operations: [.init("targetApps", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.managedAppProtection/targetApps` (POST).
@@ -9587,13 +9538,7 @@ public struct ManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
             .init("operations", "microsoft.graph.managedAppOperation", collection: true),
         ],
         operations: [
-            .init(
-                "getUserIdsWithFlaggedAppRegistration",
-                .get,
-                ["getUserIdsWithFlaggedAppRegistration"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
+            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
         ]
     )
 
@@ -9645,7 +9590,7 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -10294,7 +10239,7 @@ public struct ManagedDeviceMobileAppConfigurationRequestBuilder: ModelRequestBui
                 collection: false
             ),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
@@ -10578,24 +10523,24 @@ public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
             .init("windowsProtectionState", "microsoft.graph.windowsProtectionState", collection: false),
         ],
         operations: [
-            .init("bypassActivationLock", .post, ["bypassActivationLock"]),
-            .init("cleanWindowsDevice", .post, ["cleanWindowsDevice"]),
-            .init("deleteUserFromSharedAppleDevice", .post, ["deleteUserFromSharedAppleDevice"]),
-            .init("disableLostMode", .post, ["disableLostMode"]),
-            .init("locateDevice", .post, ["locateDevice"]),
-            .init("logoutSharedAppleDeviceActiveUser", .post, ["logoutSharedAppleDeviceActiveUser"]),
-            .init("rebootNow", .post, ["rebootNow"]),
-            .init("recoverPasscode", .post, ["recoverPasscode"]),
-            .init("remoteLock", .post, ["remoteLock"]),
-            .init("requestRemoteAssistance", .post, ["requestRemoteAssistance"]),
-            .init("resetPasscode", .post, ["resetPasscode"]),
-            .init("retire", .post, ["retire"]),
-            .init("shutDown", .post, ["shutDown"]),
-            .init("syncDevice", .post, ["syncDevice"]),
-            .init("updateWindowsDeviceAccount", .post, ["updateWindowsDeviceAccount"]),
-            .init("windowsDefenderScan", .post, ["windowsDefenderScan"]),
-            .init("windowsDefenderUpdateSignatures", .post, ["windowsDefenderUpdateSignatures"]),
-            .init("wipe", .post, ["wipe"]),
+            .init("bypassActivationLock", .post),
+            .init("cleanWindowsDevice", .post),
+            .init("deleteUserFromSharedAppleDevice", .post),
+            .init("disableLostMode", .post),
+            .init("locateDevice", .post),
+            .init("logoutSharedAppleDeviceActiveUser", .post),
+            .init("rebootNow", .post),
+            .init("recoverPasscode", .post),
+            .init("remoteLock", .post),
+            .init("requestRemoteAssistance", .post),
+            .init("resetPasscode", .post),
+            .init("retire", .post),
+            .init("shutDown", .post),
+            .init("syncDevice", .post),
+            .init("updateWindowsDeviceAccount", .post),
+            .init("windowsDefenderScan", .post),
+            .init("windowsDefenderUpdateSignatures", .post),
+            .init("wipe", .post),
         ]
     )
 
@@ -10895,7 +10840,7 @@ public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
             .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
             .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
@@ -11044,7 +10989,7 @@ public struct ManagedIOSLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -11167,7 +11112,7 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -11337,7 +11282,7 @@ public struct ManagedMobileLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -11659,7 +11604,7 @@ public struct MdmWindowsInformationProtectionPolicyRequestBuilder: ModelRequestB
                 collection: true
             ),
         ],
-        operations: [.init("assign", .post, ["assign"]), .init("targetApps", .post, ["targetApps"])]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.

@@ -355,7 +355,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.message",
         model: Message.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
@@ -365,17 +365,17 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("copy", .post, ["copy"], response: .model(Message.self)),
-            .init("createForward", .post, ["createForward"], response: .model(Message.self)),
-            .init("createReply", .post, ["createReply"], response: .model(Message.self)),
-            .init("createReplyAll", .post, ["createReplyAll"], response: .model(Message.self)),
-            .init("forward", .post, ["forward"]),
-            .init("move", .post, ["move"], response: .model(Message.self)),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init("reply", .post, ["reply"]),
-            .init("replyAll", .post, ["replyAll"]),
-            .init("send", .post, ["send"]),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(Message.self))),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
         ]
     )
 
@@ -866,14 +866,8 @@ public struct MicrosoftAccountUserConversationMemberRequestBuilder: ModelRequest
         "microsoft.graph.microsoftAccountUserConversationMember",
         model: MicrosoftAccountUserConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -1027,7 +1021,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelReq
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
         model: MicrosoftAuthenticatorAuthenticationMethod.self,
         children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
@@ -1372,7 +1366,7 @@ public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -1848,7 +1842,7 @@ public struct MobileAppContentFileRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.mobileAppContentFile",
         model: MobileAppContentFile.self,
-        operations: [.init("commit", .post, ["commit"]), .init("renewUpload", .post, ["renewUpload"])]
+        operations: [.init("commit", .post), .init("renewUpload", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.mobileAppContentFile/commit` (POST).
@@ -2107,7 +2101,7 @@ public struct MobileAppRequestBuilder: ModelRequestBuilder {
             .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -2337,7 +2331,7 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
             .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
             .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [.init("assign", .post, ["assign"])]
+        operations: [.init("assign", .post)]
     )
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
@@ -2662,7 +2656,7 @@ public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: M
     public static let route = ResourceRoute(
         "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
         model: MultiTenantOrganizationIdentitySyncPolicyTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post, ["resetToDefaultSettings"])]
+        operations: [.init("resetToDefaultSettings", .post)]
     )
 
     /// - Remark: Generated from
@@ -2835,27 +2829,20 @@ public struct MultiTenantOrganizationMemberRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.multiTenantOrganizationMember",
         model: MultiTenantOrganizationMember.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -3066,7 +3053,7 @@ public struct MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder:
     public static let route = ResourceRoute(
         "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
         model: MultiTenantOrganizationPartnerConfigurationTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post, ["resetToDefaultSettings"])]
+        operations: [.init("resetToDefaultSettings", .post)]
     )
 
     /// - Remark: Generated from
@@ -3099,7 +3086,7 @@ public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
                 "joinRequest",
                 "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
             .init("tenants", "microsoft.graph.multiTenantOrganizationMember", collection: true),
         ]
@@ -3294,7 +3281,7 @@ public struct NamedLocationRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.namedLocation",
         model: NamedLocation.self,
-        operations: [.init("restore", .post, ["restore"], response: .model(NamedLocation.self))]
+        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.namedLocation/restore` (POST).
@@ -3554,21 +3541,9 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
             .init("sections", "microsoft.graph.onenoteSection", collection: true),
         ],
         operations: [
-            .init("copyNotebook", .post, ["copyNotebook"], monitor: true),
-            .init(
-                "getNotebookFromWebUrl",
-                .post,
-                ["getNotebookFromWebUrl"],
-                onCollection: true,
-                response: .model(CopyNotebookModel.self)
-            ),
-            .init(
-                "getRecentNotebooks",
-                .get,
-                ["getRecentNotebooks"],
-                onCollection: true,
-                response: .collection(.model(RecentNotebook.self))
-            ),
+            .init("copyNotebook", .post, monitor: true),
+            .init("getNotebookFromWebUrl", .post, onCollection: true, response: .model(CopyNotebookModel.self)),
+            .init("getRecentNotebooks", .get, onCollection: true, response: .collection(.model(RecentNotebook.self))),
         ]
     )
 
@@ -3739,7 +3714,7 @@ public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
         children: [
             .init("localizedNotificationMessages", "microsoft.graph.localizedNotificationMessage", collection: true),
         ],
-        operations: [.init("sendTestMessage", .post, ["sendTestMessage"])]
+        operations: [.init("sendTestMessage", .post)]
     )
 
     /// `localizedNotificationMessages.request()` lists them;
@@ -3925,13 +3900,7 @@ public struct OAuth2PermissionGrantRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.oAuth2PermissionGrant",
         model: OAuth2PermissionGrant.self,
         operations: [
-            .init(
-                "delta",
-                .get,
-                ["delta"],
-                onCollection: true,
-                response: .collection(.model(OAuth2PermissionGrant.self))
-            ),
+            .init("delta", .get, onCollection: true, response: .collection(.model(OAuth2PermissionGrant.self))),
         ]
     )
 }
@@ -4320,11 +4289,7 @@ public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.offerShiftRequest",
         model: OfferShiftRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
+        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.offerShiftRequest/approve` (POST).
@@ -4554,15 +4519,7 @@ public struct OidcIdentityProviderRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.oidcIdentityProvider",
         model: OidcIdentityProvider.self,
-        operations: [
-            .init(
-                "availableProviderTypes",
-                .get,
-                ["availableProviderTypes"],
-                onCollection: true,
-                response: .collection(.string)
-            ),
-        ]
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
     )
 }
 
@@ -5044,13 +5001,11 @@ public struct OnAttributeCollectionStartCustomExtensionRequestBuilder: ModelRequ
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -5250,13 +5205,11 @@ public struct OnAttributeCollectionSubmitCustomExtensionRequestBuilder: ModelReq
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -5802,13 +5755,11 @@ public struct OnOtpSendCustomExtensionRequestBuilder: ModelRequestBuilder {
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -5953,13 +5904,11 @@ public struct OnPasswordSubmitCustomExtensionRequestBuilder: ModelRequestBuilder
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -6486,13 +6435,11 @@ public struct OnTokenIssuanceStartCustomExtensionRequestBuilder: ModelRequestBui
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -6808,13 +6755,11 @@ public struct OnVerifiedIdClaimValidationCustomExtensionRequestBuilder: ModelReq
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
             .init(
                 "validateAuthenticationConfiguration",
                 .post,
-                ["validateAuthenticationConfiguration"],
                 onCollection: true,
                 response: .model(AuthenticationConfigurationValidation.self)
             ),
@@ -6983,8 +6928,8 @@ public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilde
         "microsoft.graph.oneDriveForBusinessBrowseSession",
         model: OneDriveForBusinessBrowseSession.self,
         operations: [
-            .init("browse", .get, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, ["browse"], response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
         ]
     )
 
@@ -7098,8 +7043,8 @@ public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBui
             ),
         ],
         operations: [
-            .init("activate", .post, ["activate"], response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(ProtectionPolicyBase.self)),
+            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
         ]
     )
 
@@ -7213,7 +7158,7 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
             ),
             .init("granularDriveRestoreArtifacts", "microsoft.graph.granularDriveRestoreArtifact", collection: true),
         ],
-        operations: [.init("activate", .post, ["activate"], response: .model(RestoreSessionBase.self))]
+        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
     )
 
     /// `driveRestoreArtifacts.request()` lists them; `driveRestoreArtifacts("driveRestoreArtifact-id")` addresses one.
@@ -7615,9 +7560,9 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
             .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
         ],
         operations: [
-            .init("copyToSection", .post, ["copyToSection"], monitor: true),
-            .init("onenotePatchContent", .post, ["onenotePatchContent"]),
-            .init("preview", .get, ["preview"], response: .model(OnenotePagePreview.self)),
+            .init("copyToSection", .post, monitor: true),
+            .init("onenotePatchContent", .post),
+            .init("preview", .get, response: .model(OnenotePagePreview.self)),
         ]
     )
 
@@ -7900,10 +7845,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
             .init("parentNotebook", "microsoft.graph.notebook", collection: false),
             .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
         ],
-        operations: [
-            .init("copyToNotebook", .post, ["copyToNotebook"], monitor: true),
-            .init("copyToSectionGroup", .post, ["copyToSectionGroup"], monitor: true),
-        ]
+        operations: [.init("copyToNotebook", .post, monitor: true), .init("copyToSectionGroup", .post, monitor: true)]
     )
 
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
@@ -8430,24 +8372,12 @@ public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
             .init("transcripts", "microsoft.graph.callTranscript", collection: true),
         ],
         operations: [
-            .init("sendVirtualAppointmentReminderSms", .post, ["sendVirtualAppointmentReminderSms"]),
-            .init("sendVirtualAppointmentSms", .post, ["sendVirtualAppointmentSms"]),
-            .init("getVirtualAppointmentJoinWebUrl", .get, ["getVirtualAppointmentJoinWebUrl"], response: .string),
-            .init("createOrGet", .post, ["createOrGet"], onCollection: true, response: .model(OnlineMeeting.self)),
-            .init(
-                "getAllRecordings",
-                .get,
-                ["getAllRecordings"],
-                onCollection: true,
-                response: .collection(.model(CallRecording.self))
-            ),
-            .init(
-                "getAllTranscripts",
-                .get,
-                ["getAllTranscripts"],
-                onCollection: true,
-                response: .collection(.model(CallTranscript.self))
-            ),
+            .init("sendVirtualAppointmentReminderSms", .post),
+            .init("sendVirtualAppointmentSms", .post),
+            .init("getVirtualAppointmentJoinWebUrl", .get, response: .string),
+            .init("createOrGet", .post, onCollection: true, response: .model(OnlineMeeting.self)),
+            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
+            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
         ]
     )
 
@@ -8834,11 +8764,7 @@ public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.openShiftChangeRequest",
         model: OpenShiftChangeRequest.self,
-        operations: [
-            .init("approve", .post, ["approve"]),
-            .init("decline", .post, ["decline"]),
-            .init("stageForDeletion", .post, ["stageForDeletion"]),
-        ]
+        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest/approve` (POST).
@@ -8912,7 +8838,7 @@ public struct OpenShiftRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.openShift",
         model: OpenShift.self,
-        operations: [.init("stageForDeletion", .post, ["stageForDeletion"])]
+        operations: [.init("stageForDeletion", .post)]
     )
 
     /// - Remark: Generated from `microsoft.graph.openShift/stageForDeletion` (POST).
@@ -9237,28 +9163,21 @@ public struct OrgContactRequestBuilder: ModelRequestBuilder {
             .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post, ["retryServiceProvisioning"]),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("retryServiceProvisioning", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(OrgContact.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(OrgContact.self))),
         ]
     )
 
@@ -9478,38 +9397,26 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
                 "certificateBasedAuthConfiguration",
                 "microsoft.graph.certificateBasedAuthConfiguration",
                 collection: true,
-                itemsRefusing: [.patch, .put]
+                itemsRefusing: "PATCH PUT"
             ),
             .init("extensions", "microsoft.graph.extension", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
-            .init(
-                "setMobileDeviceManagementAuthority",
-                .post,
-                ["setMobileDeviceManagementAuthority"],
-                response: .integer(bits: 32)
-            ),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("setMobileDeviceManagementAuthority", .post, response: .integer(bits: 32)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -10244,8 +10151,8 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
                 "calendarView",
                 "microsoft.graph.event",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("events", "microsoft.graph.event", collection: true),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
@@ -10256,14 +10163,9 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
             ),
         ],
         operations: [
-            .init("getSchedule", .post, ["getSchedule"], response: .collection(.model(ScheduleInformation.self))),
-            .init("permanentDelete", .post, ["permanentDelete"]),
-            .init(
-                "allowedCalendarSharingRoles",
-                .get,
-                ["allowedCalendarSharingRoles"],
-                response: .collection(.enumeration)
-            ),
+            .init("getSchedule", .post, response: .collection(.model(ScheduleInformation.self))),
+            .init("permanentDelete", .post),
+            .init("allowedCalendarSharingRoles", .get, response: .collection(.enumeration)),
         ]
     )
 
@@ -10492,13 +10394,8 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
         model: OutlookUser.self,
         children: [.init("masterCategories", "microsoft.graph.outlookCategory", collection: true)],
         operations: [
-            .init("supportedLanguages", .get, ["supportedLanguages"], response: .collection(.model(LocaleInfo.self))),
-            .init(
-                "supportedTimeZones",
-                .get,
-                ["supportedTimeZones"],
-                response: .collection(.model(TimeZoneInformation.self))
-            ),
+            .init("supportedLanguages", .get, response: .collection(.model(LocaleInfo.self))),
+            .init("supportedTimeZones", .get, response: .collection(.model(TimeZoneInformation.self))),
         ]
     )
 

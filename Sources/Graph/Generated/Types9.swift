@@ -400,10 +400,10 @@ public struct ParticipantRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.participant",
         model: Participant.self,
         operations: [
-            .init("mute", .post, ["mute"], response: .model(MuteParticipantOperation.self)),
-            .init("startHoldMusic", .post, ["startHoldMusic"], response: .model(StartHoldMusicOperation.self)),
-            .init("stopHoldMusic", .post, ["stopHoldMusic"], response: .model(StopHoldMusicOperation.self)),
-            .init("invite", .post, ["invite"], onCollection: true, response: .model(InviteParticipantsOperation.self)),
+            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
+            .init("startHoldMusic", .post, response: .model(StartHoldMusicOperation.self)),
+            .init("stopHoldMusic", .post, response: .model(StopHoldMusicOperation.self)),
+            .init("invite", .post, onCollection: true, response: .model(InviteParticipantsOperation.self)),
         ]
     )
 
@@ -631,7 +631,7 @@ public struct PartnersBillingBilledReconciliationRequestBuilder: ModelRequestBui
             .init(
                 "export",
                 .post,
-                ["microsoft.graph.partners.billing.export"],
+                path: "microsoft.graph.partners.billing.export",
                 response: .model(PartnersBillingOperation.self)
             ),
         ]
@@ -693,7 +693,7 @@ public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
             .init(
                 "export",
                 .post,
-                ["microsoft.graph.partners.billing.export"],
+                path: "microsoft.graph.partners.billing.export",
                 response: .model(PartnersBillingOperation.self)
             ),
         ]
@@ -1202,7 +1202,7 @@ public struct PartnersBillingUnbilledReconciliationRequestBuilder: ModelRequestB
             .init(
                 "export",
                 .post,
-                ["microsoft.graph.partners.billing.export"],
+                path: "microsoft.graph.partners.billing.export",
                 response: .model(PartnersBillingOperation.self)
             ),
         ]
@@ -1268,7 +1268,7 @@ public struct PartnersBillingUnbilledUsageRequestBuilder: ModelRequestBuilder {
             .init(
                 "export",
                 .post,
-                ["microsoft.graph.partners.billing.export"],
+                path: "microsoft.graph.partners.billing.export",
                 response: .model(PartnersBillingOperation.self)
             ),
         ]
@@ -1482,7 +1482,7 @@ public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.passwordAuthenticationMethod",
         model: PasswordAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod/resetPassword` (POST).
@@ -2185,7 +2185,7 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
             .init("profileCardProperties", "microsoft.graph.profileCardProperty", collection: true),
             .init("profilePropertySettings", "microsoft.graph.profilePropertySetting", collection: true),
             .init("profileSources", "microsoft.graph.profileSource", collection: true),
-            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: [.delete]),
+            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: "DELETE"),
         ]
     )
 
@@ -2383,27 +2383,20 @@ public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
             .init("includes", "microsoft.graph.permissionGrantConditionSet", collection: true),
         ],
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -2521,7 +2514,7 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.permission",
         model: Permission.self,
-        operations: [.init("grant", .post, ["grant"], response: .collection(.model(Permission.self)))]
+        operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
     )
 
     /// - Remark: Generated from `microsoft.graph.permission/grant` (POST).
@@ -2807,9 +2800,9 @@ public struct PhoneAuthenticationMethodRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.phoneAuthenticationMethod",
         model: PhoneAuthenticationMethod.self,
         operations: [
-            .init("disableSmsSignIn", .post, ["disableSmsSignIn"]),
-            .init("enableSmsSignIn", .post, ["enableSmsSignIn"]),
-            .init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self)),
+            .init("disableSmsSignIn", .post),
+            .init("enableSmsSignIn", .post),
+            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
         ]
     )
 
@@ -2925,14 +2918,8 @@ public struct PhoneUserConversationMemberRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.phoneUserConversationMember",
         model: PhoneUserConversationMember.self,
         operations: [
-            .init("add", .post, ["add"], onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init(
-                "remove",
-                .post,
-                ["remove"],
-                onCollection: true,
-                response: .collection(.model(ActionResultPart.self))
-            ),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
 }
@@ -3258,7 +3245,7 @@ public struct PlaceRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.place",
         model: Place.self,
         children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, ["descendants"], response: .collection(.model(Place.self)))]
+        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
     )
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
@@ -4268,7 +4255,7 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
         "microsoft.graph.platformCredentialAuthenticationMethod",
         model: PlatformCredentialAuthenticationMethod.self,
         children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, ["resetPassword"], response: .model(PasswordResetResponse.self))]
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
     )
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
@@ -4385,27 +4372,20 @@ public struct PolicyBaseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.policyBase",
         model: PolicyBase.self,
         operations: [
-            .init("checkMemberGroups", .post, ["checkMemberGroups"], response: .collection(.string)),
-            .init("checkMemberObjects", .post, ["checkMemberObjects"], response: .collection(.string)),
-            .init("getMemberGroups", .post, ["getMemberGroups"], response: .collection(.string)),
-            .init("getMemberObjects", .post, ["getMemberObjects"], response: .collection(.string)),
-            .init("restore", .post, ["restore"], response: .model(DirectoryObject.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
-                ["getAvailableExtensionProperties"],
                 onCollection: true,
                 response: .collection(.model(ExtensionProperty.self))
             ),
-            .init(
-                "getByIds",
-                .post,
-                ["getByIds"],
-                onCollection: true,
-                response: .collection(.model(DirectoryObject.self))
-            ),
-            .init("validateProperties", .post, ["validateProperties"], onCollection: true),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
@@ -4834,7 +4814,7 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
                 "deviceRegistrationPolicy",
                 "microsoft.graph.deviceRegistrationPolicy",
                 collection: false,
-                refusing: [.patch, .put, .delete]
+                refusing: "PATCH PUT DELETE"
             ),
             .init("featureRolloutPolicies", "microsoft.graph.featureRolloutPolicy", collection: true),
             .init(
@@ -4852,7 +4832,7 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
                 "ownerlessGroupPolicy",
                 "microsoft.graph.ownerlessGroupPolicy",
                 collection: false,
-                refusing: [.delete]
+                refusing: "DELETE"
             ),
             .init("permissionGrantPolicies", "microsoft.graph.permissionGrantPolicy", collection: true),
             .init("roleManagementPolicies", "microsoft.graph.unifiedRoleManagementPolicy", collection: true),
@@ -5237,9 +5217,9 @@ public struct PostRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.post",
         model: Post.self,
         children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: [.patch, .put]),
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
             .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: [.patch, .put, .delete]),
+            .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: "PATCH PUT DELETE"),
             .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
             .init(
                 "singleValueExtendedProperties",
@@ -5247,7 +5227,7 @@ public struct PostRequestBuilder: ModelRequestBuilder {
                 collection: true
             ),
         ],
-        operations: [.init("forward", .post, ["forward"]), .init("reply", .post, ["reply"])]
+        operations: [.init("forward", .post), .init("reply", .post)]
     )
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
@@ -5408,15 +5388,15 @@ public struct PresenceRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.presence",
         model: Presence.self,
         operations: [
-            .init("clearAutomaticLocation", .post, ["clearAutomaticLocation"]),
-            .init("clearLocation", .post, ["clearLocation"]),
-            .init("clearPresence", .post, ["clearPresence"]),
-            .init("clearUserPreferredPresence", .post, ["clearUserPreferredPresence"]),
-            .init("setAutomaticLocation", .post, ["setAutomaticLocation"]),
-            .init("setManualLocation", .post, ["setManualLocation"]),
-            .init("setPresence", .post, ["setPresence"]),
-            .init("setStatusMessage", .post, ["setStatusMessage"]),
-            .init("setUserPreferredPresence", .post, ["setUserPreferredPresence"]),
+            .init("clearAutomaticLocation", .post),
+            .init("clearLocation", .post),
+            .init("clearPresence", .post),
+            .init("clearUserPreferredPresence", .post),
+            .init("setAutomaticLocation", .post),
+            .init("setManualLocation", .post),
+            .init("setPresence", .post),
+            .init("setStatusMessage", .post),
+            .init("setUserPreferredPresence", .post),
         ]
     )
 
@@ -5725,7 +5705,7 @@ public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.printDocument",
         model: PrintDocument.self,
-        operations: [.init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self))]
+        operations: [.init("createUploadSession", .post, response: .model(UploadSession.self))]
     )
 
     /// - Remark: Generated from `microsoft.graph.printDocument/createUploadSession` (POST).
@@ -6156,10 +6136,10 @@ public struct PrintJobRequestBuilder: ModelRequestBuilder {
             .init("tasks", "microsoft.graph.printTask", collection: true),
         ],
         operations: [
-            .init("abort", .post, ["abort"]),
-            .init("cancel", .post, ["cancel"]),
-            .init("redirect", .post, ["redirect"], response: .model(PrintJob.self)),
-            .init("start", .post, ["start"], response: .model(PrintJobStatus.self)),
+            .init("abort", .post),
+            .init("cancel", .post),
+            .init("redirect", .post, response: .model(PrintJob.self)),
+            .init("start", .post, response: .model(PrintJobStatus.self)),
         ]
     )
 
@@ -9949,10 +9929,7 @@ public struct PrinterRequestBuilder: ModelRequestBuilder {
             .init("shares", "microsoft.graph.printerShare", collection: true),
             .init("taskTriggers", "microsoft.graph.printTaskTrigger", collection: true),
         ],
-        operations: [
-            .init("restoreFactoryDefaults", .post, ["restoreFactoryDefaults"]),
-            .init("create", .post, ["create"], onCollection: true),
-        ]
+        operations: [.init("restoreFactoryDefaults", .post), .init("create", .post, onCollection: true)]
     )
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
@@ -10393,7 +10370,6 @@ public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: Mod
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleInstance.self))
             ),
@@ -10521,7 +10497,6 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelReques
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupAssignmentSchedule.self))
             ),
@@ -10574,11 +10549,10 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: Mode
             .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
+            .init("cancel", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleRequest.self))
             ),
@@ -10757,7 +10731,6 @@ public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: Mo
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleInstance.self))
             ),
@@ -10876,7 +10849,6 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelReque
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupEligibilitySchedule.self))
             ),
@@ -10924,11 +10896,10 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: Mod
             .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
         ],
         operations: [
-            .init("cancel", .post, ["cancel"]),
+            .init("cancel", .post),
             .init(
                 "filterByCurrentUser",
                 .get,
-                ["filterByCurrentUser"],
                 onCollection: true,
                 response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleRequest.self))
             ),
@@ -12057,8 +12028,8 @@ public struct ProtectionPolicyBaseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.protectionPolicyBase",
         model: ProtectionPolicyBase.self,
         operations: [
-            .init("activate", .post, ["activate"], response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, ["deactivate"], response: .model(ProtectionPolicyBase.self)),
+            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
         ]
     )
 
@@ -12153,8 +12124,8 @@ public struct ProtectionRuleBaseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.protectionRuleBase",
         model: ProtectionRuleBase.self,
         operations: [
-            .init("deleteAndUnprotect", .post, ["deleteAndUnprotect"], response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, ["run"], response: .model(ProtectionRuleBase.self)),
+            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+            .init("run", .post, response: .model(ProtectionRuleBase.self)),
         ]
     )
 
@@ -12301,8 +12272,8 @@ public struct ProtectionUnitBaseRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.protectionUnitBase",
         model: ProtectionUnitBase.self,
         operations: [
-            .init("cancelOffboard", .post, ["cancelOffboard"], response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, ["offboard"], response: .model(ProtectionUnitBase.self)),
+            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
         ]
     )
 

@@ -32,15 +32,15 @@ public struct OneDriveClient: RequestBuilder {
                 "drives",
                 "microsoft.graph.drive",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "shares",
                 "microsoft.graph.sharedDriveItem",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init("subscriptions", "microsoft.graph.subscription", collection: true),
             .init("users", "microsoft.graph.user", collection: true),
@@ -49,11 +49,11 @@ public struct OneDriveClient: RequestBuilder {
                 "sites",
                 "microsoft.graph.site",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: [.patch, .put, .delete]),
-            .init("me", "microsoft.graph.user", collection: false, refusing: [.delete]),
+            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
+            .init("me", "microsoft.graph.user", collection: false, refusing: "DELETE"),
         ]
     )
 

@@ -28,35 +28,35 @@ public struct OneNoteClient: RequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.OneNoteService",
         children: [
-            .init("notebooks", "microsoft.graph.notebook", collection: true, itemsRefusing: [.patch, .put, .delete]),
+            .init("notebooks", "microsoft.graph.notebook", collection: true, itemsRefusing: "PATCH PUT DELETE"),
             .init(
                 "sectionGroups",
                 "microsoft.graph.sectionGroup",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "sections",
                 "microsoft.graph.onenoteSection",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: [.patch, .put]),
+            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
             .init(
                 "resources",
                 "microsoft.graph.onenoteResource",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
             .init(
                 "operations",
                 "microsoft.graph.onenoteOperation",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )

@@ -65,7 +65,7 @@ public struct SparkClient: RequestBuilder {
             .init("system", "spark.SystemInfo", collection: false),
             .init("oauth2", "spark.oauth2", collection: false),
         ],
-        operations: [.init("createSession", .post, ["session"], response: .collection(.model(Session.self)))]
+        operations: [.init("createSession", .post, path: "session", response: .collection(.model(Session.self)))]
     )
 
     public let client: ServiceClient

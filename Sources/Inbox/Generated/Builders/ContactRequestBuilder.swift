@@ -21,7 +21,9 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "inbox.Contact",
         model: Contact.self,
-        operations: [.init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self)))]
+        operations: [
+            .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
+        ]
     )
 }
 

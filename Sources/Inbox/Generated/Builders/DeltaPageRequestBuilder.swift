@@ -23,15 +23,15 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
         model: DeltaPage.self,
         children: [.init("longpoll", "inbox.longpoll", collection: false)],
         operations: [
-            .init("listChanges", .get, [], response: .model(DeltaPage.self)),
+            .init("listChanges", .get, path: "", response: .model(DeltaPage.self)),
             .init(
                 "generateCursor",
                 .post,
-                ["generate_cursor"],
+                path: "generate_cursor",
                 request: .model(CursorStart.self),
                 response: .model(DeltaCursor.self)
             ),
-            .init("getLatestCursor", .post, ["latest_cursor"], response: .model(DeltaCursor.self)),
+            .init("getLatestCursor", .post, path: "latest_cursor", response: .model(DeltaCursor.self)),
         ]
     )
 

@@ -22,9 +22,9 @@ public struct FileRequestBuilder: ModelRequestBuilder {
         "inbox.File",
         model: File.self,
         operations: [
-            .init("download", .get, ["download"]),
-            .init("listFiles", .get, [], onCollection: true, response: .collection(.model(File.self))),
-            .init("upload", .post, [], onCollection: true, response: .collection(.model(File.self))),
+            .init("download", .get),
+            .init("listFiles", .get, path: "", onCollection: true, response: .collection(.model(File.self))),
+            .init("upload", .post, path: "", onCollection: true, response: .collection(.model(File.self))),
         ]
     )
 

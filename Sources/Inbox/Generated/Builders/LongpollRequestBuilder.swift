@@ -21,7 +21,7 @@ public struct LongpollRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "inbox.longpoll",
         model: DeltaPage.self,
-        operations: [.init("waitForChanges", .get, [], response: .model(DeltaPage.self))]
+        operations: [.init("waitForChanges", .get, path: "", response: .model(DeltaPage.self))]
     )
 
     /// Like the delta list, but the server holds the request open until a change arrives or the timeout passes.

@@ -22,7 +22,13 @@ public struct MailCalendarRequestBuilder: ModelRequestBuilder {
         "inbox.Calendar",
         model: MailCalendar.self,
         operations: [
-            .init("listCalendars", .get, [], onCollection: true, response: .collection(.model(MailCalendar.self))),
+            .init(
+                "listCalendars",
+                .get,
+                path: "",
+                onCollection: true,
+                response: .collection(.model(MailCalendar.self))
+            ),
         ]
     )
 }

@@ -22,22 +22,22 @@ public struct MailThreadRequestBuilder: ModelRequestBuilder {
         "inbox.Thread",
         model: MailThread.self,
         operations: [
-            .init("updateTags", .put, [], request: .model(TagChanges.self), response: .model(MailThread.self)),
-            .init("listThreads", .get, [], onCollection: true, response: .collection(.model(MailThread.self))),
-            .init("count", .get, [], onCollection: true, response: .model(MatchCount.self), query: ["view": "count"]),
-            .init("ids", .get, [], onCollection: true, response: .collection(.string), query: ["view": "ids"]),
+            .init("updateTags", .put, path: "", request: .model(TagChanges.self), response: .model(MailThread.self)),
+            .init("listThreads", .get, path: "", onCollection: true, response: .collection(.model(MailThread.self))),
+            .init("count", .get, path: "", onCollection: true, response: .model(MatchCount.self), query: "view=count"),
+            .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
             .init(
                 "expanded",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .collection(.model(MailThread.self)),
-                query: ["view": "expanded"]
+                query: "view=expanded"
             ),
             .init(
                 "searchThreads",
                 .get,
-                ["search"],
+                path: "search",
                 onCollection: true,
                 response: .collection(.model(ThreadSearchResult.self))
             ),

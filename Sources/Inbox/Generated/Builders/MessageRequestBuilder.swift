@@ -23,23 +23,23 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         model: Message.self,
         children: [.init("rfc2822", "inbox.RawMessage", collection: false)],
         operations: [
-            .init("update", .put, [], request: .model(MessageChanges.self), response: .model(Message.self)),
-            .init("raw", .get, ["raw"]),
-            .init("listMessages", .get, [], onCollection: true, response: .collection(.model(Message.self))),
-            .init("count", .get, [], onCollection: true, response: .model(MatchCount.self), query: ["view": "count"]),
-            .init("ids", .get, [], onCollection: true, response: .collection(.string), query: ["view": "ids"]),
+            .init("update", .put, path: "", request: .model(MessageChanges.self), response: .model(Message.self)),
+            .init("raw", .get),
+            .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
+            .init("count", .get, path: "", onCollection: true, response: .model(MatchCount.self), query: "view=count"),
+            .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
             .init(
                 "expanded",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .collection(.model(Message.self)),
-                query: ["view": "expanded"]
+                query: "view=expanded"
             ),
             .init(
                 "searchMessages",
                 .get,
-                ["search"],
+                path: "search",
                 onCollection: true,
                 response: .collection(.model(MessageSearchResult.self))
             ),

@@ -32,7 +32,7 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
             .init("events", "inbox.Event", collection: true),
             .init("delta", "inbox.delta", collection: false),
         ],
-        operations: [.init("send", .post, ["send"], request: .model(Outgoing.self), response: .model(Message.self))]
+        operations: [.init("send", .post, request: .model(Outgoing.self), response: .model(Message.self))]
     )
 
     /// The conversations of a namespace.

@@ -22,12 +22,12 @@ public struct TagRequestBuilder: ModelRequestBuilder {
         "inbox.Tag",
         model: Tag.self,
         operations: [
-            .init("rename", .put, [], request: .model(TagName.self), response: .model(Tag.self)),
-            .init("listTags", .get, [], onCollection: true, response: .collection(.model(Tag.self))),
+            .init("rename", .put, path: "", request: .model(TagName.self), response: .model(Tag.self)),
+            .init("listTags", .get, path: "", onCollection: true, response: .collection(.model(Tag.self))),
             .init(
                 "createTag",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(TagName.self),
                 response: .model(Tag.self)

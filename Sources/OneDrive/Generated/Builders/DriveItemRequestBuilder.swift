@@ -34,43 +34,25 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
                 "thumbnails",
                 "microsoft.graph.thumbnailSet",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("permissions", "microsoft.graph.permission", collection: true, refusing: [.post]),
+            .init("permissions", "microsoft.graph.permission", collection: true, refusing: "POST"),
             .init(
                 "versions",
                 "microsoft.graph.driveItemVersion",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
-            .init("copy", .post, ["copy"], aliases: ["action.copy"], monitor: true),
-            .init(
-                "createUploadSession",
-                .post,
-                ["createUploadSession"],
-                response: .model(UploadSession.self),
-                aliases: ["upload.createSession"]
-            ),
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self)), aliases: ["view.search"]),
-            .init("delta", .get, ["delta"], response: .collection(.model(DriveItem.self)), aliases: ["view.delta"]),
-            .init(
-                "createLink",
-                .post,
-                ["createLink"],
-                response: .model(Permission.self),
-                aliases: ["action.createLink"]
-            ),
-            .init(
-                "invite",
-                .post,
-                ["invite"],
-                response: .collection(.model(Permission.self)),
-                aliases: ["action.invite"]
-            ),
+            .init("copy", .post, aliases: "action.copy", monitor: true),
+            .init("createUploadSession", .post, response: .model(UploadSession.self), aliases: "upload.createSession"),
+            .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
+            .init("delta", .get, response: .collection(.model(DriveItem.self)), aliases: "view.delta"),
+            .init("createLink", .post, response: .model(Permission.self), aliases: "action.createLink"),
+            .init("invite", .post, response: .collection(.model(Permission.self)), aliases: "action.invite"),
         ]
     )
 

@@ -21,7 +21,7 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.driveItemVersion",
         model: DriveItemVersion.self,
-        operations: [.init("restoreVersion", .post, ["restoreVersion"])]
+        operations: [.init("restoreVersion", .post)]
     )
 
     /// The bytes of this version, at `.../content` (GET answers with a redirect to a download URL).

@@ -22,20 +22,14 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.drive",
         model: Drive.self,
         children: [
-            .init("root", "microsoft.graph.driveItem", collection: false, refusing: [.delete]),
-            .init("items", "microsoft.graph.driveItem", collection: true, refusing: [.post]),
-            .init("special", "microsoft.graph.driveItem", collection: true, refusing: [.post]),
+            .init("root", "microsoft.graph.driveItem", collection: false, refusing: "DELETE"),
+            .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
+            .init("special", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
         ],
         operations: [
-            .init("recent", .get, ["recent"], response: .collection(.model(DriveItem.self)), aliases: ["view.recent"]),
-            .init(
-                "sharedWithMe",
-                .get,
-                ["sharedWithMe"],
-                response: .collection(.model(DriveItem.self)),
-                aliases: ["view.sharedWithMe"]
-            ),
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self)), aliases: ["view.search"]),
+            .init("recent", .get, response: .collection(.model(DriveItem.self)), aliases: "view.recent"),
+            .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self)), aliases: "view.sharedWithMe"),
+            .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
         ]
     )
 

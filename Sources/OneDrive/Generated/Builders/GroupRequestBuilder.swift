@@ -22,13 +22,13 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.group",
         model: Group.self,
         children: [
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: [.patch, .put, .delete]),
+            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "drives",
                 "microsoft.graph.drive",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )

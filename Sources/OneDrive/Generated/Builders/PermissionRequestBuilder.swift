@@ -21,7 +21,7 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "microsoft.graph.permission",
         model: Permission.self,
-        operations: [.init("grant", .post, ["grant"], response: .collection(.model(Permission.self)))]
+        operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
     )
 
     /// Adds people to a sharing link's permission (`shares/{id}/permission/grant`); answers the permissions that now

@@ -24,10 +24,10 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
         model: SharedDriveItem.self,
         children: [
             .init("driveItem", "microsoft.graph.driveItem", collection: false),
-            .init("items", "microsoft.graph.driveItem", collection: true, refusing: [.post]),
+            .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
             .init("root", "microsoft.graph.driveItem", collection: false),
             .init("permission", "microsoft.graph.permission", collection: false),
-            .init("site", "microsoft.graph.site", collection: false, refusing: [.patch, .put, .delete]),
+            .init("site", "microsoft.graph.site", collection: false, refusing: "PATCH PUT DELETE"),
         ]
     )
 

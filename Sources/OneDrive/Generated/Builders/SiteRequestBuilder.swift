@@ -22,13 +22,13 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.site",
         model: Site.self,
         children: [
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: [.patch, .put, .delete]),
+            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "drives",
                 "microsoft.graph.drive",
                 collection: true,
-                refusing: [.post],
-                itemsRefusing: [.patch, .put, .delete]
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
         ]
     )

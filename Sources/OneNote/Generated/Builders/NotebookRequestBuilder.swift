@@ -22,42 +22,24 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.notebook",
         model: Notebook.self,
         children: [
-            .init(
-                "sections",
-                "microsoft.graph.onenoteSection",
-                collection: true,
-                itemsRefusing: [.patch, .put, .delete]
-            ),
-            .init(
-                "sectionGroups",
-                "microsoft.graph.sectionGroup",
-                collection: true,
-                itemsRefusing: [.patch, .put, .delete]
-            ),
+            .init("sections", "microsoft.graph.onenoteSection", collection: true, itemsRefusing: "PATCH PUT DELETE"),
+            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true, itemsRefusing: "PATCH PUT DELETE"),
         ],
         operations: [
-            .init(
-                "copyNotebook",
-                .post,
-                ["copyNotebook"],
-                aliases: ["Microsoft.OneNote.Api.CopyNotebook"],
-                monitor: true
-            ),
+            .init("copyNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyNotebook", monitor: true),
             .init(
                 "getRecentNotebooks",
                 .get,
-                ["getRecentNotebooks"],
                 onCollection: true,
                 response: .collection(.model(RecentNotebook.self)),
-                aliases: ["Microsoft.OneNote.Api.GetRecentNotebooks"]
+                aliases: "Microsoft.OneNote.Api.GetRecentNotebooks"
             ),
             .init(
                 "getNotebookFromWebUrl",
                 .post,
-                ["getNotebookFromWebUrl"],
                 onCollection: true,
                 response: .model(CopyNotebookModel.self),
-                aliases: ["Microsoft.OneNote.Api.GetNotebookFromWebUrl"]
+                aliases: "Microsoft.OneNote.Api.GetNotebookFromWebUrl"
             ),
         ]
     )

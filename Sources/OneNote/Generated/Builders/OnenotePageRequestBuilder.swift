@@ -22,17 +22,12 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.onenotePage",
         model: OnenotePage.self,
         children: [
-            .init(
-                "parentSection",
-                "microsoft.graph.onenoteSection",
-                collection: false,
-                refusing: [.patch, .put, .delete]
-            ),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+            .init("parentSection", "microsoft.graph.onenoteSection", collection: false, refusing: "PATCH PUT DELETE"),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
         ],
         operations: [
-            .init("copyToSection", .post, ["copyToSection"], monitor: true),
-            .init("preview", .get, ["preview"], response: .model(OnenotePagePreview.self)),
+            .init("copyToSection", .post, monitor: true),
+            .init("preview", .get, response: .model(OnenotePagePreview.self)),
         ]
     )
 

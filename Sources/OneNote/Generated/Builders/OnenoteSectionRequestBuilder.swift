@@ -22,30 +22,18 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.onenoteSection",
         model: OnenoteSection.self,
         children: [
-            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: [.patch, .put]),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "parentSectionGroup",
                 "microsoft.graph.sectionGroup",
                 collection: false,
-                refusing: [.patch, .put, .delete]
+                refusing: "PATCH PUT DELETE"
             ),
         ],
         operations: [
-            .init(
-                "copyToNotebook",
-                .post,
-                ["copyToNotebook"],
-                aliases: ["Microsoft.OneNote.Api.CopyToNotebook"],
-                monitor: true
-            ),
-            .init(
-                "copyToSectionGroup",
-                .post,
-                ["copyToSectionGroup"],
-                aliases: ["Microsoft.OneNote.Api.CopyToSectionGroup"],
-                monitor: true
-            ),
+            .init("copyToNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyToNotebook", monitor: true),
+            .init("copyToSectionGroup", .post, aliases: "Microsoft.OneNote.Api.CopyToSectionGroup", monitor: true),
         ]
     )
 

@@ -22,24 +22,14 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         "microsoft.graph.sectionGroup",
         model: SectionGroup.self,
         children: [
-            .init(
-                "sections",
-                "microsoft.graph.onenoteSection",
-                collection: true,
-                itemsRefusing: [.patch, .put, .delete]
-            ),
-            .init(
-                "sectionGroups",
-                "microsoft.graph.sectionGroup",
-                collection: true,
-                itemsRefusing: [.patch, .put, .delete]
-            ),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: [.patch, .put, .delete]),
+            .init("sections", "microsoft.graph.onenoteSection", collection: true, itemsRefusing: "PATCH PUT DELETE"),
+            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true, itemsRefusing: "PATCH PUT DELETE"),
+            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
             .init(
                 "parentSectionGroup",
                 "microsoft.graph.sectionGroup",
                 collection: false,
-                refusing: [.patch, .put, .delete]
+                refusing: "PATCH PUT DELETE"
             ),
         ]
     )

@@ -22,11 +22,11 @@ public struct AccountRequestBuilder: ModelRequestBuilder {
         "spark.Account",
         model: Account.self,
         operations: [
-            .init("getAccountById", .get, [], response: .collection(.model(Account.self))),
-            .init("updateAccountById", .put, [], request: .model(AccountChanges.self)),
-            .init("getAccountRoster", .get, ["roster"], response: .collection(.model(Account.self))),
-            .init("getAccountReport", .get, ["report"], response: .collection(.model(Account.self))),
-            .init("listAccounts", .get, [], onCollection: true, response: .collection(.model(Account.self))),
+            .init("getAccountById", .get, path: "", response: .collection(.model(Account.self))),
+            .init("updateAccountById", .put, path: "", request: .model(AccountChanges.self)),
+            .init("getAccountRoster", .get, path: "roster", response: .collection(.model(Account.self))),
+            .init("getAccountReport", .get, path: "report", response: .collection(.model(Account.self))),
+            .init("listAccounts", .get, path: "", onCollection: true, response: .collection(.model(Account.self))),
         ]
     )
 

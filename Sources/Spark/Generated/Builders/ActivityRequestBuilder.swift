@@ -22,7 +22,7 @@ public struct ActivityRequestBuilder: ModelRequestBuilder {
         "spark.Activity",
         model: Activity.self,
         operations: [
-            .init("listActivities", .get, [], onCollection: true, response: .collection(.model(Activity.self))),
+            .init("listActivities", .get, path: "", onCollection: true, response: .collection(.model(Activity.self))),
         ]
     )
 }

@@ -22,7 +22,7 @@ public struct CartListingRequestBuilder: ModelRequestBuilder {
         "spark.cartListing",
         model: Listing.self,
         operations: [
-            .init("listCartListings", .get, [], onCollection: true, response: .collection(.model(Listing.self))),
+            .init("listCartListings", .get, path: "", onCollection: true, response: .collection(.model(Listing.self))),
         ]
     )
 }

@@ -22,11 +22,17 @@ public struct CommentRequestBuilder: ModelRequestBuilder {
         "spark.Comment",
         model: Comment.self,
         operations: [
-            .init("listContactComments", .get, [], onCollection: true, response: .collection(.model(Comment.self))),
+            .init(
+                "listContactComments",
+                .get,
+                path: "",
+                onCollection: true,
+                response: .collection(.model(Comment.self))
+            ),
             .init(
                 "createContactComments",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewComments.self),
                 response: .collection(.model(Comment.self))

@@ -19,7 +19,7 @@ public struct CompanyRequestBuilder: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "spark.company",
-        operations: [.init("listCompanyListings", .get, ["listings"], response: .collection(.model(Listing.self)))]
+        operations: [.init("listCompanyListings", .get, path: "listings", response: .collection(.model(Listing.self)))]
     )
 
     /// The listings of the user's company, one page at a time.

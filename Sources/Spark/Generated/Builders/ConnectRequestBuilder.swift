@@ -19,7 +19,9 @@ public struct ConnectRequestBuilder: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "spark.connect",
-        operations: [.init("getPreferences", .get, ["prefs"], response: .collection(.model(ConnectPreference.self)))]
+        operations: [
+            .init("getPreferences", .get, path: "prefs", response: .collection(.model(ConnectPreference.self))),
+        ]
     )
 
     /// The user's Connect preferences, each a name and a value.

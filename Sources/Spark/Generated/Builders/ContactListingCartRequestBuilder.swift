@@ -25,14 +25,14 @@ public struct ContactListingCartRequestBuilder: ModelRequestBuilder {
             .init(
                 "addContactCartListings",
                 .post,
-                [],
+                path: "",
                 request: .model(ListingIdList.self),
                 response: .collection(.model(ListingCart.self))
             ),
             .init(
                 "createContactListingCarts",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewListingCarts.self),
                 response: .collection(.model(ResourceReference.self))

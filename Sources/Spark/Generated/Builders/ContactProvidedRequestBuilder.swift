@@ -23,7 +23,7 @@ public struct ContactProvidedRequestBuilder: RequestBuilder {
             .init(
                 "listContactProvidedSearches",
                 .get,
-                ["savedsearches"],
+                path: "savedsearches",
                 response: .collection(.model(SavedSearch.self))
             ),
         ]

@@ -27,31 +27,36 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
             .init("listingcarts", "spark.contactListingCart", collection: true),
         ],
         operations: [
-            .init("listContactSavedSearches", .get, ["savedsearches"], response: .collection(.model(SavedSearch.self))),
-            .init("getPortalAccount", .get, ["portal"], response: .collection(.model(PortalAccount.self))),
+            .init(
+                "listContactSavedSearches",
+                .get,
+                path: "savedsearches",
+                response: .collection(.model(SavedSearch.self))
+            ),
+            .init("getPortalAccount", .get, path: "portal", response: .collection(.model(PortalAccount.self))),
             .init(
                 "createPortalAccount",
                 .post,
-                ["portal"],
+                path: "portal",
                 request: .model(PortalAccount.self),
                 response: .collection(.model(ResourceReference.self))
             ),
-            .init("updatePortalAccount", .put, ["portal"], request: .model(PortalAccount.self)),
-            .init("deletePortalAccount", .delete, ["portal"]),
-            .init("listContacts", .get, [], onCollection: true, response: .collection(.model(Contact.self))),
+            .init("updatePortalAccount", .put, path: "portal", request: .model(PortalAccount.self)),
+            .init("deletePortalAccount", .delete, path: "portal"),
+            .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
             .init(
                 "count",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .model(Pagination.self),
-                query: ["_pagination": "count"],
-                payload: ["D", "Pagination"]
+                query: "_pagination=count",
+                payload: "D/Pagination"
             ),
             .init(
                 "createContacts",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewContacts.self),
                 response: .collection(.model(ResourceReference.self))
@@ -59,11 +64,17 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
             .init(
                 "listContactTags",
                 .get,
-                ["tags"],
+                path: "tags",
                 onCollection: true,
                 response: .collection(.model(ContactTag.self))
             ),
-            .init("exportContacts", .get, ["export"], onCollection: true, response: .collection(.model(Contact.self))),
+            .init(
+                "exportContacts",
+                .get,
+                path: "export",
+                onCollection: true,
+                response: .collection(.model(Contact.self))
+            ),
         ]
     )
 

@@ -22,7 +22,7 @@ public struct EmailLinkRequestBuilder: ModelRequestBuilder {
         "spark.EmailLink",
         model: EmailLink.self,
         operations: [
-            .init("listEmailLinks", .get, [], onCollection: true, response: .collection(.model(EmailLink.self))),
+            .init("listEmailLinks", .get, path: "", onCollection: true, response: .collection(.model(EmailLink.self))),
         ]
     )
 }

@@ -25,7 +25,7 @@ public struct FieldGroupRequestBuilder: ModelRequestBuilder {
             .init(
                 "getFieldOrderSettings",
                 .get,
-                ["settings"],
+                path: "settings",
                 onCollection: true,
                 response: .collection(.model(FieldSettings.self))
             ),

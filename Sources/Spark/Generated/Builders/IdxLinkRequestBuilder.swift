@@ -22,11 +22,11 @@ public struct IdxLinkRequestBuilder: ModelRequestBuilder {
         "spark.IdxLink",
         model: IdxLink.self,
         operations: [
-            .init("listIdxLinks", .get, [], onCollection: true, response: .collection(.model(IdxLink.self))),
+            .init("listIdxLinks", .get, path: "", onCollection: true, response: .collection(.model(IdxLink.self))),
             .init(
                 "getDefaultIdxLink",
                 .get,
-                ["default"],
+                path: "default",
                 onCollection: true,
                 response: .collection(.model(IdxLink.self))
             ),

@@ -26,15 +26,21 @@ public struct ListingCartRequestBuilder: ModelRequestBuilder {
             .init(
                 "addCartListings",
                 .post,
-                [],
+                path: "",
                 request: .model(ListingIdList.self),
                 response: .collection(.model(ListingCart.self))
             ),
-            .init("listListingCarts", .get, [], onCollection: true, response: .collection(.model(ListingCart.self))),
+            .init(
+                "listListingCarts",
+                .get,
+                path: "",
+                onCollection: true,
+                response: .collection(.model(ListingCart.self))
+            ),
             .init(
                 "createListingCarts",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewListingCarts.self),
                 response: .collection(.model(ResourceReference.self))
@@ -42,7 +48,7 @@ public struct ListingCartRequestBuilder: ModelRequestBuilder {
             .init(
                 "listPortalListingCarts",
                 .get,
-                ["portal"],
+                path: "portal",
                 onCollection: true,
                 response: .collection(.model(ListingCart.self))
             ),

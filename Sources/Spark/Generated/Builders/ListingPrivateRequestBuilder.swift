@@ -20,9 +20,15 @@ public struct ListingPrivateRequestBuilder: RequestBuilder {
     public static let route = ResourceRoute(
         "spark.listingPrivate",
         operations: [
-            .init("getMyNotes", .get, ["notes"], response: .collection(.model(Note.self))),
-            .init("saveMyNotes", .put, ["notes"], request: .model(Note.self), response: .collection(.model(Note.self))),
-            .init("deleteMyNotes", .delete, ["notes"]),
+            .init("getMyNotes", .get, path: "notes", response: .collection(.model(Note.self))),
+            .init(
+                "saveMyNotes",
+                .put,
+                path: "notes",
+                request: .model(Note.self),
+                response: .collection(.model(Note.self))
+            ),
+            .init("deleteMyNotes", .delete, path: "notes"),
         ]
     )
 

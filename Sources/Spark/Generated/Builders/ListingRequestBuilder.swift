@@ -32,49 +32,49 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
             .init("shared", "spark.listingShared", collection: false),
         ],
         operations: [
-            .init("getListing", .get, [], response: .collection(.model(Listing.self))),
-            .init("listFloorPlans", .get, ["floplans"], response: .collection(.model(FloorPlan.self))),
+            .init("getListing", .get, path: "", response: .collection(.model(Listing.self))),
+            .init("listFloorPlans", .get, path: "floplans", response: .collection(.model(FloorPlan.self))),
             .init(
                 "listRentalCalendar",
                 .get,
-                ["rentalcalendar"],
+                path: "rentalcalendar",
                 response: .collection(.model(RentalCalendarEntry.self))
             ),
-            .init("searchListings", .get, [], onCollection: true, response: .collection(.model(Listing.self))),
+            .init("searchListings", .get, path: "", onCollection: true, response: .collection(.model(Listing.self))),
             .init(
                 "count",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .model(Pagination.self),
-                query: ["_pagination": "count"],
-                payload: ["D", "Pagination"]
+                query: "_pagination=count",
+                payload: "D/Pagination"
             ),
             .init(
                 "listIncompleteListings",
                 .get,
-                ["incomplete"],
+                path: "incomplete",
                 onCollection: true,
                 response: .collection(.model(Listing.self))
             ),
             .init(
                 "listNearbyListings",
                 .get,
-                ["nearby"],
+                path: "nearby",
                 onCollection: true,
                 response: .collection(.model(Listing.self))
             ),
             .init(
                 "listTourOfHomesListings",
                 .get,
-                ["tourofhomes"],
+                path: "tourofhomes",
                 onCollection: true,
                 response: .collection(.model(Listing.self))
             ),
             .init(
                 "listListingRules",
                 .get,
-                ["rules"],
+                path: "rules",
                 onCollection: true,
                 response: .collection(.model(ListingRule.self))
             ),

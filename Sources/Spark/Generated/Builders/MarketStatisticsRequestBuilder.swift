@@ -23,14 +23,19 @@ public struct MarketStatisticsRequestBuilder: RequestBuilder {
             .init(
                 "getAbsorptionStatistics",
                 .get,
-                ["absorption"],
+                path: "absorption",
                 response: .collection(.model(MarketStatistics.self))
             ),
-            .init("getInventoryStatistics", .get, ["inventory"], response: .collection(.model(MarketStatistics.self))),
-            .init("getPriceStatistics", .get, ["price"], response: .collection(.model(MarketStatistics.self))),
-            .init("getRatioStatistics", .get, ["ratio"], response: .collection(.model(MarketStatistics.self))),
-            .init("getDaysOnMarketStatistics", .get, ["dom"], response: .collection(.model(MarketStatistics.self))),
-            .init("getVolumeStatistics", .get, ["volume"], response: .collection(.model(MarketStatistics.self))),
+            .init(
+                "getInventoryStatistics",
+                .get,
+                path: "inventory",
+                response: .collection(.model(MarketStatistics.self))
+            ),
+            .init("getPriceStatistics", .get, path: "price", response: .collection(.model(MarketStatistics.self))),
+            .init("getRatioStatistics", .get, path: "ratio", response: .collection(.model(MarketStatistics.self))),
+            .init("getDaysOnMarketStatistics", .get, path: "dom", response: .collection(.model(MarketStatistics.self))),
+            .init("getVolumeStatistics", .get, path: "volume", response: .collection(.model(MarketStatistics.self))),
         ]
     )
 

@@ -22,14 +22,14 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         "spark.Message",
         model: Message.self,
         operations: [
-            .init("getMessage", .get, [], response: .collection(.model(Message.self))),
-            .init("listReplies", .get, ["replies"], response: .collection(.model(Message.self))),
-            .init("listMessages", .get, [], onCollection: true, response: .collection(.model(Message.self))),
-            .init("sendMessages", .post, [], onCollection: true, request: .model(NewMessages.self)),
+            .init("getMessage", .get, path: "", response: .collection(.model(Message.self))),
+            .init("listReplies", .get, path: "replies", response: .collection(.model(Message.self))),
+            .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
+            .init("sendMessages", .post, path: "", onCollection: true, request: .model(NewMessages.self)),
             .init(
                 "listUnreadMessages",
                 .get,
-                ["unread"],
+                path: "unread",
                 onCollection: true,
                 response: .collection(.model(Message.self))
             ),

@@ -20,19 +20,19 @@ public struct MyRequestBuilder: RequestBuilder {
     public static let route = ResourceRoute(
         "spark.my",
         operations: [
-            .init("updateAccount", .put, ["account"], request: .model(AccountChanges.self)),
-            .init("getAccount", .get, ["account"], response: .collection(.model(Account.self))),
-            .init("listListings", .get, ["listings"], response: .collection(.model(Listing.self))),
+            .init("updateAccount", .put, path: "account", request: .model(AccountChanges.self)),
+            .init("getAccount", .get, path: "account", response: .collection(.model(Account.self))),
+            .init("listListings", .get, path: "listings", response: .collection(.model(Listing.self))),
             .init(
                 "countListings",
                 .get,
-                ["listings"],
+                path: "listings",
                 response: .model(Pagination.self),
-                query: ["_pagination": "count"],
-                payload: ["D", "Pagination"]
+                query: "_pagination=count",
+                payload: "D/Pagination"
             ),
-            .init("listMyListingCarts", .get, ["listingcarts"], response: .collection(.model(ListingCart.self))),
-            .init("getMyContact", .get, ["contact"], response: .collection(.model(Contact.self))),
+            .init("listMyListingCarts", .get, path: "listingcarts", response: .collection(.model(ListingCart.self))),
+            .init("getMyContact", .get, path: "contact", response: .collection(.model(Contact.self))),
         ]
     )
 

@@ -22,11 +22,11 @@ public struct NewsFeedRequestBuilder: ModelRequestBuilder {
         "spark.NewsFeed",
         model: NewsFeed.self,
         operations: [
-            .init("listNewsFeeds", .get, [], onCollection: true, response: .collection(.model(NewsFeed.self))),
+            .init("listNewsFeeds", .get, path: "", onCollection: true, response: .collection(.model(NewsFeed.self))),
             .init(
                 "getNewsFeedMeta",
                 .get,
-                ["meta"],
+                path: "meta",
                 onCollection: true,
                 response: .collection(.model(NewsFeedMeta.self))
             ),

@@ -22,12 +22,18 @@ public struct NotificationRequestBuilder: ModelRequestBuilder {
         "spark.Notification",
         model: Notification.self,
         operations: [
-            .init("markNotificationsRead", .put, [], request: .model(NotificationState.self)),
-            .init("listNotifications", .get, [], onCollection: true, response: .collection(.model(Notification.self))),
+            .init("markNotificationsRead", .put, path: "", request: .model(NotificationState.self)),
+            .init(
+                "listNotifications",
+                .get,
+                path: "",
+                onCollection: true,
+                response: .collection(.model(Notification.self))
+            ),
             .init(
                 "listUnreadNotifications",
                 .get,
-                ["unread"],
+                path: "unread",
                 onCollection: true,
                 response: .collection(.model(Notification.self))
             ),

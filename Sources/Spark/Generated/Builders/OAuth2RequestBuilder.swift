@@ -23,7 +23,7 @@ public struct OAuth2RequestBuilder: RequestBuilder {
             .init(
                 "grantToken",
                 .post,
-                ["grant"],
+                path: "grant",
                 request: .model(TokenGrant.self),
                 response: .model(OAuth2Tokens.self),
                 enveloped: false

@@ -21,7 +21,7 @@ public struct PropertyTypeRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "spark.PropertyType",
         model: PropertyType.self,
-        operations: [.init("listAllPropertyTypes", .get, ["all"], response: .collection(.model(PropertyType.self)))]
+        operations: [.init("listAllPropertyTypes", .get, path: "all", response: .collection(.model(PropertyType.self)))]
     )
 
     /// Every property type of the MLS.

@@ -25,7 +25,7 @@ public struct ProvidedSavedSearchRequestBuilder: ModelRequestBuilder {
             .init(
                 "listProvidedSavedSearches",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .collection(.model(SavedSearch.self))
             ),

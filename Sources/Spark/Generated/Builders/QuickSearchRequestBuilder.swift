@@ -25,7 +25,7 @@ public struct QuickSearchRequestBuilder: ModelRequestBuilder {
             .init(
                 "getDefaultQuickSearch",
                 .get,
-                ["default"],
+                path: "default",
                 onCollection: true,
                 response: .collection(.model(QuickSearch.self))
             ),

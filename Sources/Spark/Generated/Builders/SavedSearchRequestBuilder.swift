@@ -22,12 +22,18 @@ public struct SavedSearchRequestBuilder: ModelRequestBuilder {
         "spark.SavedSearch",
         model: SavedSearch.self,
         operations: [
-            .init("getSavedSearch", .get, [], response: .collection(.model(SavedSearch.self))),
-            .init("listSavedSearches", .get, [], onCollection: true, response: .collection(.model(SavedSearch.self))),
+            .init("getSavedSearch", .get, path: "", response: .collection(.model(SavedSearch.self))),
+            .init(
+                "listSavedSearches",
+                .get,
+                path: "",
+                onCollection: true,
+                response: .collection(.model(SavedSearch.self))
+            ),
             .init(
                 "createSavedSearches",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewSavedSearches.self),
                 response: .collection(.model(SavedSearch.self))

@@ -25,7 +25,7 @@ public struct SharedLinkRequestBuilder: ModelRequestBuilder {
             .init(
                 "shareListings",
                 .post,
-                ["listings"],
+                path: "listings",
                 onCollection: true,
                 request: .model(ListingIdList.self),
                 response: .collection(.model(ResourceReference.self))
@@ -33,7 +33,7 @@ public struct SharedLinkRequestBuilder: ModelRequestBuilder {
             .init(
                 "shareSavedSearch",
                 .post,
-                ["search"],
+                path: "search",
                 onCollection: true,
                 request: .model(SavedSearchShare.self),
                 response: .collection(.model(ResourceReference.self))
@@ -41,7 +41,7 @@ public struct SharedLinkRequestBuilder: ModelRequestBuilder {
             .init(
                 "shareListingCart",
                 .post,
-                ["cart"],
+                path: "cart",
                 onCollection: true,
                 request: .model(ListingCartShare.self),
                 response: .collection(.model(ResourceReference.self))

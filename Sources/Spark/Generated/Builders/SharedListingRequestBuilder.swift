@@ -25,7 +25,7 @@ public struct SharedListingRequestBuilder: ModelRequestBuilder {
             .init(
                 "createSharedListing",
                 .post,
-                [],
+                path: "",
                 onCollection: true,
                 request: .model(NewSharedListing.self),
                 response: .collection(.model(SharedListing.self))

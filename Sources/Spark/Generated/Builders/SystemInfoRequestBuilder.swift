@@ -21,7 +21,7 @@ public struct SystemInfoRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "spark.SystemInfo",
         model: SystemInfo.self,
-        operations: [.init("getSearchSystemInfo", .get, ["search"], response: .collection(.any))]
+        operations: [.init("getSearchSystemInfo", .get, path: "search", response: .collection(.any))]
     )
 
     /// The MLS's search settings, as the only element of Results.

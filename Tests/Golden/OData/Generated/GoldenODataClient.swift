@@ -25,15 +25,12 @@ public struct GoldenODataClient: RequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.DriveService",
         children: [
-            .init("drives", "sample.drive.drive", collection: true, refusing: [.post]),
+            .init("drives", "sample.drive.drive", collection: true, refusing: "POST"),
             .init("users", "sample.drive.user", collection: true),
             .init("me", "sample.drive.user", collection: false),
             .init("drive", "sample.drive.drive", collection: false),
         ],
-        operations: [
-            .init("resolveShareLink", .get, ["resolveShareLink"], response: .model(DriveItem.self)),
-            .init("sendFeedback", .post, ["sendFeedback"]),
-        ]
+        operations: [.init("resolveShareLink", .get, response: .model(DriveItem.self)), .init("sendFeedback", .post)]
     )
 
     public let client: ServiceClient

@@ -22,7 +22,7 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
         "sample.drive.baseItem",
         model: BaseItem.self,
         children: [.init("createdByUser", "sample.drive.user", collection: false)],
-        operations: [.init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(BaseItem.self)))]
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self)))]
     )
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }

@@ -26,13 +26,13 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         children: [
             .init("createdByUser", "sample.drive.user", collection: false),
             .init("children", "sample.drive.driveItem", collection: true),
-            .init("thumbnails", "sample.drive.thumbnailSet", collection: true, refusing: [.post]),
+            .init("thumbnails", "sample.drive.thumbnailSet", collection: true, refusing: "POST"),
         ],
         operations: [
-            .init("search", .get, ["search"], response: .collection(.model(DriveItem.self))),
-            .init("copy", .post, ["copy"], aliases: ["action.copy"], monitor: true),
-            .init("createUploadSession", .post, ["createUploadSession"], response: .model(UploadSession.self)),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(DriveItem.self))),
+            .init("search", .get, response: .collection(.model(DriveItem.self))),
+            .init("copy", .post, aliases: "action.copy", monitor: true),
+            .init("createUploadSession", .post, response: .model(UploadSession.self)),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DriveItem.self))),
         ]
     )
 

@@ -27,8 +27,8 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
             .init("items", "sample.drive.driveItem", collection: true),
         ],
         operations: [
-            .init("recent", .get, ["recent"], response: .collection(.model(DriveItem.self))),
-            .init("delta", .get, ["delta"], onCollection: true, response: .collection(.model(BaseItem.self))),
+            .init("recent", .get, response: .collection(.model(DriveItem.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self))),
         ]
     )
 

@@ -22,7 +22,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         "sample.drive.message",
         model: Message.self,
         children: [.init("attachments", "sample.drive.attachment", collection: true)],
-        operations: [.init("send", .post, ["send"])]
+        operations: [.init("send", .post)]
     )
 
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.

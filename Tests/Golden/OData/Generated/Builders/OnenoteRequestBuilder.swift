@@ -22,7 +22,7 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
         "sample.drive.onenote",
         model: Onenote.self,
         children: [
-            .init("notebooks", "sample.drive.notebook", collection: true, itemsRefusing: [.delete]),
+            .init("notebooks", "sample.drive.notebook", collection: true, itemsRefusing: "DELETE"),
             .init("sections", "sample.drive.onenoteSection", collection: true),
         ]
     )

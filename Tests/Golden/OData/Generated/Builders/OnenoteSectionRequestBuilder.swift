@@ -21,7 +21,7 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.drive.onenoteSection",
         model: OnenoteSection.self,
-        children: [.init("parentNotebook", "sample.drive.notebook", collection: false, refusing: [.delete])]
+        children: [.init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE")]
     )
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,

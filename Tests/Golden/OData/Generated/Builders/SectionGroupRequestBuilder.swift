@@ -23,7 +23,7 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         model: SectionGroup.self,
         children: [
             .init("sections", "sample.drive.onenoteSection", collection: true),
-            .init("parentNotebook", "sample.drive.notebook", collection: false, refusing: [.delete]),
+            .init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE"),
         ]
     )
 

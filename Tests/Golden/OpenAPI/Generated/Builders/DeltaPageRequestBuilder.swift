@@ -22,11 +22,11 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
         "sample.mail.delta",
         model: DeltaPage.self,
         operations: [
-            .init("getDelta", .get, [], response: .model(DeltaPage.self)),
+            .init("getDelta", .get, path: "", response: .model(DeltaPage.self)),
             .init(
                 "generateCursor",
                 .post,
-                ["generate_cursor"],
+                path: "generate_cursor",
                 request: .model(GenerateCursorRequest.self),
                 response: .model(GenerateCursorResponse.self)
             ),

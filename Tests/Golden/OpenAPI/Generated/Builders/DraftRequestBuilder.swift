@@ -22,8 +22,8 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
         "sample.mail.Draft",
         model: Draft.self,
         operations: [
-            .init("deleteDraft", .delete, [], request: .model(VersionedReference.self)),
-            .init("listDrafts", .get, [], onCollection: true, response: .collection(.model(Draft.self))),
+            .init("deleteDraft", .delete, path: "", request: .model(VersionedReference.self)),
+            .init("listDrafts", .get, path: "", onCollection: true, response: .collection(.model(Draft.self))),
         ]
     )
 

@@ -21,7 +21,7 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.mail.Event",
         model: Event.self,
-        operations: [.init("listEvents", .get, [], onCollection: true, response: .collection(.model(Event.self)))]
+        operations: [.init("listEvents", .get, path: "", onCollection: true, response: .collection(.model(Event.self)))]
     )
 }
 

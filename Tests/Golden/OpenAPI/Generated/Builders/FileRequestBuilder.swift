@@ -21,7 +21,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "sample.mail.File",
         model: File.self,
-        operations: [.init("downloadFile", .get, ["download"])]
+        operations: [.init("downloadFile", .get, path: "download")]
     )
 
     /// - Remark: Generated from `sample.mail.File/downloadFile` (GET).

@@ -29,7 +29,13 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
             .init("delta", "sample.mail.delta", collection: false),
         ],
         operations: [
-            .init("sendDraft", .post, ["send"], request: .model(SendDraftRequest.self), response: .model(Message.self)),
+            .init(
+                "sendDraft",
+                .post,
+                path: "send",
+                request: .model(SendDraftRequest.self),
+                response: .model(Message.self)
+            ),
         ]
     )
 

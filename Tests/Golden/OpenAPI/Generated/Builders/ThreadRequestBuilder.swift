@@ -25,18 +25,18 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
             .init(
                 "updateThreadTags",
                 .put,
-                [],
+                path: "",
                 request: .model(UpdateThreadTagsRequest.self),
                 response: .model(Thread.self)
             ),
-            .init("listThreads", .get, [], onCollection: true, response: .collection(.model(Thread.self))),
+            .init("listThreads", .get, path: "", onCollection: true, response: .collection(.model(Thread.self))),
             .init(
                 "count",
                 .get,
-                [],
+                path: "",
                 onCollection: true,
                 response: .model(ListThreadsCountResponse.self),
-                query: ["view": "count"]
+                query: "view=count"
             ),
         ]
     )

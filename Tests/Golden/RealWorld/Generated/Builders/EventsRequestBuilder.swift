@@ -21,7 +21,7 @@ public struct EventsRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.Events",
         model: Events.self,
-        operations: [.init("listEvents", .get, [], response: .model(Events.self))]
+        operations: [.init("listEvents", .get, path: "", response: .model(Events.self))]
     )
 
     /// Events since a stream position.

@@ -26,13 +26,13 @@ public struct FileRequestBuilder: ModelRequestBuilder {
             .init("metadata", "storage.MetadataInstances", collection: true),
         ],
         operations: [
-            .init("getFile", .get, [], response: .model(File.self)),
-            .init("checkUpload", .options, []),
-            .init("get_shared_link", .get, [], response: .model(File.self), query: ["fields": "shared_link"]),
-            .init("getThumbnail", .get, ["thumbnail.{extension}"]),
-            .init("uploadVersion", .put, ["content"], response: .model(File.self)),
-            .init("addComment", .post, ["comments"]),
-            .init("uploadContent", .post, ["content"], onCollection: true, response: .model(File.self)),
+            .init("getFile", .get, path: "", response: .model(File.self)),
+            .init("checkUpload", .options, path: ""),
+            .init("get_shared_link", .get, path: "", response: .model(File.self), query: "fields=shared_link"),
+            .init("getThumbnail", .get, path: "thumbnail.{extension}"),
+            .init("uploadVersion", .put, path: "content", response: .model(File.self)),
+            .init("addComment", .post, path: "comments"),
+            .init("uploadContent", .post, path: "content", onCollection: true, response: .model(File.self)),
         ]
     )
 

@@ -22,7 +22,7 @@ public struct FolderRequestBuilder: ModelRequestBuilder {
         "storage.Folder",
         model: Folder.self,
         children: [.init("items", "storage.Items", collection: false)],
-        operations: [.init("delete", .delete, [])]
+        operations: [.init("delete", .delete, path: "")]
     )
 
     public var items: ItemsRequestBuilder { .init(client: client, path: path.appending("items")) }

@@ -25,7 +25,7 @@ public struct MetadataInstanceRequestBuilder: ModelRequestBuilder {
             .init(
                 "applyTemplate",
                 .post,
-                [],
+                path: "",
                 request: .dictionary(.model(SharedLink.self)),
                 response: .model(MetadataInstance.self)
             ),

@@ -19,7 +19,7 @@ public struct Oauth2RequestBuilder: RequestBuilder {
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
         "storage.oauth2",
-        operations: [.init("requestToken", .post, ["token"], response: .model(AccessToken.self))]
+        operations: [.init("requestToken", .post, path: "token", response: .model(AccessToken.self))]
     )
 
     /// Exchange a grant for an access token.

@@ -17,7 +17,7 @@ public struct ReportRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("storage.report", operations: [.init("usageReport", .get, ["usage"])])
+    public static let route = ResourceRoute("storage.report", operations: [.init("usageReport", .get, path: "usage")])
 
     /// The account's usage as CSV.
     ///

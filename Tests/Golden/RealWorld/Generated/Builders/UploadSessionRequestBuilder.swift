@@ -21,7 +21,7 @@ public struct UploadSessionRequestBuilder: ModelRequestBuilder {
     public static let route = ResourceRoute(
         "storage.UploadSession",
         model: UploadSession.self,
-        operations: [.init("commit", .post, ["commit"], response: .model(File.self))]
+        operations: [.init("commit", .post, response: .model(File.self))]
     )
 
     /// Finish a chunked upload.

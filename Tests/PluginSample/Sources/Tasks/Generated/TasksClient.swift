@@ -27,8 +27,8 @@ public struct TasksClient: RequestBuilder {
     public static let route = ResourceRoute(
         "tasks.Service",
         operations: [
-            .init("listTasks", .get, ["tasks"], response: .collection(.model(Todo.self))),
-            .init("createTask", .post, ["tasks"], request: .model(Todo.self), response: .model(Todo.self)),
+            .init("listTasks", .get, path: "tasks", response: .collection(.model(Todo.self))),
+            .init("createTask", .post, path: "tasks", request: .model(Todo.self), response: .model(Todo.self)),
         ]
     )
 
