@@ -143,14 +143,13 @@ import Testing
 
                 /// The properties of a `Listing`, inherited ones included.
                 public struct ListingFields: FieldSet {
-                    public static let all = ListingFields()
-                    public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: all)
+                    public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: ListingFields())
                     public let id: Field<String>
 
                     /// Asking price.
                     public let listPrice: Field<Double>
 
-                    public init() {
+                    private init() {
                         self.id = Field("id")
                         self.listPrice = Field("ListPrice", loose: true)
                     }

@@ -32,6 +32,18 @@ private struct MisfitFields: FieldSet {
     }
 }
 
+/// A field set as the generator writes it now: no `all` of its own, so it is the schema's copy.
+private struct BareFields: FieldSet {
+    static let schema = ModelSchema("test.bare", fields: BareFields())
+    let name: Field<String>
+    let size: Field<Int64>
+
+    private init() {
+        name = Field("name")
+        size = Field("sizeInBytes")
+    }
+}
+
 @Suite struct FieldReadTests {
     @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
         var note = try Model<NoteFields>(
@@ -53,5 +65,15 @@ private struct MisfitFields: FieldSet {
         let misfit = Model<MisfitFields>(storage: ["extra": true, "label": "L", "title": "wrong"])
         #expect(misfit.extra == true)
         #expect(misfit.title == "L")
+    }
+
+    @Test func aTableWithoutItsOwnAllReadsThroughTheSchemasCopy() throws {
+        #expect(BareFields.all.size.name == "sizeInBytes")
+        var file = Model<BareFields>(storage: ["name": "a.txt", "sizeInBytes": 12])
+        #expect(file.name == "a.txt")
+        #expect(file.size == 12)
+        file.size = 13
+        #expect(file.storage["sizeInBytes"] == 13)
+        #expect(Model<BareFields>.schema.fieldNames == ["name", "sizeInBytes"])
     }
 }

@@ -134,6 +134,8 @@ public struct FunctionDeclaration: Equatable, Sendable {
     public var effects: String?
     public var returnType: String?
     public var body: [Statement]
+    /// Written `private` whatever the module's access level.
+    public var isPrivate = false
 
     public init(
         _ name: String, parameters: [Parameter] = [], effects: String? = nil, returns returnType: String? = nil,

@@ -142,6 +142,7 @@ public struct SwiftRenderer: Sendable {
         let effects = function.effects.map { " " + $0 } ?? ""
         let returns = function.returnType.map { " -> " + $0 } ?? ""
         let keyword = function.name == "init" ? "" : "func "
+        let access = function.isPrivate ? "private " : access
         let head = "\(access)\(function.isStatic ? "static " : "")\(keyword)\(function.name)"
         let oneLine = "\(head)(\(parameters.joined(separator: ", ")))\(effects)\(returns)"
         if oneLine.count + printer.indentation.count + 2 <= Printer.width {

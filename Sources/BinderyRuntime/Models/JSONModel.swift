@@ -62,9 +62,25 @@ public struct Model<Fields: FieldSet>: JSONModel {
 
 /// The properties a model declares, each a stored `Field`, plus the model's schema.
 public protocol FieldSet: Sendable {
-    /// The one instance, which property access reads field names from.
+    /// The one instance, which property access reads field names from. Generated tables take the default: the
+    /// copy their schema was built from.
     static var all: Self { get }
     static var schema: ModelSchema { get }
+}
+
+extension FieldSet {
+    /// The copy of the table the schema was built from (`ModelSchema(..., fields: SomeFields())`).
+    ///
+    /// Generated tables declare no `all` of their own: that is three functions fewer per model (a global, its
+    /// addressor and its initializer), and the full Graph module has thousands of models. A table whose schema
+    /// is built from another table must declare `all`.
+    public static var all: Self {
+        let schema = Self.schema
+        precondition(
+            schema.fieldTableType == ObjectIdentifier(Self.self),
+            "\(Self.self).schema is built from another table: declare `static let all`")
+        return schema.fieldTable.load(as: Self.self)
+    }
 }
 
 /// One declared property: its JSON name and how strictly it is read. `Value` is its Swift type.

@@ -12,12 +12,10 @@ public typealias AadUserConversationMember = Model<AadUserConversationMemberFiel
 
 /// The properties of a `AadUserConversationMember`, inherited ones included.
 public struct AadUserConversationMemberFields: FieldSet {
-    public static let all = AadUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aadUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: AadUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -31,7 +29,7 @@ public struct AadUserConversationMemberFields: FieldSet {
     /// Present when the request expanded it (`expand("user")`).
     public let user: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -98,18 +96,16 @@ public typealias AadUserConversationMemberResult = Model<AadUserConversationMemb
 
 /// The properties of a `AadUserConversationMemberResult`, inherited ones included.
 public struct AadUserConversationMemberResultFields: FieldSet {
-    public static let all = AadUserConversationMemberResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aadUserConversationMemberResult",
         base: ActionResultPart.self,
-        fields: all
+        fields: AadUserConversationMemberResultFields()
     )
 
     public let error: Field<PublicError>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.error = Field("error")
         self.userId = Field("userId")
     }
@@ -123,17 +119,15 @@ public typealias AadUserNotificationRecipient = Model<AadUserNotificationRecipie
 
 /// The properties of a `AadUserNotificationRecipient`, inherited ones included.
 public struct AadUserNotificationRecipientFields: FieldSet {
-    public static let all = AadUserNotificationRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aadUserNotificationRecipient",
         base: TeamworkNotificationRecipient.self,
-        fields: all
+        fields: AadUserNotificationRecipientFields()
     )
 
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.userId = Field("userId")
     }
 }
@@ -146,15 +140,13 @@ public typealias AcceptJoinResponse = Model<AcceptJoinResponseFields>
 
 /// The properties of a `AcceptJoinResponse`, inherited ones included.
 public struct AcceptJoinResponseFields: FieldSet {
-    public static let all = AcceptJoinResponseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.acceptJoinResponse",
         base: ParticipantJoiningResponse.self,
-        fields: all
+        fields: AcceptJoinResponseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -166,10 +158,9 @@ public typealias AccessAction = Model<AccessActionFields>
 
 /// The properties of a `AccessAction`, inherited ones included.
 public struct AccessActionFields: FieldSet {
-    public static let all = AccessActionFields()
-    public static let schema = ModelSchema("microsoft.graph.accessAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.accessAction", fields: AccessActionFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -197,8 +188,12 @@ public typealias AccessPackage = Model<AccessPackageFields>
 
 /// The properties of a `AccessPackage`, inherited ones included.
 public struct AccessPackageFields: FieldSet {
-    public static let all = AccessPackageFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackage",
+        base: Entity.self,
+        fields: AccessPackageFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -224,7 +219,7 @@ public struct AccessPackageFields: FieldSet {
     /// Present when the request expanded it (`expand("resourceRoleScopes")`).
     public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -250,12 +245,10 @@ public typealias AccessPackageAnswer = Model<AccessPackageAnswerFields>
 
 /// The properties of a `AccessPackageAnswer`, inherited ones included.
 public struct AccessPackageAnswerFields: FieldSet {
-    public static let all = AccessPackageAnswerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAnswer",
         derived: [AccessPackageAnswerString.self],
-        fields: all
+        fields: AccessPackageAnswerFields()
     )
 
     public let displayValue: Field<String>
@@ -263,7 +256,7 @@ public struct AccessPackageAnswerFields: FieldSet {
     /// Present when the request expanded it (`expand("answeredQuestion")`).
     public let answeredQuestion: Field<AccessPackageQuestion>
 
-    public init() {
+    private init() {
         self.displayValue = Field("displayValue")
         self.answeredQuestion = Field("answeredQuestion")
     }
@@ -277,13 +270,16 @@ public typealias AccessPackageAnswerChoice = Model<AccessPackageAnswerChoiceFiel
 
 /// The properties of a `AccessPackageAnswerChoice`, inherited ones included.
 public struct AccessPackageAnswerChoiceFields: FieldSet {
-    public static let all = AccessPackageAnswerChoiceFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAnswerChoice", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAnswerChoice",
+        fields: AccessPackageAnswerChoiceFields()
+    )
+
     public let actualValue: Field<String>
     public let localizations: Field<[AccessPackageLocalizedText]>
     public let text: Field<String>
 
-    public init() {
+    private init() {
         self.actualValue = Field("actualValue")
         self.localizations = Field("localizations")
         self.text = Field("text")
@@ -298,12 +294,10 @@ public typealias AccessPackageAnswerString = Model<AccessPackageAnswerStringFiel
 
 /// The properties of a `AccessPackageAnswerString`, inherited ones included.
 public struct AccessPackageAnswerStringFields: FieldSet {
-    public static let all = AccessPackageAnswerStringFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAnswerString",
         base: AccessPackageAnswer.self,
-        fields: all
+        fields: AccessPackageAnswerStringFields()
     )
 
     public let displayValue: Field<String>
@@ -313,7 +307,7 @@ public struct AccessPackageAnswerStringFields: FieldSet {
 
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.displayValue = Field("displayValue")
         self.answeredQuestion = Field("answeredQuestion")
         self.value = Field("value")
@@ -328,12 +322,10 @@ public typealias AccessPackageApprovalStage = Model<AccessPackageApprovalStageFi
 
 /// The properties of a `AccessPackageApprovalStage`, inherited ones included.
 public struct AccessPackageApprovalStageFields: FieldSet {
-    public static let all = AccessPackageApprovalStageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageApprovalStage",
         derived: [AccessPackageDynamicApprovalStage.self],
-        fields: all
+        fields: AccessPackageApprovalStageFields()
     )
 
     public let approverInformationVisibility: Field<ApproverInformationVisibility>
@@ -346,7 +338,7 @@ public struct AccessPackageApprovalStageFields: FieldSet {
     public let isEscalationEnabled: Field<Bool>
     public let primaryApprovers: Field<[SubjectSet]>
 
-    public init() {
+    private init() {
         self.approverInformationVisibility = Field("approverInformationVisibility")
         self.durationBeforeAutomaticDenial = Field("durationBeforeAutomaticDenial")
         self.durationBeforeEscalation = Field("durationBeforeEscalation")
@@ -367,8 +359,12 @@ public typealias AccessPackageAssignment = Model<AccessPackageAssignmentFields>
 
 /// The properties of a `AccessPackageAssignment`, inherited ones included.
 public struct AccessPackageAssignmentFields: FieldSet {
-    public static let all = AccessPackageAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAssignment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignment",
+        base: Entity.self,
+        fields: AccessPackageAssignmentFields()
+    )
+
     public let id: Field<String>
     public let customExtensionCalloutInstances: Field<[CustomExtensionCalloutInstance]>
     public let expiredDateTime: Field<Date>
@@ -385,7 +381,7 @@ public struct AccessPackageAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("target")`).
     public let target: Field<AccessPackageSubject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.customExtensionCalloutInstances = Field("customExtensionCalloutInstances")
         self.expiredDateTime = Field("expiredDateTime")
@@ -407,14 +403,17 @@ public typealias AccessPackageAssignmentApprovalSettings = Model<AccessPackageAs
 
 /// The properties of a `AccessPackageAssignmentApprovalSettings`, inherited ones included.
 public struct AccessPackageAssignmentApprovalSettingsFields: FieldSet {
-    public static let all = AccessPackageAssignmentApprovalSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAssignmentApprovalSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentApprovalSettings",
+        fields: AccessPackageAssignmentApprovalSettingsFields()
+    )
+
     public let isApprovalRequiredForAdd: Field<Bool>
     public let isApprovalRequiredForUpdate: Field<Bool>
     public let isRequestorJustificationRequired: Field<Bool>
     public let stages: Field<[AccessPackageApprovalStage]>
 
-    public init() {
+    private init() {
         self.isApprovalRequiredForAdd = Field("isApprovalRequiredForAdd")
         self.isApprovalRequiredForUpdate = Field("isApprovalRequiredForUpdate")
         self.isRequestorJustificationRequired = Field("isRequestorJustificationRequired")
@@ -458,12 +457,12 @@ public typealias AccessPackageAssignmentPolicy = Model<AccessPackageAssignmentPo
 
 /// The properties of a `AccessPackageAssignmentPolicy`, inherited ones included.
 public struct AccessPackageAssignmentPolicyFields: FieldSet {
-    public static let all = AccessPackageAssignmentPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentPolicy",
         base: Entity.self,
-        fields: all
+        fields: AccessPackageAssignmentPolicyFields()
     )
+
     public let id: Field<String>
     public let allowedTargetScope: Field<AllowedTargetScope>
     public let automaticRequestSettings: Field<AccessPackageAutomaticRequestSettings>
@@ -490,7 +489,7 @@ public struct AccessPackageAssignmentPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("questions")`).
     public let questions: Field<[AccessPackageQuestion]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedTargetScope = Field("allowedTargetScope")
         self.automaticRequestSettings = Field("automaticRequestSettings")
@@ -562,12 +561,10 @@ public typealias AccessPackageAssignmentRequest = Model<AccessPackageAssignmentR
 
 /// The properties of a `AccessPackageAssignmentRequest`, inherited ones included.
 public struct AccessPackageAssignmentRequestFields: FieldSet {
-    public static let all = AccessPackageAssignmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequest",
         base: Entity.self,
-        fields: all
+        fields: AccessPackageAssignmentRequestFields()
     )
 
     public let id: Field<String>
@@ -590,7 +587,7 @@ public struct AccessPackageAssignmentRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("requestor")`).
     public let requestor: Field<AccessPackageSubject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.answers = Field("answers")
         self.completedDateTime = Field("completedDateTime")
@@ -710,13 +707,11 @@ public typealias AccessPackageAssignmentRequestCallbackData = Model<AccessPackag
 
 /// The properties of a `AccessPackageAssignmentRequestCallbackData`, inherited ones included.
 public struct AccessPackageAssignmentRequestCallbackDataFields: FieldSet {
-    public static let all = AccessPackageAssignmentRequestCallbackDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequestCallbackData",
         base: CustomExtensionData.self,
         derived: [AssignmentRequestApprovalStageCallbackData.self],
-        fields: all
+        fields: AccessPackageAssignmentRequestCallbackDataFields()
     )
 
     public let customExtensionStageInstanceDetail: Field<String>
@@ -724,7 +719,7 @@ public struct AccessPackageAssignmentRequestCallbackDataFields: FieldSet {
     public let stage: Field<AccessPackageCustomExtensionStage>
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.customExtensionStageInstanceDetail = Field("customExtensionStageInstanceDetail")
         self.customExtensionStageInstanceId = Field("customExtensionStageInstanceId")
         self.stage = Field("stage")
@@ -863,8 +858,11 @@ public typealias AccessPackageAssignmentRequestRequirements = Model<AccessPackag
 
 /// The properties of a `AccessPackageAssignmentRequestRequirements`, inherited ones included.
 public struct AccessPackageAssignmentRequestRequirementsFields: FieldSet {
-    public static let all = AccessPackageAssignmentRequestRequirementsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAssignmentRequestRequirements", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentRequestRequirements",
+        fields: AccessPackageAssignmentRequestRequirementsFields()
+    )
+
     public let allowCustomAssignmentSchedule: Field<Bool>
     public let isApprovalRequiredForAdd: Field<Bool>
     public let isApprovalRequiredForUpdate: Field<Bool>
@@ -877,7 +875,7 @@ public struct AccessPackageAssignmentRequestRequirementsFields: FieldSet {
     /// Present when the request expanded it (`expand("questions")`).
     public let questions: Field<[AccessPackageQuestion]>
 
-    public init() {
+    private init() {
         self.allowCustomAssignmentSchedule = Field("allowCustomAssignmentSchedule")
         self.isApprovalRequiredForAdd = Field("isApprovalRequiredForAdd")
         self.isApprovalRequiredForUpdate = Field("isApprovalRequiredForUpdate")
@@ -901,12 +899,10 @@ public typealias AccessPackageAssignmentRequestWorkflowExtension =
 
 /// The properties of a `AccessPackageAssignmentRequestWorkflowExtension`, inherited ones included.
 public struct AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
-    public static let all = AccessPackageAssignmentRequestWorkflowExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequestWorkflowExtension",
         base: CustomCalloutExtension.self,
-        fields: all
+        fields: AccessPackageAssignmentRequestWorkflowExtensionFields()
     )
 
     public let id: Field<String>
@@ -921,7 +917,7 @@ public struct AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
     public let lastModifiedBy: Field<String>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -965,8 +961,11 @@ public typealias AccessPackageAssignmentRequestorSettings = Model<AccessPackageA
 
 /// The properties of a `AccessPackageAssignmentRequestorSettings`, inherited ones included.
 public struct AccessPackageAssignmentRequestorSettingsFields: FieldSet {
-    public static let all = AccessPackageAssignmentRequestorSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAssignmentRequestorSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentRequestorSettings",
+        fields: AccessPackageAssignmentRequestorSettingsFields()
+    )
+
     public let allowCustomAssignmentSchedule: Field<Bool>
     public let enableOnBehalfRequestorsToAddAccess: Field<Bool>
     public let enableOnBehalfRequestorsToRemoveAccess: Field<Bool>
@@ -976,7 +975,7 @@ public struct AccessPackageAssignmentRequestorSettingsFields: FieldSet {
     public let enableTargetsToSelfUpdateAccess: Field<Bool>
     public let onBehalfRequestors: Field<[SubjectSet]>
 
-    public init() {
+    private init() {
         self.allowCustomAssignmentSchedule = Field("allowCustomAssignmentSchedule")
         self.enableOnBehalfRequestorsToAddAccess = Field("enableOnBehalfRequestorsToAddAccess")
         self.enableOnBehalfRequestorsToRemoveAccess = Field("enableOnBehalfRequestorsToRemoveAccess")
@@ -997,8 +996,11 @@ public typealias AccessPackageAssignmentReviewSettings = Model<AccessPackageAssi
 
 /// The properties of a `AccessPackageAssignmentReviewSettings`, inherited ones included.
 public struct AccessPackageAssignmentReviewSettingsFields: FieldSet {
-    public static let all = AccessPackageAssignmentReviewSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAssignmentReviewSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentReviewSettings",
+        fields: AccessPackageAssignmentReviewSettingsFields()
+    )
+
     public let expirationBehavior: Field<AccessReviewExpirationBehavior>
     public let fallbackReviewers: Field<[SubjectSet]>
     public let isEnabled: Field<Bool>
@@ -1008,7 +1010,7 @@ public struct AccessPackageAssignmentReviewSettingsFields: FieldSet {
     public let primaryReviewers: Field<[SubjectSet]>
     public let schedule: Field<EntitlementManagementSchedule>
 
-    public init() {
+    private init() {
         self.expirationBehavior = Field("expirationBehavior")
         self.fallbackReviewers = Field("fallbackReviewers")
         self.isEnabled = Field("isEnabled")
@@ -1058,12 +1060,10 @@ public typealias AccessPackageAssignmentWorkflowExtension = Model<AccessPackageA
 
 /// The properties of a `AccessPackageAssignmentWorkflowExtension`, inherited ones included.
 public struct AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
-    public static let all = AccessPackageAssignmentWorkflowExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentWorkflowExtension",
         base: CustomCalloutExtension.self,
-        fields: all
+        fields: AccessPackageAssignmentWorkflowExtensionFields()
     )
 
     public let id: Field<String>
@@ -1078,7 +1078,7 @@ public struct AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
     public let lastModifiedBy: Field<String>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -1122,13 +1122,16 @@ public typealias AccessPackageAutomaticRequestSettings = Model<AccessPackageAuto
 
 /// The properties of a `AccessPackageAutomaticRequestSettings`, inherited ones included.
 public struct AccessPackageAutomaticRequestSettingsFields: FieldSet {
-    public static let all = AccessPackageAutomaticRequestSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageAutomaticRequestSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAutomaticRequestSettings",
+        fields: AccessPackageAutomaticRequestSettingsFields()
+    )
+
     public let gracePeriodBeforeAccessRemoval: Field<String>
     public let removeAccessWhenTargetLeavesAllowedTargets: Field<Bool>
     public let requestAccessForAllowedTargets: Field<Bool>
 
-    public init() {
+    private init() {
         self.gracePeriodBeforeAccessRemoval = Field("gracePeriodBeforeAccessRemoval")
         self.removeAccessWhenTargetLeavesAllowedTargets = Field("removeAccessWhenTargetLeavesAllowedTargets")
         self.requestAccessForAllowedTargets = Field("requestAccessForAllowedTargets")
@@ -1143,8 +1146,12 @@ public typealias AccessPackageCatalog = Model<AccessPackageCatalogFields>
 
 /// The properties of a `AccessPackageCatalog`, inherited ones included.
 public struct AccessPackageCatalogFields: FieldSet {
-    public static let all = AccessPackageCatalogFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageCatalog", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageCatalog",
+        base: Entity.self,
+        fields: AccessPackageCatalogFields()
+    )
+
     public let id: Field<String>
     public let catalogType: Field<AccessPackageCatalogType>
     public let createdDateTime: Field<Date>
@@ -1169,7 +1176,7 @@ public struct AccessPackageCatalogFields: FieldSet {
     /// Present when the request expanded it (`expand("resourceScopes")`).
     public let resourceScopes: Field<[AccessPackageResourceScope]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.catalogType = Field("catalogType")
         self.createdDateTime = Field("createdDateTime")
@@ -1315,12 +1322,10 @@ public typealias AccessPackageDynamicApprovalStage = Model<AccessPackageDynamicA
 
 /// The properties of a `AccessPackageDynamicApprovalStage`, inherited ones included.
 public struct AccessPackageDynamicApprovalStageFields: FieldSet {
-    public static let all = AccessPackageDynamicApprovalStageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageDynamicApprovalStage",
         base: AccessPackageApprovalStage.self,
-        fields: all
+        fields: AccessPackageDynamicApprovalStageFields()
     )
 
     public let approverInformationVisibility: Field<ApproverInformationVisibility>
@@ -1333,7 +1338,7 @@ public struct AccessPackageDynamicApprovalStageFields: FieldSet {
     public let isEscalationEnabled: Field<Bool>
     public let primaryApprovers: Field<[SubjectSet]>
 
-    public init() {
+    private init() {
         self.approverInformationVisibility = Field("approverInformationVisibility")
         self.durationBeforeAutomaticDenial = Field("durationBeforeAutomaticDenial")
         self.durationBeforeEscalation = Field("durationBeforeEscalation")
@@ -1386,12 +1391,15 @@ public typealias AccessPackageLocalizedText = Model<AccessPackageLocalizedTextFi
 
 /// The properties of a `AccessPackageLocalizedText`, inherited ones included.
 public struct AccessPackageLocalizedTextFields: FieldSet {
-    public static let all = AccessPackageLocalizedTextFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageLocalizedText", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageLocalizedText",
+        fields: AccessPackageLocalizedTextFields()
+    )
+
     public let languageCode: Field<String>
     public let text: Field<String>
 
-    public init() {
+    private init() {
         self.languageCode = Field("languageCode")
         self.text = Field("text")
     }
@@ -1405,12 +1413,10 @@ public typealias AccessPackageMultipleChoiceQuestion = Model<AccessPackageMultip
 
 /// The properties of a `AccessPackageMultipleChoiceQuestion`, inherited ones included.
 public struct AccessPackageMultipleChoiceQuestionFields: FieldSet {
-    public static let all = AccessPackageMultipleChoiceQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageMultipleChoiceQuestion",
         base: AccessPackageQuestion.self,
-        fields: all
+        fields: AccessPackageMultipleChoiceQuestionFields()
     )
 
     public let id: Field<String>
@@ -1422,7 +1428,7 @@ public struct AccessPackageMultipleChoiceQuestionFields: FieldSet {
     public let choices: Field<[AccessPackageAnswerChoice]>
     public let isMultipleSelectionAllowed: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isAnswerEditable = Field("isAnswerEditable")
         self.isRequired = Field("isRequired")
@@ -1462,11 +1468,14 @@ public typealias AccessPackageNotificationSettings = Model<AccessPackageNotifica
 
 /// The properties of a `AccessPackageNotificationSettings`, inherited ones included.
 public struct AccessPackageNotificationSettingsFields: FieldSet {
-    public static let all = AccessPackageNotificationSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageNotificationSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageNotificationSettings",
+        fields: AccessPackageNotificationSettingsFields()
+    )
+
     public let isAssignmentNotificationDisabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isAssignmentNotificationDisabled = Field("isAssignmentNotificationDisabled")
     }
 }
@@ -1481,13 +1490,11 @@ public typealias AccessPackageQuestion = Model<AccessPackageQuestionFields>
 
 /// The properties of a `AccessPackageQuestion`, inherited ones included.
 public struct AccessPackageQuestionFields: FieldSet {
-    public static let all = AccessPackageQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageQuestion",
         base: Entity.self,
         derived: [AccessPackageMultipleChoiceQuestion.self, AccessPackageTextInputQuestion.self],
-        fields: all
+        fields: AccessPackageQuestionFields()
     )
 
     public let id: Field<String>
@@ -1497,7 +1504,7 @@ public struct AccessPackageQuestionFields: FieldSet {
     public let sequence: Field<Int32>
     public let text: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isAnswerEditable = Field("isAnswerEditable")
         self.isRequired = Field("isRequired")
@@ -1535,17 +1542,15 @@ public typealias AccessPackageRequestApprovalStageCallbackConfiguration =
 
 /// The properties of a `AccessPackageRequestApprovalStageCallbackConfiguration`, inherited ones included.
 public struct AccessPackageRequestApprovalStageCallbackConfigurationFields: FieldSet {
-    public static let all = AccessPackageRequestApprovalStageCallbackConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageRequestApprovalStageCallbackConfiguration",
         base: CustomExtensionCallbackConfiguration.self,
-        fields: all
+        fields: AccessPackageRequestApprovalStageCallbackConfigurationFields()
     )
 
     public let timeoutDuration: Field<String>
 
-    public init() {
+    private init() {
         self.timeoutDuration = Field("timeoutDuration")
     }
 }
@@ -1737,13 +1742,11 @@ public typealias AccessPackageResource = Model<AccessPackageResourceFields>
 
 /// The properties of a `AccessPackageResource`, inherited ones included.
 public struct AccessPackageResourceFields: FieldSet {
-    public static let all = AccessPackageResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResource",
         base: Entity.self,
         derived: [CustomDataProvidedResource.self],
-        fields: all
+        fields: AccessPackageResourceFields()
     )
 
     public let id: Field<String>
@@ -1767,7 +1770,7 @@ public struct AccessPackageResourceFields: FieldSet {
     /// Present when the request expanded it (`expand("uploadSessions")`).
     public let uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attributes = Field("attributes")
         self.createdDateTime = Field("createdDateTime")
@@ -1791,15 +1794,18 @@ public typealias AccessPackageResourceAttribute = Model<AccessPackageResourceAtt
 
 /// The properties of a `AccessPackageResourceAttribute`, inherited ones included.
 public struct AccessPackageResourceAttributeFields: FieldSet {
-    public static let all = AccessPackageResourceAttributeFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageResourceAttribute", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceAttribute",
+        fields: AccessPackageResourceAttributeFields()
+    )
+
     public let destination: Field<AccessPackageResourceAttributeDestination>
     public let isEditable: Field<Bool>
     public let isPersistedOnAssignmentRemoval: Field<Bool>
     public let name: Field<String>
     public let source: Field<AccessPackageResourceAttributeSource>
 
-    public init() {
+    private init() {
         self.destination = Field("destination")
         self.isEditable = Field("isEditable")
         self.isPersistedOnAssignmentRemoval = Field("isPersistedOnAssignmentRemoval")
@@ -1819,15 +1825,13 @@ public typealias AccessPackageResourceAttributeDestination = Model<AccessPackage
 
 /// The properties of a `AccessPackageResourceAttributeDestination`, inherited ones included.
 public struct AccessPackageResourceAttributeDestinationFields: FieldSet {
-    public static let all = AccessPackageResourceAttributeDestinationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceAttributeDestination",
         derived: [AccessPackageUserDirectoryAttributeStore.self],
-        fields: all
+        fields: AccessPackageResourceAttributeDestinationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1840,18 +1844,16 @@ public typealias AccessPackageResourceAttributeQuestion = Model<AccessPackageRes
 
 /// The properties of a `AccessPackageResourceAttributeQuestion`, inherited ones included.
 public struct AccessPackageResourceAttributeQuestionFields: FieldSet {
-    public static let all = AccessPackageResourceAttributeQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceAttributeQuestion",
         base: AccessPackageResourceAttributeSource.self,
-        fields: all
+        fields: AccessPackageResourceAttributeQuestionFields()
     )
 
     /// Present when the request expanded it (`expand("question")`).
     public let question: Field<AccessPackageQuestion>
 
-    public init() {
+    private init() {
         self.question = Field("question")
     }
 }
@@ -1867,15 +1869,13 @@ public typealias AccessPackageResourceAttributeSource = Model<AccessPackageResou
 
 /// The properties of a `AccessPackageResourceAttributeSource`, inherited ones included.
 public struct AccessPackageResourceAttributeSourceFields: FieldSet {
-    public static let all = AccessPackageResourceAttributeSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceAttributeSource",
         derived: [AccessPackageResourceAttributeQuestion.self],
-        fields: all
+        fields: AccessPackageResourceAttributeSourceFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1887,12 +1887,10 @@ public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceE
 
 /// The properties of a `AccessPackageResourceEnvironment`, inherited ones included.
 public struct AccessPackageResourceEnvironmentFields: FieldSet {
-    public static let all = AccessPackageResourceEnvironmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceEnvironment",
         base: Entity.self,
-        fields: all
+        fields: AccessPackageResourceEnvironmentFields()
     )
 
     public let id: Field<String>
@@ -1908,7 +1906,7 @@ public struct AccessPackageResourceEnvironmentFields: FieldSet {
     /// Present when the request expanded it (`expand("resources")`).
     public let resources: Field<[AccessPackageResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.connectionInfo = Field("connectionInfo")
         self.createdDateTime = Field("createdDateTime")
@@ -1956,12 +1954,12 @@ public typealias AccessPackageResourceRequest = Model<AccessPackageResourceReque
 
 /// The properties of a `AccessPackageResourceRequest`, inherited ones included.
 public struct AccessPackageResourceRequestFields: FieldSet {
-    public static let all = AccessPackageResourceRequestFields()
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceRequest",
         base: Entity.self,
-        fields: all
+        fields: AccessPackageResourceRequestFields()
     )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let requestType: Field<AccessPackageRequestType>
@@ -1973,7 +1971,7 @@ public struct AccessPackageResourceRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<AccessPackageResource>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.requestType = Field("requestType")
@@ -2072,8 +2070,12 @@ public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFiel
 
 /// The properties of a `AccessPackageResourceRole`, inherited ones included.
 public struct AccessPackageResourceRoleFields: FieldSet {
-    public static let all = AccessPackageResourceRoleFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageResourceRole", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceRole",
+        base: Entity.self,
+        fields: AccessPackageResourceRoleFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -2084,7 +2086,7 @@ public struct AccessPackageResourceRoleFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<AccessPackageResource>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2126,12 +2128,10 @@ public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRol
 
 /// The properties of a `AccessPackageResourceRoleScope`, inherited ones included.
 public struct AccessPackageResourceRoleScopeFields: FieldSet {
-    public static let all = AccessPackageResourceRoleScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceRoleScope",
         base: Entity.self,
-        fields: all
+        fields: AccessPackageResourceRoleScopeFields()
     )
 
     public let id: Field<String>
@@ -2143,7 +2143,7 @@ public struct AccessPackageResourceRoleScopeFields: FieldSet {
     /// Present when the request expanded it (`expand("scope")`).
     public let scope: Field<AccessPackageResourceScope>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.role = Field("role")
@@ -2187,8 +2187,12 @@ public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFi
 
 /// The properties of a `AccessPackageResourceScope`, inherited ones included.
 public struct AccessPackageResourceScopeFields: FieldSet {
-    public static let all = AccessPackageResourceScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageResourceScope", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceScope",
+        base: Entity.self,
+        fields: AccessPackageResourceScopeFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -2199,7 +2203,7 @@ public struct AccessPackageResourceScopeFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<AccessPackageResource>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2241,8 +2245,12 @@ public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
 
 /// The properties of a `AccessPackageSubject`, inherited ones included.
 public struct AccessPackageSubjectFields: FieldSet {
-    public static let all = AccessPackageSubjectFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageSubject", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSubject",
+        base: Entity.self,
+        fields: AccessPackageSubjectFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let email: Field<String>
@@ -2255,7 +2263,7 @@ public struct AccessPackageSubjectFields: FieldSet {
     /// Present when the request expanded it (`expand("connectedOrganization")`).
     public let connectedOrganization: Field<ConnectedOrganization>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.email = Field("email")
@@ -2337,15 +2345,19 @@ public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
 
 /// The properties of a `AccessPackageSuggestion`, inherited ones included.
 public struct AccessPackageSuggestionFields: FieldSet {
-    public static let all = AccessPackageSuggestionFields()
-    public static let schema = ModelSchema("microsoft.graph.accessPackageSuggestion", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSuggestion",
+        base: Entity.self,
+        fields: AccessPackageSuggestionFields()
+    )
+
     public let id: Field<String>
     public let reasons: Field<[AccessPackageSuggestionReason]>
 
     /// Present when the request expanded it (`expand("accessPackage")`).
     public let accessPackage: Field<AvailableAccessPackage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.reasons = Field("reasons")
         self.accessPackage = Field("accessPackage")
@@ -2384,18 +2396,16 @@ public typealias AccessPackageSuggestionReason = Model<AccessPackageSuggestionRe
 
 /// The properties of a `AccessPackageSuggestionReason`, inherited ones included.
 public struct AccessPackageSuggestionReasonFields: FieldSet {
-    public static let all = AccessPackageSuggestionReasonFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestionReason",
         derived: [
             AccessPackageSuggestionRelatedPeopleBased.self,
             AccessPackageSuggestionSelfAssignmentHistoryBased.self,
         ],
-        fields: all
+        fields: AccessPackageSuggestionReasonFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2408,18 +2418,16 @@ public typealias AccessPackageSuggestionRelatedPeopleBased = Model<AccessPackage
 
 /// The properties of a `AccessPackageSuggestionRelatedPeopleBased`, inherited ones included.
 public struct AccessPackageSuggestionRelatedPeopleBasedFields: FieldSet {
-    public static let all = AccessPackageSuggestionRelatedPeopleBasedFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestionRelatedPeopleBased",
         base: AccessPackageSuggestionReason.self,
-        fields: all
+        fields: AccessPackageSuggestionRelatedPeopleBasedFields()
     )
 
     public let relatedPeople: Field<[Identity]>
     public let relatedPeopleAssignmentCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.relatedPeople = Field("relatedPeople")
         self.relatedPeopleAssignmentCount = Field("relatedPeopleAssignmentCount")
     }
@@ -2502,18 +2510,16 @@ public typealias AccessPackageSuggestionSelfAssignmentHistoryBased =
 
 /// The properties of a `AccessPackageSuggestionSelfAssignmentHistoryBased`, inherited ones included.
 public struct AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet {
-    public static let all = AccessPackageSuggestionSelfAssignmentHistoryBasedFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestionSelfAssignmentHistoryBased",
         base: AccessPackageSuggestionReason.self,
-        fields: all
+        fields: AccessPackageSuggestionSelfAssignmentHistoryBasedFields()
     )
 
     public let lastAssignmentDateTime: Field<Date>
     public let pastAssignmentCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.lastAssignmentDateTime = Field("lastAssignmentDateTime")
         self.pastAssignmentCount = Field("pastAssignmentCount")
     }
@@ -2527,12 +2533,10 @@ public typealias AccessPackageTextInputQuestion = Model<AccessPackageTextInputQu
 
 /// The properties of a `AccessPackageTextInputQuestion`, inherited ones included.
 public struct AccessPackageTextInputQuestionFields: FieldSet {
-    public static let all = AccessPackageTextInputQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageTextInputQuestion",
         base: AccessPackageQuestion.self,
-        fields: all
+        fields: AccessPackageTextInputQuestionFields()
     )
 
     public let id: Field<String>
@@ -2544,7 +2548,7 @@ public struct AccessPackageTextInputQuestionFields: FieldSet {
     public let isSingleLineQuestion: Field<Bool>
     public let regexPattern: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isAnswerEditable = Field("isAnswerEditable")
         self.isRequired = Field("isRequired")
@@ -2585,15 +2589,13 @@ public typealias AccessPackageUserDirectoryAttributeStore = Model<AccessPackageU
 
 /// The properties of a `AccessPackageUserDirectoryAttributeStore`, inherited ones included.
 public struct AccessPackageUserDirectoryAttributeStoreFields: FieldSet {
-    public static let all = AccessPackageUserDirectoryAttributeStoreFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageUserDirectoryAttributeStore",
         base: AccessPackageResourceAttributeDestination.self,
-        fields: all
+        fields: AccessPackageUserDirectoryAttributeStoreFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2607,15 +2609,13 @@ public typealias AccessReviewApplyAction = Model<AccessReviewApplyActionFields>
 
 /// The properties of a `AccessReviewApplyAction`, inherited ones included.
 public struct AccessReviewApplyActionFields: FieldSet {
-    public static let all = AccessReviewApplyActionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewApplyAction",
         derived: [DisableAndDeleteUserApplyAction.self, RemoveAccessApplyAction.self],
-        fields: all
+        fields: AccessReviewApplyActionFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2679,12 +2679,12 @@ public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefini
 
 /// The properties of a `AccessReviewHistoryDefinition`, inherited ones included.
 public struct AccessReviewHistoryDefinitionFields: FieldSet {
-    public static let all = AccessReviewHistoryDefinitionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewHistoryDefinition",
         base: Entity.self,
-        fields: all
+        fields: AccessReviewHistoryDefinitionFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<UserIdentity>
     public let createdDateTime: Field<Date>
@@ -2699,7 +2699,7 @@ public struct AccessReviewHistoryDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("instances")`).
     public let instances: Field<[AccessReviewHistoryInstance]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2748,12 +2748,12 @@ public typealias AccessReviewHistoryInstance = Model<AccessReviewHistoryInstance
 
 /// The properties of a `AccessReviewHistoryInstance`, inherited ones included.
 public struct AccessReviewHistoryInstanceFields: FieldSet {
-    public static let all = AccessReviewHistoryInstanceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewHistoryInstance",
         base: Entity.self,
-        fields: all
+        fields: AccessReviewHistoryInstanceFields()
     )
+
     public let id: Field<String>
     public let downloadUri: Field<String>
     public let expirationDateTime: Field<Date>
@@ -2763,7 +2763,7 @@ public struct AccessReviewHistoryInstanceFields: FieldSet {
     public let runDateTime: Field<Date>
     public let status: Field<AccessReviewHistoryStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.downloadUri = Field("downloadUri")
         self.expirationDateTime = Field("expirationDateTime")
@@ -2810,12 +2810,15 @@ public typealias AccessReviewHistoryScheduleSettings = Model<AccessReviewHistory
 
 /// The properties of a `AccessReviewHistoryScheduleSettings`, inherited ones included.
 public struct AccessReviewHistoryScheduleSettingsFields: FieldSet {
-    public static let all = AccessReviewHistoryScheduleSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewHistoryScheduleSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewHistoryScheduleSettings",
+        fields: AccessReviewHistoryScheduleSettingsFields()
+    )
+
     public let recurrence: Field<PatternedRecurrence>
     public let reportRange: Field<String>
 
-    public init() {
+    private init() {
         self.recurrence = Field("recurrence")
         self.reportRange = Field("reportRange")
     }
@@ -2849,12 +2852,10 @@ public typealias AccessReviewInactiveUsersQueryScope = Model<AccessReviewInactiv
 
 /// The properties of a `AccessReviewInactiveUsersQueryScope`, inherited ones included.
 public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
-    public static let all = AccessReviewInactiveUsersQueryScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInactiveUsersQueryScope",
         base: AccessReviewQueryScope.self,
-        fields: all
+        fields: AccessReviewInactiveUsersQueryScopeFields()
     )
 
     public let query: Field<String>
@@ -2862,7 +2863,7 @@ public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
     public let queryType: Field<String>
     public let inactiveDuration: Field<String>
 
-    public init() {
+    private init() {
         self.query = Field("query")
         self.queryRoot = Field("queryRoot")
         self.queryType = Field("queryType")
@@ -2878,8 +2879,12 @@ public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
 
 /// The properties of a `AccessReviewInstance`, inherited ones included.
 public struct AccessReviewInstanceFields: FieldSet {
-    public static let all = AccessReviewInstanceFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewInstance", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstance",
+        base: Entity.self,
+        fields: AccessReviewInstanceFields()
+    )
+
     public let id: Field<String>
     public let endDateTime: Field<Date>
     public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
@@ -2897,7 +2902,7 @@ public struct AccessReviewInstanceFields: FieldSet {
     /// Present when the request expanded it (`expand("stages")`).
     public let stages: Field<[AccessReviewStage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.fallbackReviewers = Field("fallbackReviewers")
@@ -2919,12 +2924,10 @@ public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDe
 
 /// The properties of a `AccessReviewInstanceDecisionItem`, inherited ones included.
 public struct AccessReviewInstanceDecisionItemFields: FieldSet {
-    public static let all = AccessReviewInstanceDecisionItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItem",
         base: Entity.self,
-        fields: all
+        fields: AccessReviewInstanceDecisionItemFields()
     )
 
     public let id: Field<String>
@@ -2945,7 +2948,7 @@ public struct AccessReviewInstanceDecisionItemFields: FieldSet {
     /// Present when the request expanded it (`expand("insights")`).
     public let insights: Field<[GovernanceInsight]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accessReviewId = Field("accessReviewId")
         self.appliedBy = Field("appliedBy")
@@ -2976,12 +2979,10 @@ public typealias AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyRe
 /// The properties of a `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`, inherited ones
 /// included.
 public struct AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields: FieldSet {
-    public static let all = AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: all
+        fields: AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields()
     )
 
     public let displayName: Field<String>
@@ -2990,7 +2991,7 @@ public struct AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResou
     public let accessPackageDisplayName: Field<String>
     public let accessPackageId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.type = Field("type")
@@ -3010,12 +3011,10 @@ public typealias AccessReviewInstanceDecisionItemAzureRoleResource =
 
 /// The properties of a `AccessReviewInstanceDecisionItemAzureRoleResource`, inherited ones included.
 public struct AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet {
-    public static let all = AccessReviewInstanceDecisionItemAzureRoleResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: all
+        fields: AccessReviewInstanceDecisionItemAzureRoleResourceFields()
     )
 
     public let displayName: Field<String>
@@ -3023,7 +3022,7 @@ public struct AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet 
     public let type: Field<String>
     public let scope: Field<AccessReviewInstanceDecisionItemResource>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.type = Field("type")
@@ -3103,8 +3102,6 @@ public typealias AccessReviewInstanceDecisionItemResource = Model<AccessReviewIn
 
 /// The properties of a `AccessReviewInstanceDecisionItemResource`, inherited ones included.
 public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
-    public static let all = AccessReviewInstanceDecisionItemResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemResource",
         derived: [
@@ -3112,14 +3109,14 @@ public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
             AccessReviewInstanceDecisionItemAzureRoleResource.self,
             AccessReviewInstanceDecisionItemServicePrincipalResource.self,
         ],
-        fields: all
+        fields: AccessReviewInstanceDecisionItemResourceFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.type = Field("type")
@@ -3137,12 +3134,10 @@ public typealias AccessReviewInstanceDecisionItemServicePrincipalResource =
 
 /// The properties of a `AccessReviewInstanceDecisionItemServicePrincipalResource`, inherited ones included.
 public struct AccessReviewInstanceDecisionItemServicePrincipalResourceFields: FieldSet {
-    public static let all = AccessReviewInstanceDecisionItemServicePrincipalResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: all
+        fields: AccessReviewInstanceDecisionItemServicePrincipalResourceFields()
     )
 
     public let displayName: Field<String>
@@ -3150,7 +3145,7 @@ public struct AccessReviewInstanceDecisionItemServicePrincipalResourceFields: Fi
     public let type: Field<String>
     public let appId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.type = Field("type")
@@ -3297,12 +3292,15 @@ public typealias AccessReviewNotificationRecipientItem = Model<AccessReviewNotif
 
 /// The properties of a `AccessReviewNotificationRecipientItem`, inherited ones included.
 public struct AccessReviewNotificationRecipientItemFields: FieldSet {
-    public static let all = AccessReviewNotificationRecipientItemFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewNotificationRecipientItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewNotificationRecipientItem",
+        fields: AccessReviewNotificationRecipientItemFields()
+    )
+
     public let notificationRecipientScope: Field<AccessReviewNotificationRecipientScope>
     public let notificationTemplateType: Field<String>
 
-    public init() {
+    private init() {
         self.notificationRecipientScope = Field("notificationRecipientScope")
         self.notificationTemplateType = Field("notificationTemplateType")
     }
@@ -3318,19 +3316,17 @@ public typealias AccessReviewNotificationRecipientQueryScope = Model<AccessRevie
 
 /// The properties of a `AccessReviewNotificationRecipientQueryScope`, inherited ones included.
 public struct AccessReviewNotificationRecipientQueryScopeFields: FieldSet {
-    public static let all = AccessReviewNotificationRecipientQueryScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewNotificationRecipientQueryScope",
         base: AccessReviewNotificationRecipientScope.self,
-        fields: all
+        fields: AccessReviewNotificationRecipientQueryScopeFields()
     )
 
     public let query: Field<String>
     public let queryRoot: Field<String>
     public let queryType: Field<String>
 
-    public init() {
+    private init() {
         self.query = Field("query")
         self.queryRoot = Field("queryRoot")
         self.queryType = Field("queryType")
@@ -3348,15 +3344,13 @@ public typealias AccessReviewNotificationRecipientScope = Model<AccessReviewNoti
 
 /// The properties of a `AccessReviewNotificationRecipientScope`, inherited ones included.
 public struct AccessReviewNotificationRecipientScopeFields: FieldSet {
-    public static let all = AccessReviewNotificationRecipientScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewNotificationRecipientScope",
         derived: [AccessReviewNotificationRecipientQueryScope.self],
-        fields: all
+        fields: AccessReviewNotificationRecipientScopeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3368,20 +3362,18 @@ public typealias AccessReviewQueryScope = Model<AccessReviewQueryScopeFields>
 
 /// The properties of a `AccessReviewQueryScope`, inherited ones included.
 public struct AccessReviewQueryScopeFields: FieldSet {
-    public static let all = AccessReviewQueryScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewQueryScope",
         base: AccessReviewScope.self,
         derived: [AccessReviewInactiveUsersQueryScope.self],
-        fields: all
+        fields: AccessReviewQueryScopeFields()
     )
 
     public let query: Field<String>
     public let queryRoot: Field<String>
     public let queryType: Field<String>
 
-    public init() {
+    private init() {
         self.query = Field("query")
         self.queryRoot = Field("queryRoot")
         self.queryType = Field("queryType")
@@ -3399,15 +3391,13 @@ public typealias AccessReviewRecommendationInsightSetting = Model<AccessReviewRe
 
 /// The properties of a `AccessReviewRecommendationInsightSetting`, inherited ones included.
 public struct AccessReviewRecommendationInsightSettingFields: FieldSet {
-    public static let all = AccessReviewRecommendationInsightSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewRecommendationInsightSetting",
         derived: [GroupPeerOutlierRecommendationInsightSettings.self, UserLastSignInRecommendationInsightSetting.self],
-        fields: all
+        fields: AccessReviewRecommendationInsightSettingFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3419,14 +3409,18 @@ public typealias AccessReviewReviewer = Model<AccessReviewReviewerFields>
 
 /// The properties of a `AccessReviewReviewer`, inherited ones included.
 public struct AccessReviewReviewerFields: FieldSet {
-    public static let all = AccessReviewReviewerFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewReviewer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewReviewer",
+        base: Entity.self,
+        fields: AccessReviewReviewerFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3459,13 +3453,16 @@ public typealias AccessReviewReviewerScope = Model<AccessReviewReviewerScopeFiel
 
 /// The properties of a `AccessReviewReviewerScope`, inherited ones included.
 public struct AccessReviewReviewerScopeFields: FieldSet {
-    public static let all = AccessReviewReviewerScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewReviewerScope", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewReviewerScope",
+        fields: AccessReviewReviewerScopeFields()
+    )
+
     public let query: Field<String>
     public let queryRoot: Field<String>
     public let queryType: Field<String>
 
-    public init() {
+    private init() {
         self.query = Field("query")
         self.queryRoot = Field("queryRoot")
         self.queryType = Field("queryType")
@@ -3480,12 +3477,10 @@ public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefi
 
 /// The properties of a `AccessReviewScheduleDefinition`, inherited ones included.
 public struct AccessReviewScheduleDefinitionFields: FieldSet {
-    public static let all = AccessReviewScheduleDefinitionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewScheduleDefinition",
         base: Entity.self,
-        fields: all
+        fields: AccessReviewScheduleDefinitionFields()
     )
 
     public let id: Field<String>
@@ -3507,7 +3502,7 @@ public struct AccessReviewScheduleDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("instances")`).
     public let instances: Field<[AccessReviewInstance]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalNotificationRecipients = Field("additionalNotificationRecipients")
         self.createdBy = Field("createdBy")
@@ -3605,8 +3600,11 @@ public typealias AccessReviewScheduleSettings = Model<AccessReviewScheduleSettin
 
 /// The properties of a `AccessReviewScheduleSettings`, inherited ones included.
 public struct AccessReviewScheduleSettingsFields: FieldSet {
-    public static let all = AccessReviewScheduleSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewScheduleSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewScheduleSettings",
+        fields: AccessReviewScheduleSettingsFields()
+    )
+
     public let applyActions: Field<[AccessReviewApplyAction]>
     public let autoApplyDecisionsEnabled: Field<Bool>
     public let decisionHistoriesForReviewersEnabled: Field<Bool>
@@ -3621,7 +3619,7 @@ public struct AccessReviewScheduleSettingsFields: FieldSet {
     public let recurrence: Field<PatternedRecurrence>
     public let reminderNotificationsEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.applyActions = Field("applyActions")
         self.autoApplyDecisionsEnabled = Field("autoApplyDecisionsEnabled")
         self.decisionHistoriesForReviewersEnabled = Field("decisionHistoriesForReviewersEnabled")
@@ -3646,15 +3644,13 @@ public typealias AccessReviewScope = Model<AccessReviewScopeFields>
 
 /// The properties of a `AccessReviewScope`, inherited ones included.
 public struct AccessReviewScopeFields: FieldSet {
-    public static let all = AccessReviewScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewScope",
         derived: [AccessReviewQueryScope.self, PrincipalResourceMembershipsScope.self],
-        fields: all
+        fields: AccessReviewScopeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3666,8 +3662,12 @@ public typealias AccessReviewSet = Model<AccessReviewSetFields>
 
 /// The properties of a `AccessReviewSet`, inherited ones included.
 public struct AccessReviewSetFields: FieldSet {
-    public static let all = AccessReviewSetFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewSet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewSet",
+        base: Entity.self,
+        fields: AccessReviewSetFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("definitions")`).
@@ -3676,7 +3676,7 @@ public struct AccessReviewSetFields: FieldSet {
     /// Present when the request expanded it (`expand("historyDefinitions")`).
     public let historyDefinitions: Field<[AccessReviewHistoryDefinition]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.definitions = Field("definitions")
         self.historyDefinitions = Field("historyDefinitions")
@@ -3726,8 +3726,12 @@ public typealias AccessReviewStage = Model<AccessReviewStageFields>
 
 /// The properties of a `AccessReviewStage`, inherited ones included.
 public struct AccessReviewStageFields: FieldSet {
-    public static let all = AccessReviewStageFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewStage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewStage",
+        base: Entity.self,
+        fields: AccessReviewStageFields()
+    )
+
     public let id: Field<String>
     public let endDateTime: Field<Date>
     public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
@@ -3738,7 +3742,7 @@ public struct AccessReviewStageFields: FieldSet {
     /// Present when the request expanded it (`expand("decisions")`).
     public let decisions: Field<[AccessReviewInstanceDecisionItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.fallbackReviewers = Field("fallbackReviewers")
@@ -3826,8 +3830,11 @@ public typealias AccessReviewStageSettings = Model<AccessReviewStageSettingsFiel
 
 /// The properties of a `AccessReviewStageSettings`, inherited ones included.
 public struct AccessReviewStageSettingsFields: FieldSet {
-    public static let all = AccessReviewStageSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.accessReviewStageSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewStageSettings",
+        fields: AccessReviewStageSettingsFields()
+    )
+
     public let decisionsThatWillMoveToNextStage: Field<[String]>
     public let dependsOn: Field<[String]>
     public let durationInDays: Field<Int32>
@@ -3837,7 +3844,7 @@ public struct AccessReviewStageSettingsFields: FieldSet {
     public let reviewers: Field<[AccessReviewReviewerScope]>
     public let stageId: Field<String>
 
-    public init() {
+    private init() {
         self.decisionsThatWillMoveToNextStage = Field("decisionsThatWillMoveToNextStage")
         self.dependsOn = Field("dependsOn")
         self.durationInDays = Field("durationInDays")
@@ -3859,17 +3866,15 @@ public typealias AccountTargetContent = Model<AccountTargetContentFields>
 
 /// The properties of a `AccountTargetContent`, inherited ones included.
 public struct AccountTargetContentFields: FieldSet {
-    public static let all = AccountTargetContentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.accountTargetContent",
         derived: [AddressBookAccountTargetContent.self, IncludeAllAccountTargetContent.self],
-        fields: all
+        fields: AccountTargetContentFields()
     )
 
     public let type: Field<AccountTargetContentType>
 
-    public init() {
+    private init() {
         self.type = Field("type")
     }
 }
@@ -3900,13 +3905,12 @@ public typealias ActionItem = Model<ActionItemFields>
 
 /// The properties of a `ActionItem`, inherited ones included.
 public struct ActionItemFields: FieldSet {
-    public static let all = ActionItemFields()
-    public static let schema = ModelSchema("microsoft.graph.actionItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.actionItem", fields: ActionItemFields())
     public let ownerDisplayName: Field<String>
     public let text: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.ownerDisplayName = Field("ownerDisplayName")
         self.text = Field("text")
         self.title = Field("title")
@@ -3923,17 +3927,15 @@ public typealias ActionResultPart = Model<ActionResultPartFields>
 
 /// The properties of a `ActionResultPart`, inherited ones included.
 public struct ActionResultPartFields: FieldSet {
-    public static let all = ActionResultPartFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.actionResultPart",
         derived: [AadUserConversationMemberResult.self],
-        fields: all
+        fields: ActionResultPartFields()
     )
 
     public let error: Field<PublicError>
 
-    public init() {
+    private init() {
         self.error = Field("error")
     }
 }
@@ -3970,14 +3972,18 @@ public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 
 /// The properties of a `ActivitiesContainer`, inherited ones included.
 public struct ActivitiesContainerFields: FieldSet {
-    public static let all = ActivitiesContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.activitiesContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.activitiesContainer",
+        base: Entity.self,
+        fields: ActivitiesContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("contentActivities")`).
     public let contentActivities: Field<[ContentActivity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentActivities = Field("contentActivities")
     }
@@ -4017,12 +4023,12 @@ public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFi
 
 /// The properties of a `ActivityBasedTimeoutPolicy`, inherited ones included.
 public struct ActivityBasedTimeoutPolicyFields: FieldSet {
-    public static let all = ActivityBasedTimeoutPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.activityBasedTimeoutPolicy",
         base: StsPolicy.self,
-        fields: all
+        fields: ActivityBasedTimeoutPolicyFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -4033,7 +4039,7 @@ public struct ActivityBasedTimeoutPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4198,8 +4204,12 @@ public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 
 /// The properties of a `ActivityHistoryItem`, inherited ones included.
 public struct ActivityHistoryItemFields: FieldSet {
-    public static let all = ActivityHistoryItemFields()
-    public static let schema = ModelSchema("microsoft.graph.activityHistoryItem", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.activityHistoryItem",
+        base: Entity.self,
+        fields: ActivityHistoryItemFields()
+    )
+
     public let id: Field<String>
     public let activeDurationSeconds: Field<Int32>
     public let createdDateTime: Field<Date>
@@ -4213,7 +4223,7 @@ public struct ActivityHistoryItemFields: FieldSet {
     /// Present when the request expanded it (`expand("activity")`).
     public let activity: Field<UserActivity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeDurationSeconds = Field("activeDurationSeconds")
         self.createdDateTime = Field("createdDateTime")
@@ -4258,11 +4268,10 @@ public typealias ActivityMetadata = Model<ActivityMetadataFields>
 
 /// The properties of a `ActivityMetadata`, inherited ones included.
 public struct ActivityMetadataFields: FieldSet {
-    public static let all = ActivityMetadataFields()
-    public static let schema = ModelSchema("microsoft.graph.activityMetadata", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.activityMetadata", fields: ActivityMetadataFields())
     public let activity: Field<UserActivityType>
 
-    public init() {
+    private init() {
         self.activity = Field("activity")
     }
 }
@@ -4293,13 +4302,12 @@ public typealias AddIn = Model<AddInFields>
 
 /// The properties of a `AddIn`, inherited ones included.
 public struct AddInFields: FieldSet {
-    public static let all = AddInFields()
-    public static let schema = ModelSchema("microsoft.graph.addIn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.addIn", fields: AddInFields())
     public let id: Field<String>
     public let properties: Field<[KeyValue]>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.type = Field("type")
@@ -4314,12 +4322,10 @@ public typealias AddLargeGalleryViewOperation = Model<AddLargeGalleryViewOperati
 
 /// The properties of a `AddLargeGalleryViewOperation`, inherited ones included.
 public struct AddLargeGalleryViewOperationFields: FieldSet {
-    public static let all = AddLargeGalleryViewOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.addLargeGalleryViewOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: AddLargeGalleryViewOperationFields()
     )
 
     public let id: Field<String>
@@ -4327,7 +4333,7 @@ public struct AddLargeGalleryViewOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -4363,18 +4369,16 @@ public typealias AddressBookAccountTargetContent = Model<AddressBookAccountTarge
 
 /// The properties of a `AddressBookAccountTargetContent`, inherited ones included.
 public struct AddressBookAccountTargetContentFields: FieldSet {
-    public static let all = AddressBookAccountTargetContentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.addressBookAccountTargetContent",
         base: AccountTargetContent.self,
-        fields: all
+        fields: AddressBookAccountTargetContentFields()
     )
 
     public let type: Field<AccountTargetContentType>
     public let accountTargetEmails: Field<[String]>
 
-    public init() {
+    private init() {
         self.type = Field("type")
         self.accountTargetEmails = Field("accountTargetEmails")
     }
@@ -4388,8 +4392,7 @@ public typealias AdhocCall = Model<AdhocCallFields>
 
 /// The properties of a `AdhocCall`, inherited ones included.
 public struct AdhocCallFields: FieldSet {
-    public static let all = AdhocCallFields()
-    public static let schema = ModelSchema("microsoft.graph.adhocCall", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.adhocCall", base: Entity.self, fields: AdhocCallFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("recordings")`).
@@ -4398,7 +4401,7 @@ public struct AdhocCallFields: FieldSet {
     /// Present when the request expanded it (`expand("transcripts")`).
     public let transcripts: Field<[CallTranscript]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.recordings = Field("recordings")
         self.transcripts = Field("transcripts")
@@ -4487,8 +4490,7 @@ public typealias Admin = Model<AdminFields>
 
 /// The properties of a `Admin`, inherited ones included.
 public struct AdminFields: FieldSet {
-    public static let all = AdminFields()
-    public static let schema = ModelSchema("microsoft.graph.admin", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.admin", fields: AdminFields())
 
     /// Present when the request expanded it (`expand("configurationManagement")`).
     public let configurationManagement: Field<ConfigurationManagement>
@@ -4517,7 +4519,7 @@ public struct AdminFields: FieldSet {
     /// Present when the request expanded it (`expand("teams")`).
     public let teams: Field<TeamsAdministrationTeamsAdminRoot>
 
-    public init() {
+    private init() {
         self.configurationManagement = Field("configurationManagement")
         self.edge = Field("edge")
         self.exchange = Field("exchange")
@@ -4538,8 +4540,12 @@ public typealias AdminConsentRequestPolicy = Model<AdminConsentRequestPolicyFiel
 
 /// The properties of a `AdminConsentRequestPolicy`, inherited ones included.
 public struct AdminConsentRequestPolicyFields: FieldSet {
-    public static let all = AdminConsentRequestPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.adminConsentRequestPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.adminConsentRequestPolicy",
+        base: Entity.self,
+        fields: AdminConsentRequestPolicyFields()
+    )
+
     public let id: Field<String>
     public let isEnabled: Field<Bool>
     public let notifyReviewers: Field<Bool>
@@ -4548,7 +4554,7 @@ public struct AdminConsentRequestPolicyFields: FieldSet {
     public let reviewers: Field<[AccessReviewReviewerScope]>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isEnabled = Field("isEnabled")
         self.notifyReviewers = Field("notifyReviewers")
@@ -4587,14 +4593,18 @@ public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
 
 /// The properties of a `AdminMicrosoft365Apps`, inherited ones included.
 public struct AdminMicrosoft365AppsFields: FieldSet {
-    public static let all = AdminMicrosoft365AppsFields()
-    public static let schema = ModelSchema("microsoft.graph.adminMicrosoft365Apps", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.adminMicrosoft365Apps",
+        base: Entity.self,
+        fields: AdminMicrosoft365AppsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("installationOptions")`).
     public let installationOptions: Field<M365AppsInstallationOptions>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.installationOptions = Field("installationOptions")
     }
@@ -4633,12 +4643,16 @@ public typealias AdminReportSettings = Model<AdminReportSettingsFields>
 
 /// The properties of a `AdminReportSettings`, inherited ones included.
 public struct AdminReportSettingsFields: FieldSet {
-    public static let all = AdminReportSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.adminReportSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.adminReportSettings",
+        base: Entity.self,
+        fields: AdminReportSettingsFields()
+    )
+
     public let id: Field<String>
     public let displayConcealedNames: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayConcealedNames = Field("displayConcealedNames")
     }
@@ -4732,12 +4746,12 @@ public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 
 /// The properties of a `AdministrativeUnit`, inherited ones included.
 public struct AdministrativeUnitFields: FieldSet {
-    public static let all = AdministrativeUnitFields()
     public static let schema = ModelSchema(
         "microsoft.graph.administrativeUnit",
         base: DirectoryObject.self,
-        fields: all
+        fields: AdministrativeUnitFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -4757,7 +4771,7 @@ public struct AdministrativeUnitFields: FieldSet {
     /// Present when the request expanded it (`expand("scopedRoleMembers")`).
     public let scopedRoleMembers: Field<[ScopedRoleMembership]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4941,8 +4955,12 @@ public typealias AgentIdentity = Model<AgentIdentityFields>
 
 /// The properties of a `AgentIdentity`, inherited ones included.
 public struct AgentIdentityFields: FieldSet {
-    public static let all = AgentIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.agentIdentity", base: ServicePrincipal.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.agentIdentity",
+        base: ServicePrincipal.self,
+        fields: AgentIdentityFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let accountEnabled: Field<Bool>
@@ -5047,7 +5065,7 @@ public struct AgentIdentityFields: FieldSet {
     /// Present when the request expanded it (`expand("sponsors")`).
     public let sponsors: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.accountEnabled = Field("accountEnabled")
@@ -5118,12 +5136,12 @@ public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
 
 /// The properties of a `AgentIdentityBlueprint`, inherited ones included.
 public struct AgentIdentityBlueprintFields: FieldSet {
-    public static let all = AgentIdentityBlueprintFields()
     public static let schema = ModelSchema(
         "microsoft.graph.agentIdentityBlueprint",
         base: Application.self,
-        fields: all
+        fields: AgentIdentityBlueprintFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let addIns: Field<[AddIn]>
@@ -5204,7 +5222,7 @@ public struct AgentIdentityBlueprintFields: FieldSet {
     /// Present when the request expanded it (`expand("sponsors")`).
     public let sponsors: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.addIns = Field("addIns")
@@ -5270,12 +5288,10 @@ public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintP
 
 /// The properties of a `AgentIdentityBlueprintPrincipal`, inherited ones included.
 public struct AgentIdentityBlueprintPrincipalFields: FieldSet {
-    public static let all = AgentIdentityBlueprintPrincipalFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.agentIdentityBlueprintPrincipal",
         base: ServicePrincipal.self,
-        fields: all
+        fields: AgentIdentityBlueprintPrincipalFields()
     )
 
     public let id: Field<String>
@@ -5377,7 +5393,7 @@ public struct AgentIdentityBlueprintPrincipalFields: FieldSet {
     /// Present when the request expanded it (`expand("sponsors")`).
     public let sponsors: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.accountEnabled = Field("accountEnabled")
@@ -6329,8 +6345,7 @@ public typealias AgentUser = Model<AgentUserFields>
 
 /// The properties of a `AgentUser`, inherited ones included.
 public struct AgentUserFields: FieldSet {
-    public static let all = AgentUserFields()
-    public static let schema = ModelSchema("microsoft.graph.agentUser", base: User.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.agentUser", base: User.self, fields: AgentUserFields())
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let aboutMe: Field<String>
@@ -6581,7 +6596,7 @@ public struct AgentUserFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.aboutMe = Field("aboutMe")
@@ -7408,13 +7423,12 @@ public typealias AggregationOption = Model<AggregationOptionFields>
 
 /// The properties of a `AggregationOption`, inherited ones included.
 public struct AggregationOptionFields: FieldSet {
-    public static let all = AggregationOptionFields()
-    public static let schema = ModelSchema("microsoft.graph.aggregationOption", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.aggregationOption", fields: AggregationOptionFields())
     public let bucketDefinition: Field<BucketAggregationDefinition>
     public let field: Field<String>
     public let size: Field<Int32>
 
-    public init() {
+    private init() {
         self.bucketDefinition = Field("bucketDefinition")
         self.field = Field("field")
         self.size = Field("size")
@@ -7429,8 +7443,7 @@ public typealias Agreement = Model<AgreementFields>
 
 /// The properties of a `Agreement`, inherited ones included.
 public struct AgreementFields: FieldSet {
-    public static let all = AgreementFields()
-    public static let schema = ModelSchema("microsoft.graph.agreement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.agreement", base: Entity.self, fields: AgreementFields())
     public let id: Field<String>
     public let displayName: Field<String>
     public let isPerDeviceAcceptanceRequired: Field<Bool>
@@ -7447,7 +7460,7 @@ public struct AgreementFields: FieldSet {
     /// Present when the request expanded it (`expand("files")`).
     public let files: Field<[AgreementFileLocalization]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isPerDeviceAcceptanceRequired = Field("isPerDeviceAcceptanceRequired")
@@ -7468,8 +7481,12 @@ public typealias AgreementAcceptance = Model<AgreementAcceptanceFields>
 
 /// The properties of a `AgreementAcceptance`, inherited ones included.
 public struct AgreementAcceptanceFields: FieldSet {
-    public static let all = AgreementAcceptanceFields()
-    public static let schema = ModelSchema("microsoft.graph.agreementAcceptance", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementAcceptance",
+        base: Entity.self,
+        fields: AgreementAcceptanceFields()
+    )
+
     public let id: Field<String>
     public let agreementFileId: Field<String>
     public let agreementId: Field<String>
@@ -7485,7 +7502,7 @@ public struct AgreementAcceptanceFields: FieldSet {
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.agreementFileId = Field("agreementFileId")
         self.agreementId = Field("agreementId")
@@ -7544,12 +7561,10 @@ public typealias AgreementFile = Model<AgreementFileFields>
 
 /// The properties of a `AgreementFile`, inherited ones included.
 public struct AgreementFileFields: FieldSet {
-    public static let all = AgreementFileFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFile",
         base: AgreementFileProperties.self,
-        fields: all
+        fields: AgreementFileFields()
     )
 
     public let id: Field<String>
@@ -7564,7 +7579,7 @@ public struct AgreementFileFields: FieldSet {
     /// Present when the request expanded it (`expand("localizations")`).
     public let localizations: Field<[AgreementFileLocalization]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -7585,11 +7600,10 @@ public typealias AgreementFileData = Model<AgreementFileDataFields>
 
 /// The properties of a `AgreementFileData`, inherited ones included.
 public struct AgreementFileDataFields: FieldSet {
-    public static let all = AgreementFileDataFields()
-    public static let schema = ModelSchema("microsoft.graph.agreementFileData", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.agreementFileData", fields: AgreementFileDataFields())
     public let data: Field<Data>
 
-    public init() {
+    private init() {
         self.data = Field("data")
     }
 }
@@ -7602,12 +7616,10 @@ public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFiel
 
 /// The properties of a `AgreementFileLocalization`, inherited ones included.
 public struct AgreementFileLocalizationFields: FieldSet {
-    public static let all = AgreementFileLocalizationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileLocalization",
         base: AgreementFileProperties.self,
-        fields: all
+        fields: AgreementFileLocalizationFields()
     )
 
     public let id: Field<String>
@@ -7622,7 +7634,7 @@ public struct AgreementFileLocalizationFields: FieldSet {
     /// Present when the request expanded it (`expand("versions")`).
     public let versions: Field<[AgreementFileVersion]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -7669,13 +7681,11 @@ public typealias AgreementFileProperties = Model<AgreementFilePropertiesFields>
 
 /// The properties of a `AgreementFileProperties`, inherited ones included.
 public struct AgreementFilePropertiesFields: FieldSet {
-    public static let all = AgreementFilePropertiesFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileProperties",
         base: Entity.self,
         derived: [AgreementFile.self, AgreementFileLocalization.self, AgreementFileVersion.self],
-        fields: all
+        fields: AgreementFilePropertiesFields()
     )
 
     public let id: Field<String>
@@ -7687,7 +7697,7 @@ public struct AgreementFilePropertiesFields: FieldSet {
     public let isMajorVersion: Field<Bool>
     public let language: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -7753,12 +7763,10 @@ public typealias AgreementFileVersion = Model<AgreementFileVersionFields>
 
 /// The properties of a `AgreementFileVersion`, inherited ones included.
 public struct AgreementFileVersionFields: FieldSet {
-    public static let all = AgreementFileVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileVersion",
         base: AgreementFileProperties.self,
-        fields: all
+        fields: AgreementFileVersionFields()
     )
 
     public let id: Field<String>
@@ -7770,7 +7778,7 @@ public struct AgreementFileVersionFields: FieldSet {
     public let isMajorVersion: Field<Bool>
     public let language: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -7844,14 +7852,18 @@ public typealias AiAgentInfo = Model<AiAgentInfoFields>
 
 /// The properties of a `AiAgentInfo`, inherited ones included.
 public struct AiAgentInfoFields: FieldSet {
-    public static let all = AiAgentInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.aiAgentInfo", base: AiInteractionEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiAgentInfo",
+        base: AiInteractionEntity.self,
+        fields: AiAgentInfoFields()
+    )
+
     public let identifier: Field<String>
     public let name: Field<String>
     public let version: Field<String>
     public let blueprintId: Field<String>
 
-    public init() {
+    private init() {
         self.identifier = Field("identifier")
         self.name = Field("name")
         self.version = Field("version")
@@ -7867,8 +7879,12 @@ public typealias AiInteraction = Model<AiInteractionFields>
 
 /// The properties of a `AiInteraction`, inherited ones included.
 public struct AiInteractionFields: FieldSet {
-    public static let all = AiInteractionFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteraction", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteraction",
+        base: Entity.self,
+        fields: AiInteractionFields()
+    )
+
     public let id: Field<String>
     public let appClass: Field<String>
     public let attachments: Field<[AiInteractionAttachment]>
@@ -7885,7 +7901,7 @@ public struct AiInteractionFields: FieldSet {
     public let requestId: Field<String>
     public let sessionId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appClass = Field("appClass")
         self.attachments = Field("attachments")
@@ -7912,15 +7928,18 @@ public typealias AiInteractionAttachment = Model<AiInteractionAttachmentFields>
 
 /// The properties of a `AiInteractionAttachment`, inherited ones included.
 public struct AiInteractionAttachmentFields: FieldSet {
-    public static let all = AiInteractionAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionAttachment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionAttachment",
+        fields: AiInteractionAttachmentFields()
+    )
+
     public let attachmentId: Field<String>
     public let content: Field<String>
     public let contentType: Field<String>
     public let contentUrl: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.attachmentId = Field("attachmentId")
         self.content = Field("content")
         self.contentType = Field("contentType")
@@ -7937,13 +7956,12 @@ public typealias AiInteractionContext = Model<AiInteractionContextFields>
 
 /// The properties of a `AiInteractionContext`, inherited ones included.
 public struct AiInteractionContextFields: FieldSet {
-    public static let all = AiInteractionContextFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionContext", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionContext", fields: AiInteractionContextFields())
     public let contextReference: Field<String>
     public let contextType: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.contextReference = Field("contextReference")
         self.contextType = Field("contextType")
         self.displayName = Field("displayName")
@@ -7958,19 +7976,17 @@ public typealias AiInteractionEntity = Model<AiInteractionEntityFields>
 
 /// The properties of a `AiInteractionEntity`, inherited ones included.
 public struct AiInteractionEntityFields: FieldSet {
-    public static let all = AiInteractionEntityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionEntity",
         derived: [AiAgentInfo.self, AiInteractionPlugin.self],
-        fields: all
+        fields: AiInteractionEntityFields()
     )
 
     public let identifier: Field<String>
     public let name: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.identifier = Field("identifier")
         self.name = Field("name")
         self.version = Field("version")
@@ -7985,11 +8001,15 @@ public typealias AiInteractionHistory = Model<AiInteractionHistoryFields>
 
 /// The properties of a `AiInteractionHistory`, inherited ones included.
 public struct AiInteractionHistoryFields: FieldSet {
-    public static let all = AiInteractionHistoryFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionHistory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionHistory",
+        base: Entity.self,
+        fields: AiInteractionHistoryFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8032,13 +8052,12 @@ public typealias AiInteractionLink = Model<AiInteractionLinkFields>
 
 /// The properties of a `AiInteractionLink`, inherited ones included.
 public struct AiInteractionLinkFields: FieldSet {
-    public static let all = AiInteractionLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionLink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionLink", fields: AiInteractionLinkFields())
     public let displayName: Field<String>
     public let linkType: Field<String>
     public let linkUrl: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.linkType = Field("linkType")
         self.linkUrl = Field("linkUrl")
@@ -8053,13 +8072,12 @@ public typealias AiInteractionMention = Model<AiInteractionMentionFields>
 
 /// The properties of a `AiInteractionMention`, inherited ones included.
 public struct AiInteractionMentionFields: FieldSet {
-    public static let all = AiInteractionMentionFields()
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionMention", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionMention", fields: AiInteractionMentionFields())
     public let mentioned: Field<AiInteractionMentionedIdentitySet>
     public let mentionId: Field<Int32>
     public let mentionText: Field<String>
 
-    public init() {
+    private init() {
         self.mentioned = Field("mentioned")
         self.mentionId = Field("mentionId")
         self.mentionText = Field("mentionText")
@@ -8074,12 +8092,10 @@ public typealias AiInteractionMentionedIdentitySet = Model<AiInteractionMentione
 
 /// The properties of a `AiInteractionMentionedIdentitySet`, inherited ones included.
 public struct AiInteractionMentionedIdentitySetFields: FieldSet {
-    public static let all = AiInteractionMentionedIdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionMentionedIdentitySet",
         base: IdentitySet.self,
-        fields: all
+        fields: AiInteractionMentionedIdentitySetFields()
     )
 
     public let application: Field<Identity>
@@ -8088,7 +8104,7 @@ public struct AiInteractionMentionedIdentitySetFields: FieldSet {
     public let conversation: Field<TeamworkConversationIdentity>
     public let tag: Field<TeamworkTagIdentity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -8105,19 +8121,17 @@ public typealias AiInteractionPlugin = Model<AiInteractionPluginFields>
 
 /// The properties of a `AiInteractionPlugin`, inherited ones included.
 public struct AiInteractionPluginFields: FieldSet {
-    public static let all = AiInteractionPluginFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionPlugin",
         base: AiInteractionEntity.self,
-        fields: all
+        fields: AiInteractionPluginFields()
     )
 
     public let identifier: Field<String>
     public let name: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.identifier = Field("identifier")
         self.name = Field("name")
         self.version = Field("version")
@@ -8165,14 +8179,18 @@ public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
 
 /// The properties of a `AiOnlineMeeting`, inherited ones included.
 public struct AiOnlineMeetingFields: FieldSet {
-    public static let all = AiOnlineMeetingFields()
-    public static let schema = ModelSchema("microsoft.graph.aiOnlineMeeting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiOnlineMeeting",
+        base: Entity.self,
+        fields: AiOnlineMeetingFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("aiInsights")`).
     public let aiInsights: Field<[CallAiInsight]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.aiInsights = Field("aiInsights")
     }
@@ -8212,8 +8230,7 @@ public typealias AiUser = Model<AiUserFields>
 
 /// The properties of a `AiUser`, inherited ones included.
 public struct AiUserFields: FieldSet {
-    public static let all = AiUserFields()
-    public static let schema = ModelSchema("microsoft.graph.aiUser", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.aiUser", base: Entity.self, fields: AiUserFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("interactionHistory")`).
@@ -8222,7 +8239,7 @@ public struct AiUserFields: FieldSet {
     /// Present when the request expanded it (`expand("onlineMeetings")`).
     public let onlineMeetings: Field<[AiOnlineMeeting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.interactionHistory = Field("interactionHistory")
         self.onlineMeetings = Field("onlineMeetings")
@@ -8270,11 +8287,10 @@ public typealias AirPrintSettings = Model<AirPrintSettingsFields>
 
 /// The properties of a `AirPrintSettings`, inherited ones included.
 public struct AirPrintSettingsFields: FieldSet {
-    public static let all = AirPrintSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.airPrintSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.airPrintSettings", fields: AirPrintSettingsFields())
     public let incompatiblePrinters: Field<IncompatiblePrinterSettings>
 
-    public init() {
+    private init() {
         self.incompatiblePrinters = Field("incompatiblePrinters")
     }
 }
@@ -8287,12 +8303,15 @@ public typealias AkamaiAttackGroupActionModel = Model<AkamaiAttackGroupActionMod
 
 /// The properties of a `AkamaiAttackGroupActionModel`, inherited ones included.
 public struct AkamaiAttackGroupActionModelFields: FieldSet {
-    public static let all = AkamaiAttackGroupActionModelFields()
-    public static let schema = ModelSchema("microsoft.graph.akamaiAttackGroupActionModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiAttackGroupActionModel",
+        fields: AkamaiAttackGroupActionModelFields()
+    )
+
     public let action: Field<String>
     public let group: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.group = Field("group")
     }
@@ -8306,13 +8325,15 @@ public typealias AkamaiCustomRuleModel = Model<AkamaiCustomRuleModelFields>
 
 /// The properties of a `AkamaiCustomRuleModel`, inherited ones included.
 public struct AkamaiCustomRuleModelFields: FieldSet {
-    public static let all = AkamaiCustomRuleModelFields()
-    public static let schema = ModelSchema("microsoft.graph.akamaiCustomRuleModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiCustomRuleModel",
+        fields: AkamaiCustomRuleModelFields()
+    )
     public let action: Field<String>
     public let name: Field<String>
     public let ruleId: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.name = Field("name")
         self.ruleId = Field("ruleId")
@@ -8327,12 +8348,14 @@ public typealias AkamaiRapidRulesModel = Model<AkamaiRapidRulesModelFields>
 
 /// The properties of a `AkamaiRapidRulesModel`, inherited ones included.
 public struct AkamaiRapidRulesModelFields: FieldSet {
-    public static let all = AkamaiRapidRulesModelFields()
-    public static let schema = ModelSchema("microsoft.graph.akamaiRapidRulesModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiRapidRulesModel",
+        fields: AkamaiRapidRulesModelFields()
+    )
     public let defaultAction: Field<String>
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.defaultAction = Field("defaultAction")
         self.isEnabled = Field("isEnabled")
     }
@@ -8346,12 +8369,10 @@ public typealias AkamaiVerifiedDetailsModel = Model<AkamaiVerifiedDetailsModelFi
 
 /// The properties of a `AkamaiVerifiedDetailsModel`, inherited ones included.
 public struct AkamaiVerifiedDetailsModelFields: FieldSet {
-    public static let all = AkamaiVerifiedDetailsModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiVerifiedDetailsModel",
         base: WebApplicationFirewallVerifiedDetails.self,
-        fields: all
+        fields: AkamaiVerifiedDetailsModelFields()
     )
 
     public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
@@ -8359,7 +8380,7 @@ public struct AkamaiVerifiedDetailsModelFields: FieldSet {
     public let activeCustomRules: Field<[AkamaiCustomRuleModel]>
     public let rapidRules: Field<AkamaiRapidRulesModel>
 
-    public init() {
+    private init() {
         self.dnsConfiguration = Field("dnsConfiguration")
         self.activeAttackGroups = Field("activeAttackGroups")
         self.activeCustomRules = Field("activeCustomRules")
@@ -8376,12 +8397,10 @@ public typealias AkamaiWebApplicationFirewallProvider = Model<AkamaiWebApplicati
 
 /// The properties of a `AkamaiWebApplicationFirewallProvider`, inherited ones included.
 public struct AkamaiWebApplicationFirewallProviderFields: FieldSet {
-    public static let all = AkamaiWebApplicationFirewallProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiWebApplicationFirewallProvider",
         base: WebApplicationFirewallProvider.self,
-        fields: all
+        fields: AkamaiWebApplicationFirewallProviderFields()
     )
 
     public let id: Field<String>
@@ -8391,7 +8410,7 @@ public struct AkamaiWebApplicationFirewallProviderFields: FieldSet {
     public let clientToken: Field<String>
     public let hostPrefix: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.accessToken = Field("accessToken")
@@ -8443,11 +8462,10 @@ public typealias Album = Model<AlbumFields>
 
 /// The properties of a `Album`, inherited ones included.
 public struct AlbumFields: FieldSet {
-    public static let all = AlbumFields()
-    public static let schema = ModelSchema("microsoft.graph.album", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.album", fields: AlbumFields())
     public let coverImageItemId: Field<String>
 
-    public init() {
+    private init() {
         self.coverImageItemId = Field("coverImageItemId")
     }
 }
@@ -8460,8 +8478,7 @@ public typealias Alert = Model<AlertFields>
 
 /// The properties of a `Alert`, inherited ones included.
 public struct AlertFields: FieldSet {
-    public static let all = AlertFields()
-    public static let schema = ModelSchema("microsoft.graph.alert", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alert", base: Entity.self, fields: AlertFields())
     public let id: Field<String>
     public let activityGroupName: Field<String>
     public let alertDetections: Field<[AlertDetection]>
@@ -8503,7 +8520,7 @@ public struct AlertFields: FieldSet {
     public let vendorInformation: Field<SecurityVendorInformation>
     public let vulnerabilityStates: Field<[VulnerabilityState]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activityGroupName = Field("activityGroupName")
         self.alertDetections = Field("alertDetections")
@@ -8555,13 +8572,12 @@ public typealias AlertDetection = Model<AlertDetectionFields>
 
 /// The properties of a `AlertDetection`, inherited ones included.
 public struct AlertDetectionFields: FieldSet {
-    public static let all = AlertDetectionFields()
-    public static let schema = ModelSchema("microsoft.graph.alertDetection", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alertDetection", fields: AlertDetectionFields())
     public let detectionType: Field<String>
     public let method: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.detectionType = Field("detectionType")
         self.method = Field("method")
         self.name = Field("name")
@@ -8602,8 +8618,7 @@ public typealias AlertHistoryState = Model<AlertHistoryStateFields>
 
 /// The properties of a `AlertHistoryState`, inherited ones included.
 public struct AlertHistoryStateFields: FieldSet {
-    public static let all = AlertHistoryStateFields()
-    public static let schema = ModelSchema("microsoft.graph.alertHistoryState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alertHistoryState", fields: AlertHistoryStateFields())
     public let appId: Field<String>
     public let assignedTo: Field<String>
     public let comments: Field<[String]>
@@ -8612,7 +8627,7 @@ public struct AlertHistoryStateFields: FieldSet {
     public let updatedDateTime: Field<Date>
     public let user: Field<String>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
         self.assignedTo = Field("assignedTo")
         self.comments = Field("comments")
@@ -8699,13 +8714,12 @@ public typealias AlertTrigger = Model<AlertTriggerFields>
 
 /// The properties of a `AlertTrigger`, inherited ones included.
 public struct AlertTriggerFields: FieldSet {
-    public static let all = AlertTriggerFields()
-    public static let schema = ModelSchema("microsoft.graph.alertTrigger", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alertTrigger", fields: AlertTriggerFields())
     public let name: Field<String>
     public let type: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.type = Field("type")
         self.value = Field("value")
@@ -8720,15 +8734,15 @@ public typealias AllAllowedScopes = Model<AllAllowedScopesFields>
 
 /// The properties of a `AllAllowedScopes`, inherited ones included.
 public struct AllAllowedScopesFields: FieldSet {
-    public static let all = AllAllowedScopesFields()
     public static let schema = ModelSchema(
         "microsoft.graph.allAllowedScopes",
         base: InheritableScopes.self,
-        fields: all
+        fields: AllAllowedScopesFields()
     )
+
     public let kind: Field<ScopeCollectionKind>
 
-    public init() {
+    private init() {
         self.kind = Field("kind")
     }
 }
@@ -8741,15 +8755,13 @@ public typealias AllDeviceRegistrationMembership = Model<AllDeviceRegistrationMe
 
 /// The properties of a `AllDeviceRegistrationMembership`, inherited ones included.
 public struct AllDeviceRegistrationMembershipFields: FieldSet {
-    public static let all = AllDeviceRegistrationMembershipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.allDeviceRegistrationMembership",
         base: DeviceRegistrationMembership.self,
-        fields: all
+        fields: AllDeviceRegistrationMembershipFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8761,15 +8773,13 @@ public typealias AllDevicesAssignmentTarget = Model<AllDevicesAssignmentTargetFi
 
 /// The properties of a `AllDevicesAssignmentTarget`, inherited ones included.
 public struct AllDevicesAssignmentTargetFields: FieldSet {
-    public static let all = AllDevicesAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.allDevicesAssignmentTarget",
         base: DeviceAndAppManagementAssignmentTarget.self,
-        fields: all
+        fields: AllDevicesAssignmentTargetFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8781,11 +8791,15 @@ public typealias AllDomains = Model<AllDomainsFields>
 
 /// The properties of a `AllDomains`, inherited ones included.
 public struct AllDomainsFields: FieldSet {
-    public static let all = AllDomainsFields()
-    public static let schema = ModelSchema("microsoft.graph.allDomains", base: ValidatingDomains.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.allDomains",
+        base: ValidatingDomains.self,
+        fields: AllDomainsFields()
+    )
+
     public let rootDomains: Field<RootDomains>
 
-    public init() {
+    private init() {
         self.rootDomains = Field("rootDomains")
     }
 }
@@ -8798,15 +8812,13 @@ public typealias AllLicensedUsersAssignmentTarget = Model<AllLicensedUsersAssign
 
 /// The properties of a `AllLicensedUsersAssignmentTarget`, inherited ones included.
 public struct AllLicensedUsersAssignmentTargetFields: FieldSet {
-    public static let all = AllLicensedUsersAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.allLicensedUsersAssignmentTarget",
         base: DeviceAndAppManagementAssignmentTarget.self,
-        fields: all
+        fields: AllLicensedUsersAssignmentTargetFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8912,12 +8924,15 @@ public typealias AllowedValue = Model<AllowedValueFields>
 
 /// The properties of a `AllowedValue`, inherited ones included.
 public struct AllowedValueFields: FieldSet {
-    public static let all = AllowedValueFields()
-    public static let schema = ModelSchema("microsoft.graph.allowedValue", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.allowedValue",
+        base: Entity.self,
+        fields: AllowedValueFields()
+    )
     public let id: Field<String>
     public let isActive: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isActive = Field("isActive")
     }
@@ -8948,13 +8963,12 @@ public typealias AlterationResponse = Model<AlterationResponseFields>
 
 /// The properties of a `AlterationResponse`, inherited ones included.
 public struct AlterationResponseFields: FieldSet {
-    public static let all = AlterationResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.alterationResponse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alterationResponse", fields: AlterationResponseFields())
     public let originalQueryString: Field<String>
     public let queryAlteration: Field<SearchAlteration>
     public let queryAlterationType: Field<SearchAlterationType>
 
-    public init() {
+    private init() {
         self.originalQueryString = Field("originalQueryString")
         self.queryAlteration = Field("queryAlteration")
         self.queryAlterationType = Field("queryAlterationType")
@@ -8969,13 +8983,12 @@ public typealias AlteredQueryToken = Model<AlteredQueryTokenFields>
 
 /// The properties of a `AlteredQueryToken`, inherited ones included.
 public struct AlteredQueryTokenFields: FieldSet {
-    public static let all = AlteredQueryTokenFields()
-    public static let schema = ModelSchema("microsoft.graph.alteredQueryToken", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.alteredQueryToken", fields: AlteredQueryTokenFields())
     public let length: Field<Int32>
     public let offset: Field<Int32>
     public let suggestion: Field<String>
 
-    public init() {
+    private init() {
         self.length = Field("length")
         self.offset = Field("offset")
         self.suggestion = Field("suggestion")
@@ -8990,13 +9003,15 @@ public typealias AlternativeSecurityId = Model<AlternativeSecurityIdFields>
 
 /// The properties of a `AlternativeSecurityId`, inherited ones included.
 public struct AlternativeSecurityIdFields: FieldSet {
-    public static let all = AlternativeSecurityIdFields()
-    public static let schema = ModelSchema("microsoft.graph.alternativeSecurityId", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.alternativeSecurityId",
+        fields: AlternativeSecurityIdFields()
+    )
     public let identityProvider: Field<String>
     public let key: Field<Data>
     public let type: Field<Int32>
 
-    public init() {
+    private init() {
         self.identityProvider = Field("identityProvider")
         self.key = Field("key")
         self.type = Field("type")
@@ -9011,12 +9026,10 @@ public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
 
 /// The properties of a `AndroidCompliancePolicy`, inherited ones included.
 public struct AndroidCompliancePolicyFields: FieldSet {
-    public static let all = AndroidCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: AndroidCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -9069,7 +9082,7 @@ public struct AndroidCompliancePolicyFields: FieldSet {
     public let securityRequireVerifyApps: Field<Bool>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9217,12 +9230,10 @@ public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFi
 
 /// The properties of a `AndroidCustomConfiguration`, inherited ones included.
 public struct AndroidCustomConfigurationFields: FieldSet {
-    public static let all = AndroidCustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: AndroidCustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -9252,7 +9263,7 @@ public struct AndroidCustomConfigurationFields: FieldSet {
 
     public let omaSettings: Field<[OmaSetting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9361,12 +9372,10 @@ public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceC
 
 /// The properties of a `AndroidGeneralDeviceConfiguration`, inherited ones included.
 public struct AndroidGeneralDeviceConfigurationFields: FieldSet {
-    public static let all = AndroidGeneralDeviceConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: AndroidGeneralDeviceConfigurationFields()
     )
 
     public let id: Field<String>
@@ -9443,7 +9452,7 @@ public struct AndroidGeneralDeviceConfigurationFields: FieldSet {
     public let webBrowserCookieSettings: Field<WebBrowserCookieSettings>
     public let wiFiBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9599,8 +9608,12 @@ public typealias AndroidLobApp = Model<AndroidLobAppFields>
 
 /// The properties of a `AndroidLobApp`, inherited ones included.
 public struct AndroidLobAppFields: FieldSet {
-    public static let all = AndroidLobAppFields()
-    public static let schema = ModelSchema("microsoft.graph.androidLobApp", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidLobApp",
+        base: MobileLobApp.self,
+        fields: AndroidLobAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -9644,7 +9657,7 @@ public struct AndroidLobAppFields: FieldSet {
     public let versionCode: Field<String>
     public let versionName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9730,12 +9743,10 @@ public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtection
 
 /// The properties of a `AndroidManagedAppProtection`, inherited ones included.
 public struct AndroidManagedAppProtectionFields: FieldSet {
-    public static let all = AndroidManagedAppProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidManagedAppProtection",
         base: TargetedManagedAppProtection.self,
-        fields: all
+        fields: AndroidManagedAppProtectionFields()
     )
 
     public let id: Field<String>
@@ -9791,7 +9802,7 @@ public struct AndroidManagedAppProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("deploymentSummary")`).
     public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9919,12 +9930,10 @@ public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistra
 
 /// The properties of a `AndroidManagedAppRegistration`, inherited ones included.
 public struct AndroidManagedAppRegistrationFields: FieldSet {
-    public static let all = AndroidManagedAppRegistrationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidManagedAppRegistration",
         base: ManagedAppRegistration.self,
-        fields: all
+        fields: AndroidManagedAppRegistrationFields()
     )
 
     public let id: Field<String>
@@ -9950,7 +9959,7 @@ public struct AndroidManagedAppRegistrationFields: FieldSet {
     /// Present when the request expanded it (`expand("operations")`).
     public let operations: Field<[ManagedAppOperation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appIdentifier = Field("appIdentifier")
         self.applicationVersion = Field("applicationVersion")
@@ -10033,8 +10042,11 @@ public typealias AndroidMinimumOperatingSystem = Model<AndroidMinimumOperatingSy
 
 /// The properties of a `AndroidMinimumOperatingSystem`, inherited ones included.
 public struct AndroidMinimumOperatingSystemFields: FieldSet {
-    public static let all = AndroidMinimumOperatingSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.androidMinimumOperatingSystem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidMinimumOperatingSystem",
+        fields: AndroidMinimumOperatingSystemFields()
+    )
+
     public let v100: Field<Bool>
     public let v110: Field<Bool>
     public let v40: Field<Bool>
@@ -10052,7 +10064,7 @@ public struct AndroidMinimumOperatingSystemFields: FieldSet {
     public let v81: Field<Bool>
     public let v90: Field<Bool>
 
-    public init() {
+    private init() {
         self.v100 = Field("v10_0")
         self.v110 = Field("v11_0")
         self.v40 = Field("v4_0")
@@ -10080,17 +10092,15 @@ public typealias AndroidMobileAppIdentifier = Model<AndroidMobileAppIdentifierFi
 
 /// The properties of a `AndroidMobileAppIdentifier`, inherited ones included.
 public struct AndroidMobileAppIdentifierFields: FieldSet {
-    public static let all = AndroidMobileAppIdentifierFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidMobileAppIdentifier",
         base: MobileAppIdentifier.self,
-        fields: all
+        fields: AndroidMobileAppIdentifierFields()
     )
 
     public let packageId: Field<String>
 
-    public init() {
+    private init() {
         self.packageId = Field("packageId")
     }
 }
@@ -10138,8 +10148,12 @@ public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
 
 /// The properties of a `AndroidStoreApp`, inherited ones included.
 public struct AndroidStoreAppFields: FieldSet {
-    public static let all = AndroidStoreAppFields()
-    public static let schema = ModelSchema("microsoft.graph.androidStoreApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidStoreApp",
+        base: MobileApp.self,
+        fields: AndroidStoreAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -10175,7 +10189,7 @@ public struct AndroidStoreAppFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let packageId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10250,12 +10264,10 @@ public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCo
 
 /// The properties of a `AndroidWorkProfileCompliancePolicy`, inherited ones included.
 public struct AndroidWorkProfileCompliancePolicyFields: FieldSet {
-    public static let all = AndroidWorkProfileCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: AndroidWorkProfileCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -10308,7 +10320,7 @@ public struct AndroidWorkProfileCompliancePolicyFields: FieldSet {
     public let securityRequireVerifyApps: Field<Bool>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10477,12 +10489,10 @@ public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfil
 
 /// The properties of a `AndroidWorkProfileCustomConfiguration`, inherited ones included.
 public struct AndroidWorkProfileCustomConfigurationFields: FieldSet {
-    public static let all = AndroidWorkProfileCustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: AndroidWorkProfileCustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10512,7 +10522,7 @@ public struct AndroidWorkProfileCustomConfigurationFields: FieldSet {
 
     public let omaSettings: Field<[OmaSetting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10645,12 +10655,10 @@ public typealias AndroidWorkProfileGeneralDeviceConfiguration =
 
 /// The properties of a `AndroidWorkProfileGeneralDeviceConfiguration`, inherited ones included.
 public struct AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
-    public static let all = AndroidWorkProfileGeneralDeviceConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: AndroidWorkProfileGeneralDeviceConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10713,7 +10721,7 @@ public struct AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
     public let workProfilePasswordSignInFailureCountBeforeFactoryReset: Field<Int32>
     public let workProfileRequirePassword: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10895,12 +10903,10 @@ public typealias AnonymousGuestConversationMember = Model<AnonymousGuestConversa
 
 /// The properties of a `AnonymousGuestConversationMember`, inherited ones included.
 public struct AnonymousGuestConversationMemberFields: FieldSet {
-    public static let all = AnonymousGuestConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.anonymousGuestConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: AnonymousGuestConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -10909,7 +10915,7 @@ public struct AnonymousGuestConversationMemberFields: FieldSet {
     public let visibleHistoryStartDateTime: Field<Date>
     public let anonymousGuestId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -10986,15 +10992,14 @@ public typealias ApiApplication = Model<ApiApplicationFields>
 
 /// The properties of a `ApiApplication`, inherited ones included.
 public struct ApiApplicationFields: FieldSet {
-    public static let all = ApiApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.apiApplication", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.apiApplication", fields: ApiApplicationFields())
     public let acceptMappedClaims: Field<Bool>
     public let knownClientApplications: Field<[String]>
     public let oauth2PermissionScopes: Field<[PermissionScope]>
     public let preAuthorizedApplications: Field<[PreAuthorizedApplication]>
     public let requestedAccessTokenVersion: Field<Int32>
 
-    public init() {
+    private init() {
         self.acceptMappedClaims = Field("acceptMappedClaims")
         self.knownClientApplications = Field("knownClientApplications")
         self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
@@ -11013,15 +11018,13 @@ public typealias ApiAuthenticationConfigurationBase = Model<ApiAuthenticationCon
 
 /// The properties of a `ApiAuthenticationConfigurationBase`, inherited ones included.
 public struct ApiAuthenticationConfigurationBaseFields: FieldSet {
-    public static let all = ApiAuthenticationConfigurationBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.apiAuthenticationConfigurationBase",
         derived: [BasicAuthentication.self, ClientCertificateAuthentication.self, Pkcs12Certificate.self],
-        fields: all
+        fields: ApiAuthenticationConfigurationBaseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -11033,14 +11036,17 @@ public typealias AppCatalogs = Model<AppCatalogsFields>
 
 /// The properties of a `AppCatalogs`, inherited ones included.
 public struct AppCatalogsFields: FieldSet {
-    public static let all = AppCatalogsFields()
-    public static let schema = ModelSchema("microsoft.graph.appCatalogs", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appCatalogs",
+        base: Entity.self,
+        fields: AppCatalogsFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("teamsApps")`).
     public let teamsApps: Field<[TeamsApp]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.teamsApps = Field("teamsApps")
     }
@@ -11080,13 +11086,16 @@ public typealias AppConfigurationSettingItem = Model<AppConfigurationSettingItem
 
 /// The properties of a `AppConfigurationSettingItem`, inherited ones included.
 public struct AppConfigurationSettingItemFields: FieldSet {
-    public static let all = AppConfigurationSettingItemFields()
-    public static let schema = ModelSchema("microsoft.graph.appConfigurationSettingItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConfigurationSettingItem",
+        fields: AppConfigurationSettingItemFields()
+    )
+
     public let appConfigKey: Field<String>
     public let appConfigKeyType: Field<MdmAppConfigKeyType>
     public let appConfigKeyValue: Field<String>
 
-    public init() {
+    private init() {
         self.appConfigKey = Field("appConfigKey")
         self.appConfigKeyType = Field("appConfigKeyType")
         self.appConfigKeyValue = Field("appConfigKeyValue")
@@ -11101,14 +11110,18 @@ public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
 
 /// The properties of a `AppConsentApprovalRoute`, inherited ones included.
 public struct AppConsentApprovalRouteFields: FieldSet {
-    public static let all = AppConsentApprovalRouteFields()
-    public static let schema = ModelSchema("microsoft.graph.appConsentApprovalRoute", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConsentApprovalRoute",
+        base: Entity.self,
+        fields: AppConsentApprovalRouteFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("appConsentRequests")`).
     public let appConsentRequests: Field<[AppConsentRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appConsentRequests = Field("appConsentRequests")
     }
@@ -11148,8 +11161,12 @@ public typealias AppConsentRequest = Model<AppConsentRequestFields>
 
 /// The properties of a `AppConsentRequest`, inherited ones included.
 public struct AppConsentRequestFields: FieldSet {
-    public static let all = AppConsentRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.appConsentRequest", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConsentRequest",
+        base: Entity.self,
+        fields: AppConsentRequestFields()
+    )
+
     public let id: Field<String>
     public let appDisplayName: Field<String>
     public let appId: Field<String>
@@ -11158,7 +11175,7 @@ public struct AppConsentRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("userConsentRequests")`).
     public let userConsentRequests: Field<[UserConsentRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appDisplayName = Field("appDisplayName")
         self.appId = Field("appId")
@@ -11222,11 +11239,14 @@ public typealias AppConsentRequestScope = Model<AppConsentRequestScopeFields>
 
 /// The properties of a `AppConsentRequestScope`, inherited ones included.
 public struct AppConsentRequestScopeFields: FieldSet {
-    public static let all = AppConsentRequestScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.appConsentRequestScope", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConsentRequestScope",
+        fields: AppConsentRequestScopeFields()
+    )
+
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -11268,11 +11288,15 @@ public typealias AppHostedMediaConfig = Model<AppHostedMediaConfigFields>
 
 /// The properties of a `AppHostedMediaConfig`, inherited ones included.
 public struct AppHostedMediaConfigFields: FieldSet {
-    public static let all = AppHostedMediaConfigFields()
-    public static let schema = ModelSchema("microsoft.graph.appHostedMediaConfig", base: MediaConfig.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appHostedMediaConfig",
+        base: MediaConfig.self,
+        fields: AppHostedMediaConfigFields()
+    )
+
     public let blob: Field<String>
 
-    public init() {
+    private init() {
         self.blob = Field("blob")
     }
 }
@@ -11285,14 +11309,13 @@ public typealias AppIdentity = Model<AppIdentityFields>
 
 /// The properties of a `AppIdentity`, inherited ones included.
 public struct AppIdentityFields: FieldSet {
-    public static let all = AppIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.appIdentity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.appIdentity", fields: AppIdentityFields())
     public let appId: Field<String>
     public let displayName: Field<String>
     public let servicePrincipalId: Field<String>
     public let servicePrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
         self.displayName = Field("displayName")
         self.servicePrincipalId = Field("servicePrincipalId")
@@ -11322,14 +11345,13 @@ public typealias AppListItem = Model<AppListItemFields>
 
 /// The properties of a `AppListItem`, inherited ones included.
 public struct AppListItemFields: FieldSet {
-    public static let all = AppListItemFields()
-    public static let schema = ModelSchema("microsoft.graph.appListItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.appListItem", fields: AppListItemFields())
     public let appId: Field<String>
     public let appStoreUrl: Field<String>
     public let name: Field<String>
     public let publisher: Field<String>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
         self.appStoreUrl = Field("appStoreUrl")
         self.name = Field("name")
@@ -11391,13 +11413,16 @@ public typealias AppLogCollectionDownloadDetails = Model<AppLogCollectionDownloa
 
 /// The properties of a `AppLogCollectionDownloadDetails`, inherited ones included.
 public struct AppLogCollectionDownloadDetailsFields: FieldSet {
-    public static let all = AppLogCollectionDownloadDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.appLogCollectionDownloadDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appLogCollectionDownloadDetails",
+        fields: AppLogCollectionDownloadDetailsFields()
+    )
+
     public let appLogDecryptionAlgorithm: Field<AppLogDecryptionAlgorithm>
     public let decryptionKey: Field<String>
     public let downloadUrl: Field<String>
 
-    public init() {
+    private init() {
         self.appLogDecryptionAlgorithm = Field("appLogDecryptionAlgorithm")
         self.decryptionKey = Field("decryptionKey")
         self.downloadUrl = Field("downloadUrl")
@@ -11412,15 +11437,19 @@ public typealias AppLogCollectionRequest = Model<AppLogCollectionRequestFields>
 
 /// The properties of a `AppLogCollectionRequest`, inherited ones included.
 public struct AppLogCollectionRequestFields: FieldSet {
-    public static let all = AppLogCollectionRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.appLogCollectionRequest", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appLogCollectionRequest",
+        base: Entity.self,
+        fields: AppLogCollectionRequestFields()
+    )
+
     public let id: Field<String>
     public let completedDateTime: Field<Date>
     public let customLogFolders: Field<[String]>
     public let errorMessage: Field<String>
     public let status: Field<AppLogUploadState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.customLogFolders = Field("customLogFolders")
@@ -11497,19 +11526,17 @@ public typealias AppManagementApplicationConfiguration = Model<AppManagementAppl
 
 /// The properties of a `AppManagementApplicationConfiguration`, inherited ones included.
 public struct AppManagementApplicationConfigurationFields: FieldSet {
-    public static let all = AppManagementApplicationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementApplicationConfiguration",
         base: AppManagementConfiguration.self,
-        fields: all
+        fields: AppManagementApplicationConfigurationFields()
     )
 
     public let keyCredentials: Field<[KeyCredentialConfiguration]>
     public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
     public let identifierUris: Field<IdentifierUriConfiguration>
 
-    public init() {
+    private init() {
         self.keyCredentials = Field("keyCredentials")
         self.passwordCredentials = Field("passwordCredentials")
         self.identifierUris = Field("identifierUris")
@@ -11526,8 +11553,6 @@ public typealias AppManagementConfiguration = Model<AppManagementConfigurationFi
 
 /// The properties of a `AppManagementConfiguration`, inherited ones included.
 public struct AppManagementConfigurationFields: FieldSet {
-    public static let all = AppManagementConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementConfiguration",
         derived: [
@@ -11535,13 +11560,13 @@ public struct AppManagementConfigurationFields: FieldSet {
             AppManagementServicePrincipalConfiguration.self,
             CustomAppManagementConfiguration.self,
         ],
-        fields: all
+        fields: AppManagementConfigurationFields()
     )
 
     public let keyCredentials: Field<[KeyCredentialConfiguration]>
     public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
 
-    public init() {
+    private init() {
         self.keyCredentials = Field("keyCredentials")
         self.passwordCredentials = Field("passwordCredentials")
     }
@@ -11555,8 +11580,12 @@ public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 
 /// The properties of a `AppManagementPolicy`, inherited ones included.
 public struct AppManagementPolicyFields: FieldSet {
-    public static let all = AppManagementPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.appManagementPolicy", base: PolicyBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appManagementPolicy",
+        base: PolicyBase.self,
+        fields: AppManagementPolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -11567,7 +11596,7 @@ public struct AppManagementPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -11586,11 +11615,14 @@ public typealias AppManagementPolicyActorExemptions = Model<AppManagementPolicyA
 
 /// The properties of a `AppManagementPolicyActorExemptions`, inherited ones included.
 public struct AppManagementPolicyActorExemptionsFields: FieldSet {
-    public static let all = AppManagementPolicyActorExemptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.appManagementPolicyActorExemptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appManagementPolicyActorExemptions",
+        fields: AppManagementPolicyActorExemptionsFields()
+    )
+
     public let customSecurityAttributes: Field<[CustomSecurityAttributeExemption]>
 
-    public init() {
+    private init() {
         self.customSecurityAttributes = Field("customSecurityAttributes")
     }
 }
@@ -11749,18 +11781,16 @@ public typealias AppManagementServicePrincipalConfiguration = Model<AppManagemen
 
 /// The properties of a `AppManagementServicePrincipalConfiguration`, inherited ones included.
 public struct AppManagementServicePrincipalConfigurationFields: FieldSet {
-    public static let all = AppManagementServicePrincipalConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementServicePrincipalConfiguration",
         base: AppManagementConfiguration.self,
-        fields: all
+        fields: AppManagementServicePrincipalConfigurationFields()
     )
 
     public let keyCredentials: Field<[KeyCredentialConfiguration]>
     public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
 
-    public init() {
+    private init() {
         self.keyCredentials = Field("keyCredentials")
         self.passwordCredentials = Field("passwordCredentials")
     }
@@ -11774,8 +11804,7 @@ public typealias AppRole = Model<AppRoleFields>
 
 /// The properties of a `AppRole`, inherited ones included.
 public struct AppRoleFields: FieldSet {
-    public static let all = AppRoleFields()
-    public static let schema = ModelSchema("microsoft.graph.appRole", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.appRole", fields: AppRoleFields())
     public let allowedMemberTypes: Field<[String]>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -11784,7 +11813,7 @@ public struct AppRoleFields: FieldSet {
     public let origin: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.allowedMemberTypes = Field("allowedMemberTypes")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -11803,8 +11832,12 @@ public typealias AppRoleAssignment = Model<AppRoleAssignmentFields>
 
 /// The properties of a `AppRoleAssignment`, inherited ones included.
 public struct AppRoleAssignmentFields: FieldSet {
-    public static let all = AppRoleAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.appRoleAssignment", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appRoleAssignment",
+        base: DirectoryObject.self,
+        fields: AppRoleAssignmentFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let appRoleId: Field<String>
@@ -11815,7 +11848,7 @@ public struct AppRoleAssignmentFields: FieldSet {
     public let resourceDisplayName: Field<String>
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.appRoleId = Field("appRoleId")
@@ -11958,13 +11991,12 @@ public typealias AppScope = Model<AppScopeFields>
 
 /// The properties of a `AppScope`, inherited ones included.
 public struct AppScopeFields: FieldSet {
-    public static let all = AppScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.appScope", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.appScope", base: Entity.self, fields: AppScopeFields())
     public let id: Field<String>
     public let displayName: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.type = Field("type")
@@ -11999,13 +12031,11 @@ public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeature
 
 /// The properties of a `AppleDeviceFeaturesConfigurationBase`, inherited ones included.
 public struct AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
-    public static let all = AppleDeviceFeaturesConfigurationBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.appleDeviceFeaturesConfigurationBase",
         base: DeviceConfiguration.self,
         derived: [IosDeviceFeaturesConfiguration.self, MacOSDeviceFeaturesConfiguration.self],
-        fields: all
+        fields: AppleDeviceFeaturesConfigurationBaseFields()
     )
 
     public let id: Field<String>
@@ -12033,7 +12063,7 @@ public struct AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -12142,12 +12172,10 @@ public typealias AppleManagedIdentityProvider = Model<AppleManagedIdentityProvid
 
 /// The properties of a `AppleManagedIdentityProvider`, inherited ones included.
 public struct AppleManagedIdentityProviderFields: FieldSet {
-    public static let all = AppleManagedIdentityProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.appleManagedIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: all
+        fields: AppleManagedIdentityProviderFields()
     )
 
     public let id: Field<String>
@@ -12157,7 +12185,7 @@ public struct AppleManagedIdentityProviderFields: FieldSet {
     public let keyId: Field<String>
     public let serviceId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.certificateData = Field("certificateData")
@@ -12204,12 +12232,10 @@ public typealias ApplePushNotificationCertificate = Model<ApplePushNotificationC
 
 /// The properties of a `ApplePushNotificationCertificate`, inherited ones included.
 public struct ApplePushNotificationCertificateFields: FieldSet {
-    public static let all = ApplePushNotificationCertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.applePushNotificationCertificate",
         base: Entity.self,
-        fields: all
+        fields: ApplePushNotificationCertificateFields()
     )
 
     public let id: Field<String>
@@ -12225,7 +12251,7 @@ public struct ApplePushNotificationCertificateFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let topicIdentifier: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appleIdentifier = Field("appleIdentifier")
         self.certificate = Field("certificate")
@@ -12278,13 +12304,11 @@ public typealias Application = Model<ApplicationFields>
 
 /// The properties of a `Application`, inherited ones included.
 public struct ApplicationFields: FieldSet {
-    public static let all = ApplicationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.application",
         base: DirectoryObject.self,
         derived: [AgentIdentityBlueprint.self],
-        fields: all
+        fields: ApplicationFields()
     )
 
     public let id: Field<String>
@@ -12361,7 +12385,7 @@ public struct ApplicationFields: FieldSet {
     /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
     public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.addIns = Field("addIns")
@@ -12425,11 +12449,15 @@ public typealias ApplicationContext = Model<ApplicationContextFields>
 
 /// The properties of a `ApplicationContext`, inherited ones included.
 public struct ApplicationContextFields: FieldSet {
-    public static let all = ApplicationContextFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationContext", base: SignInContext.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationContext",
+        base: SignInContext.self,
+        fields: ApplicationContextFields()
+    )
+
     public let includeApplications: Field<[String]>
 
-    public init() {
+    private init() {
         self.includeApplications = Field("includeApplications")
     }
 }
@@ -12479,17 +12507,15 @@ public typealias ApplicationEnforcedRestrictionsSessionControl =
 
 /// The properties of a `ApplicationEnforcedRestrictionsSessionControl`, inherited ones included.
 public struct ApplicationEnforcedRestrictionsSessionControlFields: FieldSet {
-    public static let all = ApplicationEnforcedRestrictionsSessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.applicationEnforcedRestrictionsSessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: all
+        fields: ApplicationEnforcedRestrictionsSessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
     }
 }
@@ -12554,12 +12580,11 @@ public typealias ApplicationLocation = Model<ApplicationLocationFields>
 
 /// The properties of a `ApplicationLocation`, inherited ones included.
 public struct ApplicationLocationFields: FieldSet {
-    public static let all = ApplicationLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.applicationLocation", fields: ApplicationLocationFields())
     public let dataCenter: Field<String>
     public let headquarters: Field<String>
 
-    public init() {
+    private init() {
         self.dataCenter = Field("dataCenter")
         self.headquarters = Field("headquarters")
     }
@@ -12819,8 +12844,11 @@ public typealias ApplicationRiskFactorCertificateInfo = Model<ApplicationRiskFac
 
 /// The properties of a `ApplicationRiskFactorCertificateInfo`, inherited ones included.
 public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
-    public static let all = ApplicationRiskFactorCertificateInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactorCertificateInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorCertificateInfo",
+        fields: ApplicationRiskFactorCertificateInfoFields()
+    )
+
     public let hasBadCommonName: Field<Bool>
     public let hasInsecureSignature: Field<Bool>
     public let hasNoChainOfTrust: Field<Bool>
@@ -12831,7 +12859,7 @@ public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
     public let isRevoked: Field<Bool>
     public let isSelfSigned: Field<Bool>
 
-    public init() {
+    private init() {
         self.hasBadCommonName = Field("hasBadCommonName")
         self.hasInsecureSignature = Field("hasInsecureSignature")
         self.hasNoChainOfTrust = Field("hasNoChainOfTrust")
@@ -12852,8 +12880,11 @@ public typealias ApplicationRiskFactorGeneralInfo = Model<ApplicationRiskFactorG
 
 /// The properties of a `ApplicationRiskFactorGeneralInfo`, inherited ones included.
 public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
-    public static let all = ApplicationRiskFactorGeneralInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactorGeneralInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorGeneralInfo",
+        fields: ApplicationRiskFactorGeneralInfoFields()
+    )
+
     public let consumerPopularity: Field<Int32>
     public let domainRegistrationDate: Field<CalendarDate>
     public let founded: Field<Int32>
@@ -12865,7 +12896,7 @@ public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
     public let processedDataTypes: Field<ApplicationDataType>
     public let termsOfService: Field<String>
 
-    public init() {
+    private init() {
         self.consumerPopularity = Field("consumerPopularity")
         self.domainRegistrationDate = Field("domainRegistrationDate")
         self.founded = Field("founded")
@@ -12887,14 +12918,17 @@ public typealias ApplicationRiskFactorLegalInfo = Model<ApplicationRiskFactorLeg
 
 /// The properties of a `ApplicationRiskFactorLegalInfo`, inherited ones included.
 public struct ApplicationRiskFactorLegalInfoFields: FieldSet {
-    public static let all = ApplicationRiskFactorLegalInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactorLegalInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfo",
+        fields: ApplicationRiskFactorLegalInfoFields()
+    )
+
     public let dataRetention: Field<DataRetentionLevel>
     public let gdpr: Field<ApplicationRiskFactorLegalInfoGdpr>
     public let hasDataOwnership: Field<Bool>
     public let hasDmca: Field<Bool>
 
-    public init() {
+    private init() {
         self.dataRetention = Field("dataRetention")
         self.gdpr = Field("gdpr")
         self.hasDataOwnership = Field("hasDataOwnership")
@@ -12910,15 +12944,18 @@ public typealias ApplicationRiskFactorLegalInfoGdpr = Model<ApplicationRiskFacto
 
 /// The properties of a `ApplicationRiskFactorLegalInfoGdpr`, inherited ones included.
 public struct ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
-    public static let all = ApplicationRiskFactorLegalInfoGdprFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactorLegalInfoGdpr", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfoGdpr",
+        fields: ApplicationRiskFactorLegalInfoGdprFields()
+    )
+
     public let dataProtection: Field<DataProtection>
     public let hasRightToErasure: Field<Bool>
     public let isReportingDataBreaches: Field<Bool>
     public let statementUrl: Field<String>
     public let userOwnership: Field<UserOwnership>
 
-    public init() {
+    private init() {
         self.dataProtection = Field("dataProtection")
         self.hasRightToErasure = Field("hasRightToErasure")
         self.isReportingDataBreaches = Field("isReportingDataBreaches")
@@ -12935,8 +12972,11 @@ public typealias ApplicationRiskFactorSecurityInfo = Model<ApplicationRiskFactor
 
 /// The properties of a `ApplicationRiskFactorSecurityInfo`, inherited ones included.
 public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
-    public static let all = ApplicationRiskFactorSecurityInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactorSecurityInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorSecurityInfo",
+        fields: ApplicationRiskFactorSecurityInfoFields()
+    )
+
     public let certificate: Field<ApplicationRiskFactorCertificateInfo>
     public let domainToCheck: Field<String>
     public let hasAdminAuditTrail: Field<Bool>
@@ -12963,7 +13003,7 @@ public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
     public let passwordPolicy: Field<PasswordPolicy>
     public let restEncryptionType: Field<RestEncryptionType>
 
-    public init() {
+    private init() {
         self.certificate = Field("certificate")
         self.domainToCheck = Field("domainToCheck")
         self.hasAdminAuditTrail = Field("hasAdminAuditTrail")
@@ -13000,14 +13040,17 @@ public typealias ApplicationRiskFactors = Model<ApplicationRiskFactorsFields>
 
 /// The properties of a `ApplicationRiskFactors`, inherited ones included.
 public struct ApplicationRiskFactorsFields: FieldSet {
-    public static let all = ApplicationRiskFactorsFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskFactors", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactors",
+        fields: ApplicationRiskFactorsFields()
+    )
+
     public let compliance: Field<ApplicationSecurityCompliance>
     public let general: Field<ApplicationRiskFactorGeneralInfo>
     public let legal: Field<ApplicationRiskFactorLegalInfo>
     public let security: Field<ApplicationRiskFactorSecurityInfo>
 
-    public init() {
+    private init() {
         self.compliance = Field("compliance")
         self.general = Field("general")
         self.legal = Field("legal")
@@ -13023,15 +13066,14 @@ public typealias ApplicationRiskScore = Model<ApplicationRiskScoreFields>
 
 /// The properties of a `ApplicationRiskScore`, inherited ones included.
 public struct ApplicationRiskScoreFields: FieldSet {
-    public static let all = ApplicationRiskScoreFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskScore", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.applicationRiskScore", fields: ApplicationRiskScoreFields())
     public let compliance: Field<Float>
     public let legal: Field<Float>
     public let provider: Field<Float>
     public let security: Field<Float>
     public let total: Field<Float>
 
-    public init() {
+    private init() {
         self.compliance = Field("compliance")
         self.legal = Field("legal")
         self.provider = Field("provider")
@@ -13048,8 +13090,11 @@ public typealias ApplicationSecurityCompliance = Model<ApplicationSecurityCompli
 
 /// The properties of a `ApplicationSecurityCompliance`, inherited ones included.
 public struct ApplicationSecurityComplianceFields: FieldSet {
-    public static let all = ApplicationSecurityComplianceFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationSecurityCompliance", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationSecurityCompliance",
+        fields: ApplicationSecurityComplianceFields()
+    )
+
     public let cobit: Field<Bool>
     public let coppa: Field<Bool>
     public let csaStar: Field<CsaStarLevel>
@@ -13081,7 +13126,7 @@ public struct ApplicationSecurityComplianceFields: FieldSet {
     public let ssae16: Field<Bool>
     public let ustr: Field<Bool>
 
-    public init() {
+    private init() {
         self.cobit = Field("cobit")
         self.coppa = Field("coppa")
         self.csaStar = Field("csaStar")
@@ -13123,8 +13168,10 @@ public typealias ApplicationServicePrincipal = Model<ApplicationServicePrincipal
 
 /// The properties of a `ApplicationServicePrincipal`, inherited ones included.
 public struct ApplicationServicePrincipalFields: FieldSet {
-    public static let all = ApplicationServicePrincipalFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationServicePrincipal", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationServicePrincipal",
+        fields: ApplicationServicePrincipalFields()
+    )
 
     /// Present when the request expanded it (`expand("application")`).
     public let application: Field<Application>
@@ -13132,7 +13179,7 @@ public struct ApplicationServicePrincipalFields: FieldSet {
     /// Present when the request expanded it (`expand("servicePrincipal")`).
     public let servicePrincipal: Field<ServicePrincipal>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.servicePrincipal = Field("servicePrincipal")
     }
@@ -13146,8 +13193,12 @@ public typealias ApplicationTemplate = Model<ApplicationTemplateFields>
 
 /// The properties of a `ApplicationTemplate`, inherited ones included.
 public struct ApplicationTemplateFields: FieldSet {
-    public static let all = ApplicationTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.applicationTemplate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationTemplate",
+        base: Entity.self,
+        fields: ApplicationTemplateFields()
+    )
+
     public let id: Field<String>
     public let categories: Field<[String]>
     public let deprecationDate: Field<CalendarDate>
@@ -13164,7 +13215,7 @@ public struct ApplicationTemplateFields: FieldSet {
     public let supportedProvisioningTypes: Field<[String]>
     public let supportedSingleSignOnModes: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.deprecationDate = Field("deprecationDate")
@@ -13239,15 +13290,18 @@ public typealias AppliedConditionalAccessPolicy = Model<AppliedConditionalAccess
 
 /// The properties of a `AppliedConditionalAccessPolicy`, inherited ones included.
 public struct AppliedConditionalAccessPolicyFields: FieldSet {
-    public static let all = AppliedConditionalAccessPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.appliedConditionalAccessPolicy", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appliedConditionalAccessPolicy",
+        fields: AppliedConditionalAccessPolicyFields()
+    )
+
     public let displayName: Field<String>
     public let enforcedGrantControls: Field<[String]>
     public let enforcedSessionControls: Field<[String]>
     public let id: Field<String>
     public let result: Field<AppliedConditionalAccessPolicyResult>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.enforcedGrantControls = Field("enforcedGrantControls")
         self.enforcedSessionControls = Field("enforcedSessionControls")
@@ -13305,14 +13359,13 @@ public typealias Approval = Model<ApprovalFields>
 
 /// The properties of a `Approval`, inherited ones included.
 public struct ApprovalFields: FieldSet {
-    public static let all = ApprovalFields()
-    public static let schema = ModelSchema("microsoft.graph.approval", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.approval", base: Entity.self, fields: ApprovalFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("stages")`).
     public let stages: Field<[ApprovalStage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.stages = Field("stages")
     }
@@ -13384,15 +13437,14 @@ public typealias ApprovalSettings = Model<ApprovalSettingsFields>
 
 /// The properties of a `ApprovalSettings`, inherited ones included.
 public struct ApprovalSettingsFields: FieldSet {
-    public static let all = ApprovalSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.approvalSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.approvalSettings", fields: ApprovalSettingsFields())
     public let approvalMode: Field<String>
     public let approvalStages: Field<[UnifiedApprovalStage]>
     public let isApprovalRequired: Field<Bool>
     public let isApprovalRequiredForExtension: Field<Bool>
     public let isRequestorJustificationRequired: Field<Bool>
 
-    public init() {
+    private init() {
         self.approvalMode = Field("approvalMode")
         self.approvalStages = Field("approvalStages")
         self.isApprovalRequired = Field("isApprovalRequired")

@@ -12,15 +12,17 @@ public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
 
 /// The properties of a `ProvisioningErrorInfo`, inherited ones included.
 public struct ProvisioningErrorInfoFields: FieldSet {
-    public static let all = ProvisioningErrorInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningErrorInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningErrorInfo",
+        fields: ProvisioningErrorInfoFields()
+    )
     public let additionalDetails: Field<String>
     public let errorCategory: Field<ProvisioningStatusErrorCategory>
     public let errorCode: Field<String>
     public let reason: Field<String>
     public let recommendedAction: Field<String>
 
-    public init() {
+    private init() {
         self.additionalDetails = Field("additionalDetails")
         self.errorCategory = Field("errorCategory")
         self.errorCode = Field("errorCode")
@@ -37,8 +39,12 @@ public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFiel
 
 /// The properties of a `ProvisioningObjectSummary`, inherited ones included.
 public struct ProvisioningObjectSummaryFields: FieldSet {
-    public static let all = ProvisioningObjectSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningObjectSummary", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningObjectSummary",
+        base: Entity.self,
+        fields: ProvisioningObjectSummaryFields()
+    )
+
     public let id: Field<String>
     public let activityDateTime: Field<Date>
     public let changeId: Field<String>
@@ -57,7 +63,7 @@ public struct ProvisioningObjectSummaryFields: FieldSet {
     public let targetSystem: Field<ProvisioningSystem>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activityDateTime = Field("activityDateTime")
         self.changeId = Field("changeId")
@@ -126,18 +132,16 @@ public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincip
 
 /// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
 public struct ProvisioningServicePrincipalFields: FieldSet {
-    public static let all = ProvisioningServicePrincipalFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningServicePrincipal",
         base: Identity.self,
-        fields: all
+        fields: ProvisioningServicePrincipalFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -169,12 +173,15 @@ public typealias ProvisioningStatusInfo = Model<ProvisioningStatusInfoFields>
 
 /// The properties of a `ProvisioningStatusInfo`, inherited ones included.
 public struct ProvisioningStatusInfoFields: FieldSet {
-    public static let all = ProvisioningStatusInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningStatusInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningStatusInfo",
+        fields: ProvisioningStatusInfoFields()
+    )
+
     public let errorInformation: Field<ProvisioningErrorInfo>
     public let status: Field<ProvisioningResult>
 
-    public init() {
+    private init() {
         self.errorInformation = Field("errorInformation")
         self.status = Field("status")
     }
@@ -188,15 +195,14 @@ public typealias ProvisioningStep = Model<ProvisioningStepFields>
 
 /// The properties of a `ProvisioningStep`, inherited ones included.
 public struct ProvisioningStepFields: FieldSet {
-    public static let all = ProvisioningStepFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningStep", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.provisioningStep", fields: ProvisioningStepFields())
     public let description: Field<String>
     public let details: Field<DetailsInfo>
     public let name: Field<String>
     public let provisioningStepType: Field<ProvisioningStepType>
     public let status: Field<ProvisioningResult>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.details = Field("details")
         self.name = Field("name")
@@ -245,13 +251,17 @@ public typealias ProvisioningSystem = Model<ProvisioningSystemFields>
 
 /// The properties of a `ProvisioningSystem`, inherited ones included.
 public struct ProvisioningSystemFields: FieldSet {
-    public static let all = ProvisioningSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.provisioningSystem", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningSystem",
+        base: Identity.self,
+        fields: ProvisioningSystemFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let details: Field<DetailsInfo>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.details = Field("details")
@@ -266,12 +276,11 @@ public typealias ProxiedDomain = Model<ProxiedDomainFields>
 
 /// The properties of a `ProxiedDomain`, inherited ones included.
 public struct ProxiedDomainFields: FieldSet {
-    public static let all = ProxiedDomainFields()
-    public static let schema = ModelSchema("microsoft.graph.proxiedDomain", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.proxiedDomain", fields: ProxiedDomainFields())
     public let ipAddressOrFQDN: Field<String>
     public let proxy: Field<String>
 
-    public init() {
+    private init() {
         self.ipAddressOrFQDN = Field("ipAddressOrFQDN")
         self.proxy = Field("proxy")
     }
@@ -285,11 +294,14 @@ public typealias PublicClientApplication = Model<PublicClientApplicationFields>
 
 /// The properties of a `PublicClientApplication`, inherited ones included.
 public struct PublicClientApplicationFields: FieldSet {
-    public static let all = PublicClientApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.publicClientApplication", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.publicClientApplication",
+        fields: PublicClientApplicationFields()
+    )
+
     public let redirectUris: Field<[String]>
 
-    public init() {
+    private init() {
         self.redirectUris = Field("redirectUris")
     }
 }
@@ -302,15 +314,14 @@ public typealias PublicError = Model<PublicErrorFields>
 
 /// The properties of a `PublicError`, inherited ones included.
 public struct PublicErrorFields: FieldSet {
-    public static let all = PublicErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.publicError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicError", fields: PublicErrorFields())
     public let code: Field<String>
     public let details: Field<[PublicErrorDetail]>
     public let innerError: Field<PublicInnerError>
     public let message: Field<String>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.details = Field("details")
         self.innerError = Field("innerError")
@@ -327,13 +338,12 @@ public typealias PublicErrorDetail = Model<PublicErrorDetailFields>
 
 /// The properties of a `PublicErrorDetail`, inherited ones included.
 public struct PublicErrorDetailFields: FieldSet {
-    public static let all = PublicErrorDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.publicErrorDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicErrorDetail", fields: PublicErrorDetailFields())
     public let code: Field<String>
     public let message: Field<String>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
         self.target = Field("target")
@@ -348,11 +358,10 @@ public typealias PublicErrorResponse = Model<PublicErrorResponseFields>
 
 /// The properties of a `PublicErrorResponse`, inherited ones included.
 public struct PublicErrorResponseFields: FieldSet {
-    public static let all = PublicErrorResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.publicErrorResponse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicErrorResponse", fields: PublicErrorResponseFields())
     public let error: Field<PublicError>
 
-    public init() {
+    private init() {
         self.error = Field("error")
     }
 }
@@ -365,14 +374,13 @@ public typealias PublicInnerError = Model<PublicInnerErrorFields>
 
 /// The properties of a `PublicInnerError`, inherited ones included.
 public struct PublicInnerErrorFields: FieldSet {
-    public static let all = PublicInnerErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.publicInnerError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicInnerError", fields: PublicInnerErrorFields())
     public let code: Field<String>
     public let details: Field<[PublicErrorDetail]>
     public let message: Field<String>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.details = Field("details")
         self.message = Field("message")
@@ -388,18 +396,18 @@ public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRoot
 
 /// The properties of a `PublicKeyInfrastructureRoot`, inherited ones included.
 public struct PublicKeyInfrastructureRootFields: FieldSet {
-    public static let all = PublicKeyInfrastructureRootFields()
     public static let schema = ModelSchema(
         "microsoft.graph.publicKeyInfrastructureRoot",
         base: Entity.self,
-        fields: all
+        fields: PublicKeyInfrastructureRootFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("certificateBasedAuthConfigurations")`).
     public let certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.certificateBasedAuthConfigurations = Field("certificateBasedAuthConfigurations")
     }
@@ -442,13 +450,12 @@ public typealias PublicationFacet = Model<PublicationFacetFields>
 
 /// The properties of a `PublicationFacet`, inherited ones included.
 public struct PublicationFacetFields: FieldSet {
-    public static let all = PublicationFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: PublicationFacetFields())
     public let checkedOutBy: Field<IdentitySet>
     public let level: Field<String>
     public let versionId: Field<String>
 
-    public init() {
+    private init() {
         self.checkedOutBy = Field("checkedOutBy")
         self.level = Field("level")
         self.versionId = Field("versionId")
@@ -463,8 +470,7 @@ public typealias QrCode = Model<QrCodeFields>
 
 /// The properties of a `QrCode`, inherited ones included.
 public struct QrCodeFields: FieldSet {
-    public static let all = QrCodeFields()
-    public static let schema = ModelSchema("microsoft.graph.qrCode", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.qrCode", base: Entity.self, fields: QrCodeFields())
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let expireDateTime: Field<Date>
@@ -472,7 +478,7 @@ public struct QrCodeFields: FieldSet {
     public let lastUsedDateTime: Field<Date>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.expireDateTime = Field("expireDateTime")
@@ -490,14 +496,13 @@ public typealias QrCodeImageDetails = Model<QrCodeImageDetailsFields>
 
 /// The properties of a `QrCodeImageDetails`, inherited ones included.
 public struct QrCodeImageDetailsFields: FieldSet {
-    public static let all = QrCodeImageDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.qrCodeImageDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.qrCodeImageDetails", fields: QrCodeImageDetailsFields())
     public let binaryValue: Field<Data>
     public let errorCorrectionLevel: Field<ErrorCorrectionLevel>
     public let rawContent: Field<Data>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.binaryValue = Field("binaryValue")
         self.errorCorrectionLevel = Field("errorCorrectionLevel")
         self.rawContent = Field("rawContent")
@@ -513,12 +518,10 @@ public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMe
 
 /// The properties of a `QrCodePinAuthenticationMethod`, inherited ones included.
 public struct QrCodePinAuthenticationMethodFields: FieldSet {
-    public static let all = QrCodePinAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.qrCodePinAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: QrCodePinAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -533,7 +536,7 @@ public struct QrCodePinAuthenticationMethodFields: FieldSet {
     /// Present when the request expanded it (`expand("temporaryQRCode")`).
     public let temporaryQRCode: Field<QrCode>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.pin = Field("pin")
@@ -552,12 +555,10 @@ public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAut
 
 /// The properties of a `QrCodePinAuthenticationMethodConfiguration`, inherited ones included.
 public struct QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = QrCodePinAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: QrCodePinAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -569,7 +570,7 @@ public struct QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -671,15 +672,14 @@ public typealias QrPin = Model<QrPinFields>
 
 /// The properties of a `QrPin`, inherited ones included.
 public struct QrPinFields: FieldSet {
-    public static let all = QrPinFields()
-    public static let schema = ModelSchema("microsoft.graph.qrPin", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.qrPin", base: Entity.self, fields: QrPinFields())
     public let id: Field<String>
     public let code: Field<String>
     public let createdDateTime: Field<Date>
     public let forceChangePinNextSignIn: Field<Bool>
     public let updatedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.code = Field("code")
         self.createdDateTime = Field("createdDateTime")
@@ -750,8 +750,7 @@ public typealias Quota = Model<QuotaFields>
 
 /// The properties of a `Quota`, inherited ones included.
 public struct QuotaFields: FieldSet {
-    public static let all = QuotaFields()
-    public static let schema = ModelSchema("microsoft.graph.quota", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.quota", fields: QuotaFields())
     public let deleted: Field<Int64>
     public let remaining: Field<Int64>
     public let state: Field<String>
@@ -759,7 +758,7 @@ public struct QuotaFields: FieldSet {
     public let total: Field<Int64>
     public let used: Field<Int64>
 
-    public init() {
+    private init() {
         self.deleted = Field("deleted")
         self.remaining = Field("remaining")
         self.state = Field("state")
@@ -1362,8 +1361,12 @@ public typealias RbacApplication = Model<RbacApplicationFields>
 
 /// The properties of a `RbacApplication`, inherited ones included.
 public struct RbacApplicationFields: FieldSet {
-    public static let all = RbacApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.rbacApplication", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.rbacApplication",
+        base: Entity.self,
+        fields: RbacApplicationFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("resourceNamespaces")`).
@@ -1393,7 +1396,7 @@ public struct RbacApplicationFields: FieldSet {
     /// Present when the request expanded it (`expand("roleEligibilitySchedules")`).
     public let roleEligibilitySchedules: Field<[UnifiedRoleEligibilitySchedule]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.resourceNamespaces = Field("resourceNamespaces")
         self.roleAssignments = Field("roleAssignments")
@@ -1519,13 +1522,12 @@ public typealias ReactionsFacet = Model<ReactionsFacetFields>
 
 /// The properties of a `ReactionsFacet`, inherited ones included.
 public struct ReactionsFacetFields: FieldSet {
-    public static let all = ReactionsFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.reactionsFacet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.reactionsFacet", fields: ReactionsFacetFields())
     public let commentCount: Field<Int32>
     public let likeCount: Field<Int32>
     public let shareCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.commentCount = Field("commentCount")
         self.likeCount = Field("likeCount")
         self.shareCount = Field("shareCount")
@@ -1540,12 +1542,12 @@ public typealias ReadingAssignmentSubmission = Model<ReadingAssignmentSubmission
 
 /// The properties of a `ReadingAssignmentSubmission`, inherited ones included.
 public struct ReadingAssignmentSubmissionFields: FieldSet {
-    public static let all = ReadingAssignmentSubmissionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.readingAssignmentSubmission",
         base: Entity.self,
-        fields: all
+        fields: ReadingAssignmentSubmissionFields()
     )
+
     public let id: Field<String>
     public let accuracyScore: Field<Double>
     public let action: Field<String>
@@ -1569,7 +1571,7 @@ public struct ReadingAssignmentSubmissionFields: FieldSet {
     public let wordCount: Field<Int64>
     public let wordsPerMinute: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accuracyScore = Field("accuracyScore")
         self.action = Field("action")
@@ -1623,8 +1625,12 @@ public typealias ReadingCoachPassage = Model<ReadingCoachPassageFields>
 
 /// The properties of a `ReadingCoachPassage`, inherited ones included.
 public struct ReadingCoachPassageFields: FieldSet {
-    public static let all = ReadingCoachPassageFields()
-    public static let schema = ModelSchema("microsoft.graph.readingCoachPassage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.readingCoachPassage",
+        base: Entity.self,
+        fields: ReadingCoachPassageFields()
+    )
+
     public let id: Field<String>
     public let isReadingCompleted: Field<Bool>
     public let languageTag: Field<String>
@@ -1636,7 +1642,7 @@ public struct ReadingCoachPassageFields: FieldSet {
     public let wordsAccuracyPercentage: Field<Double>
     public let wordsPerMinute: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isReadingCompleted = Field("isReadingCompleted")
         self.languageTag = Field("languageTag")
@@ -1693,14 +1699,13 @@ public typealias RecentNotebook = Model<RecentNotebookFields>
 
 /// The properties of a `RecentNotebook`, inherited ones included.
 public struct RecentNotebookFields: FieldSet {
-    public static let all = RecentNotebookFields()
-    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: RecentNotebookFields())
     public let displayName: Field<String>
     public let lastAccessedTime: Field<Date>
     public let links: Field<RecentNotebookLinks>
     public let sourceService: Field<OnenoteSourceService>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.lastAccessedTime = Field("lastAccessedTime")
         self.links = Field("links")
@@ -1716,12 +1721,11 @@ public typealias RecentNotebookLinks = Model<RecentNotebookLinksFields>
 
 /// The properties of a `RecentNotebookLinks`, inherited ones included.
 public struct RecentNotebookLinksFields: FieldSet {
-    public static let all = RecentNotebookLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: RecentNotebookLinksFields())
     public let oneNoteClientUrl: Field<ExternalLink>
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }
@@ -1735,11 +1739,15 @@ public typealias Recipient = Model<RecipientFields>
 
 /// The properties of a `Recipient`, inherited ones included.
 public struct RecipientFields: FieldSet {
-    public static let all = RecipientFields()
-    public static let schema = ModelSchema("microsoft.graph.recipient", derived: [AttendeeBase.self], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.recipient",
+        derived: [AttendeeBase.self],
+        fields: RecipientFields()
+    )
+
     public let emailAddress: Field<EmailAddress>
 
-    public init() {
+    private init() {
         self.emailAddress = Field("emailAddress")
     }
 }
@@ -1774,13 +1782,12 @@ public typealias RecommendedAction = Model<RecommendedActionFields>
 
 /// The properties of a `RecommendedAction`, inherited ones included.
 public struct RecommendedActionFields: FieldSet {
-    public static let all = RecommendedActionFields()
-    public static let schema = ModelSchema("microsoft.graph.recommendedAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recommendedAction", fields: RecommendedActionFields())
     public let actionWebUrl: Field<String>
     public let potentialScoreImpact: Field<Double>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.actionWebUrl = Field("actionWebUrl")
         self.potentialScoreImpact = Field("potentialScoreImpact")
         self.title = Field("title")
@@ -1795,8 +1802,12 @@ public typealias RecordOperation = Model<RecordOperationFields>
 
 /// The properties of a `RecordOperation`, inherited ones included.
 public struct RecordOperationFields: FieldSet {
-    public static let all = RecordOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.recordOperation", base: CommsOperation.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.recordOperation",
+        base: CommsOperation.self,
+        fields: RecordOperationFields()
+    )
+
     public let id: Field<String>
     public let clientContext: Field<String>
     public let resultInfo: Field<ResultInfo>
@@ -1804,7 +1815,7 @@ public struct RecordOperationFields: FieldSet {
     public let recordingAccessToken: Field<String>
     public let recordingLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -1839,12 +1850,11 @@ public typealias RecordingInfo = Model<RecordingInfoFields>
 
 /// The properties of a `RecordingInfo`, inherited ones included.
 public struct RecordingInfoFields: FieldSet {
-    public static let all = RecordingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.recordingInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recordingInfo", fields: RecordingInfoFields())
     public let initiator: Field<IdentitySet>
     public let recordingStatus: Field<RecordingStatus>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.recordingStatus = Field("recordingStatus")
     }
@@ -1878,8 +1888,7 @@ public typealias RecurrencePattern = Model<RecurrencePatternFields>
 
 /// The properties of a `RecurrencePattern`, inherited ones included.
 public struct RecurrencePatternFields: FieldSet {
-    public static let all = RecurrencePatternFields()
-    public static let schema = ModelSchema("microsoft.graph.recurrencePattern", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recurrencePattern", fields: RecurrencePatternFields())
     public let dayOfMonth: Field<Int32>
     public let daysOfWeek: Field<[DayOfWeek]>
     public let firstDayOfWeek: Field<DayOfWeek>
@@ -1888,7 +1897,7 @@ public struct RecurrencePatternFields: FieldSet {
     public let month: Field<Int32>
     public let type: Field<RecurrencePatternType>
 
-    public init() {
+    private init() {
         self.dayOfMonth = Field("dayOfMonth")
         self.daysOfWeek = Field("daysOfWeek")
         self.firstDayOfWeek = Field("firstDayOfWeek")
@@ -1936,15 +1945,14 @@ public typealias RecurrenceRange = Model<RecurrenceRangeFields>
 
 /// The properties of a `RecurrenceRange`, inherited ones included.
 public struct RecurrenceRangeFields: FieldSet {
-    public static let all = RecurrenceRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.recurrenceRange", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recurrenceRange", fields: RecurrenceRangeFields())
     public let endDate: Field<CalendarDate>
     public let numberOfOccurrences: Field<Int32>
     public let recurrenceTimeZone: Field<String>
     public let startDate: Field<CalendarDate>
     public let type: Field<RecurrenceRangeType>
 
-    public init() {
+    private init() {
         self.endDate = Field("endDate")
         self.numberOfOccurrences = Field("numberOfOccurrences")
         self.recurrenceTimeZone = Field("recurrenceTimeZone")
@@ -1977,8 +1985,11 @@ public typealias RecycleBin = Model<RecycleBinFields>
 
 /// The properties of a `RecycleBin`, inherited ones included.
 public struct RecycleBinFields: FieldSet {
-    public static let all = RecycleBinFields()
-    public static let schema = ModelSchema("microsoft.graph.recycleBin", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.recycleBin",
+        base: BaseItem.self,
+        fields: RecycleBinFields()
+    )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -2001,7 +2012,7 @@ public struct RecycleBinFields: FieldSet {
     /// Present when the request expanded it (`expand("items")`).
     public let items: Field<[RecycleBinItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2027,8 +2038,12 @@ public typealias RecycleBinItem = Model<RecycleBinItemFields>
 
 /// The properties of a `RecycleBinItem`, inherited ones included.
 public struct RecycleBinItemFields: FieldSet {
-    public static let all = RecycleBinItemFields()
-    public static let schema = ModelSchema("microsoft.graph.recycleBinItem", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.recycleBinItem",
+        base: BaseItem.self,
+        fields: RecycleBinItemFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -2050,7 +2065,7 @@ public struct RecycleBinItemFields: FieldSet {
     public let deletedFromLocation: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2143,11 +2158,10 @@ public typealias RecycleBinSettings = Model<RecycleBinSettingsFields>
 
 /// The properties of a `RecycleBinSettings`, inherited ones included.
 public struct RecycleBinSettingsFields: FieldSet {
-    public static let all = RecycleBinSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.recycleBinSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recycleBinSettings", fields: RecycleBinSettingsFields())
     public let retentionPeriodOverrideDays: Field<Int32>
 
-    public init() {
+    private init() {
         self.retentionPeriodOverrideDays = Field("retentionPeriodOverrideDays")
     }
 }
@@ -2160,12 +2174,11 @@ public typealias RedirectUriSettings = Model<RedirectUriSettingsFields>
 
 /// The properties of a `RedirectUriSettings`, inherited ones included.
 public struct RedirectUriSettingsFields: FieldSet {
-    public static let all = RedirectUriSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.redirectUriSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.redirectUriSettings", fields: RedirectUriSettingsFields())
     public let index: Field<Int32>
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.index = Field("index")
         self.uri = Field("uri")
     }
@@ -2179,8 +2192,12 @@ public typealias ReferenceAttachment = Model<ReferenceAttachmentFields>
 
 /// The properties of a `ReferenceAttachment`, inherited ones included.
 public struct ReferenceAttachmentFields: FieldSet {
-    public static let all = ReferenceAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.referenceAttachment", base: Attachment.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.referenceAttachment",
+        base: Attachment.self,
+        fields: ReferenceAttachmentFields()
+    )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let isInline: Field<Bool>
@@ -2188,7 +2205,7 @@ public struct ReferenceAttachmentFields: FieldSet {
     public let name: Field<String>
     public let size: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.isInline = Field("isInline")
@@ -2238,12 +2255,11 @@ public typealias ReferencedObject = Model<ReferencedObjectFields>
 
 /// The properties of a `ReferencedObject`, inherited ones included.
 public struct ReferencedObjectFields: FieldSet {
-    public static let all = ReferencedObjectFields()
-    public static let schema = ModelSchema("microsoft.graph.referencedObject", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.referencedObject", fields: ReferencedObjectFields())
     public let referencedObjectName: Field<String>
     public let referencedProperty: Field<String>
 
-    public init() {
+    private init() {
         self.referencedObjectName = Field("referencedObjectName")
         self.referencedProperty = Field("referencedProperty")
     }
@@ -2257,8 +2273,12 @@ public typealias ReflectCheckInResponse = Model<ReflectCheckInResponseFields>
 
 /// The properties of a `ReflectCheckInResponse`, inherited ones included.
 public struct ReflectCheckInResponseFields: FieldSet {
-    public static let all = ReflectCheckInResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.reflectCheckInResponse", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.reflectCheckInResponse",
+        base: Entity.self,
+        fields: ReflectCheckInResponseFields()
+    )
+
     public let id: Field<String>
     public let checkInId: Field<String>
     public let checkInTitle: Field<String>
@@ -2271,7 +2291,7 @@ public struct ReflectCheckInResponseFields: FieldSet {
     public let responseFeedback: Field<ResponseFeedbackType>
     public let submitDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.checkInId = Field("checkInId")
         self.checkInTitle = Field("checkInTitle")
@@ -2314,11 +2334,14 @@ public typealias RegistrationEnforcement = Model<RegistrationEnforcementFields>
 
 /// The properties of a `RegistrationEnforcement`, inherited ones included.
 public struct RegistrationEnforcementFields: FieldSet {
-    public static let all = RegistrationEnforcementFields()
-    public static let schema = ModelSchema("microsoft.graph.registrationEnforcement", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.registrationEnforcement",
+        fields: RegistrationEnforcementFields()
+    )
+
     public let authenticationMethodsRegistrationCampaign: Field<AuthenticationMethodsRegistrationCampaign>
 
-    public init() {
+    private init() {
         self.authenticationMethodsRegistrationCampaign = Field("authenticationMethodsRegistrationCampaign")
     }
 }
@@ -2369,8 +2392,7 @@ public typealias RegistryKeyState = Model<RegistryKeyStateFields>
 
 /// The properties of a `RegistryKeyState`, inherited ones included.
 public struct RegistryKeyStateFields: FieldSet {
-    public static let all = RegistryKeyStateFields()
-    public static let schema = ModelSchema("microsoft.graph.registryKeyState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.registryKeyState", fields: RegistryKeyStateFields())
     public let hive: Field<RegistryHive>
     public let key: Field<String>
     public let oldKey: Field<String>
@@ -2382,7 +2404,7 @@ public struct RegistryKeyStateFields: FieldSet {
     public let valueName: Field<String>
     public let valueType: Field<RegistryValueType>
 
-    public init() {
+    private init() {
         self.hive = Field("hive")
         self.key = Field("key")
         self.oldKey = Field("oldKey")
@@ -2474,17 +2496,15 @@ public typealias RejectJoinResponse = Model<RejectJoinResponseFields>
 
 /// The properties of a `RejectJoinResponse`, inherited ones included.
 public struct RejectJoinResponseFields: FieldSet {
-    public static let all = RejectJoinResponseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.rejectJoinResponse",
         base: ParticipantJoiningResponse.self,
-        fields: all
+        fields: RejectJoinResponseFields()
     )
 
     public let reason: Field<RejectReason>
 
-    public init() {
+    private init() {
         self.reason = Field("reason")
     }
 }
@@ -2515,15 +2535,14 @@ public typealias RelatedContact = Model<RelatedContactFields>
 
 /// The properties of a `RelatedContact`, inherited ones included.
 public struct RelatedContactFields: FieldSet {
-    public static let all = RelatedContactFields()
-    public static let schema = ModelSchema("microsoft.graph.relatedContact", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.relatedContact", fields: RelatedContactFields())
     public let accessConsent: Field<Bool>
     public let displayName: Field<String>
     public let emailAddress: Field<String>
     public let mobilePhone: Field<String>
     public let relationship: Field<ContactRelationship>
 
-    public init() {
+    private init() {
         self.accessConsent = Field("accessConsent")
         self.displayName = Field("displayName")
         self.emailAddress = Field("emailAddress")
@@ -2540,12 +2559,12 @@ public typealias RelyingPartyDetailedSummary = Model<RelyingPartyDetailedSummary
 
 /// The properties of a `RelyingPartyDetailedSummary`, inherited ones included.
 public struct RelyingPartyDetailedSummaryFields: FieldSet {
-    public static let all = RelyingPartyDetailedSummaryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.relyingPartyDetailedSummary",
         base: Entity.self,
-        fields: all
+        fields: RelyingPartyDetailedSummaryFields()
     )
+
     public let id: Field<String>
     public let failedSignInCount: Field<Int64>
     public let migrationStatus: Field<MigrationStatus>
@@ -2559,7 +2578,7 @@ public struct RelyingPartyDetailedSummaryFields: FieldSet {
     public let totalSignInCount: Field<Int64>
     public let uniqueUserCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.failedSignInCount = Field("failedSignInCount")
         self.migrationStatus = Field("migrationStatus")
@@ -2617,8 +2636,7 @@ public typealias Reminder = Model<ReminderFields>
 
 /// The properties of a `Reminder`, inherited ones included.
 public struct ReminderFields: FieldSet {
-    public static let all = ReminderFields()
-    public static let schema = ModelSchema("microsoft.graph.reminder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.reminder", fields: ReminderFields())
     public let changeKey: Field<String>
     public let eventEndTime: Field<DateTimeTimeZone>
     public let eventId: Field<String>
@@ -2628,7 +2646,7 @@ public struct ReminderFields: FieldSet {
     public let eventWebLink: Field<String>
     public let reminderFireTime: Field<DateTimeTimeZone>
 
-    public init() {
+    private init() {
         self.changeKey = Field("changeKey")
         self.eventEndTime = Field("eventEndTime")
         self.eventId = Field("eventId")
@@ -2664,15 +2682,19 @@ public typealias RemoteAssistancePartner = Model<RemoteAssistancePartnerFields>
 
 /// The properties of a `RemoteAssistancePartner`, inherited ones included.
 public struct RemoteAssistancePartnerFields: FieldSet {
-    public static let all = RemoteAssistancePartnerFields()
-    public static let schema = ModelSchema("microsoft.graph.remoteAssistancePartner", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.remoteAssistancePartner",
+        base: Entity.self,
+        fields: RemoteAssistancePartnerFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let lastConnectionDateTime: Field<Date>
     public let onboardingStatus: Field<RemoteAssistanceOnboardingStatus>
     public let onboardingUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.lastConnectionDateTime = Field("lastConnectionDateTime")
@@ -2722,12 +2744,10 @@ public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurit
 
 /// The properties of a `RemoteDesktopSecurityConfiguration`, inherited ones included.
 public struct RemoteDesktopSecurityConfigurationFields: FieldSet {
-    public static let all = RemoteDesktopSecurityConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.remoteDesktopSecurityConfiguration",
         base: Entity.self,
-        fields: all
+        fields: RemoteDesktopSecurityConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2739,7 +2759,7 @@ public struct RemoteDesktopSecurityConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("targetDeviceGroups")`).
     public let targetDeviceGroups: Field<[TargetDeviceGroup]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRemoteDesktopProtocolEnabled = Field("isRemoteDesktopProtocolEnabled")
         self.approvedClientApps = Field("approvedClientApps")
@@ -2789,8 +2809,7 @@ public typealias RemoteItem = Model<RemoteItemFields>
 
 /// The properties of a `RemoteItem`, inherited ones included.
 public struct RemoteItemFields: FieldSet {
-    public static let all = RemoteItemFields()
-    public static let schema = ModelSchema("microsoft.graph.remoteItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.remoteItem", fields: RemoteItemFields())
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
     public let file: Field<File>
@@ -2811,7 +2830,7 @@ public struct RemoteItemFields: FieldSet {
     public let webDavUrl: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.file = Field("file")
@@ -2842,12 +2861,10 @@ public typealias RemoteLockActionResult = Model<RemoteLockActionResultFields>
 
 /// The properties of a `RemoteLockActionResult`, inherited ones included.
 public struct RemoteLockActionResultFields: FieldSet {
-    public static let all = RemoteLockActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.remoteLockActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: RemoteLockActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -2856,7 +2873,7 @@ public struct RemoteLockActionResultFields: FieldSet {
     public let startDateTime: Field<Date>
     public let unlockPin: Field<String>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -2873,8 +2890,12 @@ public typealias RemoteTenantGroup = Model<RemoteTenantGroupFields>
 
 /// The properties of a `RemoteTenantGroup`, inherited ones included.
 public struct RemoteTenantGroupFields: FieldSet {
-    public static let all = RemoteTenantGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.remoteTenantGroup", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.remoteTenantGroup",
+        base: DirectoryObject.self,
+        fields: RemoteTenantGroupFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let remoteGroupDisplayName: Field<String>
@@ -2883,7 +2904,7 @@ public struct RemoteTenantGroupFields: FieldSet {
     public let remoteTenantId: Field<String>
     public let remoteTenantPrimaryDomain: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.remoteGroupDisplayName = Field("remoteGroupDisplayName")
@@ -3024,15 +3045,13 @@ public typealias RemoveAccessApplyAction = Model<RemoveAccessApplyActionFields>
 
 /// The properties of a `RemoveAccessApplyAction`, inherited ones included.
 public struct RemoveAccessApplyActionFields: FieldSet {
-    public static let all = RemoveAccessApplyActionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.removeAccessApplyAction",
         base: AccessReviewApplyAction.self,
-        fields: all
+        fields: RemoveAccessApplyActionFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3044,11 +3063,10 @@ public typealias RemovedState = Model<RemovedStateFields>
 
 /// The properties of a `RemovedState`, inherited ones included.
 public struct RemovedStateFields: FieldSet {
-    public static let all = RemovedStateFields()
-    public static let schema = ModelSchema("microsoft.graph.removedState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.removedState", fields: RemovedStateFields())
     public let reason: Field<String>
 
-    public init() {
+    private init() {
         self.reason = Field("reason")
     }
 }
@@ -3061,12 +3079,11 @@ public typealias RenameAction = Model<RenameActionFields>
 
 /// The properties of a `RenameAction`, inherited ones included.
 public struct RenameActionFields: FieldSet {
-    public static let all = RenameActionFields()
-    public static let schema = ModelSchema("microsoft.graph.renameAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.renameAction", fields: RenameActionFields())
     public let newName: Field<String>
     public let oldName: Field<String>
 
-    public init() {
+    private init() {
         self.newName = Field("newName")
         self.oldName = Field("oldName")
     }
@@ -3080,10 +3097,9 @@ public typealias Report = Model<ReportFields>
 
 /// The properties of a `Report`, inherited ones included.
 public struct ReportFields: FieldSet {
-    public static let all = ReportFields()
-    public static let schema = ModelSchema("microsoft.graph.report", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.report", fields: ReportFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3095,8 +3111,7 @@ public typealias ReportRoot = Model<ReportRootFields>
 
 /// The properties of a `ReportRoot`, inherited ones included.
 public struct ReportRootFields: FieldSet {
-    public static let all = ReportRootFields()
-    public static let schema = ModelSchema("microsoft.graph.reportRoot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.reportRoot", fields: ReportRootFields())
 
     /// Present when the request expanded it (`expand("authenticationMethods")`).
     public let authenticationMethods: Field<AuthenticationMethodsRoot>
@@ -3119,7 +3134,7 @@ public struct ReportRootFields: FieldSet {
     /// Present when the request expanded it (`expand("security")`).
     public let security: Field<SecurityReportsRoot>
 
-    public init() {
+    private init() {
         self.authenticationMethods = Field("authenticationMethods")
         self.dailyPrintUsageByPrinter = Field("dailyPrintUsageByPrinter")
         self.dailyPrintUsageByUser = Field("dailyPrintUsageByUser")
@@ -4512,8 +4527,11 @@ public typealias ReportsRoot = Model<ReportsRootFields>
 
 /// The properties of a `ReportsRoot`, inherited ones included.
 public struct ReportsRootFields: FieldSet {
-    public static let all = ReportsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.reportsRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.reportsRoot",
+        base: Entity.self,
+        fields: ReportsRootFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("readingAssignmentSubmissions")`).
@@ -4528,7 +4546,7 @@ public struct ReportsRootFields: FieldSet {
     /// Present when the request expanded it (`expand("speakerAssignmentSubmissions")`).
     public let speakerAssignmentSubmissions: Field<[SpeakerAssignmentSubmission]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.readingAssignmentSubmissions = Field("readingAssignmentSubmissions")
         self.readingCoachPassages = Field("readingCoachPassages")
@@ -4594,8 +4612,6 @@ public typealias Request = Model<RequestFields>
 
 /// The properties of a `Request`, inherited ones included.
 public struct RequestFields: FieldSet {
-    public static let all = RequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.request",
         base: Entity.self,
@@ -4605,7 +4621,7 @@ public struct RequestFields: FieldSet {
             UnifiedRoleEligibilityScheduleRequest.self,
             UserConsentRequest.self,
         ],
-        fields: all
+        fields: RequestFields()
     )
 
     public let id: Field<String>
@@ -4616,7 +4632,7 @@ public struct RequestFields: FieldSet {
     public let customData: Field<String>
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -4652,13 +4668,12 @@ public typealias RequestSchedule = Model<RequestScheduleFields>
 
 /// The properties of a `RequestSchedule`, inherited ones included.
 public struct RequestScheduleFields: FieldSet {
-    public static let all = RequestScheduleFields()
-    public static let schema = ModelSchema("microsoft.graph.requestSchedule", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.requestSchedule", fields: RequestScheduleFields())
     public let expiration: Field<ExpirationPattern>
     public let recurrence: Field<PatternedRecurrence>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.expiration = Field("expiration")
         self.recurrence = Field("recurrence")
         self.startDateTime = Field("startDateTime")
@@ -4673,12 +4688,15 @@ public typealias RequestSignatureVerification = Model<RequestSignatureVerificati
 
 /// The properties of a `RequestSignatureVerification`, inherited ones included.
 public struct RequestSignatureVerificationFields: FieldSet {
-    public static let all = RequestSignatureVerificationFields()
-    public static let schema = ModelSchema("microsoft.graph.requestSignatureVerification", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.requestSignatureVerification",
+        fields: RequestSignatureVerificationFields()
+    )
+
     public let allowedWeakAlgorithms: Field<WeakAlgorithms>
     public let isSignedRequestRequired: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowedWeakAlgorithms = Field("allowedWeakAlgorithms")
         self.isSignedRequestRequired = Field("isSignedRequestRequired")
     }
@@ -4692,11 +4710,15 @@ public typealias RequestorManager = Model<RequestorManagerFields>
 
 /// The properties of a `RequestorManager`, inherited ones included.
 public struct RequestorManagerFields: FieldSet {
-    public static let all = RequestorManagerFields()
-    public static let schema = ModelSchema("microsoft.graph.requestorManager", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.requestorManager",
+        base: SubjectSet.self,
+        fields: RequestorManagerFields()
+    )
+
     public let managerLevel: Field<Int32>
 
-    public init() {
+    private init() {
         self.managerLevel = Field("managerLevel")
     }
 }
@@ -4725,12 +4747,15 @@ public typealias RequiredResourceAccess = Model<RequiredResourceAccessFields>
 
 /// The properties of a `RequiredResourceAccess`, inherited ones included.
 public struct RequiredResourceAccessFields: FieldSet {
-    public static let all = RequiredResourceAccessFields()
-    public static let schema = ModelSchema("microsoft.graph.requiredResourceAccess", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.requiredResourceAccess",
+        fields: RequiredResourceAccessFields()
+    )
+
     public let resourceAccess: Field<[ResourceAccess]>
     public let resourceAppId: Field<String>
 
-    public init() {
+    private init() {
         self.resourceAccess = Field("resourceAccess")
         self.resourceAppId = Field("resourceAppId")
     }
@@ -4744,12 +4769,10 @@ public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdm
 
 /// The properties of a `ResellerDelegatedAdminRelationship`, inherited ones included.
 public struct ResellerDelegatedAdminRelationshipFields: FieldSet {
-    public static let all = ResellerDelegatedAdminRelationshipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.resellerDelegatedAdminRelationship",
         base: DelegatedAdminRelationship.self,
-        fields: all
+        fields: ResellerDelegatedAdminRelationshipFields()
     )
 
     public let id: Field<String>
@@ -4776,7 +4799,7 @@ public struct ResellerDelegatedAdminRelationshipFields: FieldSet {
     public let indirectProviderTenantId: Field<String>
     public let isPartnerConsentPending: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accessDetails = Field("accessDetails")
         self.activatedDateTime = Field("activatedDateTime")
@@ -4845,10 +4868,13 @@ public typealias ReservablePlaceMode = Model<ReservablePlaceModeFields>
 
 /// The properties of a `ReservablePlaceMode`, inherited ones included.
 public struct ReservablePlaceModeFields: FieldSet {
-    public static let all = ReservablePlaceModeFields()
-    public static let schema = ModelSchema("microsoft.graph.reservablePlaceMode", base: PlaceMode.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.reservablePlaceMode",
+        base: PlaceMode.self,
+        fields: ReservablePlaceModeFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4860,12 +4886,10 @@ public typealias ResetPasscodeActionResult = Model<ResetPasscodeActionResultFiel
 
 /// The properties of a `ResetPasscodeActionResult`, inherited ones included.
 public struct ResetPasscodeActionResultFields: FieldSet {
-    public static let all = ResetPasscodeActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.resetPasscodeActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: ResetPasscodeActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -4875,7 +4899,7 @@ public struct ResetPasscodeActionResultFields: FieldSet {
     public let errorCode: Field<Int32>
     public let passcode: Field<String>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -4893,12 +4917,11 @@ public typealias ResourceAccess = Model<ResourceAccessFields>
 
 /// The properties of a `ResourceAccess`, inherited ones included.
 public struct ResourceAccessFields: FieldSet {
-    public static let all = ResourceAccessFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceAccess", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceAccess", fields: ResourceAccessFields())
     public let id: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.type = Field("type")
     }
@@ -4912,8 +4935,7 @@ public typealias ResourceAccessDetail = Model<ResourceAccessDetailFields>
 
 /// The properties of a `ResourceAccessDetail`, inherited ones included.
 public struct ResourceAccessDetailFields: FieldSet {
-    public static let all = ResourceAccessDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceAccessDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceAccessDetail", fields: ResourceAccessDetailFields())
     public let accessType: Field<ResourceAccessType>
     public let identifier: Field<String>
     public let isCrossPromptInjectionDetected: Field<Bool>
@@ -4923,7 +4945,7 @@ public struct ResourceAccessDetailFields: FieldSet {
     public let storageId: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.accessType = Field("accessType")
         self.identifier = Field("identifier")
         self.isCrossPromptInjectionDetected = Field("isCrossPromptInjectionDetected")
@@ -4983,12 +5005,11 @@ public typealias ResourceAction = Model<ResourceActionFields>
 
 /// The properties of a `ResourceAction`, inherited ones included.
 public struct ResourceActionFields: FieldSet {
-    public static let all = ResourceActionFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceAction", fields: ResourceActionFields())
     public let allowedResourceActions: Field<[String]>
     public let notAllowedResourceActions: Field<[String]>
 
-    public init() {
+    private init() {
         self.allowedResourceActions = Field("allowedResourceActions")
         self.notAllowedResourceActions = Field("notAllowedResourceActions")
     }
@@ -5002,10 +5023,9 @@ public typealias ResourceData = Model<ResourceDataFields>
 
 /// The properties of a `ResourceData`, inherited ones included.
 public struct ResourceDataFields: FieldSet {
-    public static let all = ResourceDataFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceData", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceData", fields: ResourceDataFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5017,13 +5037,12 @@ public typealias ResourceLink = Model<ResourceLinkFields>
 
 /// The properties of a `ResourceLink`, inherited ones included.
 public struct ResourceLinkFields: FieldSet {
-    public static let all = ResourceLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceLink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceLink", fields: ResourceLinkFields())
     public let linkType: Field<ResourceLinkType>
     public let name: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.linkType = Field("linkType")
         self.name = Field("name")
         self.value = Field("value")
@@ -5052,14 +5071,18 @@ public typealias ResourceOperation = Model<ResourceOperationFields>
 
 /// The properties of a `ResourceOperation`, inherited ones included.
 public struct ResourceOperationFields: FieldSet {
-    public static let all = ResourceOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceOperation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceOperation",
+        base: Entity.self,
+        fields: ResourceOperationFields()
+    )
+
     public let id: Field<String>
     public let actionName: Field<String>
     public let description: Field<String>
     public let resourceName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionName = Field("actionName")
         self.description = Field("description")
@@ -5092,12 +5115,11 @@ public typealias ResourcePermission = Model<ResourcePermissionFields>
 
 /// The properties of a `ResourcePermission`, inherited ones included.
 public struct ResourcePermissionFields: FieldSet {
-    public static let all = ResourcePermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.resourcePermission", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourcePermission", fields: ResourcePermissionFields())
     public let type: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("type")
         self.value = Field("value")
     }
@@ -5111,13 +5133,12 @@ public typealias ResourceReference = Model<ResourceReferenceFields>
 
 /// The properties of a `ResourceReference`, inherited ones included.
 public struct ResourceReferenceFields: FieldSet {
-    public static let all = ResourceReferenceFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceReference", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resourceReference", fields: ResourceReferenceFields())
     public let id: Field<String>
     public let type: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.type = Field("type")
         self.webUrl = Field("webUrl")
@@ -5132,15 +5153,18 @@ public typealias ResourceSpecificPermission = Model<ResourceSpecificPermissionFi
 
 /// The properties of a `ResourceSpecificPermission`, inherited ones included.
 public struct ResourceSpecificPermissionFields: FieldSet {
-    public static let all = ResourceSpecificPermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceSpecificPermission", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceSpecificPermission",
+        fields: ResourceSpecificPermissionFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let id: Field<String>
     public let isEnabled: Field<Bool>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.id = Field("id")
@@ -5157,12 +5181,10 @@ public typealias ResourceSpecificPermissionGrant = Model<ResourceSpecificPermiss
 
 /// The properties of a `ResourceSpecificPermissionGrant`, inherited ones included.
 public struct ResourceSpecificPermissionGrantFields: FieldSet {
-    public static let all = ResourceSpecificPermissionGrantFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.resourceSpecificPermissionGrant",
         base: DirectoryObject.self,
-        fields: all
+        fields: ResourceSpecificPermissionGrantFields()
     )
 
     public let id: Field<String>
@@ -5173,7 +5195,7 @@ public struct ResourceSpecificPermissionGrantFields: FieldSet {
     public let permissionType: Field<String>
     public let resourceAppId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.clientAppId = Field("clientAppId")
@@ -5315,8 +5337,10 @@ public typealias ResourceVisualization = Model<ResourceVisualizationFields>
 
 /// The properties of a `ResourceVisualization`, inherited ones included.
 public struct ResourceVisualizationFields: FieldSet {
-    public static let all = ResourceVisualizationFields()
-    public static let schema = ModelSchema("microsoft.graph.resourceVisualization", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceVisualization",
+        fields: ResourceVisualizationFields()
+    )
     public let containerDisplayName: Field<String>
     public let containerType: Field<String>
     public let containerWebUrl: Field<String>
@@ -5326,7 +5350,7 @@ public struct ResourceVisualizationFields: FieldSet {
     public let title: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.containerDisplayName = Field("containerDisplayName")
         self.containerType = Field("containerType")
         self.containerWebUrl = Field("containerWebUrl")
@@ -5566,12 +5590,11 @@ public typealias ResponseStatus = Model<ResponseStatusFields>
 
 /// The properties of a `ResponseStatus`, inherited ones included.
 public struct ResponseStatusFields: FieldSet {
-    public static let all = ResponseStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.responseStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.responseStatus", fields: ResponseStatusFields())
     public let response: Field<ResponseType>
     public let time: Field<Date>
 
-    public init() {
+    private init() {
         self.response = Field("response")
         self.time = Field("time")
     }
@@ -5666,10 +5689,9 @@ public typealias RestoreAction = Model<RestoreActionFields>
 
 /// The properties of a `RestoreAction`, inherited ones included.
 public struct RestoreActionFields: FieldSet {
-    public static let all = RestoreActionFields()
-    public static let schema = ModelSchema("microsoft.graph.restoreAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.restoreAction", fields: RestoreActionFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5681,13 +5703,11 @@ public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
 
 /// The properties of a `RestoreArtifactBase`, inherited ones included.
 public struct RestoreArtifactBaseFields: FieldSet {
-    public static let all = RestoreArtifactBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.restoreArtifactBase",
         base: Entity.self,
         derived: [DriveRestoreArtifact.self, MailboxRestoreArtifact.self, SiteRestoreArtifact.self],
-        fields: all
+        fields: RestoreArtifactBaseFields()
     )
 
     public let id: Field<String>
@@ -5700,7 +5720,7 @@ public struct RestoreArtifactBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("restorePoint")`).
     public let restorePoint: Field<RestorePoint>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completionDateTime = Field("completionDateTime")
         self.destinationType = Field("destinationType")
@@ -5742,8 +5762,6 @@ public typealias RestoreArtifactsBulkRequestBase = Model<RestoreArtifactsBulkReq
 
 /// The properties of a `RestoreArtifactsBulkRequestBase`, inherited ones included.
 public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
-    public static let all = RestoreArtifactsBulkRequestBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.restoreArtifactsBulkRequestBase",
         base: Entity.self,
@@ -5752,7 +5770,7 @@ public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
             MailboxRestoreArtifactsBulkAdditionRequest.self,
             SiteRestoreArtifactsBulkAdditionRequest.self,
         ],
-        fields: all
+        fields: RestoreArtifactsBulkRequestBaseFields()
     )
 
     public let id: Field<String>
@@ -5769,7 +5787,7 @@ public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
     public let status: Field<RestoreArtifactsBulkRequestStatus>
     public let tags: Field<RestorePointTags>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -5852,8 +5870,11 @@ public typealias RestorePoint = Model<RestorePointFields>
 
 /// The properties of a `RestorePoint`, inherited ones included.
 public struct RestorePointFields: FieldSet {
-    public static let all = RestorePointFields()
-    public static let schema = ModelSchema("microsoft.graph.restorePoint", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.restorePoint",
+        base: Entity.self,
+        fields: RestorePointFields()
+    )
     public let id: Field<String>
     public let expirationDateTime: Field<Date>
     public let protectionDateTime: Field<Date>
@@ -5862,7 +5883,7 @@ public struct RestorePointFields: FieldSet {
     /// Present when the request expanded it (`expand("protectionUnit")`).
     public let protectionUnit: Field<ProtectionUnitBase>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.protectionDateTime = Field("protectionDateTime")
@@ -5942,13 +5963,16 @@ public typealias RestorePointSearchResponse = Model<RestorePointSearchResponseFi
 
 /// The properties of a `RestorePointSearchResponse`, inherited ones included.
 public struct RestorePointSearchResponseFields: FieldSet {
-    public static let all = RestorePointSearchResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.restorePointSearchResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.restorePointSearchResponse",
+        fields: RestorePointSearchResponseFields()
+    )
+
     public let noResultProtectionUnitIds: Field<[String]>
     public let searchResponseId: Field<String>
     public let searchResults: Field<[RestorePointSearchResult]>
 
-    public init() {
+    private init() {
         self.noResultProtectionUnitIds = Field("noResultProtectionUnitIds")
         self.searchResponseId = Field("searchResponseId")
         self.searchResults = Field("searchResults")
@@ -5963,14 +5987,17 @@ public typealias RestorePointSearchResult = Model<RestorePointSearchResultFields
 
 /// The properties of a `RestorePointSearchResult`, inherited ones included.
 public struct RestorePointSearchResultFields: FieldSet {
-    public static let all = RestorePointSearchResultFields()
-    public static let schema = ModelSchema("microsoft.graph.restorePointSearchResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.restorePointSearchResult",
+        fields: RestorePointSearchResultFields()
+    )
+
     public let artifactHitCount: Field<Int32>
 
     /// Present when the request expanded it (`expand("restorePoint")`).
     public let restorePoint: Field<RestorePoint>
 
-    public init() {
+    private init() {
         self.artifactHitCount = Field("artifactHitCount")
         self.restorePoint = Field("restorePoint")
     }
@@ -6002,14 +6029,17 @@ public typealias RestoreSessionArtifactCount = Model<RestoreSessionArtifactCount
 
 /// The properties of a `RestoreSessionArtifactCount`, inherited ones included.
 public struct RestoreSessionArtifactCountFields: FieldSet {
-    public static let all = RestoreSessionArtifactCountFields()
-    public static let schema = ModelSchema("microsoft.graph.restoreSessionArtifactCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.restoreSessionArtifactCount",
+        fields: RestoreSessionArtifactCountFields()
+    )
+
     public let completed: Field<Int32>
     public let failed: Field<Int32>
     public let inProgress: Field<Int32>
     public let total: Field<Int32>
 
-    public init() {
+    private init() {
         self.completed = Field("completed")
         self.failed = Field("failed")
         self.inProgress = Field("inProgress")
@@ -6025,13 +6055,11 @@ public typealias RestoreSessionBase = Model<RestoreSessionBaseFields>
 
 /// The properties of a `RestoreSessionBase`, inherited ones included.
 public struct RestoreSessionBaseFields: FieldSet {
-    public static let all = RestoreSessionBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.restoreSessionBase",
         base: Entity.self,
         derived: [ExchangeRestoreSession.self, OneDriveForBusinessRestoreSession.self, SharePointRestoreSession.self],
-        fields: all
+        fields: RestoreSessionBaseFields()
     )
 
     public let id: Field<String>
@@ -6045,7 +6073,7 @@ public struct RestoreSessionBaseFields: FieldSet {
     public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
     public let status: Field<RestoreSessionStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdBy = Field("createdBy")
@@ -6126,18 +6154,16 @@ public typealias RestrictAccessAction = Model<RestrictAccessActionFields>
 
 /// The properties of a `RestrictAccessAction`, inherited ones included.
 public struct RestrictAccessActionFields: FieldSet {
-    public static let all = RestrictAccessActionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.restrictAccessAction",
         base: RestrictAccessActionBase.self,
-        fields: all
+        fields: RestrictAccessActionFields()
     )
 
     public let action: Field<DlpAction>
     public let restrictionAction: Field<RestrictionAction>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.restrictionAction = Field("restrictionAction")
     }
@@ -6153,19 +6179,17 @@ public typealias RestrictAccessActionBase = Model<RestrictAccessActionBaseFields
 
 /// The properties of a `RestrictAccessActionBase`, inherited ones included.
 public struct RestrictAccessActionBaseFields: FieldSet {
-    public static let all = RestrictAccessActionBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.restrictAccessActionBase",
         base: DlpActionInfo.self,
         derived: [RestrictAccessAction.self],
-        fields: all
+        fields: RestrictAccessActionBaseFields()
     )
 
     public let action: Field<DlpAction>
     public let restrictionAction: Field<RestrictionAction>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.restrictionAction = Field("restrictionAction")
     }
@@ -6195,13 +6219,12 @@ public typealias ResultInfo = Model<ResultInfoFields>
 
 /// The properties of a `ResultInfo`, inherited ones included.
 public struct ResultInfoFields: FieldSet {
-    public static let all = ResultInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.resultInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resultInfo", fields: ResultInfoFields())
     public let code: Field<Int32>
     public let message: Field<String>
     public let subcode: Field<Int32>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
         self.subcode = Field("subcode")
@@ -6216,12 +6239,11 @@ public typealias ResultTemplate = Model<ResultTemplateFields>
 
 /// The properties of a `ResultTemplate`, inherited ones included.
 public struct ResultTemplateFields: FieldSet {
-    public static let all = ResultTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.resultTemplate", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resultTemplate", fields: ResultTemplateFields())
     public let body: Field<JSONValue>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.body = Field("body")
         self.displayName = Field("displayName")
     }
@@ -6235,15 +6257,13 @@ public typealias ResultTemplateDictionary = Model<ResultTemplateDictionaryFields
 
 /// The properties of a `ResultTemplateDictionary`, inherited ones included.
 public struct ResultTemplateDictionaryFields: FieldSet {
-    public static let all = ResultTemplateDictionaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.resultTemplateDictionary",
         base: DictionaryModel.self,
-        fields: all
+        fields: ResultTemplateDictionaryFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6255,11 +6275,10 @@ public typealias ResultTemplateOption = Model<ResultTemplateOptionFields>
 
 /// The properties of a `ResultTemplateOption`, inherited ones included.
 public struct ResultTemplateOptionFields: FieldSet {
-    public static let all = ResultTemplateOptionFields()
-    public static let schema = ModelSchema("microsoft.graph.resultTemplateOption", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.resultTemplateOption", fields: ResultTemplateOptionFields())
     public let enableResultTemplate: Field<Bool>
 
-    public init() {
+    private init() {
         self.enableResultTemplate = Field("enableResultTemplate")
     }
 }
@@ -6272,8 +6291,11 @@ public typealias RetentionLabelSettings = Model<RetentionLabelSettingsFields>
 
 /// The properties of a `RetentionLabelSettings`, inherited ones included.
 public struct RetentionLabelSettingsFields: FieldSet {
-    public static let all = RetentionLabelSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.retentionLabelSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.retentionLabelSettings",
+        fields: RetentionLabelSettingsFields()
+    )
+
     public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
     public let isContentUpdateAllowed: Field<Bool>
     public let isDeleteAllowed: Field<Bool>
@@ -6281,7 +6303,7 @@ public struct RetentionLabelSettingsFields: FieldSet {
     public let isMetadataUpdateAllowed: Field<Bool>
     public let isRecordLocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
         self.isContentUpdateAllowed = Field("isContentUpdateAllowed")
         self.isDeleteAllowed = Field("isDeleteAllowed")
@@ -6299,12 +6321,11 @@ public typealias RetentionSetting = Model<RetentionSettingFields>
 
 /// The properties of a `RetentionSetting`, inherited ones included.
 public struct RetentionSettingFields: FieldSet {
-    public static let all = RetentionSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.retentionSetting", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.retentionSetting", fields: RetentionSettingFields())
     public let interval: Field<String>
     public let period: Field<String>
 
-    public init() {
+    private init() {
         self.interval = Field("interval")
         self.period = Field("period")
     }
@@ -6368,12 +6389,11 @@ public typealias RetrievalExtract = Model<RetrievalExtractFields>
 
 /// The properties of a `RetrievalExtract`, inherited ones included.
 public struct RetrievalExtractFields: FieldSet {
-    public static let all = RetrievalExtractFields()
-    public static let schema = ModelSchema("microsoft.graph.retrievalExtract", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.retrievalExtract", fields: RetrievalExtractFields())
     public let relevanceScore: Field<Double>
     public let text: Field<String>
 
-    public init() {
+    private init() {
         self.relevanceScore = Field("relevanceScore")
         self.text = Field("text")
     }
@@ -6387,15 +6407,14 @@ public typealias RetrievalHit = Model<RetrievalHitFields>
 
 /// The properties of a `RetrievalHit`, inherited ones included.
 public struct RetrievalHitFields: FieldSet {
-    public static let all = RetrievalHitFields()
-    public static let schema = ModelSchema("microsoft.graph.retrievalHit", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.retrievalHit", fields: RetrievalHitFields())
     public let extracts: Field<[RetrievalExtract]>
     public let resourceMetadata: Field<SearchResourceMetadataDictionary>
     public let resourceType: Field<RetrievalEntityType>
     public let sensitivityLabel: Field<SensitivityLabelInfo>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.extracts = Field("extracts")
         self.resourceMetadata = Field("resourceMetadata")
         self.resourceType = Field("resourceType")
@@ -6412,11 +6431,10 @@ public typealias RetrievalResponse = Model<RetrievalResponseFields>
 
 /// The properties of a `RetrievalResponse`, inherited ones included.
 public struct RetrievalResponseFields: FieldSet {
-    public static let all = RetrievalResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.retrievalResponse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.retrievalResponse", fields: RetrievalResponseFields())
     public let retrievalHits: Field<[RetrievalHit]>
 
-    public init() {
+    private init() {
         self.retrievalHits = Field("retrievalHits")
     }
 }
@@ -6429,13 +6447,12 @@ public typealias RgbColor = Model<RgbColorFields>
 
 /// The properties of a `RgbColor`, inherited ones included.
 public struct RgbColorFields: FieldSet {
-    public static let all = RgbColorFields()
-    public static let schema = ModelSchema("microsoft.graph.rgbColor", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.rgbColor", fields: RgbColorFields())
     public let b: Field<UInt8>
     public let g: Field<UInt8>
     public let r: Field<UInt8>
 
-    public init() {
+    private init() {
         self.b = Field("b")
         self.g = Field("g")
         self.r = Field("r")
@@ -6450,12 +6467,10 @@ public typealias RichLongRunningOperation = Model<RichLongRunningOperationFields
 
 /// The properties of a `RichLongRunningOperation`, inherited ones included.
 public struct RichLongRunningOperationFields: FieldSet {
-    public static let all = RichLongRunningOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.richLongRunningOperation",
         base: LongRunningOperation.self,
-        fields: all
+        fields: RichLongRunningOperationFields()
     )
 
     public let id: Field<String>
@@ -6469,7 +6484,7 @@ public struct RichLongRunningOperationFields: FieldSet {
     public let resourceId: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -6585,8 +6600,12 @@ public typealias RiskDetection = Model<RiskDetectionFields>
 
 /// The properties of a `RiskDetection`, inherited ones included.
 public struct RiskDetectionFields: FieldSet {
-    public static let all = RiskDetectionFields()
-    public static let schema = ModelSchema("microsoft.graph.riskDetection", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskDetection",
+        base: Entity.self,
+        fields: RiskDetectionFields()
+    )
+
     public let id: Field<String>
     public let activity: Field<ActivityType>
     public let activityDateTime: Field<Date>
@@ -6608,7 +6627,7 @@ public struct RiskDetectionFields: FieldSet {
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activity = Field("activity")
         self.activityDateTime = Field("activityDateTime")
@@ -6761,8 +6780,10 @@ public typealias RiskPreventionContainer = Model<RiskPreventionContainerFields>
 
 /// The properties of a `RiskPreventionContainer`, inherited ones included.
 public struct RiskPreventionContainerFields: FieldSet {
-    public static let all = RiskPreventionContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.riskPreventionContainer", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskPreventionContainer",
+        fields: RiskPreventionContainerFields()
+    )
 
     /// Present when the request expanded it (`expand("fraudProtectionProviders")`).
     public let fraudProtectionProviders: Field<[FraudProtectionProvider]>
@@ -6773,7 +6794,7 @@ public struct RiskPreventionContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("webApplicationFirewallVerifications")`).
     public let webApplicationFirewallVerifications: Field<[WebApplicationFirewallVerificationModel]>
 
-    public init() {
+    private init() {
         self.fraudProtectionProviders = Field("fraudProtectionProviders")
         self.webApplicationFirewallProviders = Field("webApplicationFirewallProviders")
         self.webApplicationFirewallVerifications = Field("webApplicationFirewallVerifications")
@@ -6841,12 +6862,15 @@ public typealias RiskServicePrincipalActivity = Model<RiskServicePrincipalActivi
 
 /// The properties of a `RiskServicePrincipalActivity`, inherited ones included.
 public struct RiskServicePrincipalActivityFields: FieldSet {
-    public static let all = RiskServicePrincipalActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.riskServicePrincipalActivity", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskServicePrincipalActivity",
+        fields: RiskServicePrincipalActivityFields()
+    )
+
     public let detail: Field<RiskDetail>
     public let riskEventTypes: Field<[String]>
 
-    public init() {
+    private init() {
         self.detail = Field("detail")
         self.riskEventTypes = Field("riskEventTypes")
     }
@@ -6892,12 +6916,11 @@ public typealias RiskUserActivity = Model<RiskUserActivityFields>
 
 /// The properties of a `RiskUserActivity`, inherited ones included.
 public struct RiskUserActivityFields: FieldSet {
-    public static let all = RiskUserActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.riskUserActivity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.riskUserActivity", fields: RiskUserActivityFields())
     public let detail: Field<RiskDetail>
     public let riskEventTypes: Field<[String]>
 
-    public init() {
+    private init() {
         self.detail = Field("detail")
         self.riskEventTypes = Field("riskEventTypes")
     }
@@ -6911,13 +6934,11 @@ public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
 
 /// The properties of a `RiskyServicePrincipal`, inherited ones included.
 public struct RiskyServicePrincipalFields: FieldSet {
-    public static let all = RiskyServicePrincipalFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.riskyServicePrincipal",
         base: Entity.self,
         derived: [RiskyServicePrincipalHistoryItem.self],
-        fields: all
+        fields: RiskyServicePrincipalFields()
     )
 
     public let id: Field<String>
@@ -6934,7 +6955,7 @@ public struct RiskyServicePrincipalFields: FieldSet {
     /// Present when the request expanded it (`expand("history")`).
     public let history: Field<[RiskyServicePrincipalHistoryItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appId = Field("appId")
         self.displayName = Field("displayName")
@@ -6957,12 +6978,10 @@ public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalH
 
 /// The properties of a `RiskyServicePrincipalHistoryItem`, inherited ones included.
 public struct RiskyServicePrincipalHistoryItemFields: FieldSet {
-    public static let all = RiskyServicePrincipalHistoryItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.riskyServicePrincipalHistoryItem",
         base: RiskyServicePrincipal.self,
-        fields: all
+        fields: RiskyServicePrincipalHistoryItemFields()
     )
 
     public let id: Field<String>
@@ -6982,7 +7001,7 @@ public struct RiskyServicePrincipalHistoryItemFields: FieldSet {
     public let activity: Field<RiskServicePrincipalActivity>
     public let initiatedBy: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appId = Field("appId")
         self.displayName = Field("displayName")
@@ -7107,13 +7126,11 @@ public typealias RiskyUser = Model<RiskyUserFields>
 
 /// The properties of a `RiskyUser`, inherited ones included.
 public struct RiskyUserFields: FieldSet {
-    public static let all = RiskyUserFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.riskyUser",
         base: Entity.self,
         derived: [RiskyUserHistoryItem.self],
-        fields: all
+        fields: RiskyUserFields()
     )
 
     public let id: Field<String>
@@ -7129,7 +7146,7 @@ public struct RiskyUserFields: FieldSet {
     /// Present when the request expanded it (`expand("history")`).
     public let history: Field<[RiskyUserHistoryItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isDeleted = Field("isDeleted")
         self.isProcessing = Field("isProcessing")
@@ -7151,8 +7168,12 @@ public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
 
 /// The properties of a `RiskyUserHistoryItem`, inherited ones included.
 public struct RiskyUserHistoryItemFields: FieldSet {
-    public static let all = RiskyUserHistoryItemFields()
-    public static let schema = ModelSchema("microsoft.graph.riskyUserHistoryItem", base: RiskyUser.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskyUserHistoryItem",
+        base: RiskyUser.self,
+        fields: RiskyUserHistoryItemFields()
+    )
+
     public let id: Field<String>
     public let isDeleted: Field<Bool>
     public let isProcessing: Field<Bool>
@@ -7170,7 +7191,7 @@ public struct RiskyUserHistoryItemFields: FieldSet {
     public let initiatedBy: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isDeleted = Field("isDeleted")
         self.isProcessing = Field("isProcessing")
@@ -7315,13 +7336,11 @@ public typealias RoleAssignment = Model<RoleAssignmentFields>
 
 /// The properties of a `RoleAssignment`, inherited ones included.
 public struct RoleAssignmentFields: FieldSet {
-    public static let all = RoleAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.roleAssignment",
         base: Entity.self,
         derived: [DeviceAndAppManagementRoleAssignment.self],
-        fields: all
+        fields: RoleAssignmentFields()
     )
 
     public let id: Field<String>
@@ -7332,7 +7351,7 @@ public struct RoleAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("roleDefinition")`).
     public let roleDefinition: Field<RoleDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -7426,13 +7445,11 @@ public typealias RoleDefinition = Model<RoleDefinitionFields>
 
 /// The properties of a `RoleDefinition`, inherited ones included.
 public struct RoleDefinitionFields: FieldSet {
-    public static let all = RoleDefinitionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.roleDefinition",
         base: Entity.self,
         derived: [DeviceAndAppManagementRoleDefinition.self],
-        fields: all
+        fields: RoleDefinitionFields()
     )
 
     public let id: Field<String>
@@ -7444,7 +7461,7 @@ public struct RoleDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("roleAssignments")`).
     public let roleAssignments: Field<[RoleAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -7540,8 +7557,7 @@ public typealias RoleManagement = Model<RoleManagementFields>
 
 /// The properties of a `RoleManagement`, inherited ones included.
 public struct RoleManagementFields: FieldSet {
-    public static let all = RoleManagementFields()
-    public static let schema = ModelSchema("microsoft.graph.roleManagement", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.roleManagement", fields: RoleManagementFields())
 
     /// Present when the request expanded it (`expand("directory")`).
     public let directory: Field<RbacApplication>
@@ -7549,7 +7565,7 @@ public struct RoleManagementFields: FieldSet {
     /// Present when the request expanded it (`expand("entitlementManagement")`).
     public let entitlementManagement: Field<RbacApplication>
 
-    public init() {
+    private init() {
         self.directory = Field("directory")
         self.entitlementManagement = Field("entitlementManagement")
     }
@@ -7593,11 +7609,10 @@ public typealias RolePermission = Model<RolePermissionFields>
 
 /// The properties of a `RolePermission`, inherited ones included.
 public struct RolePermissionFields: FieldSet {
-    public static let all = RolePermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.rolePermission", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.rolePermission", fields: RolePermissionFields())
     public let resourceActions: Field<[ResourceAction]>
 
-    public init() {
+    private init() {
         self.resourceActions = Field("resourceActions")
     }
 }
@@ -7630,8 +7645,7 @@ public typealias Room = Model<RoomFields>
 
 /// The properties of a `Room`, inherited ones included.
 public struct RoomFields: FieldSet {
-    public static let all = RoomFields()
-    public static let schema = ModelSchema("microsoft.graph.room", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.room", base: Place.self, fields: RoomFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -7658,7 +7672,7 @@ public struct RoomFields: FieldSet {
     public let teamsEnabledState: Field<PlaceFeatureEnablement>
     public let videoDeviceName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -7692,8 +7706,7 @@ public typealias RoomList = Model<RoomListFields>
 
 /// The properties of a `RoomList`, inherited ones included.
 public struct RoomListFields: FieldSet {
-    public static let all = RoomListFields()
-    public static let schema = ModelSchema("microsoft.graph.roomList", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.roomList", base: Place.self, fields: RoomListFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -7716,7 +7729,7 @@ public struct RoomListFields: FieldSet {
     /// Present when the request expanded it (`expand("workspaces")`).
     public let workspaces: Field<[Workspace]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -7822,10 +7835,9 @@ public typealias Root = Model<RootFields>
 
 /// The properties of a `Root`, inherited ones included.
 public struct RootFields: FieldSet {
-    public static let all = RootFields()
-    public static let schema = ModelSchema("microsoft.graph.root", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.root", fields: RootFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7870,12 +7882,10 @@ public typealias RotateBitLockerKeysDeviceActionResult = Model<RotateBitLockerKe
 
 /// The properties of a `RotateBitLockerKeysDeviceActionResult`, inherited ones included.
 public struct RotateBitLockerKeysDeviceActionResultFields: FieldSet {
-    public static let all = RotateBitLockerKeysDeviceActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.rotateBitLockerKeysDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: RotateBitLockerKeysDeviceActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -7884,7 +7894,7 @@ public struct RotateBitLockerKeysDeviceActionResultFields: FieldSet {
     public let startDateTime: Field<Date>
     public let errorCode: Field<Int32>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -7935,11 +7945,10 @@ public typealias RubricCriterion = Model<RubricCriterionFields>
 
 /// The properties of a `RubricCriterion`, inherited ones included.
 public struct RubricCriterionFields: FieldSet {
-    public static let all = RubricCriterionFields()
-    public static let schema = ModelSchema("microsoft.graph.rubricCriterion", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.rubricCriterion", fields: RubricCriterionFields())
     public let description: Field<EducationItemBody>
 
-    public init() {
+    private init() {
         self.description = Field("description")
     }
 }
@@ -7952,14 +7961,13 @@ public typealias RubricLevel = Model<RubricLevelFields>
 
 /// The properties of a `RubricLevel`, inherited ones included.
 public struct RubricLevelFields: FieldSet {
-    public static let all = RubricLevelFields()
-    public static let schema = ModelSchema("microsoft.graph.rubricLevel", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.rubricLevel", fields: RubricLevelFields())
     public let description: Field<EducationItemBody>
     public let displayName: Field<String>
     public let grading: Field<EducationAssignmentGradeType>
     public let levelId: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.grading = Field("grading")
@@ -7975,15 +7983,14 @@ public typealias RubricQuality = Model<RubricQualityFields>
 
 /// The properties of a `RubricQuality`, inherited ones included.
 public struct RubricQualityFields: FieldSet {
-    public static let all = RubricQualityFields()
-    public static let schema = ModelSchema("microsoft.graph.rubricQuality", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.rubricQuality", fields: RubricQualityFields())
     public let criteria: Field<[RubricCriterion]>
     public let description: Field<EducationItemBody>
     public let displayName: Field<String>
     public let qualityId: Field<String>
     public let weight: Field<Float>
 
-    public init() {
+    private init() {
         self.criteria = Field("criteria")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -8000,12 +8007,15 @@ public typealias RubricQualityFeedbackModel = Model<RubricQualityFeedbackModelFi
 
 /// The properties of a `RubricQualityFeedbackModel`, inherited ones included.
 public struct RubricQualityFeedbackModelFields: FieldSet {
-    public static let all = RubricQualityFeedbackModelFields()
-    public static let schema = ModelSchema("microsoft.graph.rubricQualityFeedbackModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.rubricQualityFeedbackModel",
+        fields: RubricQualityFeedbackModelFields()
+    )
+
     public let feedback: Field<EducationItemBody>
     public let qualityId: Field<String>
 
-    public init() {
+    private init() {
         self.feedback = Field("feedback")
         self.qualityId = Field("qualityId")
     }
@@ -8019,12 +8029,15 @@ public typealias RubricQualitySelectedColumnModel = Model<RubricQualitySelectedC
 
 /// The properties of a `RubricQualitySelectedColumnModel`, inherited ones included.
 public struct RubricQualitySelectedColumnModelFields: FieldSet {
-    public static let all = RubricQualitySelectedColumnModelFields()
-    public static let schema = ModelSchema("microsoft.graph.rubricQualitySelectedColumnModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.rubricQualitySelectedColumnModel",
+        fields: RubricQualitySelectedColumnModelFields()
+    )
+
     public let columnId: Field<String>
     public let qualityId: Field<String>
 
-    public init() {
+    private init() {
         self.columnId = Field("columnId")
         self.qualityId = Field("qualityId")
     }
@@ -8068,12 +8081,10 @@ public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternal
 
 /// The properties of a `SamlOrWsFedExternalDomainFederation`, inherited ones included.
 public struct SamlOrWsFedExternalDomainFederationFields: FieldSet {
-    public static let all = SamlOrWsFedExternalDomainFederationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.samlOrWsFedExternalDomainFederation",
         base: SamlOrWsFedProvider.self,
-        fields: all
+        fields: SamlOrWsFedExternalDomainFederationFields()
     )
 
     public let id: Field<String>
@@ -8087,7 +8098,7 @@ public struct SamlOrWsFedExternalDomainFederationFields: FieldSet {
     /// Present when the request expanded it (`expand("domains")`).
     public let domains: Field<[ExternalDomainName]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.issuerUri = Field("issuerUri")
@@ -8144,13 +8155,11 @@ public typealias SamlOrWsFedProvider = Model<SamlOrWsFedProviderFields>
 
 /// The properties of a `SamlOrWsFedProvider`, inherited ones included.
 public struct SamlOrWsFedProviderFields: FieldSet {
-    public static let all = SamlOrWsFedProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.samlOrWsFedProvider",
         base: IdentityProviderBase.self,
         derived: [InternalDomainFederation.self, SamlOrWsFedExternalDomainFederation.self],
-        fields: all
+        fields: SamlOrWsFedProviderFields()
     )
 
     public let id: Field<String>
@@ -8161,7 +8170,7 @@ public struct SamlOrWsFedProviderFields: FieldSet {
     public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
     public let signingCertificate: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.issuerUri = Field("issuerUri")
@@ -8209,11 +8218,14 @@ public typealias SamlSingleSignOnSettings = Model<SamlSingleSignOnSettingsFields
 
 /// The properties of a `SamlSingleSignOnSettings`, inherited ones included.
 public struct SamlSingleSignOnSettingsFields: FieldSet {
-    public static let all = SamlSingleSignOnSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.samlSingleSignOnSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.samlSingleSignOnSettings",
+        fields: SamlSingleSignOnSettingsFields()
+    )
+
     public let relayState: Field<String>
 
-    public init() {
+    private init() {
         self.relayState = Field("relayState")
     }
 }
@@ -8226,8 +8238,7 @@ public typealias Schedule = Model<ScheduleFields>
 
 /// The properties of a `Schedule`, inherited ones included.
 public struct ScheduleFields: FieldSet {
-    public static let all = ScheduleFields()
-    public static let schema = ModelSchema("microsoft.graph.schedule", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.schedule", base: Entity.self, fields: ScheduleFields())
     public let id: Field<String>
     public let enabled: Field<Bool>
     public let isActivitiesIncludedWhenCopyingShiftsEnabled: Field<Bool>
@@ -8281,7 +8292,7 @@ public struct ScheduleFields: FieldSet {
     /// Present when the request expanded it (`expand("timesOff")`).
     public let timesOff: Field<[TimeOff]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.enabled = Field("enabled")
         self.isActivitiesIncludedWhenCopyingShiftsEnabled = Field("isActivitiesIncludedWhenCopyingShiftsEnabled")
@@ -8320,13 +8331,11 @@ public typealias ScheduleChangeRequest = Model<ScheduleChangeRequestFields>
 
 /// The properties of a `ScheduleChangeRequest`, inherited ones included.
 public struct ScheduleChangeRequestFields: FieldSet {
-    public static let all = ScheduleChangeRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.scheduleChangeRequest",
         base: ChangeTrackedEntity.self,
         derived: [OfferShiftRequest.self, OpenShiftChangeRequest.self, TimeOffRequest.self],
-        fields: all
+        fields: ScheduleChangeRequestFields()
     )
 
     public let id: Field<String>
@@ -8361,7 +8370,7 @@ public struct ScheduleChangeRequestFields: FieldSet {
 
     public let state: Field<ScheduleChangeState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8469,19 +8478,17 @@ public typealias ScheduleEntity = Model<ScheduleEntityFields>
 
 /// The properties of a `ScheduleEntity`, inherited ones included.
 public struct ScheduleEntityFields: FieldSet {
-    public static let all = ScheduleEntityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.scheduleEntity",
         derived: [ShiftItem.self, TimeOffItem.self],
-        fields: all
+        fields: ScheduleEntityFields()
     )
 
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>
     public let theme: Field<ScheduleEntityTheme>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
         self.theme = Field("theme")
@@ -8615,15 +8622,14 @@ public typealias ScheduleInformation = Model<ScheduleInformationFields>
 
 /// The properties of a `ScheduleInformation`, inherited ones included.
 public struct ScheduleInformationFields: FieldSet {
-    public static let all = ScheduleInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.scheduleInformation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.scheduleInformation", fields: ScheduleInformationFields())
     public let availabilityView: Field<String>
     public let error: Field<FreeBusyError>
     public let scheduleId: Field<String>
     public let scheduleItems: Field<[ScheduleItem]>
     public let workingHours: Field<WorkingHours>
 
-    public init() {
+    private init() {
         self.availabilityView = Field("availabilityView")
         self.error = Field("error")
         self.scheduleId = Field("scheduleId")
@@ -8640,8 +8646,7 @@ public typealias ScheduleItem = Model<ScheduleItemFields>
 
 /// The properties of a `ScheduleItem`, inherited ones included.
 public struct ScheduleItemFields: FieldSet {
-    public static let all = ScheduleItemFields()
-    public static let schema = ModelSchema("microsoft.graph.scheduleItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.scheduleItem", fields: ScheduleItemFields())
     public let end: Field<DateTimeTimeZone>
     public let isPrivate: Field<Bool>
     public let location: Field<String>
@@ -8649,7 +8654,7 @@ public struct ScheduleItemFields: FieldSet {
     public let status: Field<FreeBusyStatus>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.end = Field("end")
         self.isPrivate = Field("isPrivate")
         self.location = Field("location")
@@ -8810,12 +8815,12 @@ public typealias SchedulingGroup = Model<SchedulingGroupFields>
 
 /// The properties of a `SchedulingGroup`, inherited ones included.
 public struct SchedulingGroupFields: FieldSet {
-    public static let all = SchedulingGroupFields()
     public static let schema = ModelSchema(
         "microsoft.graph.schedulingGroup",
         base: ChangeTrackedEntity.self,
-        fields: all
+        fields: SchedulingGroupFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -8836,7 +8841,7 @@ public struct SchedulingGroupFields: FieldSet {
 
     public let userIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8884,8 +8889,12 @@ public typealias SchemaExtension = Model<SchemaExtensionFields>
 
 /// The properties of a `SchemaExtension`, inherited ones included.
 public struct SchemaExtensionFields: FieldSet {
-    public static let all = SchemaExtensionFields()
-    public static let schema = ModelSchema("microsoft.graph.schemaExtension", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.schemaExtension",
+        base: Entity.self,
+        fields: SchemaExtensionFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let owner: Field<String>
@@ -8893,7 +8902,7 @@ public struct SchemaExtensionFields: FieldSet {
     public let status: Field<String>
     public let targetTypes: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.owner = Field("owner")
@@ -8930,17 +8939,15 @@ public typealias ScopeBase = Model<ScopeBaseFields>
 
 /// The properties of a `ScopeBase`, inherited ones included.
 public struct ScopeBaseFields: FieldSet {
-    public static let all = ScopeBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.scopeBase",
         derived: [GroupScope.self, TenantScope.self, UserScope.self],
-        fields: all
+        fields: ScopeBaseFields()
     )
 
     public let identity: Field<String>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
     }
 }
@@ -9001,14 +9008,18 @@ public typealias ScopedRoleMembership = Model<ScopedRoleMembershipFields>
 
 /// The properties of a `ScopedRoleMembership`, inherited ones included.
 public struct ScopedRoleMembershipFields: FieldSet {
-    public static let all = ScopedRoleMembershipFields()
-    public static let schema = ModelSchema("microsoft.graph.scopedRoleMembership", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.scopedRoleMembership",
+        base: Entity.self,
+        fields: ScopedRoleMembershipFields()
+    )
+
     public let id: Field<String>
     public let administrativeUnitId: Field<String>
     public let roleId: Field<String>
     public let roleMemberInfo: Field<Identity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnitId = Field("administrativeUnitId")
         self.roleId = Field("roleId")
@@ -9041,14 +9052,13 @@ public typealias ScoredEmailAddress = Model<ScoredEmailAddressFields>
 
 /// The properties of a `ScoredEmailAddress`, inherited ones included.
 public struct ScoredEmailAddressFields: FieldSet {
-    public static let all = ScoredEmailAddressFields()
-    public static let schema = ModelSchema("microsoft.graph.scoredEmailAddress", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.scoredEmailAddress", fields: ScoredEmailAddressFields())
     public let address: Field<String>
     public let itemId: Field<String>
     public let relevanceScore: Field<Double>
     public let selectionLikelihood: Field<SelectionLikelihoodInfo>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.itemId = Field("itemId")
         self.relevanceScore = Field("relevanceScore")
@@ -9078,8 +9088,12 @@ public typealias SearchAcronym = Model<SearchAcronymFields>
 
 /// The properties of a `SearchAcronym`, inherited ones included.
 public struct SearchAcronymFields: FieldSet {
-    public static let all = SearchAcronymFields()
-    public static let schema = ModelSchema("microsoft.graph.search.acronym", base: SearchSearchAnswer.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.acronym",
+        base: SearchSearchAnswer.self,
+        fields: SearchAcronymFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -9089,7 +9103,7 @@ public struct SearchAcronymFields: FieldSet {
     public let standsFor: Field<String>
     public let state: Field<SearchAnswerState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -9126,12 +9140,11 @@ public typealias SearchAggregation = Model<SearchAggregationFields>
 
 /// The properties of a `SearchAggregation`, inherited ones included.
 public struct SearchAggregationFields: FieldSet {
-    public static let all = SearchAggregationFields()
-    public static let schema = ModelSchema("microsoft.graph.searchAggregation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchAggregation", fields: SearchAggregationFields())
     public let buckets: Field<[SearchBucket]>
     public let field: Field<String>
 
-    public init() {
+    private init() {
         self.buckets = Field("buckets")
         self.field = Field("field")
     }
@@ -9145,13 +9158,12 @@ public typealias SearchAlteration = Model<SearchAlterationFields>
 
 /// The properties of a `SearchAlteration`, inherited ones included.
 public struct SearchAlterationFields: FieldSet {
-    public static let all = SearchAlterationFields()
-    public static let schema = ModelSchema("microsoft.graph.searchAlteration", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchAlteration", fields: SearchAlterationFields())
     public let alteredHighlightedQueryString: Field<String>
     public let alteredQueryString: Field<String>
     public let alteredQueryTokens: Field<[AlteredQueryToken]>
 
-    public init() {
+    private init() {
         self.alteredHighlightedQueryString = Field("alteredHighlightedQueryString")
         self.alteredQueryString = Field("alteredQueryString")
         self.alteredQueryTokens = Field("alteredQueryTokens")
@@ -9166,12 +9178,15 @@ public typealias SearchAlterationOptions = Model<SearchAlterationOptionsFields>
 
 /// The properties of a `SearchAlterationOptions`, inherited ones included.
 public struct SearchAlterationOptionsFields: FieldSet {
-    public static let all = SearchAlterationOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.searchAlterationOptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchAlterationOptions",
+        fields: SearchAlterationOptionsFields()
+    )
+
     public let enableModification: Field<Bool>
     public let enableSuggestion: Field<Bool>
 
-    public init() {
+    private init() {
         self.enableModification = Field("enableModification")
         self.enableSuggestion = Field("enableSuggestion")
     }
@@ -9201,13 +9216,12 @@ public typealias SearchAnswerKeyword = Model<SearchAnswerKeywordFields>
 
 /// The properties of a `SearchAnswerKeyword`, inherited ones included.
 public struct SearchAnswerKeywordFields: FieldSet {
-    public static let all = SearchAnswerKeywordFields()
-    public static let schema = ModelSchema("microsoft.graph.search.answerKeyword", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.search.answerKeyword", fields: SearchAnswerKeywordFields())
     public let keywords: Field<[String]>
     public let matchSimilarKeywords: Field<Bool>
     public let reservedKeywords: Field<[String]>
 
-    public init() {
+    private init() {
         self.keywords = Field("keywords")
         self.matchSimilarKeywords = Field("matchSimilarKeywords")
         self.reservedKeywords = Field("reservedKeywords")
@@ -9240,15 +9254,14 @@ public typealias SearchAnswerVariant = Model<SearchAnswerVariantFields>
 
 /// The properties of a `SearchAnswerVariant`, inherited ones included.
 public struct SearchAnswerVariantFields: FieldSet {
-    public static let all = SearchAnswerVariantFields()
-    public static let schema = ModelSchema("microsoft.graph.search.answerVariant", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.search.answerVariant", fields: SearchAnswerVariantFields())
     public let description: Field<String>
     public let displayName: Field<String>
     public let languageTag: Field<String>
     public let platform: Field<DevicePlatformType>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.languageTag = Field("languageTag")
@@ -9265,12 +9278,12 @@ public typealias SearchBookmark = Model<SearchBookmarkFields>
 
 /// The properties of a `SearchBookmark`, inherited ones included.
 public struct SearchBookmarkFields: FieldSet {
-    public static let all = SearchBookmarkFields()
     public static let schema = ModelSchema(
         "microsoft.graph.search.bookmark",
         base: SearchSearchAnswer.self,
-        fields: all
+        fields: SearchBookmarkFields()
     )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -9289,7 +9302,7 @@ public struct SearchBookmarkFields: FieldSet {
     public let state: Field<SearchAnswerState>
     public let targetedVariations: Field<[SearchAnswerVariant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -9335,13 +9348,12 @@ public typealias SearchBucket = Model<SearchBucketFields>
 
 /// The properties of a `SearchBucket`, inherited ones included.
 public struct SearchBucketFields: FieldSet {
-    public static let all = SearchBucketFields()
-    public static let schema = ModelSchema("microsoft.graph.searchBucket", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchBucket", fields: SearchBucketFields())
     public let aggregationFilterToken: Field<String>
     public let count: Field<Int32>
     public let key: Field<String>
 
-    public init() {
+    private init() {
         self.aggregationFilterToken = Field("aggregationFilterToken")
         self.count = Field("count")
         self.key = Field("key")
@@ -9374,8 +9386,11 @@ public typealias SearchEntity = Model<SearchEntityFields>
 
 /// The properties of a `SearchEntity`, inherited ones included.
 public struct SearchEntityFields: FieldSet {
-    public static let all = SearchEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.searchEntity", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchEntity",
+        base: Entity.self,
+        fields: SearchEntityFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("acronyms")`).
@@ -9387,7 +9402,7 @@ public struct SearchEntityFields: FieldSet {
     /// Present when the request expanded it (`expand("qnas")`).
     public let qnas: Field<[SearchQna]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.acronyms = Field("acronyms")
         self.bookmarks = Field("bookmarks")
@@ -9453,8 +9468,7 @@ public typealias SearchHit = Model<SearchHitFields>
 
 /// The properties of a `SearchHit`, inherited ones included.
 public struct SearchHitFields: FieldSet {
-    public static let all = SearchHitFields()
-    public static let schema = ModelSchema("microsoft.graph.searchHit", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchHit", fields: SearchHitFields())
     public let contentSource: Field<String>
     public let hitId: Field<String>
     public let isCollapsed: Field<Bool>
@@ -9465,7 +9479,7 @@ public struct SearchHitFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<Entity>
 
-    public init() {
+    private init() {
         self.contentSource = Field("contentSource")
         self.hitId = Field("hitId")
         self.isCollapsed = Field("isCollapsed")
@@ -9484,14 +9498,13 @@ public typealias SearchHitsContainer = Model<SearchHitsContainerFields>
 
 /// The properties of a `SearchHitsContainer`, inherited ones included.
 public struct SearchHitsContainerFields: FieldSet {
-    public static let all = SearchHitsContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.searchHitsContainer", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchHitsContainer", fields: SearchHitsContainerFields())
     public let aggregations: Field<[SearchAggregation]>
     public let hits: Field<[SearchHit]>
     public let moreResultsAvailable: Field<Bool>
     public let total: Field<Int32>
 
-    public init() {
+    private init() {
         self.aggregations = Field("aggregations")
         self.hits = Field("hits")
         self.moreResultsAvailable = Field("moreResultsAvailable")
@@ -9507,12 +9520,11 @@ public typealias SearchIdentity = Model<SearchIdentityFields>
 
 /// The properties of a `SearchIdentity`, inherited ones included.
 public struct SearchIdentityFields: FieldSet {
-    public static let all = SearchIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.search.identity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.search.identity", fields: SearchIdentityFields())
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -9526,13 +9538,12 @@ public typealias SearchIdentitySet = Model<SearchIdentitySetFields>
 
 /// The properties of a `SearchIdentitySet`, inherited ones included.
 public struct SearchIdentitySetFields: FieldSet {
-    public static let all = SearchIdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.search.identitySet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.search.identitySet", fields: SearchIdentitySetFields())
     public let application: Field<SearchIdentity>
     public let device: Field<SearchIdentity>
     public let user: Field<SearchIdentity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -9547,8 +9558,12 @@ public typealias SearchQna = Model<SearchQnaFields>
 
 /// The properties of a `SearchQna`, inherited ones included.
 public struct SearchQnaFields: FieldSet {
-    public static let all = SearchQnaFields()
-    public static let schema = ModelSchema("microsoft.graph.search.qna", base: SearchSearchAnswer.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.qna",
+        base: SearchSearchAnswer.self,
+        fields: SearchQnaFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -9565,7 +9580,7 @@ public struct SearchQnaFields: FieldSet {
     public let state: Field<SearchAnswerState>
     public let targetedVariations: Field<[SearchAnswerVariant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -9609,12 +9624,11 @@ public typealias SearchQuery = Model<SearchQueryFields>
 
 /// The properties of a `SearchQuery`, inherited ones included.
 public struct SearchQueryFields: FieldSet {
-    public static let all = SearchQueryFields()
-    public static let schema = ModelSchema("microsoft.graph.searchQuery", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchQuery", fields: SearchQueryFields())
     public let queryString: Field<String>
     public let queryTemplate: Field<String>
 
-    public init() {
+    private init() {
         self.queryString = Field("queryString")
         self.queryTemplate = Field("queryTemplate")
     }
@@ -9628,8 +9642,7 @@ public typealias SearchRequest = Model<SearchRequestFields>
 
 /// The properties of a `SearchRequest`, inherited ones included.
 public struct SearchRequestFields: FieldSet {
-    public static let all = SearchRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.searchRequest", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchRequest", fields: SearchRequestFields())
     public let aggregationFilters: Field<[String]>
     public let aggregations: Field<[AggregationOption]>
     public let collapseProperties: Field<[CollapseProperty]>
@@ -9646,7 +9659,7 @@ public struct SearchRequestFields: FieldSet {
     public let size: Field<Int32>
     public let sortProperties: Field<[SortProperty]>
 
-    public init() {
+    private init() {
         self.aggregationFilters = Field("aggregationFilters")
         self.aggregations = Field("aggregations")
         self.collapseProperties = Field("collapseProperties")
@@ -9673,15 +9686,13 @@ public typealias SearchResourceMetadataDictionary = Model<SearchResourceMetadata
 
 /// The properties of a `SearchResourceMetadataDictionary`, inherited ones included.
 public struct SearchResourceMetadataDictionaryFields: FieldSet {
-    public static let all = SearchResourceMetadataDictionaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.searchResourceMetadataDictionary",
         base: Dictionaries.self,
-        fields: all
+        fields: SearchResourceMetadataDictionaryFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9693,14 +9704,13 @@ public typealias SearchResponse = Model<SearchResponseFields>
 
 /// The properties of a `SearchResponse`, inherited ones included.
 public struct SearchResponseFields: FieldSet {
-    public static let all = SearchResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.searchResponse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchResponse", fields: SearchResponseFields())
     public let hitsContainers: Field<[SearchHitsContainer]>
     public let queryAlterationResponse: Field<AlterationResponse>
     public let resultTemplates: Field<ResultTemplateDictionary>
     public let searchTerms: Field<[String]>
 
-    public init() {
+    private init() {
         self.hitsContainers = Field("hitsContainers")
         self.queryAlterationResponse = Field("queryAlterationResponse")
         self.resultTemplates = Field("resultTemplates")
@@ -9716,11 +9726,10 @@ public typealias SearchResult = Model<SearchResultFields>
 
 /// The properties of a `SearchResult`, inherited ones included.
 public struct SearchResultFields: FieldSet {
-    public static let all = SearchResultFields()
-    public static let schema = ModelSchema("microsoft.graph.searchResult", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.searchResult", fields: SearchResultFields())
     public let onClickTelemetryUrl: Field<String>
 
-    public init() {
+    private init() {
         self.onClickTelemetryUrl = Field("onClickTelemetryUrl")
     }
 }
@@ -9733,13 +9742,11 @@ public typealias SearchSearchAnswer = Model<SearchSearchAnswerFields>
 
 /// The properties of a `SearchSearchAnswer`, inherited ones included.
 public struct SearchSearchAnswerFields: FieldSet {
-    public static let all = SearchSearchAnswerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.search.searchAnswer",
         base: Entity.self,
         derived: [SearchAcronym.self, SearchBookmark.self, SearchQna.self],
-        fields: all
+        fields: SearchSearchAnswerFields()
     )
 
     public let id: Field<String>
@@ -9749,7 +9756,7 @@ public struct SearchSearchAnswerFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -9784,8 +9791,7 @@ public typealias Section = Model<SectionFields>
 
 /// The properties of a `Section`, inherited ones included.
 public struct SectionFields: FieldSet {
-    public static let all = SectionFields()
-    public static let schema = ModelSchema("microsoft.graph.section", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.section", base: Place.self, fields: SectionFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -9800,7 +9806,7 @@ public struct SectionFields: FieldSet {
     /// Present when the request expanded it (`expand("checkIns")`).
     public let checkIns: Field<[CheckInClaim]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -9843,12 +9849,10 @@ public typealias SectionGroup = Model<SectionGroupFields>
 
 /// The properties of a `SectionGroup`, inherited ones included.
 public struct SectionGroupFields: FieldSet {
-    public static let all = SectionGroupFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sectionGroup",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: SectionGroupFields()
     )
 
     public let id: Field<String>
@@ -9873,7 +9877,7 @@ public struct SectionGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("sections")`).
     public let sections: Field<[OnenoteSection]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -9940,12 +9944,11 @@ public typealias SectionLinks = Model<SectionLinksFields>
 
 /// The properties of a `SectionLinks`, inherited ones included.
 public struct SectionLinksFields: FieldSet {
-    public static let all = SectionLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: SectionLinksFields())
     public let oneNoteClientUrl: Field<ExternalLink>
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }
@@ -9959,13 +9962,17 @@ public typealias SectionMap = Model<SectionMapFields>
 
 /// The properties of a `SectionMap`, inherited ones included.
 public struct SectionMapFields: FieldSet {
-    public static let all = SectionMapFields()
-    public static let schema = ModelSchema("microsoft.graph.sectionMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sectionMap",
+        base: BaseMapFeature.self,
+        fields: SectionMapFields()
+    )
+
     public let id: Field<String>
     public let properties: Field<String>
     public let placeId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.placeId = Field("placeId")
@@ -10030,8 +10037,11 @@ public typealias SecureScore = Model<SecureScoreFields>
 
 /// The properties of a `SecureScore`, inherited ones included.
 public struct SecureScoreFields: FieldSet {
-    public static let all = SecureScoreFields()
-    public static let schema = ModelSchema("microsoft.graph.secureScore", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.secureScore",
+        base: Entity.self,
+        fields: SecureScoreFields()
+    )
     public let id: Field<String>
     public let activeUserCount: Field<Int32>
     public let averageComparativeScores: Field<[AverageComparativeScore]>
@@ -10044,7 +10054,7 @@ public struct SecureScoreFields: FieldSet {
     public let maxScore: Field<Double>
     public let vendorInformation: Field<SecurityVendorInformation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeUserCount = Field("activeUserCount")
         self.averageComparativeScores = Field("averageComparativeScores")
@@ -10067,8 +10077,12 @@ public typealias SecureScoreControlProfile = Model<SecureScoreControlProfileFiel
 
 /// The properties of a `SecureScoreControlProfile`, inherited ones included.
 public struct SecureScoreControlProfileFields: FieldSet {
-    public static let all = SecureScoreControlProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.secureScoreControlProfile", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.secureScoreControlProfile",
+        base: Entity.self,
+        fields: SecureScoreControlProfileFields()
+    )
+
     public let id: Field<String>
     public let actionType: Field<String>
     public let actionUrl: Field<String>
@@ -10090,7 +10104,7 @@ public struct SecureScoreControlProfileFields: FieldSet {
     public let userImpact: Field<String>
     public let vendorInformation: Field<SecurityVendorInformation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionType = Field("actionType")
         self.actionUrl = Field("actionUrl")
@@ -10142,15 +10156,18 @@ public typealias SecureScoreControlStateUpdate = Model<SecureScoreControlStateUp
 
 /// The properties of a `SecureScoreControlStateUpdate`, inherited ones included.
 public struct SecureScoreControlStateUpdateFields: FieldSet {
-    public static let all = SecureScoreControlStateUpdateFields()
-    public static let schema = ModelSchema("microsoft.graph.secureScoreControlStateUpdate", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.secureScoreControlStateUpdate",
+        fields: SecureScoreControlStateUpdateFields()
+    )
+
     public let assignedTo: Field<String>
     public let comment: Field<String>
     public let state: Field<String>
     public let updatedBy: Field<String>
     public let updatedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.assignedTo = Field("assignedTo")
         self.comment = Field("comment")
         self.state = Field("state")
@@ -10184,17 +10201,15 @@ public typealias SecureSignInSessionControl = Model<SecureSignInSessionControlFi
 
 /// The properties of a `SecureSignInSessionControl`, inherited ones included.
 public struct SecureSignInSessionControlFields: FieldSet {
-    public static let all = SecureSignInSessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.secureSignInSessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: all
+        fields: SecureSignInSessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
     }
 }
@@ -10207,8 +10222,7 @@ public typealias Security = Model<SecurityFields>
 
 /// The properties of a `Security`, inherited ones included.
 public struct SecurityFields: FieldSet {
-    public static let all = SecurityFields()
-    public static let schema = ModelSchema("microsoft.graph.security", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security", fields: SecurityFields())
 
     /// Present when the request expanded it (`expand("alerts")`).
     public let alerts: Field<[Alert]>
@@ -10258,7 +10272,7 @@ public struct SecurityFields: FieldSet {
     /// Present when the request expanded it (`expand("triggerTypes")`).
     public let triggerTypes: Field<SecurityTriggerTypesRoot>
 
-    public init() {
+    private init() {
         self.alerts = Field("alerts")
         self.alertsV2 = Field("alerts_v2")
         self.attackSimulation = Field("attackSimulation")
@@ -10286,17 +10300,15 @@ public typealias SecurityA365AiExecuteTool = Model<SecurityA365AiExecuteToolFiel
 
 /// The properties of a `SecurityA365AiExecuteTool`, inherited ones included.
 public struct SecurityA365AiExecuteToolFields: FieldSet {
-    public static let all = SecurityA365AiExecuteToolFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.a365AiExecuteTool",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityA365AiExecuteToolFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10309,17 +10321,15 @@ public typealias SecurityA365AiInferenceCall = Model<SecurityA365AiInferenceCall
 
 /// The properties of a `SecurityA365AiInferenceCall`, inherited ones included.
 public struct SecurityA365AiInferenceCallFields: FieldSet {
-    public static let all = SecurityA365AiInferenceCallFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.a365AiInferenceCall",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityA365AiInferenceCallFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10332,17 +10342,15 @@ public typealias SecurityA365AiInvokeAgent = Model<SecurityA365AiInvokeAgentFiel
 
 /// The properties of a `SecurityA365AiInvokeAgent`, inherited ones included.
 public struct SecurityA365AiInvokeAgentFields: FieldSet {
-    public static let all = SecurityA365AiInvokeAgentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.a365AiInvokeAgent",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityA365AiInvokeAgentFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10355,17 +10363,15 @@ public typealias SecurityA365AiRunSummary = Model<SecurityA365AiRunSummaryFields
 
 /// The properties of a `SecurityA365AiRunSummary`, inherited ones included.
 public struct SecurityA365AiRunSummaryFields: FieldSet {
-    public static let all = SecurityA365AiRunSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.a365AiRunSummary",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityA365AiRunSummaryFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10378,17 +10384,15 @@ public typealias SecurityA365SpanOutputs = Model<SecurityA365SpanOutputsFields>
 
 /// The properties of a `SecurityA365SpanOutputs`, inherited ones included.
 public struct SecurityA365SpanOutputsFields: FieldSet {
-    public static let all = SecurityA365SpanOutputsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.a365SpanOutputs",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityA365SpanOutputsFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10401,17 +10405,15 @@ public typealias SecurityAISpanOutputsAuditRecord = Model<SecurityAISpanOutputsA
 
 /// The properties of a `SecurityAISpanOutputsAuditRecord`, inherited ones included.
 public struct SecurityAISpanOutputsAuditRecordFields: FieldSet {
-    public static let all = SecurityAISpanOutputsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aISpanOutputsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAISpanOutputsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10425,17 +10427,15 @@ public typealias SecurityAadRiskDetectionAuditRecord = Model<SecurityAadRiskDete
 
 /// The properties of a `SecurityAadRiskDetectionAuditRecord`, inherited ones included.
 public struct SecurityAadRiskDetectionAuditRecordFields: FieldSet {
-    public static let all = SecurityAadRiskDetectionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aadRiskDetectionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAadRiskDetectionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10448,13 +10448,12 @@ public typealias SecurityAccount = Model<SecurityAccountFields>
 
 /// The properties of a `SecurityAccount`, inherited ones included.
 public struct SecurityAccountFields: FieldSet {
-    public static let all = SecurityAccountFields()
-    public static let schema = ModelSchema("microsoft.graph.security.account", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.account", fields: SecurityAccountFields())
     public let actions: Field<[SecurityAction]>
     public let identifier: Field<String>
     public let identityProvider: Field<SecurityIdentityProvider>
 
-    public init() {
+    private init() {
         self.actions = Field("actions")
         self.identifier = Field("identifier")
         self.identityProvider = Field("identityProvider")
@@ -10522,12 +10521,10 @@ public typealias SecurityActiveDirectoryDomainEvidence = Model<SecurityActiveDir
 
 /// The properties of a `SecurityActiveDirectoryDomainEvidence`, inherited ones included.
 public struct SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
-    public static let all = SecurityActiveDirectoryDomainEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.activeDirectoryDomainEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityActiveDirectoryDomainEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10540,7 +10537,7 @@ public struct SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
     public let activeDirectoryDomainName: Field<String>
     public let trustedDomains: Field<[SecurityActiveDirectoryDomainEvidence]>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10662,17 +10659,15 @@ public typealias SecurityAedAuditRecord = Model<SecurityAedAuditRecordFields>
 
 /// The properties of a `SecurityAedAuditRecord`, inherited ones included.
 public struct SecurityAedAuditRecordFields: FieldSet {
-    public static let all = SecurityAedAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aedAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAedAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10685,17 +10680,15 @@ public typealias SecurityAgentAdminActivityRecord = Model<SecurityAgentAdminActi
 
 /// The properties of a `SecurityAgentAdminActivityRecord`, inherited ones included.
 public struct SecurityAgentAdminActivityRecordFields: FieldSet {
-    public static let all = SecurityAgentAdminActivityRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.agentAdminActivityRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAgentAdminActivityRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10708,17 +10701,15 @@ public typealias SecurityAgentSettingAdminActivity = Model<SecurityAgentSettingA
 
 /// The properties of a `SecurityAgentSettingAdminActivity`, inherited ones included.
 public struct SecurityAgentSettingAdminActivityFields: FieldSet {
-    public static let all = SecurityAgentSettingAdminActivityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.agentSettingAdminActivity",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAgentSettingAdminActivityFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }

@@ -12,12 +12,10 @@ public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
 
 /// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
 public struct SecurityAiAgentEvidenceFields: FieldSet {
-    public static let all = SecurityAiAgentEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiAgentEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityAiAgentEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -32,7 +30,7 @@ public struct SecurityAiAgentEvidenceFields: FieldSet {
     public let hostingPlatformType: Field<SecurityAiAgentPlatform>
     public let instructions: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -76,17 +74,15 @@ public typealias SecurityAiAppInteractionAuditRecord = Model<SecurityAiAppIntera
 
 /// The properties of a `SecurityAiAppInteractionAuditRecord`, inherited ones included.
 public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
-    public static let all = SecurityAiAppInteractionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiAppInteractionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiAppInteractionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -99,17 +95,15 @@ public typealias SecurityAiExecuteToolAuditRecord = Model<SecurityAiExecuteToolA
 
 /// The properties of a `SecurityAiExecuteToolAuditRecord`, inherited ones included.
 public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
-    public static let all = SecurityAiExecuteToolAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiExecuteToolAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiExecuteToolAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -125,17 +119,15 @@ public typealias SecurityAiInteractionsChangeNotificationAuditRecord =
 
 /// The properties of a `SecurityAiInteractionsChangeNotificationAuditRecord`, inherited ones included.
 public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsChangeNotificationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiInteractionsChangeNotificationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -149,17 +141,15 @@ public typealias SecurityAiInteractionsExportAuditRecord = Model<SecurityAiInter
 
 /// The properties of a `SecurityAiInteractionsExportAuditRecord`, inherited ones included.
 public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsExportAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiInteractionsExportAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiInteractionsExportAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -175,17 +165,15 @@ public typealias SecurityAiInteractionsSubscriptionAuditRecord =
 
 /// The properties of a `SecurityAiInteractionsSubscriptionAuditRecord`, inherited ones included.
 public struct SecurityAiInteractionsSubscriptionAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInteractionsSubscriptionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiInteractionsSubscriptionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiInteractionsSubscriptionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -198,17 +186,15 @@ public typealias SecurityAiInvokeAgentAuditRecord = Model<SecurityAiInvokeAgentA
 
 /// The properties of a `SecurityAiInvokeAgentAuditRecord`, inherited ones included.
 public struct SecurityAiInvokeAgentAuditRecordFields: FieldSet {
-    public static let all = SecurityAiInvokeAgentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiInvokeAgentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAiInvokeAgentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -221,17 +207,15 @@ public typealias SecurityAipDiscover = Model<SecurityAipDiscoverFields>
 
 /// The properties of a `SecurityAipDiscover`, inherited ones included.
 public struct SecurityAipDiscoverFields: FieldSet {
-    public static let all = SecurityAipDiscoverFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipDiscover",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipDiscoverFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -244,17 +228,15 @@ public typealias SecurityAipFileDeleted = Model<SecurityAipFileDeletedFields>
 
 /// The properties of a `SecurityAipFileDeleted`, inherited ones included.
 public struct SecurityAipFileDeletedFields: FieldSet {
-    public static let all = SecurityAipFileDeletedFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipFileDeleted",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipFileDeletedFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -267,17 +249,15 @@ public typealias SecurityAipHeartBeat = Model<SecurityAipHeartBeatFields>
 
 /// The properties of a `SecurityAipHeartBeat`, inherited ones included.
 public struct SecurityAipHeartBeatFields: FieldSet {
-    public static let all = SecurityAipHeartBeatFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipHeartBeat",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipHeartBeatFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -291,17 +271,15 @@ public typealias SecurityAipProtectionActionLogRequest = Model<SecurityAipProtec
 
 /// The properties of a `SecurityAipProtectionActionLogRequest`, inherited ones included.
 public struct SecurityAipProtectionActionLogRequestFields: FieldSet {
-    public static let all = SecurityAipProtectionActionLogRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipProtectionActionLogRequest",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipProtectionActionLogRequestFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -314,17 +292,15 @@ public typealias SecurityAipScannerDiscoverEvent = Model<SecurityAipScannerDisco
 
 /// The properties of a `SecurityAipScannerDiscoverEvent`, inherited ones included.
 public struct SecurityAipScannerDiscoverEventFields: FieldSet {
-    public static let all = SecurityAipScannerDiscoverEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipScannerDiscoverEvent",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipScannerDiscoverEventFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -339,17 +315,15 @@ public typealias SecurityAipSensitivityLabelActionLogRequest = Model<SecurityAip
 
 /// The properties of a `SecurityAipSensitivityLabelActionLogRequest`, inherited ones included.
 public struct SecurityAipSensitivityLabelActionLogRequestFields: FieldSet {
-    public static let all = SecurityAipSensitivityLabelActionLogRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.aipSensitivityLabelActionLogRequest",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAipSensitivityLabelActionLogRequestFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -363,17 +337,15 @@ public typealias SecurityAirAdminActionInvestigationData = Model<SecurityAirAdmi
 
 /// The properties of a `SecurityAirAdminActionInvestigationData`, inherited ones included.
 public struct SecurityAirAdminActionInvestigationDataFields: FieldSet {
-    public static let all = SecurityAirAdminActionInvestigationDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.airAdminActionInvestigationData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAirAdminActionInvestigationDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -386,17 +358,15 @@ public typealias SecurityAirInvestigationData = Model<SecurityAirInvestigationDa
 
 /// The properties of a `SecurityAirInvestigationData`, inherited ones included.
 public struct SecurityAirInvestigationDataFields: FieldSet {
-    public static let all = SecurityAirInvestigationDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.airInvestigationData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAirInvestigationDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -409,17 +379,15 @@ public typealias SecurityAirManualInvestigationData = Model<SecurityAirManualInv
 
 /// The properties of a `SecurityAirManualInvestigationData`, inherited ones included.
 public struct SecurityAirManualInvestigationDataFields: FieldSet {
-    public static let all = SecurityAirManualInvestigationDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.airManualInvestigationData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAirManualInvestigationDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -432,8 +400,12 @@ public typealias SecurityAlert = Model<SecurityAlertFields>
 
 /// The properties of a `SecurityAlert`, inherited ones included.
 public struct SecurityAlertFields: FieldSet {
-    public static let all = SecurityAlertFields()
-    public static let schema = ModelSchema("microsoft.graph.security.alert", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.alert",
+        base: Entity.self,
+        fields: SecurityAlertFields()
+    )
+
     public let id: Field<String>
     public let actorDisplayName: Field<String>
     public let additionalDataValue: Field<SecurityDictionary>
@@ -471,7 +443,7 @@ public struct SecurityAlertFields: FieldSet {
     public let threatFamilyName: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actorDisplayName = Field("actorDisplayName")
         self.additionalDataValue = Field("additionalData")
@@ -545,13 +517,15 @@ public typealias SecurityAlertComment = Model<SecurityAlertCommentFields>
 
 /// The properties of a `SecurityAlertComment`, inherited ones included.
 public struct SecurityAlertCommentFields: FieldSet {
-    public static let all = SecurityAlertCommentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.alertComment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.alertComment",
+        fields: SecurityAlertCommentFields()
+    )
     public let comment: Field<String>
     public let createdByDisplayName: Field<String>
     public let createdDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.comment = Field("comment")
         self.createdByDisplayName = Field("createdByDisplayName")
         self.createdDateTime = Field("createdDateTime")
@@ -625,8 +599,6 @@ public typealias SecurityAlertEvidence = Model<SecurityAlertEvidenceFields>
 
 /// The properties of a `SecurityAlertEvidence`, inherited ones included.
 public struct SecurityAlertEvidenceFields: FieldSet {
-    public static let all = SecurityAlertEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.alertEvidence",
         derived: [
@@ -679,7 +651,7 @@ public struct SecurityAlertEvidenceFields: FieldSet {
             SecurityUrlEvidence.self,
             SecurityUserEvidence.self,
         ],
-        fields: all
+        fields: SecurityAlertEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -690,7 +662,7 @@ public struct SecurityAlertEvidenceFields: FieldSet {
     public let tags: Field<[String]>
     public let verdict: Field<SecurityEvidenceVerdict>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -799,17 +771,15 @@ public typealias SecurityAlertSubmissionAuditRecord = Model<SecurityAlertSubmiss
 
 /// The properties of a `SecurityAlertSubmissionAuditRecord`, inherited ones included.
 public struct SecurityAlertSubmissionAuditRecordFields: FieldSet {
-    public static let all = SecurityAlertSubmissionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.alertSubmissionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAlertSubmissionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -825,17 +795,15 @@ public typealias SecurityAlertSubmissionResultDetailAuditRecord =
 
 /// The properties of a `SecurityAlertSubmissionResultDetailAuditRecord`, inherited ones included.
 public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
-    public static let all = SecurityAlertSubmissionResultDetailAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.alertSubmissionResultDetailAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAlertSubmissionResultDetailAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -848,12 +816,10 @@ public typealias SecurityAmazonResourceEvidence = Model<SecurityAmazonResourceEv
 
 /// The properties of a `SecurityAmazonResourceEvidence`, inherited ones included.
 public struct SecurityAmazonResourceEvidenceFields: FieldSet {
-    public static let all = SecurityAmazonResourceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.amazonResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityAmazonResourceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -868,7 +834,7 @@ public struct SecurityAmazonResourceEvidenceFields: FieldSet {
     public let resourceName: Field<String>
     public let resourceType: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -891,8 +857,12 @@ public typealias SecurityAnalyzedEmail = Model<SecurityAnalyzedEmailFields>
 
 /// The properties of a `SecurityAnalyzedEmail`, inherited ones included.
 public struct SecurityAnalyzedEmailFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmail", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmail",
+        base: Entity.self,
+        fields: SecurityAnalyzedEmailFields()
+    )
+
     public let id: Field<String>
     public let alertIds: Field<[String]>
     public let attachments: Field<[SecurityAnalyzedEmailAttachment]>
@@ -932,7 +902,7 @@ public struct SecurityAnalyzedEmailFields: FieldSet {
     public let timelineEvents: Field<[SecurityTimelineEvent]>
     public let urls: Field<[SecurityAnalyzedEmailUrl]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.alertIds = Field("alertIds")
         self.attachments = Field("attachments")
@@ -982,8 +952,11 @@ public typealias SecurityAnalyzedEmailAttachment = Model<SecurityAnalyzedEmailAt
 
 /// The properties of a `SecurityAnalyzedEmailAttachment`, inherited ones included.
 public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailAttachment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailAttachment",
+        fields: SecurityAnalyzedEmailAttachmentFields()
+    )
+
     public let detonationDetails: Field<SecurityDetonationDetails>
     public let fileExtension: Field<String>
     public let fileName: Field<String>
@@ -994,7 +967,7 @@ public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
     public let tenantAllowBlockListDetailInfo: Field<String>
     public let threatType: Field<SecurityThreatType>
 
-    public init() {
+    private init() {
         self.detonationDetails = Field("detonationDetails")
         self.fileExtension = Field("fileExtension")
         self.fileName = Field("fileName")
@@ -1016,14 +989,17 @@ public typealias SecurityAnalyzedEmailAuthenticationDetail = Model<SecurityAnaly
 
 /// The properties of a `SecurityAnalyzedEmailAuthenticationDetail`, inherited ones included.
 public struct SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailAuthenticationDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailAuthenticationDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailAuthenticationDetail",
+        fields: SecurityAnalyzedEmailAuthenticationDetailFields()
+    )
+
     public let compositeAuthentication: Field<String>
     public let dkim: Field<String>
     public let dmarc: Field<String>
     public let senderPolicyFramework: Field<String>
 
-    public init() {
+    private init() {
         self.compositeAuthentication = Field("compositeAuthentication")
         self.dkim = Field("dkim")
         self.dmarc = Field("dmarc")
@@ -1040,14 +1016,17 @@ public typealias SecurityAnalyzedEmailDeliveryDetail = Model<SecurityAnalyzedEma
 
 /// The properties of a `SecurityAnalyzedEmailDeliveryDetail`, inherited ones included.
 public struct SecurityAnalyzedEmailDeliveryDetailFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailDeliveryDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailDeliveryDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailDeliveryDetail",
+        fields: SecurityAnalyzedEmailDeliveryDetailFields()
+    )
+
     public let action: Field<SecurityDeliveryAction>
     public let latestThreats: Field<String>
     public let location: Field<SecurityDeliveryLocation>
     public let originalThreats: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.latestThreats = Field("latestThreats")
         self.location = Field("location")
@@ -1063,12 +1042,15 @@ public typealias SecurityAnalyzedEmailDlpRuleInfo = Model<SecurityAnalyzedEmailD
 
 /// The properties of a `SecurityAnalyzedEmailDlpRuleInfo`, inherited ones included.
 public struct SecurityAnalyzedEmailDlpRuleInfoFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailDlpRuleInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailDlpRuleInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailDlpRuleInfo",
+        fields: SecurityAnalyzedEmailDlpRuleInfoFields()
+    )
+
     public let name: Field<String>
     public let ruleId: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.ruleId = Field("ruleId")
     }
@@ -1085,15 +1067,15 @@ public typealias SecurityAnalyzedEmailExchangeTransportRuleInfo =
 
 /// The properties of a `SecurityAnalyzedEmailExchangeTransportRuleInfo`, inherited ones included.
 public struct SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailExchangeTransportRuleInfoFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedEmailExchangeTransportRuleInfo",
-        fields: all
+        fields: SecurityAnalyzedEmailExchangeTransportRuleInfoFields()
     )
+
     public let name: Field<String>
     public let ruleId: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.ruleId = Field("ruleId")
     }
@@ -1108,12 +1090,15 @@ public typealias SecurityAnalyzedEmailRecipientDetail = Model<SecurityAnalyzedEm
 
 /// The properties of a `SecurityAnalyzedEmailRecipientDetail`, inherited ones included.
 public struct SecurityAnalyzedEmailRecipientDetailFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailRecipientDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailRecipientDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailRecipientDetail",
+        fields: SecurityAnalyzedEmailRecipientDetailFields()
+    )
+
     public let ccRecipients: Field<[String]>
     public let domainName: Field<String>
 
-    public init() {
+    private init() {
         self.ccRecipients = Field("ccRecipients")
         self.domainName = Field("domainName")
     }
@@ -1171,8 +1156,11 @@ public typealias SecurityAnalyzedEmailSenderDetail = Model<SecurityAnalyzedEmail
 
 /// The properties of a `SecurityAnalyzedEmailSenderDetail`, inherited ones included.
 public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailSenderDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailSenderDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailSenderDetail",
+        fields: SecurityAnalyzedEmailSenderDetailFields()
+    )
+
     public let displayName: Field<String>
     public let domainCreationDateTime: Field<Date>
     public let domainName: Field<String>
@@ -1183,7 +1171,7 @@ public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
     public let mailFromAddress: Field<String>
     public let mailFromDomainName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.domainCreationDateTime = Field("domainCreationDateTime")
         self.domainName = Field("domainName")
@@ -1204,15 +1192,18 @@ public typealias SecurityAnalyzedEmailUrl = Model<SecurityAnalyzedEmailUrlFields
 
 /// The properties of a `SecurityAnalyzedEmailUrl`, inherited ones included.
 public struct SecurityAnalyzedEmailUrlFields: FieldSet {
-    public static let all = SecurityAnalyzedEmailUrlFields()
-    public static let schema = ModelSchema("microsoft.graph.security.analyzedEmailUrl", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailUrl",
+        fields: SecurityAnalyzedEmailUrlFields()
+    )
+
     public let detectionMethod: Field<String>
     public let detonationDetails: Field<SecurityDetonationDetails>
     public let tenantAllowBlockListDetailInfo: Field<String>
     public let threatType: Field<SecurityThreatType>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.detectionMethod = Field("detectionMethod")
         self.detonationDetails = Field("detonationDetails")
         self.tenantAllowBlockListDetailInfo = Field("tenantAllowBlockListDetailInfo")
@@ -1229,12 +1220,10 @@ public typealias SecurityAnalyzedMessageEvidence = Model<SecurityAnalyzedMessage
 
 /// The properties of a `SecurityAnalyzedMessageEvidence`, inherited ones included.
 public struct SecurityAnalyzedMessageEvidenceFields: FieldSet {
-    public static let all = SecurityAnalyzedMessageEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedMessageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityAnalyzedMessageEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -1263,7 +1252,7 @@ public struct SecurityAnalyzedMessageEvidenceFields: FieldSet {
     public let urls: Field<[String]>
     public let urn: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -1340,8 +1329,12 @@ public typealias SecurityArticle = Model<SecurityArticleFields>
 
 /// The properties of a `SecurityArticle`, inherited ones included.
 public struct SecurityArticleFields: FieldSet {
-    public static let all = SecurityArticleFields()
-    public static let schema = ModelSchema("microsoft.graph.security.article", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.article",
+        base: Entity.self,
+        fields: SecurityArticleFields()
+    )
+
     public let id: Field<String>
     public let body: Field<SecurityFormattedContent>
     public let createdDateTime: Field<Date>
@@ -1355,7 +1348,7 @@ public struct SecurityArticleFields: FieldSet {
     /// Present when the request expanded it (`expand("indicators")`).
     public let indicators: Field<[SecurityArticleIndicator]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -1377,12 +1370,10 @@ public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields
 
 /// The properties of a `SecurityArticleIndicator`, inherited ones included.
 public struct SecurityArticleIndicatorFields: FieldSet {
-    public static let all = SecurityArticleIndicatorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.articleIndicator",
         base: SecurityIndicator.self,
-        fields: all
+        fields: SecurityArticleIndicatorFields()
     )
 
     public let id: Field<String>
@@ -1391,7 +1382,7 @@ public struct SecurityArticleIndicatorFields: FieldSet {
     /// Present when the request expanded it (`expand("artifact")`).
     public let artifact: Field<SecurityArtifact>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.source = Field("source")
         self.artifact = Field("artifact")
@@ -1457,8 +1448,6 @@ public typealias SecurityArtifact = Model<SecurityArtifactFields>
 
 /// The properties of a `SecurityArtifact`, inherited ones included.
 public struct SecurityArtifactFields: FieldSet {
-    public static let all = SecurityArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.artifact",
         base: Entity.self,
@@ -1472,12 +1461,12 @@ public struct SecurityArtifactFields: FieldSet {
             SecuritySslCertificate.self,
             SecurityUnclassifiedArtifact.self,
         ],
-        fields: all
+        fields: SecurityArtifactFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -1507,17 +1496,15 @@ public typealias SecurityAttackSimAdminAuditRecord = Model<SecurityAttackSimAdmi
 
 /// The properties of a `SecurityAttackSimAdminAuditRecord`, inherited ones included.
 public struct SecurityAttackSimAdminAuditRecordFields: FieldSet {
-    public static let all = SecurityAttackSimAdminAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.attackSimAdminAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAttackSimAdminAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1530,17 +1517,15 @@ public typealias SecurityAttackSimAuditRecord = Model<SecurityAttackSimAuditReco
 
 /// The properties of a `SecurityAttackSimAuditRecord`, inherited ones included.
 public struct SecurityAttackSimAuditRecordFields: FieldSet {
-    public static let all = SecurityAttackSimAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.attackSimAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAttackSimAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1553,17 +1538,15 @@ public typealias SecurityAuditConfigAuditRecord = Model<SecurityAuditConfigAudit
 
 /// The properties of a `SecurityAuditConfigAuditRecord`, inherited ones included.
 public struct SecurityAuditConfigAuditRecordFields: FieldSet {
-    public static let all = SecurityAuditConfigAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditConfigAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAuditConfigAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1576,14 +1559,18 @@ public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
 
 /// The properties of a `SecurityAuditCoreRoot`, inherited ones included.
 public struct SecurityAuditCoreRootFields: FieldSet {
-    public static let all = SecurityAuditCoreRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.auditCoreRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.auditCoreRoot",
+        base: Entity.self,
+        fields: SecurityAuditCoreRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("queries")`).
     public let queries: Field<[SecurityAuditLogQuery]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.queries = Field("queries")
     }
@@ -1630,8 +1617,6 @@ public typealias SecurityAuditData = Model<SecurityAuditDataFields>
 
 /// The properties of a `SecurityAuditData`, inherited ones included.
 public struct SecurityAuditDataFields: FieldSet {
-    public static let all = SecurityAuditDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditData",
         derived: [
@@ -2028,12 +2013,12 @@ public struct SecurityAuditDataFields: FieldSet {
             SecurityYammerAuditRecord.self,
             SecurityYammerUserHidingAuditRecord.self,
         ],
-        fields: all
+        fields: SecurityAuditDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2046,8 +2031,12 @@ public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
 
 /// The properties of a `SecurityAuditLogQuery`, inherited ones included.
 public struct SecurityAuditLogQueryFields: FieldSet {
-    public static let all = SecurityAuditLogQueryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.auditLogQuery", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.auditLogQuery",
+        base: Entity.self,
+        fields: SecurityAuditLogQueryFields()
+    )
+
     public let id: Field<String>
     public let administrativeUnitIdFilters: Field<[String]>
     public let displayName: Field<String>
@@ -2065,7 +2054,7 @@ public struct SecurityAuditLogQueryFields: FieldSet {
     /// Present when the request expanded it (`expand("records")`).
     public let records: Field<[SecurityAuditLogRecord]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnitIdFilters = Field("administrativeUnitIdFilters")
         self.displayName = Field("displayName")
@@ -2160,8 +2149,12 @@ public typealias SecurityAuditLogRecord = Model<SecurityAuditLogRecordFields>
 
 /// The properties of a `SecurityAuditLogRecord`, inherited ones included.
 public struct SecurityAuditLogRecordFields: FieldSet {
-    public static let all = SecurityAuditLogRecordFields()
-    public static let schema = ModelSchema("microsoft.graph.security.auditLogRecord", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.auditLogRecord",
+        base: Entity.self,
+        fields: SecurityAuditLogRecordFields()
+    )
+
     public let id: Field<String>
     public let administrativeUnits: Field<[String]>
     public let auditData: Field<SecurityAuditData>
@@ -2176,7 +2169,7 @@ public struct SecurityAuditLogRecordFields: FieldSet {
     public let userPrincipalName: Field<String>
     public let userType: Field<SecurityAuditLogUserType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnits = Field("administrativeUnits")
         self.auditData = Field("auditData")
@@ -3731,10 +3724,12 @@ public typealias SecurityAuditRecordTypeDictionary = Model<SecurityAuditRecordTy
 
 /// The properties of a `SecurityAuditRecordTypeDictionary`, inherited ones included.
 public struct SecurityAuditRecordTypeDictionaryFields: FieldSet {
-    public static let all = SecurityAuditRecordTypeDictionaryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.auditRecordTypeDictionary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.auditRecordTypeDictionary",
+        fields: SecurityAuditRecordTypeDictionaryFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3746,17 +3741,15 @@ public typealias SecurityAuditSearchAuditRecord = Model<SecurityAuditSearchAudit
 
 /// The properties of a `SecurityAuditSearchAuditRecord`, inherited ones included.
 public struct SecurityAuditSearchAuditRecordFields: FieldSet {
-    public static let all = SecurityAuditSearchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditSearchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAuditSearchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3769,12 +3762,10 @@ public typealias SecurityAuthorityTemplate = Model<SecurityAuthorityTemplateFiel
 
 /// The properties of a `SecurityAuthorityTemplate`, inherited ones included.
 public struct SecurityAuthorityTemplateFields: FieldSet {
-    public static let all = SecurityAuthorityTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.authorityTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecurityAuthorityTemplateFields()
     )
 
     public let id: Field<String>
@@ -3782,7 +3773,7 @@ public struct SecurityAuthorityTemplateFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -3818,18 +3809,16 @@ public typealias SecurityAutoAuditingConfiguration = Model<SecurityAutoAuditingC
 
 /// The properties of a `SecurityAutoAuditingConfiguration`, inherited ones included.
 public struct SecurityAutoAuditingConfigurationFields: FieldSet {
-    public static let all = SecurityAutoAuditingConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.autoAuditingConfiguration",
         base: Entity.self,
-        fields: all
+        fields: SecurityAutoAuditingConfigurationFields()
     )
 
     public let id: Field<String>
     public let isAutomatic: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isAutomatic = Field("isAutomatic")
     }
@@ -3863,14 +3852,17 @@ public typealias SecurityAutonomousSystem = Model<SecurityAutonomousSystemFields
 
 /// The properties of a `SecurityAutonomousSystem`, inherited ones included.
 public struct SecurityAutonomousSystemFields: FieldSet {
-    public static let all = SecurityAutonomousSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.security.autonomousSystem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.autonomousSystem",
+        fields: SecurityAutonomousSystemFields()
+    )
+
     public let name: Field<String>
     public let number: Field<Int32>
     public let organization: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.number = Field("number")
         self.organization = Field("organization")
@@ -3889,17 +3881,15 @@ public typealias SecurityAzfwApplicationRuleAggregationEventRecord =
 
 /// The properties of a `SecurityAzfwApplicationRuleAggregationEventRecord`, inherited ones included.
 public struct SecurityAzfwApplicationRuleAggregationEventRecordFields: FieldSet {
-    public static let all = SecurityAzfwApplicationRuleAggregationEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azfwApplicationRuleAggregationEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzfwApplicationRuleAggregationEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3912,17 +3902,15 @@ public typealias SecurityAzfwDnsQueryEventRecord = Model<SecurityAzfwDnsQueryEve
 
 /// The properties of a `SecurityAzfwDnsQueryEventRecord`, inherited ones included.
 public struct SecurityAzfwDnsQueryEventRecordFields: FieldSet {
-    public static let all = SecurityAzfwDnsQueryEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azfwDnsQueryEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzfwDnsQueryEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3935,17 +3923,15 @@ public typealias SecurityAzfwNetworkRuleEventRecord = Model<SecurityAzfwNetworkR
 
 /// The properties of a `SecurityAzfwNetworkRuleEventRecord`, inherited ones included.
 public struct SecurityAzfwNetworkRuleEventRecordFields: FieldSet {
-    public static let all = SecurityAzfwNetworkRuleEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azfwNetworkRuleEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzfwNetworkRuleEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3958,17 +3944,15 @@ public typealias SecurityAzureAISearchAuditRecord = Model<SecurityAzureAISearchA
 
 /// The properties of a `SecurityAzureAISearchAuditRecord`, inherited ones included.
 public struct SecurityAzureAISearchAuditRecordFields: FieldSet {
-    public static let all = SecurityAzureAISearchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureAISearchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzureAISearchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3984,17 +3968,15 @@ public typealias SecurityAzureActiveDirectoryAccountLogonAuditRecord =
 
 /// The properties of a `SecurityAzureActiveDirectoryAccountLogonAuditRecord`, inherited ones included.
 public struct SecurityAzureActiveDirectoryAccountLogonAuditRecordFields: FieldSet {
-    public static let all = SecurityAzureActiveDirectoryAccountLogonAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureActiveDirectoryAccountLogonAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzureActiveDirectoryAccountLogonAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4008,17 +3990,15 @@ public typealias SecurityAzureActiveDirectoryAuditRecord = Model<SecurityAzureAc
 
 /// The properties of a `SecurityAzureActiveDirectoryAuditRecord`, inherited ones included.
 public struct SecurityAzureActiveDirectoryAuditRecordFields: FieldSet {
-    public static let all = SecurityAzureActiveDirectoryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureActiveDirectoryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzureActiveDirectoryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4034,17 +4014,15 @@ public typealias SecurityAzureActiveDirectoryStsLogonAuditRecord =
 
 /// The properties of a `SecurityAzureActiveDirectoryStsLogonAuditRecord`, inherited ones included.
 public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
-    public static let all = SecurityAzureActiveDirectoryStsLogonAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureActiveDirectoryStsLogonAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityAzureActiveDirectoryStsLogonAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4057,12 +4035,10 @@ public typealias SecurityAzureResourceEvidence = Model<SecurityAzureResourceEvid
 
 /// The properties of a `SecurityAzureResourceEvidence`, inherited ones included.
 public struct SecurityAzureResourceEvidenceFields: FieldSet {
-    public static let all = SecurityAzureResourceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityAzureResourceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4076,7 +4052,7 @@ public struct SecurityAzureResourceEvidenceFields: FieldSet {
     public let resourceName: Field<String>
     public let resourceType: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4124,12 +4100,10 @@ public typealias SecurityBlobContainerEvidence = Model<SecurityBlobContainerEvid
 
 /// The properties of a `SecurityBlobContainerEvidence`, inherited ones included.
 public struct SecurityBlobContainerEvidenceFields: FieldSet {
-    public static let all = SecurityBlobContainerEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.blobContainerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityBlobContainerEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4143,7 +4117,7 @@ public struct SecurityBlobContainerEvidenceFields: FieldSet {
     public let storageResource: Field<SecurityAzureResourceEvidence>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4165,12 +4139,10 @@ public typealias SecurityBlobEvidence = Model<SecurityBlobEvidenceFields>
 
 /// The properties of a `SecurityBlobEvidence`, inherited ones included.
 public struct SecurityBlobEvidenceFields: FieldSet {
-    public static let all = SecurityBlobEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.blobEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityBlobEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4186,7 +4158,7 @@ public struct SecurityBlobEvidenceFields: FieldSet {
     public let name: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4210,17 +4182,15 @@ public typealias SecurityCampaignAuditRecord = Model<SecurityCampaignAuditRecord
 
 /// The properties of a `SecurityCampaignAuditRecord`, inherited ones included.
 public struct SecurityCampaignAuditRecordFields: FieldSet {
-    public static let all = SecurityCampaignAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.campaignAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCampaignAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4235,13 +4205,11 @@ public typealias SecurityCase = Model<SecurityCaseFields>
 
 /// The properties of a `SecurityCase`, inherited ones included.
 public struct SecurityCaseFields: FieldSet {
-    public static let all = SecurityCaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.case",
         base: Entity.self,
         derived: [SecurityEdiscoveryCase.self],
-        fields: all
+        fields: SecurityCaseFields()
     )
 
     public let id: Field<String>
@@ -4252,7 +4220,7 @@ public struct SecurityCaseFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let status: Field<SecurityCaseStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4318,8 +4286,6 @@ public typealias SecurityCaseOperation = Model<SecurityCaseOperationFields>
 
 /// The properties of a `SecurityCaseOperation`, inherited ones included.
 public struct SecurityCaseOperationFields: FieldSet {
-    public static let all = SecurityCaseOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.caseOperation",
         base: Entity.self,
@@ -4334,7 +4300,7 @@ public struct SecurityCaseOperationFields: FieldSet {
             SecurityEdiscoverySearchExportOperation.self,
             SecurityEdiscoveryTagOperation.self,
         ],
-        fields: all
+        fields: SecurityCaseOperationFields()
     )
 
     public let id: Field<String>
@@ -4346,7 +4312,7 @@ public struct SecurityCaseOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<SecurityCaseOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -4480,14 +4446,18 @@ public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
 
 /// The properties of a `SecurityCasesRoot`, inherited ones included.
 public struct SecurityCasesRootFields: FieldSet {
-    public static let all = SecurityCasesRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.casesRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.casesRoot",
+        base: Entity.self,
+        fields: SecurityCasesRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("ediscoveryCases")`).
     public let ediscoveryCases: Field<[SecurityEdiscoveryCase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.ediscoveryCases = Field("ediscoveryCases")
     }
@@ -4527,12 +4497,10 @@ public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields
 
 /// The properties of a `SecurityCategoryTemplate`, inherited ones included.
 public struct SecurityCategoryTemplateFields: FieldSet {
-    public static let all = SecurityCategoryTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.categoryTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecurityCategoryTemplateFields()
     )
 
     public let id: Field<String>
@@ -4543,7 +4511,7 @@ public struct SecurityCategoryTemplateFields: FieldSet {
     /// Present when the request expanded it (`expand("subcategories")`).
     public let subcategories: Field<[SecuritySubcategoryTemplate]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4586,17 +4554,15 @@ public typealias SecurityCcraiPolicyViolationRecord = Model<SecurityCcraiPolicyV
 
 /// The properties of a `SecurityCcraiPolicyViolationRecord`, inherited ones included.
 public struct SecurityCcraiPolicyViolationRecordFields: FieldSet {
-    public static let all = SecurityCcraiPolicyViolationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ccraiPolicyViolationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCcraiPolicyViolationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4609,17 +4575,15 @@ public typealias SecurityCdpClassifierHealthRecord = Model<SecurityCdpClassifier
 
 /// The properties of a `SecurityCdpClassifierHealthRecord`, inherited ones included.
 public struct SecurityCdpClassifierHealthRecordFields: FieldSet {
-    public static let all = SecurityCdpClassifierHealthRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpClassifierHealthRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpClassifierHealthRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4632,17 +4596,15 @@ public typealias SecurityCdpColdCrawlStatusRecord = Model<SecurityCdpColdCrawlSt
 
 /// The properties of a `SecurityCdpColdCrawlStatusRecord`, inherited ones included.
 public struct SecurityCdpColdCrawlStatusRecordFields: FieldSet {
-    public static let all = SecurityCdpColdCrawlStatusRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpColdCrawlStatusRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpColdCrawlStatusRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4656,17 +4618,15 @@ public typealias SecurityCdpConsumptionResourceRecord = Model<SecurityCdpConsump
 
 /// The properties of a `SecurityCdpConsumptionResourceRecord`, inherited ones included.
 public struct SecurityCdpConsumptionResourceRecordFields: FieldSet {
-    public static let all = SecurityCdpConsumptionResourceRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpConsumptionResourceRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpConsumptionResourceRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4680,17 +4640,15 @@ public typealias SecurityCdpContentExplorerAggregateRecord = Model<SecurityCdpCo
 
 /// The properties of a `SecurityCdpContentExplorerAggregateRecord`, inherited ones included.
 public struct SecurityCdpContentExplorerAggregateRecordFields: FieldSet {
-    public static let all = SecurityCdpContentExplorerAggregateRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpContentExplorerAggregateRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpContentExplorerAggregateRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4705,17 +4663,15 @@ public typealias SecurityCdpDlpSensitiveEndpointAuditRecord = Model<SecurityCdpD
 
 /// The properties of a `SecurityCdpDlpSensitiveEndpointAuditRecord`, inherited ones included.
 public struct SecurityCdpDlpSensitiveEndpointAuditRecordFields: FieldSet {
-    public static let all = SecurityCdpDlpSensitiveEndpointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpDlpSensitiveEndpointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpDlpSensitiveEndpointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4728,17 +4684,15 @@ public typealias SecurityCdpLogRecord = Model<SecurityCdpLogRecordFields>
 
 /// The properties of a `SecurityCdpLogRecord`, inherited ones included.
 public struct SecurityCdpLogRecordFields: FieldSet {
-    public static let all = SecurityCdpLogRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpLogRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpLogRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4751,17 +4705,15 @@ public typealias SecurityCdpOcrBillingRecord = Model<SecurityCdpOcrBillingRecord
 
 /// The properties of a `SecurityCdpOcrBillingRecord`, inherited ones included.
 public struct SecurityCdpOcrBillingRecordFields: FieldSet {
-    public static let all = SecurityCdpOcrBillingRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpOcrBillingRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpOcrBillingRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4775,17 +4727,15 @@ public typealias SecurityCdpResourceScopeChangeEventRecord = Model<SecurityCdpRe
 
 /// The properties of a `SecurityCdpResourceScopeChangeEventRecord`, inherited ones included.
 public struct SecurityCdpResourceScopeChangeEventRecordFields: FieldSet {
-    public static let all = SecurityCdpResourceScopeChangeEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpResourceScopeChangeEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpResourceScopeChangeEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4799,17 +4749,15 @@ public typealias SecurityCdpdlmaiInteractionInsightsRecord = Model<SecurityCdpdl
 
 /// The properties of a `SecurityCdpdlmaiInteractionInsightsRecord`, inherited ones included.
 public struct SecurityCdpdlmaiInteractionInsightsRecordFields: FieldSet {
-    public static let all = SecurityCdpdlmaiInteractionInsightsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cdpdlmaiInteractionInsightsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCdpdlmaiInteractionInsightsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4838,12 +4786,10 @@ public typealias SecurityCitationTemplate = Model<SecurityCitationTemplateFields
 
 /// The properties of a `SecurityCitationTemplate`, inherited ones included.
 public struct SecurityCitationTemplateFields: FieldSet {
-    public static let all = SecurityCitationTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.citationTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecurityCitationTemplateFields()
     )
 
     public let id: Field<String>
@@ -4853,7 +4799,7 @@ public struct SecurityCitationTemplateFields: FieldSet {
     public let citationJurisdiction: Field<String>
     public let citationUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4891,12 +4837,10 @@ public typealias SecurityCloudApplicationEvidence = Model<SecurityCloudApplicati
 
 /// The properties of a `SecurityCloudApplicationEvidence`, inherited ones included.
 public struct SecurityCloudApplicationEvidenceFields: FieldSet {
-    public static let all = SecurityCloudApplicationEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudApplicationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityCloudApplicationEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4913,7 +4857,7 @@ public struct SecurityCloudApplicationEvidenceFields: FieldSet {
     public let saasAppId: Field<Int64>
     public let stream: Field<SecurityStream>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4958,12 +4902,10 @@ public typealias SecurityCloudLogonRequestEvidence = Model<SecurityCloudLogonReq
 
 /// The properties of a `SecurityCloudLogonRequestEvidence`, inherited ones included.
 public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
-    public static let all = SecurityCloudLogonRequestEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudLogonRequestEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityCloudLogonRequestEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4975,7 +4917,7 @@ public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
     public let verdict: Field<SecurityEvidenceVerdict>
     public let requestId: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4995,12 +4937,10 @@ public typealias SecurityCloudLogonSessionEvidence = Model<SecurityCloudLogonSes
 
 /// The properties of a `SecurityCloudLogonSessionEvidence`, inherited ones included.
 public struct SecurityCloudLogonSessionEvidenceFields: FieldSet {
-    public static let all = SecurityCloudLogonSessionEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudLogonSessionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityCloudLogonSessionEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -5020,7 +4960,7 @@ public struct SecurityCloudLogonSessionEvidenceFields: FieldSet {
     public let startUtcDateTime: Field<Date>
     public let userAgent: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -5050,17 +4990,15 @@ public typealias SecurityCloudUpdateDeviceConfigAuditRecord = Model<SecurityClou
 
 /// The properties of a `SecurityCloudUpdateDeviceConfigAuditRecord`, inherited ones included.
 public struct SecurityCloudUpdateDeviceConfigAuditRecordFields: FieldSet {
-    public static let all = SecurityCloudUpdateDeviceConfigAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudUpdateDeviceConfigAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCloudUpdateDeviceConfigAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5075,17 +5013,15 @@ public typealias SecurityCloudUpdateProfileConfigAuditRecord = Model<SecurityClo
 
 /// The properties of a `SecurityCloudUpdateProfileConfigAuditRecord`, inherited ones included.
 public struct SecurityCloudUpdateProfileConfigAuditRecordFields: FieldSet {
-    public static let all = SecurityCloudUpdateProfileConfigAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudUpdateProfileConfigAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCloudUpdateProfileConfigAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5100,17 +5036,15 @@ public typealias SecurityCloudUpdateTenantConfigAuditRecord = Model<SecurityClou
 
 /// The properties of a `SecurityCloudUpdateTenantConfigAuditRecord`, inherited ones included.
 public struct SecurityCloudUpdateTenantConfigAuditRecordFields: FieldSet {
-    public static let all = SecurityCloudUpdateTenantConfigAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudUpdateTenantConfigAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCloudUpdateTenantConfigAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5125,14 +5059,18 @@ public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFiel
 
 /// The properties of a `SecurityCollaborationRoot`, inherited ones included.
 public struct SecurityCollaborationRootFields: FieldSet {
-    public static let all = SecurityCollaborationRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.collaborationRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.collaborationRoot",
+        base: Entity.self,
+        fields: SecurityCollaborationRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("analyzedEmails")`).
     public let analyzedEmails: Field<[SecurityAnalyzedEmail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.analyzedEmails = Field("analyzedEmails")
     }
@@ -5173,17 +5111,15 @@ public typealias SecurityComplianceConnectorAuditRecord = Model<SecurityComplian
 
 /// The properties of a `SecurityComplianceConnectorAuditRecord`, inherited ones included.
 public struct SecurityComplianceConnectorAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceConnectorAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceConnectorAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceConnectorAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5197,17 +5133,15 @@ public typealias SecurityComplianceDLMExchangeAuditRecord = Model<SecurityCompli
 
 /// The properties of a `SecurityComplianceDLMExchangeAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLMExchangeAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLMExchangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLMExchangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLMExchangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5222,17 +5156,15 @@ public typealias SecurityComplianceDLMSharePointAuditRecord = Model<SecurityComp
 
 /// The properties of a `SecurityComplianceDLMSharePointAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLMSharePointAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLMSharePointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLMSharePointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLMSharePointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5248,17 +5180,15 @@ public typealias SecurityComplianceDLPApplicationsAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPApplicationsAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPApplicationsAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPApplicationsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPApplicationsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPApplicationsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5274,17 +5204,15 @@ public typealias SecurityComplianceDLPApplicationsClassificationAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPApplicationsClassificationAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPApplicationsClassificationAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPApplicationsClassificationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPApplicationsClassificationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPApplicationsClassificationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5298,17 +5226,15 @@ public typealias SecurityComplianceDLPEndpointAuditRecord = Model<SecurityCompli
 
 /// The properties of a `SecurityComplianceDLPEndpointAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPEndpointAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPEndpointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPEndpointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPEndpointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5324,17 +5250,15 @@ public typealias SecurityComplianceDLPEndpointDiscoveryAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPEndpointDiscoveryAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPEndpointDiscoveryAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPEndpointDiscoveryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPEndpointDiscoveryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPEndpointDiscoveryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5349,17 +5273,15 @@ public typealias SecurityComplianceDLPEnforcementAuditRecord = Model<SecurityCom
 
 /// The properties of a `SecurityComplianceDLPEnforcementAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPEnforcementAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPEnforcementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPEnforcementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPEnforcementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5373,17 +5295,15 @@ public typealias SecurityComplianceDLPExchangeAuditRecord = Model<SecurityCompli
 
 /// The properties of a `SecurityComplianceDLPExchangeAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPExchangeAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPExchangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPExchangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPExchangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5399,17 +5319,15 @@ public typealias SecurityComplianceDLPExchangeClassificationAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPExchangeClassificationAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPExchangeClassificationAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPExchangeClassificationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPExchangeClassificationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPExchangeClassificationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5425,17 +5343,15 @@ public typealias SecurityComplianceDLPExchangeClassificationCdpRecord =
 
 /// The properties of a `SecurityComplianceDLPExchangeClassificationCdpRecord`, inherited ones included.
 public struct SecurityComplianceDLPExchangeClassificationCdpRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPExchangeClassificationCdpRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPExchangeClassificationCdpRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPExchangeClassificationCdpRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5451,17 +5367,15 @@ public typealias SecurityComplianceDLPExchangeDiscoveryAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPExchangeDiscoveryAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPExchangeDiscoveryAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPExchangeDiscoveryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPExchangeDiscoveryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPExchangeDiscoveryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5476,17 +5390,15 @@ public typealias SecurityComplianceDLPSharePointAuditRecord = Model<SecurityComp
 
 /// The properties of a `SecurityComplianceDLPSharePointAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPSharePointAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPSharePointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPSharePointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPSharePointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5502,17 +5414,15 @@ public typealias SecurityComplianceDLPSharePointClassificationAuditRecord =
 
 /// The properties of a `SecurityComplianceDLPSharePointClassificationAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPSharePointClassificationAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPSharePointClassificationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPSharePointClassificationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPSharePointClassificationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5528,17 +5438,15 @@ public typealias SecurityComplianceDLPSharePointClassificationCdpRecord =
 
 /// The properties of a `SecurityComplianceDLPSharePointClassificationCdpRecord`, inherited ones included.
 public struct SecurityComplianceDLPSharePointClassificationCdpRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPSharePointClassificationCdpRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPSharePointClassificationCdpRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPSharePointClassificationCdpRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5554,17 +5462,15 @@ public typealias SecurityComplianceDLPSharePointClassificationExtendedAuditRecor
 
 /// The properties of a `SecurityComplianceDLPSharePointClassificationExtendedAuditRecord`, inherited ones included.
 public struct SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceDLPSharePointClassificationExtendedAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5578,17 +5484,15 @@ public typealias SecurityComplianceExchangeOcrAuditRecord = Model<SecurityCompli
 
 /// The properties of a `SecurityComplianceExchangeOcrAuditRecord`, inherited ones included.
 public struct SecurityComplianceExchangeOcrAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceExchangeOcrAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceExchangeOcrAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceExchangeOcrAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5602,17 +5506,15 @@ public typealias SecurityComplianceManagerActionRecord = Model<SecurityComplianc
 
 /// The properties of a `SecurityComplianceManagerActionRecord`, inherited ones included.
 public struct SecurityComplianceManagerActionRecordFields: FieldSet {
-    public static let all = SecurityComplianceManagerActionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceManagerActionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceManagerActionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5628,17 +5530,15 @@ public typealias SecurityCompliancePolicyGradingSharePointAuditRecord =
 
 /// The properties of a `SecurityCompliancePolicyGradingSharePointAuditRecord`, inherited ones included.
 public struct SecurityCompliancePolicyGradingSharePointAuditRecordFields: FieldSet {
-    public static let all = SecurityCompliancePolicyGradingSharePointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.compliancePolicyGradingSharePointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCompliancePolicyGradingSharePointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5653,17 +5553,15 @@ public typealias SecurityComplianceSettingsChangeAuditRecord = Model<SecurityCom
 
 /// The properties of a `SecurityComplianceSettingsChangeAuditRecord`, inherited ones included.
 public struct SecurityComplianceSettingsChangeAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceSettingsChangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceSettingsChangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceSettingsChangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5679,17 +5577,15 @@ public typealias SecurityComplianceSitGradingSharePointAuditRecord =
 
 /// The properties of a `SecurityComplianceSitGradingSharePointAuditRecord`, inherited ones included.
 public struct SecurityComplianceSitGradingSharePointAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceSitGradingSharePointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceSitGradingSharePointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceSitGradingSharePointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5705,17 +5601,15 @@ public typealias SecurityComplianceSupervisionExchangeAuditRecord =
 
 /// The properties of a `SecurityComplianceSupervisionExchangeAuditRecord`, inherited ones included.
 public struct SecurityComplianceSupervisionExchangeAuditRecordFields: FieldSet {
-    public static let all = SecurityComplianceSupervisionExchangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.complianceSupervisionExchangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityComplianceSupervisionExchangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5728,12 +5622,15 @@ public typealias SecurityCompromiseIndicator = Model<SecurityCompromiseIndicator
 
 /// The properties of a `SecurityCompromiseIndicator`, inherited ones included.
 public struct SecurityCompromiseIndicatorFields: FieldSet {
-    public static let all = SecurityCompromiseIndicatorFields()
-    public static let schema = ModelSchema("microsoft.graph.security.compromiseIndicator", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.compromiseIndicator",
+        fields: SecurityCompromiseIndicatorFields()
+    )
+
     public let value: Field<String>
     public let verdict: Field<SecurityVerdictCategory>
 
-    public init() {
+    private init() {
         self.value = Field("value")
         self.verdict = Field("verdict")
     }
@@ -5750,17 +5647,15 @@ public typealias SecurityConnectedAIAppInteractionAuditRecord =
 
 /// The properties of a `SecurityConnectedAIAppInteractionAuditRecord`, inherited ones included.
 public struct SecurityConnectedAIAppInteractionAuditRecordFields: FieldSet {
-    public static let all = SecurityConnectedAIAppInteractionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.connectedAIAppInteractionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityConnectedAIAppInteractionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5774,17 +5669,15 @@ public typealias SecurityConsumptionResourceAuditRecord = Model<SecurityConsumpt
 
 /// The properties of a `SecurityConsumptionResourceAuditRecord`, inherited ones included.
 public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
-    public static let all = SecurityConsumptionResourceAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.consumptionResourceAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityConsumptionResourceAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5797,12 +5690,10 @@ public typealias SecurityContainerEvidence = Model<SecurityContainerEvidenceFiel
 
 /// The properties of a `SecurityContainerEvidence`, inherited ones included.
 public struct SecurityContainerEvidenceFields: FieldSet {
-    public static let all = SecurityContainerEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityContainerEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -5820,7 +5711,7 @@ public struct SecurityContainerEvidenceFields: FieldSet {
     public let name: Field<String>
     public let pod: Field<SecurityKubernetesPodEvidence>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -5846,12 +5737,10 @@ public typealias SecurityContainerImageEvidence = Model<SecurityContainerImageEv
 
 /// The properties of a `SecurityContainerImageEvidence`, inherited ones included.
 public struct SecurityContainerImageEvidenceFields: FieldSet {
-    public static let all = SecurityContainerImageEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerImageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityContainerImageEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -5865,7 +5754,7 @@ public struct SecurityContainerImageEvidenceFields: FieldSet {
     public let imageId: Field<String>
     public let registry: Field<SecurityContainerRegistryEvidence>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -5905,12 +5794,10 @@ public typealias SecurityContainerRegistryEvidence = Model<SecurityContainerRegi
 
 /// The properties of a `SecurityContainerRegistryEvidence`, inherited ones included.
 public struct SecurityContainerRegistryEvidenceFields: FieldSet {
-    public static let all = SecurityContainerRegistryEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerRegistryEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityContainerRegistryEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -5922,7 +5809,7 @@ public struct SecurityContainerRegistryEvidenceFields: FieldSet {
     public let verdict: Field<SecurityEvidenceVerdict>
     public let registry: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -5960,17 +5847,15 @@ public typealias SecurityContentStoreMetadataRecord = Model<SecurityContentStore
 
 /// The properties of a `SecurityContentStoreMetadataRecord`, inherited ones included.
 public struct SecurityContentStoreMetadataRecordFields: FieldSet {
-    public static let all = SecurityContentStoreMetadataRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.contentStoreMetadataRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityContentStoreMetadataRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5984,17 +5869,15 @@ public typealias SecurityCopilotAgentManagementAuditRecord = Model<SecurityCopil
 
 /// The properties of a `SecurityCopilotAgentManagementAuditRecord`, inherited ones included.
 public struct SecurityCopilotAgentManagementAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotAgentManagementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotAgentManagementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotAgentManagementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6010,17 +5893,15 @@ public typealias SecurityCopilotForSecurityLoggingAuditRecord =
 
 /// The properties of a `SecurityCopilotForSecurityLoggingAuditRecord`, inherited ones included.
 public struct SecurityCopilotForSecurityLoggingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotForSecurityLoggingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotForSecurityLoggingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotForSecurityLoggingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6036,17 +5917,15 @@ public typealias SecurityCopilotForSecurityTriggerAuditRecord =
 
 /// The properties of a `SecurityCopilotForSecurityTriggerAuditRecord`, inherited ones included.
 public struct SecurityCopilotForSecurityTriggerAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotForSecurityTriggerAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotForSecurityTriggerAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotForSecurityTriggerAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6060,17 +5939,15 @@ public typealias SecurityCopilotInteractionAuditRecord = Model<SecurityCopilotIn
 
 /// The properties of a `SecurityCopilotInteractionAuditRecord`, inherited ones included.
 public struct SecurityCopilotInteractionAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotInteractionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotInteractionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotInteractionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6084,17 +5961,15 @@ public typealias SecurityCopilotPluginSettingAuditRecord = Model<SecurityCopilot
 
 /// The properties of a `SecurityCopilotPluginSettingAuditRecord`, inherited ones included.
 public struct SecurityCopilotPluginSettingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotPluginSettingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotPluginSettingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotPluginSettingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6109,17 +5984,15 @@ public typealias SecurityCopilotPromptBookSettingAuditRecord = Model<SecurityCop
 
 /// The properties of a `SecurityCopilotPromptBookSettingAuditRecord`, inherited ones included.
 public struct SecurityCopilotPromptBookSettingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotPromptBookSettingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotPromptBookSettingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotPromptBookSettingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6133,17 +6006,15 @@ public typealias SecurityCopilotSessionSharingAuditRecord = Model<SecurityCopilo
 
 /// The properties of a `SecurityCopilotSessionSharingAuditRecord`, inherited ones included.
 public struct SecurityCopilotSessionSharingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotSessionSharingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotSessionSharingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotSessionSharingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6156,17 +6027,15 @@ public typealias SecurityCopilotSettingAuditRecord = Model<SecurityCopilotSettin
 
 /// The properties of a `SecurityCopilotSettingAuditRecord`, inherited ones included.
 public struct SecurityCopilotSettingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotSettingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotSettingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotSettingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6181,17 +6050,15 @@ public typealias SecurityCopilotWorkspaceSettingAuditRecord = Model<SecurityCopi
 
 /// The properties of a `SecurityCopilotWorkspaceSettingAuditRecord`, inherited ones included.
 public struct SecurityCopilotWorkspaceSettingAuditRecordFields: FieldSet {
-    public static let all = SecurityCopilotWorkspaceSettingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.copilotWorkspaceSettingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCopilotWorkspaceSettingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6205,17 +6072,15 @@ public typealias SecurityCoreReportingSettingsAuditRecord = Model<SecurityCoreRe
 
 /// The properties of a `SecurityCoreReportingSettingsAuditRecord`, inherited ones included.
 public struct SecurityCoreReportingSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityCoreReportingSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.coreReportingSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCoreReportingSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6295,17 +6160,15 @@ public typealias SecurityCortanaBriefingAuditRecord = Model<SecurityCortanaBrief
 
 /// The properties of a `SecurityCortanaBriefingAuditRecord`, inherited ones included.
 public struct SecurityCortanaBriefingAuditRecordFields: FieldSet {
-    public static let all = SecurityCortanaBriefingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.cortanaBriefingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCortanaBriefingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6321,17 +6184,15 @@ public typealias SecurityCriticalAssetManagementClassificationRecord =
 
 /// The properties of a `SecurityCriticalAssetManagementClassificationRecord`, inherited ones included.
 public struct SecurityCriticalAssetManagementClassificationRecordFields: FieldSet {
-    public static let all = SecurityCriticalAssetManagementClassificationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.criticalAssetManagementClassificationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCriticalAssetManagementClassificationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6345,17 +6206,15 @@ public typealias SecurityCrmEntityOperationAuditRecord = Model<SecurityCrmEntity
 
 /// The properties of a `SecurityCrmEntityOperationAuditRecord`, inherited ones included.
 public struct SecurityCrmEntityOperationAuditRecordFields: FieldSet {
-    public static let all = SecurityCrmEntityOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.crmEntityOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCrmEntityOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6370,17 +6229,15 @@ public typealias SecurityCrossTenantAccessPolicyAuditRecord = Model<SecurityCros
 
 /// The properties of a `SecurityCrossTenantAccessPolicyAuditRecord`, inherited ones included.
 public struct SecurityCrossTenantAccessPolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityCrossTenantAccessPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.crossTenantAccessPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCrossTenantAccessPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6396,17 +6253,15 @@ public typealias SecurityCustomerKeyServiceEncryptionAuditRecord =
 
 /// The properties of a `SecurityCustomerKeyServiceEncryptionAuditRecord`, inherited ones included.
 public struct SecurityCustomerKeyServiceEncryptionAuditRecordFields: FieldSet {
-    public static let all = SecurityCustomerKeyServiceEncryptionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.customerKeyServiceEncryptionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityCustomerKeyServiceEncryptionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6419,13 +6274,12 @@ public typealias SecurityCvssSummary = Model<SecurityCvssSummaryFields>
 
 /// The properties of a `SecurityCvssSummary`, inherited ones included.
 public struct SecurityCvssSummaryFields: FieldSet {
-    public static let all = SecurityCvssSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.cvssSummary", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.cvssSummary", fields: SecurityCvssSummaryFields())
     public let score: Field<Double>
     public let severity: Field<SecurityVulnerabilitySeverity>
     public let vectorString: Field<String>
 
-    public init() {
+    private init() {
         self.score = Field("score")
         self.severity = Field("severity")
         self.vectorString = Field("vectorString")
@@ -6442,17 +6296,15 @@ public typealias SecurityDataCenterSecurityCmdletAuditRecord = Model<SecurityDat
 
 /// The properties of a `SecurityDataCenterSecurityCmdletAuditRecord`, inherited ones included.
 public struct SecurityDataCenterSecurityCmdletAuditRecordFields: FieldSet {
-    public static let all = SecurityDataCenterSecurityCmdletAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataCenterSecurityCmdletAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataCenterSecurityCmdletAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6465,17 +6317,15 @@ public typealias SecurityDataGovernanceAuditRecord = Model<SecurityDataGovernanc
 
 /// The properties of a `SecurityDataGovernanceAuditRecord`, inherited ones included.
 public struct SecurityDataGovernanceAuditRecordFields: FieldSet {
-    public static let all = SecurityDataGovernanceAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataGovernanceAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataGovernanceAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6489,17 +6339,15 @@ public typealias SecurityDataInsightsRestApiAuditRecord = Model<SecurityDataInsi
 
 /// The properties of a `SecurityDataInsightsRestApiAuditRecord`, inherited ones included.
 public struct SecurityDataInsightsRestApiAuditRecordFields: FieldSet {
-    public static let all = SecurityDataInsightsRestApiAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataInsightsRestApiAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataInsightsRestApiAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6514,17 +6362,15 @@ public typealias SecurityDataLakeExportOperationAuditRecord = Model<SecurityData
 
 /// The properties of a `SecurityDataLakeExportOperationAuditRecord`, inherited ones included.
 public struct SecurityDataLakeExportOperationAuditRecordFields: FieldSet {
-    public static let all = SecurityDataLakeExportOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataLakeExportOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataLakeExportOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6540,17 +6386,15 @@ public typealias SecurityDataSecurityInvestigationAuditRecord =
 
 /// The properties of a `SecurityDataSecurityInvestigationAuditRecord`, inherited ones included.
 public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
-    public static let all = SecurityDataSecurityInvestigationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSecurityInvestigationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataSecurityInvestigationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6565,13 +6409,11 @@ public typealias SecurityDataSet = Model<SecurityDataSetFields>
 
 /// The properties of a `SecurityDataSet`, inherited ones included.
 public struct SecurityDataSetFields: FieldSet {
-    public static let all = SecurityDataSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSet",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewSet.self],
-        fields: all
+        fields: SecurityDataSetFields()
     )
 
     public let id: Field<String>
@@ -6580,7 +6422,7 @@ public struct SecurityDataSetFields: FieldSet {
     public let description: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -6615,17 +6457,15 @@ public typealias SecurityDataShareOperationAuditRecord = Model<SecurityDataShare
 
 /// The properties of a `SecurityDataShareOperationAuditRecord`, inherited ones included.
 public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
-    public static let all = SecurityDataShareOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataShareOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDataShareOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6640,13 +6480,11 @@ public typealias SecurityDataSource = Model<SecurityDataSourceFields>
 
 /// The properties of a `SecurityDataSource`, inherited ones included.
 public struct SecurityDataSourceFields: FieldSet {
-    public static let all = SecurityDataSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSource",
         base: Entity.self,
         derived: [SecuritySiteSource.self, SecurityUnifiedGroupSource.self, SecurityUserSource.self],
-        fields: all
+        fields: SecurityDataSourceFields()
     )
 
     public let id: Field<String>
@@ -6655,7 +6493,7 @@ public struct SecurityDataSourceFields: FieldSet {
     public let displayName: Field<String>
     public let holdStatus: Field<SecurityDataSourceHoldStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -6674,13 +6512,11 @@ public typealias SecurityDataSourceContainer = Model<SecurityDataSourceContainer
 
 /// The properties of a `SecurityDataSourceContainer`, inherited ones included.
 public struct SecurityDataSourceContainerFields: FieldSet {
-    public static let all = SecurityDataSourceContainerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSourceContainer",
         base: Entity.self,
         derived: [SecurityEdiscoveryCustodian.self, SecurityEdiscoveryNoncustodialDataSource.self],
-        fields: all
+        fields: SecurityDataSourceContainerFields()
     )
 
     public let id: Field<String>
@@ -6691,7 +6527,7 @@ public struct SecurityDataSourceContainerFields: FieldSet {
     public let releasedDateTime: Field<Date>
     public let status: Field<SecurityDataSourceContainerStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -6823,17 +6659,15 @@ public typealias SecurityDefaultAuditData = Model<SecurityDefaultAuditDataFields
 
 /// The properties of a `SecurityDefaultAuditData`, inherited ones included.
 public struct SecurityDefaultAuditDataFields: FieldSet {
-    public static let all = SecurityDefaultAuditDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.defaultAuditData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDefaultAuditDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6895,17 +6729,15 @@ public typealias SecurityDefenderCaseManagementAuditRecord = Model<SecurityDefen
 
 /// The properties of a `SecurityDefenderCaseManagementAuditRecord`, inherited ones included.
 public struct SecurityDefenderCaseManagementAuditRecordFields: FieldSet {
-    public static let all = SecurityDefenderCaseManagementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.defenderCaseManagementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDefenderCaseManagementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6919,17 +6751,15 @@ public typealias SecurityDefenderPreviewFeaturesRecord = Model<SecurityDefenderP
 
 /// The properties of a `SecurityDefenderPreviewFeaturesRecord`, inherited ones included.
 public struct SecurityDefenderPreviewFeaturesRecordFields: FieldSet {
-    public static let all = SecurityDefenderPreviewFeaturesRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.defenderPreviewFeaturesRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDefenderPreviewFeaturesRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6945,17 +6775,15 @@ public typealias SecurityDefenderSecurityForAIConfigurationAuditRecord =
 
 /// The properties of a `SecurityDefenderSecurityForAIConfigurationAuditRecord`, inherited ones included.
 public struct SecurityDefenderSecurityForAIConfigurationAuditRecordFields: FieldSet {
-    public static let all = SecurityDefenderSecurityForAIConfigurationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.defenderSecurityForAIConfigurationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDefenderSecurityForAIConfigurationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7038,12 +6866,10 @@ public typealias SecurityDepartmentTemplate = Model<SecurityDepartmentTemplateFi
 
 /// The properties of a `SecurityDepartmentTemplate`, inherited ones included.
 public struct SecurityDepartmentTemplateFields: FieldSet {
-    public static let all = SecurityDepartmentTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.departmentTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecurityDepartmentTemplateFields()
     )
 
     public let id: Field<String>
@@ -7051,7 +6877,7 @@ public struct SecurityDepartmentTemplateFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7088,17 +6914,15 @@ public typealias SecurityDeployFeatureActivityRecord = Model<SecurityDeployFeatu
 
 /// The properties of a `SecurityDeployFeatureActivityRecord`, inherited ones included.
 public struct SecurityDeployFeatureActivityRecordFields: FieldSet {
-    public static let all = SecurityDeployFeatureActivityRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.deployFeatureActivityRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDeployFeatureActivityRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7111,11 +6935,14 @@ public typealias SecurityDeploymentAccessKeyType = Model<SecurityDeploymentAcces
 
 /// The properties of a `SecurityDeploymentAccessKeyType`, inherited ones included.
 public struct SecurityDeploymentAccessKeyTypeFields: FieldSet {
-    public static let all = SecurityDeploymentAccessKeyTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.security.deploymentAccessKeyType", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.deploymentAccessKeyType",
+        fields: SecurityDeploymentAccessKeyTypeFields()
+    )
+
     public let deploymentAccessKey: Field<String>
 
-    public init() {
+    private init() {
         self.deploymentAccessKey = Field("deploymentAccessKey")
     }
 }
@@ -7319,8 +7146,11 @@ public typealias SecurityDetonationBehaviourDetails = Model<SecurityDetonationBe
 
 /// The properties of a `SecurityDetonationBehaviourDetails`, inherited ones included.
 public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
-    public static let all = SecurityDetonationBehaviourDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.detonationBehaviourDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationBehaviourDetails",
+        fields: SecurityDetonationBehaviourDetailsFields()
+    )
+
     public let actionStatus: Field<String>
     public let behaviourCapability: Field<String>
     public let behaviourGroup: Field<String>
@@ -7331,7 +7161,7 @@ public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
     public let processName: Field<String>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.actionStatus = Field("actionStatus")
         self.behaviourCapability = Field("behaviourCapability")
         self.behaviourGroup = Field("behaviourGroup")
@@ -7352,12 +7182,15 @@ public typealias SecurityDetonationChain = Model<SecurityDetonationChainFields>
 
 /// The properties of a `SecurityDetonationChain`, inherited ones included.
 public struct SecurityDetonationChainFields: FieldSet {
-    public static let all = SecurityDetonationChainFields()
-    public static let schema = ModelSchema("microsoft.graph.security.detonationChain", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationChain",
+        fields: SecurityDetonationChainFields()
+    )
+
     public let childNodes: Field<[SecurityDetonationChain]>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.childNodes = Field("childNodes")
         self.value = Field("value")
     }
@@ -7371,8 +7204,11 @@ public typealias SecurityDetonationDetails = Model<SecurityDetonationDetailsFiel
 
 /// The properties of a `SecurityDetonationDetails`, inherited ones included.
 public struct SecurityDetonationDetailsFields: FieldSet {
-    public static let all = SecurityDetonationDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.detonationDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationDetails",
+        fields: SecurityDetonationDetailsFields()
+    )
+
     public let analysisDateTime: Field<Date>
     public let compromiseIndicators: Field<[SecurityCompromiseIndicator]>
     public let detonationBehaviourDetails: Field<SecurityDetonationBehaviourDetails>
@@ -7387,7 +7223,7 @@ public struct SecurityDetonationDetailsFields: FieldSet {
     public let staticAnalysis: Field<String>
     public let submissionSource: Field<String>
 
-    public init() {
+    private init() {
         self.analysisDateTime = Field("analysisDateTime")
         self.compromiseIndicators = Field("compromiseIndicators")
         self.detonationBehaviourDetails = Field("detonationBehaviourDetails")
@@ -7412,13 +7248,16 @@ public typealias SecurityDetonationObservables = Model<SecurityDetonationObserva
 
 /// The properties of a `SecurityDetonationObservables`, inherited ones included.
 public struct SecurityDetonationObservablesFields: FieldSet {
-    public static let all = SecurityDetonationObservablesFields()
-    public static let schema = ModelSchema("microsoft.graph.security.detonationObservables", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationObservables",
+        fields: SecurityDetonationObservablesFields()
+    )
+
     public let contactedIps: Field<[String]>
     public let contactedUrls: Field<[String]>
     public let droppedfiles: Field<[String]>
 
-    public init() {
+    private init() {
         self.contactedIps = Field("contactedIps")
         self.contactedUrls = Field("contactedUrls")
         self.droppedfiles = Field("droppedfiles")
@@ -7436,17 +7275,15 @@ public typealias SecurityDeviceDiscoverySettingsAuthenticatedScansRecord =
 
 /// The properties of a `SecurityDeviceDiscoverySettingsAuthenticatedScansRecord`, inherited ones included.
 public struct SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields: FieldSet {
-    public static let all = SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.deviceDiscoverySettingsAuthenticatedScansRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7462,17 +7299,15 @@ public typealias SecurityDeviceDiscoverySettingsExclusionRecord =
 
 /// The properties of a `SecurityDeviceDiscoverySettingsExclusionRecord`, inherited ones included.
 public struct SecurityDeviceDiscoverySettingsExclusionRecordFields: FieldSet {
-    public static let all = SecurityDeviceDiscoverySettingsExclusionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.deviceDiscoverySettingsExclusionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDeviceDiscoverySettingsExclusionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7486,17 +7321,15 @@ public typealias SecurityDeviceDiscoverySettingsRecord = Model<SecurityDeviceDis
 
 /// The properties of a `SecurityDeviceDiscoverySettingsRecord`, inherited ones included.
 public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
-    public static let all = SecurityDeviceDiscoverySettingsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.deviceDiscoverySettingsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDeviceDiscoverySettingsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7509,12 +7342,10 @@ public typealias SecurityDeviceEvidence = Model<SecurityDeviceEvidenceFields>
 
 /// The properties of a `SecurityDeviceEvidence`, inherited ones included.
 public struct SecurityDeviceEvidenceFields: FieldSet {
-    public static let all = SecurityDeviceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.deviceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityDeviceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -7547,7 +7378,7 @@ public struct SecurityDeviceEvidenceFields: FieldSet {
     public let version: Field<String>
     public let vmMetadata: Field<SecurityVmMetadata>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -7642,10 +7473,9 @@ public typealias SecurityDictionary = Model<SecurityDictionaryFields>
 
 /// The properties of a `SecurityDictionary`, inherited ones included.
 public struct SecurityDictionaryFields: FieldSet {
-    public static let all = SecurityDictionaryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.dictionary", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.dictionary", fields: SecurityDictionaryFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7657,17 +7487,15 @@ public typealias SecurityDiscoveryAuditRecord = Model<SecurityDiscoveryAuditReco
 
 /// The properties of a `SecurityDiscoveryAuditRecord`, inherited ones included.
 public struct SecurityDiscoveryAuditRecordFields: FieldSet {
-    public static let all = SecurityDiscoveryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.discoveryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDiscoveryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7680,13 +7508,16 @@ public typealias SecurityDispositionReviewStage = Model<SecurityDispositionRevie
 
 /// The properties of a `SecurityDispositionReviewStage`, inherited ones included.
 public struct SecurityDispositionReviewStageFields: FieldSet {
-    public static let all = SecurityDispositionReviewStageFields()
-    public static let schema = ModelSchema("microsoft.graph.security.dispositionReviewStage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.dispositionReviewStage",
+        fields: SecurityDispositionReviewStageFields()
+    )
+
     public let name: Field<String>
     public let reviewersEmailAddresses: Field<[String]>
     public let stageNumber: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.reviewersEmailAddresses = Field("reviewersEmailAddresses")
         self.stageNumber = Field("stageNumber")
@@ -7721,17 +7552,15 @@ public typealias SecurityDlpEndpointAuditRecord = Model<SecurityDlpEndpointAudit
 
 /// The properties of a `SecurityDlpEndpointAuditRecord`, inherited ones included.
 public struct SecurityDlpEndpointAuditRecordFields: FieldSet {
-    public static let all = SecurityDlpEndpointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dlpEndpointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDlpEndpointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7744,17 +7573,15 @@ public typealias SecurityDlpImportResultAuditRecord = Model<SecurityDlpImportRes
 
 /// The properties of a `SecurityDlpImportResultAuditRecord`, inherited ones included.
 public struct SecurityDlpImportResultAuditRecordFields: FieldSet {
-    public static let all = SecurityDlpImportResultAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dlpImportResultAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDlpImportResultAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7770,17 +7597,15 @@ public typealias SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord =
 
 /// The properties of a `SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord`, inherited ones included.
 public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: FieldSet {
-    public static let all = SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dlpSensitiveInformationTypeRulePackageCmdletRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7793,12 +7618,10 @@ public typealias SecurityDnsEvidence = Model<SecurityDnsEvidenceFields>
 
 /// The properties of a `SecurityDnsEvidence`, inherited ones included.
 public struct SecurityDnsEvidenceFields: FieldSet {
-    public static let all = SecurityDnsEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dnsEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityDnsEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -7813,7 +7636,7 @@ public struct SecurityDnsEvidenceFields: FieldSet {
     public let hostIpAddress: Field<SecurityIpEvidence>
     public let ipAddresses: Field<[SecurityIpEvidence]>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -7856,17 +7679,15 @@ public typealias SecurityDragonCopilotAccessRecord = Model<SecurityDragonCopilot
 
 /// The properties of a `SecurityDragonCopilotAccessRecord`, inherited ones included.
 public struct SecurityDragonCopilotAccessRecordFields: FieldSet {
-    public static let all = SecurityDragonCopilotAccessRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dragonCopilotAccessRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDragonCopilotAccessRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7879,17 +7700,15 @@ public typealias SecurityDragonCopilotAdminRecord = Model<SecurityDragonCopilotA
 
 /// The properties of a `SecurityDragonCopilotAdminRecord`, inherited ones included.
 public struct SecurityDragonCopilotAdminRecordFields: FieldSet {
-    public static let all = SecurityDragonCopilotAdminRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dragonCopilotAdminRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDragonCopilotAdminRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7903,17 +7722,15 @@ public typealias SecurityDragonCopilotClinicalDataRecord = Model<SecurityDragonC
 
 /// The properties of a `SecurityDragonCopilotClinicalDataRecord`, inherited ones included.
 public struct SecurityDragonCopilotClinicalDataRecordFields: FieldSet {
-    public static let all = SecurityDragonCopilotClinicalDataRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dragonCopilotClinicalDataRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDragonCopilotClinicalDataRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7926,17 +7743,15 @@ public typealias SecurityDragonCopilotSessionRecord = Model<SecurityDragonCopilo
 
 /// The properties of a `SecurityDragonCopilotSessionRecord`, inherited ones included.
 public struct SecurityDragonCopilotSessionRecordFields: FieldSet {
-    public static let all = SecurityDragonCopilotSessionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dragonCopilotSessionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDragonCopilotSessionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7949,10 +7764,12 @@ public typealias SecurityDynamicColumnValue = Model<SecurityDynamicColumnValueFi
 
 /// The properties of a `SecurityDynamicColumnValue`, inherited ones included.
 public struct SecurityDynamicColumnValueFields: FieldSet {
-    public static let all = SecurityDynamicColumnValueFields()
-    public static let schema = ModelSchema("microsoft.graph.security.dynamicColumnValue", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.dynamicColumnValue",
+        fields: SecurityDynamicColumnValueFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7967,17 +7784,15 @@ public typealias SecurityDynamics365BusinessCentralAuditRecord =
 
 /// The properties of a `SecurityDynamics365BusinessCentralAuditRecord`, inherited ones included.
 public struct SecurityDynamics365BusinessCentralAuditRecordFields: FieldSet {
-    public static let all = SecurityDynamics365BusinessCentralAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.dynamics365BusinessCentralAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityDynamics365BusinessCentralAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7991,12 +7806,10 @@ public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdisc
 
 /// The properties of a `SecurityEdiscoveryAddToReviewSetOperation`, inherited ones included.
 public struct SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryAddToReviewSetOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryAddToReviewSetOperationFields()
     )
 
     public let id: Field<String>
@@ -8019,7 +7832,7 @@ public struct SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("search")`).
     public let search: Field<SecurityEdiscoverySearch>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8076,12 +7889,12 @@ public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
 
 /// The properties of a `SecurityEdiscoveryCase`, inherited ones included.
 public struct SecurityEdiscoveryCaseFields: FieldSet {
-    public static let all = SecurityEdiscoveryCaseFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCase",
         base: SecurityCase.self,
-        fields: all
+        fields: SecurityEdiscoveryCaseFields()
     )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -8117,7 +7930,7 @@ public struct SecurityEdiscoveryCaseFields: FieldSet {
     /// Present when the request expanded it (`expand("tags")`).
     public let tags: Field<[SecurityEdiscoveryReviewTag]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8147,18 +7960,18 @@ public typealias SecurityEdiscoveryCaseMember = Model<SecurityEdiscoveryCaseMemb
 
 /// The properties of a `SecurityEdiscoveryCaseMember`, inherited ones included.
 public struct SecurityEdiscoveryCaseMemberFields: FieldSet {
-    public static let all = SecurityEdiscoveryCaseMemberFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCaseMember",
         base: Entity.self,
-        fields: all
+        fields: SecurityEdiscoveryCaseMemberFields()
     )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let recipientType: Field<SecurityRecipientType>
     public let smtpAddress: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.recipientType = Field("recipientType")
@@ -8286,12 +8099,10 @@ public typealias SecurityEdiscoveryCaseSettings = Model<SecurityEdiscoveryCaseSe
 
 /// The properties of a `SecurityEdiscoveryCaseSettings`, inherited ones included.
 public struct SecurityEdiscoveryCaseSettingsFields: FieldSet {
-    public static let all = SecurityEdiscoveryCaseSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCaseSettings",
         base: Entity.self,
-        fields: all
+        fields: SecurityEdiscoveryCaseSettingsFields()
     )
 
     public let id: Field<String>
@@ -8301,7 +8112,7 @@ public struct SecurityEdiscoveryCaseSettingsFields: FieldSet {
     public let reviewSetSettings: Field<SecurityReviewSetSettings>
     public let topicModeling: Field<SecurityTopicModelingSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.caseType = Field("caseType")
         self.ocr = Field("ocr")
@@ -8346,12 +8157,10 @@ public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodian
 
 /// The properties of a `SecurityEdiscoveryCustodian`, inherited ones included.
 public struct SecurityEdiscoveryCustodianFields: FieldSet {
-    public static let all = SecurityEdiscoveryCustodianFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCustodian",
         base: SecurityDataSourceContainer.self,
-        fields: all
+        fields: SecurityEdiscoveryCustodianFields()
     )
 
     public let id: Field<String>
@@ -8376,7 +8185,7 @@ public struct SecurityEdiscoveryCustodianFields: FieldSet {
     /// Present when the request expanded it (`expand("userSources")`).
     public let userSources: Field<[SecurityUserSource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -8506,12 +8315,10 @@ public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryE
 
 /// The properties of a `SecurityEdiscoveryEstimateOperation`, inherited ones included.
 public struct SecurityEdiscoveryEstimateOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryEstimateOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryEstimateOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryEstimateOperationFields()
     )
 
     public let id: Field<String>
@@ -8534,7 +8341,7 @@ public struct SecurityEdiscoveryEstimateOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("search")`).
     public let search: Field<SecurityEdiscoverySearch>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8586,12 +8393,10 @@ public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExp
 
 /// The properties of a `SecurityEdiscoveryExportOperation`, inherited ones included.
 public struct SecurityEdiscoveryExportOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryExportOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryExportOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryExportOperationFields()
     )
 
     public let id: Field<String>
@@ -8614,7 +8419,7 @@ public struct SecurityEdiscoveryExportOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("reviewSetQuery")`).
     public let reviewSetQuery: Field<SecurityEdiscoveryReviewSetQuery>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8673,12 +8478,10 @@ public typealias SecurityEdiscoveryHoldOperation = Model<SecurityEdiscoveryHoldO
 
 /// The properties of a `SecurityEdiscoveryHoldOperation`, inherited ones included.
 public struct SecurityEdiscoveryHoldOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryHoldOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryHoldOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryHoldOperationFields()
     )
 
     public let id: Field<String>
@@ -8690,7 +8493,7 @@ public struct SecurityEdiscoveryHoldOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<SecurityCaseOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8731,12 +8534,10 @@ public typealias SecurityEdiscoveryHoldPolicySyncOperation = Model<SecurityEdisc
 
 /// The properties of a `SecurityEdiscoveryHoldPolicySyncOperation`, inherited ones included.
 public struct SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryHoldPolicySyncOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryHoldPolicySyncOperationFields()
     )
 
     public let id: Field<String>
@@ -8749,7 +8550,7 @@ public struct SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
     public let status: Field<SecurityCaseOperationStatus>
     public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8790,12 +8591,10 @@ public typealias SecurityEdiscoveryIndexOperation = Model<SecurityEdiscoveryInde
 
 /// The properties of a `SecurityEdiscoveryIndexOperation`, inherited ones included.
 public struct SecurityEdiscoveryIndexOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryIndexOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryIndexOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryIndexOperationFields()
     )
 
     public let id: Field<String>
@@ -8807,7 +8606,7 @@ public struct SecurityEdiscoveryIndexOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<SecurityCaseOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -8848,12 +8647,10 @@ public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdisco
 
 /// The properties of a `SecurityEdiscoveryNoncustodialDataSource`, inherited ones included.
 public struct SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
-    public static let all = SecurityEdiscoveryNoncustodialDataSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryNoncustodialDataSource",
         base: SecurityDataSourceContainer.self,
-        fields: all
+        fields: SecurityEdiscoveryNoncustodialDataSourceFields()
     )
 
     public let id: Field<String>
@@ -8870,7 +8667,7 @@ public struct SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
     /// Present when the request expanded it (`expand("lastIndexOperation")`).
     public let lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -8976,12 +8773,10 @@ public typealias SecurityEdiscoveryPurgeDataOperation = Model<SecurityEdiscovery
 
 /// The properties of a `SecurityEdiscoveryPurgeDataOperation`, inherited ones included.
 public struct SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryPurgeDataOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryPurgeDataOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryPurgeDataOperationFields()
     )
 
     public let id: Field<String>
@@ -8994,7 +8789,7 @@ public struct SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
     public let status: Field<SecurityCaseOperationStatus>
     public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -9035,12 +8830,10 @@ public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSet
 
 /// The properties of a `SecurityEdiscoveryReviewSet`, inherited ones included.
 public struct SecurityEdiscoveryReviewSetFields: FieldSet {
-    public static let all = SecurityEdiscoveryReviewSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewSet",
         base: SecurityDataSet.self,
-        fields: all
+        fields: SecurityEdiscoveryReviewSetFields()
     )
 
     public let id: Field<String>
@@ -9052,7 +8845,7 @@ public struct SecurityEdiscoveryReviewSetFields: FieldSet {
     /// Present when the request expanded it (`expand("queries")`).
     public let queries: Field<[SecurityEdiscoveryReviewSetQuery]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9070,12 +8863,10 @@ public typealias SecurityEdiscoveryReviewSetQuery = Model<SecurityEdiscoveryRevi
 
 /// The properties of a `SecurityEdiscoveryReviewSetQuery`, inherited ones included.
 public struct SecurityEdiscoveryReviewSetQueryFields: FieldSet {
-    public static let all = SecurityEdiscoveryReviewSetQueryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewSetQuery",
         base: SecuritySearch.self,
-        fields: all
+        fields: SecurityEdiscoveryReviewSetQueryFields()
     )
 
     public let id: Field<String>
@@ -9087,7 +8878,7 @@ public struct SecurityEdiscoveryReviewSetQueryFields: FieldSet {
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentQuery = Field("contentQuery")
         self.createdBy = Field("createdBy")
@@ -9227,12 +9018,10 @@ public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTag
 
 /// The properties of a `SecurityEdiscoveryReviewTag`, inherited ones included.
 public struct SecurityEdiscoveryReviewTagFields: FieldSet {
-    public static let all = SecurityEdiscoveryReviewTagFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewTag",
         base: SecurityTag.self,
-        fields: all
+        fields: SecurityEdiscoveryReviewTagFields()
     )
 
     public let id: Field<String>
@@ -9248,7 +9037,7 @@ public struct SecurityEdiscoveryReviewTagFields: FieldSet {
     /// Present when the request expanded it (`expand("parent")`).
     public let parent: Field<SecurityEdiscoveryReviewTag>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.description = Field("description")
@@ -9321,12 +9110,10 @@ public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields
 
 /// The properties of a `SecurityEdiscoverySearch`, inherited ones included.
 public struct SecurityEdiscoverySearchFields: FieldSet {
-    public static let all = SecurityEdiscoverySearchFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoverySearch",
         base: SecuritySearch.self,
-        fields: all
+        fields: SecurityEdiscoverySearchFields()
     )
 
     public let id: Field<String>
@@ -9354,7 +9141,7 @@ public struct SecurityEdiscoverySearchFields: FieldSet {
     /// Present when the request expanded it (`expand("noncustodialSources")`).
     public let noncustodialSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentQuery = Field("contentQuery")
         self.createdBy = Field("createdBy")
@@ -9381,12 +9168,10 @@ public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscov
 
 /// The properties of a `SecurityEdiscoverySearchExportOperation`, inherited ones included.
 public struct SecurityEdiscoverySearchExportOperationFields: FieldSet {
-    public static let all = SecurityEdiscoverySearchExportOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoverySearchExportOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoverySearchExportOperationFields()
     )
 
     public let id: Field<String>
@@ -9411,7 +9196,7 @@ public struct SecurityEdiscoverySearchExportOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("search")`).
     public let search: Field<SecurityEdiscoverySearch>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -9599,12 +9384,10 @@ public typealias SecurityEdiscoveryTagOperation = Model<SecurityEdiscoveryTagOpe
 
 /// The properties of a `SecurityEdiscoveryTagOperation`, inherited ones included.
 public struct SecurityEdiscoveryTagOperationFields: FieldSet {
-    public static let all = SecurityEdiscoveryTagOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryTagOperation",
         base: SecurityCaseOperation.self,
-        fields: all
+        fields: SecurityEdiscoveryTagOperationFields()
     )
 
     public let id: Field<String>
@@ -9616,7 +9399,7 @@ public struct SecurityEdiscoveryTagOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<SecurityCaseOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.completedDateTime = Field("completedDateTime")
@@ -9657,17 +9440,15 @@ public typealias SecurityEhrConnectorAuditBaseRecord = Model<SecurityEhrConnecto
 
 /// The properties of a `SecurityEhrConnectorAuditBaseRecord`, inherited ones included.
 public struct SecurityEhrConnectorAuditBaseRecordFields: FieldSet {
-    public static let all = SecurityEhrConnectorAuditBaseRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ehrConnectorAuditBaseRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityEhrConnectorAuditBaseRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -9680,13 +9461,12 @@ public typealias SecurityEmailSender = Model<SecurityEmailSenderFields>
 
 /// The properties of a `SecurityEmailSender`, inherited ones included.
 public struct SecurityEmailSenderFields: FieldSet {
-    public static let all = SecurityEmailSenderFields()
-    public static let schema = ModelSchema("microsoft.graph.security.emailSender", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.emailSender", fields: SecurityEmailSenderFields())
     public let displayName: Field<String>
     public let domainName: Field<String>
     public let emailAddress: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.domainName = Field("domainName")
         self.emailAddress = Field("emailAddress")
@@ -9703,17 +9483,15 @@ public typealias SecurityEopSubmissionFeedEntityAuditRecord = Model<SecurityEopS
 
 /// The properties of a `SecurityEopSubmissionFeedEntityAuditRecord`, inherited ones included.
 public struct SecurityEopSubmissionFeedEntityAuditRecordFields: FieldSet {
-    public static let all = SecurityEopSubmissionFeedEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.eopSubmissionFeedEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityEopSubmissionFeedEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -9726,14 +9504,17 @@ public typealias SecurityEventPropagationResult = Model<SecurityEventPropagation
 
 /// The properties of a `SecurityEventPropagationResult`, inherited ones included.
 public struct SecurityEventPropagationResultFields: FieldSet {
-    public static let all = SecurityEventPropagationResultFields()
-    public static let schema = ModelSchema("microsoft.graph.security.eventPropagationResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.eventPropagationResult",
+        fields: SecurityEventPropagationResultFields()
+    )
+
     public let location: Field<String>
     public let serviceName: Field<String>
     public let status: Field<SecurityEventPropagationStatus>
     public let statusInformation: Field<String>
 
-    public init() {
+    private init() {
         self.location = Field("location")
         self.serviceName = Field("serviceName")
         self.status = Field("status")
@@ -9769,12 +9550,11 @@ public typealias SecurityEventQuery = Model<SecurityEventQueryFields>
 
 /// The properties of a `SecurityEventQuery`, inherited ones included.
 public struct SecurityEventQueryFields: FieldSet {
-    public static let all = SecurityEventQueryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.eventQuery", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.eventQuery", fields: SecurityEventQueryFields())
     public let query: Field<String>
     public let queryType: Field<SecurityQueryType>
 
-    public init() {
+    private init() {
         self.query = Field("query")
         self.queryType = Field("queryType")
     }
@@ -9952,17 +9732,15 @@ public typealias SecurityExchangeAdminAuditRecord = Model<SecurityExchangeAdminA
 
 /// The properties of a `SecurityExchangeAdminAuditRecord`, inherited ones included.
 public struct SecurityExchangeAdminAuditRecordFields: FieldSet {
-    public static let all = SecurityExchangeAdminAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.exchangeAdminAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityExchangeAdminAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -9978,17 +9756,15 @@ public typealias SecurityExchangeAggregatedMailboxAuditRecord =
 
 /// The properties of a `SecurityExchangeAggregatedMailboxAuditRecord`, inherited ones included.
 public struct SecurityExchangeAggregatedMailboxAuditRecordFields: FieldSet {
-    public static let all = SecurityExchangeAggregatedMailboxAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.exchangeAggregatedMailboxAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityExchangeAggregatedMailboxAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10002,17 +9778,15 @@ public typealias SecurityExchangeAggregatedOperationRecord = Model<SecurityExcha
 
 /// The properties of a `SecurityExchangeAggregatedOperationRecord`, inherited ones included.
 public struct SecurityExchangeAggregatedOperationRecordFields: FieldSet {
-    public static let all = SecurityExchangeAggregatedOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.exchangeAggregatedOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityExchangeAggregatedOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10026,17 +9800,15 @@ public typealias SecurityExchangeMailboxAuditGroupRecord = Model<SecurityExchang
 
 /// The properties of a `SecurityExchangeMailboxAuditGroupRecord`, inherited ones included.
 public struct SecurityExchangeMailboxAuditGroupRecordFields: FieldSet {
-    public static let all = SecurityExchangeMailboxAuditGroupRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.exchangeMailboxAuditGroupRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityExchangeMailboxAuditGroupRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10049,17 +9821,15 @@ public typealias SecurityExchangeMailboxAuditRecord = Model<SecurityExchangeMail
 
 /// The properties of a `SecurityExchangeMailboxAuditRecord`, inherited ones included.
 public struct SecurityExchangeMailboxAuditRecordFields: FieldSet {
-    public static let all = SecurityExchangeMailboxAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.exchangeMailboxAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityExchangeMailboxAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10090,13 +9860,16 @@ public typealias SecurityExportFileMetadata = Model<SecurityExportFileMetadataFi
 
 /// The properties of a `SecurityExportFileMetadata`, inherited ones included.
 public struct SecurityExportFileMetadataFields: FieldSet {
-    public static let all = SecurityExportFileMetadataFields()
-    public static let schema = ModelSchema("microsoft.graph.security.exportFileMetadata", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.exportFileMetadata",
+        fields: SecurityExportFileMetadataFields()
+    )
+
     public let downloadUrl: Field<String>
     public let fileName: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.downloadUrl = Field("downloadUrl")
         self.fileName = Field("fileName")
         self.size = Field("size")
@@ -10207,17 +9980,15 @@ public typealias SecurityFabricAuditRecord = Model<SecurityFabricAuditRecordFiel
 
 /// The properties of a `SecurityFabricAuditRecord`, inherited ones included.
 public struct SecurityFabricAuditRecordFields: FieldSet {
-    public static let all = SecurityFabricAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.fabricAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityFabricAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10230,17 +10001,15 @@ public typealias SecurityFabricPolicyRecord = Model<SecurityFabricPolicyRecordFi
 
 /// The properties of a `SecurityFabricPolicyRecord`, inherited ones included.
 public struct SecurityFabricPolicyRecordFields: FieldSet {
-    public static let all = SecurityFabricPolicyRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.fabricPolicyRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityFabricPolicyRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -10253,8 +10022,7 @@ public typealias SecurityFileDetails = Model<SecurityFileDetailsFields>
 
 /// The properties of a `SecurityFileDetails`, inherited ones included.
 public struct SecurityFileDetailsFields: FieldSet {
-    public static let all = SecurityFileDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.fileDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.fileDetails", fields: SecurityFileDetailsFields())
     public let fileName: Field<String>
     public let filePath: Field<String>
     public let filePublisher: Field<String>
@@ -10266,7 +10034,7 @@ public struct SecurityFileDetailsFields: FieldSet {
     public let sha256Ac: Field<String>
     public let signer: Field<String>
 
-    public init() {
+    private init() {
         self.fileName = Field("fileName")
         self.filePath = Field("filePath")
         self.filePublisher = Field("filePublisher")
@@ -10288,12 +10056,10 @@ public typealias SecurityFileEvidence = Model<SecurityFileEvidenceFields>
 
 /// The properties of a `SecurityFileEvidence`, inherited ones included.
 public struct SecurityFileEvidenceFields: FieldSet {
-    public static let all = SecurityFileEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.fileEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityFileEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10307,7 +10073,7 @@ public struct SecurityFileEvidenceFields: FieldSet {
     public let fileDetails: Field<SecurityFileDetails>
     public let mdeDeviceId: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10329,12 +10095,11 @@ public typealias SecurityFileHash = Model<SecurityFileHashFields>
 
 /// The properties of a `SecurityFileHash`, inherited ones included.
 public struct SecurityFileHashFields: FieldSet {
-    public static let all = SecurityFileHashFields()
-    public static let schema = ModelSchema("microsoft.graph.security.fileHash", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.fileHash", fields: SecurityFileHashFields())
     public let algorithm: Field<SecurityFileHashAlgorithm>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.algorithm = Field("algorithm")
         self.value = Field("value")
     }
@@ -10370,12 +10135,10 @@ public typealias SecurityFileHashEvidence = Model<SecurityFileHashEvidenceFields
 
 /// The properties of a `SecurityFileHashEvidence`, inherited ones included.
 public struct SecurityFileHashEvidenceFields: FieldSet {
-    public static let all = SecurityFileHashEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.fileHashEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityFileHashEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10388,7 +10151,7 @@ public struct SecurityFileHashEvidenceFields: FieldSet {
     public let algorithm: Field<SecurityFileHashAlgorithm>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10409,18 +10172,16 @@ public typealias SecurityFilePlanAppliedCategory = Model<SecurityFilePlanApplied
 
 /// The properties of a `SecurityFilePlanAppliedCategory`, inherited ones included.
 public struct SecurityFilePlanAppliedCategoryFields: FieldSet {
-    public static let all = SecurityFilePlanAppliedCategoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanAppliedCategory",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanAppliedCategoryFields()
     )
 
     public let displayName: Field<String>
     public let subcategory: Field<SecurityFilePlanSubcategory>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.subcategory = Field("subcategory")
     }
@@ -10434,17 +10195,15 @@ public typealias SecurityFilePlanAuthority = Model<SecurityFilePlanAuthorityFiel
 
 /// The properties of a `SecurityFilePlanAuthority`, inherited ones included.
 public struct SecurityFilePlanAuthorityFields: FieldSet {
-    public static let all = SecurityFilePlanAuthorityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanAuthority",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanAuthorityFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -10457,19 +10216,17 @@ public typealias SecurityFilePlanCitation = Model<SecurityFilePlanCitationFields
 
 /// The properties of a `SecurityFilePlanCitation`, inherited ones included.
 public struct SecurityFilePlanCitationFields: FieldSet {
-    public static let all = SecurityFilePlanCitationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanCitation",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanCitationFields()
     )
 
     public let displayName: Field<String>
     public let citationJurisdiction: Field<String>
     public let citationUrl: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.citationJurisdiction = Field("citationJurisdiction")
         self.citationUrl = Field("citationUrl")
@@ -10484,17 +10241,15 @@ public typealias SecurityFilePlanDepartment = Model<SecurityFilePlanDepartmentFi
 
 /// The properties of a `SecurityFilePlanDepartment`, inherited ones included.
 public struct SecurityFilePlanDepartmentFields: FieldSet {
-    public static let all = SecurityFilePlanDepartmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDepartment",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanDepartmentFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -10507,12 +10262,12 @@ public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFi
 
 /// The properties of a `SecurityFilePlanDescriptor`, inherited ones included.
 public struct SecurityFilePlanDescriptorFields: FieldSet {
-    public static let all = SecurityFilePlanDescriptorFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDescriptor",
         base: Entity.self,
-        fields: all
+        fields: SecurityFilePlanDescriptorFields()
     )
+
     public let id: Field<String>
     public let authority: Field<SecurityFilePlanAuthority>
     public let category: Field<SecurityFilePlanAppliedCategory>
@@ -10535,7 +10290,7 @@ public struct SecurityFilePlanDescriptorFields: FieldSet {
     /// Present when the request expanded it (`expand("filePlanReferenceTemplate")`).
     public let filePlanReferenceTemplate: Field<SecurityFilePlanReferenceTemplate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authority = Field("authority")
         self.category = Field("category")
@@ -10558,8 +10313,6 @@ public typealias SecurityFilePlanDescriptorBase = Model<SecurityFilePlanDescript
 
 /// The properties of a `SecurityFilePlanDescriptorBase`, inherited ones included.
 public struct SecurityFilePlanDescriptorBaseFields: FieldSet {
-    public static let all = SecurityFilePlanDescriptorBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDescriptorBase",
         derived: [
@@ -10570,12 +10323,12 @@ public struct SecurityFilePlanDescriptorBaseFields: FieldSet {
             SecurityFilePlanReference.self,
             SecurityFilePlanSubcategory.self,
         ],
-        fields: all
+        fields: SecurityFilePlanDescriptorBaseFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -10635,8 +10388,6 @@ public typealias SecurityFilePlanDescriptorTemplate = Model<SecurityFilePlanDesc
 
 /// The properties of a `SecurityFilePlanDescriptorTemplate`, inherited ones included.
 public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
-    public static let all = SecurityFilePlanDescriptorTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDescriptorTemplate",
         base: Entity.self,
@@ -10648,7 +10399,7 @@ public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
             SecurityFilePlanReferenceTemplate.self,
             SecuritySubcategoryTemplate.self,
         ],
-        fields: all
+        fields: SecurityFilePlanDescriptorTemplateFields()
     )
 
     public let id: Field<String>
@@ -10656,7 +10407,7 @@ public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -10692,17 +10443,15 @@ public typealias SecurityFilePlanReference = Model<SecurityFilePlanReferenceFiel
 
 /// The properties of a `SecurityFilePlanReference`, inherited ones included.
 public struct SecurityFilePlanReferenceFields: FieldSet {
-    public static let all = SecurityFilePlanReferenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanReference",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanReferenceFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -10715,12 +10464,10 @@ public typealias SecurityFilePlanReferenceTemplate = Model<SecurityFilePlanRefer
 
 /// The properties of a `SecurityFilePlanReferenceTemplate`, inherited ones included.
 public struct SecurityFilePlanReferenceTemplateFields: FieldSet {
-    public static let all = SecurityFilePlanReferenceTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanReferenceTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecurityFilePlanReferenceTemplateFields()
     )
 
     public let id: Field<String>
@@ -10728,7 +10475,7 @@ public struct SecurityFilePlanReferenceTemplateFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -10764,17 +10511,15 @@ public typealias SecurityFilePlanSubcategory = Model<SecurityFilePlanSubcategory
 
 /// The properties of a `SecurityFilePlanSubcategory`, inherited ones included.
 public struct SecurityFilePlanSubcategoryFields: FieldSet {
-    public static let all = SecurityFilePlanSubcategoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanSubcategory",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: all
+        fields: SecurityFilePlanSubcategoryFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -10787,12 +10532,15 @@ public typealias SecurityFormattedContent = Model<SecurityFormattedContentFields
 
 /// The properties of a `SecurityFormattedContent`, inherited ones included.
 public struct SecurityFormattedContentFields: FieldSet {
-    public static let all = SecurityFormattedContentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.formattedContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.formattedContent",
+        fields: SecurityFormattedContentFields()
+    )
+
     public let content: Field<String>
     public let format: Field<SecurityContentFormat>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.format = Field("format")
     }
@@ -10806,15 +10554,14 @@ public typealias SecurityGeoLocation = Model<SecurityGeoLocationFields>
 
 /// The properties of a `SecurityGeoLocation`, inherited ones included.
 public struct SecurityGeoLocationFields: FieldSet {
-    public static let all = SecurityGeoLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.security.geoLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.geoLocation", fields: SecurityGeoLocationFields())
     public let city: Field<String>
     public let countryName: Field<String>
     public let latitude: Field<Double>
     public let longitude: Field<Double>
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.city = Field("city")
         self.countryName = Field("countryName")
         self.latitude = Field("latitude")
@@ -10831,12 +10578,10 @@ public typealias SecurityGitHubOrganizationEvidence = Model<SecurityGitHubOrgani
 
 /// The properties of a `SecurityGitHubOrganizationEvidence`, inherited ones included.
 public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
-    public static let all = SecurityGitHubOrganizationEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubOrganizationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityGitHubOrganizationEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10853,7 +10598,7 @@ public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
     public let orgId: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10878,12 +10623,10 @@ public typealias SecurityGitHubRepoEvidence = Model<SecurityGitHubRepoEvidenceFi
 
 /// The properties of a `SecurityGitHubRepoEvidence`, inherited ones included.
 public struct SecurityGitHubRepoEvidenceFields: FieldSet {
-    public static let all = SecurityGitHubRepoEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubRepoEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityGitHubRepoEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10899,7 +10642,7 @@ public struct SecurityGitHubRepoEvidenceFields: FieldSet {
     public let ownerType: Field<String>
     public let repoId: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10923,12 +10666,10 @@ public typealias SecurityGitHubUserEvidence = Model<SecurityGitHubUserEvidenceFi
 
 /// The properties of a `SecurityGitHubUserEvidence`, inherited ones included.
 public struct SecurityGitHubUserEvidenceFields: FieldSet {
-    public static let all = SecurityGitHubUserEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubUserEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityGitHubUserEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -10944,7 +10685,7 @@ public struct SecurityGitHubUserEvidenceFields: FieldSet {
     public let userId: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -10989,12 +10730,10 @@ public typealias SecurityGoogleCloudResourceEvidence = Model<SecurityGoogleCloud
 
 /// The properties of a `SecurityGoogleCloudResourceEvidence`, inherited ones included.
 public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
-    public static let all = SecurityGoogleCloudResourceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.googleCloudResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityGoogleCloudResourceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -11012,7 +10751,7 @@ public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
     public let resourceName: Field<String>
     public let resourceType: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -11038,8 +10777,12 @@ public typealias SecurityHealthIssue = Model<SecurityHealthIssueFields>
 
 /// The properties of a `SecurityHealthIssue`, inherited ones included.
 public struct SecurityHealthIssueFields: FieldSet {
-    public static let all = SecurityHealthIssueFields()
-    public static let schema = ModelSchema("microsoft.graph.security.healthIssue", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.healthIssue",
+        base: Entity.self,
+        fields: SecurityHealthIssueFields()
+    )
+
     public let id: Field<String>
     public let additionalInformation: Field<[String]>
     public let createdDateTime: Field<Date>
@@ -11055,7 +10798,7 @@ public struct SecurityHealthIssueFields: FieldSet {
     public let severity: Field<SecurityHealthIssueSeverity>
     public let status: Field<SecurityHealthIssueStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalInformation = Field("additionalInformation")
         self.createdDateTime = Field("createdDateTime")
@@ -11150,17 +10893,15 @@ public typealias SecurityHealthcareSignalRecord = Model<SecurityHealthcareSignal
 
 /// The properties of a `SecurityHealthcareSignalRecord`, inherited ones included.
 public struct SecurityHealthcareSignalRecordFields: FieldSet {
-    public static let all = SecurityHealthcareSignalRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.healthcareSignalRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityHealthcareSignalRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -11175,13 +10916,11 @@ public typealias SecurityHost = Model<SecurityHostFields>
 
 /// The properties of a `SecurityHost`, inherited ones included.
 public struct SecurityHostFields: FieldSet {
-    public static let all = SecurityHostFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.host",
         base: SecurityArtifact.self,
         derived: [SecurityHostname.self, SecurityIpAddress.self],
-        fields: all
+        fields: SecurityHostFields()
     )
 
     public let id: Field<String>
@@ -11227,7 +10966,7 @@ public struct SecurityHostFields: FieldSet {
     /// Present when the request expanded it (`expand("whois")`).
     public let whois: Field<SecurityWhoisRecord>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -11255,12 +10994,10 @@ public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
 
 /// The properties of a `SecurityHostComponent`, inherited ones included.
 public struct SecurityHostComponentFields: FieldSet {
-    public static let all = SecurityHostComponentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostComponent",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityHostComponentFields()
     )
 
     public let id: Field<String>
@@ -11273,7 +11010,7 @@ public struct SecurityHostComponentFields: FieldSet {
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.firstSeenDateTime = Field("firstSeenDateTime")
@@ -11315,12 +11052,12 @@ public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
 
 /// The properties of a `SecurityHostCookie`, inherited ones included.
 public struct SecurityHostCookieFields: FieldSet {
-    public static let all = SecurityHostCookieFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostCookie",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityHostCookieFields()
     )
+
     public let id: Field<String>
     public let domain: Field<String>
     public let firstSeenDateTime: Field<Date>
@@ -11330,7 +11067,7 @@ public struct SecurityHostCookieFields: FieldSet {
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.domain = Field("domain")
         self.firstSeenDateTime = Field("firstSeenDateTime")
@@ -11371,12 +11108,10 @@ public typealias SecurityHostLogonSessionEvidence = Model<SecurityHostLogonSessi
 
 /// The properties of a `SecurityHostLogonSessionEvidence`, inherited ones included.
 public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
-    public static let all = SecurityHostLogonSessionEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostLogonSessionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityHostLogonSessionEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -11392,7 +11127,7 @@ public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
     public let sessionId: Field<String>
     public let startUtcDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")

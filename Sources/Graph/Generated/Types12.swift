@@ -12,8 +12,12 @@ public typealias SecurityHostPair = Model<SecurityHostPairFields>
 
 /// The properties of a `SecurityHostPair`, inherited ones included.
 public struct SecurityHostPairFields: FieldSet {
-    public static let all = SecurityHostPairFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPair", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPair",
+        base: Entity.self,
+        fields: SecurityHostPairFields()
+    )
+
     public let id: Field<String>
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
@@ -25,7 +29,7 @@ public struct SecurityHostPairFields: FieldSet {
     /// Present when the request expanded it (`expand("parentHost")`).
     public let parentHost: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -71,8 +75,12 @@ public typealias SecurityHostPort = Model<SecurityHostPortFields>
 
 /// The properties of a `SecurityHostPort`, inherited ones included.
 public struct SecurityHostPortFields: FieldSet {
-    public static let all = SecurityHostPortFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPort", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPort",
+        base: Entity.self,
+        fields: SecurityHostPortFields()
+    )
+
     public let id: Field<String>
     public let banners: Field<[SecurityHostPortBanner]>
     public let firstSeenDateTime: Field<Date>
@@ -90,7 +98,7 @@ public struct SecurityHostPortFields: FieldSet {
     /// Present when the request expanded it (`expand("mostRecentSslCertificate")`).
     public let mostRecentSslCertificate: Field<SecuritySslCertificate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.banners = Field("banners")
         self.firstSeenDateTime = Field("firstSeenDateTime")
@@ -114,15 +122,18 @@ public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
 
 /// The properties of a `SecurityHostPortBanner`, inherited ones included.
 public struct SecurityHostPortBannerFields: FieldSet {
-    public static let all = SecurityHostPortBannerFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPortBanner", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPortBanner",
+        fields: SecurityHostPortBannerFields()
+    )
+
     public let banner: Field<String>
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
     public let scanProtocol: Field<String>
     public let timesObserved: Field<Int32>
 
-    public init() {
+    private init() {
         self.banner = Field("banner")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -139,8 +150,11 @@ public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFiel
 
 /// The properties of a `SecurityHostPortComponent`, inherited ones included.
 public struct SecurityHostPortComponentFields: FieldSet {
-    public static let all = SecurityHostPortComponentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostPortComponent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPortComponent",
+        fields: SecurityHostPortComponentFields()
+    )
+
     public let firstSeenDateTime: Field<Date>
     public let isRecent: Field<Bool>
     public let lastSeenDateTime: Field<Date>
@@ -148,7 +162,7 @@ public struct SecurityHostPortComponentFields: FieldSet {
     /// Present when the request expanded it (`expand("component")`).
     public let component: Field<SecurityHostComponent>
 
-    public init() {
+    private init() {
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.isRecent = Field("isRecent")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -228,14 +242,18 @@ public typealias SecurityHostReputation = Model<SecurityHostReputationFields>
 
 /// The properties of a `SecurityHostReputation`, inherited ones included.
 public struct SecurityHostReputationFields: FieldSet {
-    public static let all = SecurityHostReputationFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostReputation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostReputation",
+        base: Entity.self,
+        fields: SecurityHostReputationFields()
+    )
+
     public let id: Field<String>
     public let classification: Field<SecurityHostReputationClassification>
     public let rules: Field<[SecurityHostReputationRule]>
     public let score: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.classification = Field("classification")
         self.rules = Field("rules")
@@ -291,14 +309,17 @@ public typealias SecurityHostReputationRule = Model<SecurityHostReputationRuleFi
 
 /// The properties of a `SecurityHostReputationRule`, inherited ones included.
 public struct SecurityHostReputationRuleFields: FieldSet {
-    public static let all = SecurityHostReputationRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostReputationRule", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostReputationRule",
+        fields: SecurityHostReputationRuleFields()
+    )
+
     public let description: Field<String>
     public let name: Field<String>
     public let relatedDetailsUrl: Field<String>
     public let severity: Field<SecurityHostReputationRuleSeverity>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.name = Field("name")
         self.relatedDetailsUrl = Field("relatedDetailsUrl")
@@ -430,12 +451,10 @@ public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFi
 
 /// The properties of a `SecurityHostSslCertificate`, inherited ones included.
 public struct SecurityHostSslCertificateFields: FieldSet {
-    public static let all = SecurityHostSslCertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostSslCertificate",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityHostSslCertificateFields()
     )
 
     public let id: Field<String>
@@ -449,7 +468,7 @@ public struct SecurityHostSslCertificateFields: FieldSet {
     /// Present when the request expanded it (`expand("sslCertificate")`).
     public let sslCertificate: Field<SecuritySslCertificate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -467,13 +486,16 @@ public typealias SecurityHostSslCertificatePort = Model<SecurityHostSslCertifica
 
 /// The properties of a `SecurityHostSslCertificatePort`, inherited ones included.
 public struct SecurityHostSslCertificatePortFields: FieldSet {
-    public static let all = SecurityHostSslCertificatePortFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostSslCertificatePort", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostSslCertificatePort",
+        fields: SecurityHostSslCertificatePortFields()
+    )
+
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
     public let port: Field<Int32>
 
-    public init() {
+    private init() {
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
         self.port = Field("port")
@@ -518,12 +540,10 @@ public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
 
 /// The properties of a `SecurityHostTracker`, inherited ones included.
 public struct SecurityHostTrackerFields: FieldSet {
-    public static let all = SecurityHostTrackerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostTracker",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityHostTrackerFields()
     )
 
     public let id: Field<String>
@@ -535,7 +555,7 @@ public struct SecurityHostTrackerFields: FieldSet {
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.kind = Field("kind")
@@ -576,17 +596,15 @@ public typealias SecurityHostedRpaAuditRecord = Model<SecurityHostedRpaAuditReco
 
 /// The properties of a `SecurityHostedRpaAuditRecord`, inherited ones included.
 public struct SecurityHostedRpaAuditRecordFields: FieldSet {
-    public static let all = SecurityHostedRpaAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostedRpaAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityHostedRpaAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -599,8 +617,12 @@ public typealias SecurityHostname = Model<SecurityHostnameFields>
 
 /// The properties of a `SecurityHostname`, inherited ones included.
 public struct SecurityHostnameFields: FieldSet {
-    public static let all = SecurityHostnameFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hostname", base: SecurityHost.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostname",
+        base: SecurityHost.self,
+        fields: SecurityHostnameFields()
+    )
+
     public let id: Field<String>
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
@@ -647,7 +669,7 @@ public struct SecurityHostnameFields: FieldSet {
     public let registrant: Field<String>
     public let registrar: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -773,17 +795,15 @@ public typealias SecurityHrSignalAuditRecord = Model<SecurityHrSignalAuditRecord
 
 /// The properties of a `SecurityHrSignalAuditRecord`, inherited ones included.
 public struct SecurityHrSignalAuditRecordFields: FieldSet {
-    public static let all = SecurityHrSignalAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hrSignalAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityHrSignalAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -796,12 +816,15 @@ public typealias SecurityHuntingQueryResults = Model<SecurityHuntingQueryResults
 
 /// The properties of a `SecurityHuntingQueryResults`, inherited ones included.
 public struct SecurityHuntingQueryResultsFields: FieldSet {
-    public static let all = SecurityHuntingQueryResultsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.huntingQueryResults", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.huntingQueryResults",
+        fields: SecurityHuntingQueryResultsFields()
+    )
+
     public let results: Field<[SecurityHuntingRowResult]>
     public let schemaValue: Field<[SecuritySinglePropertySchema]>
 
-    public init() {
+    private init() {
         self.results = Field("results")
         self.schemaValue = Field("schema")
     }
@@ -815,10 +838,12 @@ public typealias SecurityHuntingRowResult = Model<SecurityHuntingRowResultFields
 
 /// The properties of a `SecurityHuntingRowResult`, inherited ones included.
 public struct SecurityHuntingRowResultFields: FieldSet {
-    public static let all = SecurityHuntingRowResultFields()
-    public static let schema = ModelSchema("microsoft.graph.security.huntingRowResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.huntingRowResult",
+        fields: SecurityHuntingRowResultFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -830,17 +855,15 @@ public typealias SecurityHygieneEventRecord = Model<SecurityHygieneEventRecordFi
 
 /// The properties of a `SecurityHygieneEventRecord`, inherited ones included.
 public struct SecurityHygieneEventRecordFields: FieldSet {
-    public static let all = SecurityHygieneEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.hygieneEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityHygieneEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -853,12 +876,11 @@ public typealias SecurityHyperlink = Model<SecurityHyperlinkFields>
 
 /// The properties of a `SecurityHyperlink`, inherited ones included.
 public struct SecurityHyperlinkFields: FieldSet {
-    public static let all = SecurityHyperlinkFields()
-    public static let schema = ModelSchema("microsoft.graph.security.hyperlink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.hyperlink", fields: SecurityHyperlinkFields())
     public let name: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.url = Field("url")
     }
@@ -874,13 +896,11 @@ public typealias SecurityIdentityAccounts = Model<SecurityIdentityAccountsFields
 
 /// The properties of a `SecurityIdentityAccounts`, inherited ones included.
 public struct SecurityIdentityAccountsFields: FieldSet {
-    public static let all = SecurityIdentityAccountsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.identityAccounts",
         base: Entity.self,
         derived: [SecurityUser.self],
-        fields: all
+        fields: SecurityIdentityAccountsFields()
     )
 
     public let id: Field<String>
@@ -891,7 +911,7 @@ public struct SecurityIdentityAccountsFields: FieldSet {
     public let isEnabled: Field<Bool>
     public let onPremisesSecurityIdentifier: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accounts = Field("accounts")
         self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
@@ -953,8 +973,12 @@ public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFiel
 
 /// The properties of a `SecurityIdentityContainer`, inherited ones included.
 public struct SecurityIdentityContainerFields: FieldSet {
-    public static let all = SecurityIdentityContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.security.identityContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.identityContainer",
+        base: Entity.self,
+        fields: SecurityIdentityContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("healthIssues")`).
@@ -975,7 +999,7 @@ public struct SecurityIdentityContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("settings")`).
     public let settings: Field<SecuritySettingsContainer>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.healthIssues = Field("healthIssues")
         self.identityAccounts = Field("identityAccounts")
@@ -1072,8 +1096,12 @@ public typealias SecurityIncident = Model<SecurityIncidentFields>
 
 /// The properties of a `SecurityIncident`, inherited ones included.
 public struct SecurityIncidentFields: FieldSet {
-    public static let all = SecurityIncidentFields()
-    public static let schema = ModelSchema("microsoft.graph.security.incident", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.incident",
+        base: Entity.self,
+        fields: SecurityIncidentFields()
+    )
+
     public let id: Field<String>
     public let assignedTo: Field<String>
     public let classification: Field<SecurityAlertClassification>
@@ -1098,7 +1126,7 @@ public struct SecurityIncidentFields: FieldSet {
     /// Present when the request expanded it (`expand("alerts")`).
     public let alerts: Field<[SecurityAlert]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedTo = Field("assignedTo")
         self.classification = Field("classification")
@@ -1214,13 +1242,11 @@ public typealias SecurityIndicator = Model<SecurityIndicatorFields>
 
 /// The properties of a `SecurityIndicator`, inherited ones included.
 public struct SecurityIndicatorFields: FieldSet {
-    public static let all = SecurityIndicatorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.indicator",
         base: Entity.self,
         derived: [SecurityArticleIndicator.self, SecurityIntelligenceProfileIndicator.self],
-        fields: all
+        fields: SecurityIndicatorFields()
     )
 
     public let id: Field<String>
@@ -1229,7 +1255,7 @@ public struct SecurityIndicatorFields: FieldSet {
     /// Present when the request expanded it (`expand("artifact")`).
     public let artifact: Field<SecurityArtifact>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.source = Field("source")
         self.artifact = Field("artifact")
@@ -1288,17 +1314,15 @@ public typealias SecurityInformationBarrierPolicyApplicationAuditRecord =
 
 /// The properties of a `SecurityInformationBarrierPolicyApplicationAuditRecord`, inherited ones included.
 public struct SecurityInformationBarrierPolicyApplicationAuditRecordFields: FieldSet {
-    public static let all = SecurityInformationBarrierPolicyApplicationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.informationBarrierPolicyApplicationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityInformationBarrierPolicyApplicationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1314,17 +1338,15 @@ public typealias SecurityInformationWorkerProtectionAuditRecord =
 
 /// The properties of a `SecurityInformationWorkerProtectionAuditRecord`, inherited ones included.
 public struct SecurityInformationWorkerProtectionAuditRecordFields: FieldSet {
-    public static let all = SecurityInformationWorkerProtectionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.informationWorkerProtectionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityInformationWorkerProtectionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1339,17 +1361,15 @@ public typealias SecurityInsiderRiskScopedUserInsightsRecord = Model<SecurityIns
 
 /// The properties of a `SecurityInsiderRiskScopedUserInsightsRecord`, inherited ones included.
 public struct SecurityInsiderRiskScopedUserInsightsRecordFields: FieldSet {
-    public static let all = SecurityInsiderRiskScopedUserInsightsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.insiderRiskScopedUserInsightsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityInsiderRiskScopedUserInsightsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1363,17 +1383,15 @@ public typealias SecurityInsiderRiskScopedUsersRecord = Model<SecurityInsiderRis
 
 /// The properties of a `SecurityInsiderRiskScopedUsersRecord`, inherited ones included.
 public struct SecurityInsiderRiskScopedUsersRecordFields: FieldSet {
-    public static let all = SecurityInsiderRiskScopedUsersRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.insiderRiskScopedUsersRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityInsiderRiskScopedUsersRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1389,17 +1407,15 @@ public typealias SecurityIntegratedAppsAppAdminActivityAuditRecord =
 
 /// The properties of a `SecurityIntegratedAppsAppAdminActivityAuditRecord`, inherited ones included.
 public struct SecurityIntegratedAppsAppAdminActivityAuditRecordFields: FieldSet {
-    public static let all = SecurityIntegratedAppsAppAdminActivityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.integratedAppsAppAdminActivityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityIntegratedAppsAppAdminActivityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1415,17 +1431,15 @@ public typealias SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord =
 
 /// The properties of a `SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord`, inherited ones included.
 public struct SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields: FieldSet {
-    public static let all = SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.integratedAppsAppSettingsAdminActivityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1438,12 +1452,12 @@ public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfile
 
 /// The properties of a `SecurityIntelligenceProfile`, inherited ones included.
 public struct SecurityIntelligenceProfileFields: FieldSet {
-    public static let all = SecurityIntelligenceProfileFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfile",
         base: Entity.self,
-        fields: all
+        fields: SecurityIntelligenceProfileFields()
     )
+
     public let id: Field<String>
     public let aliases: Field<[String]>
     public let countriesOrRegionsOfOrigin: Field<[SecurityIntelligenceProfileCountryOrRegionOfOrigin]>
@@ -1458,7 +1472,7 @@ public struct SecurityIntelligenceProfileFields: FieldSet {
     /// Present when the request expanded it (`expand("indicators")`).
     public let indicators: Field<[SecurityIntelligenceProfileIndicator]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.aliases = Field("aliases")
         self.countriesOrRegionsOfOrigin = Field("countriesOrRegionsOfOrigin")
@@ -1484,17 +1498,15 @@ public typealias SecurityIntelligenceProfileCountryOrRegionOfOrigin =
 
 /// The properties of a `SecurityIntelligenceProfileCountryOrRegionOfOrigin`, inherited ones included.
 public struct SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet {
-    public static let all = SecurityIntelligenceProfileCountryOrRegionOfOriginFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfileCountryOrRegionOfOrigin",
-        fields: all
+        fields: SecurityIntelligenceProfileCountryOrRegionOfOriginFields()
     )
 
     public let code: Field<String>
     public let label: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.label = Field("label")
     }
@@ -1509,12 +1521,10 @@ public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligen
 
 /// The properties of a `SecurityIntelligenceProfileIndicator`, inherited ones included.
 public struct SecurityIntelligenceProfileIndicatorFields: FieldSet {
-    public static let all = SecurityIntelligenceProfileIndicatorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfileIndicator",
         base: SecurityIndicator.self,
-        fields: all
+        fields: SecurityIntelligenceProfileIndicatorFields()
     )
 
     public let id: Field<String>
@@ -1526,7 +1536,7 @@ public struct SecurityIntelligenceProfileIndicatorFields: FieldSet {
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.source = Field("source")
         self.artifact = Field("artifact")
@@ -1676,14 +1686,17 @@ public typealias SecurityInvokeActionResult = Model<SecurityInvokeActionResultFi
 
 /// The properties of a `SecurityInvokeActionResult`, inherited ones included.
 public struct SecurityInvokeActionResultFields: FieldSet {
-    public static let all = SecurityInvokeActionResultFields()
-    public static let schema = ModelSchema("microsoft.graph.security.invokeActionResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.invokeActionResult",
+        fields: SecurityInvokeActionResultFields()
+    )
+
     public let accountId: Field<String>
     public let action: Field<SecurityAction>
     public let correlationId: Field<String>
     public let identityProvider: Field<SecurityIdentityProvider>
 
-    public init() {
+    private init() {
         self.accountId = Field("accountId")
         self.action = Field("action")
         self.correlationId = Field("correlationId")
@@ -1699,12 +1712,10 @@ public typealias SecurityIoTDeviceEvidence = Model<SecurityIoTDeviceEvidenceFiel
 
 /// The properties of a `SecurityIoTDeviceEvidence`, inherited ones included.
 public struct SecurityIoTDeviceEvidenceFields: FieldSet {
-    public static let all = SecurityIoTDeviceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ioTDeviceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityIoTDeviceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -1741,7 +1752,7 @@ public struct SecurityIoTDeviceEvidenceFields: FieldSet {
     public let sourceRef: Field<SecurityUrlEvidence>
     public let zone: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -1806,8 +1817,12 @@ public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
 
 /// The properties of a `SecurityIpAddress`, inherited ones included.
 public struct SecurityIpAddressFields: FieldSet {
-    public static let all = SecurityIpAddressFields()
-    public static let schema = ModelSchema("microsoft.graph.security.ipAddress", base: SecurityHost.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.ipAddress",
+        base: SecurityHost.self,
+        fields: SecurityIpAddressFields()
+    )
+
     public let id: Field<String>
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
@@ -1856,7 +1871,7 @@ public struct SecurityIpAddressFields: FieldSet {
     public let hostingProvider: Field<String>
     public let netblock: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
@@ -1984,12 +1999,10 @@ public typealias SecurityIpEvidence = Model<SecurityIpEvidenceFields>
 
 /// The properties of a `SecurityIpEvidence`, inherited ones included.
 public struct SecurityIpEvidenceFields: FieldSet {
-    public static let all = SecurityIpEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ipEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityIpEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2004,7 +2017,7 @@ public struct SecurityIpEvidenceFields: FieldSet {
     public let location: Field<SecurityGeoLocation>
     public let stream: Field<SecurityStream>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2028,17 +2041,15 @@ public typealias SecurityIrmActivityAuditTrailRecord = Model<SecurityIrmActivity
 
 /// The properties of a `SecurityIrmActivityAuditTrailRecord`, inherited ones included.
 public struct SecurityIrmActivityAuditTrailRecordFields: FieldSet {
-    public static let all = SecurityIrmActivityAuditTrailRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.irmActivityAuditTrailRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityIrmActivityAuditTrailRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2052,17 +2063,15 @@ public typealias SecurityIrmUserDefinedDetectionRecord = Model<SecurityIrmUserDe
 
 /// The properties of a `SecurityIrmUserDefinedDetectionRecord`, inherited ones included.
 public struct SecurityIrmUserDefinedDetectionRecordFields: FieldSet {
-    public static let all = SecurityIrmUserDefinedDetectionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.irmUserDefinedDetectionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityIrmUserDefinedDetectionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2093,17 +2102,15 @@ public typealias SecurityKaizalaAuditRecord = Model<SecurityKaizalaAuditRecordFi
 
 /// The properties of a `SecurityKaizalaAuditRecord`, inherited ones included.
 public struct SecurityKaizalaAuditRecordFields: FieldSet {
-    public static let all = SecurityKaizalaAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kaizalaAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityKaizalaAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2116,12 +2123,10 @@ public typealias SecurityKubernetesClusterEvidence = Model<SecurityKubernetesClu
 
 /// The properties of a `SecurityKubernetesClusterEvidence`, inherited ones included.
 public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesClusterEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesClusterEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesClusterEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2137,7 +2142,7 @@ public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
     public let platform: Field<SecurityKubernetesPlatform>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2162,12 +2167,10 @@ public typealias SecurityKubernetesControllerEvidence = Model<SecurityKubernetes
 
 /// The properties of a `SecurityKubernetesControllerEvidence`, inherited ones included.
 public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesControllerEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesControllerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesControllerEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2182,7 +2185,7 @@ public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
     public let namespace: Field<SecurityKubernetesNamespaceEvidence>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2206,12 +2209,10 @@ public typealias SecurityKubernetesNamespaceEvidence = Model<SecurityKubernetesN
 
 /// The properties of a `SecurityKubernetesNamespaceEvidence`, inherited ones included.
 public struct SecurityKubernetesNamespaceEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesNamespaceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesNamespaceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesNamespaceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2225,7 +2226,7 @@ public struct SecurityKubernetesNamespaceEvidenceFields: FieldSet {
     public let labels: Field<SecurityDictionary>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2269,12 +2270,10 @@ public typealias SecurityKubernetesPodEvidence = Model<SecurityKubernetesPodEvid
 
 /// The properties of a `SecurityKubernetesPodEvidence`, inherited ones included.
 public struct SecurityKubernetesPodEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesPodEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesPodEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesPodEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2294,7 +2293,7 @@ public struct SecurityKubernetesPodEvidenceFields: FieldSet {
     public let podIp: Field<SecurityIpEvidence>
     public let serviceAccount: Field<SecurityKubernetesServiceAccountEvidence>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2322,12 +2321,10 @@ public typealias SecurityKubernetesSecretEvidence = Model<SecurityKubernetesSecr
 
 /// The properties of a `SecurityKubernetesSecretEvidence`, inherited ones included.
 public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesSecretEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesSecretEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesSecretEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2341,7 +2338,7 @@ public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
     public let namespace: Field<SecurityKubernetesNamespaceEvidence>
     public let secretType: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2364,12 +2361,10 @@ public typealias SecurityKubernetesServiceAccountEvidence = Model<SecurityKubern
 
 /// The properties of a `SecurityKubernetesServiceAccountEvidence`, inherited ones included.
 public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesServiceAccountEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesServiceAccountEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesServiceAccountEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2382,7 +2377,7 @@ public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
     public let name: Field<String>
     public let namespace: Field<SecurityKubernetesNamespaceEvidence>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2403,12 +2398,10 @@ public typealias SecurityKubernetesServiceEvidence = Model<SecurityKubernetesSer
 
 /// The properties of a `SecurityKubernetesServiceEvidence`, inherited ones included.
 public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
-    public static let all = SecurityKubernetesServiceEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesServiceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityKubernetesServiceEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2427,7 +2420,7 @@ public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
     public let servicePorts: Field<[SecurityKubernetesServicePort]>
     public let serviceType: Field<SecurityKubernetesServiceType>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2454,8 +2447,11 @@ public typealias SecurityKubernetesServicePort = Model<SecurityKubernetesService
 
 /// The properties of a `SecurityKubernetesServicePort`, inherited ones included.
 public struct SecurityKubernetesServicePortFields: FieldSet {
-    public static let all = SecurityKubernetesServicePortFields()
-    public static let schema = ModelSchema("microsoft.graph.security.kubernetesServicePort", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.kubernetesServicePort",
+        fields: SecurityKubernetesServicePortFields()
+    )
+
     public let appProtocol: Field<String>
     public let name: Field<String>
     public let nodePort: Field<Int32>
@@ -2463,7 +2459,7 @@ public struct SecurityKubernetesServicePortFields: FieldSet {
     public let `protocol`: Field<SecurityContainerPortProtocol>
     public let targetPort: Field<String>
 
-    public init() {
+    private init() {
         self.appProtocol = Field("appProtocol")
         self.name = Field("name")
         self.nodePort = Field("nodePort")
@@ -2512,17 +2508,15 @@ public typealias SecurityLabelAnalyticsAggregateAuditRecord = Model<SecurityLabe
 
 /// The properties of a `SecurityLabelAnalyticsAggregateAuditRecord`, inherited ones included.
 public struct SecurityLabelAnalyticsAggregateAuditRecordFields: FieldSet {
-    public static let all = SecurityLabelAnalyticsAggregateAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.labelAnalyticsAggregateAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityLabelAnalyticsAggregateAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2536,17 +2530,15 @@ public typealias SecurityLabelContentExplorerAuditRecord = Model<SecurityLabelCo
 
 /// The properties of a `SecurityLabelContentExplorerAuditRecord`, inherited ones included.
 public struct SecurityLabelContentExplorerAuditRecordFields: FieldSet {
-    public static let all = SecurityLabelContentExplorerAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.labelContentExplorerAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityLabelContentExplorerAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2559,8 +2551,12 @@ public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
 
 /// The properties of a `SecurityLabelsRoot`, inherited ones included.
 public struct SecurityLabelsRootFields: FieldSet {
-    public static let all = SecurityLabelsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.labelsRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.labelsRoot",
+        base: Entity.self,
+        fields: SecurityLabelsRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("authorities")`).
@@ -2581,7 +2577,7 @@ public struct SecurityLabelsRootFields: FieldSet {
     /// Present when the request expanded it (`expand("retentionLabels")`).
     public let retentionLabels: Field<[SecurityRetentionLabel]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authorities = Field("authorities")
         self.categories = Field("categories")
@@ -2659,17 +2655,15 @@ public typealias SecurityLargeContentMetadataAuditRecord = Model<SecurityLargeCo
 
 /// The properties of a `SecurityLargeContentMetadataAuditRecord`, inherited ones included.
 public struct SecurityLargeContentMetadataAuditRecordFields: FieldSet {
-    public static let all = SecurityLargeContentMetadataAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.largeContentMetadataAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityLargeContentMetadataAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2682,12 +2676,14 @@ public typealias SecurityLoggedOnUser = Model<SecurityLoggedOnUserFields>
 
 /// The properties of a `SecurityLoggedOnUser`, inherited ones included.
 public struct SecurityLoggedOnUserFields: FieldSet {
-    public static let all = SecurityLoggedOnUserFields()
-    public static let schema = ModelSchema("microsoft.graph.security.loggedOnUser", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.loggedOnUser",
+        fields: SecurityLoggedOnUserFields()
+    )
     public let accountName: Field<String>
     public let domainName: Field<String>
 
-    public init() {
+    private init() {
         self.accountName = Field("accountName")
         self.domainName = Field("domainName")
     }
@@ -2703,17 +2699,15 @@ public typealias SecurityM365ComplianceConnectorAuditRecord = Model<SecurityM365
 
 /// The properties of a `SecurityM365ComplianceConnectorAuditRecord`, inherited ones included.
 public struct SecurityM365ComplianceConnectorAuditRecordFields: FieldSet {
-    public static let all = SecurityM365ComplianceConnectorAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.m365ComplianceConnectorAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityM365ComplianceConnectorAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2726,17 +2720,15 @@ public typealias SecurityM365SearchSectionsRecord = Model<SecurityM365SearchSect
 
 /// The properties of a `SecurityM365SearchSectionsRecord`, inherited ones included.
 public struct SecurityM365SearchSectionsRecordFields: FieldSet {
-    public static let all = SecurityM365SearchSectionsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.m365SearchSectionsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityM365SearchSectionsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2749,17 +2741,15 @@ public typealias SecurityM365daadAuditRecord = Model<SecurityM365daadAuditRecord
 
 /// The properties of a `SecurityM365daadAuditRecord`, inherited ones included.
 public struct SecurityM365daadAuditRecordFields: FieldSet {
-    public static let all = SecurityM365daadAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.m365daadAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityM365daadAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2773,17 +2763,15 @@ public typealias SecurityM365odspAssetMetadataRecord = Model<SecurityM365odspAss
 
 /// The properties of a `SecurityM365odspAssetMetadataRecord`, inherited ones included.
 public struct SecurityM365odspAssetMetadataRecordFields: FieldSet {
-    public static let all = SecurityM365odspAssetMetadataRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.m365odspAssetMetadataRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityM365odspAssetMetadataRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2796,17 +2784,15 @@ public typealias SecurityMDASHAuditRecord = Model<SecurityMDASHAuditRecordFields
 
 /// The properties of a `SecurityMDASHAuditRecord`, inherited ones included.
 public struct SecurityMDASHAuditRecordFields: FieldSet {
-    public static let all = SecurityMDASHAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mDASHAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMDASHAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2819,12 +2805,10 @@ public typealias SecurityMailClusterEvidence = Model<SecurityMailClusterEvidence
 
 /// The properties of a `SecurityMailClusterEvidence`, inherited ones included.
 public struct SecurityMailClusterEvidenceFields: FieldSet {
-    public static let all = SecurityMailClusterEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailClusterEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityMailClusterEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2841,7 +2825,7 @@ public struct SecurityMailClusterEvidenceFields: FieldSet {
     public let query: Field<String>
     public let urn: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2866,17 +2850,15 @@ public typealias SecurityMailSubmissionData = Model<SecurityMailSubmissionDataFi
 
 /// The properties of a `SecurityMailSubmissionData`, inherited ones included.
 public struct SecurityMailSubmissionDataFields: FieldSet {
-    public static let all = SecurityMailSubmissionDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailSubmissionData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMailSubmissionDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2890,12 +2872,10 @@ public typealias SecurityMailboxConfigurationEvidence = Model<SecurityMailboxCon
 
 /// The properties of a `SecurityMailboxConfigurationEvidence`, inherited ones included.
 public struct SecurityMailboxConfigurationEvidenceFields: FieldSet {
-    public static let all = SecurityMailboxConfigurationEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailboxConfigurationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityMailboxConfigurationEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2912,7 +2892,7 @@ public struct SecurityMailboxConfigurationEvidenceFields: FieldSet {
     public let mailboxPrimaryAddress: Field<String>
     public let upn: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2966,12 +2946,10 @@ public typealias SecurityMailboxEvidence = Model<SecurityMailboxEvidenceFields>
 
 /// The properties of a `SecurityMailboxEvidence`, inherited ones included.
 public struct SecurityMailboxEvidenceFields: FieldSet {
-    public static let all = SecurityMailboxEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailboxEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityMailboxEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2986,7 +2964,7 @@ public struct SecurityMailboxEvidenceFields: FieldSet {
     public let upn: Field<String>
     public let userAccount: Field<SecurityUserAccount>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -3009,12 +2987,10 @@ public typealias SecurityMalwareEvidence = Model<SecurityMalwareEvidenceFields>
 
 /// The properties of a `SecurityMalwareEvidence`, inherited ones included.
 public struct SecurityMalwareEvidenceFields: FieldSet {
-    public static let all = SecurityMalwareEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.malwareEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityMalwareEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -3029,7 +3005,7 @@ public struct SecurityMalwareEvidenceFields: FieldSet {
     public let name: Field<String>
     public let processes: Field<[SecurityProcessEvidence]>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -3052,17 +3028,15 @@ public typealias SecurityManagedServicesAuditRecord = Model<SecurityManagedServi
 
 /// The properties of a `SecurityManagedServicesAuditRecord`, inherited ones included.
 public struct SecurityManagedServicesAuditRecordFields: FieldSet {
-    public static let all = SecurityManagedServicesAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.managedServicesAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityManagedServicesAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3075,17 +3049,15 @@ public typealias SecurityManagedTenantsAuditRecord = Model<SecurityManagedTenant
 
 /// The properties of a `SecurityManagedTenantsAuditRecord`, inherited ones included.
 public struct SecurityManagedTenantsAuditRecordFields: FieldSet {
-    public static let all = SecurityManagedTenantsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.managedTenantsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityManagedTenantsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3098,17 +3070,15 @@ public typealias SecurityMapgAlertsAuditRecord = Model<SecurityMapgAlertsAuditRe
 
 /// The properties of a `SecurityMapgAlertsAuditRecord`, inherited ones included.
 public struct SecurityMapgAlertsAuditRecordFields: FieldSet {
-    public static let all = SecurityMapgAlertsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mapgAlertsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMapgAlertsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3121,17 +3091,15 @@ public typealias SecurityMapgOnboardAuditRecord = Model<SecurityMapgOnboardAudit
 
 /// The properties of a `SecurityMapgOnboardAuditRecord`, inherited ones included.
 public struct SecurityMapgOnboardAuditRecordFields: FieldSet {
-    public static let all = SecurityMapgOnboardAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mapgOnboardAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMapgOnboardAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3144,17 +3112,15 @@ public typealias SecurityMapgPolicyAuditRecord = Model<SecurityMapgPolicyAuditRe
 
 /// The properties of a `SecurityMapgPolicyAuditRecord`, inherited ones included.
 public struct SecurityMapgPolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityMapgPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mapgPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMapgPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3167,17 +3133,15 @@ public typealias SecurityMapgRemediationAuditRecord = Model<SecurityMapgRemediat
 
 /// The properties of a `SecurityMapgRemediationAuditRecord`, inherited ones included.
 public struct SecurityMapgRemediationAuditRecordFields: FieldSet {
-    public static let all = SecurityMapgRemediationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mapgRemediationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMapgRemediationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3190,17 +3154,15 @@ public typealias SecurityMcasAlertsAuditRecord = Model<SecurityMcasAlertsAuditRe
 
 /// The properties of a `SecurityMcasAlertsAuditRecord`, inherited ones included.
 public struct SecurityMcasAlertsAuditRecordFields: FieldSet {
-    public static let all = SecurityMcasAlertsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mcasAlertsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMcasAlertsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3213,17 +3175,15 @@ public typealias SecurityMdaAuditRecord = Model<SecurityMdaAuditRecordFields>
 
 /// The properties of a `SecurityMdaAuditRecord`, inherited ones included.
 public struct SecurityMdaAuditRecordFields: FieldSet {
-    public static let all = SecurityMdaAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mdaAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMdaAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3237,17 +3197,15 @@ public typealias SecurityMdaDataSecuritySignalRecord = Model<SecurityMdaDataSecu
 
 /// The properties of a `SecurityMdaDataSecuritySignalRecord`, inherited ones included.
 public struct SecurityMdaDataSecuritySignalRecordFields: FieldSet {
-    public static let all = SecurityMdaDataSecuritySignalRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mdaDataSecuritySignalRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMdaDataSecuritySignalRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3260,17 +3218,15 @@ public typealias SecurityMdatpAuditRecord = Model<SecurityMdatpAuditRecordFields
 
 /// The properties of a `SecurityMdatpAuditRecord`, inherited ones included.
 public struct SecurityMdatpAuditRecordFields: FieldSet {
-    public static let all = SecurityMdatpAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mdatpAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMdatpAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3283,17 +3239,15 @@ public typealias SecurityMdcEventsRecord = Model<SecurityMdcEventsRecordFields>
 
 /// The properties of a `SecurityMdcEventsRecord`, inherited ones included.
 public struct SecurityMdcEventsRecordFields: FieldSet {
-    public static let all = SecurityMdcEventsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mdcEventsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMdcEventsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3306,17 +3260,15 @@ public typealias SecurityMdiAuditRecord = Model<SecurityMdiAuditRecordFields>
 
 /// The properties of a `SecurityMdiAuditRecord`, inherited ones included.
 public struct SecurityMdiAuditRecordFields: FieldSet {
-    public static let all = SecurityMdiAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mdiAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMdiAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3329,11 +3281,13 @@ public typealias SecurityMergeResponse = Model<SecurityMergeResponseFields>
 
 /// The properties of a `SecurityMergeResponse`, inherited ones included.
 public struct SecurityMergeResponseFields: FieldSet {
-    public static let all = SecurityMergeResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.security.mergeResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.mergeResponse",
+        fields: SecurityMergeResponseFields()
+    )
     public let targetIncidentId: Field<String>
 
-    public init() {
+    private init() {
         self.targetIncidentId = Field("targetIncidentId")
     }
 }
@@ -3346,17 +3300,15 @@ public typealias SecurityMeshWorldsAuditRecord = Model<SecurityMeshWorldsAuditRe
 
 /// The properties of a `SecurityMeshWorldsAuditRecord`, inherited ones included.
 public struct SecurityMeshWorldsAuditRecordFields: FieldSet {
-    public static let all = SecurityMeshWorldsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.meshWorldsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMeshWorldsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3372,17 +3324,15 @@ public typealias SecurityMicrosoft365BackupBackupItemAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365BackupBackupItemAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365BackupBackupItemAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365BackupBackupItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365BackupBackupItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365BackupBackupItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3398,17 +3348,15 @@ public typealias SecurityMicrosoft365BackupBackupPolicyAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365BackupBackupPolicyAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365BackupBackupPolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365BackupBackupPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365BackupBackupPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365BackupBackupPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3424,17 +3372,15 @@ public typealias SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365BackupGranularBrowseTaskAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3450,17 +3396,15 @@ public typealias SecurityMicrosoft365BackupRestoreItemAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365BackupRestoreItemAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365BackupRestoreItemAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365BackupRestoreItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365BackupRestoreItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365BackupRestoreItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3476,17 +3420,15 @@ public typealias SecurityMicrosoft365BackupRestoreTaskAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365BackupRestoreTaskAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365BackupRestoreTaskAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365BackupRestoreTaskAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365BackupRestoreTaskAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365BackupRestoreTaskAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3502,17 +3444,15 @@ public typealias SecurityMicrosoft365CopilotScheduledPromptAuditRecord =
 
 /// The properties of a `SecurityMicrosoft365CopilotScheduledPromptAuditRecord`, inherited ones included.
 public struct SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoft365CopilotScheduledPromptAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3528,17 +3468,15 @@ public typealias SecurityMicrosoftDefenderExpertsXDRAuditRecord =
 
 /// The properties of a `SecurityMicrosoftDefenderExpertsXDRAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftDefenderExpertsXDRAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftDefenderExpertsXDRAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftDefenderExpertsXDRAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftDefenderExpertsXDRAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3551,17 +3489,15 @@ public typealias SecurityMicrosoftFlowAuditRecord = Model<SecurityMicrosoftFlowA
 
 /// The properties of a `SecurityMicrosoftFlowAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftFlowAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftFlowAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftFlowAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftFlowAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3574,17 +3510,15 @@ public typealias SecurityMicrosoftFormsAuditRecord = Model<SecurityMicrosoftForm
 
 /// The properties of a `SecurityMicrosoftFormsAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftFormsAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftFormsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftFormsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftFormsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3598,17 +3532,15 @@ public typealias SecurityMicrosoftGraphDataConnectConsent = Model<SecurityMicros
 
 /// The properties of a `SecurityMicrosoftGraphDataConnectConsent`, inherited ones included.
 public struct SecurityMicrosoftGraphDataConnectConsentFields: FieldSet {
-    public static let all = SecurityMicrosoftGraphDataConnectConsentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftGraphDataConnectConsent",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftGraphDataConnectConsentFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3623,17 +3555,15 @@ public typealias SecurityMicrosoftGraphDataConnectOperation = Model<SecurityMicr
 
 /// The properties of a `SecurityMicrosoftGraphDataConnectOperation`, inherited ones included.
 public struct SecurityMicrosoftGraphDataConnectOperationFields: FieldSet {
-    public static let all = SecurityMicrosoftGraphDataConnectOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftGraphDataConnectOperation",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftGraphDataConnectOperationFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3649,17 +3579,15 @@ public typealias SecurityMicrosoftPurviewDataCatalogOperationRecord =
 
 /// The properties of a `SecurityMicrosoftPurviewDataCatalogOperationRecord`, inherited ones included.
 public struct SecurityMicrosoftPurviewDataCatalogOperationRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewDataCatalogOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewDataCatalogOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewDataCatalogOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3675,17 +3603,15 @@ public typealias SecurityMicrosoftPurviewDataMapOperationRecord =
 
 /// The properties of a `SecurityMicrosoftPurviewDataMapOperationRecord`, inherited ones included.
 public struct SecurityMicrosoftPurviewDataMapOperationRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewDataMapOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewDataMapOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewDataMapOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3701,17 +3627,15 @@ public typealias SecurityMicrosoftPurviewMetadataPolicyOperationRecord =
 
 /// The properties of a `SecurityMicrosoftPurviewMetadataPolicyOperationRecord`, inherited ones included.
 public struct SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewMetadataPolicyOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3727,17 +3651,15 @@ public typealias SecurityMicrosoftPurviewPolicyOperationRecord =
 
 /// The properties of a `SecurityMicrosoftPurviewPolicyOperationRecord`, inherited ones included.
 public struct SecurityMicrosoftPurviewPolicyOperationRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewPolicyOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewPolicyOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewPolicyOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3751,17 +3673,15 @@ public typealias SecurityMicrosoftPurviewPrivacyAuditEvent = Model<SecurityMicro
 
 /// The properties of a `SecurityMicrosoftPurviewPrivacyAuditEvent`, inherited ones included.
 public struct SecurityMicrosoftPurviewPrivacyAuditEventFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewPrivacyAuditEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewPrivacyAuditEvent",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewPrivacyAuditEventFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3777,17 +3697,15 @@ public typealias SecurityMicrosoftPurviewUnifiedCatalogOperationRecord =
 
 /// The properties of a `SecurityMicrosoftPurviewUnifiedCatalogOperationRecord`, inherited ones included.
 public struct SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftPurviewUnifiedCatalogOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3800,17 +3718,15 @@ public typealias SecurityMicrosoftStreamAuditRecord = Model<SecurityMicrosoftStr
 
 /// The properties of a `SecurityMicrosoftStreamAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftStreamAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftStreamAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftStreamAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftStreamAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3824,17 +3740,15 @@ public typealias SecurityMicrosoftTeamsAdminAuditRecord = Model<SecurityMicrosof
 
 /// The properties of a `SecurityMicrosoftTeamsAdminAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsAdminAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsAdminAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsAdminAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsAdminAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3849,17 +3763,15 @@ public typealias SecurityMicrosoftTeamsAnalyticsAuditRecord = Model<SecurityMicr
 
 /// The properties of a `SecurityMicrosoftTeamsAnalyticsAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsAnalyticsAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsAnalyticsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsAnalyticsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsAnalyticsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3872,17 +3784,15 @@ public typealias SecurityMicrosoftTeamsAuditRecord = Model<SecurityMicrosoftTeam
 
 /// The properties of a `SecurityMicrosoftTeamsAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3896,17 +3806,15 @@ public typealias SecurityMicrosoftTeamsDeviceAuditRecord = Model<SecurityMicroso
 
 /// The properties of a `SecurityMicrosoftTeamsDeviceAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsDeviceAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsDeviceAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsDeviceAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsDeviceAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3922,17 +3830,15 @@ public typealias SecurityMicrosoftTeamsRetentionLabelActionAuditRecord =
 
 /// The properties of a `SecurityMicrosoftTeamsRetentionLabelActionAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsRetentionLabelActionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3948,17 +3854,15 @@ public typealias SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord =
 
 /// The properties of a `SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsSensitivityLabelActionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3972,17 +3876,15 @@ public typealias SecurityMicrosoftTeamsShiftsAuditRecord = Model<SecurityMicroso
 
 /// The properties of a `SecurityMicrosoftTeamsShiftsAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsShiftsAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsShiftsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsShiftsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsShiftsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3998,17 +3900,15 @@ public typealias SecurityMicrosoftTeamsUserConcernAuditRecord =
 
 /// The properties of a `SecurityMicrosoftTeamsUserConcernAuditRecord`, inherited ones included.
 public struct SecurityMicrosoftTeamsUserConcernAuditRecordFields: FieldSet {
-    public static let all = SecurityMicrosoftTeamsUserConcernAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.microsoftTeamsUserConcernAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMicrosoftTeamsUserConcernAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4023,17 +3923,15 @@ public typealias SecurityMipAutoLabelExchangeItemAuditRecord = Model<SecurityMip
 
 /// The properties of a `SecurityMipAutoLabelExchangeItemAuditRecord`, inherited ones included.
 public struct SecurityMipAutoLabelExchangeItemAuditRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelExchangeItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelExchangeItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelExchangeItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4049,17 +3947,15 @@ public typealias SecurityMipAutoLabelProgressFeedbackAuditRecord =
 
 /// The properties of a `SecurityMipAutoLabelProgressFeedbackAuditRecord`, inherited ones included.
 public struct SecurityMipAutoLabelProgressFeedbackAuditRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelProgressFeedbackAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelProgressFeedbackAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelProgressFeedbackAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4075,17 +3971,15 @@ public typealias SecurityMipAutoLabelSharePointItemAuditRecord =
 
 /// The properties of a `SecurityMipAutoLabelSharePointItemAuditRecord`, inherited ones included.
 public struct SecurityMipAutoLabelSharePointItemAuditRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelSharePointItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelSharePointItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelSharePointItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4101,17 +3995,15 @@ public typealias SecurityMipAutoLabelSharePointPolicyLocationAuditRecord =
 
 /// The properties of a `SecurityMipAutoLabelSharePointPolicyLocationAuditRecord`, inherited ones included.
 public struct SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelSharePointPolicyLocationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4127,17 +4019,15 @@ public typealias SecurityMipAutoLabelSimulationSharePointCompletionRecord =
 
 /// The properties of a `SecurityMipAutoLabelSimulationSharePointCompletionRecord`, inherited ones included.
 public struct SecurityMipAutoLabelSimulationSharePointCompletionRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelSimulationSharePointCompletionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelSimulationSharePointCompletionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelSimulationSharePointCompletionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4153,17 +4043,15 @@ public typealias SecurityMipAutoLabelSimulationSharePointProgressRecord =
 
 /// The properties of a `SecurityMipAutoLabelSimulationSharePointProgressRecord`, inherited ones included.
 public struct SecurityMipAutoLabelSimulationSharePointProgressRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelSimulationSharePointProgressRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelSimulationSharePointProgressRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelSimulationSharePointProgressRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4179,17 +4067,15 @@ public typealias SecurityMipAutoLabelSimulationStatisticsRecord =
 
 /// The properties of a `SecurityMipAutoLabelSimulationStatisticsRecord`, inherited ones included.
 public struct SecurityMipAutoLabelSimulationStatisticsRecordFields: FieldSet {
-    public static let all = SecurityMipAutoLabelSimulationStatisticsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipAutoLabelSimulationStatisticsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipAutoLabelSimulationStatisticsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4203,17 +4089,15 @@ public typealias SecurityMipExactDataMatchAuditRecord = Model<SecurityMipExactDa
 
 /// The properties of a `SecurityMipExactDataMatchAuditRecord`, inherited ones included.
 public struct SecurityMipExactDataMatchAuditRecordFields: FieldSet {
-    public static let all = SecurityMipExactDataMatchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipExactDataMatchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipExactDataMatchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4227,17 +4111,15 @@ public typealias SecurityMipLabelAnalyticsAuditRecord = Model<SecurityMipLabelAn
 
 /// The properties of a `SecurityMipLabelAnalyticsAuditRecord`, inherited ones included.
 public struct SecurityMipLabelAnalyticsAuditRecordFields: FieldSet {
-    public static let all = SecurityMipLabelAnalyticsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipLabelAnalyticsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipLabelAnalyticsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4250,17 +4132,15 @@ public typealias SecurityMipLabelAuditRecord = Model<SecurityMipLabelAuditRecord
 
 /// The properties of a `SecurityMipLabelAuditRecord`, inherited ones included.
 public struct SecurityMipLabelAuditRecordFields: FieldSet {
-    public static let all = SecurityMipLabelAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mipLabelAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMipLabelAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4273,17 +4153,15 @@ public typealias SecurityMosAgentInfoRecord = Model<SecurityMosAgentInfoRecordFi
 
 /// The properties of a `SecurityMosAgentInfoRecord`, inherited ones included.
 public struct SecurityMosAgentInfoRecordFields: FieldSet {
-    public static let all = SecurityMosAgentInfoRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mosAgentInfoRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMosAgentInfoRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4296,17 +4174,15 @@ public typealias SecurityMosAgentInfoRecordV2 = Model<SecurityMosAgentInfoRecord
 
 /// The properties of a `SecurityMosAgentInfoRecordV2`, inherited ones included.
 public struct SecurityMosAgentInfoRecordV2Fields: FieldSet {
-    public static let all = SecurityMosAgentInfoRecordV2Fields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mosAgentInfoRecordV2",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMosAgentInfoRecordV2Fields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4320,17 +4196,15 @@ public typealias SecurityMs365dCustomDetectionAuditRecord = Model<SecurityMs365d
 
 /// The properties of a `SecurityMs365dCustomDetectionAuditRecord`, inherited ones included.
 public struct SecurityMs365dCustomDetectionAuditRecordFields: FieldSet {
-    public static let all = SecurityMs365dCustomDetectionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ms365dCustomDetectionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMs365dCustomDetectionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4343,17 +4217,15 @@ public typealias SecurityMs365dIncidentAuditRecord = Model<SecurityMs365dInciden
 
 /// The properties of a `SecurityMs365dIncidentAuditRecord`, inherited ones included.
 public struct SecurityMs365dIncidentAuditRecordFields: FieldSet {
-    public static let all = SecurityMs365dIncidentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ms365dIncidentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMs365dIncidentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4367,17 +4239,15 @@ public typealias SecurityMs365dSuppressionRuleAuditRecord = Model<SecurityMs365d
 
 /// The properties of a `SecurityMs365dSuppressionRuleAuditRecord`, inherited ones included.
 public struct SecurityMs365dSuppressionRuleAuditRecordFields: FieldSet {
-    public static let all = SecurityMs365dSuppressionRuleAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.ms365dSuppressionRuleAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMs365dSuppressionRuleAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4391,17 +4261,15 @@ public typealias SecurityMsdeCustomCollectionAuditRecord = Model<SecurityMsdeCus
 
 /// The properties of a `SecurityMsdeCustomCollectionAuditRecord`, inherited ones included.
 public struct SecurityMsdeCustomCollectionAuditRecordFields: FieldSet {
-    public static let all = SecurityMsdeCustomCollectionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msdeCustomCollectionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsdeCustomCollectionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4415,17 +4283,15 @@ public typealias SecurityMsdeGeneralSettingsAuditRecord = Model<SecurityMsdeGene
 
 /// The properties of a `SecurityMsdeGeneralSettingsAuditRecord`, inherited ones included.
 public struct SecurityMsdeGeneralSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityMsdeGeneralSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msdeGeneralSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsdeGeneralSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4439,17 +4305,15 @@ public typealias SecurityMsdeIndicatorsSettingsAuditRecord = Model<SecurityMsdeI
 
 /// The properties of a `SecurityMsdeIndicatorsSettingsAuditRecord`, inherited ones included.
 public struct SecurityMsdeIndicatorsSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityMsdeIndicatorsSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msdeIndicatorsSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsdeIndicatorsSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4463,17 +4327,15 @@ public typealias SecurityMsdeResponseActionsAuditRecord = Model<SecurityMsdeResp
 
 /// The properties of a `SecurityMsdeResponseActionsAuditRecord`, inherited ones included.
 public struct SecurityMsdeResponseActionsAuditRecordFields: FieldSet {
-    public static let all = SecurityMsdeResponseActionsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msdeResponseActionsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsdeResponseActionsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4487,17 +4349,15 @@ public typealias SecurityMsdeRolesSettingsAuditRecord = Model<SecurityMsdeRolesS
 
 /// The properties of a `SecurityMsdeRolesSettingsAuditRecord`, inherited ones included.
 public struct SecurityMsdeRolesSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityMsdeRolesSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msdeRolesSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsdeRolesSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4513,17 +4373,15 @@ public typealias SecurityMspVectorSearchContentMetadataAuditRecord =
 
 /// The properties of a `SecurityMspVectorSearchContentMetadataAuditRecord`, inherited ones included.
 public struct SecurityMspVectorSearchContentMetadataAuditRecordFields: FieldSet {
-    public static let all = SecurityMspVectorSearchContentMetadataAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.mspVectorSearchContentMetadataAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMspVectorSearchContentMetadataAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4538,17 +4396,15 @@ public typealias SecurityMsticNationStateNotificationRecord = Model<SecurityMsti
 
 /// The properties of a `SecurityMsticNationStateNotificationRecord`, inherited ones included.
 public struct SecurityMsticNationStateNotificationRecordFields: FieldSet {
-    public static let all = SecurityMsticNationStateNotificationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.msticNationStateNotificationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMsticNationStateNotificationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4562,17 +4418,15 @@ public typealias SecurityMultiStageDispositionAuditRecord = Model<SecurityMultiS
 
 /// The properties of a `SecurityMultiStageDispositionAuditRecord`, inherited ones included.
 public struct SecurityMultiStageDispositionAuditRecordFields: FieldSet {
-    public static let all = SecurityMultiStageDispositionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.multiStageDispositionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMultiStageDispositionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4586,17 +4440,15 @@ public typealias SecurityMyAnalyticsSettingsAuditRecord = Model<SecurityMyAnalyt
 
 /// The properties of a `SecurityMyAnalyticsSettingsAuditRecord`, inherited ones included.
 public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityMyAnalyticsSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.myAnalyticsSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityMyAnalyticsSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4609,13 +4461,17 @@ public typealias SecurityNetworkAdapter = Model<SecurityNetworkAdapterFields>
 
 /// The properties of a `SecurityNetworkAdapter`, inherited ones included.
 public struct SecurityNetworkAdapterFields: FieldSet {
-    public static let all = SecurityNetworkAdapterFields()
-    public static let schema = ModelSchema("microsoft.graph.security.networkAdapter", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.networkAdapter",
+        base: Entity.self,
+        fields: SecurityNetworkAdapterFields()
+    )
+
     public let id: Field<String>
     public let isEnabled: Field<Bool>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isEnabled = Field("isEnabled")
         self.name = Field("name")
@@ -4650,12 +4506,10 @@ public typealias SecurityNetworkConnectionEvidence = Model<SecurityNetworkConnec
 
 /// The properties of a `SecurityNetworkConnectionEvidence`, inherited ones included.
 public struct SecurityNetworkConnectionEvidenceFields: FieldSet {
-    public static let all = SecurityNetworkConnectionEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.networkConnectionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityNetworkConnectionEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4671,7 +4525,7 @@ public struct SecurityNetworkConnectionEvidenceFields: FieldSet {
     public let sourceAddress: Field<SecurityIpEvidence>
     public let sourcePort: Field<Int32>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4778,12 +4632,10 @@ public typealias SecurityNicEvidence = Model<SecurityNicEvidenceFields>
 
 /// The properties of a `SecurityNicEvidence`, inherited ones included.
 public struct SecurityNicEvidenceFields: FieldSet {
-    public static let all = SecurityNicEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.nicEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityNicEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4797,7 +4649,7 @@ public struct SecurityNicEvidenceFields: FieldSet {
     public let macAddress: Field<String>
     public let vlans: Field<[String]>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4820,17 +4672,15 @@ public typealias SecurityNoisyAlertPolicyAuditRecord = Model<SecurityNoisyAlertP
 
 /// The properties of a `SecurityNoisyAlertPolicyAuditRecord`, inherited ones included.
 public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityNoisyAlertPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.noisyAlertPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityNoisyAlertPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4843,12 +4693,10 @@ public typealias SecurityOauthApplicationEvidence = Model<SecurityOauthApplicati
 
 /// The properties of a `SecurityOauthApplicationEvidence`, inherited ones included.
 public struct SecurityOauthApplicationEvidenceFields: FieldSet {
-    public static let all = SecurityOauthApplicationEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.oauthApplicationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityOauthApplicationEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -4863,7 +4711,7 @@ public struct SecurityOauthApplicationEvidenceFields: FieldSet {
     public let objectId: Field<String>
     public let publisher: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -4886,13 +4734,12 @@ public typealias SecurityOcrSettings = Model<SecurityOcrSettingsFields>
 
 /// The properties of a `SecurityOcrSettings`, inherited ones included.
 public struct SecurityOcrSettingsFields: FieldSet {
-    public static let all = SecurityOcrSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.ocrSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.ocrSettings", fields: SecurityOcrSettingsFields())
     public let isEnabled: Field<Bool>
     public let maxImageSize: Field<Int32>
     public let timeout: Field<String>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.maxImageSize = Field("maxImageSize")
         self.timeout = Field("timeout")
@@ -4907,17 +4754,15 @@ public typealias SecurityOfficeNativeAuditRecord = Model<SecurityOfficeNativeAud
 
 /// The properties of a `SecurityOfficeNativeAuditRecord`, inherited ones included.
 public struct SecurityOfficeNativeAuditRecordFields: FieldSet {
-    public static let all = SecurityOfficeNativeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.officeNativeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOfficeNativeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4930,17 +4775,15 @@ public typealias SecurityOmePortalAuditRecord = Model<SecurityOmePortalAuditReco
 
 /// The properties of a `SecurityOmePortalAuditRecord`, inherited ones included.
 public struct SecurityOmePortalAuditRecordFields: FieldSet {
-    public static let all = SecurityOmePortalAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.omePortalAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOmePortalAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4956,17 +4799,15 @@ public typealias SecurityOnDemandSharePointClassificationAuditRecord =
 
 /// The properties of a `SecurityOnDemandSharePointClassificationAuditRecord`, inherited ones included.
 public struct SecurityOnDemandSharePointClassificationAuditRecordFields: FieldSet {
-    public static let all = SecurityOnDemandSharePointClassificationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.onDemandSharePointClassificationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOnDemandSharePointClassificationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4982,17 +4823,15 @@ public typealias SecurityOnPremisesFileShareScannerDLPAuditRecord =
 
 /// The properties of a `SecurityOnPremisesFileShareScannerDLPAuditRecord`, inherited ones included.
 public struct SecurityOnPremisesFileShareScannerDLPAuditRecordFields: FieldSet {
-    public static let all = SecurityOnPremisesFileShareScannerDLPAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.onPremisesFileShareScannerDLPAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOnPremisesFileShareScannerDLPAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5008,17 +4847,15 @@ public typealias SecurityOnPremisesSharePointScannerDLPAuditRecord =
 
 /// The properties of a `SecurityOnPremisesSharePointScannerDLPAuditRecord`, inherited ones included.
 public struct SecurityOnPremisesSharePointScannerDLPAuditRecordFields: FieldSet {
-    public static let all = SecurityOnPremisesSharePointScannerDLPAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.onPremisesSharePointScannerDLPAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOnPremisesSharePointScannerDLPAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5057,17 +4894,15 @@ public typealias SecurityOneDriveAuditRecord = Model<SecurityOneDriveAuditRecord
 
 /// The properties of a `SecurityOneDriveAuditRecord`, inherited ones included.
 public struct SecurityOneDriveAuditRecordFields: FieldSet {
-    public static let all = SecurityOneDriveAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.oneDriveAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOneDriveAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5082,17 +4917,15 @@ public typealias SecurityOrganizationalDataInM365AuditRecord = Model<SecurityOrg
 
 /// The properties of a `SecurityOrganizationalDataInM365AuditRecord`, inherited ones included.
 public struct SecurityOrganizationalDataInM365AuditRecordFields: FieldSet {
-    public static let all = SecurityOrganizationalDataInM365AuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.organizationalDataInM365AuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOrganizationalDataInM365AuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5107,17 +4940,15 @@ public typealias SecurityOutlookCopilotAutomationAuditRecord = Model<SecurityOut
 
 /// The properties of a `SecurityOutlookCopilotAutomationAuditRecord`, inherited ones included.
 public struct SecurityOutlookCopilotAutomationAuditRecordFields: FieldSet {
-    public static let all = SecurityOutlookCopilotAutomationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.outlookCopilotAutomationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOutlookCopilotAutomationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5133,17 +4964,15 @@ public typealias SecurityOwaGetAccessTokenForResourceAuditRecord =
 
 /// The properties of a `SecurityOwaGetAccessTokenForResourceAuditRecord`, inherited ones included.
 public struct SecurityOwaGetAccessTokenForResourceAuditRecordFields: FieldSet {
-    public static let all = SecurityOwaGetAccessTokenForResourceAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.owaGetAccessTokenForResourceAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityOwaGetAccessTokenForResourceAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5156,17 +4985,15 @@ public typealias SecurityP4AIRiskScoreRecord = Model<SecurityP4AIRiskScoreRecord
 
 /// The properties of a `SecurityP4AIRiskScoreRecord`, inherited ones included.
 public struct SecurityP4AIRiskScoreRecordFields: FieldSet {
-    public static let all = SecurityP4AIRiskScoreRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.p4AIRiskScoreRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityP4AIRiskScoreRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5180,17 +5007,15 @@ public typealias SecurityP4aiAssessmentCategoryRecord = Model<SecurityP4aiAssess
 
 /// The properties of a `SecurityP4aiAssessmentCategoryRecord`, inherited ones included.
 public struct SecurityP4aiAssessmentCategoryRecordFields: FieldSet {
-    public static let all = SecurityP4aiAssessmentCategoryRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.p4aiAssessmentCategoryRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityP4aiAssessmentCategoryRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5204,17 +5029,15 @@ public typealias SecurityP4aiAssessmentFabricScannerRecord = Model<SecurityP4aiA
 
 /// The properties of a `SecurityP4aiAssessmentFabricScannerRecord`, inherited ones included.
 public struct SecurityP4aiAssessmentFabricScannerRecordFields: FieldSet {
-    public static let all = SecurityP4aiAssessmentFabricScannerRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.p4aiAssessmentFabricScannerRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityP4aiAssessmentFabricScannerRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5229,17 +5052,15 @@ public typealias SecurityP4aiAssessmentLocationResultRecord = Model<SecurityP4ai
 
 /// The properties of a `SecurityP4aiAssessmentLocationResultRecord`, inherited ones included.
 public struct SecurityP4aiAssessmentLocationResultRecordFields: FieldSet {
-    public static let all = SecurityP4aiAssessmentLocationResultRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.p4aiAssessmentLocationResultRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityP4aiAssessmentLocationResultRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5252,17 +5073,15 @@ public typealias SecurityP4aiAssessmentRecord = Model<SecurityP4aiAssessmentReco
 
 /// The properties of a `SecurityP4aiAssessmentRecord`, inherited ones included.
 public struct SecurityP4aiAssessmentRecordFields: FieldSet {
-    public static let all = SecurityP4aiAssessmentRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.p4aiAssessmentRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityP4aiAssessmentRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5275,12 +5094,10 @@ public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields
 
 /// The properties of a `SecurityPassiveDnsRecord`, inherited ones included.
 public struct SecurityPassiveDnsRecordFields: FieldSet {
-    public static let all = SecurityPassiveDnsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.passiveDnsRecord",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityPassiveDnsRecordFields()
     )
 
     public let id: Field<String>
@@ -5295,7 +5112,7 @@ public struct SecurityPassiveDnsRecordFields: FieldSet {
     /// Present when the request expanded it (`expand("parentHost")`).
     public let parentHost: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.collectedDateTime = Field("collectedDateTime")
         self.firstSeenDateTime = Field("firstSeenDateTime")
@@ -5343,17 +5160,15 @@ public typealias SecurityPeopleAdminSettingsAuditRecord = Model<SecurityPeopleAd
 
 /// The properties of a `SecurityPeopleAdminSettingsAuditRecord`, inherited ones included.
 public struct SecurityPeopleAdminSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityPeopleAdminSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.peopleAdminSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPeopleAdminSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5367,17 +5182,15 @@ public typealias SecurityPhysicalBadgingSignalAuditRecord = Model<SecurityPhysic
 
 /// The properties of a `SecurityPhysicalBadgingSignalAuditRecord`, inherited ones included.
 public struct SecurityPhysicalBadgingSignalAuditRecordFields: FieldSet {
-    public static let all = SecurityPhysicalBadgingSignalAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.physicalBadgingSignalAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPhysicalBadgingSignalAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5390,17 +5203,15 @@ public typealias SecurityPlacesDirectoryAuditRecord = Model<SecurityPlacesDirect
 
 /// The properties of a `SecurityPlacesDirectoryAuditRecord`, inherited ones included.
 public struct SecurityPlacesDirectoryAuditRecordFields: FieldSet {
-    public static let all = SecurityPlacesDirectoryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.placesDirectoryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlacesDirectoryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5414,17 +5225,15 @@ public typealias SecurityPlannerChatMessageAuditRecord = Model<SecurityPlannerCh
 
 /// The properties of a `SecurityPlannerChatMessageAuditRecord`, inherited ones included.
 public struct SecurityPlannerChatMessageAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerChatMessageAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerChatMessageAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerChatMessageAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5438,17 +5247,15 @@ public typealias SecurityPlannerChatMessageListAuditRecord = Model<SecurityPlann
 
 /// The properties of a `SecurityPlannerChatMessageListAuditRecord`, inherited ones included.
 public struct SecurityPlannerChatMessageListAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerChatMessageListAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerChatMessageListAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerChatMessageListAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5461,17 +5268,15 @@ public typealias SecurityPlannerCopyPlanAuditRecord = Model<SecurityPlannerCopyP
 
 /// The properties of a `SecurityPlannerCopyPlanAuditRecord`, inherited ones included.
 public struct SecurityPlannerCopyPlanAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerCopyPlanAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerCopyPlanAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerCopyPlanAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5484,17 +5289,15 @@ public typealias SecurityPlannerGoalAuditRecord = Model<SecurityPlannerGoalAudit
 
 /// The properties of a `SecurityPlannerGoalAuditRecord`, inherited ones included.
 public struct SecurityPlannerGoalAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerGoalAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerGoalAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerGoalAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5507,17 +5310,15 @@ public typealias SecurityPlannerGoalListAuditRecord = Model<SecurityPlannerGoalL
 
 /// The properties of a `SecurityPlannerGoalListAuditRecord`, inherited ones included.
 public struct SecurityPlannerGoalListAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerGoalListAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerGoalListAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerGoalListAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5530,17 +5331,15 @@ public typealias SecurityPlannerPlanAuditRecord = Model<SecurityPlannerPlanAudit
 
 /// The properties of a `SecurityPlannerPlanAuditRecord`, inherited ones included.
 public struct SecurityPlannerPlanAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerPlanAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerPlanAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerPlanAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5553,17 +5352,15 @@ public typealias SecurityPlannerPlanListAuditRecord = Model<SecurityPlannerPlanL
 
 /// The properties of a `SecurityPlannerPlanListAuditRecord`, inherited ones included.
 public struct SecurityPlannerPlanListAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerPlanListAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerPlanListAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerPlanListAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5579,17 +5376,15 @@ public typealias SecurityPlannerPlanSensitivityLabelAuditRecord =
 
 /// The properties of a `SecurityPlannerPlanSensitivityLabelAuditRecord`, inherited ones included.
 public struct SecurityPlannerPlanSensitivityLabelAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerPlanSensitivityLabelAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerPlanSensitivityLabelAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerPlanSensitivityLabelAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5602,17 +5397,15 @@ public typealias SecurityPlannerRosterAuditRecord = Model<SecurityPlannerRosterA
 
 /// The properties of a `SecurityPlannerRosterAuditRecord`, inherited ones included.
 public struct SecurityPlannerRosterAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerRosterAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerRosterAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerRosterAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5628,17 +5421,15 @@ public typealias SecurityPlannerRosterSensitivityLabelAuditRecord =
 
 /// The properties of a `SecurityPlannerRosterSensitivityLabelAuditRecord`, inherited ones included.
 public struct SecurityPlannerRosterSensitivityLabelAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerRosterSensitivityLabelAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerRosterSensitivityLabelAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerRosterSensitivityLabelAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5651,17 +5442,15 @@ public typealias SecurityPlannerTaskAuditRecord = Model<SecurityPlannerTaskAudit
 
 /// The properties of a `SecurityPlannerTaskAuditRecord`, inherited ones included.
 public struct SecurityPlannerTaskAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerTaskAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerTaskAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerTaskAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5674,17 +5463,15 @@ public typealias SecurityPlannerTaskListAuditRecord = Model<SecurityPlannerTaskL
 
 /// The properties of a `SecurityPlannerTaskListAuditRecord`, inherited ones included.
 public struct SecurityPlannerTaskListAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerTaskListAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerTaskListAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerTaskListAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5698,17 +5485,15 @@ public typealias SecurityPlannerTenantSettingsAuditRecord = Model<SecurityPlanne
 
 /// The properties of a `SecurityPlannerTenantSettingsAuditRecord`, inherited ones included.
 public struct SecurityPlannerTenantSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityPlannerTenantSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.plannerTenantSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPlannerTenantSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5722,17 +5507,15 @@ public typealias SecurityPolicyConfigChangeAuditRecord = Model<SecurityPolicyCon
 
 /// The properties of a `SecurityPolicyConfigChangeAuditRecord`, inherited ones included.
 public struct SecurityPolicyConfigChangeAuditRecordFields: FieldSet {
-    public static let all = SecurityPolicyConfigChangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.policyConfigChangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPolicyConfigChangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5745,17 +5528,15 @@ public typealias SecurityPowerAppsAuditAppRecord = Model<SecurityPowerAppsAuditA
 
 /// The properties of a `SecurityPowerAppsAuditAppRecord`, inherited ones included.
 public struct SecurityPowerAppsAuditAppRecordFields: FieldSet {
-    public static let all = SecurityPowerAppsAuditAppRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerAppsAuditAppRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerAppsAuditAppRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5768,17 +5549,15 @@ public typealias SecurityPowerAppsAuditPlanRecord = Model<SecurityPowerAppsAudit
 
 /// The properties of a `SecurityPowerAppsAuditPlanRecord`, inherited ones included.
 public struct SecurityPowerAppsAuditPlanRecordFields: FieldSet {
-    public static let all = SecurityPowerAppsAuditPlanRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerAppsAuditPlanRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerAppsAuditPlanRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5792,17 +5571,15 @@ public typealias SecurityPowerAppsAuditResourceRecord = Model<SecurityPowerAppsA
 
 /// The properties of a `SecurityPowerAppsAuditResourceRecord`, inherited ones included.
 public struct SecurityPowerAppsAuditResourceRecordFields: FieldSet {
-    public static let all = SecurityPowerAppsAuditResourceRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerAppsAuditResourceRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerAppsAuditResourceRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5815,17 +5592,15 @@ public typealias SecurityPowerBIAuditRecord = Model<SecurityPowerBIAuditRecordFi
 
 /// The properties of a `SecurityPowerBIAuditRecord`, inherited ones included.
 public struct SecurityPowerBIAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerBIAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerBIAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerBIAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5838,17 +5613,15 @@ public typealias SecurityPowerBIDlpAuditRecord = Model<SecurityPowerBIDlpAuditRe
 
 /// The properties of a `SecurityPowerBIDlpAuditRecord`, inherited ones included.
 public struct SecurityPowerBIDlpAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerBIDlpAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerBIDlpAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerBIDlpAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5861,17 +5634,15 @@ public typealias SecurityPowerPagesSiteAuditRecord = Model<SecurityPowerPagesSit
 
 /// The properties of a `SecurityPowerPagesSiteAuditRecord`, inherited ones included.
 public struct SecurityPowerPagesSiteAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPagesSiteAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPagesSiteAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPagesSiteAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5885,17 +5656,15 @@ public typealias SecurityPowerPlatformAdminDlpAuditRecord = Model<SecurityPowerP
 
 /// The properties of a `SecurityPowerPlatformAdminDlpAuditRecord`, inherited ones included.
 public struct SecurityPowerPlatformAdminDlpAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformAdminDlpAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformAdminDlpAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformAdminDlpAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5911,17 +5680,15 @@ public typealias SecurityPowerPlatformAdminEnvironmentAuditRecord =
 
 /// The properties of a `SecurityPowerPlatformAdminEnvironmentAuditRecord`, inherited ones included.
 public struct SecurityPowerPlatformAdminEnvironmentAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformAdminEnvironmentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformAdminEnvironmentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformAdminEnvironmentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5937,17 +5704,15 @@ public typealias SecurityPowerPlatformAdministratorActivityRecord =
 
 /// The properties of a `SecurityPowerPlatformAdministratorActivityRecord`, inherited ones included.
 public struct SecurityPowerPlatformAdministratorActivityRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformAdministratorActivityRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformAdministratorActivityRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformAdministratorActivityRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5963,17 +5728,15 @@ public typealias SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord =
 
 /// The properties of a `SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord`, inherited ones included.
 public struct SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformLockboxResourceAccessRequestAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -5989,17 +5752,15 @@ public typealias SecurityPowerPlatformLockboxResourceCommandAuditRecord =
 
 /// The properties of a `SecurityPowerPlatformLockboxResourceCommandAuditRecord`, inherited ones included.
 public struct SecurityPowerPlatformLockboxResourceCommandAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformLockboxResourceCommandAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformLockboxResourceCommandAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformLockboxResourceCommandAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6015,17 +5776,15 @@ public typealias SecurityPowerPlatformServiceActivityAuditRecord =
 
 /// The properties of a `SecurityPowerPlatformServiceActivityAuditRecord`, inherited ones included.
 public struct SecurityPowerPlatformServiceActivityAuditRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformServiceActivityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformServiceActivityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformServiceActivityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6040,17 +5799,15 @@ public typealias SecurityPowerPlatformTenantIsolationRecord = Model<SecurityPowe
 
 /// The properties of a `SecurityPowerPlatformTenantIsolationRecord`, inherited ones included.
 public struct SecurityPowerPlatformTenantIsolationRecordFields: FieldSet {
-    public static let all = SecurityPowerPlatformTenantIsolationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.powerPlatformTenantIsolationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPowerPlatformTenantIsolationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6066,17 +5823,15 @@ public typealias SecurityPrivaPrivacyAssessmentOperationRecord =
 
 /// The properties of a `SecurityPrivaPrivacyAssessmentOperationRecord`, inherited ones included.
 public struct SecurityPrivaPrivacyAssessmentOperationRecordFields: FieldSet {
-    public static let all = SecurityPrivaPrivacyAssessmentOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privaPrivacyAssessmentOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivaPrivacyAssessmentOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6091,17 +5846,15 @@ public typealias SecurityPrivaPrivacyConsentOperationRecord = Model<SecurityPriv
 
 /// The properties of a `SecurityPrivaPrivacyConsentOperationRecord`, inherited ones included.
 public struct SecurityPrivaPrivacyConsentOperationRecordFields: FieldSet {
-    public static let all = SecurityPrivaPrivacyConsentOperationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privaPrivacyConsentOperationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivaPrivacyConsentOperationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6115,17 +5868,15 @@ public typealias SecurityPrivacyDataMatchAuditRecord = Model<SecurityPrivacyData
 
 /// The properties of a `SecurityPrivacyDataMatchAuditRecord`, inherited ones included.
 public struct SecurityPrivacyDataMatchAuditRecordFields: FieldSet {
-    public static let all = SecurityPrivacyDataMatchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyDataMatchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyDataMatchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6139,17 +5890,15 @@ public typealias SecurityPrivacyDataMinimizationRecord = Model<SecurityPrivacyDa
 
 /// The properties of a `SecurityPrivacyDataMinimizationRecord`, inherited ones included.
 public struct SecurityPrivacyDataMinimizationRecordFields: FieldSet {
-    public static let all = SecurityPrivacyDataMinimizationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyDataMinimizationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyDataMinimizationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6162,17 +5911,15 @@ public typealias SecurityPrivacyDigestEmailRecord = Model<SecurityPrivacyDigestE
 
 /// The properties of a `SecurityPrivacyDigestEmailRecord`, inherited ones included.
 public struct SecurityPrivacyDigestEmailRecordFields: FieldSet {
-    public static let all = SecurityPrivacyDigestEmailRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyDigestEmailRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyDigestEmailRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6186,17 +5933,15 @@ public typealias SecurityPrivacyOpenAccessAuditRecord = Model<SecurityPrivacyOpe
 
 /// The properties of a `SecurityPrivacyOpenAccessAuditRecord`, inherited ones included.
 public struct SecurityPrivacyOpenAccessAuditRecordFields: FieldSet {
-    public static let all = SecurityPrivacyOpenAccessAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyOpenAccessAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyOpenAccessAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6209,17 +5954,15 @@ public typealias SecurityPrivacyPortalAuditRecord = Model<SecurityPrivacyPortalA
 
 /// The properties of a `SecurityPrivacyPortalAuditRecord`, inherited ones included.
 public struct SecurityPrivacyPortalAuditRecordFields: FieldSet {
-    public static let all = SecurityPrivacyPortalAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyPortalAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyPortalAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6233,17 +5976,15 @@ public typealias SecurityPrivacyRemediationActionRecord = Model<SecurityPrivacyR
 
 /// The properties of a `SecurityPrivacyRemediationActionRecord`, inherited ones included.
 public struct SecurityPrivacyRemediationActionRecordFields: FieldSet {
-    public static let all = SecurityPrivacyRemediationActionRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyRemediationActionRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyRemediationActionRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6256,17 +5997,15 @@ public typealias SecurityPrivacyRemediationRecord = Model<SecurityPrivacyRemedia
 
 /// The properties of a `SecurityPrivacyRemediationRecord`, inherited ones included.
 public struct SecurityPrivacyRemediationRecordFields: FieldSet {
-    public static let all = SecurityPrivacyRemediationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.privacyRemediationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPrivacyRemediationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6279,12 +6018,10 @@ public typealias SecurityProcessEvidence = Model<SecurityProcessEvidenceFields>
 
 /// The properties of a `SecurityProcessEvidence`, inherited ones included.
 public struct SecurityProcessEvidenceFields: FieldSet {
-    public static let all = SecurityProcessEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.processEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityProcessEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -6305,7 +6042,7 @@ public struct SecurityProcessEvidenceFields: FieldSet {
     public let processId: Field<Int64>
     public let userAccount: Field<SecurityUserAccount>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -6334,17 +6071,15 @@ public typealias SecurityProjectAuditRecord = Model<SecurityProjectAuditRecordFi
 
 /// The properties of a `SecurityProjectAuditRecord`, inherited ones included.
 public struct SecurityProjectAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6360,17 +6095,15 @@ public typealias SecurityProjectForTheWebAssignedToMeSettingsAuditRecord =
 
 /// The properties of a `SecurityProjectForTheWebAssignedToMeSettingsAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebAssignedToMeSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6385,17 +6118,15 @@ public typealias SecurityProjectForTheWebProjectAuditRecord = Model<SecurityProj
 
 /// The properties of a `SecurityProjectForTheWebProjectAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebProjectAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebProjectAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebProjectAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebProjectAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6411,17 +6142,15 @@ public typealias SecurityProjectForTheWebProjectSettingsAuditRecord =
 
 /// The properties of a `SecurityProjectForTheWebProjectSettingsAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebProjectSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebProjectSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebProjectSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebProjectSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6436,17 +6165,15 @@ public typealias SecurityProjectForTheWebRoadmapAuditRecord = Model<SecurityProj
 
 /// The properties of a `SecurityProjectForTheWebRoadmapAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebRoadmapAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebRoadmapAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebRoadmapAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebRoadmapAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6462,17 +6189,15 @@ public typealias SecurityProjectForTheWebRoadmapItemAuditRecord =
 
 /// The properties of a `SecurityProjectForTheWebRoadmapItemAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebRoadmapItemAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebRoadmapItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebRoadmapItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebRoadmapItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6488,17 +6213,15 @@ public typealias SecurityProjectForTheWebRoadmapSettingsAuditRecord =
 
 /// The properties of a `SecurityProjectForTheWebRoadmapSettingsAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebRoadmapSettingsAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebRoadmapSettingsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebRoadmapSettingsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebRoadmapSettingsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6512,17 +6235,15 @@ public typealias SecurityProjectForTheWebTaskAuditRecord = Model<SecurityProject
 
 /// The properties of a `SecurityProjectForTheWebTaskAuditRecord`, inherited ones included.
 public struct SecurityProjectForTheWebTaskAuditRecordFields: FieldSet {
-    public static let all = SecurityProjectForTheWebTaskAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.projectForTheWebTaskAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityProjectForTheWebTaskAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6551,17 +6272,15 @@ public typealias SecurityPublicFolderAuditRecord = Model<SecurityPublicFolderAud
 
 /// The properties of a `SecurityPublicFolderAuditRecord`, inherited ones included.
 public struct SecurityPublicFolderAuditRecordFields: FieldSet {
-    public static let all = SecurityPublicFolderAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.publicFolderAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPublicFolderAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6609,17 +6328,15 @@ public typealias SecurityPurviewInsiderRiskAlertsRecord = Model<SecurityPurviewI
 
 /// The properties of a `SecurityPurviewInsiderRiskAlertsRecord`, inherited ones included.
 public struct SecurityPurviewInsiderRiskAlertsRecordFields: FieldSet {
-    public static let all = SecurityPurviewInsiderRiskAlertsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.purviewInsiderRiskAlertsRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPurviewInsiderRiskAlertsRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6633,17 +6350,15 @@ public typealias SecurityPurviewInsiderRiskCasesRecord = Model<SecurityPurviewIn
 
 /// The properties of a `SecurityPurviewInsiderRiskCasesRecord`, inherited ones included.
 public struct SecurityPurviewInsiderRiskCasesRecordFields: FieldSet {
-    public static let all = SecurityPurviewInsiderRiskCasesRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.purviewInsiderRiskCasesRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPurviewInsiderRiskCasesRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6657,17 +6372,15 @@ public typealias SecurityPurviewMCRecommendationRecord = Model<SecurityPurviewMC
 
 /// The properties of a `SecurityPurviewMCRecommendationRecord`, inherited ones included.
 public struct SecurityPurviewMCRecommendationRecordFields: FieldSet {
-    public static let all = SecurityPurviewMCRecommendationRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.purviewMCRecommendationRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPurviewMCRecommendationRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6681,17 +6394,15 @@ public typealias SecurityPurviewPostureAgentAuditRecord = Model<SecurityPurviewP
 
 /// The properties of a `SecurityPurviewPostureAgentAuditRecord`, inherited ones included.
 public struct SecurityPurviewPostureAgentAuditRecordFields: FieldSet {
-    public static let all = SecurityPurviewPostureAgentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.purviewPostureAgentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityPurviewPostureAgentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6704,17 +6415,15 @@ public typealias SecurityQuarantineAuditRecord = Model<SecurityQuarantineAuditRe
 
 /// The properties of a `SecurityQuarantineAuditRecord`, inherited ones included.
 public struct SecurityQuarantineAuditRecordFields: FieldSet {
-    public static let all = SecurityQuarantineAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.quarantineAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityQuarantineAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6762,17 +6471,15 @@ public typealias SecurityRecordsManagementAuditRecord = Model<SecurityRecordsMan
 
 /// The properties of a `SecurityRecordsManagementAuditRecord`, inherited ones included.
 public struct SecurityRecordsManagementAuditRecordFields: FieldSet {
-    public static let all = SecurityRecordsManagementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.recordsManagementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityRecordsManagementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6786,14 +6493,17 @@ public typealias SecurityRedundancyDetectionSettings = Model<SecurityRedundancyD
 
 /// The properties of a `SecurityRedundancyDetectionSettings`, inherited ones included.
 public struct SecurityRedundancyDetectionSettingsFields: FieldSet {
-    public static let all = SecurityRedundancyDetectionSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.redundancyDetectionSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.redundancyDetectionSettings",
+        fields: SecurityRedundancyDetectionSettingsFields()
+    )
+
     public let isEnabled: Field<Bool>
     public let maxWords: Field<Int32>
     public let minWords: Field<Int32>
     public let similarityThreshold: Field<Int32>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.maxWords = Field("maxWords")
         self.minWords = Field("minWords")
@@ -6809,12 +6519,10 @@ public typealias SecurityRegistryKeyEvidence = Model<SecurityRegistryKeyEvidence
 
 /// The properties of a `SecurityRegistryKeyEvidence`, inherited ones included.
 public struct SecurityRegistryKeyEvidenceFields: FieldSet {
-    public static let all = SecurityRegistryKeyEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.registryKeyEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityRegistryKeyEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -6827,7 +6535,7 @@ public struct SecurityRegistryKeyEvidenceFields: FieldSet {
     public let registryHive: Field<String>
     public let registryKey: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -6848,12 +6556,10 @@ public typealias SecurityRegistryValueEvidence = Model<SecurityRegistryValueEvid
 
 /// The properties of a `SecurityRegistryValueEvidence`, inherited ones included.
 public struct SecurityRegistryValueEvidenceFields: FieldSet {
-    public static let all = SecurityRegistryValueEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.registryValueEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityRegistryValueEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -6870,7 +6576,7 @@ public struct SecurityRegistryValueEvidenceFields: FieldSet {
     public let registryValueName: Field<String>
     public let registryValueType: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -6945,13 +6651,16 @@ public typealias SecurityReportFileMetadata = Model<SecurityReportFileMetadataFi
 
 /// The properties of a `SecurityReportFileMetadata`, inherited ones included.
 public struct SecurityReportFileMetadataFields: FieldSet {
-    public static let all = SecurityReportFileMetadataFields()
-    public static let schema = ModelSchema("microsoft.graph.security.reportFileMetadata", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.reportFileMetadata",
+        fields: SecurityReportFileMetadataFields()
+    )
+
     public let downloadUrl: Field<String>
     public let fileName: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.downloadUrl = Field("downloadUrl")
         self.fileName = Field("fileName")
         self.size = Field("size")
@@ -6966,17 +6675,15 @@ public typealias SecurityReportSubmission = Model<SecurityReportSubmissionFields
 
 /// The properties of a `SecurityReportSubmission`, inherited ones included.
 public struct SecurityReportSubmissionFields: FieldSet {
-    public static let all = SecurityReportSubmissionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.reportSubmission",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityReportSubmissionFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -6990,17 +6697,15 @@ public typealias SecurityReportSubmissionResultDetail = Model<SecurityReportSubm
 
 /// The properties of a `SecurityReportSubmissionResultDetail`, inherited ones included.
 public struct SecurityReportSubmissionResultDetailFields: FieldSet {
-    public static let all = SecurityReportSubmissionResultDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.reportSubmissionResultDetail",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityReportSubmissionResultDetailFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7013,11 +6718,15 @@ public typealias SecurityReportsRoot = Model<SecurityReportsRootFields>
 
 /// The properties of a `SecurityReportsRoot`, inherited ones included.
 public struct SecurityReportsRootFields: FieldSet {
-    public static let all = SecurityReportsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.securityReportsRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.securityReportsRoot",
+        base: Entity.self,
+        fields: SecurityReportsRootFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -7221,12 +6930,11 @@ public typealias SecurityResource = Model<SecurityResourceFields>
 
 /// The properties of a `SecurityResource`, inherited ones included.
 public struct SecurityResourceFields: FieldSet {
-    public static let all = SecurityResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.securityResource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.securityResource", fields: SecurityResourceFields())
     public let resource: Field<String>
     public let resourceType: Field<SecurityResourceType>
 
-    public init() {
+    private init() {
         self.resource = Field("resource")
         self.resourceType = Field("resourceType")
     }
@@ -7240,14 +6948,17 @@ public typealias SecurityResourceAccessEvent = Model<SecurityResourceAccessEvent
 
 /// The properties of a `SecurityResourceAccessEvent`, inherited ones included.
 public struct SecurityResourceAccessEventFields: FieldSet {
-    public static let all = SecurityResourceAccessEventFields()
-    public static let schema = ModelSchema("microsoft.graph.security.resourceAccessEvent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.resourceAccessEvent",
+        fields: SecurityResourceAccessEventFields()
+    )
+
     public let accessDateTime: Field<Date>
     public let accountId: Field<String>
     public let ipAddress: Field<String>
     public let resourceIdentifier: Field<String>
 
-    public init() {
+    private init() {
         self.accessDateTime = Field("accessDateTime")
         self.accountId = Field("accountId")
         self.ipAddress = Field("ipAddress")
@@ -7281,17 +6992,15 @@ public typealias SecurityRestrictedModeAuditRecord = Model<SecurityRestrictedMod
 
 /// The properties of a `SecurityRestrictedModeAuditRecord`, inherited ones included.
 public struct SecurityRestrictedModeAuditRecordFields: FieldSet {
-    public static let all = SecurityRestrictedModeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.restrictedModeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityRestrictedModeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7306,15 +7015,13 @@ public typealias SecurityRetentionDuration = Model<SecurityRetentionDurationFiel
 
 /// The properties of a `SecurityRetentionDuration`, inherited ones included.
 public struct SecurityRetentionDurationFields: FieldSet {
-    public static let all = SecurityRetentionDurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionDuration",
         derived: [SecurityRetentionDurationForever.self, SecurityRetentionDurationInDays.self],
-        fields: all
+        fields: SecurityRetentionDurationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7326,15 +7033,13 @@ public typealias SecurityRetentionDurationForever = Model<SecurityRetentionDurat
 
 /// The properties of a `SecurityRetentionDurationForever`, inherited ones included.
 public struct SecurityRetentionDurationForeverFields: FieldSet {
-    public static let all = SecurityRetentionDurationForeverFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionDurationForever",
         base: SecurityRetentionDuration.self,
-        fields: all
+        fields: SecurityRetentionDurationForeverFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7346,17 +7051,15 @@ public typealias SecurityRetentionDurationInDays = Model<SecurityRetentionDurati
 
 /// The properties of a `SecurityRetentionDurationInDays`, inherited ones included.
 public struct SecurityRetentionDurationInDaysFields: FieldSet {
-    public static let all = SecurityRetentionDurationInDaysFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionDurationInDays",
         base: SecurityRetentionDuration.self,
-        fields: all
+        fields: SecurityRetentionDurationInDaysFields()
     )
 
     public let days: Field<Int32>
 
-    public init() {
+    private init() {
         self.days = Field("days")
     }
 }
@@ -7369,8 +7072,12 @@ public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
 
 /// The properties of a `SecurityRetentionEvent`, inherited ones included.
 public struct SecurityRetentionEventFields: FieldSet {
-    public static let all = SecurityRetentionEventFields()
-    public static let schema = ModelSchema("microsoft.graph.security.retentionEvent", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.retentionEvent",
+        base: Entity.self,
+        fields: SecurityRetentionEventFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -7387,7 +7094,7 @@ public struct SecurityRetentionEventFields: FieldSet {
     /// Present when the request expanded it (`expand("retentionEventType")`).
     public let retentionEventType: Field<SecurityRetentionEventType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7437,12 +7144,15 @@ public typealias SecurityRetentionEventStatus = Model<SecurityRetentionEventStat
 
 /// The properties of a `SecurityRetentionEventStatus`, inherited ones included.
 public struct SecurityRetentionEventStatusFields: FieldSet {
-    public static let all = SecurityRetentionEventStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.security.retentionEventStatus", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.retentionEventStatus",
+        fields: SecurityRetentionEventStatusFields()
+    )
+
     public let error: Field<PublicError>
     public let status: Field<SecurityEventStatusType>
 
-    public init() {
+    private init() {
         self.error = Field("error")
         self.status = Field("status")
     }
@@ -7456,12 +7166,12 @@ public typealias SecurityRetentionEventType = Model<SecurityRetentionEventTypeFi
 
 /// The properties of a `SecurityRetentionEventType`, inherited ones included.
 public struct SecurityRetentionEventTypeFields: FieldSet {
-    public static let all = SecurityRetentionEventTypeFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionEventType",
         base: Entity.self,
-        fields: all
+        fields: SecurityRetentionEventTypeFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -7470,7 +7180,7 @@ public struct SecurityRetentionEventTypeFields: FieldSet {
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7509,8 +7219,12 @@ public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
 
 /// The properties of a `SecurityRetentionLabel`, inherited ones included.
 public struct SecurityRetentionLabelFields: FieldSet {
-    public static let all = SecurityRetentionLabelFields()
-    public static let schema = ModelSchema("microsoft.graph.security.retentionLabel", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.retentionLabel",
+        base: Entity.self,
+        fields: SecurityRetentionLabelFields()
+    )
+
     public let id: Field<String>
     public let actionAfterRetentionPeriod: Field<SecurityActionAfterRetentionPeriod>
     public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
@@ -7536,7 +7250,7 @@ public struct SecurityRetentionLabelFields: FieldSet {
     /// Present when the request expanded it (`expand("retentionEventType")`).
     public let retentionEventType: Field<SecurityRetentionEventType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionAfterRetentionPeriod = Field("actionAfterRetentionPeriod")
         self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
@@ -7605,17 +7319,15 @@ public typealias SecurityRetentionPolicyAuditRecord = Model<SecurityRetentionPol
 
 /// The properties of a `SecurityRetentionPolicyAuditRecord`, inherited ones included.
 public struct SecurityRetentionPolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityRetentionPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityRetentionPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7673,17 +7385,15 @@ public typealias SecurityRtiOperationsAgentAuditRecord = Model<SecurityRtiOperat
 
 /// The properties of a `SecurityRtiOperationsAgentAuditRecord`, inherited ones included.
 public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
-    public static let all = SecurityRtiOperationsAgentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.rtiOperationsAgentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityRtiOperationsAgentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7696,12 +7406,10 @@ public typealias SecuritySasTokenEvidence = Model<SecuritySasTokenEvidenceFields
 
 /// The properties of a `SecuritySasTokenEvidence`, inherited ones included.
 public struct SecuritySasTokenEvidenceFields: FieldSet {
-    public static let all = SecuritySasTokenEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sasTokenEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecuritySasTokenEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -7722,7 +7430,7 @@ public struct SecuritySasTokenEvidenceFields: FieldSet {
     public let startDateTime: Field<Date>
     public let storageResource: Field<SecurityAzureResourceEvidence>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -7752,17 +7460,15 @@ public typealias SecuritySbpConfigurationEventRecord = Model<SecuritySbpConfigur
 
 /// The properties of a `SecuritySbpConfigurationEventRecord`, inherited ones included.
 public struct SecuritySbpConfigurationEventRecordFields: FieldSet {
-    public static let all = SecuritySbpConfigurationEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sbpConfigurationEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySbpConfigurationEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7775,17 +7481,15 @@ public typealias SecuritySbpUsageEventRecord = Model<SecuritySbpUsageEventRecord
 
 /// The properties of a `SecuritySbpUsageEventRecord`, inherited ones included.
 public struct SecuritySbpUsageEventRecordFields: FieldSet {
-    public static let all = SecuritySbpUsageEventRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sbpUsageEventRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySbpUsageEventRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7798,17 +7502,15 @@ public typealias SecurityScoreEvidence = Model<SecurityScoreEvidenceFields>
 
 /// The properties of a `SecurityScoreEvidence`, inherited ones included.
 public struct SecurityScoreEvidenceFields: FieldSet {
-    public static let all = SecurityScoreEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.scoreEvidence",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityScoreEvidenceFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7822,17 +7524,15 @@ public typealias SecurityScorePlatformGenericAuditRecord = Model<SecurityScorePl
 
 /// The properties of a `SecurityScorePlatformGenericAuditRecord`, inherited ones included.
 public struct SecurityScorePlatformGenericAuditRecordFields: FieldSet {
-    public static let all = SecurityScorePlatformGenericAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.scorePlatformGenericAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityScorePlatformGenericAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7845,17 +7545,15 @@ public typealias SecurityScriptRunAuditRecord = Model<SecurityScriptRunAuditReco
 
 /// The properties of a `SecurityScriptRunAuditRecord`, inherited ones included.
 public struct SecurityScriptRunAuditRecordFields: FieldSet {
-    public static let all = SecurityScriptRunAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.scriptRunAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityScriptRunAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7870,13 +7568,11 @@ public typealias SecuritySearch = Model<SecuritySearchFields>
 
 /// The properties of a `SecuritySearch`, inherited ones included.
 public struct SecuritySearchFields: FieldSet {
-    public static let all = SecuritySearchFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.search",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewSetQuery.self, SecurityEdiscoverySearch.self],
-        fields: all
+        fields: SecuritySearchFields()
     )
 
     public let id: Field<String>
@@ -7888,7 +7584,7 @@ public struct SecuritySearchFields: FieldSet {
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentQuery = Field("contentQuery")
         self.createdBy = Field("createdBy")
@@ -7908,17 +7604,15 @@ public typealias SecuritySearchAuditRecord = Model<SecuritySearchAuditRecordFiel
 
 /// The properties of a `SecuritySearchAuditRecord`, inherited ones included.
 public struct SecuritySearchAuditRecordFields: FieldSet {
-    public static let all = SecuritySearchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.searchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySearchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7949,17 +7643,15 @@ public typealias SecuritySecurityComplianceAlertRecord = Model<SecuritySecurityC
 
 /// The properties of a `SecuritySecurityComplianceAlertRecord`, inherited ones included.
 public struct SecuritySecurityComplianceAlertRecordFields: FieldSet {
-    public static let all = SecuritySecurityComplianceAlertRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityComplianceAlertRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityComplianceAlertRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -7975,17 +7667,15 @@ public typealias SecuritySecurityComplianceCenterEOPCmdletAuditRecord =
 
 /// The properties of a `SecuritySecurityComplianceCenterEOPCmdletAuditRecord`, inherited ones included.
 public struct SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityComplianceCenterEOPCmdletAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8001,17 +7691,15 @@ public typealias SecuritySecurityComplianceInsightsAuditRecord =
 
 /// The properties of a `SecuritySecurityComplianceInsightsAuditRecord`, inherited ones included.
 public struct SecuritySecurityComplianceInsightsAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityComplianceInsightsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityComplianceInsightsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityComplianceInsightsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8025,17 +7713,15 @@ public typealias SecuritySecurityComplianceRBACAuditRecord = Model<SecuritySecur
 
 /// The properties of a `SecuritySecurityComplianceRBACAuditRecord`, inherited ones included.
 public struct SecuritySecurityComplianceRBACAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityComplianceRBACAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityComplianceRBACAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityComplianceRBACAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8051,17 +7737,15 @@ public typealias SecuritySecurityComplianceUserChangeAuditRecord =
 
 /// The properties of a `SecuritySecurityComplianceUserChangeAuditRecord`, inherited ones included.
 public struct SecuritySecurityComplianceUserChangeAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityComplianceUserChangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityComplianceUserChangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityComplianceUserChangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8077,17 +7761,15 @@ public typealias SecuritySecurityCopilotIdentityManagementAuditRecord =
 
 /// The properties of a `SecuritySecurityCopilotIdentityManagementAuditRecord`, inherited ones included.
 public struct SecuritySecurityCopilotIdentityManagementAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityCopilotIdentityManagementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityCopilotIdentityManagementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityCopilotIdentityManagementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8103,17 +7785,15 @@ public typealias SecuritySecurityDevelopmentLifecycleAILogAuditRecord =
 
 /// The properties of a `SecuritySecurityDevelopmentLifecycleAILogAuditRecord`, inherited ones included.
 public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldSet {
-    public static let all = SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityDevelopmentLifecycleAILogAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8126,12 +7806,10 @@ public typealias SecuritySecurityGroupEvidence = Model<SecuritySecurityGroupEvid
 
 /// The properties of a `SecuritySecurityGroupEvidence`, inherited ones included.
 public struct SecuritySecurityGroupEvidenceFields: FieldSet {
-    public static let all = SecuritySecurityGroupEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityGroupEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecuritySecurityGroupEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -8148,7 +7826,7 @@ public struct SecuritySecurityGroupEvidenceFields: FieldSet {
     public let securityGroupId: Field<String>
     public let sid: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -8176,17 +7854,15 @@ public typealias SecuritySensitiveInfoRemediationAgentDataRecord =
 
 /// The properties of a `SecuritySensitiveInfoRemediationAgentDataRecord`, inherited ones included.
 public struct SecuritySensitiveInfoRemediationAgentDataRecordFields: FieldSet {
-    public static let all = SecuritySensitiveInfoRemediationAgentDataRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensitiveInfoRemediationAgentDataRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySensitiveInfoRemediationAgentDataRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8200,17 +7876,15 @@ public typealias SecuritySensitivityLabelActionAuditRecord = Model<SecuritySensi
 
 /// The properties of a `SecuritySensitivityLabelActionAuditRecord`, inherited ones included.
 public struct SecuritySensitivityLabelActionAuditRecordFields: FieldSet {
-    public static let all = SecuritySensitivityLabelActionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensitivityLabelActionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySensitivityLabelActionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8226,17 +7900,15 @@ public typealias SecuritySensitivityLabelPolicyMatchAuditRecord =
 
 /// The properties of a `SecuritySensitivityLabelPolicyMatchAuditRecord`, inherited ones included.
 public struct SecuritySensitivityLabelPolicyMatchAuditRecordFields: FieldSet {
-    public static let all = SecuritySensitivityLabelPolicyMatchAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensitivityLabelPolicyMatchAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySensitivityLabelPolicyMatchAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8252,17 +7924,15 @@ public typealias SecuritySensitivityLabeledFileActionAuditRecord =
 
 /// The properties of a `SecuritySensitivityLabeledFileActionAuditRecord`, inherited ones included.
 public struct SecuritySensitivityLabeledFileActionAuditRecordFields: FieldSet {
-    public static let all = SecuritySensitivityLabeledFileActionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensitivityLabeledFileActionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySensitivityLabeledFileActionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8275,8 +7945,12 @@ public typealias SecuritySensor = Model<SecuritySensorFields>
 
 /// The properties of a `SecuritySensor`, inherited ones included.
 public struct SecuritySensorFields: FieldSet {
-    public static let all = SecuritySensorFields()
-    public static let schema = ModelSchema("microsoft.graph.security.sensor", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sensor",
+        base: Entity.self,
+        fields: SecuritySensorFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let deploymentStatus: Field<SecurityDeploymentStatus>
@@ -8292,7 +7966,7 @@ public struct SecuritySensorFields: FieldSet {
     /// Present when the request expanded it (`expand("healthIssues")`).
     public let healthIssues: Field<[SecurityHealthIssue]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.deploymentStatus = Field("deploymentStatus")
@@ -8316,15 +7990,19 @@ public typealias SecuritySensorCandidate = Model<SecuritySensorCandidateFields>
 
 /// The properties of a `SecuritySensorCandidate`, inherited ones included.
 public struct SecuritySensorCandidateFields: FieldSet {
-    public static let all = SecuritySensorCandidateFields()
-    public static let schema = ModelSchema("microsoft.graph.security.sensorCandidate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sensorCandidate",
+        base: Entity.self,
+        fields: SecuritySensorCandidateFields()
+    )
+
     public let id: Field<String>
     public let computerDnsName: Field<String>
     public let domainName: Field<String>
     public let lastSeenDateTime: Field<Date>
     public let senseClientVersion: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.computerDnsName = Field("computerDnsName")
         self.domainName = Field("domainName")
@@ -8344,18 +8022,16 @@ public typealias SecuritySensorCandidateActivationConfiguration =
 
 /// The properties of a `SecuritySensorCandidateActivationConfiguration`, inherited ones included.
 public struct SecuritySensorCandidateActivationConfigurationFields: FieldSet {
-    public static let all = SecuritySensorCandidateActivationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensorCandidateActivationConfiguration",
         base: Entity.self,
-        fields: all
+        fields: SecuritySensorCandidateActivationConfigurationFields()
     )
 
     public let id: Field<String>
     public let activationMode: Field<SecuritySensorCandidateActivationMode>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activationMode = Field("activationMode")
     }
@@ -8437,12 +8113,15 @@ public typealias SecuritySensorDeploymentPackage = Model<SecuritySensorDeploymen
 
 /// The properties of a `SecuritySensorDeploymentPackage`, inherited ones included.
 public struct SecuritySensorDeploymentPackageFields: FieldSet {
-    public static let all = SecuritySensorDeploymentPackageFields()
-    public static let schema = ModelSchema("microsoft.graph.security.sensorDeploymentPackage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sensorDeploymentPackage",
+        fields: SecuritySensorDeploymentPackageFields()
+    )
+
     public let downloadUrl: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.downloadUrl = Field("downloadUrl")
         self.version = Field("version")
     }
@@ -8560,8 +8239,11 @@ public typealias SecuritySensorSettings = Model<SecuritySensorSettingsFields>
 
 /// The properties of a `SecuritySensorSettings`, inherited ones included.
 public struct SecuritySensorSettingsFields: FieldSet {
-    public static let all = SecuritySensorSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.sensorSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sensorSettings",
+        fields: SecuritySensorSettingsFields()
+    )
+
     public let description: Field<String>
     public let domainControllerDnsNames: Field<[String]>
     public let isDelayedDeploymentEnabled: Field<Bool>
@@ -8569,7 +8251,7 @@ public struct SecuritySensorSettingsFields: FieldSet {
     /// Present when the request expanded it (`expand("networkAdapters")`).
     public let networkAdapters: Field<[SecurityNetworkAdapter]>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.domainControllerDnsNames = Field("domainControllerDnsNames")
         self.isDelayedDeploymentEnabled = Field("isDelayedDeploymentEnabled")
@@ -8614,17 +8296,15 @@ public typealias SecuritySentinelAIToolAuditRecord = Model<SecuritySentinelAIToo
 
 /// The properties of a `SecuritySentinelAIToolAuditRecord`, inherited ones included.
 public struct SecuritySentinelAIToolAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelAIToolAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelAIToolAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelAIToolAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8637,17 +8317,15 @@ public typealias SecuritySentinelGraphAuditRecord = Model<SecuritySentinelGraphA
 
 /// The properties of a `SecuritySentinelGraphAuditRecord`, inherited ones included.
 public struct SecuritySentinelGraphAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelGraphAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelGraphAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelGraphAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8660,17 +8338,15 @@ public typealias SecuritySentinelJobAuditRecord = Model<SecuritySentinelJobAudit
 
 /// The properties of a `SecuritySentinelJobAuditRecord`, inherited ones included.
 public struct SecuritySentinelJobAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelJobAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelJobAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelJobAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8684,17 +8360,15 @@ public typealias SecuritySentinelKQLOnLakeAuditRecord = Model<SecuritySentinelKQ
 
 /// The properties of a `SecuritySentinelKQLOnLakeAuditRecord`, inherited ones included.
 public struct SecuritySentinelKQLOnLakeAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelKQLOnLakeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelKQLOnLakeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelKQLOnLakeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8710,17 +8384,15 @@ public typealias SecuritySentinelLakeDataOnboardingAuditRecord =
 
 /// The properties of a `SecuritySentinelLakeDataOnboardingAuditRecord`, inherited ones included.
 public struct SecuritySentinelLakeDataOnboardingAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelLakeDataOnboardingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelLakeDataOnboardingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelLakeDataOnboardingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8734,17 +8406,15 @@ public typealias SecuritySentinelLakeEncryptionAuditRecord = Model<SecuritySenti
 
 /// The properties of a `SecuritySentinelLakeEncryptionAuditRecord`, inherited ones included.
 public struct SecuritySentinelLakeEncryptionAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelLakeEncryptionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelLakeEncryptionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelLakeEncryptionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8758,17 +8428,15 @@ public typealias SecuritySentinelLakeOnboardingAuditRecord = Model<SecuritySenti
 
 /// The properties of a `SecuritySentinelLakeOnboardingAuditRecord`, inherited ones included.
 public struct SecuritySentinelLakeOnboardingAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelLakeOnboardingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelLakeOnboardingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelLakeOnboardingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8782,17 +8450,15 @@ public typealias SecuritySentinelNotebookOnLakeAuditRecord = Model<SecuritySenti
 
 /// The properties of a `SecuritySentinelNotebookOnLakeAuditRecord`, inherited ones included.
 public struct SecuritySentinelNotebookOnLakeAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelNotebookOnLakeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelNotebookOnLakeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelNotebookOnLakeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8805,17 +8471,15 @@ public typealias SecuritySentinelPackageAuditRecord = Model<SecuritySentinelPack
 
 /// The properties of a `SecuritySentinelPackageAuditRecord`, inherited ones included.
 public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
-    public static let all = SecuritySentinelPackageAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sentinelPackageAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySentinelPackageAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -8828,12 +8492,10 @@ public typealias SecurityServicePrincipalEvidence = Model<SecurityServicePrincip
 
 /// The properties of a `SecurityServicePrincipalEvidence`, inherited ones included.
 public struct SecurityServicePrincipalEvidenceFields: FieldSet {
-    public static let all = SecurityServicePrincipalEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.servicePrincipalEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityServicePrincipalEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -8850,7 +8512,7 @@ public struct SecurityServicePrincipalEvidenceFields: FieldSet {
     public let servicePrincipalType: Field<SecurityServicePrincipalType>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -8983,14 +8645,18 @@ public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFiel
 
 /// The properties of a `SecuritySettingsContainer`, inherited ones included.
 public struct SecuritySettingsContainerFields: FieldSet {
-    public static let all = SecuritySettingsContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.security.settingsContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.settingsContainer",
+        base: Entity.self,
+        fields: SecuritySettingsContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("autoAuditingConfiguration")`).
     public let autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.autoAuditingConfiguration = Field("autoAuditingConfiguration")
     }

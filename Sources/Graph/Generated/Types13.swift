@@ -15,17 +15,15 @@ public typealias SecuritySharePointAppPermissionOperationAuditRecord =
 
 /// The properties of a `SecuritySharePointAppPermissionOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointAppPermissionOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointAppPermissionOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointAppPermissionOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -38,17 +36,15 @@ public typealias SecuritySharePointAuditRecord = Model<SecuritySharePointAuditRe
 
 /// The properties of a `SecuritySharePointAuditRecord`, inherited ones included.
 public struct SecuritySharePointAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -64,17 +60,15 @@ public typealias SecuritySharePointCommentOperationAuditRecord =
 
 /// The properties of a `SecuritySharePointCommentOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointCommentOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointCommentOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointCommentOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -90,17 +84,15 @@ public typealias SecuritySharePointContentSecurityPolicyAuditRecord =
 
 /// The properties of a `SecuritySharePointContentSecurityPolicyAuditRecord`, inherited ones included.
 public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointContentSecurityPolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointContentSecurityPolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -116,17 +108,15 @@ public typealias SecuritySharePointContentTypeOperationAuditRecord =
 
 /// The properties of a `SecuritySharePointContentTypeOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointContentTypeOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointContentTypeOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointContentTypeOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -140,17 +130,15 @@ public typealias SecuritySharePointESignatureAuditRecord = Model<SecuritySharePo
 
 /// The properties of a `SecuritySharePointESignatureAuditRecord`, inherited ones included.
 public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointESignatureAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointESignatureAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointESignatureAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -165,17 +153,15 @@ public typealias SecuritySharePointFieldOperationAuditRecord = Model<SecuritySha
 
 /// The properties of a `SecuritySharePointFieldOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointFieldOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointFieldOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointFieldOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -190,17 +176,15 @@ public typealias SecuritySharePointFileOperationAuditRecord = Model<SecurityShar
 
 /// The properties of a `SecuritySharePointFileOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointFileOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointFileOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointFileOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -216,17 +200,15 @@ public typealias SecuritySharePointListItemOperationAuditRecord =
 
 /// The properties of a `SecuritySharePointListItemOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointListItemOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointListItemOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointListItemOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointListItemOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -241,17 +223,15 @@ public typealias SecuritySharePointListOperationAuditRecord = Model<SecurityShar
 
 /// The properties of a `SecuritySharePointListOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointListOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointListOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointListOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointListOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -267,17 +247,15 @@ public typealias SecuritySharePointSharingOperationAuditRecord =
 
 /// The properties of a `SecuritySharePointSharingOperationAuditRecord`, inherited ones included.
 public struct SecuritySharePointSharingOperationAuditRecordFields: FieldSet {
-    public static let all = SecuritySharePointSharingOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sharePointSharingOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySharePointSharingOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -290,12 +268,15 @@ public typealias SecuritySinglePropertySchema = Model<SecuritySinglePropertySche
 
 /// The properties of a `SecuritySinglePropertySchema`, inherited ones included.
 public struct SecuritySinglePropertySchemaFields: FieldSet {
-    public static let all = SecuritySinglePropertySchemaFields()
-    public static let schema = ModelSchema("microsoft.graph.security.singlePropertySchema", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.singlePropertySchema",
+        fields: SecuritySinglePropertySchemaFields()
+    )
+
     public let name: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.type = Field("type")
     }
@@ -309,12 +290,10 @@ public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
 
 /// The properties of a `SecuritySiteSource`, inherited ones included.
 public struct SecuritySiteSourceFields: FieldSet {
-    public static let all = SecuritySiteSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.siteSource",
         base: SecurityDataSource.self,
-        fields: all
+        fields: SecuritySiteSourceFields()
     )
 
     public let id: Field<String>
@@ -326,7 +305,7 @@ public struct SecuritySiteSourceFields: FieldSet {
     /// Present when the request expanded it (`expand("site")`).
     public let site: Field<Site>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -371,17 +350,15 @@ public typealias SecuritySkypeForBusinessCmdletsAuditRecord = Model<SecuritySkyp
 
 /// The properties of a `SecuritySkypeForBusinessCmdletsAuditRecord`, inherited ones included.
 public struct SecuritySkypeForBusinessCmdletsAuditRecordFields: FieldSet {
-    public static let all = SecuritySkypeForBusinessCmdletsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.skypeForBusinessCmdletsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySkypeForBusinessCmdletsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -397,17 +374,15 @@ public typealias SecuritySkypeForBusinessPSTNUsageAuditRecord =
 
 /// The properties of a `SecuritySkypeForBusinessPSTNUsageAuditRecord`, inherited ones included.
 public struct SecuritySkypeForBusinessPSTNUsageAuditRecordFields: FieldSet {
-    public static let all = SecuritySkypeForBusinessPSTNUsageAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.skypeForBusinessPSTNUsageAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySkypeForBusinessPSTNUsageAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -423,17 +398,15 @@ public typealias SecuritySkypeForBusinessUsersBlockedAuditRecord =
 
 /// The properties of a `SecuritySkypeForBusinessUsersBlockedAuditRecord`, inherited ones included.
 public struct SecuritySkypeForBusinessUsersBlockedAuditRecordFields: FieldSet {
-    public static let all = SecuritySkypeForBusinessUsersBlockedAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.skypeForBusinessUsersBlockedAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySkypeForBusinessUsersBlockedAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -447,17 +420,15 @@ public typealias SecuritySonarDetonationContentMetadata = Model<SecuritySonarDet
 
 /// The properties of a `SecuritySonarDetonationContentMetadata`, inherited ones included.
 public struct SecuritySonarDetonationContentMetadataFields: FieldSet {
-    public static let all = SecuritySonarDetonationContentMetadataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sonarDetonationContentMetadata",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySonarDetonationContentMetadataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -471,17 +442,15 @@ public typealias SecuritySonarDetonationEntityAuditRecord = Model<SecuritySonarD
 
 /// The properties of a `SecuritySonarDetonationEntityAuditRecord`, inherited ones included.
 public struct SecuritySonarDetonationEntityAuditRecordFields: FieldSet {
-    public static let all = SecuritySonarDetonationEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sonarDetonationEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySonarDetonationEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -497,17 +466,15 @@ public typealias SecuritySonarFileDetonationEntityAuditRecord =
 
 /// The properties of a `SecuritySonarFileDetonationEntityAuditRecord`, inherited ones included.
 public struct SecuritySonarFileDetonationEntityAuditRecordFields: FieldSet {
-    public static let all = SecuritySonarFileDetonationEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sonarFileDetonationEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySonarFileDetonationEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -521,17 +488,15 @@ public typealias SecuritySonarSubmissionEntityAuditRecord = Model<SecuritySonarS
 
 /// The properties of a `SecuritySonarSubmissionEntityAuditRecord`, inherited ones included.
 public struct SecuritySonarSubmissionEntityAuditRecordFields: FieldSet {
-    public static let all = SecuritySonarSubmissionEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sonarSubmissionEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySonarSubmissionEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -546,17 +511,15 @@ public typealias SecuritySonarUrlDetonationEntityAuditRecord = Model<SecuritySon
 
 /// The properties of a `SecuritySonarUrlDetonationEntityAuditRecord`, inherited ones included.
 public struct SecuritySonarUrlDetonationEntityAuditRecordFields: FieldSet {
-    public static let all = SecuritySonarUrlDetonationEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sonarUrlDetonationEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySonarUrlDetonationEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -588,17 +551,15 @@ public typealias SecuritySparkCoreCustomLivePoolRecord = Model<SecuritySparkCore
 
 /// The properties of a `SecuritySparkCoreCustomLivePoolRecord`, inherited ones included.
 public struct SecuritySparkCoreCustomLivePoolRecordFields: FieldSet {
-    public static let all = SecuritySparkCoreCustomLivePoolRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sparkCoreCustomLivePoolRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySparkCoreCustomLivePoolRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -611,12 +572,10 @@ public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
 
 /// The properties of a `SecuritySslCertificate`, inherited ones included.
 public struct SecuritySslCertificateFields: FieldSet {
-    public static let all = SecuritySslCertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.sslCertificate",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecuritySslCertificateFields()
     )
 
     public let id: Field<String>
@@ -633,7 +592,7 @@ public struct SecuritySslCertificateFields: FieldSet {
     /// Present when the request expanded it (`expand("relatedHosts")`).
     public let relatedHosts: Field<[SecurityHost]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.fingerprint = Field("fingerprint")
@@ -656,8 +615,11 @@ public typealias SecuritySslCertificateEntity = Model<SecuritySslCertificateEnti
 
 /// The properties of a `SecuritySslCertificateEntity`, inherited ones included.
 public struct SecuritySslCertificateEntityFields: FieldSet {
-    public static let all = SecuritySslCertificateEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.security.sslCertificateEntity", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sslCertificateEntity",
+        fields: SecuritySslCertificateEntityFields()
+    )
+
     public let address: Field<PhysicalAddress>
     public let alternateNames: Field<[String]>
     public let commonName: Field<String>
@@ -668,7 +630,7 @@ public struct SecuritySslCertificateEntityFields: FieldSet {
     public let serialNumber: Field<String>
     public let surname: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.alternateNames = Field("alternateNames")
         self.commonName = Field("commonName")
@@ -746,11 +708,10 @@ public typealias SecurityStream = Model<SecurityStreamFields>
 
 /// The properties of a `SecurityStream`, inherited ones included.
 public struct SecurityStreamFields: FieldSet {
-    public static let all = SecurityStreamFields()
-    public static let schema = ModelSchema("microsoft.graph.security.stream", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.stream", fields: SecurityStreamFields())
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }
@@ -763,10 +724,12 @@ public typealias SecurityStringValueDictionary = Model<SecurityStringValueDictio
 
 /// The properties of a `SecurityStringValueDictionary`, inherited ones included.
 public struct SecurityStringValueDictionaryFields: FieldSet {
-    public static let all = SecurityStringValueDictionaryFields()
-    public static let schema = ModelSchema("microsoft.graph.security.stringValueDictionary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.stringValueDictionary",
+        fields: SecurityStringValueDictionaryFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -778,12 +741,10 @@ public typealias SecuritySubcategoryTemplate = Model<SecuritySubcategoryTemplate
 
 /// The properties of a `SecuritySubcategoryTemplate`, inherited ones included.
 public struct SecuritySubcategoryTemplateFields: FieldSet {
-    public static let all = SecuritySubcategoryTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.subcategoryTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: all
+        fields: SecuritySubcategoryTemplateFields()
     )
 
     public let id: Field<String>
@@ -791,7 +752,7 @@ public struct SecuritySubcategoryTemplateFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -827,15 +788,19 @@ public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
 
 /// The properties of a `SecuritySubdomain`, inherited ones included.
 public struct SecuritySubdomainFields: FieldSet {
-    public static let all = SecuritySubdomainFields()
-    public static let schema = ModelSchema("microsoft.graph.security.subdomain", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.subdomain",
+        base: Entity.self,
+        fields: SecuritySubdomainFields()
+    )
+
     public let id: Field<String>
     public let firstSeenDateTime: Field<Date>
 
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.host = Field("host")
@@ -874,17 +839,15 @@ public typealias SecuritySubmissionEntityAuditRecord = Model<SecuritySubmissionE
 
 /// The properties of a `SecuritySubmissionEntityAuditRecord`, inherited ones included.
 public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
-    public static let all = SecuritySubmissionEntityAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.submissionEntityAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySubmissionEntityAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -897,12 +860,10 @@ public typealias SecuritySubmissionMailEvidence = Model<SecuritySubmissionMailEv
 
 /// The properties of a `SecuritySubmissionMailEvidence`, inherited ones included.
 public struct SecuritySubmissionMailEvidenceFields: FieldSet {
-    public static let all = SecuritySubmissionMailEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.submissionMailEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecuritySubmissionMailEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -922,7 +883,7 @@ public struct SecuritySubmissionMailEvidenceFields: FieldSet {
     public let submissionId: Field<String>
     public let submitter: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -953,17 +914,15 @@ public typealias SecuritySupervisoryReviewDayXInsightsAuditRecord =
 
 /// The properties of a `SecuritySupervisoryReviewDayXInsightsAuditRecord`, inherited ones included.
 public struct SecuritySupervisoryReviewDayXInsightsAuditRecordFields: FieldSet {
-    public static let all = SecuritySupervisoryReviewDayXInsightsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.supervisoryReviewDayXInsightsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySupervisoryReviewDayXInsightsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -976,17 +935,15 @@ public typealias SecuritySyntheticProbeAuditRecord = Model<SecuritySyntheticProb
 
 /// The properties of a `SecuritySyntheticProbeAuditRecord`, inherited ones included.
 public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
-    public static let all = SecuritySyntheticProbeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.syntheticProbeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecuritySyntheticProbeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1001,13 +958,11 @@ public typealias SecurityTag = Model<SecurityTagFields>
 
 /// The properties of a `SecurityTag`, inherited ones included.
 public struct SecurityTagFields: FieldSet {
-    public static let all = SecurityTagFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.tag",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewTag.self],
-        fields: all
+        fields: SecurityTagFields()
     )
 
     public let id: Field<String>
@@ -1016,7 +971,7 @@ public struct SecurityTagFields: FieldSet {
     public let displayName: Field<String>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.description = Field("description")
@@ -1051,17 +1006,15 @@ public typealias SecurityTeamCopilotInteractionAuditRecord = Model<SecurityTeamC
 
 /// The properties of a `SecurityTeamCopilotInteractionAuditRecord`, inherited ones included.
 public struct SecurityTeamCopilotInteractionAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamCopilotInteractionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamCopilotInteractionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamCopilotInteractionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1095,17 +1048,15 @@ public typealias SecurityTeamsEasyApprovalsAuditRecord = Model<SecurityTeamsEasy
 
 /// The properties of a `SecurityTeamsEasyApprovalsAuditRecord`, inherited ones included.
 public struct SecurityTeamsEasyApprovalsAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsEasyApprovalsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsEasyApprovalsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsEasyApprovalsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1121,17 +1072,15 @@ public typealias SecurityTeamsEvalDataHubAdminOperationAuditRecord =
 
 /// The properties of a `SecurityTeamsEvalDataHubAdminOperationAuditRecord`, inherited ones included.
 public struct SecurityTeamsEvalDataHubAdminOperationAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsEvalDataHubAdminOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsEvalDataHubAdminOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsEvalDataHubAdminOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1147,17 +1096,15 @@ public typealias SecurityTeamsEvalDataHubDataAccessAuditRecord =
 
 /// The properties of a `SecurityTeamsEvalDataHubDataAccessAuditRecord`, inherited ones included.
 public struct SecurityTeamsEvalDataHubDataAccessAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsEvalDataHubDataAccessAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsEvalDataHubDataAccessAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsEvalDataHubDataAccessAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1173,17 +1120,15 @@ public typealias SecurityTeamsEvalDataHubPermissionChangeAuditRecord =
 
 /// The properties of a `SecurityTeamsEvalDataHubPermissionChangeAuditRecord`, inherited ones included.
 public struct SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsEvalDataHubPermissionChangeAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1196,17 +1141,15 @@ public typealias SecurityTeamsHealthcareAuditRecord = Model<SecurityTeamsHealthc
 
 /// The properties of a `SecurityTeamsHealthcareAuditRecord`, inherited ones included.
 public struct SecurityTeamsHealthcareAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsHealthcareAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsHealthcareAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsHealthcareAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1248,12 +1191,10 @@ public typealias SecurityTeamsMessageEvidence = Model<SecurityTeamsMessageEviden
 
 /// The properties of a `SecurityTeamsMessageEvidence`, inherited ones included.
 public struct SecurityTeamsMessageEvidenceFields: FieldSet {
-    public static let all = SecurityTeamsMessageEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsMessageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityTeamsMessageEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -1288,7 +1229,7 @@ public struct SecurityTeamsMessageEvidenceFields: FieldSet {
     public let threadType: Field<String>
     public let urls: Field<[SecurityUrlEvidence]>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -1331,17 +1272,15 @@ public typealias SecurityTeamsUpdatesAuditRecord = Model<SecurityTeamsUpdatesAud
 
 /// The properties of a `SecurityTeamsUpdatesAuditRecord`, inherited ones included.
 public struct SecurityTeamsUpdatesAuditRecordFields: FieldSet {
-    public static let all = SecurityTeamsUpdatesAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsUpdatesAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTeamsUpdatesAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1355,17 +1294,15 @@ public typealias SecurityTenantAllowBlockListAuditRecord = Model<SecurityTenantA
 
 /// The properties of a `SecurityTenantAllowBlockListAuditRecord`, inherited ones included.
 public struct SecurityTenantAllowBlockListAuditRecordFields: FieldSet {
-    public static let all = SecurityTenantAllowBlockListAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.tenantAllowBlockListAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTenantAllowBlockListAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1378,13 +1315,16 @@ public typealias SecurityThreatDetectionDetail = Model<SecurityThreatDetectionDe
 
 /// The properties of a `SecurityThreatDetectionDetail`, inherited ones included.
 public struct SecurityThreatDetectionDetailFields: FieldSet {
-    public static let all = SecurityThreatDetectionDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.security.threatDetectionDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.threatDetectionDetail",
+        fields: SecurityThreatDetectionDetailFields()
+    )
+
     public let confidenceLevel: Field<String>
     public let priorityAccountProtection: Field<String>
     public let threats: Field<String>
 
-    public init() {
+    private init() {
         self.confidenceLevel = Field("confidenceLevel")
         self.priorityAccountProtection = Field("priorityAccountProtection")
         self.threats = Field("threats")
@@ -1399,17 +1339,15 @@ public typealias SecurityThreatFinderAuditRecord = Model<SecurityThreatFinderAud
 
 /// The properties of a `SecurityThreatFinderAuditRecord`, inherited ones included.
 public struct SecurityThreatFinderAuditRecordFields: FieldSet {
-    public static let all = SecurityThreatFinderAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatFinderAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatFinderAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1422,12 +1360,12 @@ public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFi
 
 /// The properties of a `SecurityThreatIntelligence`, inherited ones included.
 public struct SecurityThreatIntelligenceFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligence",
         base: Entity.self,
-        fields: all
+        fields: SecurityThreatIntelligenceFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("articleIndicators")`).
@@ -1481,7 +1419,7 @@ public struct SecurityThreatIntelligenceFields: FieldSet {
     /// Present when the request expanded it (`expand("whoisRecords")`).
     public let whoisRecords: Field<[SecurityWhoisRecord]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.articleIndicators = Field("articleIndicators")
         self.articles = Field("articles")
@@ -1512,17 +1450,15 @@ public typealias SecurityThreatIntelligenceAtpContentData = Model<SecurityThreat
 
 /// The properties of a `SecurityThreatIntelligenceAtpContentData`, inherited ones included.
 public struct SecurityThreatIntelligenceAtpContentDataFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceAtpContentDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligenceAtpContentData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatIntelligenceAtpContentDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1537,17 +1473,15 @@ public typealias SecurityThreatIntelligenceExportAuditRecord = Model<SecurityThr
 
 /// The properties of a `SecurityThreatIntelligenceExportAuditRecord`, inherited ones included.
 public struct SecurityThreatIntelligenceExportAuditRecordFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceExportAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligenceExportAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatIntelligenceExportAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1560,17 +1494,15 @@ public typealias SecurityThreatIntelligenceMailData = Model<SecurityThreatIntell
 
 /// The properties of a `SecurityThreatIntelligenceMailData`, inherited ones included.
 public struct SecurityThreatIntelligenceMailDataFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceMailDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligenceMailData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatIntelligenceMailDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1585,17 +1517,15 @@ public typealias SecurityThreatIntelligenceObjectAuditRecord = Model<SecurityThr
 
 /// The properties of a `SecurityThreatIntelligenceObjectAuditRecord`, inherited ones included.
 public struct SecurityThreatIntelligenceObjectAuditRecordFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceObjectAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligenceObjectAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatIntelligenceObjectAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1740,17 +1670,15 @@ public typealias SecurityThreatIntelligenceUrlClickData = Model<SecurityThreatIn
 
 /// The properties of a `SecurityThreatIntelligenceUrlClickData`, inherited ones included.
 public struct SecurityThreatIntelligenceUrlClickDataFields: FieldSet {
-    public static let all = SecurityThreatIntelligenceUrlClickDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligenceUrlClickData",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityThreatIntelligenceUrlClickDataFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1785,8 +1713,10 @@ public typealias SecurityTimelineEvent = Model<SecurityTimelineEventFields>
 
 /// The properties of a `SecurityTimelineEvent`, inherited ones included.
 public struct SecurityTimelineEventFields: FieldSet {
-    public static let all = SecurityTimelineEventFields()
-    public static let schema = ModelSchema("microsoft.graph.security.timelineEvent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.timelineEvent",
+        fields: SecurityTimelineEventFields()
+    )
     public let eventDateTime: Field<Date>
     public let eventDetails: Field<String>
     public let eventResult: Field<String>
@@ -1794,7 +1724,7 @@ public struct SecurityTimelineEventFields: FieldSet {
     public let eventThreats: Field<[String]>
     public let eventType: Field<SecurityTimelineEventType>
 
-    public init() {
+    private init() {
         self.eventDateTime = Field("eventDateTime")
         self.eventDetails = Field("eventDetails")
         self.eventResult = Field("eventResult")
@@ -1853,17 +1783,15 @@ public typealias SecurityTodoAuditRecord = Model<SecurityTodoAuditRecordFields>
 
 /// The properties of a `SecurityTodoAuditRecord`, inherited ones included.
 public struct SecurityTodoAuditRecordFields: FieldSet {
-    public static let all = SecurityTodoAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.todoAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTodoAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1876,14 +1804,17 @@ public typealias SecurityTopicModelingSettings = Model<SecurityTopicModelingSett
 
 /// The properties of a `SecurityTopicModelingSettings`, inherited ones included.
 public struct SecurityTopicModelingSettingsFields: FieldSet {
-    public static let all = SecurityTopicModelingSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.security.topicModelingSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.topicModelingSettings",
+        fields: SecurityTopicModelingSettingsFields()
+    )
+
     public let dynamicallyAdjustTopicCount: Field<Bool>
     public let ignoreNumbers: Field<Bool>
     public let isEnabled: Field<Bool>
     public let topicCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.dynamicallyAdjustTopicCount = Field("dynamicallyAdjustTopicCount")
         self.ignoreNumbers = Field("ignoreNumbers")
         self.isEnabled = Field("isEnabled")
@@ -1900,17 +1831,15 @@ public typealias SecurityTrainableClassifierAuditRecord = Model<SecurityTrainabl
 
 /// The properties of a `SecurityTrainableClassifierAuditRecord`, inherited ones included.
 public struct SecurityTrainableClassifierAuditRecordFields: FieldSet {
-    public static let all = SecurityTrainableClassifierAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.trainableClassifierAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityTrainableClassifierAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -1923,14 +1852,18 @@ public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields
 
 /// The properties of a `SecurityTriggerTypesRoot`, inherited ones included.
 public struct SecurityTriggerTypesRootFields: FieldSet {
-    public static let all = SecurityTriggerTypesRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.triggerTypesRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.triggerTypesRoot",
+        base: Entity.self,
+        fields: SecurityTriggerTypesRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("retentionEventTypes")`).
     public let retentionEventTypes: Field<[SecurityRetentionEventType]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.retentionEventTypes = Field("retentionEventTypes")
     }
@@ -1970,14 +1903,18 @@ public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
 
 /// The properties of a `SecurityTriggersRoot`, inherited ones included.
 public struct SecurityTriggersRootFields: FieldSet {
-    public static let all = SecurityTriggersRootFields()
-    public static let schema = ModelSchema("microsoft.graph.security.triggersRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.triggersRoot",
+        base: Entity.self,
+        fields: SecurityTriggersRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("retentionEvents")`).
     public let retentionEvents: Field<[SecurityRetentionEvent]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.retentionEvents = Field("retentionEvents")
     }
@@ -2017,17 +1954,15 @@ public typealias SecurityUamOperationAuditRecord = Model<SecurityUamOperationAud
 
 /// The properties of a `SecurityUamOperationAuditRecord`, inherited ones included.
 public struct SecurityUamOperationAuditRecordFields: FieldSet {
-    public static let all = SecurityUamOperationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.uamOperationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUamOperationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2040,19 +1975,17 @@ public typealias SecurityUnclassifiedArtifact = Model<SecurityUnclassifiedArtifa
 
 /// The properties of a `SecurityUnclassifiedArtifact`, inherited ones included.
 public struct SecurityUnclassifiedArtifactFields: FieldSet {
-    public static let all = SecurityUnclassifiedArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.unclassifiedArtifact",
         base: SecurityArtifact.self,
-        fields: all
+        fields: SecurityUnclassifiedArtifactFields()
     )
 
     public let id: Field<String>
     public let kind: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.kind = Field("kind")
         self.value = Field("value")
@@ -2087,17 +2020,15 @@ public typealias SecurityUnifiedGroupAuditRecord = Model<SecurityUnifiedGroupAud
 
 /// The properties of a `SecurityUnifiedGroupAuditRecord`, inherited ones included.
 public struct SecurityUnifiedGroupAuditRecordFields: FieldSet {
-    public static let all = SecurityUnifiedGroupAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.unifiedGroupAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUnifiedGroupAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2110,12 +2041,10 @@ public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFi
 
 /// The properties of a `SecurityUnifiedGroupSource`, inherited ones included.
 public struct SecurityUnifiedGroupSourceFields: FieldSet {
-    public static let all = SecurityUnifiedGroupSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.unifiedGroupSource",
         base: SecurityDataSource.self,
-        fields: all
+        fields: SecurityUnifiedGroupSourceFields()
     )
 
     public let id: Field<String>
@@ -2128,7 +2057,7 @@ public struct SecurityUnifiedGroupSourceFields: FieldSet {
     /// Present when the request expanded it (`expand("group")`).
     public let group: Field<Group>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2173,17 +2102,15 @@ public typealias SecurityUnifiedSimulationMatchedItemAuditRecord =
 
 /// The properties of a `SecurityUnifiedSimulationMatchedItemAuditRecord`, inherited ones included.
 public struct SecurityUnifiedSimulationMatchedItemAuditRecordFields: FieldSet {
-    public static let all = SecurityUnifiedSimulationMatchedItemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.unifiedSimulationMatchedItemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUnifiedSimulationMatchedItemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2198,17 +2125,15 @@ public typealias SecurityUnifiedSimulationSummaryAuditRecord = Model<SecurityUni
 
 /// The properties of a `SecurityUnifiedSimulationSummaryAuditRecord`, inherited ones included.
 public struct SecurityUnifiedSimulationSummaryAuditRecordFields: FieldSet {
-    public static let all = SecurityUnifiedSimulationSummaryAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.unifiedSimulationSummaryAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUnifiedSimulationSummaryAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2223,17 +2148,15 @@ public typealias SecurityUniversalPrintManagementAuditRecord = Model<SecurityUni
 
 /// The properties of a `SecurityUniversalPrintManagementAuditRecord`, inherited ones included.
 public struct SecurityUniversalPrintManagementAuditRecordFields: FieldSet {
-    public static let all = SecurityUniversalPrintManagementAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.universalPrintManagementAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUniversalPrintManagementAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2247,17 +2170,15 @@ public typealias SecurityUniversalPrintPrintJobAuditRecord = Model<SecurityUnive
 
 /// The properties of a `SecurityUniversalPrintPrintJobAuditRecord`, inherited ones included.
 public struct SecurityUniversalPrintPrintJobAuditRecordFields: FieldSet {
-    public static let all = SecurityUniversalPrintPrintJobAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.universalPrintPrintJobAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUniversalPrintPrintJobAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2270,17 +2191,15 @@ public typealias SecurityUrbacAssignmentAuditRecord = Model<SecurityUrbacAssignm
 
 /// The properties of a `SecurityUrbacAssignmentAuditRecord`, inherited ones included.
 public struct SecurityUrbacAssignmentAuditRecordFields: FieldSet {
-    public static let all = SecurityUrbacAssignmentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.urbacAssignmentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUrbacAssignmentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2294,17 +2213,15 @@ public typealias SecurityUrbacEnableStateAuditRecord = Model<SecurityUrbacEnable
 
 /// The properties of a `SecurityUrbacEnableStateAuditRecord`, inherited ones included.
 public struct SecurityUrbacEnableStateAuditRecordFields: FieldSet {
-    public static let all = SecurityUrbacEnableStateAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.urbacEnableStateAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUrbacEnableStateAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2317,17 +2234,15 @@ public typealias SecurityUrbacRoleAuditRecord = Model<SecurityUrbacRoleAuditReco
 
 /// The properties of a `SecurityUrbacRoleAuditRecord`, inherited ones included.
 public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
-    public static let all = SecurityUrbacRoleAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.urbacRoleAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUrbacRoleAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2340,12 +2255,10 @@ public typealias SecurityUrlEvidence = Model<SecurityUrlEvidenceFields>
 
 /// The properties of a `SecurityUrlEvidence`, inherited ones included.
 public struct SecurityUrlEvidenceFields: FieldSet {
-    public static let all = SecurityUrlEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.urlEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityUrlEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2357,7 +2270,7 @@ public struct SecurityUrlEvidenceFields: FieldSet {
     public let verdict: Field<SecurityEvidenceVerdict>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2377,12 +2290,10 @@ public typealias SecurityUser = Model<SecurityUserFields>
 
 /// The properties of a `SecurityUser`, inherited ones included.
 public struct SecurityUserFields: FieldSet {
-    public static let all = SecurityUserFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.user",
         base: SecurityIdentityAccounts.self,
-        fields: all
+        fields: SecurityUserFields()
     )
 
     public let id: Field<String>
@@ -2395,7 +2306,7 @@ public struct SecurityUserFields: FieldSet {
     public let emailAddress: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accounts = Field("accounts")
         self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
@@ -2416,8 +2327,7 @@ public typealias SecurityUserAccount = Model<SecurityUserAccountFields>
 
 /// The properties of a `SecurityUserAccount`, inherited ones included.
 public struct SecurityUserAccountFields: FieldSet {
-    public static let all = SecurityUserAccountFields()
-    public static let schema = ModelSchema("microsoft.graph.security.userAccount", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.userAccount", fields: SecurityUserAccountFields())
     public let accountName: Field<String>
     public let activeDirectoryObjectGuid: Field<String>
     public let azureAdUserId: Field<String>
@@ -2428,7 +2338,7 @@ public struct SecurityUserAccountFields: FieldSet {
     public let userPrincipalName: Field<String>
     public let userSid: Field<String>
 
-    public init() {
+    private init() {
         self.accountName = Field("accountName")
         self.activeDirectoryObjectGuid = Field("activeDirectoryObjectGuid")
         self.azureAdUserId = Field("azureAdUserId")
@@ -2449,12 +2359,10 @@ public typealias SecurityUserEvidence = Model<SecurityUserEvidenceFields>
 
 /// The properties of a `SecurityUserEvidence`, inherited ones included.
 public struct SecurityUserEvidenceFields: FieldSet {
-    public static let all = SecurityUserEvidenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.userEvidence",
         base: SecurityAlertEvidence.self,
-        fields: all
+        fields: SecurityUserEvidenceFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -2467,7 +2375,7 @@ public struct SecurityUserEvidenceFields: FieldSet {
     public let stream: Field<SecurityStream>
     public let userAccount: Field<SecurityUserAccount>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.detailedRoles = Field("detailedRoles")
         self.remediationStatus = Field("remediationStatus")
@@ -2531,12 +2439,10 @@ public typealias SecurityUserSource = Model<SecurityUserSourceFields>
 
 /// The properties of a `SecurityUserSource`, inherited ones included.
 public struct SecurityUserSourceFields: FieldSet {
-    public static let all = SecurityUserSourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.userSource",
         base: SecurityDataSource.self,
-        fields: all
+        fields: SecurityUserSourceFields()
     )
 
     public let id: Field<String>
@@ -2548,7 +2454,7 @@ public struct SecurityUserSourceFields: FieldSet {
     public let includedSources: Field<SecuritySourceType>
     public let siteWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2585,17 +2491,15 @@ public typealias SecurityUserTrainingAuditRecord = Model<SecurityUserTrainingAud
 
 /// The properties of a `SecurityUserTrainingAuditRecord`, inherited ones included.
 public struct SecurityUserTrainingAuditRecordFields: FieldSet {
-    public static let all = SecurityUserTrainingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.userTrainingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUserTrainingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2609,17 +2513,15 @@ public typealias SecurityUsxWorkspaceOnboardingAuditRecord = Model<SecurityUsxWo
 
 /// The properties of a `SecurityUsxWorkspaceOnboardingAuditRecord`, inherited ones included.
 public struct SecurityUsxWorkspaceOnboardingAuditRecordFields: FieldSet {
-    public static let all = SecurityUsxWorkspaceOnboardingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.usxWorkspaceOnboardingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityUsxWorkspaceOnboardingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2632,14 +2534,17 @@ public typealias SecurityVendorInformation = Model<SecurityVendorInformationFiel
 
 /// The properties of a `SecurityVendorInformation`, inherited ones included.
 public struct SecurityVendorInformationFields: FieldSet {
-    public static let all = SecurityVendorInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.securityVendorInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.securityVendorInformation",
+        fields: SecurityVendorInformationFields()
+    )
+
     public let provider: Field<String>
     public let providerVersion: Field<String>
     public let subProvider: Field<String>
     public let vendor: Field<String>
 
-    public init() {
+    private init() {
         self.provider = Field("provider")
         self.providerVersion = Field("providerVersion")
         self.subProvider = Field("subProvider")
@@ -2697,17 +2602,15 @@ public typealias SecurityVfamCreatePolicyAuditRecord = Model<SecurityVfamCreateP
 
 /// The properties of a `SecurityVfamCreatePolicyAuditRecord`, inherited ones included.
 public struct SecurityVfamCreatePolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityVfamCreatePolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vfamCreatePolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVfamCreatePolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2721,17 +2624,15 @@ public typealias SecurityVfamDeletePolicyAuditRecord = Model<SecurityVfamDeleteP
 
 /// The properties of a `SecurityVfamDeletePolicyAuditRecord`, inherited ones included.
 public struct SecurityVfamDeletePolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityVfamDeletePolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vfamDeletePolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVfamDeletePolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2745,17 +2646,15 @@ public typealias SecurityVfamUpdatePolicyAuditRecord = Model<SecurityVfamUpdateP
 
 /// The properties of a `SecurityVfamUpdatePolicyAuditRecord`, inherited ones included.
 public struct SecurityVfamUpdatePolicyAuditRecordFields: FieldSet {
-    public static let all = SecurityVfamUpdatePolicyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vfamUpdatePolicyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVfamUpdatePolicyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2768,17 +2667,15 @@ public typealias SecurityVivaAmplifyAuditRecord = Model<SecurityVivaAmplifyAudit
 
 /// The properties of a `SecurityVivaAmplifyAuditRecord`, inherited ones included.
 public struct SecurityVivaAmplifyAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaAmplifyAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaAmplifyAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaAmplifyAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2792,17 +2689,15 @@ public typealias SecurityVivaEngageEventsAuditRecord = Model<SecurityVivaEngageE
 
 /// The properties of a `SecurityVivaEngageEventsAuditRecord`, inherited ones included.
 public struct SecurityVivaEngageEventsAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaEngageEventsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaEngageEventsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaEngageEventsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2818,17 +2713,15 @@ public typealias SecurityVivaEngageNetworkAssociationAuditRecord =
 
 /// The properties of a `SecurityVivaEngageNetworkAssociationAuditRecord`, inherited ones included.
 public struct SecurityVivaEngageNetworkAssociationAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaEngageNetworkAssociationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaEngageNetworkAssociationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaEngageNetworkAssociationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2842,17 +2735,15 @@ public typealias SecurityVivaEngageSegmentAuditRecord = Model<SecurityVivaEngage
 
 /// The properties of a `SecurityVivaEngageSegmentAuditRecord`, inherited ones included.
 public struct SecurityVivaEngageSegmentAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaEngageSegmentAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaEngageSegmentAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaEngageSegmentAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2868,17 +2759,15 @@ public typealias SecurityVivaGlintAdvancedConfigurationAuditRecord =
 
 /// The properties of a `SecurityVivaGlintAdvancedConfigurationAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintAdvancedConfigurationAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintAdvancedConfigurationAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintAdvancedConfigurationAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintAdvancedConfigurationAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2893,17 +2782,15 @@ public typealias SecurityVivaGlintAgenticCampaignAuditRecord = Model<SecurityViv
 
 /// The properties of a `SecurityVivaGlintAgenticCampaignAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintAgenticCampaignAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintAgenticCampaignAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintAgenticCampaignAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintAgenticCampaignAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2918,17 +2805,15 @@ public typealias SecurityVivaGlintFeedbackProgramAuditRecord = Model<SecurityViv
 
 /// The properties of a `SecurityVivaGlintFeedbackProgramAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintFeedbackProgramAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintFeedbackProgramAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintFeedbackProgramAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintFeedbackProgramAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2944,17 +2829,15 @@ public typealias SecurityVivaGlintOrganizationalDataAuditRecord =
 
 /// The properties of a `SecurityVivaGlintOrganizationalDataAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintOrganizationalDataAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintOrganizationalDataAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintOrganizationalDataAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintOrganizationalDataAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2968,17 +2851,15 @@ public typealias SecurityVivaGlintPulseProgramAuditRecord = Model<SecurityVivaGl
 
 /// The properties of a `SecurityVivaGlintPulseProgramAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintPulseProgramAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintPulseProgramAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintPulseProgramAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintPulseProgramAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -2994,17 +2875,15 @@ public typealias SecurityVivaGlintPulseProgramRespondentRateAuditRecord =
 
 /// The properties of a `SecurityVivaGlintPulseProgramRespondentRateAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintPulseProgramRespondentRateAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3018,17 +2897,15 @@ public typealias SecurityVivaGlintQuestionAuditRecord = Model<SecurityVivaGlintQ
 
 /// The properties of a `SecurityVivaGlintQuestionAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintQuestionAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintQuestionAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintQuestionAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintQuestionAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3041,17 +2918,15 @@ public typealias SecurityVivaGlintRoleAuditRecord = Model<SecurityVivaGlintRoleA
 
 /// The properties of a `SecurityVivaGlintRoleAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintRoleAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintRoleAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintRoleAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintRoleAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3065,17 +2940,15 @@ public typealias SecurityVivaGlintRubiconAuditRecord = Model<SecurityVivaGlintRu
 
 /// The properties of a `SecurityVivaGlintRubiconAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintRubiconAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintRubiconAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintRubiconAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintRubiconAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3089,17 +2962,15 @@ public typealias SecurityVivaGlintSupportAccessAuditRecord = Model<SecurityVivaG
 
 /// The properties of a `SecurityVivaGlintSupportAccessAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintSupportAccessAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintSupportAccessAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintSupportAccessAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintSupportAccessAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3112,17 +2983,15 @@ public typealias SecurityVivaGlintSystemAuditRecord = Model<SecurityVivaGlintSys
 
 /// The properties of a `SecurityVivaGlintSystemAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintSystemAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintSystemAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintSystemAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintSystemAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3135,17 +3004,15 @@ public typealias SecurityVivaGlintUserAuditRecord = Model<SecurityVivaGlintUserA
 
 /// The properties of a `SecurityVivaGlintUserAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintUserAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintUserAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintUserAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintUserAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3159,17 +3026,15 @@ public typealias SecurityVivaGlintUserGroupAuditRecord = Model<SecurityVivaGlint
 
 /// The properties of a `SecurityVivaGlintUserGroupAuditRecord`, inherited ones included.
 public struct SecurityVivaGlintUserGroupAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGlintUserGroupAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGlintUserGroupAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGlintUserGroupAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3182,17 +3047,15 @@ public typealias SecurityVivaGoalsAuditRecord = Model<SecurityVivaGoalsAuditReco
 
 /// The properties of a `SecurityVivaGoalsAuditRecord`, inherited ones included.
 public struct SecurityVivaGoalsAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaGoalsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaGoalsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaGoalsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3206,17 +3069,15 @@ public typealias SecurityVivaLearningAdminAuditRecord = Model<SecurityVivaLearni
 
 /// The properties of a `SecurityVivaLearningAdminAuditRecord`, inherited ones included.
 public struct SecurityVivaLearningAdminAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaLearningAdminAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaLearningAdminAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaLearningAdminAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3229,17 +3090,15 @@ public typealias SecurityVivaLearningAuditRecord = Model<SecurityVivaLearningAud
 
 /// The properties of a `SecurityVivaLearningAuditRecord`, inherited ones included.
 public struct SecurityVivaLearningAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaLearningAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaLearningAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaLearningAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3252,17 +3111,15 @@ public typealias SecurityVivaPulseAdminAuditRecord = Model<SecurityVivaPulseAdmi
 
 /// The properties of a `SecurityVivaPulseAdminAuditRecord`, inherited ones included.
 public struct SecurityVivaPulseAdminAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaPulseAdminAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaPulseAdminAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaPulseAdminAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3276,17 +3133,15 @@ public typealias SecurityVivaPulseOrganizerAuditRecord = Model<SecurityVivaPulse
 
 /// The properties of a `SecurityVivaPulseOrganizerAuditRecord`, inherited ones included.
 public struct SecurityVivaPulseOrganizerAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaPulseOrganizerAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaPulseOrganizerAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaPulseOrganizerAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3299,17 +3154,15 @@ public typealias SecurityVivaPulseReportAuditRecord = Model<SecurityVivaPulseRep
 
 /// The properties of a `SecurityVivaPulseReportAuditRecord`, inherited ones included.
 public struct SecurityVivaPulseReportAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaPulseReportAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaPulseReportAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaPulseReportAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3323,17 +3176,15 @@ public typealias SecurityVivaPulseResponseAuditRecord = Model<SecurityVivaPulseR
 
 /// The properties of a `SecurityVivaPulseResponseAuditRecord`, inherited ones included.
 public struct SecurityVivaPulseResponseAuditRecordFields: FieldSet {
-    public static let all = SecurityVivaPulseResponseAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vivaPulseResponseAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityVivaPulseResponseAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3362,14 +3213,13 @@ public typealias SecurityVmMetadata = Model<SecurityVmMetadataFields>
 
 /// The properties of a `SecurityVmMetadata`, inherited ones included.
 public struct SecurityVmMetadataFields: FieldSet {
-    public static let all = SecurityVmMetadataFields()
-    public static let schema = ModelSchema("microsoft.graph.security.vmMetadata", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.security.vmMetadata", fields: SecurityVmMetadataFields())
     public let cloudProvider: Field<SecurityVmCloudProvider>
     public let resourceId: Field<String>
     public let subscriptionId: Field<String>
     public let vmId: Field<String>
 
-    public init() {
+    private init() {
         self.cloudProvider = Field("cloudProvider")
         self.resourceId = Field("resourceId")
         self.subscriptionId = Field("subscriptionId")
@@ -3385,8 +3235,12 @@ public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
 
 /// The properties of a `SecurityVulnerability`, inherited ones included.
 public struct SecurityVulnerabilityFields: FieldSet {
-    public static let all = SecurityVulnerabilityFields()
-    public static let schema = ModelSchema("microsoft.graph.security.vulnerability", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.vulnerability",
+        base: Entity.self,
+        fields: SecurityVulnerabilityFields()
+    )
+
     public let id: Field<String>
     public let activeExploitsObserved: Field<Bool>
     public let commonWeaknessEnumerationIds: Field<[String]>
@@ -3410,7 +3264,7 @@ public struct SecurityVulnerabilityFields: FieldSet {
     /// Present when the request expanded it (`expand("components")`).
     public let components: Field<[SecurityVulnerabilityComponent]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeExploitsObserved = Field("activeExploitsObserved")
         self.commonWeaknessEnumerationIds = Field("commonWeaknessEnumerationIds")
@@ -3440,18 +3294,16 @@ public typealias SecurityVulnerabilityComponent = Model<SecurityVulnerabilityCom
 
 /// The properties of a `SecurityVulnerabilityComponent`, inherited ones included.
 public struct SecurityVulnerabilityComponentFields: FieldSet {
-    public static let all = SecurityVulnerabilityComponentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.vulnerabilityComponent",
         base: Entity.self,
-        fields: all
+        fields: SecurityVulnerabilityComponentFields()
     )
 
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
     }
@@ -3541,17 +3393,15 @@ public typealias SecurityWdatpAlertsAuditRecord = Model<SecurityWdatpAlertsAudit
 
 /// The properties of a `SecurityWdatpAlertsAuditRecord`, inherited ones included.
 public struct SecurityWdatpAlertsAuditRecordFields: FieldSet {
-    public static let all = SecurityWdatpAlertsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.wdatpAlertsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityWdatpAlertsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3565,17 +3415,15 @@ public typealias SecurityWebContentFilteringAuditRecord = Model<SecurityWebConte
 
 /// The properties of a `SecurityWebContentFilteringAuditRecord`, inherited ones included.
 public struct SecurityWebContentFilteringAuditRecordFields: FieldSet {
-    public static let all = SecurityWebContentFilteringAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.webContentFilteringAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityWebContentFilteringAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3590,13 +3438,11 @@ public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
 
 /// The properties of a `SecurityWhoisBaseRecord`, inherited ones included.
 public struct SecurityWhoisBaseRecordFields: FieldSet {
-    public static let all = SecurityWhoisBaseRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisBaseRecord",
         base: Entity.self,
         derived: [SecurityWhoisHistoryRecord.self, SecurityWhoisRecord.self],
-        fields: all
+        fields: SecurityWhoisBaseRecordFields()
     )
 
     public let id: Field<String>
@@ -3621,7 +3467,7 @@ public struct SecurityWhoisBaseRecordFields: FieldSet {
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.abuse = Field("abuse")
         self.admin = Field("admin")
@@ -3675,8 +3521,10 @@ public typealias SecurityWhoisContact = Model<SecurityWhoisContactFields>
 
 /// The properties of a `SecurityWhoisContact`, inherited ones included.
 public struct SecurityWhoisContactFields: FieldSet {
-    public static let all = SecurityWhoisContactFields()
-    public static let schema = ModelSchema("microsoft.graph.security.whoisContact", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.whoisContact",
+        fields: SecurityWhoisContactFields()
+    )
     public let address: Field<PhysicalAddress>
     public let email: Field<String>
     public let fax: Field<String>
@@ -3684,7 +3532,7 @@ public struct SecurityWhoisContactFields: FieldSet {
     public let organization: Field<String>
     public let telephone: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.email = Field("email")
         self.fax = Field("fax")
@@ -3731,12 +3579,10 @@ public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFi
 
 /// The properties of a `SecurityWhoisHistoryRecord`, inherited ones included.
 public struct SecurityWhoisHistoryRecordFields: FieldSet {
-    public static let all = SecurityWhoisHistoryRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisHistoryRecord",
         base: SecurityWhoisBaseRecord.self,
-        fields: all
+        fields: SecurityWhoisHistoryRecordFields()
     )
 
     public let id: Field<String>
@@ -3761,7 +3607,7 @@ public struct SecurityWhoisHistoryRecordFields: FieldSet {
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.abuse = Field("abuse")
         self.admin = Field("admin")
@@ -3815,15 +3661,18 @@ public typealias SecurityWhoisNameserver = Model<SecurityWhoisNameserverFields>
 
 /// The properties of a `SecurityWhoisNameserver`, inherited ones included.
 public struct SecurityWhoisNameserverFields: FieldSet {
-    public static let all = SecurityWhoisNameserverFields()
-    public static let schema = ModelSchema("microsoft.graph.security.whoisNameserver", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.whoisNameserver",
+        fields: SecurityWhoisNameserverFields()
+    )
+
     public let firstSeenDateTime: Field<Date>
     public let lastSeenDateTime: Field<Date>
 
     /// Present when the request expanded it (`expand("host")`).
     public let host: Field<SecurityHost>
 
-    public init() {
+    private init() {
         self.firstSeenDateTime = Field("firstSeenDateTime")
         self.lastSeenDateTime = Field("lastSeenDateTime")
         self.host = Field("host")
@@ -3838,12 +3687,10 @@ public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
 
 /// The properties of a `SecurityWhoisRecord`, inherited ones included.
 public struct SecurityWhoisRecordFields: FieldSet {
-    public static let all = SecurityWhoisRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisRecord",
         base: SecurityWhoisBaseRecord.self,
-        fields: all
+        fields: SecurityWhoisRecordFields()
     )
 
     public let id: Field<String>
@@ -3871,7 +3718,7 @@ public struct SecurityWhoisRecordFields: FieldSet {
     /// Present when the request expanded it (`expand("history")`).
     public let history: Field<[SecurityWhoisHistoryRecord]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.abuse = Field("abuse")
         self.admin = Field("admin")
@@ -3937,17 +3784,15 @@ public typealias SecurityWindows365CustomerLockboxAuditRecord =
 
 /// The properties of a `SecurityWindows365CustomerLockboxAuditRecord`, inherited ones included.
 public struct SecurityWindows365CustomerLockboxAuditRecordFields: FieldSet {
-    public static let all = SecurityWindows365CustomerLockboxAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.windows365CustomerLockboxAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityWindows365CustomerLockboxAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3961,17 +3806,15 @@ public typealias SecurityWorkplaceAnalyticsAuditRecord = Model<SecurityWorkplace
 
 /// The properties of a `SecurityWorkplaceAnalyticsAuditRecord`, inherited ones included.
 public struct SecurityWorkplaceAnalyticsAuditRecordFields: FieldSet {
-    public static let all = SecurityWorkplaceAnalyticsAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.workplaceAnalyticsAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityWorkplaceAnalyticsAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -3984,17 +3827,15 @@ public typealias SecurityYammerAuditRecord = Model<SecurityYammerAuditRecordFiel
 
 /// The properties of a `SecurityYammerAuditRecord`, inherited ones included.
 public struct SecurityYammerAuditRecordFields: FieldSet {
-    public static let all = SecurityYammerAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.yammerAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityYammerAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4008,17 +3849,15 @@ public typealias SecurityYammerUserHidingAuditRecord = Model<SecurityYammerUserH
 
 /// The properties of a `SecurityYammerUserHidingAuditRecord`, inherited ones included.
 public struct SecurityYammerUserHidingAuditRecordFields: FieldSet {
-    public static let all = SecurityYammerUserHidingAuditRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.security.yammerUserHidingAuditRecord",
         base: SecurityAuditData.self,
-        fields: all
+        fields: SecurityYammerUserHidingAuditRecordFields()
     )
 
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
-    public init() {
+    private init() {
         self.dynamicProperties = Field("dynamicProperties")
     }
 }
@@ -4048,14 +3887,14 @@ public typealias SelfServiceSignUpAuthenticationFlowConfiguration =
 
 /// The properties of a `SelfServiceSignUpAuthenticationFlowConfiguration`, inherited ones included.
 public struct SelfServiceSignUpAuthenticationFlowConfigurationFields: FieldSet {
-    public static let all = SelfServiceSignUpAuthenticationFlowConfigurationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.selfServiceSignUpAuthenticationFlowConfiguration",
-        fields: all
+        fields: SelfServiceSignUpAuthenticationFlowConfigurationFields()
     )
+
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
     }
 }
@@ -4068,8 +3907,10 @@ public typealias SelfSignedCertificate = Model<SelfSignedCertificateFields>
 
 /// The properties of a `SelfSignedCertificate`, inherited ones included.
 public struct SelfSignedCertificateFields: FieldSet {
-    public static let all = SelfSignedCertificateFields()
-    public static let schema = ModelSchema("microsoft.graph.selfSignedCertificate", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.selfSignedCertificate",
+        fields: SelfSignedCertificateFields()
+    )
     public let customKeyIdentifier: Field<Data>
     public let displayName: Field<String>
     public let endDateTime: Field<Date>
@@ -4080,7 +3921,7 @@ public struct SelfSignedCertificateFields: FieldSet {
     public let type: Field<String>
     public let usage: Field<String>
 
-    public init() {
+    private init() {
         self.customKeyIdentifier = Field("customKeyIdentifier")
         self.displayName = Field("displayName")
         self.endDateTime = Field("endDateTime")
@@ -4124,12 +3965,10 @@ public typealias SendDtmfTonesOperation = Model<SendDtmfTonesOperationFields>
 
 /// The properties of a `SendDtmfTonesOperation`, inherited ones included.
 public struct SendDtmfTonesOperationFields: FieldSet {
-    public static let all = SendDtmfTonesOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sendDtmfTonesOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: SendDtmfTonesOperationFields()
     )
 
     public let id: Field<String>
@@ -4138,7 +3977,7 @@ public struct SendDtmfTonesOperationFields: FieldSet {
     public let status: Field<OperationStatus>
     public let completionReason: Field<SendDtmfCompletionReason>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -4193,8 +4032,12 @@ public typealias SensitivityLabel = Model<SensitivityLabelFields>
 
 /// The properties of a `SensitivityLabel`, inherited ones included.
 public struct SensitivityLabelFields: FieldSet {
-    public static let all = SensitivityLabelFields()
-    public static let schema = ModelSchema("microsoft.graph.sensitivityLabel", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sensitivityLabel",
+        base: Entity.self,
+        fields: SensitivityLabelFields()
+    )
+
     public let id: Field<String>
     public let actionSource: Field<LabelActionSource>
     public let autoTooltip: Field<String>
@@ -4215,7 +4058,7 @@ public struct SensitivityLabelFields: FieldSet {
     /// Present when the request expanded it (`expand("sublabels")`).
     public let sublabels: Field<[SensitivityLabel]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionSource = Field("actionSource")
         self.autoTooltip = Field("autoTooltip")
@@ -4242,13 +4085,16 @@ public typealias SensitivityLabelAssignment = Model<SensitivityLabelAssignmentFi
 
 /// The properties of a `SensitivityLabelAssignment`, inherited ones included.
 public struct SensitivityLabelAssignmentFields: FieldSet {
-    public static let all = SensitivityLabelAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.sensitivityLabelAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sensitivityLabelAssignment",
+        fields: SensitivityLabelAssignmentFields()
+    )
+
     public let assignmentMethod: Field<SensitivityLabelAssignmentMethod>
     public let sensitivityLabelId: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.assignmentMethod = Field("assignmentMethod")
         self.sensitivityLabelId = Field("sensitivityLabelId")
         self.tenantId = Field("tenantId")
@@ -4281,15 +4127,14 @@ public typealias SensitivityLabelInfo = Model<SensitivityLabelInfoFields>
 
 /// The properties of a `SensitivityLabelInfo`, inherited ones included.
 public struct SensitivityLabelInfoFields: FieldSet {
-    public static let all = SensitivityLabelInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.sensitivityLabelInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sensitivityLabelInfo", fields: SensitivityLabelInfoFields())
     public let color: Field<String>
     public let displayName: Field<String>
     public let priority: Field<Int32>
     public let sensitivityLabelId: Field<String>
     public let tooltip: Field<String>
 
-    public init() {
+    private init() {
         self.color = Field("color")
         self.displayName = Field("displayName")
         self.priority = Field("priority")
@@ -4389,14 +4234,17 @@ public typealias ServerProcessedContent = Model<ServerProcessedContentFields>
 
 /// The properties of a `ServerProcessedContent`, inherited ones included.
 public struct ServerProcessedContentFields: FieldSet {
-    public static let all = ServerProcessedContentFields()
-    public static let schema = ModelSchema("microsoft.graph.serverProcessedContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.serverProcessedContent",
+        fields: ServerProcessedContentFields()
+    )
+
     public let htmlStrings: Field<[MetaDataKeyStringPair]>
     public let imageSources: Field<[MetaDataKeyStringPair]>
     public let links: Field<[MetaDataKeyStringPair]>
     public let searchablePlainTexts: Field<[MetaDataKeyStringPair]>
 
-    public init() {
+    private init() {
         self.htmlStrings = Field("htmlStrings")
         self.imageSources = Field("imageSources")
         self.links = Field("links")
@@ -4412,8 +4260,12 @@ public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
 
 /// The properties of a `ServiceAnnouncement`, inherited ones included.
 public struct ServiceAnnouncementFields: FieldSet {
-    public static let all = ServiceAnnouncementFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceAnnouncement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceAnnouncement",
+        base: Entity.self,
+        fields: ServiceAnnouncementFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("healthOverviews")`).
@@ -4425,7 +4277,7 @@ public struct ServiceAnnouncementFields: FieldSet {
     /// Present when the request expanded it (`expand("messages")`).
     public let messages: Field<[ServiceUpdateMessage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.healthOverviews = Field("healthOverviews")
         self.issues = Field("issues")
@@ -4441,19 +4293,19 @@ public typealias ServiceAnnouncementAttachment = Model<ServiceAnnouncementAttach
 
 /// The properties of a `ServiceAnnouncementAttachment`, inherited ones included.
 public struct ServiceAnnouncementAttachmentFields: FieldSet {
-    public static let all = ServiceAnnouncementAttachmentFields()
     public static let schema = ModelSchema(
         "microsoft.graph.serviceAnnouncementAttachment",
         base: Entity.self,
-        fields: all
+        fields: ServiceAnnouncementAttachmentFields()
     )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let lastModifiedDateTime: Field<Date>
     public let name: Field<String>
     public let size: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -4497,13 +4349,11 @@ public typealias ServiceAnnouncementBase = Model<ServiceAnnouncementBaseFields>
 
 /// The properties of a `ServiceAnnouncementBase`, inherited ones included.
 public struct ServiceAnnouncementBaseFields: FieldSet {
-    public static let all = ServiceAnnouncementBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceAnnouncementBase",
         base: Entity.self,
         derived: [ServiceHealthIssue.self, ServiceUpdateMessage.self],
-        fields: all
+        fields: ServiceAnnouncementBaseFields()
     )
 
     public let id: Field<String>
@@ -4513,7 +4363,7 @@ public struct ServiceAnnouncementBaseFields: FieldSet {
     public let startDateTime: Field<Date>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.details = Field("details")
         self.endDateTime = Field("endDateTime")
@@ -4591,8 +4441,7 @@ public typealias ServiceApp = Model<ServiceAppFields>
 
 /// The properties of a `ServiceApp`, inherited ones included.
 public struct ServiceAppFields: FieldSet {
-    public static let all = ServiceAppFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceApp", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.serviceApp", base: Entity.self, fields: ServiceAppFields())
     public let id: Field<String>
     public let application: Field<Identity>
     public let effectiveDateTime: Field<Date>
@@ -4601,7 +4450,7 @@ public struct ServiceAppFields: FieldSet {
     public let registrationDateTime: Field<Date>
     public let status: Field<ServiceAppStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.application = Field("application")
         self.effectiveDateTime = Field("effectiveDateTime")
@@ -4679,8 +4528,12 @@ public typealias ServiceHealth = Model<ServiceHealthFields>
 
 /// The properties of a `ServiceHealth`, inherited ones included.
 public struct ServiceHealthFields: FieldSet {
-    public static let all = ServiceHealthFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceHealth", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceHealth",
+        base: Entity.self,
+        fields: ServiceHealthFields()
+    )
+
     public let id: Field<String>
     public let service: Field<String>
     public let status: Field<ServiceHealthStatus>
@@ -4688,7 +4541,7 @@ public struct ServiceHealthFields: FieldSet {
     /// Present when the request expanded it (`expand("issues")`).
     public let issues: Field<[ServiceHealthIssue]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.service = Field("service")
         self.status = Field("status")
@@ -4720,12 +4573,10 @@ public typealias ServiceHealthIssue = Model<ServiceHealthIssueFields>
 
 /// The properties of a `ServiceHealthIssue`, inherited ones included.
 public struct ServiceHealthIssueFields: FieldSet {
-    public static let all = ServiceHealthIssueFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceHealthIssue",
         base: ServiceAnnouncementBase.self,
-        fields: all
+        fields: ServiceHealthIssueFields()
     )
 
     public let id: Field<String>
@@ -4744,7 +4595,7 @@ public struct ServiceHealthIssueFields: FieldSet {
     public let service: Field<String>
     public let status: Field<ServiceHealthStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.details = Field("details")
         self.endDateTime = Field("endDateTime")
@@ -4771,13 +4622,16 @@ public typealias ServiceHealthIssuePost = Model<ServiceHealthIssuePostFields>
 
 /// The properties of a `ServiceHealthIssuePost`, inherited ones included.
 public struct ServiceHealthIssuePostFields: FieldSet {
-    public static let all = ServiceHealthIssuePostFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceHealthIssuePost", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceHealthIssuePost",
+        fields: ServiceHealthIssuePostFields()
+    )
+
     public let createdDateTime: Field<Date>
     public let description: Field<ItemBody>
     public let postType: Field<PostType>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
         self.postType = Field("postType")
@@ -4928,15 +4782,15 @@ public typealias ServiceHostedMediaConfig = Model<ServiceHostedMediaConfigFields
 
 /// The properties of a `ServiceHostedMediaConfig`, inherited ones included.
 public struct ServiceHostedMediaConfigFields: FieldSet {
-    public static let all = ServiceHostedMediaConfigFields()
     public static let schema = ModelSchema(
         "microsoft.graph.serviceHostedMediaConfig",
         base: MediaConfig.self,
-        fields: all
+        fields: ServiceHostedMediaConfigFields()
     )
+
     public let preFetchMedia: Field<[MediaInfo]>
 
-    public init() {
+    private init() {
         self.preFetchMedia = Field("preFetchMedia")
     }
 }
@@ -4949,14 +4803,13 @@ public typealias ServicePlanInfo = Model<ServicePlanInfoFields>
 
 /// The properties of a `ServicePlanInfo`, inherited ones included.
 public struct ServicePlanInfoFields: FieldSet {
-    public static let all = ServicePlanInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.servicePlanInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.servicePlanInfo", fields: ServicePlanInfoFields())
     public let appliesTo: Field<String>
     public let provisioningStatus: Field<String>
     public let servicePlanId: Field<String>
     public let servicePlanName: Field<String>
 
-    public init() {
+    private init() {
         self.appliesTo = Field("appliesTo")
         self.provisioningStatus = Field("provisioningStatus")
         self.servicePlanId = Field("servicePlanId")
@@ -4972,13 +4825,11 @@ public typealias ServicePrincipal = Model<ServicePrincipalFields>
 
 /// The properties of a `ServicePrincipal`, inherited ones included.
 public struct ServicePrincipalFields: FieldSet {
-    public static let all = ServicePrincipalFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipal",
         base: DirectoryObject.self,
         derived: [AgentIdentity.self, AgentIdentityBlueprintPrincipal.self],
-        fields: all
+        fields: ServicePrincipalFields()
     )
 
     public let id: Field<String>
@@ -5077,7 +4928,7 @@ public struct ServicePrincipalFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.accountEnabled = Field("accountEnabled")
@@ -5145,13 +4996,17 @@ public typealias ServicePrincipalIdentity = Model<ServicePrincipalIdentityFields
 
 /// The properties of a `ServicePrincipalIdentity`, inherited ones included.
 public struct ServicePrincipalIdentityFields: FieldSet {
-    public static let all = ServicePrincipalIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.servicePrincipalIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.servicePrincipalIdentity",
+        base: Identity.self,
+        fields: ServicePrincipalIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let appId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.appId = Field("appId")
@@ -5166,15 +5021,18 @@ public typealias ServicePrincipalLockConfiguration = Model<ServicePrincipalLockC
 
 /// The properties of a `ServicePrincipalLockConfiguration`, inherited ones included.
 public struct ServicePrincipalLockConfigurationFields: FieldSet {
-    public static let all = ServicePrincipalLockConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.servicePrincipalLockConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.servicePrincipalLockConfiguration",
+        fields: ServicePrincipalLockConfigurationFields()
+    )
+
     public let allProperties: Field<Bool>
     public let credentialsWithUsageSign: Field<Bool>
     public let credentialsWithUsageVerify: Field<Bool>
     public let isEnabled: Field<Bool>
     public let tokenEncryptionKeyId: Field<Bool>
 
-    public init() {
+    private init() {
         self.allProperties = Field("allProperties")
         self.credentialsWithUsageSign = Field("credentialsWithUsageSign")
         self.credentialsWithUsageVerify = Field("credentialsWithUsageVerify")
@@ -5496,12 +5354,12 @@ public typealias ServicePrincipalRiskDetection = Model<ServicePrincipalRiskDetec
 
 /// The properties of a `ServicePrincipalRiskDetection`, inherited ones included.
 public struct ServicePrincipalRiskDetectionFields: FieldSet {
-    public static let all = ServicePrincipalRiskDetectionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipalRiskDetection",
         base: Entity.self,
-        fields: all
+        fields: ServicePrincipalRiskDetectionFields()
     )
+
     public let id: Field<String>
     public let activity: Field<ActivityType>
     public let activityDateTime: Field<Date>
@@ -5524,7 +5382,7 @@ public struct ServicePrincipalRiskDetectionFields: FieldSet {
     public let source: Field<String>
     public let tokenIssuerType: Field<TokenIssuerType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activity = Field("activity")
         self.activityDateTime = Field("activityDateTime")
@@ -5577,17 +5435,15 @@ public typealias ServicePrincipalSignIn = Model<ServicePrincipalSignInFields>
 
 /// The properties of a `ServicePrincipalSignIn`, inherited ones included.
 public struct ServicePrincipalSignInFields: FieldSet {
-    public static let all = ServicePrincipalSignInFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipalSignIn",
         base: SignInIdentity.self,
-        fields: all
+        fields: ServicePrincipalSignInFields()
     )
 
     public let servicePrincipalId: Field<String>
 
-    public init() {
+    private init() {
         self.servicePrincipalId = Field("servicePrincipalId")
     }
 }
@@ -5600,18 +5456,16 @@ public typealias ServiceProviderConstraints = Model<ServiceProviderConstraintsFi
 
 /// The properties of a `ServiceProviderConstraints`, inherited ones included.
 public struct ServiceProviderConstraintsFields: FieldSet {
-    public static let all = ServiceProviderConstraintsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceProviderConstraints",
         base: Entity.self,
         derived: [DelegatedAdminServiceProviderConstraints.self],
-        fields: all
+        fields: ServiceProviderConstraintsFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -5646,19 +5500,17 @@ public typealias ServiceProvisioningError = Model<ServiceProvisioningErrorFields
 
 /// The properties of a `ServiceProvisioningError`, inherited ones included.
 public struct ServiceProvisioningErrorFields: FieldSet {
-    public static let all = ServiceProvisioningErrorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceProvisioningError",
         derived: [ServiceProvisioningXmlError.self],
-        fields: all
+        fields: ServiceProvisioningErrorFields()
     )
 
     public let createdDateTime: Field<Date>
     public let isResolved: Field<Bool>
     public let serviceInstance: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.isResolved = Field("isResolved")
         self.serviceInstance = Field("serviceInstance")
@@ -5673,12 +5525,10 @@ public typealias ServiceProvisioningXmlError = Model<ServiceProvisioningXmlError
 
 /// The properties of a `ServiceProvisioningXmlError`, inherited ones included.
 public struct ServiceProvisioningXmlErrorFields: FieldSet {
-    public static let all = ServiceProvisioningXmlErrorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceProvisioningXmlError",
         base: ServiceProvisioningError.self,
-        fields: all
+        fields: ServiceProvisioningXmlErrorFields()
     )
 
     public let createdDateTime: Field<Date>
@@ -5686,7 +5536,7 @@ public struct ServiceProvisioningXmlErrorFields: FieldSet {
     public let serviceInstance: Field<String>
     public let errorDetail: Field<String>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.isResolved = Field("isResolved")
         self.serviceInstance = Field("serviceInstance")
@@ -5702,8 +5552,7 @@ public typealias ServiceStatus = Model<ServiceStatusFields>
 
 /// The properties of a `ServiceStatus`, inherited ones included.
 public struct ServiceStatusFields: FieldSet {
-    public static let all = ServiceStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.serviceStatus", fields: ServiceStatusFields())
     public let backupServiceConsumer: Field<BackupServiceConsumer>
     public let disableReason: Field<DisableReason>
     public let gracePeriodDateTime: Field<Date>
@@ -5712,7 +5561,7 @@ public struct ServiceStatusFields: FieldSet {
     public let restoreAllowedTillDateTime: Field<Date>
     public let status: Field<BackupServiceStatus>
 
-    public init() {
+    private init() {
         self.backupServiceConsumer = Field("backupServiceConsumer")
         self.disableReason = Field("disableReason")
         self.gracePeriodDateTime = Field("gracePeriodDateTime")
@@ -5731,12 +5580,10 @@ public typealias ServiceStorageQuotaBreakdown = Model<ServiceStorageQuotaBreakdo
 
 /// The properties of a `ServiceStorageQuotaBreakdown`, inherited ones included.
 public struct ServiceStorageQuotaBreakdownFields: FieldSet {
-    public static let all = ServiceStorageQuotaBreakdownFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceStorageQuotaBreakdown",
         base: StorageQuotaBreakdown.self,
-        fields: all
+        fields: ServiceStorageQuotaBreakdownFields()
     )
 
     public let id: Field<String>
@@ -5744,7 +5591,7 @@ public struct ServiceStorageQuotaBreakdownFields: FieldSet {
     public let manageWebUrl: Field<String>
     public let used: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.manageWebUrl = Field("manageWebUrl")
@@ -5798,12 +5645,10 @@ public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
 
 /// The properties of a `ServiceUpdateMessage`, inherited ones included.
 public struct ServiceUpdateMessageFields: FieldSet {
-    public static let all = ServiceUpdateMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.serviceUpdateMessage",
         base: ServiceAnnouncementBase.self,
-        fields: all
+        fields: ServiceUpdateMessageFields()
     )
 
     public let id: Field<String>
@@ -5825,7 +5670,7 @@ public struct ServiceUpdateMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("attachments")`).
     public let attachments: Field<[ServiceAnnouncementAttachment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.details = Field("details")
         self.endDateTime = Field("endDateTime")
@@ -5949,13 +5794,16 @@ public typealias ServiceUpdateMessageViewpoint = Model<ServiceUpdateMessageViewp
 
 /// The properties of a `ServiceUpdateMessageViewpoint`, inherited ones included.
 public struct ServiceUpdateMessageViewpointFields: FieldSet {
-    public static let all = ServiceUpdateMessageViewpointFields()
-    public static let schema = ModelSchema("microsoft.graph.serviceUpdateMessageViewpoint", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceUpdateMessageViewpoint",
+        fields: ServiceUpdateMessageViewpointFields()
+    )
+
     public let isArchived: Field<Bool>
     public let isFavorited: Field<Bool>
     public let isRead: Field<Bool>
 
-    public init() {
+    private init() {
         self.isArchived = Field("isArchived")
         self.isFavorited = Field("isFavorited")
         self.isRead = Field("isRead")
@@ -5988,13 +5836,12 @@ public typealias SettingSource = Model<SettingSourceFields>
 
 /// The properties of a `SettingSource`, inherited ones included.
 public struct SettingSourceFields: FieldSet {
-    public static let all = SettingSourceFields()
-    public static let schema = ModelSchema("microsoft.graph.settingSource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.settingSource", fields: SettingSourceFields())
     public let displayName: Field<String>
     public let id: Field<String>
     public let sourceType: Field<SettingSourceType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.sourceType = Field("sourceType")
@@ -6023,8 +5870,12 @@ public typealias SettingStateDeviceSummary = Model<SettingStateDeviceSummaryFiel
 
 /// The properties of a `SettingStateDeviceSummary`, inherited ones included.
 public struct SettingStateDeviceSummaryFields: FieldSet {
-    public static let all = SettingStateDeviceSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.settingStateDeviceSummary", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.settingStateDeviceSummary",
+        base: Entity.self,
+        fields: SettingStateDeviceSummaryFields()
+    )
+
     public let id: Field<String>
     public let compliantDeviceCount: Field<Int32>
     public let conflictDeviceCount: Field<Int32>
@@ -6036,7 +5887,7 @@ public struct SettingStateDeviceSummaryFields: FieldSet {
     public let settingName: Field<String>
     public let unknownDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.compliantDeviceCount = Field("compliantDeviceCount")
         self.conflictDeviceCount = Field("conflictDeviceCount")
@@ -6078,14 +5929,13 @@ public typealias SettingTemplateValue = Model<SettingTemplateValueFields>
 
 /// The properties of a `SettingTemplateValue`, inherited ones included.
 public struct SettingTemplateValueFields: FieldSet {
-    public static let all = SettingTemplateValueFields()
-    public static let schema = ModelSchema("microsoft.graph.settingTemplateValue", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.settingTemplateValue", fields: SettingTemplateValueFields())
     public let defaultValue: Field<String>
     public let description: Field<String>
     public let name: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.defaultValue = Field("defaultValue")
         self.description = Field("description")
         self.name = Field("name")
@@ -6101,12 +5951,11 @@ public typealias SettingValue = Model<SettingValueFields>
 
 /// The properties of a `SettingValue`, inherited ones included.
 public struct SettingValueFields: FieldSet {
-    public static let all = SettingValueFields()
-    public static let schema = ModelSchema("microsoft.graph.settingValue", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.settingValue", fields: SettingValueFields())
     public let name: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.value = Field("value")
     }
@@ -6120,11 +5969,10 @@ public typealias ShareAction = Model<ShareActionFields>
 
 /// The properties of a `ShareAction`, inherited ones included.
 public struct ShareActionFields: FieldSet {
-    public static let all = ShareActionFields()
-    public static let schema = ModelSchema("microsoft.graph.shareAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.shareAction", fields: ShareActionFields())
     public let recipients: Field<[IdentitySet]>
 
-    public init() {
+    private init() {
         self.recipients = Field("recipients")
     }
 }
@@ -6137,12 +5985,10 @@ public typealias SharePointBrowseSession = Model<SharePointBrowseSessionFields>
 
 /// The properties of a `SharePointBrowseSession`, inherited ones included.
 public struct SharePointBrowseSessionFields: FieldSet {
-    public static let all = SharePointBrowseSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointBrowseSession",
         base: BrowseSessionBase.self,
-        fields: all
+        fields: SharePointBrowseSessionFields()
     )
 
     public let id: Field<String>
@@ -6155,7 +6001,7 @@ public struct SharePointBrowseSessionFields: FieldSet {
     public let status: Field<BrowseSessionStatus>
     public let siteId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backupSizeInBytes = Field("backupSizeInBytes")
         self.createdDateTime = Field("createdDateTime")
@@ -6229,8 +6075,12 @@ public typealias SharePointGroup = Model<SharePointGroupFields>
 
 /// The properties of a `SharePointGroup`, inherited ones included.
 public struct SharePointGroupFields: FieldSet {
-    public static let all = SharePointGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointGroup",
+        base: Entity.self,
+        fields: SharePointGroupFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let principalId: Field<String>
@@ -6239,7 +6089,7 @@ public struct SharePointGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("members")`).
     public let members: Field<[SharePointGroupMember]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.principalId = Field("principalId")
@@ -6256,14 +6106,18 @@ public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
 
 /// The properties of a `SharePointGroupIdentity`, inherited ones included.
 public struct SharePointGroupIdentityFields: FieldSet {
-    public static let all = SharePointGroupIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointGroupIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointGroupIdentity",
+        base: Identity.self,
+        fields: SharePointGroupIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let principalId: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.principalId = Field("principalId")
@@ -6279,12 +6133,16 @@ public typealias SharePointGroupMember = Model<SharePointGroupMemberFields>
 
 /// The properties of a `SharePointGroupMember`, inherited ones included.
 public struct SharePointGroupMemberFields: FieldSet {
-    public static let all = SharePointGroupMemberFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointGroupMember", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointGroupMember",
+        base: Entity.self,
+        fields: SharePointGroupMemberFields()
+    )
+
     public let id: Field<String>
     public let identity: Field<SharePointIdentitySet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.identity = Field("identity")
     }
@@ -6341,13 +6199,17 @@ public typealias SharePointIdentity = Model<SharePointIdentityFields>
 
 /// The properties of a `SharePointIdentity`, inherited ones included.
 public struct SharePointIdentityFields: FieldSet {
-    public static let all = SharePointIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointIdentity",
+        base: Identity.self,
+        fields: SharePointIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let loginName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.loginName = Field("loginName")
@@ -6362,8 +6224,12 @@ public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
 
 /// The properties of a `SharePointIdentitySet`, inherited ones included.
 public struct SharePointIdentitySetFields: FieldSet {
-    public static let all = SharePointIdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointIdentitySet", base: IdentitySet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointIdentitySet",
+        base: IdentitySet.self,
+        fields: SharePointIdentitySetFields()
+    )
+
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
@@ -6372,7 +6238,7 @@ public struct SharePointIdentitySetFields: FieldSet {
     public let siteGroup: Field<SharePointIdentity>
     public let siteUser: Field<SharePointIdentity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -6391,13 +6257,16 @@ public typealias SharePointMigrationContainerInfo = Model<SharePointMigrationCon
 
 /// The properties of a `SharePointMigrationContainerInfo`, inherited ones included.
 public struct SharePointMigrationContainerInfoFields: FieldSet {
-    public static let all = SharePointMigrationContainerInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointMigrationContainerInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointMigrationContainerInfo",
+        fields: SharePointMigrationContainerInfoFields()
+    )
+
     public let dataContainerUri: Field<String>
     public let encryptionKey: Field<String>
     public let metadataContainerUri: Field<String>
 
-    public init() {
+    private init() {
         self.dataContainerUri = Field("dataContainerUri")
         self.encryptionKey = Field("encryptionKey")
         self.metadataContainerUri = Field("metadataContainerUri")
@@ -6412,8 +6281,6 @@ public typealias SharePointMigrationEvent = Model<SharePointMigrationEventFields
 
 /// The properties of a `SharePointMigrationEvent`, inherited ones included.
 public struct SharePointMigrationEventFields: FieldSet {
-    public static let all = SharePointMigrationEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationEvent",
         base: Entity.self,
@@ -6427,7 +6294,7 @@ public struct SharePointMigrationEventFields: FieldSet {
             SharePointMigrationJobQueuedEvent.self,
             SharePointMigrationJobStartEvent.self,
         ],
-        fields: all
+        fields: SharePointMigrationEventFields()
     )
 
     public let id: Field<String>
@@ -6435,7 +6302,7 @@ public struct SharePointMigrationEventFields: FieldSet {
     public let eventDateTime: Field<Date>
     public let jobId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6474,12 +6341,10 @@ public typealias SharePointMigrationFinishManifestFileUploadEvent =
 
 /// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
 public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
-    public static let all = SharePointMigrationFinishManifestFileUploadEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationFinishManifestFileUploadEventFields()
     )
 
     public let id: Field<String>
@@ -6488,7 +6353,7 @@ public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
     public let jobId: Field<String>
     public let manifestFileName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6525,15 +6390,19 @@ public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
 
 /// The properties of a `SharePointMigrationJob`, inherited ones included.
 public struct SharePointMigrationJobFields: FieldSet {
-    public static let all = SharePointMigrationJobFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointMigrationJob", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointMigrationJob",
+        base: Entity.self,
+        fields: SharePointMigrationJobFields()
+    )
+
     public let id: Field<String>
     public let containerInfo: Field<SharePointMigrationContainerInfo>
 
     /// Present when the request expanded it (`expand("progressEvents")`).
     public let progressEvents: Field<[SharePointMigrationEvent]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.containerInfo = Field("containerInfo")
         self.progressEvents = Field("progressEvents")
@@ -6549,12 +6418,10 @@ public typealias SharePointMigrationJobCancelledEvent = Model<SharePointMigratio
 
 /// The properties of a `SharePointMigrationJobCancelledEvent`, inherited ones included.
 public struct SharePointMigrationJobCancelledEventFields: FieldSet {
-    public static let all = SharePointMigrationJobCancelledEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobCancelledEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobCancelledEventFields()
     )
 
     public let id: Field<String>
@@ -6564,7 +6431,7 @@ public struct SharePointMigrationJobCancelledEventFields: FieldSet {
     public let isCancelledByUser: Field<Bool>
     public let totalRetryCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6602,12 +6469,10 @@ public typealias SharePointMigrationJobDeletedEvent = Model<SharePointMigrationJ
 
 /// The properties of a `SharePointMigrationJobDeletedEvent`, inherited ones included.
 public struct SharePointMigrationJobDeletedEventFields: FieldSet {
-    public static let all = SharePointMigrationJobDeletedEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobDeletedEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobDeletedEventFields()
     )
 
     public let id: Field<String>
@@ -6615,7 +6480,7 @@ public struct SharePointMigrationJobDeletedEventFields: FieldSet {
     public let eventDateTime: Field<Date>
     public let jobId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6651,12 +6516,10 @@ public typealias SharePointMigrationJobErrorEvent = Model<SharePointMigrationJob
 
 /// The properties of a `SharePointMigrationJobErrorEvent`, inherited ones included.
 public struct SharePointMigrationJobErrorEventFields: FieldSet {
-    public static let all = SharePointMigrationJobErrorEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobErrorEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobErrorEventFields()
     )
 
     public let id: Field<String>
@@ -6670,7 +6533,7 @@ public struct SharePointMigrationJobErrorEventFields: FieldSet {
     public let objectUrl: Field<String>
     public let totalRetryCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6733,12 +6596,10 @@ public typealias SharePointMigrationJobPostponedEvent = Model<SharePointMigratio
 
 /// The properties of a `SharePointMigrationJobPostponedEvent`, inherited ones included.
 public struct SharePointMigrationJobPostponedEventFields: FieldSet {
-    public static let all = SharePointMigrationJobPostponedEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobPostponedEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobPostponedEventFields()
     )
 
     public let id: Field<String>
@@ -6750,7 +6611,7 @@ public struct SharePointMigrationJobPostponedEventFields: FieldSet {
     public let reason: Field<String>
     public let totalRetryCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6790,12 +6651,10 @@ public typealias SharePointMigrationJobProgressEvent = Model<SharePointMigration
 
 /// The properties of a `SharePointMigrationJobProgressEvent`, inherited ones included.
 public struct SharePointMigrationJobProgressEventFields: FieldSet {
-    public static let all = SharePointMigrationJobProgressEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobProgressEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobProgressEventFields()
     )
 
     public let id: Field<String>
@@ -6820,7 +6679,7 @@ public struct SharePointMigrationJobProgressEventFields: FieldSet {
     public let totalWarnings: Field<Int64>
     public let waitTimeOnSqlThrottlingMs: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6873,12 +6732,10 @@ public typealias SharePointMigrationJobQueuedEvent = Model<SharePointMigrationJo
 
 /// The properties of a `SharePointMigrationJobQueuedEvent`, inherited ones included.
 public struct SharePointMigrationJobQueuedEventFields: FieldSet {
-    public static let all = SharePointMigrationJobQueuedEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobQueuedEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobQueuedEventFields()
     )
 
     public let id: Field<String>
@@ -6886,7 +6743,7 @@ public struct SharePointMigrationJobQueuedEventFields: FieldSet {
     public let eventDateTime: Field<Date>
     public let jobId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -6948,12 +6805,10 @@ public typealias SharePointMigrationJobStartEvent = Model<SharePointMigrationJob
 
 /// The properties of a `SharePointMigrationJobStartEvent`, inherited ones included.
 public struct SharePointMigrationJobStartEventFields: FieldSet {
-    public static let all = SharePointMigrationJobStartEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobStartEvent",
         base: SharePointMigrationEvent.self,
-        fields: all
+        fields: SharePointMigrationJobStartEventFields()
     )
 
     public let id: Field<String>
@@ -6963,7 +6818,7 @@ public struct SharePointMigrationJobStartEventFields: FieldSet {
     public let isRestarted: Field<Bool>
     public let totalRetryCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -7042,11 +6897,14 @@ public typealias SharePointOneDriveOptions = Model<SharePointOneDriveOptionsFiel
 
 /// The properties of a `SharePointOneDriveOptions`, inherited ones included.
 public struct SharePointOneDriveOptionsFields: FieldSet {
-    public static let all = SharePointOneDriveOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointOneDriveOptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointOneDriveOptions",
+        fields: SharePointOneDriveOptionsFields()
+    )
+
     public let includeContent: Field<SearchContent>
 
-    public init() {
+    private init() {
         self.includeContent = Field("includeContent")
     }
 }
@@ -7059,12 +6917,10 @@ public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFi
 
 /// The properties of a `SharePointProtectionPolicy`, inherited ones included.
 public struct SharePointProtectionPolicyFields: FieldSet {
-    public static let all = SharePointProtectionPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: all
+        fields: SharePointProtectionPolicyFields()
     )
 
     public let id: Field<String>
@@ -7087,7 +6943,7 @@ public struct SharePointProtectionPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
     public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7175,12 +7031,10 @@ public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields
 
 /// The properties of a `SharePointRestoreSession`, inherited ones included.
 public struct SharePointRestoreSessionFields: FieldSet {
-    public static let all = SharePointRestoreSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointRestoreSession",
         base: RestoreSessionBase.self,
-        fields: all
+        fields: SharePointRestoreSessionFields()
     )
 
     public let id: Field<String>
@@ -7203,7 +7057,7 @@ public struct SharePointRestoreSessionFields: FieldSet {
     /// Present when the request expanded it (`expand("siteRestoreArtifactsBulkAdditionRequests")`).
     public let siteRestoreArtifactsBulkAdditionRequests: Field<[SiteRestoreArtifactsBulkAdditionRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdBy = Field("createdBy")
@@ -7283,14 +7137,13 @@ public typealias Shared = Model<SharedFields>
 
 /// The properties of a `Shared`, inherited ones included.
 public struct SharedFields: FieldSet {
-    public static let all = SharedFields()
-    public static let schema = ModelSchema("microsoft.graph.shared", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.shared", fields: SharedFields())
     public let owner: Field<IdentitySet>
     public let scope: Field<String>
     public let sharedBy: Field<IdentitySet>
     public let sharedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.owner = Field("owner")
         self.scope = Field("scope")
         self.sharedBy = Field("sharedBy")
@@ -7306,8 +7159,12 @@ public typealias SharedDriveItem = Model<SharedDriveItemFields>
 
 /// The properties of a `SharedDriveItem`, inherited ones included.
 public struct SharedDriveItemFields: FieldSet {
-    public static let all = SharedDriveItemFields()
-    public static let schema = ModelSchema("microsoft.graph.sharedDriveItem", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharedDriveItem",
+        base: BaseItem.self,
+        fields: SharedDriveItemFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -7348,7 +7205,7 @@ public struct SharedDriveItemFields: FieldSet {
     /// Present when the request expanded it (`expand("site")`).
     public let site: Field<Site>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7436,8 +7293,12 @@ public typealias SharedInsight = Model<SharedInsightFields>
 
 /// The properties of a `SharedInsight`, inherited ones included.
 public struct SharedInsightFields: FieldSet {
-    public static let all = SharedInsightFields()
-    public static let schema = ModelSchema("microsoft.graph.sharedInsight", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharedInsight",
+        base: Entity.self,
+        fields: SharedInsightFields()
+    )
+
     public let id: Field<String>
     public let lastShared: Field<SharingDetail>
 
@@ -7455,7 +7316,7 @@ public struct SharedInsightFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<Entity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastShared = Field("lastShared")
         self.resourceReference = Field("resourceReference")
@@ -7522,14 +7383,17 @@ public typealias SharedPCAccountManagerPolicy = Model<SharedPCAccountManagerPoli
 
 /// The properties of a `SharedPCAccountManagerPolicy`, inherited ones included.
 public struct SharedPCAccountManagerPolicyFields: FieldSet {
-    public static let all = SharedPCAccountManagerPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.sharedPCAccountManagerPolicy", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharedPCAccountManagerPolicy",
+        fields: SharedPCAccountManagerPolicyFields()
+    )
+
     public let accountDeletionPolicy: Field<SharedPCAccountDeletionPolicyType>
     public let cacheAccountsAboveDiskFreePercentage: Field<Int32>
     public let inactiveThresholdDays: Field<Int32>
     public let removeAccountsBelowDiskFreePercentage: Field<Int32>
 
-    public init() {
+    private init() {
         self.accountDeletionPolicy = Field("accountDeletionPolicy")
         self.cacheAccountsAboveDiskFreePercentage = Field("cacheAccountsAboveDiskFreePercentage")
         self.inactiveThresholdDays = Field("inactiveThresholdDays")
@@ -7561,12 +7425,10 @@ public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
 
 /// The properties of a `SharedPCConfiguration`, inherited ones included.
 public struct SharedPCConfigurationFields: FieldSet {
-    public static let all = SharedPCConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharedPCConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: SharedPCConfigurationFields()
     )
 
     public let id: Field<String>
@@ -7607,7 +7469,7 @@ public struct SharedPCConfigurationFields: FieldSet {
     public let kioskAppUserModelId: Field<String>
     public let maintenanceStartTime: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7727,12 +7589,12 @@ public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFiel
 
 /// The properties of a `SharedWithChannelTeamInfo`, inherited ones included.
 public struct SharedWithChannelTeamInfoFields: FieldSet {
-    public static let all = SharedWithChannelTeamInfoFields()
     public static let schema = ModelSchema(
         "microsoft.graph.sharedWithChannelTeamInfo",
         base: TeamInfo.self,
-        fields: all
+        fields: SharedWithChannelTeamInfoFields()
     )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let tenantId: Field<String>
@@ -7745,7 +7607,7 @@ public struct SharedWithChannelTeamInfoFields: FieldSet {
     /// Present when the request expanded it (`expand("allowedMembers")`).
     public let allowedMembers: Field<[ConversationMember]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -7794,14 +7656,13 @@ public typealias Sharepoint = Model<SharepointFields>
 
 /// The properties of a `Sharepoint`, inherited ones included.
 public struct SharepointFields: FieldSet {
-    public static let all = SharepointFields()
-    public static let schema = ModelSchema("microsoft.graph.sharepoint", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sharepoint", base: Entity.self, fields: SharepointFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("settings")`).
     public let settings: Field<SharepointSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.settings = Field("settings")
     }
@@ -7815,8 +7676,7 @@ public typealias SharepointIds = Model<SharepointIdsFields>
 
 /// The properties of a `SharepointIds`, inherited ones included.
 public struct SharepointIdsFields: FieldSet {
-    public static let all = SharepointIdsFields()
-    public static let schema = ModelSchema("microsoft.graph.sharepointIds", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sharepointIds", fields: SharepointIdsFields())
     public let listId: Field<String>
     public let listItemId: Field<String>
     public let listItemUniqueId: Field<String>
@@ -7825,7 +7685,7 @@ public struct SharepointIdsFields: FieldSet {
     public let tenantId: Field<String>
     public let webId: Field<String>
 
-    public init() {
+    private init() {
         self.listId = Field("listId")
         self.listItemId = Field("listItemId")
         self.listItemUniqueId = Field("listItemUniqueId")
@@ -7867,8 +7727,12 @@ public typealias SharepointSettings = Model<SharepointSettingsFields>
 
 /// The properties of a `SharepointSettings`, inherited ones included.
 public struct SharepointSettingsFields: FieldSet {
-    public static let all = SharepointSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.sharepointSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharepointSettings",
+        base: Entity.self,
+        fields: SharepointSettingsFields()
+    )
+
     public let id: Field<String>
     public let allowedDomainGuidsForSyncApp: Field<[String]>
     public let availableManagedPathsForSiteCreation: Field<[String]>
@@ -7900,7 +7764,7 @@ public struct SharepointSettingsFields: FieldSet {
     public let siteCreationDefaultStorageLimitInMB: Field<Int32>
     public let tenantDefaultTimezone: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedDomainGuidsForSyncApp = Field("allowedDomainGuidsForSyncApp")
         self.availableManagedPathsForSiteCreation = Field("availableManagedPathsForSiteCreation")
@@ -7985,8 +7849,7 @@ public typealias SharingDetail = Model<SharingDetailFields>
 
 /// The properties of a `SharingDetail`, inherited ones included.
 public struct SharingDetailFields: FieldSet {
-    public static let all = SharingDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.sharingDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sharingDetail", fields: SharingDetailFields())
     public let sharedBy: Field<InsightIdentity>
     public let sharedDateTime: Field<Date>
 
@@ -7996,7 +7859,7 @@ public struct SharingDetailFields: FieldSet {
     public let sharingSubject: Field<String>
     public let sharingType: Field<String>
 
-    public init() {
+    private init() {
         self.sharedBy = Field("sharedBy")
         self.sharedDateTime = Field("sharedDateTime")
         self.sharingReference = Field("sharingReference")
@@ -8031,14 +7894,13 @@ public typealias SharingInvitation = Model<SharingInvitationFields>
 
 /// The properties of a `SharingInvitation`, inherited ones included.
 public struct SharingInvitationFields: FieldSet {
-    public static let all = SharingInvitationFields()
-    public static let schema = ModelSchema("microsoft.graph.sharingInvitation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sharingInvitation", fields: SharingInvitationFields())
     public let email: Field<String>
     public let invitedBy: Field<IdentitySet>
     public let redeemedBy: Field<String>
     public let signInRequired: Field<Bool>
 
-    public init() {
+    private init() {
         self.email = Field("email")
         self.invitedBy = Field("invitedBy")
         self.redeemedBy = Field("redeemedBy")
@@ -8054,8 +7916,7 @@ public typealias SharingLink = Model<SharingLinkFields>
 
 /// The properties of a `SharingLink`, inherited ones included.
 public struct SharingLinkFields: FieldSet {
-    public static let all = SharingLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.sharingLink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sharingLink", fields: SharingLinkFields())
     public let application: Field<Identity>
     public let preventsDownload: Field<Bool>
     public let scope: Field<String>
@@ -8063,7 +7924,7 @@ public struct SharingLinkFields: FieldSet {
     public let webHtml: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.preventsDownload = Field("preventsDownload")
         self.scope = Field("scope")
@@ -8081,8 +7942,11 @@ public typealias Shift = Model<ShiftFields>
 
 /// The properties of a `Shift`, inherited ones included.
 public struct ShiftFields: FieldSet {
-    public static let all = ShiftFields()
-    public static let schema = ModelSchema("microsoft.graph.shift", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.shift",
+        base: ChangeTrackedEntity.self,
+        fields: ShiftFields()
+    )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -8101,7 +7965,7 @@ public struct ShiftFields: FieldSet {
     public let sharedShift: Field<ShiftItem>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8123,8 +7987,7 @@ public typealias ShiftActivity = Model<ShiftActivityFields>
 
 /// The properties of a `ShiftActivity`, inherited ones included.
 public struct ShiftActivityFields: FieldSet {
-    public static let all = ShiftActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.shiftActivity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.shiftActivity", fields: ShiftActivityFields())
     public let code: Field<String>
     public let displayName: Field<String>
     public let endDateTime: Field<Date>
@@ -8132,7 +7995,7 @@ public struct ShiftActivityFields: FieldSet {
     public let startDateTime: Field<Date>
     public let theme: Field<ScheduleEntityTheme>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.displayName = Field("displayName")
         self.endDateTime = Field("endDateTime")
@@ -8150,13 +8013,12 @@ public typealias ShiftAvailability = Model<ShiftAvailabilityFields>
 
 /// The properties of a `ShiftAvailability`, inherited ones included.
 public struct ShiftAvailabilityFields: FieldSet {
-    public static let all = ShiftAvailabilityFields()
-    public static let schema = ModelSchema("microsoft.graph.shiftAvailability", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.shiftAvailability", fields: ShiftAvailabilityFields())
     public let recurrence: Field<PatternedRecurrence>
     public let timeSlots: Field<[TimeRange]>
     public let timeZone: Field<String>
 
-    public init() {
+    private init() {
         self.recurrence = Field("recurrence")
         self.timeSlots = Field("timeSlots")
         self.timeZone = Field("timeZone")
@@ -8171,13 +8033,11 @@ public typealias ShiftItem = Model<ShiftItemFields>
 
 /// The properties of a `ShiftItem`, inherited ones included.
 public struct ShiftItemFields: FieldSet {
-    public static let all = ShiftItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.shiftItem",
         base: ScheduleEntity.self,
         derived: [OpenShiftItem.self],
-        fields: all
+        fields: ShiftItemFields()
     )
 
     public let endDateTime: Field<Date>
@@ -8187,7 +8047,7 @@ public struct ShiftItemFields: FieldSet {
     public let displayName: Field<String>
     public let notes: Field<String>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
         self.theme = Field("theme")
@@ -8205,12 +8065,12 @@ public typealias ShiftPreferences = Model<ShiftPreferencesFields>
 
 /// The properties of a `ShiftPreferences`, inherited ones included.
 public struct ShiftPreferencesFields: FieldSet {
-    public static let all = ShiftPreferencesFields()
     public static let schema = ModelSchema(
         "microsoft.graph.shiftPreferences",
         base: ChangeTrackedEntity.self,
-        fields: all
+        fields: ShiftPreferencesFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -8225,7 +8085,7 @@ public struct ShiftPreferencesFields: FieldSet {
 
     public let availability: Field<[ShiftAvailability]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8297,8 +8157,7 @@ public typealias SignIn = Model<SignInFields>
 
 /// The properties of a `SignIn`, inherited ones included.
 public struct SignInFields: FieldSet {
-    public static let all = SignInFields()
-    public static let schema = ModelSchema("microsoft.graph.signIn", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.signIn", base: Entity.self, fields: SignInFields())
     public let id: Field<String>
     public let appDisplayName: Field<String>
     public let appId: Field<String>
@@ -8330,7 +8189,7 @@ public struct SignInFields: FieldSet {
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appDisplayName = Field("appDisplayName")
         self.appId = Field("appId")
@@ -8372,8 +8231,7 @@ public typealias SignInActivity = Model<SignInActivityFields>
 
 /// The properties of a `SignInActivity`, inherited ones included.
 public struct SignInActivityFields: FieldSet {
-    public static let all = SignInActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.signInActivity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.signInActivity", fields: SignInActivityFields())
     public let lastNonInteractiveSignInDateTime: Field<Date>
     public let lastNonInteractiveSignInRequestId: Field<String>
     public let lastSignInDateTime: Field<Date>
@@ -8381,7 +8239,7 @@ public struct SignInActivityFields: FieldSet {
     public let lastSuccessfulSignInDateTime: Field<Date>
     public let lastSuccessfulSignInRequestId: Field<String>
 
-    public init() {
+    private init() {
         self.lastNonInteractiveSignInDateTime = Field("lastNonInteractiveSignInDateTime")
         self.lastNonInteractiveSignInRequestId = Field("lastNonInteractiveSignInRequestId")
         self.lastSignInDateTime = Field("lastSignInDateTime")
@@ -8399,8 +8257,7 @@ public typealias SignInConditions = Model<SignInConditionsFields>
 
 /// The properties of a `SignInConditions`, inherited ones included.
 public struct SignInConditionsFields: FieldSet {
-    public static let all = SignInConditionsFields()
-    public static let schema = ModelSchema("microsoft.graph.signInConditions", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.signInConditions", fields: SignInConditionsFields())
     public let authenticationFlow: Field<AuthenticationFlow>
     public let clientAppType: Field<ConditionalAccessClientApp>
     public let country: Field<String>
@@ -8412,7 +8269,7 @@ public struct SignInConditionsFields: FieldSet {
     public let signInRiskLevel: Field<RiskLevel>
     public let userRiskLevel: Field<RiskLevel>
 
-    public init() {
+    private init() {
         self.authenticationFlow = Field("authenticationFlow")
         self.clientAppType = Field("clientAppType")
         self.country = Field("country")
@@ -8436,15 +8293,13 @@ public typealias SignInContext = Model<SignInContextFields>
 
 /// The properties of a `SignInContext`, inherited ones included.
 public struct SignInContextFields: FieldSet {
-    public static let all = SignInContextFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.signInContext",
         derived: [ApplicationContext.self, AuthContext.self, UserActionContext.self],
-        fields: all
+        fields: SignInContextFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8492,12 +8347,10 @@ public typealias SignInFrequencySessionControl = Model<SignInFrequencySessionCon
 
 /// The properties of a `SignInFrequencySessionControl`, inherited ones included.
 public struct SignInFrequencySessionControlFields: FieldSet {
-    public static let all = SignInFrequencySessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.signInFrequencySessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: all
+        fields: SignInFrequencySessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
@@ -8506,7 +8359,7 @@ public struct SignInFrequencySessionControlFields: FieldSet {
     public let type: Field<SigninFrequencyType>
     public let value: Field<Int32>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.authenticationType = Field("authenticationType")
         self.frequencyInterval = Field("frequencyInterval")
@@ -8525,15 +8378,13 @@ public typealias SignInIdentity = Model<SignInIdentityFields>
 
 /// The properties of a `SignInIdentity`, inherited ones included.
 public struct SignInIdentityFields: FieldSet {
-    public static let all = SignInIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.signInIdentity",
         derived: [ServicePrincipalSignIn.self, UserSignIn.self],
-        fields: all
+        fields: SignInIdentityFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8545,14 +8396,13 @@ public typealias SignInLocation = Model<SignInLocationFields>
 
 /// The properties of a `SignInLocation`, inherited ones included.
 public struct SignInLocationFields: FieldSet {
-    public static let all = SignInLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.signInLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.signInLocation", fields: SignInLocationFields())
     public let city: Field<String>
     public let countryOrRegion: Field<String>
     public let geoCoordinates: Field<GeoCoordinates>
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.city = Field("city")
         self.countryOrRegion = Field("countryOrRegion")
         self.geoCoordinates = Field("geoCoordinates")
@@ -8622,13 +8472,12 @@ public typealias SignInStatus = Model<SignInStatusFields>
 
 /// The properties of a `SignInStatus`, inherited ones included.
 public struct SignInStatusFields: FieldSet {
-    public static let all = SignInStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.signInStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.signInStatus", fields: SignInStatusFields())
     public let additionalDetails: Field<String>
     public let errorCode: Field<Int32>
     public let failureReason: Field<String>
 
-    public init() {
+    private init() {
         self.additionalDetails = Field("additionalDetails")
         self.errorCode = Field("errorCode")
         self.failureReason = Field("failureReason")
@@ -8673,12 +8522,15 @@ public typealias SigningCertificateUpdateStatus = Model<SigningCertificateUpdate
 
 /// The properties of a `SigningCertificateUpdateStatus`, inherited ones included.
 public struct SigningCertificateUpdateStatusFields: FieldSet {
-    public static let all = SigningCertificateUpdateStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.signingCertificateUpdateStatus", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.signingCertificateUpdateStatus",
+        fields: SigningCertificateUpdateStatusFields()
+    )
+
     public let certificateUpdateResult: Field<String>
     public let lastRunDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.certificateUpdateResult = Field("certificateUpdateResult")
         self.lastRunDateTime = Field("lastRunDateTime")
     }
@@ -8692,8 +8544,7 @@ public typealias Simulation = Model<SimulationFields>
 
 /// The properties of a `Simulation`, inherited ones included.
 public struct SimulationFields: FieldSet {
-    public static let all = SimulationFields()
-    public static let schema = ModelSchema("microsoft.graph.simulation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.simulation", base: Entity.self, fields: SimulationFields())
     public let id: Field<String>
     public let attackTechnique: Field<SimulationAttackTechnique>
     public let attackType: Field<SimulationAttackType>
@@ -8726,7 +8577,7 @@ public struct SimulationFields: FieldSet {
     /// Present when the request expanded it (`expand("payload")`).
     public let payload: Field<Payload>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attackTechnique = Field("attackTechnique")
         self.attackType = Field("attackType")
@@ -8815,8 +8666,12 @@ public typealias SimulationAutomation = Model<SimulationAutomationFields>
 
 /// The properties of a `SimulationAutomation`, inherited ones included.
 public struct SimulationAutomationFields: FieldSet {
-    public static let all = SimulationAutomationFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationAutomation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationAutomation",
+        base: Entity.self,
+        fields: SimulationAutomationFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<EmailIdentity>
     public let createdDateTime: Field<Date>
@@ -8831,7 +8686,7 @@ public struct SimulationAutomationFields: FieldSet {
     /// Present when the request expanded it (`expand("runs")`).
     public let runs: Field<[SimulationAutomationRun]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8880,15 +8735,19 @@ public typealias SimulationAutomationRun = Model<SimulationAutomationRunFields>
 
 /// The properties of a `SimulationAutomationRun`, inherited ones included.
 public struct SimulationAutomationRunFields: FieldSet {
-    public static let all = SimulationAutomationRunFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationAutomationRun", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationAutomationRun",
+        base: Entity.self,
+        fields: SimulationAutomationRunFields()
+    )
+
     public let id: Field<String>
     public let endDateTime: Field<Date>
     public let simulationId: Field<String>
     public let startDateTime: Field<Date>
     public let status: Field<SimulationAutomationRunStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.simulationId = Field("simulationId")
@@ -9009,12 +8868,11 @@ public typealias SimulationEvent = Model<SimulationEventFields>
 
 /// The properties of a `SimulationEvent`, inherited ones included.
 public struct SimulationEventFields: FieldSet {
-    public static let all = SimulationEventFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationEvent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.simulationEvent", fields: SimulationEventFields())
     public let count: Field<Int32>
     public let eventName: Field<String>
 
-    public init() {
+    private init() {
         self.count = Field("count")
         self.eventName = Field("eventName")
     }
@@ -9028,12 +8886,15 @@ public typealias SimulationEventsContent = Model<SimulationEventsContentFields>
 
 /// The properties of a `SimulationEventsContent`, inherited ones included.
 public struct SimulationEventsContentFields: FieldSet {
-    public static let all = SimulationEventsContentFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationEventsContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationEventsContent",
+        fields: SimulationEventsContentFields()
+    )
+
     public let compromisedRate: Field<Double>
     public let events: Field<[SimulationEvent]>
 
-    public init() {
+    private init() {
         self.compromisedRate = Field("compromisedRate")
         self.events = Field("events")
     }
@@ -9047,12 +8908,10 @@ public typealias SimulationNotification = Model<SimulationNotificationFields>
 
 /// The properties of a `SimulationNotification`, inherited ones included.
 public struct SimulationNotificationFields: FieldSet {
-    public static let all = SimulationNotificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.simulationNotification",
         base: BaseEndUserNotification.self,
-        fields: all
+        fields: SimulationNotificationFields()
     )
 
     public let defaultLanguage: Field<String>
@@ -9062,7 +8921,7 @@ public struct SimulationNotificationFields: FieldSet {
 
     public let targettedUserType: Field<TargettedUserType>
 
-    public init() {
+    private init() {
         self.defaultLanguage = Field("defaultLanguage")
         self.endUserNotification = Field("endUserNotification")
         self.targettedUserType = Field("targettedUserType")
@@ -9077,12 +8936,11 @@ public typealias SimulationReport = Model<SimulationReportFields>
 
 /// The properties of a `SimulationReport`, inherited ones included.
 public struct SimulationReportFields: FieldSet {
-    public static let all = SimulationReportFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationReport", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.simulationReport", fields: SimulationReportFields())
     public let overview: Field<SimulationReportOverview>
     public let simulationUsers: Field<[UserSimulationDetails]>
 
-    public init() {
+    private init() {
         self.overview = Field("overview")
         self.simulationUsers = Field("simulationUsers")
     }
@@ -9096,14 +8954,17 @@ public typealias SimulationReportOverview = Model<SimulationReportOverviewFields
 
 /// The properties of a `SimulationReportOverview`, inherited ones included.
 public struct SimulationReportOverviewFields: FieldSet {
-    public static let all = SimulationReportOverviewFields()
-    public static let schema = ModelSchema("microsoft.graph.simulationReportOverview", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationReportOverview",
+        fields: SimulationReportOverviewFields()
+    )
+
     public let recommendedActions: Field<[RecommendedAction]>
     public let resolvedTargetsCount: Field<Int32>
     public let simulationEventsContent: Field<SimulationEventsContent>
     public let trainingEventsContent: Field<TrainingEventsContent>
 
-    public init() {
+    private init() {
         self.recommendedActions = Field("recommendedActions")
         self.resolvedTargetsCount = Field("resolvedTargetsCount")
         self.simulationEventsContent = Field("simulationEventsContent")
@@ -9188,12 +9049,16 @@ public typealias SingleServicePrincipal = Model<SingleServicePrincipalFields>
 
 /// The properties of a `SingleServicePrincipal`, inherited ones included.
 public struct SingleServicePrincipalFields: FieldSet {
-    public static let all = SingleServicePrincipalFields()
-    public static let schema = ModelSchema("microsoft.graph.singleServicePrincipal", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.singleServicePrincipal",
+        base: SubjectSet.self,
+        fields: SingleServicePrincipalFields()
+    )
+
     public let description: Field<String>
     public let servicePrincipalId: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.servicePrincipalId = Field("servicePrincipalId")
     }
@@ -9207,12 +9072,15 @@ public typealias SingleUser = Model<SingleUserFields>
 
 /// The properties of a `SingleUser`, inherited ones included.
 public struct SingleUserFields: FieldSet {
-    public static let all = SingleUserFields()
-    public static let schema = ModelSchema("microsoft.graph.singleUser", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.singleUser",
+        base: SubjectSet.self,
+        fields: SingleUserFields()
+    )
     public let description: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.userId = Field("userId")
     }
@@ -9226,18 +9094,16 @@ public typealias SingleValueLegacyExtendedProperty = Model<SingleValueLegacyExte
 
 /// The properties of a `SingleValueLegacyExtendedProperty`, inherited ones included.
 public struct SingleValueLegacyExtendedPropertyFields: FieldSet {
-    public static let all = SingleValueLegacyExtendedPropertyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.singleValueLegacyExtendedProperty",
         base: Entity.self,
-        fields: all
+        fields: SingleValueLegacyExtendedPropertyFields()
     )
 
     public let id: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.value = Field("value")
     }
@@ -9271,8 +9137,7 @@ public typealias Site = Model<SiteFields>
 
 /// The properties of a `Site`, inherited ones included.
 public struct SiteFields: FieldSet {
-    public static let all = SiteFields()
-    public static let schema = ModelSchema("microsoft.graph.site", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.site", base: BaseItem.self, fields: SiteFields())
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -9342,7 +9207,7 @@ public struct SiteFields: FieldSet {
     /// Present when the request expanded it (`expand("termStores")`).
     public let termStores: Field<[TermStoreStore]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9387,11 +9252,10 @@ public typealias SiteArchivalDetails = Model<SiteArchivalDetailsFields>
 
 /// The properties of a `SiteArchivalDetails`, inherited ones included.
 public struct SiteArchivalDetailsFields: FieldSet {
-    public static let all = SiteArchivalDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.siteArchivalDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.siteArchivalDetails", fields: SiteArchivalDetailsFields())
     public let archiveStatus: Field<SiteArchiveStatus>
 
-    public init() {
+    private init() {
         self.archiveStatus = Field("archiveStatus")
     }
 }
@@ -9422,14 +9286,13 @@ public typealias SiteCollection = Model<SiteCollectionFields>
 
 /// The properties of a `SiteCollection`, inherited ones included.
 public struct SiteCollectionFields: FieldSet {
-    public static let all = SiteCollectionFields()
-    public static let schema = ModelSchema("microsoft.graph.siteCollection", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.siteCollection", fields: SiteCollectionFields())
     public let archivalDetails: Field<SiteArchivalDetails>
     public let dataLocationCode: Field<String>
     public let hostname: Field<String>
     public let root: Field<Root>
 
-    public init() {
+    private init() {
         self.archivalDetails = Field("archivalDetails")
         self.dataLocationCode = Field("dataLocationCode")
         self.hostname = Field("hostname")
@@ -9471,8 +9334,11 @@ public typealias SitePage = Model<SitePageFields>
 
 /// The properties of a `SitePage`, inherited ones included.
 public struct SitePageFields: FieldSet {
-    public static let all = SitePageFields()
-    public static let schema = ModelSchema("microsoft.graph.sitePage", base: BaseSitePage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sitePage",
+        base: BaseSitePage.self,
+        fields: SitePageFields()
+    )
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -9506,7 +9372,7 @@ public struct SitePageFields: FieldSet {
     /// Present when the request expanded it (`expand("webParts")`).
     public let webParts: Field<[WebPart]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9607,12 +9473,10 @@ public typealias SiteProtectionRule = Model<SiteProtectionRuleFields>
 
 /// The properties of a `SiteProtectionRule`, inherited ones included.
 public struct SiteProtectionRuleFields: FieldSet {
-    public static let all = SiteProtectionRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: all
+        fields: SiteProtectionRuleFields()
     )
 
     public let id: Field<String>
@@ -9625,7 +9489,7 @@ public struct SiteProtectionRuleFields: FieldSet {
     public let status: Field<ProtectionRuleStatus>
     public let siteExpression: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9682,12 +9546,10 @@ public typealias SiteProtectionUnit = Model<SiteProtectionUnitFields>
 
 /// The properties of a `SiteProtectionUnit`, inherited ones included.
 public struct SiteProtectionUnitFields: FieldSet {
-    public static let all = SiteProtectionUnitFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: all
+        fields: SiteProtectionUnitFields()
     )
 
     public let id: Field<String>
@@ -9708,7 +9570,7 @@ public struct SiteProtectionUnitFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let siteWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")

@@ -48,12 +48,10 @@ public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsB
 
 /// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
 public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
-    public static let all = SiteProtectionUnitsBulkAdditionJobFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: all
+        fields: SiteProtectionUnitsBulkAdditionJobFields()
     )
 
     public let id: Field<String>
@@ -67,7 +65,7 @@ public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
     public let siteIds: Field<[String]>
     public let siteWebUrls: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -311,12 +309,10 @@ public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
 
 /// The properties of a `SiteRestoreArtifact`, inherited ones included.
 public struct SiteRestoreArtifactFields: FieldSet {
-    public static let all = SiteRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.siteRestoreArtifact",
         base: RestoreArtifactBase.self,
-        fields: all
+        fields: SiteRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -337,7 +333,7 @@ public struct SiteRestoreArtifactFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let restoredSiteWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completionDateTime = Field("completionDateTime")
         self.destinationType = Field("destinationType")
@@ -383,12 +379,10 @@ public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArti
 
 /// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
 public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let all = SiteRestoreArtifactsBulkAdditionRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: all
+        fields: SiteRestoreArtifactsBulkAdditionRequestFields()
     )
 
     public let id: Field<String>
@@ -407,7 +401,7 @@ public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public let siteIds: Field<[String]>
     public let siteWebUrls: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -476,12 +470,11 @@ public typealias SizeRange = Model<SizeRangeFields>
 
 /// The properties of a `SizeRange`, inherited ones included.
 public struct SizeRangeFields: FieldSet {
-    public static let all = SizeRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: SizeRangeFields())
     public let maximumSize: Field<Int32>
     public let minimumSize: Field<Int32>
 
-    public init() {
+    private init() {
         self.maximumSize = Field("maximumSize")
         self.minimumSize = Field("minimumSize")
     }
@@ -496,12 +489,10 @@ public typealias SkypeForBusinessUserConversationMember = Model<SkypeForBusiness
 
 /// The properties of a `SkypeForBusinessUserConversationMember`, inherited ones included.
 public struct SkypeForBusinessUserConversationMemberFields: FieldSet {
-    public static let all = SkypeForBusinessUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.skypeForBusinessUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: SkypeForBusinessUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -511,7 +502,7 @@ public struct SkypeForBusinessUserConversationMemberFields: FieldSet {
     public let tenantId: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -573,12 +564,10 @@ public typealias SkypeUserConversationMember = Model<SkypeUserConversationMember
 
 /// The properties of a `SkypeUserConversationMember`, inherited ones included.
 public struct SkypeUserConversationMemberFields: FieldSet {
-    public static let all = SkypeUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.skypeUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: SkypeUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -587,7 +576,7 @@ public struct SkypeUserConversationMemberFields: FieldSet {
     public let visibleHistoryStartDateTime: Field<Date>
     public let skypeId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -649,12 +638,10 @@ public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationM
 
 /// The properties of a `SmsAuthenticationMethodConfiguration`, inherited ones included.
 public struct SmsAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = SmsAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.smsAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: SmsAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -664,7 +651,7 @@ public struct SmsAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[SmsAuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -706,12 +693,10 @@ public typealias SmsAuthenticationMethodTarget = Model<SmsAuthenticationMethodTa
 
 /// The properties of a `SmsAuthenticationMethodTarget`, inherited ones included.
 public struct SmsAuthenticationMethodTargetFields: FieldSet {
-    public static let all = SmsAuthenticationMethodTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.smsAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: all
+        fields: SmsAuthenticationMethodTargetFields()
     )
 
     public let id: Field<String>
@@ -719,7 +704,7 @@ public struct SmsAuthenticationMethodTargetFields: FieldSet {
     public let targetType: Field<AuthenticationMethodTargetType>
     public let isUsableForSignIn: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRegistrationRequired = Field("isRegistrationRequired")
         self.targetType = Field("targetType")
@@ -784,12 +769,10 @@ public typealias SocialIdentityProvider = Model<SocialIdentityProviderFields>
 
 /// The properties of a `SocialIdentityProvider`, inherited ones included.
 public struct SocialIdentityProviderFields: FieldSet {
-    public static let all = SocialIdentityProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.socialIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: all
+        fields: SocialIdentityProviderFields()
     )
 
     public let id: Field<String>
@@ -798,7 +781,7 @@ public struct SocialIdentityProviderFields: FieldSet {
     public let clientSecret: Field<String>
     public let identityProviderType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.clientId = Field("clientId")
@@ -844,16 +827,16 @@ public typealias SocialIdentitySource = Model<SocialIdentitySourceFields>
 
 /// The properties of a `SocialIdentitySource`, inherited ones included.
 public struct SocialIdentitySourceFields: FieldSet {
-    public static let all = SocialIdentitySourceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.socialIdentitySource",
         base: IdentitySource.self,
-        fields: all
+        fields: SocialIdentitySourceFields()
     )
+
     public let displayName: Field<String>
     public let socialIdentitySourceType: Field<SocialIdentitySourceType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.socialIdentitySourceType = Field("socialIdentitySourceType")
     }
@@ -881,19 +864,17 @@ public typealias SoftwareOathAuthenticationMethod = Model<SoftwareOathAuthentica
 
 /// The properties of a `SoftwareOathAuthenticationMethod`, inherited ones included.
 public struct SoftwareOathAuthenticationMethodFields: FieldSet {
-    public static let all = SoftwareOathAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.softwareOathAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: SoftwareOathAuthenticationMethodFields()
     )
 
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let secretKey: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.secretKey = Field("secretKey")
@@ -911,12 +892,10 @@ public typealias SoftwareOathAuthenticationMethodConfiguration =
 
 /// The properties of a `SoftwareOathAuthenticationMethodConfiguration`, inherited ones included.
 public struct SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = SoftwareOathAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: SoftwareOathAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -926,7 +905,7 @@ public struct SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -998,12 +977,12 @@ public typealias SoftwareUpdateStatusSummary = Model<SoftwareUpdateStatusSummary
 
 /// The properties of a `SoftwareUpdateStatusSummary`, inherited ones included.
 public struct SoftwareUpdateStatusSummaryFields: FieldSet {
-    public static let all = SoftwareUpdateStatusSummaryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.softwareUpdateStatusSummary",
         base: Entity.self,
-        fields: all
+        fields: SoftwareUpdateStatusSummaryFields()
     )
+
     public let id: Field<String>
     public let compliantDeviceCount: Field<Int32>
     public let compliantUserCount: Field<Int32>
@@ -1021,7 +1000,7 @@ public struct SoftwareUpdateStatusSummaryFields: FieldSet {
     public let unknownDeviceCount: Field<Int32>
     public let unknownUserCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.compliantDeviceCount = Field("compliantDeviceCount")
         self.compliantUserCount = Field("compliantUserCount")
@@ -1069,8 +1048,7 @@ public typealias SolutionsRoot = Model<SolutionsRootFields>
 
 /// The properties of a `SolutionsRoot`, inherited ones included.
 public struct SolutionsRootFields: FieldSet {
-    public static let all = SolutionsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.solutionsRoot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.solutionsRoot", fields: SolutionsRootFields())
 
     /// Present when the request expanded it (`expand("backupRestore")`).
     public let backupRestore: Field<BackupRestoreRoot>
@@ -1084,7 +1062,7 @@ public struct SolutionsRootFields: FieldSet {
     /// Present when the request expanded it (`expand("virtualEvents")`).
     public let virtualEvents: Field<VirtualEventsRoot>
 
-    public init() {
+    private init() {
         self.backupRestore = Field("backupRestore")
         self.bookingBusinesses = Field("bookingBusinesses")
         self.bookingCurrencies = Field("bookingCurrencies")
@@ -1144,12 +1122,11 @@ public typealias SortProperty = Model<SortPropertyFields>
 
 /// The properties of a `SortProperty`, inherited ones included.
 public struct SortPropertyFields: FieldSet {
-    public static let all = SortPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.sortProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sortProperty", fields: SortPropertyFields())
     public let isDescending: Field<Bool>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.isDescending = Field("isDescending")
         self.name = Field("name")
     }
@@ -1163,11 +1140,10 @@ public typealias SpaApplication = Model<SpaApplicationFields>
 
 /// The properties of a `SpaApplication`, inherited ones included.
 public struct SpaApplicationFields: FieldSet {
-    public static let all = SpaApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.spaApplication", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.spaApplication", fields: SpaApplicationFields())
     public let redirectUris: Field<[String]>
 
-    public init() {
+    private init() {
         self.redirectUris = Field("redirectUris")
     }
 }
@@ -1180,12 +1156,12 @@ public typealias SpeakerAssignmentSubmission = Model<SpeakerAssignmentSubmission
 
 /// The properties of a `SpeakerAssignmentSubmission`, inherited ones included.
 public struct SpeakerAssignmentSubmissionFields: FieldSet {
-    public static let all = SpeakerAssignmentSubmissionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.speakerAssignmentSubmission",
         base: Entity.self,
-        fields: all
+        fields: SpeakerAssignmentSubmissionFields()
     )
+
     public let id: Field<String>
     public let assignmentId: Field<String>
     public let averageWordsPerMinutePace: Field<Int64>
@@ -1207,7 +1183,7 @@ public struct SpeakerAssignmentSubmissionFields: FieldSet {
     public let topRepetitiveWordsAndPhrases: Field<[String]>
     public let wordsSpokenCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignmentId = Field("assignmentId")
         self.averageWordsPerMinutePace = Field("averageWordsPerMinutePace")
@@ -1259,11 +1235,10 @@ public typealias SpecialFolder = Model<SpecialFolderFields>
 
 /// The properties of a `SpecialFolder`, inherited ones included.
 public struct SpecialFolderFields: FieldSet {
-    public static let all = SpecialFolderFields()
-    public static let schema = ModelSchema("microsoft.graph.specialFolder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.specialFolder", fields: SpecialFolderFields())
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }
@@ -1311,12 +1286,14 @@ public typealias StaffAvailabilityItem = Model<StaffAvailabilityItemFields>
 
 /// The properties of a `StaffAvailabilityItem`, inherited ones included.
 public struct StaffAvailabilityItemFields: FieldSet {
-    public static let all = StaffAvailabilityItemFields()
-    public static let schema = ModelSchema("microsoft.graph.staffAvailabilityItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.staffAvailabilityItem",
+        fields: StaffAvailabilityItemFields()
+    )
     public let availabilityItems: Field<[AvailabilityItem]>
     public let staffId: Field<String>
 
-    public init() {
+    private init() {
         self.availabilityItems = Field("availabilityItems")
         self.staffId = Field("staffId")
     }
@@ -1362,12 +1339,10 @@ public typealias StandardTimeZoneOffset = Model<StandardTimeZoneOffsetFields>
 
 /// The properties of a `StandardTimeZoneOffset`, inherited ones included.
 public struct StandardTimeZoneOffsetFields: FieldSet {
-    public static let all = StandardTimeZoneOffsetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.standardTimeZoneOffset",
         derived: [DaylightTimeZoneOffset.self],
-        fields: all
+        fields: StandardTimeZoneOffsetFields()
     )
 
     public let dayOccurrence: Field<Int32>
@@ -1376,7 +1351,7 @@ public struct StandardTimeZoneOffsetFields: FieldSet {
     public let time: Field<TimeOfDay>
     public let year: Field<Int32>
 
-    public init() {
+    private init() {
         self.dayOccurrence = Field("dayOccurrence")
         self.dayOfWeek = Field("dayOfWeek")
         self.month = Field("month")
@@ -1393,14 +1368,18 @@ public typealias StandardWebPart = Model<StandardWebPartFields>
 
 /// The properties of a `StandardWebPart`, inherited ones included.
 public struct StandardWebPartFields: FieldSet {
-    public static let all = StandardWebPartFields()
-    public static let schema = ModelSchema("microsoft.graph.standardWebPart", base: WebPart.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.standardWebPart",
+        base: WebPart.self,
+        fields: StandardWebPartFields()
+    )
+
     public let id: Field<String>
     public let containerTextWebPartId: Field<String>
     public let data: Field<WebPartData>
     public let webPartType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.containerTextWebPartId = Field("containerTextWebPartId")
         self.data = Field("data")
@@ -1443,12 +1422,10 @@ public typealias StartHoldMusicOperation = Model<StartHoldMusicOperationFields>
 
 /// The properties of a `StartHoldMusicOperation`, inherited ones included.
 public struct StartHoldMusicOperationFields: FieldSet {
-    public static let all = StartHoldMusicOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.startHoldMusicOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: StartHoldMusicOperationFields()
     )
 
     public let id: Field<String>
@@ -1456,7 +1433,7 @@ public struct StartHoldMusicOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -1528,12 +1505,10 @@ public typealias StopHoldMusicOperation = Model<StopHoldMusicOperationFields>
 
 /// The properties of a `StopHoldMusicOperation`, inherited ones included.
 public struct StopHoldMusicOperationFields: FieldSet {
-    public static let all = StopHoldMusicOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.stopHoldMusicOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: StopHoldMusicOperationFields()
     )
 
     public let id: Field<String>
@@ -1541,7 +1516,7 @@ public struct StopHoldMusicOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -1577,8 +1552,7 @@ public typealias Storage = Model<StorageFields>
 
 /// The properties of a `Storage`, inherited ones included.
 public struct StorageFields: FieldSet {
-    public static let all = StorageFields()
-    public static let schema = ModelSchema("microsoft.graph.storage", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.storage", fields: StorageFields())
 
     /// Present when the request expanded it (`expand("fileStorage")`).
     public let fileStorage: Field<FileStorage>
@@ -1586,7 +1560,7 @@ public struct StorageFields: FieldSet {
     /// Present when the request expanded it (`expand("settings")`).
     public let settings: Field<StorageSettings>
 
-    public init() {
+    private init() {
         self.fileStorage = Field("fileStorage")
         self.settings = Field("settings")
     }
@@ -1600,11 +1574,14 @@ public typealias StoragePlanInformation = Model<StoragePlanInformationFields>
 
 /// The properties of a `StoragePlanInformation`, inherited ones included.
 public struct StoragePlanInformationFields: FieldSet {
-    public static let all = StoragePlanInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.storagePlanInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.storagePlanInformation",
+        fields: StoragePlanInformationFields()
+    )
+
     public let upgradeAvailable: Field<Bool>
 
-    public init() {
+    private init() {
         self.upgradeAvailable = Field("upgradeAvailable")
     }
 }
@@ -1617,13 +1594,11 @@ public typealias StorageQuotaBreakdown = Model<StorageQuotaBreakdownFields>
 
 /// The properties of a `StorageQuotaBreakdown`, inherited ones included.
 public struct StorageQuotaBreakdownFields: FieldSet {
-    public static let all = StorageQuotaBreakdownFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.storageQuotaBreakdown",
         base: Entity.self,
         derived: [ServiceStorageQuotaBreakdown.self],
-        fields: all
+        fields: StorageQuotaBreakdownFields()
     )
 
     public let id: Field<String>
@@ -1631,7 +1606,7 @@ public struct StorageQuotaBreakdownFields: FieldSet {
     public let manageWebUrl: Field<String>
     public let used: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.manageWebUrl = Field("manageWebUrl")
@@ -1692,14 +1667,18 @@ public typealias StorageSettings = Model<StorageSettingsFields>
 
 /// The properties of a `StorageSettings`, inherited ones included.
 public struct StorageSettingsFields: FieldSet {
-    public static let all = StorageSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.storageSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.storageSettings",
+        base: Entity.self,
+        fields: StorageSettingsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("quota")`).
     public let quota: Field<UnifiedStorageQuota>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.quota = Field("quota")
     }
@@ -1737,12 +1716,15 @@ public typealias StringKeyAttributeMappingSourceValuePair = Model<StringKeyAttri
 
 /// The properties of a `StringKeyAttributeMappingSourceValuePair`, inherited ones included.
 public struct StringKeyAttributeMappingSourceValuePairFields: FieldSet {
-    public static let all = StringKeyAttributeMappingSourceValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.stringKeyAttributeMappingSourceValuePair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.stringKeyAttributeMappingSourceValuePair",
+        fields: StringKeyAttributeMappingSourceValuePairFields()
+    )
+
     public let key: Field<String>
     public let value: Field<AttributeMappingSource>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -1756,12 +1738,15 @@ public typealias StringKeyLongValuePair = Model<StringKeyLongValuePairFields>
 
 /// The properties of a `StringKeyLongValuePair`, inherited ones included.
 public struct StringKeyLongValuePairFields: FieldSet {
-    public static let all = StringKeyLongValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.stringKeyLongValuePair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.stringKeyLongValuePair",
+        fields: StringKeyLongValuePairFields()
+    )
+
     public let key: Field<String>
     public let value: Field<Int64>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -1775,11 +1760,14 @@ public typealias StringKeyObjectValuePair = Model<StringKeyObjectValuePairFields
 
 /// The properties of a `StringKeyObjectValuePair`, inherited ones included.
 public struct StringKeyObjectValuePairFields: FieldSet {
-    public static let all = StringKeyObjectValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.stringKeyObjectValuePair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.stringKeyObjectValuePair",
+        fields: StringKeyObjectValuePairFields()
+    )
+
     public let key: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
     }
 }
@@ -1792,12 +1780,15 @@ public typealias StringKeyStringValuePair = Model<StringKeyStringValuePairFields
 
 /// The properties of a `StringKeyStringValuePair`, inherited ones included.
 public struct StringKeyStringValuePairFields: FieldSet {
-    public static let all = StringKeyStringValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.stringKeyStringValuePair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.stringKeyStringValuePair",
+        fields: StringKeyStringValuePairFields()
+    )
+
     public let key: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -1813,8 +1804,6 @@ public typealias StsPolicy = Model<StsPolicyFields>
 
 /// The properties of a `StsPolicy`, inherited ones included.
 public struct StsPolicyFields: FieldSet {
-    public static let all = StsPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.stsPolicy",
         base: PolicyBase.self,
@@ -1825,7 +1814,7 @@ public struct StsPolicyFields: FieldSet {
             TokenIssuancePolicy.self,
             TokenLifetimePolicy.self,
         ],
-        fields: all
+        fields: StsPolicyFields()
     )
 
     public let id: Field<String>
@@ -1838,7 +1827,7 @@ public struct StsPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -1985,8 +1974,12 @@ public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
 
 /// The properties of a `SubjectRightsRequest`, inherited ones included.
 public struct SubjectRightsRequestFields: FieldSet {
-    public static let all = SubjectRightsRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.subjectRightsRequest", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequest",
+        base: Entity.self,
+        fields: SubjectRightsRequestFields()
+    )
+
     public let id: Field<String>
     public let assignedTo: Field<Identity>
     public let closedDateTime: Field<Date>
@@ -2025,7 +2018,7 @@ public struct SubjectRightsRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("team")`).
     public let team: Field<Team>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedTo = Field("assignedTo")
         self.closedDateTime = Field("closedDateTime")
@@ -2067,15 +2060,13 @@ public typealias SubjectRightsRequestAllMailboxLocation = Model<SubjectRightsReq
 
 /// The properties of a `SubjectRightsRequestAllMailboxLocation`, inherited ones included.
 public struct SubjectRightsRequestAllMailboxLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestAllMailboxLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestAllMailboxLocation",
         base: SubjectRightsRequestMailboxLocation.self,
-        fields: all
+        fields: SubjectRightsRequestAllMailboxLocationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2087,15 +2078,13 @@ public typealias SubjectRightsRequestAllSiteLocation = Model<SubjectRightsReques
 
 /// The properties of a `SubjectRightsRequestAllSiteLocation`, inherited ones included.
 public struct SubjectRightsRequestAllSiteLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestAllSiteLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestAllSiteLocation",
         base: SubjectRightsRequestSiteLocation.self,
-        fields: all
+        fields: SubjectRightsRequestAllSiteLocationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2107,8 +2096,11 @@ public typealias SubjectRightsRequestDetail = Model<SubjectRightsRequestDetailFi
 
 /// The properties of a `SubjectRightsRequestDetail`, inherited ones included.
 public struct SubjectRightsRequestDetailFields: FieldSet {
-    public static let all = SubjectRightsRequestDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.subjectRightsRequestDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestDetail",
+        fields: SubjectRightsRequestDetailFields()
+    )
+
     public let excludedItemCount: Field<Int64>
     public let insightCounts: Field<[KeyValuePair]>
     public let itemCount: Field<Int64>
@@ -2117,7 +2109,7 @@ public struct SubjectRightsRequestDetailFields: FieldSet {
     public let signedOffItemCount: Field<Int64>
     public let totalItemSize: Field<Int64>
 
-    public init() {
+    private init() {
         self.excludedItemCount = Field("excludedItemCount")
         self.insightCounts = Field("insightCounts")
         self.itemCount = Field("itemCount")
@@ -2139,17 +2131,15 @@ public typealias SubjectRightsRequestEnumeratedMailboxLocation =
 
 /// The properties of a `SubjectRightsRequestEnumeratedMailboxLocation`, inherited ones included.
 public struct SubjectRightsRequestEnumeratedMailboxLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestEnumeratedMailboxLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestEnumeratedMailboxLocation",
         base: SubjectRightsRequestMailboxLocation.self,
-        fields: all
+        fields: SubjectRightsRequestEnumeratedMailboxLocationFields()
     )
 
     public let userPrincipalNames: Field<[String]>
 
-    public init() {
+    private init() {
         self.userPrincipalNames = Field("userPrincipalNames")
     }
 }
@@ -2164,17 +2154,15 @@ public typealias SubjectRightsRequestEnumeratedSiteLocation = Model<SubjectRight
 
 /// The properties of a `SubjectRightsRequestEnumeratedSiteLocation`, inherited ones included.
 public struct SubjectRightsRequestEnumeratedSiteLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestEnumeratedSiteLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestEnumeratedSiteLocation",
         base: SubjectRightsRequestSiteLocation.self,
-        fields: all
+        fields: SubjectRightsRequestEnumeratedSiteLocationFields()
     )
 
     public let urls: Field<[String]>
 
-    public init() {
+    private init() {
         self.urls = Field("urls")
     }
 }
@@ -2187,15 +2175,18 @@ public typealias SubjectRightsRequestHistory = Model<SubjectRightsRequestHistory
 
 /// The properties of a `SubjectRightsRequestHistory`, inherited ones included.
 public struct SubjectRightsRequestHistoryFields: FieldSet {
-    public static let all = SubjectRightsRequestHistoryFields()
-    public static let schema = ModelSchema("microsoft.graph.subjectRightsRequestHistory", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestHistory",
+        fields: SubjectRightsRequestHistoryFields()
+    )
+
     public let changedBy: Field<IdentitySet>
     public let eventDateTime: Field<Date>
     public let stage: Field<SubjectRightsRequestStage>
     public let stageStatus: Field<SubjectRightsRequestStageStatus>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.changedBy = Field("changedBy")
         self.eventDateTime = Field("eventDateTime")
         self.stage = Field("stage")
@@ -2214,15 +2205,13 @@ public typealias SubjectRightsRequestMailboxLocation = Model<SubjectRightsReques
 
 /// The properties of a `SubjectRightsRequestMailboxLocation`, inherited ones included.
 public struct SubjectRightsRequestMailboxLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestMailboxLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestMailboxLocation",
         derived: [SubjectRightsRequestAllMailboxLocation.self, SubjectRightsRequestEnumeratedMailboxLocation.self],
-        fields: all
+        fields: SubjectRightsRequestMailboxLocationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2292,15 +2281,13 @@ public typealias SubjectRightsRequestSiteLocation = Model<SubjectRightsRequestSi
 
 /// The properties of a `SubjectRightsRequestSiteLocation`, inherited ones included.
 public struct SubjectRightsRequestSiteLocationFields: FieldSet {
-    public static let all = SubjectRightsRequestSiteLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequestSiteLocation",
         derived: [SubjectRightsRequestAllSiteLocation.self, SubjectRightsRequestEnumeratedSiteLocation.self],
-        fields: all
+        fields: SubjectRightsRequestSiteLocationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2347,13 +2334,16 @@ public typealias SubjectRightsRequestStageDetail = Model<SubjectRightsRequestSta
 
 /// The properties of a `SubjectRightsRequestStageDetail`, inherited ones included.
 public struct SubjectRightsRequestStageDetailFields: FieldSet {
-    public static let all = SubjectRightsRequestStageDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.subjectRightsRequestStageDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestStageDetail",
+        fields: SubjectRightsRequestStageDetailFields()
+    )
+
     public let error: Field<PublicError>
     public let stage: Field<SubjectRightsRequestStage>
     public let status: Field<SubjectRightsRequestStageStatus>
 
-    public init() {
+    private init() {
         self.error = Field("error")
         self.stage = Field("stage")
         self.status = Field("status")
@@ -2426,8 +2416,6 @@ public typealias SubjectSet = Model<SubjectSetFields>
 
 /// The properties of a `SubjectSet`, inherited ones included.
 public struct SubjectSetFields: FieldSet {
-    public static let all = SubjectSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subjectSet",
         derived: [
@@ -2446,10 +2434,10 @@ public struct SubjectSetFields: FieldSet {
             IdentityGovernanceGroupBasedSubjectSet.self,
             IdentityGovernanceRuleBasedSubjectSet.self,
         ],
-        fields: all
+        fields: SubjectSetFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2461,12 +2449,10 @@ public typealias SubscribeToToneOperation = Model<SubscribeToToneOperationFields
 
 /// The properties of a `SubscribeToToneOperation`, inherited ones included.
 public struct SubscribeToToneOperationFields: FieldSet {
-    public static let all = SubscribeToToneOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subscribeToToneOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: SubscribeToToneOperationFields()
     )
 
     public let id: Field<String>
@@ -2474,7 +2460,7 @@ public struct SubscribeToToneOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -2510,8 +2496,12 @@ public typealias SubscribedSku = Model<SubscribedSkuFields>
 
 /// The properties of a `SubscribedSku`, inherited ones included.
 public struct SubscribedSkuFields: FieldSet {
-    public static let all = SubscribedSkuFields()
-    public static let schema = ModelSchema("microsoft.graph.subscribedSku", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subscribedSku",
+        base: Entity.self,
+        fields: SubscribedSkuFields()
+    )
+
     public let id: Field<String>
     public let accountId: Field<String>
     public let accountName: Field<String>
@@ -2524,7 +2514,7 @@ public struct SubscribedSkuFields: FieldSet {
     public let skuPartNumber: Field<String>
     public let subscriptionIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accountId = Field("accountId")
         self.accountName = Field("accountName")
@@ -2564,8 +2554,11 @@ public typealias Subscription = Model<SubscriptionFields>
 
 /// The properties of a `Subscription`, inherited ones included.
 public struct SubscriptionFields: FieldSet {
-    public static let all = SubscriptionFields()
-    public static let schema = ModelSchema("microsoft.graph.subscription", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.subscription",
+        base: Entity.self,
+        fields: SubscriptionFields()
+    )
     public let id: Field<String>
     public let applicationId: Field<String>
     public let changeType: Field<String>
@@ -2582,7 +2575,7 @@ public struct SubscriptionFields: FieldSet {
     public let notificationUrlAppId: Field<String>
     public let resource: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.applicationId = Field("applicationId")
         self.changeType = Field("changeType")
@@ -2636,12 +2629,10 @@ public typealias SwapShiftsChangeRequest = Model<SwapShiftsChangeRequestFields>
 
 /// The properties of a `SwapShiftsChangeRequest`, inherited ones included.
 public struct SwapShiftsChangeRequestFields: FieldSet {
-    public static let all = SwapShiftsChangeRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.swapShiftsChangeRequest",
         base: OfferShiftRequest.self,
-        fields: all
+        fields: SwapShiftsChangeRequestFields()
     )
 
     public let id: Field<String>
@@ -2684,7 +2675,7 @@ public struct SwapShiftsChangeRequestFields: FieldSet {
     public let senderShiftId: Field<String>
     public let recipientShiftId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2759,8 +2750,12 @@ public typealias Synchronization = Model<SynchronizationFields>
 
 /// The properties of a `Synchronization`, inherited ones included.
 public struct SynchronizationFields: FieldSet {
-    public static let all = SynchronizationFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronization", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronization",
+        base: Entity.self,
+        fields: SynchronizationFields()
+    )
+
     public let id: Field<String>
     public let secrets: Field<[SynchronizationSecretKeyStringValuePair]>
 
@@ -2770,7 +2765,7 @@ public struct SynchronizationFields: FieldSet {
     /// Present when the request expanded it (`expand("templates")`).
     public let templates: Field<[SynchronizationTemplate]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.secrets = Field("secrets")
         self.jobs = Field("jobs")
@@ -2802,13 +2797,12 @@ public typealias SynchronizationError = Model<SynchronizationErrorFields>
 
 /// The properties of a `SynchronizationError`, inherited ones included.
 public struct SynchronizationErrorFields: FieldSet {
-    public static let all = SynchronizationErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.synchronizationError", fields: SynchronizationErrorFields())
     public let code: Field<String>
     public let message: Field<String>
     public let tenantActionable: Field<Bool>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
         self.tenantActionable = Field("tenantActionable")
@@ -2823,8 +2817,12 @@ public typealias SynchronizationJob = Model<SynchronizationJobFields>
 
 /// The properties of a `SynchronizationJob`, inherited ones included.
 public struct SynchronizationJobFields: FieldSet {
-    public static let all = SynchronizationJobFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationJob", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationJob",
+        base: Entity.self,
+        fields: SynchronizationJobFields()
+    )
+
     public let id: Field<String>
     public let schedule: Field<SynchronizationSchedule>
     public let status: Field<SynchronizationStatus>
@@ -2837,7 +2835,7 @@ public struct SynchronizationJobFields: FieldSet {
     /// Present when the request expanded it (`expand("schema")`).
     public let schemaValue: Field<SynchronizationSchema>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.schedule = Field("schedule")
         self.status = Field("status")
@@ -2857,12 +2855,15 @@ public typealias SynchronizationJobApplicationParameters = Model<Synchronization
 
 /// The properties of a `SynchronizationJobApplicationParameters`, inherited ones included.
 public struct SynchronizationJobApplicationParametersFields: FieldSet {
-    public static let all = SynchronizationJobApplicationParametersFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationJobApplicationParameters", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationJobApplicationParameters",
+        fields: SynchronizationJobApplicationParametersFields()
+    )
+
     public let ruleId: Field<String>
     public let subjects: Field<[SynchronizationJobSubject]>
 
-    public init() {
+    private init() {
         self.ruleId = Field("ruleId")
         self.subjects = Field("subjects")
     }
@@ -2980,11 +2981,14 @@ public typealias SynchronizationJobRestartCriteria = Model<SynchronizationJobRes
 
 /// The properties of a `SynchronizationJobRestartCriteria`, inherited ones included.
 public struct SynchronizationJobRestartCriteriaFields: FieldSet {
-    public static let all = SynchronizationJobRestartCriteriaFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationJobRestartCriteria", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationJobRestartCriteria",
+        fields: SynchronizationJobRestartCriteriaFields()
+    )
+
     public let resetScope: Field<SynchronizationJobRestartScope>
 
-    public init() {
+    private init() {
         self.resetScope = Field("resetScope")
     }
 }
@@ -3031,13 +3035,16 @@ public typealias SynchronizationJobSubject = Model<SynchronizationJobSubjectFiel
 
 /// The properties of a `SynchronizationJobSubject`, inherited ones included.
 public struct SynchronizationJobSubjectFields: FieldSet {
-    public static let all = SynchronizationJobSubjectFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationJobSubject", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationJobSubject",
+        fields: SynchronizationJobSubjectFields()
+    )
+
     public let links: Field<SynchronizationLinkedObjects>
     public let objectId: Field<String>
     public let objectTypeName: Field<String>
 
-    public init() {
+    private init() {
         self.links = Field("links")
         self.objectId = Field("objectId")
         self.objectTypeName = Field("objectTypeName")
@@ -3052,13 +3059,16 @@ public typealias SynchronizationLinkedObjects = Model<SynchronizationLinkedObjec
 
 /// The properties of a `SynchronizationLinkedObjects`, inherited ones included.
 public struct SynchronizationLinkedObjectsFields: FieldSet {
-    public static let all = SynchronizationLinkedObjectsFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationLinkedObjects", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationLinkedObjects",
+        fields: SynchronizationLinkedObjectsFields()
+    )
+
     public let manager: Field<SynchronizationJobSubject>
     public let members: Field<[SynchronizationJobSubject]>
     public let owners: Field<[SynchronizationJobSubject]>
 
-    public init() {
+    private init() {
         self.manager = Field("manager")
         self.members = Field("members")
         self.owners = Field("owners")
@@ -3115,12 +3125,15 @@ public typealias SynchronizationMetadataEntry = Model<SynchronizationMetadataEnt
 
 /// The properties of a `SynchronizationMetadataEntry`, inherited ones included.
 public struct SynchronizationMetadataEntryFields: FieldSet {
-    public static let all = SynchronizationMetadataEntryFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationMetadataEntry", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationMetadataEntry",
+        fields: SynchronizationMetadataEntryFields()
+    )
+
     public let key: Field<SynchronizationMetadata>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -3134,14 +3147,17 @@ public typealias SynchronizationProgress = Model<SynchronizationProgressFields>
 
 /// The properties of a `SynchronizationProgress`, inherited ones included.
 public struct SynchronizationProgressFields: FieldSet {
-    public static let all = SynchronizationProgressFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationProgress", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationProgress",
+        fields: SynchronizationProgressFields()
+    )
+
     public let completedUnits: Field<Int64>
     public let progressObservationDateTime: Field<Date>
     public let totalUnits: Field<Int64>
     public let units: Field<String>
 
-    public init() {
+    private init() {
         self.completedUnits = Field("completedUnits")
         self.progressObservationDateTime = Field("progressObservationDateTime")
         self.totalUnits = Field("totalUnits")
@@ -3157,8 +3173,11 @@ public typealias SynchronizationQuarantine = Model<SynchronizationQuarantineFiel
 
 /// The properties of a `SynchronizationQuarantine`, inherited ones included.
 public struct SynchronizationQuarantineFields: FieldSet {
-    public static let all = SynchronizationQuarantineFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationQuarantine", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationQuarantine",
+        fields: SynchronizationQuarantineFields()
+    )
+
     public let currentBegan: Field<Date>
     public let error: Field<SynchronizationError>
     public let nextAttempt: Field<Date>
@@ -3166,7 +3185,7 @@ public struct SynchronizationQuarantineFields: FieldSet {
     public let seriesBegan: Field<Date>
     public let seriesCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.currentBegan = Field("currentBegan")
         self.error = Field("error")
         self.nextAttempt = Field("nextAttempt")
@@ -3228,8 +3247,7 @@ public typealias SynchronizationRule = Model<SynchronizationRuleFields>
 
 /// The properties of a `SynchronizationRule`, inherited ones included.
 public struct SynchronizationRuleFields: FieldSet {
-    public static let all = SynchronizationRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationRule", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.synchronizationRule", fields: SynchronizationRuleFields())
     public let containerFilter: Field<ContainerFilter>
     public let editable: Field<Bool>
     public let groupFilter: Field<GroupFilter>
@@ -3241,7 +3259,7 @@ public struct SynchronizationRuleFields: FieldSet {
     public let sourceDirectoryName: Field<String>
     public let targetDirectoryName: Field<String>
 
-    public init() {
+    private init() {
         self.containerFilter = Field("containerFilter")
         self.editable = Field("editable")
         self.groupFilter = Field("groupFilter")
@@ -3263,13 +3281,16 @@ public typealias SynchronizationSchedule = Model<SynchronizationScheduleFields>
 
 /// The properties of a `SynchronizationSchedule`, inherited ones included.
 public struct SynchronizationScheduleFields: FieldSet {
-    public static let all = SynchronizationScheduleFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationSchedule", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationSchedule",
+        fields: SynchronizationScheduleFields()
+    )
+
     public let expiration: Field<Date>
     public let interval: Field<String>
     public let state: Field<SynchronizationScheduleState>
 
-    public init() {
+    private init() {
         self.expiration = Field("expiration")
         self.interval = Field("interval")
         self.state = Field("state")
@@ -3300,8 +3321,12 @@ public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
 
 /// The properties of a `SynchronizationSchema`, inherited ones included.
 public struct SynchronizationSchemaFields: FieldSet {
-    public static let all = SynchronizationSchemaFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationSchema", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationSchema",
+        base: Entity.self,
+        fields: SynchronizationSchemaFields()
+    )
+
     public let id: Field<String>
     public let synchronizationRules: Field<[SynchronizationRule]>
     public let version: Field<String>
@@ -3309,7 +3334,7 @@ public struct SynchronizationSchemaFields: FieldSet {
     /// Present when the request expanded it (`expand("directories")`).
     public let directories: Field<[DirectoryDefinition]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.synchronizationRules = Field("synchronizationRules")
         self.version = Field("version")
@@ -3530,12 +3555,15 @@ public typealias SynchronizationSecretKeyStringValuePair = Model<Synchronization
 
 /// The properties of a `SynchronizationSecretKeyStringValuePair`, inherited ones included.
 public struct SynchronizationSecretKeyStringValuePairFields: FieldSet {
-    public static let all = SynchronizationSecretKeyStringValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationSecretKeyStringValuePair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationSecretKeyStringValuePair",
+        fields: SynchronizationSecretKeyStringValuePairFields()
+    )
+
     public let key: Field<SynchronizationSecret>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -3549,8 +3577,10 @@ public typealias SynchronizationStatus = Model<SynchronizationStatusFields>
 
 /// The properties of a `SynchronizationStatus`, inherited ones included.
 public struct SynchronizationStatusFields: FieldSet {
-    public static let all = SynchronizationStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationStatus", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationStatus",
+        fields: SynchronizationStatusFields()
+    )
     public let code: Field<SynchronizationStatusCode>
     public let countSuccessiveCompleteFailures: Field<Int64>
     public let escrowsPruned: Field<Bool>
@@ -3564,7 +3594,7 @@ public struct SynchronizationStatusFields: FieldSet {
     public let synchronizedEntryCountByType: Field<[StringKeyLongValuePair]>
     public let troubleshootingUrl: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.countSuccessiveCompleteFailures = Field("countSuccessiveCompleteFailures")
         self.escrowsPruned = Field("escrowsPruned")
@@ -3608,8 +3638,11 @@ public typealias SynchronizationTaskExecution = Model<SynchronizationTaskExecuti
 
 /// The properties of a `SynchronizationTaskExecution`, inherited ones included.
 public struct SynchronizationTaskExecutionFields: FieldSet {
-    public static let all = SynchronizationTaskExecutionFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationTaskExecution", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationTaskExecution",
+        fields: SynchronizationTaskExecutionFields()
+    )
+
     public let activityIdentifier: Field<String>
     public let countEntitled: Field<Int64>
     public let countEntitledForProvisioning: Field<Int64>
@@ -3625,7 +3658,7 @@ public struct SynchronizationTaskExecutionFields: FieldSet {
     public let timeBegan: Field<Date>
     public let timeEnded: Field<Date>
 
-    public init() {
+    private init() {
         self.activityIdentifier = Field("activityIdentifier")
         self.countEntitled = Field("countEntitled")
         self.countEntitledForProvisioning = Field("countEntitledForProvisioning")
@@ -3667,8 +3700,12 @@ public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
 
 /// The properties of a `SynchronizationTemplate`, inherited ones included.
 public struct SynchronizationTemplateFields: FieldSet {
-    public static let all = SynchronizationTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.synchronizationTemplate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationTemplate",
+        base: Entity.self,
+        fields: SynchronizationTemplateFields()
+    )
+
     public let id: Field<String>
     public let applicationId: Field<String>
     public let `default`: Field<Bool>
@@ -3680,7 +3717,7 @@ public struct SynchronizationTemplateFields: FieldSet {
     /// Present when the request expanded it (`expand("schema")`).
     public let schemaValue: Field<SynchronizationSchema>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.applicationId = Field("applicationId")
         self.default = Field("default")
@@ -3723,10 +3760,9 @@ public typealias SystemFacet = Model<SystemFacetFields>
 
 /// The properties of a `SystemFacet`, inherited ones included.
 public struct SystemFacetFields: FieldSet {
-    public static let all = SystemFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.systemFacet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.systemFacet", fields: SystemFacetFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3738,18 +3774,16 @@ public typealias TabUpdatedEventMessageDetail = Model<TabUpdatedEventMessageDeta
 
 /// The properties of a `TabUpdatedEventMessageDetail`, inherited ones included.
 public struct TabUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = TabUpdatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.tabUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TabUpdatedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let tabId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.tabId = Field("tabId")
     }
@@ -3763,15 +3797,13 @@ public typealias TargetAgentIdentitySponsorsOrOwners = Model<TargetAgentIdentity
 
 /// The properties of a `TargetAgentIdentitySponsorsOrOwners`, inherited ones included.
 public struct TargetAgentIdentitySponsorsOrOwnersFields: FieldSet {
-    public static let all = TargetAgentIdentitySponsorsOrOwnersFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.targetAgentIdentitySponsorsOrOwners",
         base: SubjectSet.self,
-        fields: all
+        fields: TargetAgentIdentitySponsorsOrOwnersFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3783,14 +3815,13 @@ public typealias TargetApplicationOwners = Model<TargetApplicationOwnersFields>
 
 /// The properties of a `TargetApplicationOwners`, inherited ones included.
 public struct TargetApplicationOwnersFields: FieldSet {
-    public static let all = TargetApplicationOwnersFields()
     public static let schema = ModelSchema(
         "microsoft.graph.targetApplicationOwners",
         base: SubjectSet.self,
-        fields: all
+        fields: TargetApplicationOwnersFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3802,12 +3833,16 @@ public typealias TargetDeviceGroup = Model<TargetDeviceGroupFields>
 
 /// The properties of a `TargetDeviceGroup`, inherited ones included.
 public struct TargetDeviceGroupFields: FieldSet {
-    public static let all = TargetDeviceGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.targetDeviceGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetDeviceGroup",
+        base: Entity.self,
+        fields: TargetDeviceGroupFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -3838,11 +3873,15 @@ public typealias TargetManager = Model<TargetManagerFields>
 
 /// The properties of a `TargetManager`, inherited ones included.
 public struct TargetManagerFields: FieldSet {
-    public static let all = TargetManagerFields()
-    public static let schema = ModelSchema("microsoft.graph.targetManager", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetManager",
+        base: SubjectSet.self,
+        fields: TargetManagerFields()
+    )
+
     public let managerLevel: Field<Int32>
 
-    public init() {
+    private init() {
         self.managerLevel = Field("managerLevel")
     }
 }
@@ -3855,12 +3894,11 @@ public typealias TargetOwners = Model<TargetOwnersFields>
 
 /// The properties of a `TargetOwners`, inherited ones included.
 public struct TargetOwnersFields: FieldSet {
-    public static let all = TargetOwnersFields()
-    public static let schema = ModelSchema("microsoft.graph.targetOwners", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.targetOwners", fields: TargetOwnersFields())
     public let notifyMembers: Field<NotifyMembers>
     public let securityGroups: Field<[String]>
 
-    public init() {
+    private init() {
         self.notifyMembers = Field("notifyMembers")
         self.securityGroups = Field("securityGroups")
     }
@@ -3874,8 +3912,7 @@ public typealias TargetResource = Model<TargetResourceFields>
 
 /// The properties of a `TargetResource`, inherited ones included.
 public struct TargetResourceFields: FieldSet {
-    public static let all = TargetResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.targetResource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.targetResource", fields: TargetResourceFields())
     public let displayName: Field<String>
     public let groupType: Field<GroupType>
     public let id: Field<String>
@@ -3883,7 +3920,7 @@ public struct TargetResourceFields: FieldSet {
     public let type: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.groupType = Field("groupType")
         self.id = Field("id")
@@ -3901,10 +3938,13 @@ public typealias TargetUserSponsors = Model<TargetUserSponsorsFields>
 
 /// The properties of a `TargetUserSponsors`, inherited ones included.
 public struct TargetUserSponsorsFields: FieldSet {
-    public static let all = TargetUserSponsorsFields()
-    public static let schema = ModelSchema("microsoft.graph.targetUserSponsors", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetUserSponsors",
+        base: SubjectSet.self,
+        fields: TargetUserSponsorsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3916,8 +3956,12 @@ public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
 
 /// The properties of a `TargetedChatMessage`, inherited ones included.
 public struct TargetedChatMessageFields: FieldSet {
-    public static let all = TargetedChatMessageFields()
-    public static let schema = ModelSchema("microsoft.graph.targetedChatMessage", base: ChatMessage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetedChatMessage",
+        base: ChatMessage.self,
+        fields: TargetedChatMessageFields()
+    )
+
     public let id: Field<String>
     public let attachments: Field<[ChatMessageAttachment]>
     public let body: Field<ItemBody>
@@ -3950,7 +3994,7 @@ public struct TargetedChatMessageFields: FieldSet {
 
     public let recipient: Field<Identity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attachments = Field("attachments")
         self.body = Field("body")
@@ -4078,12 +4122,10 @@ public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfi
 
 /// The properties of a `TargetedManagedAppConfiguration`, inherited ones included.
 public struct TargetedManagedAppConfigurationFields: FieldSet {
-    public static let all = TargetedManagedAppConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppConfiguration",
         base: ManagedAppConfiguration.self,
-        fields: all
+        fields: TargetedManagedAppConfigurationFields()
     )
 
     public let id: Field<String>
@@ -4105,7 +4147,7 @@ public struct TargetedManagedAppConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("deploymentSummary")`).
     public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4218,18 +4260,16 @@ public typealias TargetedManagedAppPolicyAssignment = Model<TargetedManagedAppPo
 
 /// The properties of a `TargetedManagedAppPolicyAssignment`, inherited ones included.
 public struct TargetedManagedAppPolicyAssignmentFields: FieldSet {
-    public static let all = TargetedManagedAppPolicyAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppPolicyAssignment",
         base: Entity.self,
-        fields: all
+        fields: TargetedManagedAppPolicyAssignmentFields()
     )
 
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -4265,13 +4305,11 @@ public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtecti
 
 /// The properties of a `TargetedManagedAppProtection`, inherited ones included.
 public struct TargetedManagedAppProtectionFields: FieldSet {
-    public static let all = TargetedManagedAppProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppProtection",
         base: ManagedAppProtection.self,
         derived: [AndroidManagedAppProtection.self, IosManagedAppProtection.self],
-        fields: all
+        fields: TargetedManagedAppProtectionFields()
     )
 
     public let id: Field<String>
@@ -4312,7 +4350,7 @@ public struct TargetedManagedAppProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("assignments")`).
     public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4437,8 +4475,12 @@ public typealias TaskFileAttachment = Model<TaskFileAttachmentFields>
 
 /// The properties of a `TaskFileAttachment`, inherited ones included.
 public struct TaskFileAttachmentFields: FieldSet {
-    public static let all = TaskFileAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.taskFileAttachment", base: AttachmentBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.taskFileAttachment",
+        base: AttachmentBase.self,
+        fields: TaskFileAttachmentFields()
+    )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let lastModifiedDateTime: Field<Date>
@@ -4446,7 +4488,7 @@ public struct TaskFileAttachmentFields: FieldSet {
     public let size: Field<Int32>
     public let contentBytes: Field<Data>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -4516,8 +4558,7 @@ public typealias Team = Model<TeamFields>
 
 /// The properties of a `Team`, inherited ones included.
 public struct TeamFields: FieldSet {
-    public static let all = TeamFields()
-    public static let schema = ModelSchema("microsoft.graph.team", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.team", base: Entity.self, fields: TeamFields())
     public let id: Field<String>
     public let classification: Field<String>
     public let createdDateTime: Field<Date>
@@ -4575,7 +4616,7 @@ public struct TeamFields: FieldSet {
     /// Present when the request expanded it (`expand("template")`).
     public let template: Field<TeamsTemplate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.classification = Field("classification")
         self.createdDateTime = Field("createdDateTime")
@@ -4617,18 +4658,16 @@ public typealias TeamArchivedEventMessageDetail = Model<TeamArchivedEventMessage
 
 /// The properties of a `TeamArchivedEventMessageDetail`, inherited ones included.
 public struct TeamArchivedEventMessageDetailFields: FieldSet {
-    public static let all = TeamArchivedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamArchivedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamArchivedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamId = Field("teamId")
     }
@@ -4642,11 +4681,10 @@ public typealias TeamClassSettings = Model<TeamClassSettingsFields>
 
 /// The properties of a `TeamClassSettings`, inherited ones included.
 public struct TeamClassSettingsFields: FieldSet {
-    public static let all = TeamClassSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamClassSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamClassSettings", fields: TeamClassSettingsFields())
     public let notifyGuardiansAboutAssignments: Field<Bool>
 
-    public init() {
+    private init() {
         self.notifyGuardiansAboutAssignments = Field("notifyGuardiansAboutAssignments")
     }
 }
@@ -4659,12 +4697,10 @@ public typealias TeamCreatedEventMessageDetail = Model<TeamCreatedEventMessageDe
 
 /// The properties of a `TeamCreatedEventMessageDetail`, inherited ones included.
 public struct TeamCreatedEventMessageDetailFields: FieldSet {
-    public static let all = TeamCreatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamCreatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamCreatedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
@@ -4672,7 +4708,7 @@ public struct TeamCreatedEventMessageDetailFields: FieldSet {
     public let teamDisplayName: Field<String>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamDescription = Field("teamDescription")
         self.teamDisplayName = Field("teamDisplayName")
@@ -4689,19 +4725,17 @@ public typealias TeamDescriptionUpdatedEventMessageDetail = Model<TeamDescriptio
 
 /// The properties of a `TeamDescriptionUpdatedEventMessageDetail`, inherited ones included.
 public struct TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = TeamDescriptionUpdatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamDescriptionUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamDescriptionUpdatedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamDescription: Field<String>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamDescription = Field("teamDescription")
         self.teamId = Field("teamId")
@@ -4716,14 +4750,13 @@ public typealias TeamFunSettings = Model<TeamFunSettingsFields>
 
 /// The properties of a `TeamFunSettings`, inherited ones included.
 public struct TeamFunSettingsFields: FieldSet {
-    public static let all = TeamFunSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamFunSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamFunSettings", fields: TeamFunSettingsFields())
     public let allowCustomMemes: Field<Bool>
     public let allowGiphy: Field<Bool>
     public let allowStickersAndMemes: Field<Bool>
     public let giphyContentRating: Field<GiphyRatingType>
 
-    public init() {
+    private init() {
         self.allowCustomMemes = Field("allowCustomMemes")
         self.allowGiphy = Field("allowGiphy")
         self.allowStickersAndMemes = Field("allowStickersAndMemes")
@@ -4739,12 +4772,11 @@ public typealias TeamGuestSettings = Model<TeamGuestSettingsFields>
 
 /// The properties of a `TeamGuestSettings`, inherited ones included.
 public struct TeamGuestSettingsFields: FieldSet {
-    public static let all = TeamGuestSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamGuestSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamGuestSettings", fields: TeamGuestSettingsFields())
     public let allowCreateUpdateChannels: Field<Bool>
     public let allowDeleteChannels: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
         self.allowDeleteChannels = Field("allowDeleteChannels")
     }
@@ -4758,13 +4790,11 @@ public typealias TeamInfo = Model<TeamInfoFields>
 
 /// The properties of a `TeamInfo`, inherited ones included.
 public struct TeamInfoFields: FieldSet {
-    public static let all = TeamInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamInfo",
         base: Entity.self,
         derived: [AssociatedTeamInfo.self, SharedWithChannelTeamInfo.self],
-        fields: all
+        fields: TeamInfoFields()
     )
 
     public let id: Field<String>
@@ -4774,7 +4804,7 @@ public struct TeamInfoFields: FieldSet {
     /// Present when the request expanded it (`expand("team")`).
     public let team: Field<Team>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -4814,18 +4844,16 @@ public typealias TeamJoiningDisabledEventMessageDetail = Model<TeamJoiningDisabl
 
 /// The properties of a `TeamJoiningDisabledEventMessageDetail`, inherited ones included.
 public struct TeamJoiningDisabledEventMessageDetailFields: FieldSet {
-    public static let all = TeamJoiningDisabledEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamJoiningDisabledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamJoiningDisabledEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamId = Field("teamId")
     }
@@ -4840,18 +4868,16 @@ public typealias TeamJoiningEnabledEventMessageDetail = Model<TeamJoiningEnabled
 
 /// The properties of a `TeamJoiningEnabledEventMessageDetail`, inherited ones included.
 public struct TeamJoiningEnabledEventMessageDetailFields: FieldSet {
-    public static let all = TeamJoiningEnabledEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamJoiningEnabledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamJoiningEnabledEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamId = Field("teamId")
     }
@@ -4865,8 +4891,7 @@ public typealias TeamMemberSettings = Model<TeamMemberSettingsFields>
 
 /// The properties of a `TeamMemberSettings`, inherited ones included.
 public struct TeamMemberSettingsFields: FieldSet {
-    public static let all = TeamMemberSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamMemberSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamMemberSettings", fields: TeamMemberSettingsFields())
     public let allowAddRemoveApps: Field<Bool>
     public let allowCreatePrivateChannels: Field<Bool>
     public let allowCreateUpdateChannels: Field<Bool>
@@ -4874,7 +4899,7 @@ public struct TeamMemberSettingsFields: FieldSet {
     public let allowCreateUpdateRemoveTabs: Field<Bool>
     public let allowDeleteChannels: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowAddRemoveApps = Field("allowAddRemoveApps")
         self.allowCreatePrivateChannels = Field("allowCreatePrivateChannels")
         self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
@@ -4892,17 +4917,15 @@ public typealias TeamMembersNotificationRecipient = Model<TeamMembersNotificatio
 
 /// The properties of a `TeamMembersNotificationRecipient`, inherited ones included.
 public struct TeamMembersNotificationRecipientFields: FieldSet {
-    public static let all = TeamMembersNotificationRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamMembersNotificationRecipient",
         base: TeamworkNotificationRecipient.self,
-        fields: all
+        fields: TeamMembersNotificationRecipientFields()
     )
 
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.teamId = Field("teamId")
     }
 }
@@ -4915,15 +4938,17 @@ public typealias TeamMessagingSettings = Model<TeamMessagingSettingsFields>
 
 /// The properties of a `TeamMessagingSettings`, inherited ones included.
 public struct TeamMessagingSettingsFields: FieldSet {
-    public static let all = TeamMessagingSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamMessagingSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamMessagingSettings",
+        fields: TeamMessagingSettingsFields()
+    )
     public let allowChannelMentions: Field<Bool>
     public let allowOwnerDeleteMessages: Field<Bool>
     public let allowTeamMentions: Field<Bool>
     public let allowUserDeleteMessages: Field<Bool>
     public let allowUserEditMessages: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowChannelMentions = Field("allowChannelMentions")
         self.allowOwnerDeleteMessages = Field("allowOwnerDeleteMessages")
         self.allowTeamMentions = Field("allowTeamMentions")
@@ -4940,19 +4965,17 @@ public typealias TeamRenamedEventMessageDetail = Model<TeamRenamedEventMessageDe
 
 /// The properties of a `TeamRenamedEventMessageDetail`, inherited ones included.
 public struct TeamRenamedEventMessageDetailFields: FieldSet {
-    public static let all = TeamRenamedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamRenamedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamDisplayName: Field<String>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamDisplayName = Field("teamDisplayName")
         self.teamId = Field("teamId")
@@ -5176,13 +5199,12 @@ public typealias TeamSummary = Model<TeamSummaryFields>
 
 /// The properties of a `TeamSummary`, inherited ones included.
 public struct TeamSummaryFields: FieldSet {
-    public static let all = TeamSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.teamSummary", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamSummary", fields: TeamSummaryFields())
     public let guestsCount: Field<Int32>
     public let membersCount: Field<Int32>
     public let ownersCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.guestsCount = Field("guestsCount")
         self.membersCount = Field("membersCount")
         self.ownersCount = Field("ownersCount")
@@ -5197,18 +5219,16 @@ public typealias TeamUnarchivedEventMessageDetail = Model<TeamUnarchivedEventMes
 
 /// The properties of a `TeamUnarchivedEventMessageDetail`, inherited ones included.
 public struct TeamUnarchivedEventMessageDetailFields: FieldSet {
-    public static let all = TeamUnarchivedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamUnarchivedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamUnarchivedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamId = Field("teamId")
     }
@@ -5303,12 +5323,15 @@ public typealias TeamsAdministrationAssignedTelephoneNumber = Model<TeamsAdminis
 
 /// The properties of a `TeamsAdministrationAssignedTelephoneNumber`, inherited ones included.
 public struct TeamsAdministrationAssignedTelephoneNumberFields: FieldSet {
-    public static let all = TeamsAdministrationAssignedTelephoneNumberFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAdministration.assignedTelephoneNumber", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.assignedTelephoneNumber",
+        fields: TeamsAdministrationAssignedTelephoneNumberFields()
+    )
+
     public let assignmentCategory: Field<TeamsAdministrationAssignmentCategory>
     public let telephoneNumber: Field<String>
 
-    public init() {
+    private init() {
         self.assignmentCategory = Field("assignmentCategory")
         self.telephoneNumber = Field("telephoneNumber")
     }
@@ -5410,12 +5433,15 @@ public typealias TeamsAdministrationEffectivePolicyAssignment =
 
 /// The properties of a `TeamsAdministrationEffectivePolicyAssignment`, inherited ones included.
 public struct TeamsAdministrationEffectivePolicyAssignmentFields: FieldSet {
-    public static let all = TeamsAdministrationEffectivePolicyAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAdministration.effectivePolicyAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.effectivePolicyAssignment",
+        fields: TeamsAdministrationEffectivePolicyAssignmentFields()
+    )
+
     public let policyAssignment: Field<TeamsAdministrationPolicyAssignment>
     public let policyType: Field<String>
 
-    public init() {
+    private init() {
         self.policyAssignment = Field("policyAssignment")
         self.policyType = Field("policyType")
     }
@@ -5430,12 +5456,10 @@ public typealias TeamsAdministrationNumberAssignment = Model<TeamsAdministration
 
 /// The properties of a `TeamsAdministrationNumberAssignment`, inherited ones included.
 public struct TeamsAdministrationNumberAssignmentFields: FieldSet {
-    public static let all = TeamsAdministrationNumberAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.numberAssignment",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationNumberAssignmentFields()
     )
 
     public let id: Field<String>
@@ -5457,7 +5481,7 @@ public struct TeamsAdministrationNumberAssignmentFields: FieldSet {
     public let supportedCustomerActions: Field<[TeamsAdministrationCustomerAction]>
     public let telephoneNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activationState = Field("activationState")
         self.assignmentCategory = Field("assignmentCategory")
@@ -5646,14 +5670,17 @@ public typealias TeamsAdministrationPolicyAssignment = Model<TeamsAdministration
 
 /// The properties of a `TeamsAdministrationPolicyAssignment`, inherited ones included.
 public struct TeamsAdministrationPolicyAssignmentFields: FieldSet {
-    public static let all = TeamsAdministrationPolicyAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAdministration.policyAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.policyAssignment",
+        fields: TeamsAdministrationPolicyAssignmentFields()
+    )
+
     public let assignmentType: Field<TeamsAdministrationAssignmentType>
     public let displayName: Field<String>
     public let groupId: Field<String>
     public let policyId: Field<String>
 
-    public init() {
+    private init() {
         self.assignmentType = Field("assignmentType")
         self.displayName = Field("displayName")
         self.groupId = Field("groupId")
@@ -5670,19 +5697,17 @@ public typealias TeamsAdministrationPolicyIdentifierDetail = Model<TeamsAdminist
 
 /// The properties of a `TeamsAdministrationPolicyIdentifierDetail`, inherited ones included.
 public struct TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
-    public static let all = TeamsAdministrationPolicyIdentifierDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.policyIdentifierDetail",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationPolicyIdentifierDetailFields()
     )
 
     public let id: Field<String>
     public let name: Field<String>
     public let policyId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.policyId = Field("policyId")
@@ -5749,12 +5774,10 @@ public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTe
 
 /// The properties of a `TeamsAdministrationTeamsAdminRoot`, inherited ones included.
 public struct TeamsAdministrationTeamsAdminRootFields: FieldSet {
-    public static let all = TeamsAdministrationTeamsAdminRootFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsAdminRoot",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTeamsAdminRootFields()
     )
 
     public let id: Field<String>
@@ -5768,7 +5791,7 @@ public struct TeamsAdministrationTeamsAdminRootFields: FieldSet {
     /// Present when the request expanded it (`expand("userConfigurations")`).
     public let userConfigurations: Field<[TeamsAdministrationTeamsUserConfiguration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.policy = Field("policy")
         self.telephoneNumberManagement = Field("telephoneNumberManagement")
@@ -5827,12 +5850,10 @@ public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministr
 
 /// The properties of a `TeamsAdministrationTeamsPolicyAssignment`, inherited ones included.
 public struct TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
-    public static let all = TeamsAdministrationTeamsPolicyAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTeamsPolicyAssignmentFields()
     )
 
     public let id: Field<String>
@@ -5840,7 +5861,7 @@ public struct TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("userAssignments")`).
     public let userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.userAssignments = Field("userAssignments")
     }
@@ -5908,12 +5929,10 @@ public typealias TeamsAdministrationTeamsPolicyUserAssignment =
 
 /// The properties of a `TeamsAdministrationTeamsPolicyUserAssignment`, inherited ones included.
 public struct TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
-    public static let all = TeamsAdministrationTeamsPolicyUserAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTeamsPolicyUserAssignmentFields()
     )
 
     public let id: Field<String>
@@ -5921,7 +5940,7 @@ public struct TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
     public let policyType: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.policyId = Field("policyId")
         self.policyType = Field("policyType")
@@ -5982,12 +6001,10 @@ public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdminist
 
 /// The properties of a `TeamsAdministrationTeamsUserConfiguration`, inherited ones included.
 public struct TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
-    public static let all = TeamsAdministrationTeamsUserConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsUserConfiguration",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTeamsUserConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6004,7 +6021,7 @@ public struct TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("user")`).
     public let user: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accountType = Field("accountType")
         self.createdDateTime = Field("createdDateTime")
@@ -6053,12 +6070,10 @@ public typealias TeamsAdministrationTelephoneNumberLongRunningOperation =
 
 /// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperation`, inherited ones included.
 public struct TeamsAdministrationTelephoneNumberLongRunningOperationFields: FieldSet {
-    public static let all = TeamsAdministrationTelephoneNumberLongRunningOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTelephoneNumberLongRunningOperationFields()
     )
 
     public let id: Field<String>
@@ -6066,7 +6081,7 @@ public struct TeamsAdministrationTelephoneNumberLongRunningOperationFields: Fiel
     public let numbers: Field<[TeamsAdministrationTelephoneNumberLongRunningOperationDetails]>
     public let status: Field<LongRunningOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.numbers = Field("numbers")
@@ -6085,18 +6100,16 @@ public typealias TeamsAdministrationTelephoneNumberLongRunningOperationDetails =
 
 /// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperationDetails`, inherited ones included.
 public struct TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields: FieldSet {
-    public static let all = TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails",
-        fields: all
+        fields: TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields()
     )
 
     public let resourceLocation: Field<String>
     public let status: Field<LongRunningOperationStatus>
     public let statusDetail: Field<String>
 
-    public init() {
+    private init() {
         self.resourceLocation = Field("resourceLocation")
         self.status = Field("status")
         self.statusDetail = Field("statusDetail")
@@ -6134,12 +6147,10 @@ public typealias TeamsAdministrationTelephoneNumberManagementRoot =
 
 /// The properties of a `TeamsAdministrationTelephoneNumberManagementRoot`, inherited ones included.
 public struct TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
-    public static let all = TeamsAdministrationTelephoneNumberManagementRootFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
         base: Entity.self,
-        fields: all
+        fields: TeamsAdministrationTelephoneNumberManagementRootFields()
     )
 
     public let id: Field<String>
@@ -6150,7 +6161,7 @@ public struct TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
     /// Present when the request expanded it (`expand("operations")`).
     public let operations: Field<[TeamsAdministrationTelephoneNumberLongRunningOperation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.numberAssignments = Field("numberAssignments")
         self.operations = Field("operations")
@@ -6205,8 +6216,7 @@ public typealias TeamsApp = Model<TeamsAppFields>
 
 /// The properties of a `TeamsApp`, inherited ones included.
 public struct TeamsAppFields: FieldSet {
-    public static let all = TeamsAppFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsApp", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamsApp", base: Entity.self, fields: TeamsAppFields())
     public let id: Field<String>
     public let displayName: Field<String>
     public let distributionMethod: Field<TeamsAppDistributionMethod>
@@ -6215,7 +6225,7 @@ public struct TeamsAppFields: FieldSet {
     /// Present when the request expanded it (`expand("appDefinitions")`).
     public let appDefinitions: Field<[TeamsAppDefinition]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.distributionMethod = Field("distributionMethod")
@@ -6232,12 +6242,14 @@ public typealias TeamsAppAuthorization = Model<TeamsAppAuthorizationFields>
 
 /// The properties of a `TeamsAppAuthorization`, inherited ones included.
 public struct TeamsAppAuthorizationFields: FieldSet {
-    public static let all = TeamsAppAuthorizationFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAppAuthorization", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppAuthorization",
+        fields: TeamsAppAuthorizationFields()
+    )
     public let clientAppId: Field<String>
     public let requiredPermissionSet: Field<TeamsAppPermissionSet>
 
-    public init() {
+    private init() {
         self.clientAppId = Field("clientAppId")
         self.requiredPermissionSet = Field("requiredPermissionSet")
     }
@@ -6251,8 +6263,12 @@ public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
 
 /// The properties of a `TeamsAppDefinition`, inherited ones included.
 public struct TeamsAppDefinitionFields: FieldSet {
-    public static let all = TeamsAppDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAppDefinition", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppDefinition",
+        base: Entity.self,
+        fields: TeamsAppDefinitionFields()
+    )
+
     public let id: Field<String>
     public let authorization: Field<TeamsAppAuthorization>
     public let createdBy: Field<IdentitySet>
@@ -6267,7 +6283,7 @@ public struct TeamsAppDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("bot")`).
     public let bot: Field<TeamworkBot>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authorization = Field("authorization")
         self.createdBy = Field("createdBy")
@@ -6331,13 +6347,11 @@ public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
 
 /// The properties of a `TeamsAppInstallation`, inherited ones included.
 public struct TeamsAppInstallationFields: FieldSet {
-    public static let all = TeamsAppInstallationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppInstallation",
         base: Entity.self,
         derived: [UserScopeTeamsAppInstallation.self],
-        fields: all
+        fields: TeamsAppInstallationFields()
     )
 
     public let id: Field<String>
@@ -6349,7 +6363,7 @@ public struct TeamsAppInstallationFields: FieldSet {
     /// Present when the request expanded it (`expand("teamsAppDefinition")`).
     public let teamsAppDefinition: Field<TeamsAppDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.consentedPermissionSet = Field("consentedPermissionSet")
         self.teamsApp = Field("teamsApp")
@@ -6405,19 +6419,17 @@ public typealias TeamsAppInstalledEventMessageDetail = Model<TeamsAppInstalledEv
 
 /// The properties of a `TeamsAppInstalledEventMessageDetail`, inherited ones included.
 public struct TeamsAppInstalledEventMessageDetailFields: FieldSet {
-    public static let all = TeamsAppInstalledEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppInstalledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamsAppInstalledEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamsAppDisplayName: Field<String>
     public let teamsAppId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamsAppDisplayName = Field("teamsAppDisplayName")
         self.teamsAppId = Field("teamsAppId")
@@ -6432,11 +6444,13 @@ public typealias TeamsAppPermissionSet = Model<TeamsAppPermissionSetFields>
 
 /// The properties of a `TeamsAppPermissionSet`, inherited ones included.
 public struct TeamsAppPermissionSetFields: FieldSet {
-    public static let all = TeamsAppPermissionSetFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAppPermissionSet", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppPermissionSet",
+        fields: TeamsAppPermissionSetFields()
+    )
     public let resourceSpecificPermissions: Field<[TeamsAppResourceSpecificPermission]>
 
-    public init() {
+    private init() {
         self.resourceSpecificPermissions = Field("resourceSpecificPermissions")
     }
 }
@@ -6467,19 +6481,17 @@ public typealias TeamsAppRemovedEventMessageDetail = Model<TeamsAppRemovedEventM
 
 /// The properties of a `TeamsAppRemovedEventMessageDetail`, inherited ones included.
 public struct TeamsAppRemovedEventMessageDetailFields: FieldSet {
-    public static let all = TeamsAppRemovedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppRemovedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamsAppRemovedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamsAppDisplayName: Field<String>
     public let teamsAppId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamsAppDisplayName = Field("teamsAppDisplayName")
         self.teamsAppId = Field("teamsAppId")
@@ -6520,12 +6532,15 @@ public typealias TeamsAppResourceSpecificPermission = Model<TeamsAppResourceSpec
 
 /// The properties of a `TeamsAppResourceSpecificPermission`, inherited ones included.
 public struct TeamsAppResourceSpecificPermissionFields: FieldSet {
-    public static let all = TeamsAppResourceSpecificPermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAppResourceSpecificPermission", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppResourceSpecificPermission",
+        fields: TeamsAppResourceSpecificPermissionFields()
+    )
+
     public let permissionType: Field<TeamsAppResourceSpecificPermissionType>
     public let permissionValue: Field<String>
 
-    public init() {
+    private init() {
         self.permissionType = Field("permissionType")
         self.permissionValue = Field("permissionValue")
     }
@@ -6555,13 +6570,17 @@ public typealias TeamsAppSettings = Model<TeamsAppSettingsFields>
 
 /// The properties of a `TeamsAppSettings`, inherited ones included.
 public struct TeamsAppSettingsFields: FieldSet {
-    public static let all = TeamsAppSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAppSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppSettings",
+        base: Entity.self,
+        fields: TeamsAppSettingsFields()
+    )
+
     public let id: Field<String>
     public let allowUserRequestsForAppAccess: Field<Bool>
     public let isUserPersonalScopeResourceSpecificConsentEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowUserRequestsForAppAccess = Field("allowUserRequestsForAppAccess")
         self.isUserPersonalScopeResourceSpecificConsentEnabled = Field(
@@ -6595,19 +6614,17 @@ public typealias TeamsAppUpgradedEventMessageDetail = Model<TeamsAppUpgradedEven
 
 /// The properties of a `TeamsAppUpgradedEventMessageDetail`, inherited ones included.
 public struct TeamsAppUpgradedEventMessageDetailFields: FieldSet {
-    public static let all = TeamsAppUpgradedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppUpgradedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: TeamsAppUpgradedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let teamsAppDisplayName: Field<String>
     public let teamsAppId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.teamsAppDisplayName = Field("teamsAppDisplayName")
         self.teamsAppId = Field("teamsAppId")
@@ -6622,8 +6639,12 @@ public typealias TeamsAsyncOperation = Model<TeamsAsyncOperationFields>
 
 /// The properties of a `TeamsAsyncOperation`, inherited ones included.
 public struct TeamsAsyncOperationFields: FieldSet {
-    public static let all = TeamsAsyncOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsAsyncOperation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAsyncOperation",
+        base: Entity.self,
+        fields: TeamsAsyncOperationFields()
+    )
+
     public let id: Field<String>
     public let attemptsCount: Field<Int32>
     public let createdDateTime: Field<Date>
@@ -6634,7 +6655,7 @@ public struct TeamsAsyncOperationFields: FieldSet {
     public let targetResourceId: Field<String>
     public let targetResourceLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attemptsCount = Field("attemptsCount")
         self.createdDateTime = Field("createdDateTime")
@@ -6742,11 +6763,13 @@ public typealias TeamsLicensingDetails = Model<TeamsLicensingDetailsFields>
 
 /// The properties of a `TeamsLicensingDetails`, inherited ones included.
 public struct TeamsLicensingDetailsFields: FieldSet {
-    public static let all = TeamsLicensingDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsLicensingDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsLicensingDetails",
+        fields: TeamsLicensingDetailsFields()
+    )
     public let hasTeamsLicense: Field<Bool>
 
-    public init() {
+    private init() {
         self.hasTeamsLicense = Field("hasTeamsLicense")
     }
 }
@@ -6759,8 +6782,7 @@ public typealias TeamsTab = Model<TeamsTabFields>
 
 /// The properties of a `TeamsTab`, inherited ones included.
 public struct TeamsTabFields: FieldSet {
-    public static let all = TeamsTabFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsTab", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamsTab", base: Entity.self, fields: TeamsTabFields())
     public let id: Field<String>
     public let configuration: Field<TeamsTabConfiguration>
     public let displayName: Field<String>
@@ -6769,7 +6791,7 @@ public struct TeamsTabFields: FieldSet {
     /// Present when the request expanded it (`expand("teamsApp")`).
     public let teamsApp: Field<TeamsApp>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configuration = Field("configuration")
         self.displayName = Field("displayName")
@@ -6786,14 +6808,16 @@ public typealias TeamsTabConfiguration = Model<TeamsTabConfigurationFields>
 
 /// The properties of a `TeamsTabConfiguration`, inherited ones included.
 public struct TeamsTabConfigurationFields: FieldSet {
-    public static let all = TeamsTabConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsTabConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsTabConfiguration",
+        fields: TeamsTabConfigurationFields()
+    )
     public let contentUrl: Field<String>
     public let entityId: Field<String>
     public let removeUrl: Field<String>
     public let websiteUrl: Field<String>
 
-    public init() {
+    private init() {
         self.contentUrl = Field("contentUrl")
         self.entityId = Field("entityId")
         self.removeUrl = Field("removeUrl")
@@ -6832,11 +6856,15 @@ public typealias TeamsTemplate = Model<TeamsTemplateFields>
 
 /// The properties of a `TeamsTemplate`, inherited ones included.
 public struct TeamsTemplateFields: FieldSet {
-    public static let all = TeamsTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.teamsTemplate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsTemplate",
+        base: Entity.self,
+        fields: TeamsTemplateFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6866,8 +6894,7 @@ public typealias Teamwork = Model<TeamworkFields>
 
 /// The properties of a `Teamwork`, inherited ones included.
 public struct TeamworkFields: FieldSet {
-    public static let all = TeamworkFields()
-    public static let schema = ModelSchema("microsoft.graph.teamwork", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.teamwork", base: Entity.self, fields: TeamworkFields())
     public let id: Field<String>
     public let isTeamsEnabled: Field<Bool>
     public let region: Field<String>
@@ -6884,7 +6911,7 @@ public struct TeamworkFields: FieldSet {
     /// Present when the request expanded it (`expand("workforceIntegrations")`).
     public let workforceIntegrations: Field<[WorkforceIntegration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isTeamsEnabled = Field("isTeamsEnabled")
         self.region = Field("region")
@@ -6903,13 +6930,15 @@ public typealias TeamworkActivityTopic = Model<TeamworkActivityTopicFields>
 
 /// The properties of a `TeamworkActivityTopic`, inherited ones included.
 public struct TeamworkActivityTopicFields: FieldSet {
-    public static let all = TeamworkActivityTopicFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkActivityTopic", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkActivityTopic",
+        fields: TeamworkActivityTopicFields()
+    )
     public let source: Field<TeamworkActivityTopicSource>
     public let value: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.source = Field("source")
         self.value = Field("value")
         self.webUrl = Field("webUrl")
@@ -6938,17 +6967,17 @@ public typealias TeamworkApplicationIdentity = Model<TeamworkApplicationIdentity
 
 /// The properties of a `TeamworkApplicationIdentity`, inherited ones included.
 public struct TeamworkApplicationIdentityFields: FieldSet {
-    public static let all = TeamworkApplicationIdentityFields()
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkApplicationIdentity",
         base: Identity.self,
-        fields: all
+        fields: TeamworkApplicationIdentityFields()
     )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let applicationIdentityType: Field<TeamworkApplicationIdentityType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.applicationIdentityType = Field("applicationIdentityType")
@@ -6992,11 +7021,14 @@ public typealias TeamworkBot = Model<TeamworkBotFields>
 
 /// The properties of a `TeamworkBot`, inherited ones included.
 public struct TeamworkBotFields: FieldSet {
-    public static let all = TeamworkBotFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkBot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkBot",
+        base: Entity.self,
+        fields: TeamworkBotFields()
+    )
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -7044,19 +7076,17 @@ public typealias TeamworkConversationIdentity = Model<TeamworkConversationIdenti
 
 /// The properties of a `TeamworkConversationIdentity`, inherited ones included.
 public struct TeamworkConversationIdentityFields: FieldSet {
-    public static let all = TeamworkConversationIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkConversationIdentity",
         base: Identity.self,
-        fields: all
+        fields: TeamworkConversationIdentityFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
     public let conversationIdentityType: Field<TeamworkConversationIdentityType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.conversationIdentityType = Field("conversationIdentityType")
@@ -7089,20 +7119,18 @@ public typealias TeamworkHostedContent = Model<TeamworkHostedContentFields>
 
 /// The properties of a `TeamworkHostedContent`, inherited ones included.
 public struct TeamworkHostedContentFields: FieldSet {
-    public static let all = TeamworkHostedContentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkHostedContent",
         base: Entity.self,
         derived: [ChatMessageHostedContent.self],
-        fields: all
+        fields: TeamworkHostedContentFields()
     )
 
     public let id: Field<String>
     public let contentBytes: Field<Data>
     public let contentType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentBytes = Field("contentBytes")
         self.contentType = Field("contentType")
@@ -7136,8 +7164,6 @@ public typealias TeamworkNotificationRecipient = Model<TeamworkNotificationRecip
 
 /// The properties of a `TeamworkNotificationRecipient`, inherited ones included.
 public struct TeamworkNotificationRecipientFields: FieldSet {
-    public static let all = TeamworkNotificationRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkNotificationRecipient",
         derived: [
@@ -7146,10 +7172,10 @@ public struct TeamworkNotificationRecipientFields: FieldSet {
             ChatMembersNotificationRecipient.self,
             TeamMembersNotificationRecipient.self,
         ],
-        fields: all
+        fields: TeamworkNotificationRecipientFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7161,13 +7187,16 @@ public typealias TeamworkOnlineMeetingInfo = Model<TeamworkOnlineMeetingInfoFiel
 
 /// The properties of a `TeamworkOnlineMeetingInfo`, inherited ones included.
 public struct TeamworkOnlineMeetingInfoFields: FieldSet {
-    public static let all = TeamworkOnlineMeetingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkOnlineMeetingInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkOnlineMeetingInfo",
+        fields: TeamworkOnlineMeetingInfoFields()
+    )
+
     public let calendarEventId: Field<String>
     public let joinWebUrl: Field<String>
     public let organizer: Field<TeamworkUserIdentity>
 
-    public init() {
+    private init() {
         self.calendarEventId = Field("calendarEventId")
         self.joinWebUrl = Field("joinWebUrl")
         self.organizer = Field("organizer")
@@ -7253,8 +7282,11 @@ public typealias TeamworkTag = Model<TeamworkTagFields>
 
 /// The properties of a `TeamworkTag`, inherited ones included.
 public struct TeamworkTagFields: FieldSet {
-    public static let all = TeamworkTagFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkTag", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkTag",
+        base: Entity.self,
+        fields: TeamworkTagFields()
+    )
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -7265,7 +7297,7 @@ public struct TeamworkTagFields: FieldSet {
     /// Present when the request expanded it (`expand("members")`).
     public let members: Field<[TeamworkTagMember]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -7284,12 +7316,16 @@ public typealias TeamworkTagIdentity = Model<TeamworkTagIdentityFields>
 
 /// The properties of a `TeamworkTagIdentity`, inherited ones included.
 public struct TeamworkTagIdentityFields: FieldSet {
-    public static let all = TeamworkTagIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkTagIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkTagIdentity",
+        base: Identity.self,
+        fields: TeamworkTagIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -7303,14 +7339,18 @@ public typealias TeamworkTagMember = Model<TeamworkTagMemberFields>
 
 /// The properties of a `TeamworkTagMember`, inherited ones included.
 public struct TeamworkTagMemberFields: FieldSet {
-    public static let all = TeamworkTagMemberFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkTagMember", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkTagMember",
+        base: Entity.self,
+        fields: TeamworkTagMemberFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let tenantId: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -7383,13 +7423,17 @@ public typealias TeamworkUserIdentity = Model<TeamworkUserIdentityFields>
 
 /// The properties of a `TeamworkUserIdentity`, inherited ones included.
 public struct TeamworkUserIdentityFields: FieldSet {
-    public static let all = TeamworkUserIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.teamworkUserIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkUserIdentity",
+        base: Identity.self,
+        fields: TeamworkUserIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let userIdentityType: Field<TeamworkUserIdentityType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.userIdentityType = Field("userIdentityType")
@@ -7442,12 +7486,10 @@ public typealias TeleconferenceDeviceAudioQuality = Model<TeleconferenceDeviceAu
 
 /// The properties of a `TeleconferenceDeviceAudioQuality`, inherited ones included.
 public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
-    public static let all = TeleconferenceDeviceAudioQualityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceAudioQuality",
         base: TeleconferenceDeviceMediaQuality.self,
-        fields: all
+        fields: TeleconferenceDeviceAudioQualityFields()
     )
 
     public let averageInboundJitter: Field<String>
@@ -7472,7 +7514,7 @@ public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
     public let remoteIPAddress: Field<String>
     public let remotePort: Field<Int32>
 
-    public init() {
+    private init() {
         self.averageInboundJitter = Field("averageInboundJitter")
         self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
         self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
@@ -7507,12 +7549,10 @@ public typealias TeleconferenceDeviceMediaQuality = Model<TeleconferenceDeviceMe
 
 /// The properties of a `TeleconferenceDeviceMediaQuality`, inherited ones included.
 public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
-    public static let all = TeleconferenceDeviceMediaQualityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceMediaQuality",
         derived: [TeleconferenceDeviceAudioQuality.self, TeleconferenceDeviceVideoQuality.self],
-        fields: all
+        fields: TeleconferenceDeviceMediaQualityFields()
     )
 
     public let averageInboundJitter: Field<String>
@@ -7537,7 +7577,7 @@ public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
     public let remoteIPAddress: Field<String>
     public let remotePort: Field<Int32>
 
-    public init() {
+    private init() {
         self.averageInboundJitter = Field("averageInboundJitter")
         self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
         self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
@@ -7570,8 +7610,11 @@ public typealias TeleconferenceDeviceQuality = Model<TeleconferenceDeviceQuality
 
 /// The properties of a `TeleconferenceDeviceQuality`, inherited ones included.
 public struct TeleconferenceDeviceQualityFields: FieldSet {
-    public static let all = TeleconferenceDeviceQualityFields()
-    public static let schema = ModelSchema("microsoft.graph.teleconferenceDeviceQuality", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.teleconferenceDeviceQuality",
+        fields: TeleconferenceDeviceQualityFields()
+    )
+
     public let callChainId: Field<String>
     public let cloudServiceDeploymentEnvironment: Field<String>
     public let cloudServiceDeploymentId: Field<String>
@@ -7583,7 +7626,7 @@ public struct TeleconferenceDeviceQualityFields: FieldSet {
     public let mediaQualityList: Field<[TeleconferenceDeviceMediaQuality]>
     public let participantId: Field<String>
 
-    public init() {
+    private init() {
         self.callChainId = Field("callChainId")
         self.cloudServiceDeploymentEnvironment = Field("cloudServiceDeploymentEnvironment")
         self.cloudServiceDeploymentId = Field("cloudServiceDeploymentId")
@@ -7606,12 +7649,10 @@ public typealias TeleconferenceDeviceScreenSharingQuality = Model<Teleconference
 
 /// The properties of a `TeleconferenceDeviceScreenSharingQuality`, inherited ones included.
 public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
-    public static let all = TeleconferenceDeviceScreenSharingQualityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceScreenSharingQuality",
         base: TeleconferenceDeviceVideoQuality.self,
-        fields: all
+        fields: TeleconferenceDeviceScreenSharingQualityFields()
     )
 
     public let averageInboundJitter: Field<String>
@@ -7640,7 +7681,7 @@ public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
     public let averageOutboundBitRate: Field<Double>
     public let averageOutboundFrameRate: Field<Double>
 
-    public init() {
+    private init() {
         self.averageInboundJitter = Field("averageInboundJitter")
         self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
         self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
@@ -7677,13 +7718,11 @@ public typealias TeleconferenceDeviceVideoQuality = Model<TeleconferenceDeviceVi
 
 /// The properties of a `TeleconferenceDeviceVideoQuality`, inherited ones included.
 public struct TeleconferenceDeviceVideoQualityFields: FieldSet {
-    public static let all = TeleconferenceDeviceVideoQualityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceVideoQuality",
         base: TeleconferenceDeviceMediaQuality.self,
         derived: [TeleconferenceDeviceScreenSharingQuality.self],
-        fields: all
+        fields: TeleconferenceDeviceVideoQualityFields()
     )
 
     public let averageInboundJitter: Field<String>
@@ -7712,7 +7751,7 @@ public struct TeleconferenceDeviceVideoQualityFields: FieldSet {
     public let averageOutboundBitRate: Field<Double>
     public let averageOutboundFrameRate: Field<Double>
 
-    public init() {
+    private init() {
         self.averageInboundJitter = Field("averageInboundJitter")
         self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
         self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
@@ -7804,12 +7843,10 @@ public typealias TemporaryAccessPassAuthenticationMethod = Model<TemporaryAccess
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethod`, inherited ones included.
 public struct TemporaryAccessPassAuthenticationMethodFields: FieldSet {
-    public static let all = TemporaryAccessPassAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.temporaryAccessPassAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: TemporaryAccessPassAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -7821,7 +7858,7 @@ public struct TemporaryAccessPassAuthenticationMethodFields: FieldSet {
     public let startDateTime: Field<Date>
     public let temporaryAccessPass: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.isUsable = Field("isUsable")
@@ -7844,12 +7881,10 @@ public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethodConfiguration`, inherited ones included.
 public struct TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = TemporaryAccessPassAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: TemporaryAccessPassAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -7864,7 +7899,7 @@ public struct TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldS
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -7941,12 +7976,12 @@ public typealias TenantAppManagementPolicy = Model<TenantAppManagementPolicyFiel
 
 /// The properties of a `TenantAppManagementPolicy`, inherited ones included.
 public struct TenantAppManagementPolicyFields: FieldSet {
-    public static let all = TenantAppManagementPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.tenantAppManagementPolicy",
         base: PolicyBase.self,
-        fields: all
+        fields: TenantAppManagementPolicyFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -7955,7 +7990,7 @@ public struct TenantAppManagementPolicyFields: FieldSet {
     public let isEnabled: Field<Bool>
     public let servicePrincipalRestrictions: Field<AppManagementServicePrincipalConfiguration>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -8096,12 +8131,10 @@ public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGo
 
 /// The properties of a `TenantDataSecurityAndGovernance`, inherited ones included.
 public struct TenantDataSecurityAndGovernanceFields: FieldSet {
-    public static let all = TenantDataSecurityAndGovernanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.tenantDataSecurityAndGovernance",
         base: DataSecurityAndGovernance.self,
-        fields: all
+        fields: TenantDataSecurityAndGovernanceFields()
     )
 
     public let id: Field<String>
@@ -8112,7 +8145,7 @@ public struct TenantDataSecurityAndGovernanceFields: FieldSet {
     /// Present when the request expanded it (`expand("protectionScopes")`).
     public let protectionScopes: Field<TenantProtectionScopeContainer>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.sensitivityLabels = Field("sensitivityLabels")
         self.protectionScopes = Field("protectionScopes")
@@ -8172,14 +8205,13 @@ public typealias TenantInformation = Model<TenantInformationFields>
 
 /// The properties of a `TenantInformation`, inherited ones included.
 public struct TenantInformationFields: FieldSet {
-    public static let all = TenantInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.tenantInformation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.tenantInformation", fields: TenantInformationFields())
     public let defaultDomainName: Field<String>
     public let displayName: Field<String>
     public let federationBrandName: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.defaultDomainName = Field("defaultDomainName")
         self.displayName = Field("displayName")
         self.federationBrandName = Field("federationBrandName")
@@ -8195,17 +8227,15 @@ public typealias TenantProtectionScopeContainer = Model<TenantProtectionScopeCon
 
 /// The properties of a `TenantProtectionScopeContainer`, inherited ones included.
 public struct TenantProtectionScopeContainerFields: FieldSet {
-    public static let all = TenantProtectionScopeContainerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.tenantProtectionScopeContainer",
         base: Entity.self,
-        fields: all
+        fields: TenantProtectionScopeContainerFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8258,8 +8288,7 @@ public typealias TenantRelationship = Model<TenantRelationshipFields>
 
 /// The properties of a `TenantRelationship`, inherited ones included.
 public struct TenantRelationshipFields: FieldSet {
-    public static let all = TenantRelationshipFields()
-    public static let schema = ModelSchema("microsoft.graph.tenantRelationship", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.tenantRelationship", fields: TenantRelationshipFields())
 
     /// Present when the request expanded it (`expand("delegatedAdminCustomers")`).
     public let delegatedAdminCustomers: Field<[DelegatedAdminCustomer]>
@@ -8270,7 +8299,7 @@ public struct TenantRelationshipFields: FieldSet {
     /// Present when the request expanded it (`expand("multiTenantOrganization")`).
     public let multiTenantOrganization: Field<MultiTenantOrganization>
 
-    public init() {
+    private init() {
         self.delegatedAdminCustomers = Field("delegatedAdminCustomers")
         self.delegatedAdminRelationships = Field("delegatedAdminRelationships")
         self.multiTenantOrganization = Field("multiTenantOrganization")
@@ -8361,11 +8390,15 @@ public typealias TenantScope = Model<TenantScopeFields>
 
 /// The properties of a `TenantScope`, inherited ones included.
 public struct TenantScopeFields: FieldSet {
-    public static let all = TenantScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.tenantScope", base: ScopeBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.tenantScope",
+        base: ScopeBase.self,
+        fields: TenantScopeFields()
+    )
+
     public let identity: Field<String>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
     }
 }
@@ -8378,8 +8411,7 @@ public typealias TermColumn = Model<TermColumnFields>
 
 /// The properties of a `TermColumn`, inherited ones included.
 public struct TermColumnFields: FieldSet {
-    public static let all = TermColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.termColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.termColumn", fields: TermColumnFields())
     public let allowMultipleValues: Field<Bool>
     public let showFullyQualifiedName: Field<Bool>
 
@@ -8389,7 +8421,7 @@ public struct TermColumnFields: FieldSet {
     /// Present when the request expanded it (`expand("termSet")`).
     public let termSet: Field<TermStoreSet>
 
-    public init() {
+    private init() {
         self.allowMultipleValues = Field("allowMultipleValues")
         self.showFullyQualifiedName = Field("showFullyQualifiedName")
         self.parentTerm = Field("parentTerm")
@@ -8405,8 +8437,12 @@ public typealias TermStoreGroup = Model<TermStoreGroupFields>
 
 /// The properties of a `TermStoreGroup`, inherited ones included.
 public struct TermStoreGroupFields: FieldSet {
-    public static let all = TermStoreGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.group", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.group",
+        base: Entity.self,
+        fields: TermStoreGroupFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -8417,7 +8453,7 @@ public struct TermStoreGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("sets")`).
     public let sets: Field<[TermStoreSet]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8462,12 +8498,15 @@ public typealias TermStoreLocalizedDescription = Model<TermStoreLocalizedDescrip
 
 /// The properties of a `TermStoreLocalizedDescription`, inherited ones included.
 public struct TermStoreLocalizedDescriptionFields: FieldSet {
-    public static let all = TermStoreLocalizedDescriptionFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.localizedDescription", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.localizedDescription",
+        fields: TermStoreLocalizedDescriptionFields()
+    )
+
     public let description: Field<String>
     public let languageTag: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.languageTag = Field("languageTag")
     }
@@ -8481,13 +8520,16 @@ public typealias TermStoreLocalizedLabel = Model<TermStoreLocalizedLabelFields>
 
 /// The properties of a `TermStoreLocalizedLabel`, inherited ones included.
 public struct TermStoreLocalizedLabelFields: FieldSet {
-    public static let all = TermStoreLocalizedLabelFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.localizedLabel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.localizedLabel",
+        fields: TermStoreLocalizedLabelFields()
+    )
+
     public let isDefault: Field<Bool>
     public let languageTag: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.isDefault = Field("isDefault")
         self.languageTag = Field("languageTag")
         self.name = Field("name")
@@ -8502,12 +8544,15 @@ public typealias TermStoreLocalizedName = Model<TermStoreLocalizedNameFields>
 
 /// The properties of a `TermStoreLocalizedName`, inherited ones included.
 public struct TermStoreLocalizedNameFields: FieldSet {
-    public static let all = TermStoreLocalizedNameFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.localizedName", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.localizedName",
+        fields: TermStoreLocalizedNameFields()
+    )
+
     public let languageTag: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.languageTag = Field("languageTag")
         self.name = Field("name")
     }
@@ -8521,8 +8566,12 @@ public typealias TermStoreRelation = Model<TermStoreRelationFields>
 
 /// The properties of a `TermStoreRelation`, inherited ones included.
 public struct TermStoreRelationFields: FieldSet {
-    public static let all = TermStoreRelationFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.relation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.relation",
+        base: Entity.self,
+        fields: TermStoreRelationFields()
+    )
+
     public let id: Field<String>
     public let relationship: Field<TermStoreRelationType>
 
@@ -8535,7 +8584,7 @@ public struct TermStoreRelationFields: FieldSet {
     /// Present when the request expanded it (`expand("toTerm")`).
     public let toTerm: Field<TermStoreTerm>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.relationship = Field("relationship")
         self.fromTerm = Field("fromTerm")
@@ -8599,8 +8648,12 @@ public typealias TermStoreSet = Model<TermStoreSetFields>
 
 /// The properties of a `TermStoreSet`, inherited ones included.
 public struct TermStoreSetFields: FieldSet {
-    public static let all = TermStoreSetFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.set", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.set",
+        base: Entity.self,
+        fields: TermStoreSetFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -8619,7 +8672,7 @@ public struct TermStoreSetFields: FieldSet {
     /// Present when the request expanded it (`expand("terms")`).
     public let terms: Field<[TermStoreTerm]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8683,8 +8736,12 @@ public typealias TermStoreStore = Model<TermStoreStoreFields>
 
 /// The properties of a `TermStoreStore`, inherited ones included.
 public struct TermStoreStoreFields: FieldSet {
-    public static let all = TermStoreStoreFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.store", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.store",
+        base: Entity.self,
+        fields: TermStoreStoreFields()
+    )
+
     public let id: Field<String>
     public let defaultLanguageTag: Field<String>
     public let languageTags: Field<[String]>
@@ -8695,7 +8752,7 @@ public struct TermStoreStoreFields: FieldSet {
     /// Present when the request expanded it (`expand("sets")`).
     public let sets: Field<[TermStoreSet]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.defaultLanguageTag = Field("defaultLanguageTag")
         self.languageTags = Field("languageTags")
@@ -8746,8 +8803,12 @@ public typealias TermStoreTerm = Model<TermStoreTermFields>
 
 /// The properties of a `TermStoreTerm`, inherited ones included.
 public struct TermStoreTermFields: FieldSet {
-    public static let all = TermStoreTermFields()
-    public static let schema = ModelSchema("microsoft.graph.termStore.term", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termStore.term",
+        base: Entity.self,
+        fields: TermStoreTermFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let descriptions: Field<[TermStoreLocalizedDescription]>
@@ -8764,7 +8825,7 @@ public struct TermStoreTermFields: FieldSet {
     /// Present when the request expanded it (`expand("set")`).
     public let set: Field<TermStoreSet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.descriptions = Field("descriptions")
@@ -8840,8 +8901,12 @@ public typealias TermsAndConditions = Model<TermsAndConditionsFields>
 
 /// The properties of a `TermsAndConditions`, inherited ones included.
 public struct TermsAndConditionsFields: FieldSet {
-    public static let all = TermsAndConditionsFields()
-    public static let schema = ModelSchema("microsoft.graph.termsAndConditions", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termsAndConditions",
+        base: Entity.self,
+        fields: TermsAndConditionsFields()
+    )
+
     public let id: Field<String>
     public let acceptanceStatement: Field<String>
     public let bodyText: Field<String>
@@ -8858,7 +8923,7 @@ public struct TermsAndConditionsFields: FieldSet {
     /// Present when the request expanded it (`expand("assignments")`).
     public let assignments: Field<[TermsAndConditionsAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.acceptanceStatement = Field("acceptanceStatement")
         self.bodyText = Field("bodyText")
@@ -8881,12 +8946,10 @@ public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAc
 
 /// The properties of a `TermsAndConditionsAcceptanceStatus`, inherited ones included.
 public struct TermsAndConditionsAcceptanceStatusFields: FieldSet {
-    public static let all = TermsAndConditionsAcceptanceStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.termsAndConditionsAcceptanceStatus",
         base: Entity.self,
-        fields: all
+        fields: TermsAndConditionsAcceptanceStatusFields()
     )
 
     public let id: Field<String>
@@ -8898,7 +8961,7 @@ public struct TermsAndConditionsAcceptanceStatusFields: FieldSet {
     /// Present when the request expanded it (`expand("termsAndConditions")`).
     public let termsAndConditions: Field<TermsAndConditions>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.acceptedDateTime = Field("acceptedDateTime")
         self.acceptedVersion = Field("acceptedVersion")
@@ -8941,16 +9004,16 @@ public typealias TermsAndConditionsAssignment = Model<TermsAndConditionsAssignme
 
 /// The properties of a `TermsAndConditionsAssignment`, inherited ones included.
 public struct TermsAndConditionsAssignmentFields: FieldSet {
-    public static let all = TermsAndConditionsAssignmentFields()
     public static let schema = ModelSchema(
         "microsoft.graph.termsAndConditionsAssignment",
         base: Entity.self,
-        fields: all
+        fields: TermsAndConditionsAssignmentFields()
     )
+
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -9019,12 +9082,11 @@ public typealias TermsExpiration = Model<TermsExpirationFields>
 
 /// The properties of a `TermsExpiration`, inherited ones included.
 public struct TermsExpirationFields: FieldSet {
-    public static let all = TermsExpirationFields()
-    public static let schema = ModelSchema("microsoft.graph.termsExpiration", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.termsExpiration", fields: TermsExpirationFields())
     public let frequency: Field<String>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.frequency = Field("frequency")
         self.startDateTime = Field("startDateTime")
     }
@@ -9038,8 +9100,12 @@ public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
 
 /// The properties of a `TermsOfUseContainer`, inherited ones included.
 public struct TermsOfUseContainerFields: FieldSet {
-    public static let all = TermsOfUseContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.termsOfUseContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.termsOfUseContainer",
+        base: Entity.self,
+        fields: TermsOfUseContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("agreementAcceptances")`).
@@ -9048,7 +9114,7 @@ public struct TermsOfUseContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("agreements")`).
     public let agreements: Field<[Agreement]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.agreementAcceptances = Field("agreementAcceptances")
         self.agreements = Field("agreements")
@@ -9097,15 +9163,14 @@ public typealias TextColumn = Model<TextColumnFields>
 
 /// The properties of a `TextColumn`, inherited ones included.
 public struct TextColumnFields: FieldSet {
-    public static let all = TextColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.textColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.textColumn", fields: TextColumnFields())
     public let allowMultipleLines: Field<Bool>
     public let appendChangesToExistingText: Field<Bool>
     public let linesForEditing: Field<Int32>
     public let maxLength: Field<Int32>
     public let textType: Field<String>
 
-    public init() {
+    private init() {
         self.allowMultipleLines = Field("allowMultipleLines")
         self.appendChangesToExistingText = Field("appendChangesToExistingText")
         self.linesForEditing = Field("linesForEditing")
@@ -9122,11 +9187,15 @@ public typealias TextContent = Model<TextContentFields>
 
 /// The properties of a `TextContent`, inherited ones included.
 public struct TextContentFields: FieldSet {
-    public static let all = TextContentFields()
-    public static let schema = ModelSchema("microsoft.graph.textContent", base: ContentBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.textContent",
+        base: ContentBase.self,
+        fields: TextContentFields()
+    )
+
     public let data: Field<String>
 
-    public init() {
+    private init() {
         self.data = Field("data")
     }
 }
@@ -9139,12 +9208,15 @@ public typealias TextWebPart = Model<TextWebPartFields>
 
 /// The properties of a `TextWebPart`, inherited ones included.
 public struct TextWebPartFields: FieldSet {
-    public static let all = TextWebPartFields()
-    public static let schema = ModelSchema("microsoft.graph.textWebPart", base: WebPart.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.textWebPart",
+        base: WebPart.self,
+        fields: TextWebPartFields()
+    )
     public let id: Field<String>
     public let innerHtml: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.innerHtml = Field("innerHtml")
     }
@@ -9203,8 +9275,6 @@ public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
 
 /// The properties of a `ThreatAssessmentRequest`, inherited ones included.
 public struct ThreatAssessmentRequestFields: FieldSet {
-    public static let all = ThreatAssessmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.threatAssessmentRequest",
         base: Entity.self,
@@ -9214,7 +9284,7 @@ public struct ThreatAssessmentRequestFields: FieldSet {
             MailAssessmentRequest.self,
             UrlAssessmentRequest.self,
         ],
-        fields: all
+        fields: ThreatAssessmentRequestFields()
     )
 
     public let id: Field<String>
@@ -9229,7 +9299,7 @@ public struct ThreatAssessmentRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("results")`).
     public let results: Field<[ThreatAssessmentResult]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.contentType = Field("contentType")
@@ -9292,14 +9362,18 @@ public typealias ThreatAssessmentResult = Model<ThreatAssessmentResultFields>
 
 /// The properties of a `ThreatAssessmentResult`, inherited ones included.
 public struct ThreatAssessmentResultFields: FieldSet {
-    public static let all = ThreatAssessmentResultFields()
-    public static let schema = ModelSchema("microsoft.graph.threatAssessmentResult", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.threatAssessmentResult",
+        base: Entity.self,
+        fields: ThreatAssessmentResultFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let message: Field<String>
     public let resultType: Field<ThreatAssessmentResultType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.message = Field("message")
@@ -9399,14 +9473,13 @@ public typealias Thumbnail = Model<ThumbnailFields>
 
 /// The properties of a `Thumbnail`, inherited ones included.
 public struct ThumbnailFields: FieldSet {
-    public static let all = ThumbnailFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.thumbnail", fields: ThumbnailFields())
     public let height: Field<Int32>
     public let sourceItemId: Field<String>
     public let url: Field<String>
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.height = Field("height")
         self.sourceItemId = Field("sourceItemId")
         self.url = Field("url")
@@ -9422,10 +9495,9 @@ public typealias ThumbnailColumn = Model<ThumbnailColumnFields>
 
 /// The properties of a `ThumbnailColumn`, inherited ones included.
 public struct ThumbnailColumnFields: FieldSet {
-    public static let all = ThumbnailColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnailColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.thumbnailColumn", fields: ThumbnailColumnFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9437,15 +9509,18 @@ public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
 /// The properties of a `ThumbnailSet`, inherited ones included.
 public struct ThumbnailSetFields: FieldSet {
-    public static let all = ThumbnailSetFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnailSet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.thumbnailSet",
+        base: Entity.self,
+        fields: ThumbnailSetFields()
+    )
     public let id: Field<String>
     public let large: Field<Thumbnail>
     public let medium: Field<Thumbnail>
     public let small: Field<Thumbnail>
     public let source: Field<Thumbnail>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.large = Field("large")
         self.medium = Field("medium")
@@ -9479,12 +9554,11 @@ public typealias TicketInfo = Model<TicketInfoFields>
 
 /// The properties of a `TicketInfo`, inherited ones included.
 public struct TicketInfoFields: FieldSet {
-    public static let all = TicketInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.ticketInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.ticketInfo", fields: TicketInfoFields())
     public let ticketNumber: Field<String>
     public let ticketSystem: Field<String>
 
-    public init() {
+    private init() {
         self.ticketNumber = Field("ticketNumber")
         self.ticketSystem = Field("ticketSystem")
     }
@@ -9498,8 +9572,12 @@ public typealias TimeCard = Model<TimeCardFields>
 
 /// The properties of a `TimeCard`, inherited ones included.
 public struct TimeCardFields: FieldSet {
-    public static let all = TimeCardFields()
-    public static let schema = ModelSchema("microsoft.graph.timeCard", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeCard",
+        base: ChangeTrackedEntity.self,
+        fields: TimeCardFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -9521,7 +9599,7 @@ public struct TimeCardFields: FieldSet {
     public let state: Field<TimeCardState>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9546,14 +9624,13 @@ public typealias TimeCardBreak = Model<TimeCardBreakFields>
 
 /// The properties of a `TimeCardBreak`, inherited ones included.
 public struct TimeCardBreakFields: FieldSet {
-    public static let all = TimeCardBreakFields()
-    public static let schema = ModelSchema("microsoft.graph.timeCardBreak", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeCardBreak", fields: TimeCardBreakFields())
     public let breakId: Field<String>
     public let end: Field<TimeCardEvent>
     public let notes: Field<ItemBody>
     public let start: Field<TimeCardEvent>
 
-    public init() {
+    private init() {
         self.breakId = Field("breakId")
         self.end = Field("end")
         self.notes = Field("notes")
@@ -9569,13 +9646,12 @@ public typealias TimeCardEntry = Model<TimeCardEntryFields>
 
 /// The properties of a `TimeCardEntry`, inherited ones included.
 public struct TimeCardEntryFields: FieldSet {
-    public static let all = TimeCardEntryFields()
-    public static let schema = ModelSchema("microsoft.graph.timeCardEntry", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeCardEntry", fields: TimeCardEntryFields())
     public let breaks: Field<[TimeCardBreak]>
     public let clockInEvent: Field<TimeCardEvent>
     public let clockOutEvent: Field<TimeCardEvent>
 
-    public init() {
+    private init() {
         self.breaks = Field("breaks")
         self.clockInEvent = Field("clockInEvent")
         self.clockOutEvent = Field("clockOutEvent")
@@ -9590,13 +9666,12 @@ public typealias TimeCardEvent = Model<TimeCardEventFields>
 
 /// The properties of a `TimeCardEvent`, inherited ones included.
 public struct TimeCardEventFields: FieldSet {
-    public static let all = TimeCardEventFields()
-    public static let schema = ModelSchema("microsoft.graph.timeCardEvent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeCardEvent", fields: TimeCardEventFields())
     public let dateTime: Field<Date>
     public let isAtApprovedLocation: Field<Bool>
     public let notes: Field<ItemBody>
 
-    public init() {
+    private init() {
         self.dateTime = Field("dateTime")
         self.isAtApprovedLocation = Field("isAtApprovedLocation")
         self.notes = Field("notes")
@@ -9716,11 +9791,10 @@ public typealias TimeClockSettings = Model<TimeClockSettingsFields>
 
 /// The properties of a `TimeClockSettings`, inherited ones included.
 public struct TimeClockSettingsFields: FieldSet {
-    public static let all = TimeClockSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.timeClockSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeClockSettings", fields: TimeClockSettingsFields())
     public let approvedLocation: Field<GeoCoordinates>
 
-    public init() {
+    private init() {
         self.approvedLocation = Field("approvedLocation")
     }
 }
@@ -9733,12 +9807,11 @@ public typealias TimeConstraint = Model<TimeConstraintFields>
 
 /// The properties of a `TimeConstraint`, inherited ones included.
 public struct TimeConstraintFields: FieldSet {
-    public static let all = TimeConstraintFields()
-    public static let schema = ModelSchema("microsoft.graph.timeConstraint", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeConstraint", fields: TimeConstraintFields())
     public let activityDomain: Field<ActivityDomain>
     public let timeSlots: Field<[TimeSlot]>
 
-    public init() {
+    private init() {
         self.activityDomain = Field("activityDomain")
         self.timeSlots = Field("timeSlots")
     }
@@ -9752,8 +9825,12 @@ public typealias TimeOff = Model<TimeOffFields>
 
 /// The properties of a `TimeOff`, inherited ones included.
 public struct TimeOffFields: FieldSet {
-    public static let all = TimeOffFields()
-    public static let schema = ModelSchema("microsoft.graph.timeOff", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeOff",
+        base: ChangeTrackedEntity.self,
+        fields: TimeOffFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -9771,7 +9848,7 @@ public struct TimeOffFields: FieldSet {
     public let sharedTimeOff: Field<TimeOffItem>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -9792,12 +9869,11 @@ public typealias TimeOffDetails = Model<TimeOffDetailsFields>
 
 /// The properties of a `TimeOffDetails`, inherited ones included.
 public struct TimeOffDetailsFields: FieldSet {
-    public static let all = TimeOffDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.timeOffDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeOffDetails", fields: TimeOffDetailsFields())
     public let isAllDay: Field<Bool>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.isAllDay = Field("isAllDay")
         self.subject = Field("subject")
     }
@@ -9811,14 +9887,18 @@ public typealias TimeOffItem = Model<TimeOffItemFields>
 
 /// The properties of a `TimeOffItem`, inherited ones included.
 public struct TimeOffItemFields: FieldSet {
-    public static let all = TimeOffItemFields()
-    public static let schema = ModelSchema("microsoft.graph.timeOffItem", base: ScheduleEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeOffItem",
+        base: ScheduleEntity.self,
+        fields: TimeOffItemFields()
+    )
+
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>
     public let theme: Field<ScheduleEntityTheme>
     public let timeOffReasonId: Field<String>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
         self.theme = Field("theme")

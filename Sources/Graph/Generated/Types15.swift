@@ -12,8 +12,12 @@ public typealias TimeOffReason = Model<TimeOffReasonFields>
 
 /// The properties of a `TimeOffReason`, inherited ones included.
 public struct TimeOffReasonFields: FieldSet {
-    public static let all = TimeOffReasonFields()
-    public static let schema = ModelSchema("microsoft.graph.timeOffReason", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeOffReason",
+        base: ChangeTrackedEntity.self,
+        fields: TimeOffReasonFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -31,7 +35,7 @@ public struct TimeOffReasonFields: FieldSet {
     public let iconType: Field<TimeOffReasonIconType>
     public let isActive: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -156,12 +160,12 @@ public typealias TimeOffRequest = Model<TimeOffRequestFields>
 
 /// The properties of a `TimeOffRequest`, inherited ones included.
 public struct TimeOffRequestFields: FieldSet {
-    public static let all = TimeOffRequestFields()
     public static let schema = ModelSchema(
         "microsoft.graph.timeOffRequest",
         base: ScheduleChangeRequest.self,
-        fields: all
+        fields: TimeOffRequestFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -197,7 +201,7 @@ public struct TimeOffRequestFields: FieldSet {
     public let startDateTime: Field<Date>
     public let timeOffReasonId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -297,12 +301,11 @@ public typealias TimePeriod = Model<TimePeriodFields>
 
 /// The properties of a `TimePeriod`, inherited ones included.
 public struct TimePeriodFields: FieldSet {
-    public static let all = TimePeriodFields()
-    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: TimePeriodFields())
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
     }
@@ -316,12 +319,11 @@ public typealias TimeRange = Model<TimeRangeFields>
 
 /// The properties of a `TimeRange`, inherited ones included.
 public struct TimeRangeFields: FieldSet {
-    public static let all = TimeRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: TimeRangeFields())
     public let endTime: Field<TimeOfDay>
     public let startTime: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.endTime = Field("endTime")
         self.startTime = Field("startTime")
     }
@@ -335,12 +337,11 @@ public typealias TimeSlot = Model<TimeSlotFields>
 
 /// The properties of a `TimeSlot`, inherited ones included.
 public struct TimeSlotFields: FieldSet {
-    public static let all = TimeSlotFields()
-    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: TimeSlotFields())
     public let end: Field<DateTimeTimeZone>
     public let start: Field<DateTimeTimeZone>
 
-    public init() {
+    private init() {
         self.end = Field("end")
         self.start = Field("start")
     }
@@ -354,11 +355,15 @@ public typealias TimeZoneBase = Model<TimeZoneBaseFields>
 
 /// The properties of a `TimeZoneBase`, inherited ones included.
 public struct TimeZoneBaseFields: FieldSet {
-    public static let all = TimeZoneBaseFields()
-    public static let schema = ModelSchema("microsoft.graph.timeZoneBase", derived: [CustomTimeZone.self], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeZoneBase",
+        derived: [CustomTimeZone.self],
+        fields: TimeZoneBaseFields()
+    )
+
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }
@@ -371,12 +376,11 @@ public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
 
 /// The properties of a `TimeZoneInformation`, inherited ones included.
 public struct TimeZoneInformationFields: FieldSet {
-    public static let all = TimeZoneInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: TimeZoneInformationFields())
     public let alias: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.alias = Field("alias")
         self.displayName = Field("displayName")
     }
@@ -404,8 +408,7 @@ public typealias TitleArea = Model<TitleAreaFields>
 
 /// The properties of a `TitleArea`, inherited ones included.
 public struct TitleAreaFields: FieldSet {
-    public static let all = TitleAreaFields()
-    public static let schema = ModelSchema("microsoft.graph.titleArea", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.titleArea", fields: TitleAreaFields())
     public let alternativeText: Field<String>
     public let enableGradientEffect: Field<Bool>
     public let imageWebUrl: Field<String>
@@ -417,7 +420,7 @@ public struct TitleAreaFields: FieldSet {
     public let textAboveTitle: Field<String>
     public let textAlignment: Field<TitleAreaTextAlignmentType>
 
-    public init() {
+    private init() {
         self.alternativeText = Field("alternativeText")
         self.enableGradientEffect = Field("enableGradientEffect")
         self.imageWebUrl = Field("imageWebUrl")
@@ -475,14 +478,13 @@ public typealias Todo = Model<TodoFields>
 
 /// The properties of a `Todo`, inherited ones included.
 public struct TodoFields: FieldSet {
-    public static let all = TodoFields()
-    public static let schema = ModelSchema("microsoft.graph.todo", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.todo", base: Entity.self, fields: TodoFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("lists")`).
     public let lists: Field<[TodoTaskList]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lists = Field("lists")
     }
@@ -522,8 +524,7 @@ public typealias TodoTask = Model<TodoTaskFields>
 
 /// The properties of a `TodoTask`, inherited ones included.
 public struct TodoTaskFields: FieldSet {
-    public static let all = TodoTaskFields()
-    public static let schema = ModelSchema("microsoft.graph.todoTask", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.todoTask", base: Entity.self, fields: TodoTaskFields())
     public let id: Field<String>
     public let body: Field<ItemBody>
     public let bodyLastModifiedDateTime: Field<Date>
@@ -556,7 +557,7 @@ public struct TodoTaskFields: FieldSet {
     /// Present when the request expanded it (`expand("linkedResources")`).
     public let linkedResources: Field<[LinkedResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.bodyLastModifiedDateTime = Field("bodyLastModifiedDateTime")
@@ -589,8 +590,11 @@ public typealias TodoTaskList = Model<TodoTaskListFields>
 
 /// The properties of a `TodoTaskList`, inherited ones included.
 public struct TodoTaskListFields: FieldSet {
-    public static let all = TodoTaskListFields()
-    public static let schema = ModelSchema("microsoft.graph.todoTaskList", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.todoTaskList",
+        base: Entity.self,
+        fields: TodoTaskListFields()
+    )
     public let id: Field<String>
     public let displayName: Field<String>
     public let isOwner: Field<Bool>
@@ -603,7 +607,7 @@ public struct TodoTaskListFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[TodoTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isOwner = Field("isOwner")
@@ -732,8 +736,12 @@ public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
 
 /// The properties of a `TokenIssuancePolicy`, inherited ones included.
 public struct TokenIssuancePolicyFields: FieldSet {
-    public static let all = TokenIssuancePolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.tokenIssuancePolicy", base: StsPolicy.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.tokenIssuancePolicy",
+        base: StsPolicy.self,
+        fields: TokenIssuancePolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -744,7 +752,7 @@ public struct TokenIssuancePolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -920,8 +928,12 @@ public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
 
 /// The properties of a `TokenLifetimePolicy`, inherited ones included.
 public struct TokenLifetimePolicyFields: FieldSet {
-    public static let all = TokenLifetimePolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.tokenLifetimePolicy", base: StsPolicy.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.tokenLifetimePolicy",
+        base: StsPolicy.self,
+        fields: TokenLifetimePolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -932,7 +944,7 @@ public struct TokenLifetimePolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -1079,11 +1091,15 @@ public typealias TokenMeetingInfo = Model<TokenMeetingInfoFields>
 
 /// The properties of a `TokenMeetingInfo`, inherited ones included.
 public struct TokenMeetingInfoFields: FieldSet {
-    public static let all = TokenMeetingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.tokenMeetingInfo", base: MeetingInfo.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.tokenMeetingInfo",
+        base: MeetingInfo.self,
+        fields: TokenMeetingInfoFields()
+    )
+
     public let token: Field<String>
 
-    public init() {
+    private init() {
         self.token = Field("token")
     }
 }
@@ -1158,12 +1174,11 @@ public typealias ToneInfo = Model<ToneInfoFields>
 
 /// The properties of a `ToneInfo`, inherited ones included.
 public struct ToneInfoFields: FieldSet {
-    public static let all = ToneInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.toneInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.toneInfo", fields: ToneInfoFields())
     public let sequenceId: Field<Int64>
     public let tone: Field<Tone>
 
-    public init() {
+    private init() {
         self.sequenceId = Field("sequenceId")
         self.tone = Field("tone")
     }
@@ -1177,8 +1192,7 @@ public typealias Training = Model<TrainingFields>
 
 /// The properties of a `Training`, inherited ones included.
 public struct TrainingFields: FieldSet {
-    public static let all = TrainingFields()
-    public static let schema = ModelSchema("microsoft.graph.training", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.training", base: Entity.self, fields: TrainingFields())
     public let id: Field<String>
     public let availabilityStatus: Field<TrainingAvailabilityStatus>
     public let createdBy: Field<EmailIdentity>
@@ -1197,7 +1211,7 @@ public struct TrainingFields: FieldSet {
     /// Present when the request expanded it (`expand("languageDetails")`).
     public let languageDetails: Field<[TrainingLanguageDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.availabilityStatus = Field("availabilityStatus")
         self.createdBy = Field("createdBy")
@@ -1306,12 +1320,14 @@ public typealias TrainingEventsContent = Model<TrainingEventsContentFields>
 
 /// The properties of a `TrainingEventsContent`, inherited ones included.
 public struct TrainingEventsContentFields: FieldSet {
-    public static let all = TrainingEventsContentFields()
-    public static let schema = ModelSchema("microsoft.graph.trainingEventsContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.trainingEventsContent",
+        fields: TrainingEventsContentFields()
+    )
     public let assignedTrainingsInfos: Field<[AssignedTrainingInfo]>
     public let trainingsAssignedUserCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.assignedTrainingsInfos = Field("assignedTrainingsInfos")
         self.trainingsAssignedUserCount = Field("trainingsAssignedUserCount")
     }
@@ -1325,8 +1341,12 @@ public typealias TrainingLanguageDetail = Model<TrainingLanguageDetailFields>
 
 /// The properties of a `TrainingLanguageDetail`, inherited ones included.
 public struct TrainingLanguageDetailFields: FieldSet {
-    public static let all = TrainingLanguageDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.trainingLanguageDetail", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.trainingLanguageDetail",
+        base: Entity.self,
+        fields: TrainingLanguageDetailFields()
+    )
+
     public let id: Field<String>
     public let content: Field<String>
     public let createdBy: Field<EmailIdentity>
@@ -1338,7 +1358,7 @@ public struct TrainingLanguageDetailFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let locale: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.createdBy = Field("createdBy")
@@ -1380,12 +1400,10 @@ public typealias TrainingNotificationSetting = Model<TrainingNotificationSetting
 
 /// The properties of a `TrainingNotificationSetting`, inherited ones included.
 public struct TrainingNotificationSettingFields: FieldSet {
-    public static let all = TrainingNotificationSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.trainingNotificationSetting",
         base: EndUserNotificationSetting.self,
-        fields: all
+        fields: TrainingNotificationSettingFields()
     )
 
     public let notificationPreference: Field<EndUserNotificationPreference>
@@ -1394,7 +1412,7 @@ public struct TrainingNotificationSettingFields: FieldSet {
     public let trainingAssignment: Field<BaseEndUserNotification>
     public let trainingReminder: Field<TrainingReminderNotification>
 
-    public init() {
+    private init() {
         self.notificationPreference = Field("notificationPreference")
         self.positiveReinforcement = Field("positiveReinforcement")
         self.settingType = Field("settingType")
@@ -1411,12 +1429,10 @@ public typealias TrainingReminderNotification = Model<TrainingReminderNotificati
 
 /// The properties of a `TrainingReminderNotification`, inherited ones included.
 public struct TrainingReminderNotificationFields: FieldSet {
-    public static let all = TrainingReminderNotificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.trainingReminderNotification",
         base: BaseEndUserNotification.self,
-        fields: all
+        fields: TrainingReminderNotificationFields()
     )
 
     public let defaultLanguage: Field<String>
@@ -1426,7 +1442,7 @@ public struct TrainingReminderNotificationFields: FieldSet {
 
     public let deliveryFrequency: Field<NotificationDeliveryFrequency>
 
-    public init() {
+    private init() {
         self.defaultLanguage = Field("defaultLanguage")
         self.endUserNotification = Field("endUserNotification")
         self.deliveryFrequency = Field("deliveryFrequency")
@@ -1469,8 +1485,6 @@ public typealias TrainingSetting = Model<TrainingSettingFields>
 
 /// The properties of a `TrainingSetting`, inherited ones included.
 public struct TrainingSettingFields: FieldSet {
-    public static let all = TrainingSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.trainingSetting",
         derived: [
@@ -1480,12 +1494,12 @@ public struct TrainingSettingFields: FieldSet {
             MicrosoftTrainingAssignmentMapping.self,
             NoTrainingSetting.self,
         ],
-        fields: all
+        fields: TrainingSettingFields()
     )
 
     public let settingType: Field<TrainingSettingType>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
     }
 }
@@ -1569,8 +1583,7 @@ public typealias Trending = Model<TrendingFields>
 
 /// The properties of a `Trending`, inherited ones included.
 public struct TrendingFields: FieldSet {
-    public static let all = TrendingFields()
-    public static let schema = ModelSchema("microsoft.graph.trending", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.trending", base: Entity.self, fields: TrendingFields())
     public let id: Field<String>
     public let lastModifiedDateTime: Field<Date>
 
@@ -1585,7 +1598,7 @@ public struct TrendingFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<Entity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
         self.resourceReference = Field("resourceReference")
@@ -1626,11 +1639,15 @@ public typealias UnavailablePlaceMode = Model<UnavailablePlaceModeFields>
 
 /// The properties of a `UnavailablePlaceMode`, inherited ones included.
 public struct UnavailablePlaceModeFields: FieldSet {
-    public static let all = UnavailablePlaceModeFields()
-    public static let schema = ModelSchema("microsoft.graph.unavailablePlaceMode", base: PlaceMode.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unavailablePlaceMode",
+        base: PlaceMode.self,
+        fields: UnavailablePlaceModeFields()
+    )
+
     public let reason: Field<String>
 
-    public init() {
+    private init() {
         self.reason = Field("reason")
     }
 }
@@ -1643,8 +1660,7 @@ public typealias UnifiedApprovalStage = Model<UnifiedApprovalStageFields>
 
 /// The properties of a `UnifiedApprovalStage`, inherited ones included.
 public struct UnifiedApprovalStageFields: FieldSet {
-    public static let all = UnifiedApprovalStageFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedApprovalStage", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.unifiedApprovalStage", fields: UnifiedApprovalStageFields())
     public let approvalStageTimeOutInDays: Field<Int32>
     public let escalationApprovers: Field<[SubjectSet]>
     public let escalationTimeInMinutes: Field<Int32>
@@ -1652,7 +1668,7 @@ public struct UnifiedApprovalStageFields: FieldSet {
     public let isEscalationEnabled: Field<Bool>
     public let primaryApprovers: Field<[SubjectSet]>
 
-    public init() {
+    private init() {
         self.approvalStageTimeOutInDays = Field("approvalStageTimeOutInDays")
         self.escalationApprovers = Field("escalationApprovers")
         self.escalationTimeInMinutes = Field("escalationTimeInMinutes")
@@ -1670,8 +1686,12 @@ public typealias UnifiedRbacResourceAction = Model<UnifiedRbacResourceActionFiel
 
 /// The properties of a `UnifiedRbacResourceAction`, inherited ones included.
 public struct UnifiedRbacResourceActionFields: FieldSet {
-    public static let all = UnifiedRbacResourceActionFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRbacResourceAction", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRbacResourceAction",
+        base: Entity.self,
+        fields: UnifiedRbacResourceActionFields()
+    )
+
     public let id: Field<String>
     public let actionVerb: Field<String>
     public let authenticationContextId: Field<String>
@@ -1680,7 +1700,7 @@ public struct UnifiedRbacResourceActionFields: FieldSet {
     public let name: Field<String>
     public let resourceScopeId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionVerb = Field("actionVerb")
         self.authenticationContextId = Field("authenticationContextId")
@@ -1719,19 +1739,19 @@ public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespa
 
 /// The properties of a `UnifiedRbacResourceNamespace`, inherited ones included.
 public struct UnifiedRbacResourceNamespaceFields: FieldSet {
-    public static let all = UnifiedRbacResourceNamespaceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRbacResourceNamespace",
         base: Entity.self,
-        fields: all
+        fields: UnifiedRbacResourceNamespaceFields()
     )
+
     public let id: Field<String>
     public let name: Field<String>
 
     /// Present when the request expanded it (`expand("resourceActions")`).
     public let resourceActions: Field<[UnifiedRbacResourceAction]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.resourceActions = Field("resourceActions")
@@ -1772,11 +1792,10 @@ public typealias UnifiedRole = Model<UnifiedRoleFields>
 
 /// The properties of a `UnifiedRole`, inherited ones included.
 public struct UnifiedRoleFields: FieldSet {
-    public static let all = UnifiedRoleFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRole", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.unifiedRole", fields: UnifiedRoleFields())
     public let roleDefinitionId: Field<String>
 
-    public init() {
+    private init() {
         self.roleDefinitionId = Field("roleDefinitionId")
     }
 }
@@ -1789,8 +1808,12 @@ public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
 
 /// The properties of a `UnifiedRoleAssignment`, inherited ones included.
 public struct UnifiedRoleAssignmentFields: FieldSet {
-    public static let all = UnifiedRoleAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRoleAssignment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRoleAssignment",
+        base: Entity.self,
+        fields: UnifiedRoleAssignmentFields()
+    )
+
     public let id: Field<String>
     public let appScopeId: Field<String>
     public let condition: Field<String>
@@ -1811,7 +1834,7 @@ public struct UnifiedRoleAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("roleDefinition")`).
     public let roleDefinition: Field<UnifiedRoleDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.condition = Field("condition")
@@ -1872,12 +1895,10 @@ public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentSche
 
 /// The properties of a `UnifiedRoleAssignmentSchedule`, inherited ones included.
 public struct UnifiedRoleAssignmentScheduleFields: FieldSet {
-    public static let all = UnifiedRoleAssignmentScheduleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentSchedule",
         base: UnifiedRoleScheduleBase.self,
-        fields: all
+        fields: UnifiedRoleAssignmentScheduleFields()
     )
 
     public let id: Field<String>
@@ -1909,7 +1930,7 @@ public struct UnifiedRoleAssignmentScheduleFields: FieldSet {
     /// Present when the request expanded it (`expand("activatedUsing")`).
     public let activatedUsing: Field<UnifiedRoleEligibilitySchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.createdDateTime = Field("createdDateTime")
@@ -1939,12 +1960,10 @@ public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssign
 
 /// The properties of a `UnifiedRoleAssignmentScheduleInstance`, inherited ones included.
 public struct UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
-    public static let all = UnifiedRoleAssignmentScheduleInstanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
         base: UnifiedRoleScheduleInstanceBase.self,
-        fields: all
+        fields: UnifiedRoleAssignmentScheduleInstanceFields()
     )
 
     public let id: Field<String>
@@ -1975,7 +1994,7 @@ public struct UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
     /// Present when the request expanded it (`expand("activatedUsing")`).
     public let activatedUsing: Field<UnifiedRoleEligibilityScheduleInstance>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.directoryScopeId = Field("directoryScopeId")
@@ -2068,12 +2087,10 @@ public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignm
 
 /// The properties of a `UnifiedRoleAssignmentScheduleRequest`, inherited ones included.
 public struct UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
-    public static let all = UnifiedRoleAssignmentScheduleRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
         base: Request.self,
-        fields: all
+        fields: UnifiedRoleAssignmentScheduleRequestFields()
     )
 
     public let id: Field<String>
@@ -2112,7 +2129,7 @@ public struct UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("targetSchedule")`).
     public let targetSchedule: Field<UnifiedRoleAssignmentSchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -2287,8 +2304,12 @@ public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
 
 /// The properties of a `UnifiedRoleDefinition`, inherited ones included.
 public struct UnifiedRoleDefinitionFields: FieldSet {
-    public static let all = UnifiedRoleDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRoleDefinition", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRoleDefinition",
+        base: Entity.self,
+        fields: UnifiedRoleDefinitionFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -2302,7 +2323,7 @@ public struct UnifiedRoleDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("inheritsPermissionsFrom")`).
     public let inheritsPermissionsFrom: Field<[UnifiedRoleDefinition]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2351,12 +2372,10 @@ public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilitySc
 
 /// The properties of a `UnifiedRoleEligibilitySchedule`, inherited ones included.
 public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
-    public static let all = UnifiedRoleEligibilityScheduleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilitySchedule",
         base: UnifiedRoleScheduleBase.self,
-        fields: all
+        fields: UnifiedRoleEligibilityScheduleFields()
     )
 
     public let id: Field<String>
@@ -2384,7 +2403,7 @@ public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
     public let memberType: Field<String>
     public let scheduleInfo: Field<RequestSchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.createdDateTime = Field("createdDateTime")
@@ -2412,12 +2431,10 @@ public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligi
 
 /// The properties of a `UnifiedRoleEligibilityScheduleInstance`, inherited ones included.
 public struct UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
-    public static let all = UnifiedRoleEligibilityScheduleInstanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
         base: UnifiedRoleScheduleInstanceBase.self,
-        fields: all
+        fields: UnifiedRoleEligibilityScheduleInstanceFields()
     )
 
     public let id: Field<String>
@@ -2443,7 +2460,7 @@ public struct UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
     public let roleEligibilityScheduleId: Field<String>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.directoryScopeId = Field("directoryScopeId")
@@ -2528,12 +2545,10 @@ public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligib
 
 /// The properties of a `UnifiedRoleEligibilityScheduleRequest`, inherited ones included.
 public struct UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
-    public static let all = UnifiedRoleEligibilityScheduleRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
         base: Request.self,
-        fields: all
+        fields: UnifiedRoleEligibilityScheduleRequestFields()
     )
 
     public let id: Field<String>
@@ -2569,7 +2584,7 @@ public struct UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("targetSchedule")`).
     public let targetSchedule: Field<UnifiedRoleEligibilitySchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -2733,12 +2748,12 @@ public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicy
 
 /// The properties of a `UnifiedRoleManagementPolicy`, inherited ones included.
 public struct UnifiedRoleManagementPolicyFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicy",
         base: Entity.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyFields()
     )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -2754,7 +2769,7 @@ public struct UnifiedRoleManagementPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("rules")`).
     public let rules: Field<[UnifiedRoleManagementPolicyRule]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2777,19 +2792,17 @@ public typealias UnifiedRoleManagementPolicyApprovalRule = Model<UnifiedRoleMana
 
 /// The properties of a `UnifiedRoleManagementPolicyApprovalRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyApprovalRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyApprovalRuleFields()
     )
 
     public let id: Field<String>
     public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
     public let setting: Field<ApprovalSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.setting = Field("setting")
@@ -2825,12 +2838,10 @@ public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManage
 
 /// The properties of a `UnifiedRoleManagementPolicyAssignment`, inherited ones included.
 public struct UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyAssignment",
         base: Entity.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyAssignmentFields()
     )
 
     public let id: Field<String>
@@ -2842,7 +2853,7 @@ public struct UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("policy")`).
     public let policy: Field<UnifiedRoleManagementPolicy>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.policyId = Field("policyId")
         self.roleDefinitionId = Field("roleDefinitionId")
@@ -2888,12 +2899,10 @@ public typealias UnifiedRoleManagementPolicyAuthenticationContextRule =
 
 /// The properties of a `UnifiedRoleManagementPolicyAuthenticationContextRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyAuthenticationContextRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyAuthenticationContextRuleFields()
     )
 
     public let id: Field<String>
@@ -2901,7 +2910,7 @@ public struct UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldS
     public let claimValue: Field<String>
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.claimValue = Field("claimValue")
@@ -2938,19 +2947,17 @@ public typealias UnifiedRoleManagementPolicyEnablementRule = Model<UnifiedRoleMa
 
 /// The properties of a `UnifiedRoleManagementPolicyEnablementRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyEnablementRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyEnablementRuleFields()
     )
 
     public let id: Field<String>
     public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
     public let enabledRules: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.enabledRules = Field("enabledRules")
@@ -2986,12 +2993,10 @@ public typealias UnifiedRoleManagementPolicyExpirationRule = Model<UnifiedRoleMa
 
 /// The properties of a `UnifiedRoleManagementPolicyExpirationRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyExpirationRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyExpirationRuleFields()
     )
 
     public let id: Field<String>
@@ -2999,7 +3004,7 @@ public struct UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
     public let isExpirationRequired: Field<Bool>
     public let maximumDuration: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.isExpirationRequired = Field("isExpirationRequired")
@@ -3037,12 +3042,10 @@ public typealias UnifiedRoleManagementPolicyNotificationRule = Model<UnifiedRole
 
 /// The properties of a `UnifiedRoleManagementPolicyNotificationRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyNotificationRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: all
+        fields: UnifiedRoleManagementPolicyNotificationRuleFields()
     )
 
     public let id: Field<String>
@@ -3053,7 +3056,7 @@ public struct UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
     public let notificationType: Field<String>
     public let recipientType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.isDefaultRecipientsEnabled = Field("isDefaultRecipientsEnabled")
@@ -3128,8 +3131,6 @@ public typealias UnifiedRoleManagementPolicyRule = Model<UnifiedRoleManagementPo
 
 /// The properties of a `UnifiedRoleManagementPolicyRule`, inherited ones included.
 public struct UnifiedRoleManagementPolicyRuleFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyRule",
         base: Entity.self,
@@ -3140,13 +3141,13 @@ public struct UnifiedRoleManagementPolicyRuleFields: FieldSet {
             UnifiedRoleManagementPolicyExpirationRule.self,
             UnifiedRoleManagementPolicyNotificationRule.self,
         ],
-        fields: all
+        fields: UnifiedRoleManagementPolicyRuleFields()
     )
 
     public let id: Field<String>
     public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -3181,8 +3182,11 @@ public typealias UnifiedRoleManagementPolicyRuleTarget = Model<UnifiedRoleManage
 
 /// The properties of a `UnifiedRoleManagementPolicyRuleTarget`, inherited ones included.
 public struct UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
-    public static let all = UnifiedRoleManagementPolicyRuleTargetFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRoleManagementPolicyRuleTarget", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRoleManagementPolicyRuleTarget",
+        fields: UnifiedRoleManagementPolicyRuleTargetFields()
+    )
+
     public let caller: Field<String>
     public let enforcedSettings: Field<[String]>
     public let inheritableSettings: Field<[String]>
@@ -3192,7 +3196,7 @@ public struct UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
     /// Present when the request expanded it (`expand("targetObjects")`).
     public let targetObjects: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.caller = Field("caller")
         self.enforcedSettings = Field("enforcedSettings")
         self.inheritableSettings = Field("inheritableSettings")
@@ -3250,13 +3254,15 @@ public typealias UnifiedRolePermission = Model<UnifiedRolePermissionFields>
 
 /// The properties of a `UnifiedRolePermission`, inherited ones included.
 public struct UnifiedRolePermissionFields: FieldSet {
-    public static let all = UnifiedRolePermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedRolePermission", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRolePermission",
+        fields: UnifiedRolePermissionFields()
+    )
     public let allowedResourceActions: Field<[String]>
     public let condition: Field<String>
     public let excludedResourceActions: Field<[String]>
 
-    public init() {
+    private init() {
         self.allowedResourceActions = Field("allowedResourceActions")
         self.condition = Field("condition")
         self.excludedResourceActions = Field("excludedResourceActions")
@@ -3271,13 +3277,11 @@ public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
 
 /// The properties of a `UnifiedRoleScheduleBase`, inherited ones included.
 public struct UnifiedRoleScheduleBaseFields: FieldSet {
-    public static let all = UnifiedRoleScheduleBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleScheduleBase",
         base: Entity.self,
         derived: [UnifiedRoleAssignmentSchedule.self, UnifiedRoleEligibilitySchedule.self],
-        fields: all
+        fields: UnifiedRoleScheduleBaseFields()
     )
 
     public let id: Field<String>
@@ -3302,7 +3306,7 @@ public struct UnifiedRoleScheduleBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("roleDefinition")`).
     public let roleDefinition: Field<UnifiedRoleDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.createdDateTime = Field("createdDateTime")
@@ -3365,13 +3369,11 @@ public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInst
 
 /// The properties of a `UnifiedRoleScheduleInstanceBase`, inherited ones included.
 public struct UnifiedRoleScheduleInstanceBaseFields: FieldSet {
-    public static let all = UnifiedRoleScheduleInstanceBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleScheduleInstanceBase",
         base: Entity.self,
         derived: [UnifiedRoleAssignmentScheduleInstance.self, UnifiedRoleEligibilityScheduleInstance.self],
-        fields: all
+        fields: UnifiedRoleScheduleInstanceBaseFields()
     )
 
     public let id: Field<String>
@@ -3392,7 +3394,7 @@ public struct UnifiedRoleScheduleInstanceBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("roleDefinition")`).
     public let roleDefinition: Field<UnifiedRoleDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appScopeId = Field("appScopeId")
         self.directoryScopeId = Field("directoryScopeId")
@@ -3492,8 +3494,12 @@ public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
 
 /// The properties of a `UnifiedStorageQuota`, inherited ones included.
 public struct UnifiedStorageQuotaFields: FieldSet {
-    public static let all = UnifiedStorageQuotaFields()
-    public static let schema = ModelSchema("microsoft.graph.unifiedStorageQuota", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedStorageQuota",
+        base: Entity.self,
+        fields: UnifiedStorageQuotaFields()
+    )
+
     public let id: Field<String>
     public let deleted: Field<Int64>
     public let manageWebUrl: Field<String>
@@ -3505,7 +3511,7 @@ public struct UnifiedStorageQuotaFields: FieldSet {
     /// Present when the request expanded it (`expand("services")`).
     public let services: Field<[ServiceStorageQuotaBreakdown]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deleted = Field("deleted")
         self.manageWebUrl = Field("manageWebUrl")
@@ -3551,13 +3557,16 @@ public typealias UnitMap = Model<UnitMapFields>
 
 /// The properties of a `UnitMap`, inherited ones included.
 public struct UnitMapFields: FieldSet {
-    public static let all = UnitMapFields()
-    public static let schema = ModelSchema("microsoft.graph.unitMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.unitMap",
+        base: BaseMapFeature.self,
+        fields: UnitMapFields()
+    )
     public let id: Field<String>
     public let properties: Field<String>
     public let placeId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.placeId = Field("placeId")
@@ -3589,12 +3598,10 @@ public typealias UnmuteParticipantOperation = Model<UnmuteParticipantOperationFi
 
 /// The properties of a `UnmuteParticipantOperation`, inherited ones included.
 public struct UnmuteParticipantOperationFields: FieldSet {
-    public static let all = UnmuteParticipantOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.unmuteParticipantOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: UnmuteParticipantOperationFields()
     )
 
     public let id: Field<String>
@@ -3602,7 +3609,7 @@ public struct UnmuteParticipantOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -3638,14 +3645,17 @@ public typealias UpdateAllowedCombinationsResult = Model<UpdateAllowedCombinatio
 
 /// The properties of a `UpdateAllowedCombinationsResult`, inherited ones included.
 public struct UpdateAllowedCombinationsResultFields: FieldSet {
-    public static let all = UpdateAllowedCombinationsResultFields()
-    public static let schema = ModelSchema("microsoft.graph.updateAllowedCombinationsResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.updateAllowedCombinationsResult",
+        fields: UpdateAllowedCombinationsResultFields()
+    )
+
     public let additionalInformation: Field<String>
     public let conditionalAccessReferences: Field<[String]>
     public let currentCombinations: Field<[AuthenticationMethodModes]>
     public let previousCombinations: Field<[AuthenticationMethodModes]>
 
-    public init() {
+    private init() {
         self.additionalInformation = Field("additionalInformation")
         self.conditionalAccessReferences = Field("conditionalAccessReferences")
         self.currentCombinations = Field("currentCombinations")
@@ -3661,12 +3671,10 @@ public typealias UpdateRecordingStatusOperation = Model<UpdateRecordingStatusOpe
 
 /// The properties of a `UpdateRecordingStatusOperation`, inherited ones included.
 public struct UpdateRecordingStatusOperationFields: FieldSet {
-    public static let all = UpdateRecordingStatusOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.updateRecordingStatusOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: UpdateRecordingStatusOperationFields()
     )
 
     public let id: Field<String>
@@ -3674,7 +3682,7 @@ public struct UpdateRecordingStatusOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -3711,8 +3719,11 @@ public typealias UpdateWindowsDeviceAccountActionParameter = Model<UpdateWindows
 
 /// The properties of a `UpdateWindowsDeviceAccountActionParameter`, inherited ones included.
 public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
-    public static let all = UpdateWindowsDeviceAccountActionParameterFields()
-    public static let schema = ModelSchema("microsoft.graph.updateWindowsDeviceAccountActionParameter", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.updateWindowsDeviceAccountActionParameter",
+        fields: UpdateWindowsDeviceAccountActionParameterFields()
+    )
+
     public let calendarSyncEnabled: Field<Bool>
     public let deviceAccount: Field<WindowsDeviceAccount>
     public let deviceAccountEmail: Field<String>
@@ -3720,7 +3731,7 @@ public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
     public let passwordRotationEnabled: Field<Bool>
     public let sessionInitiationProtocalAddress: Field<String>
 
-    public init() {
+    private init() {
         self.calendarSyncEnabled = Field("calendarSyncEnabled")
         self.deviceAccount = Field("deviceAccount")
         self.deviceAccountEmail = Field("deviceAccountEmail")
@@ -3738,13 +3749,12 @@ public typealias UploadSession = Model<UploadSessionFields>
 
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
-    public static let all = UploadSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.uploadSession", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.uploadSession", fields: UploadSessionFields())
     public let expirationDateTime: Field<Date>
     public let nextExpectedRanges: Field<[String]>
     public let uploadUrl: Field<String>
 
-    public init() {
+    private init() {
         self.expirationDateTime = Field("expirationDateTime")
         self.nextExpectedRanges = Field("nextExpectedRanges")
         self.uploadUrl = Field("uploadUrl")
@@ -3759,8 +3769,10 @@ public typealias UriClickSecurityState = Model<UriClickSecurityStateFields>
 
 /// The properties of a `UriClickSecurityState`, inherited ones included.
 public struct UriClickSecurityStateFields: FieldSet {
-    public static let all = UriClickSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.uriClickSecurityState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.uriClickSecurityState",
+        fields: UriClickSecurityStateFields()
+    )
     public let clickAction: Field<String>
     public let clickDateTime: Field<Date>
     public let id: Field<String>
@@ -3768,7 +3780,7 @@ public struct UriClickSecurityStateFields: FieldSet {
     public let uriDomain: Field<String>
     public let verdict: Field<String>
 
-    public init() {
+    private init() {
         self.clickAction = Field("clickAction")
         self.clickDateTime = Field("clickDateTime")
         self.id = Field("id")
@@ -3786,12 +3798,10 @@ public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
 
 /// The properties of a `UrlAssessmentRequest`, inherited ones included.
 public struct UrlAssessmentRequestFields: FieldSet {
-    public static let all = UrlAssessmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.urlAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: all
+        fields: UrlAssessmentRequestFields()
     )
 
     public let id: Field<String>
@@ -3808,7 +3818,7 @@ public struct UrlAssessmentRequestFields: FieldSet {
 
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.contentType = Field("contentType")
@@ -3856,12 +3866,11 @@ public typealias UsageDetails = Model<UsageDetailsFields>
 
 /// The properties of a `UsageDetails`, inherited ones included.
 public struct UsageDetailsFields: FieldSet {
-    public static let all = UsageDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.usageDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.usageDetails", fields: UsageDetailsFields())
     public let lastAccessedDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.lastAccessedDateTime = Field("lastAccessedDateTime")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
     }
@@ -3960,14 +3969,18 @@ public typealias UsageRightsIncluded = Model<UsageRightsIncludedFields>
 
 /// The properties of a `UsageRightsIncluded`, inherited ones included.
 public struct UsageRightsIncludedFields: FieldSet {
-    public static let all = UsageRightsIncludedFields()
-    public static let schema = ModelSchema("microsoft.graph.usageRightsIncluded", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.usageRightsIncluded",
+        base: Entity.self,
+        fields: UsageRightsIncludedFields()
+    )
+
     public let id: Field<String>
     public let ownerEmail: Field<String>
     public let userEmail: Field<String>
     public let value: Field<UsageRights>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.ownerEmail = Field("ownerEmail")
         self.userEmail = Field("userEmail")
@@ -4000,8 +4013,11 @@ public typealias UsedInsight = Model<UsedInsightFields>
 
 /// The properties of a `UsedInsight`, inherited ones included.
 public struct UsedInsightFields: FieldSet {
-    public static let all = UsedInsightFields()
-    public static let schema = ModelSchema("microsoft.graph.usedInsight", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.usedInsight",
+        base: Entity.self,
+        fields: UsedInsightFields()
+    )
     public let id: Field<String>
     public let lastUsed: Field<UsageDetails>
 
@@ -4014,7 +4030,7 @@ public struct UsedInsightFields: FieldSet {
     /// Present when the request expanded it (`expand("resource")`).
     public let resource: Field<Entity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastUsed = Field("lastUsed")
         self.resourceReference = Field("resourceReference")
@@ -4054,13 +4070,11 @@ public typealias User = Model<UserFields>
 
 /// The properties of a `User`, inherited ones included.
 public struct UserFields: FieldSet {
-    public static let all = UserFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.user",
         base: DirectoryObject.self,
         derived: [AgentUser.self],
-        fields: all
+        fields: UserFields()
     )
 
     public let id: Field<String>
@@ -4313,7 +4327,7 @@ public struct UserFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.aboutMe = Field("aboutMe")
@@ -4498,11 +4512,15 @@ public typealias UserActionContext = Model<UserActionContextFields>
 
 /// The properties of a `UserActionContext`, inherited ones included.
 public struct UserActionContextFields: FieldSet {
-    public static let all = UserActionContextFields()
-    public static let schema = ModelSchema("microsoft.graph.userActionContext", base: SignInContext.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userActionContext",
+        base: SignInContext.self,
+        fields: UserActionContextFields()
+    )
+
     public let userAction: Field<UserAction>
 
-    public init() {
+    private init() {
         self.userAction = Field("userAction")
     }
 }
@@ -4515,8 +4533,11 @@ public typealias UserActivity = Model<UserActivityFields>
 
 /// The properties of a `UserActivity`, inherited ones included.
 public struct UserActivityFields: FieldSet {
-    public static let all = UserActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.userActivity", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userActivity",
+        base: Entity.self,
+        fields: UserActivityFields()
+    )
     public let id: Field<String>
     public let activationUrl: Field<String>
     public let activitySourceHost: Field<String>
@@ -4535,7 +4556,7 @@ public struct UserActivityFields: FieldSet {
     /// Present when the request expanded it (`expand("historyItems")`).
     public let historyItems: Field<[ActivityHistoryItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activationUrl = Field("activationUrl")
         self.activitySourceHost = Field("activitySourceHost")
@@ -4678,13 +4699,16 @@ public typealias UserAttributeValuesItem = Model<UserAttributeValuesItemFields>
 
 /// The properties of a `UserAttributeValuesItem`, inherited ones included.
 public struct UserAttributeValuesItemFields: FieldSet {
-    public static let all = UserAttributeValuesItemFields()
-    public static let schema = ModelSchema("microsoft.graph.userAttributeValuesItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userAttributeValuesItem",
+        fields: UserAttributeValuesItemFields()
+    )
+
     public let isDefault: Field<Bool>
     public let name: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.isDefault = Field("isDefault")
         self.name = Field("name")
         self.value = Field("value")
@@ -4699,8 +4723,12 @@ public typealias UserConsentRequest = Model<UserConsentRequestFields>
 
 /// The properties of a `UserConsentRequest`, inherited ones included.
 public struct UserConsentRequestFields: FieldSet {
-    public static let all = UserConsentRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.userConsentRequest", base: Request.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userConsentRequest",
+        base: Request.self,
+        fields: UserConsentRequestFields()
+    )
+
     public let id: Field<String>
     public let approvalId: Field<String>
     public let completedDateTime: Field<Date>
@@ -4713,7 +4741,7 @@ public struct UserConsentRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("approval")`).
     public let approval: Field<Approval>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -4778,12 +4806,10 @@ public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovern
 
 /// The properties of a `UserDataSecurityAndGovernance`, inherited ones included.
 public struct UserDataSecurityAndGovernanceFields: FieldSet {
-    public static let all = UserDataSecurityAndGovernanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userDataSecurityAndGovernance",
         base: DataSecurityAndGovernance.self,
-        fields: all
+        fields: UserDataSecurityAndGovernanceFields()
     )
 
     public let id: Field<String>
@@ -4797,7 +4823,7 @@ public struct UserDataSecurityAndGovernanceFields: FieldSet {
     /// Present when the request expanded it (`expand("protectionScopes")`).
     public let protectionScopes: Field<UserProtectionScopeContainer>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.sensitivityLabels = Field("sensitivityLabels")
         self.activities = Field("activities")
@@ -4899,12 +4925,10 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetai
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields()
     )
 
     public let id: Field<String>
@@ -4917,7 +4941,7 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsF
     public let isLatestUsedVersion: Field<Bool>
     public let isMostUsedVersion: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appCrashCount = Field("appCrashCount")
         self.appDisplayName = Field("appDisplayName")
@@ -4962,12 +4986,10 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDevic
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields()
     )
 
     public let id: Field<String>
@@ -4980,7 +5002,7 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
     public let deviceId: Field<String>
     public let processedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appCrashCount = Field("appCrashCount")
         self.appDisplayName = Field("appDisplayName")
@@ -5025,12 +5047,10 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields()
     )
 
     public let id: Field<String>
@@ -5044,7 +5064,7 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: F
     public let osBuildNumber: Field<String>
     public let osVersion: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeDeviceCount = Field("activeDeviceCount")
         self.appCrashCount = Field("appCrashCount")
@@ -5090,12 +5110,10 @@ public typealias UserExperienceAnalyticsAppHealthApplicationPerformance =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthApplicationPerformance`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthApplicationPerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthApplicationPerformanceFields()
     )
 
     public let id: Field<String>
@@ -5109,7 +5127,7 @@ public struct UserExperienceAnalyticsAppHealthApplicationPerformanceFields: Fiel
     public let appUsageDuration: Field<Int32>
     public let meanTimeToFailureInMinutes: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeDeviceCount = Field("activeDeviceCount")
         self.appCrashCount = Field("appCrashCount")
@@ -5154,12 +5172,10 @@ public typealias UserExperienceAnalyticsAppHealthDeviceModelPerformance =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDeviceModelPerformance`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields()
     )
 
     public let id: Field<String>
@@ -5170,7 +5186,7 @@ public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: Fiel
     public let meanTimeToFailureInMinutes: Field<Int32>
     public let modelAppHealthScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeDeviceCount = Field("activeDeviceCount")
         self.deviceManufacturer = Field("deviceManufacturer")
@@ -5212,12 +5228,10 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformance =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformance`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthDevicePerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthDevicePerformanceFields()
     )
 
     public let id: Field<String>
@@ -5233,7 +5247,7 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet 
     public let meanTimeToFailureInMinutes: Field<Int32>
     public let processedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appCrashCount = Field("appCrashCount")
         self.appHangCount = Field("appHangCount")
@@ -5260,12 +5274,10 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformanceDetails =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields()
     )
 
     public let id: Field<String>
@@ -5277,7 +5289,7 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: Fi
     public let eventDateTime: Field<Date>
     public let eventType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appDisplayName = Field("appDisplayName")
         self.appPublisher = Field("appPublisher")
@@ -5341,12 +5353,10 @@ public typealias UserExperienceAnalyticsAppHealthOSVersionPerformance =
 
 /// The properties of a `UserExperienceAnalyticsAppHealthOSVersionPerformance`, inherited ones included.
 public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAppHealthOSVersionPerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsAppHealthOSVersionPerformanceFields()
     )
 
     public let id: Field<String>
@@ -5356,7 +5366,7 @@ public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldS
     public let osVersion: Field<String>
     public let osVersionAppHealthScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeDeviceCount = Field("activeDeviceCount")
         self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
@@ -5397,16 +5407,16 @@ public typealias UserExperienceAnalyticsAutopilotDevicesSummary =
 
 /// The properties of a `UserExperienceAnalyticsAutopilotDevicesSummary`, inherited ones included.
 public struct UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsAutopilotDevicesSummaryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary",
-        fields: all
+        fields: UserExperienceAnalyticsAutopilotDevicesSummaryFields()
     )
+
     public let devicesNotAutopilotRegistered: Field<Int32>
     public let devicesWithoutAutopilotProfileAssigned: Field<Int32>
     public let totalWindows10DevicesWithoutTenantAttached: Field<Int32>
 
-    public init() {
+    private init() {
         self.devicesNotAutopilotRegistered = Field("devicesNotAutopilotRegistered")
         self.devicesWithoutAutopilotProfileAssigned = Field("devicesWithoutAutopilotProfileAssigned")
         self.totalWindows10DevicesWithoutTenantAttached = Field("totalWindows10DevicesWithoutTenantAttached")
@@ -5421,12 +5431,10 @@ public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsBaseline`, inherited ones included.
 public struct UserExperienceAnalyticsBaselineFields: FieldSet {
-    public static let all = UserExperienceAnalyticsBaselineFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsBaseline",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsBaselineFields()
     )
 
     public let id: Field<String>
@@ -5455,7 +5463,7 @@ public struct UserExperienceAnalyticsBaselineFields: FieldSet {
     /// Present when the request expanded it (`expand("workFromAnywhereMetrics")`).
     public let workFromAnywhereMetrics: Field<UserExperienceAnalyticsCategory>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -5535,12 +5543,10 @@ public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsCategory`, inherited ones included.
 public struct UserExperienceAnalyticsCategoryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsCategoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsCategory",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsCategoryFields()
     )
 
     public let id: Field<String>
@@ -5549,7 +5555,7 @@ public struct UserExperienceAnalyticsCategoryFields: FieldSet {
     /// Present when the request expanded it (`expand("metricValues")`).
     public let metricValues: Field<[UserExperienceAnalyticsMetric]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.insights = Field("insights")
         self.metricValues = Field("metricValues")
@@ -5593,16 +5599,14 @@ public typealias UserExperienceAnalyticsCloudIdentityDevicesSummary =
 
 /// The properties of a `UserExperienceAnalyticsCloudIdentityDevicesSummary`, inherited ones included.
 public struct UserExperienceAnalyticsCloudIdentityDevicesSummaryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsCloudIdentityDevicesSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsCloudIdentityDevicesSummary",
-        fields: all
+        fields: UserExperienceAnalyticsCloudIdentityDevicesSummaryFields()
     )
 
     public let deviceWithoutCloudIdentityCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.deviceWithoutCloudIdentityCount = Field("deviceWithoutCloudIdentityCount")
     }
 }
@@ -5618,18 +5622,16 @@ public typealias UserExperienceAnalyticsCloudManagementDevicesSummary =
 
 /// The properties of a `UserExperienceAnalyticsCloudManagementDevicesSummary`, inherited ones included.
 public struct UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsCloudManagementDevicesSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary",
-        fields: all
+        fields: UserExperienceAnalyticsCloudManagementDevicesSummaryFields()
     )
 
     public let coManagedDeviceCount: Field<Int32>
     public let intuneDeviceCount: Field<Int32>
     public let tenantAttachDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.coManagedDeviceCount = Field("coManagedDeviceCount")
         self.intuneDeviceCount = Field("intuneDeviceCount")
         self.tenantAttachDeviceCount = Field("tenantAttachDeviceCount")
@@ -5645,12 +5647,10 @@ public typealias UserExperienceAnalyticsDevicePerformance = Model<UserExperience
 
 /// The properties of a `UserExperienceAnalyticsDevicePerformance`, inherited ones included.
 public struct UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsDevicePerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDevicePerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsDevicePerformanceFields()
     )
 
     public let id: Field<String>
@@ -5675,7 +5675,7 @@ public struct UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
     public let restartCount: Field<Int32>
     public let startupPerformanceScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.averageBlueScreens = Field("averageBlueScreens")
         self.averageRestarts = Field("averageRestarts")
@@ -5753,12 +5753,10 @@ public typealias UserExperienceAnalyticsDeviceScores = Model<UserExperienceAnaly
 
 /// The properties of a `UserExperienceAnalyticsDeviceScores`, inherited ones included.
 public struct UserExperienceAnalyticsDeviceScoresFields: FieldSet {
-    public static let all = UserExperienceAnalyticsDeviceScoresFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceScores",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsDeviceScoresFields()
     )
 
     public let id: Field<String>
@@ -5772,7 +5770,7 @@ public struct UserExperienceAnalyticsDeviceScoresFields: FieldSet {
     public let startupPerformanceScore: Field<Double>
     public let workFromAnywhereScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appReliabilityScore = Field("appReliabilityScore")
         self.batteryHealthScore = Field("batteryHealthScore")
@@ -5816,12 +5814,10 @@ public typealias UserExperienceAnalyticsDeviceStartupHistory = Model<UserExperie
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupHistory`, inherited ones included.
 public struct UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsDeviceStartupHistoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsDeviceStartupHistoryFields()
     )
 
     public let id: Field<String>
@@ -5842,7 +5838,7 @@ public struct UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
     public let totalBootTimeInMs: Field<Int32>
     public let totalLoginTimeInMs: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.coreBootTimeInMs = Field("coreBootTimeInMs")
         self.coreLoginTimeInMs = Field("coreLoginTimeInMs")
@@ -5893,12 +5889,10 @@ public typealias UserExperienceAnalyticsDeviceStartupProcess = Model<UserExperie
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcess`, inherited ones included.
 public struct UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
-    public static let all = UserExperienceAnalyticsDeviceStartupProcessFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsDeviceStartupProcessFields()
     )
 
     public let id: Field<String>
@@ -5908,7 +5902,7 @@ public struct UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
     public let publisher: Field<String>
     public let startupImpactInMs: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.managedDeviceId = Field("managedDeviceId")
         self.processName = Field("processName")
@@ -5929,12 +5923,10 @@ public typealias UserExperienceAnalyticsDeviceStartupProcessPerformance =
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcessPerformance`, inherited ones included.
 public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsDeviceStartupProcessPerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsDeviceStartupProcessPerformanceFields()
     )
 
     public let id: Field<String>
@@ -5945,7 +5937,7 @@ public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: Fiel
     public let publisher: Field<String>
     public let totalImpactInMs: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceCount = Field("deviceCount")
         self.medianImpactInMs = Field("medianImpactInMs")
@@ -6030,14 +6022,17 @@ public typealias UserExperienceAnalyticsInsight = Model<UserExperienceAnalyticsI
 
 /// The properties of a `UserExperienceAnalyticsInsight`, inherited ones included.
 public struct UserExperienceAnalyticsInsightFields: FieldSet {
-    public static let all = UserExperienceAnalyticsInsightFields()
-    public static let schema = ModelSchema("microsoft.graph.userExperienceAnalyticsInsight", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsInsight",
+        fields: UserExperienceAnalyticsInsightFields()
+    )
+
     public let insightId: Field<String>
     public let severity: Field<UserExperienceAnalyticsInsightSeverity>
     public let userExperienceAnalyticsMetricId: Field<String>
     public let values: Field<[UserExperienceAnalyticsInsightValue]>
 
-    public init() {
+    private init() {
         self.insightId = Field("insightId")
         self.severity = Field("severity")
         self.userExperienceAnalyticsMetricId = Field("userExperienceAnalyticsMetricId")
@@ -6075,15 +6070,13 @@ public typealias UserExperienceAnalyticsInsightValue = Model<UserExperienceAnaly
 
 /// The properties of a `UserExperienceAnalyticsInsightValue`, inherited ones included.
 public struct UserExperienceAnalyticsInsightValueFields: FieldSet {
-    public static let all = UserExperienceAnalyticsInsightValueFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsInsightValue",
         derived: [InsightValueDouble.self, InsightValueInt.self],
-        fields: all
+        fields: UserExperienceAnalyticsInsightValueFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6095,17 +6088,17 @@ public typealias UserExperienceAnalyticsMetric = Model<UserExperienceAnalyticsMe
 
 /// The properties of a `UserExperienceAnalyticsMetric`, inherited ones included.
 public struct UserExperienceAnalyticsMetricFields: FieldSet {
-    public static let all = UserExperienceAnalyticsMetricFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsMetric",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsMetricFields()
     )
+
     public let id: Field<String>
     public let unit: Field<String>
     public let value: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.unit = Field("unit")
         self.value = Field("value")
@@ -6121,12 +6114,10 @@ public typealias UserExperienceAnalyticsMetricHistory = Model<UserExperienceAnal
 
 /// The properties of a `UserExperienceAnalyticsMetricHistory`, inherited ones included.
 public struct UserExperienceAnalyticsMetricHistoryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsMetricHistoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsMetricHistory",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsMetricHistoryFields()
     )
 
     public let id: Field<String>
@@ -6134,7 +6125,7 @@ public struct UserExperienceAnalyticsMetricHistoryFields: FieldSet {
     public let metricDateTime: Field<Date>
     public let metricType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceId = Field("deviceId")
         self.metricDateTime = Field("metricDateTime")
@@ -6190,12 +6181,10 @@ public typealias UserExperienceAnalyticsModelScores = Model<UserExperienceAnalyt
 
 /// The properties of a `UserExperienceAnalyticsModelScores`, inherited ones included.
 public struct UserExperienceAnalyticsModelScoresFields: FieldSet {
-    public static let all = UserExperienceAnalyticsModelScoresFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsModelScores",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsModelScoresFields()
     )
 
     public let id: Field<String>
@@ -6209,7 +6198,7 @@ public struct UserExperienceAnalyticsModelScoresFields: FieldSet {
     public let startupPerformanceScore: Field<Double>
     public let workFromAnywhereScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appReliabilityScore = Field("appReliabilityScore")
         self.batteryHealthScore = Field("batteryHealthScore")
@@ -6294,18 +6283,16 @@ public typealias UserExperienceAnalyticsOverview = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsOverview`, inherited ones included.
 public struct UserExperienceAnalyticsOverviewFields: FieldSet {
-    public static let all = UserExperienceAnalyticsOverviewFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsOverview",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsOverviewFields()
     )
 
     public let id: Field<String>
     public let insights: Field<[UserExperienceAnalyticsInsight]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.insights = Field("insights")
     }
@@ -6339,18 +6326,16 @@ public typealias UserExperienceAnalyticsScoreHistory = Model<UserExperienceAnaly
 
 /// The properties of a `UserExperienceAnalyticsScoreHistory`, inherited ones included.
 public struct UserExperienceAnalyticsScoreHistoryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsScoreHistoryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsScoreHistory",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsScoreHistoryFields()
     )
 
     public let id: Field<String>
     public let startupDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.startupDateTime = Field("startupDateTime")
     }
@@ -6384,11 +6369,14 @@ public typealias UserExperienceAnalyticsSettings = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsSettings`, inherited ones included.
 public struct UserExperienceAnalyticsSettingsFields: FieldSet {
-    public static let all = UserExperienceAnalyticsSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.userExperienceAnalyticsSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsSettings",
+        fields: UserExperienceAnalyticsSettingsFields()
+    )
+
     public let configurationManagerDataConnectorConfigured: Field<Bool>
 
-    public init() {
+    private init() {
         self.configurationManagerDataConnectorConfigured = Field("configurationManagerDataConnectorConfigured")
     }
 }
@@ -6436,14 +6424,14 @@ public typealias UserExperienceAnalyticsWindows10DevicesSummary =
 
 /// The properties of a `UserExperienceAnalyticsWindows10DevicesSummary`, inherited ones included.
 public struct UserExperienceAnalyticsWindows10DevicesSummaryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWindows10DevicesSummaryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWindows10DevicesSummary",
-        fields: all
+        fields: UserExperienceAnalyticsWindows10DevicesSummaryFields()
     )
+
     public let unsupportedOSversionDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.unsupportedOSversionDeviceCount = Field("unsupportedOSversionDeviceCount")
     }
 }
@@ -6459,12 +6447,10 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereDevice =
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevice`, inherited ones included.
 public struct UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWorkFromAnywhereDeviceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsWorkFromAnywhereDeviceFields()
     )
 
     public let id: Field<String>
@@ -6503,7 +6489,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
     public let windowsScore: Field<Double>
     public let workFromAnywhereScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.autoPilotProfileAssigned = Field("autoPilotProfileAssigned")
         self.autoPilotRegistered = Field("autoPilotRegistered")
@@ -6573,11 +6559,9 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereDevicesSummary =
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevicesSummary`, inherited ones included.
 public struct UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary",
-        fields: all
+        fields: UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields()
     )
 
     public let autopilotDevicesSummary: Field<UserExperienceAnalyticsAutopilotDevicesSummary>
@@ -6595,7 +6579,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: Field
     public let windows10DevicesSummary: Field<UserExperienceAnalyticsWindows10DevicesSummary>
     public let windows10DevicesWithoutTenantAttach: Field<Int32>
 
-    public init() {
+    private init() {
         self.autopilotDevicesSummary = Field("autopilotDevicesSummary")
         self.cloudIdentityDevicesSummary = Field("cloudIdentityDevicesSummary")
         self.cloudManagementDevicesSummary = Field("cloudManagementDevicesSummary")
@@ -6624,12 +6608,10 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric 
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`, inherited ones included.
 public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields()
     )
 
     public let id: Field<String>
@@ -6645,7 +6627,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFiel
     public let tpmCheckFailedPercentage: Field<Double>
     public let upgradeEligibleDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.osCheckFailedPercentage = Field("osCheckFailedPercentage")
         self.processor64BitCheckFailedPercentage = Field("processor64BitCheckFailedPercentage")
@@ -6693,12 +6675,10 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereMetric`, inherited ones included.
 public struct UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWorkFromAnywhereMetricFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsWorkFromAnywhereMetricFields()
     )
 
     public let id: Field<String>
@@ -6706,7 +6686,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
     /// Present when the request expanded it (`expand("metricDevices")`).
     public let metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.metricDevices = Field("metricDevices")
     }
@@ -6752,12 +6732,10 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereModelPerformance =
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`, inherited ones included.
 public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: FieldSet {
-    public static let all = UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
         base: Entity.self,
-        fields: all
+        fields: UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields()
     )
 
     public let id: Field<String>
@@ -6771,7 +6749,7 @@ public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: Fie
     public let windowsScore: Field<Double>
     public let workFromAnywhereScore: Field<Double>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.cloudIdentityScore = Field("cloudIdentityScore")
         self.cloudManagementScore = Field("cloudManagementScore")
@@ -6814,8 +6792,10 @@ public typealias UserFlowApiConnectorConfiguration = Model<UserFlowApiConnectorC
 
 /// The properties of a `UserFlowApiConnectorConfiguration`, inherited ones included.
 public struct UserFlowApiConnectorConfigurationFields: FieldSet {
-    public static let all = UserFlowApiConnectorConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.userFlowApiConnectorConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userFlowApiConnectorConfiguration",
+        fields: UserFlowApiConnectorConfigurationFields()
+    )
 
     /// Present when the request expanded it (`expand("postAttributeCollection")`).
     public let postAttributeCollection: Field<IdentityApiConnector>
@@ -6823,7 +6803,7 @@ public struct UserFlowApiConnectorConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("postFederationSignup")`).
     public let postFederationSignup: Field<IdentityApiConnector>
 
-    public init() {
+    private init() {
         self.postAttributeCollection = Field("postAttributeCollection")
         self.postFederationSignup = Field("postFederationSignup")
     }
@@ -6837,12 +6817,12 @@ public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigura
 
 /// The properties of a `UserFlowLanguageConfiguration`, inherited ones included.
 public struct UserFlowLanguageConfigurationFields: FieldSet {
-    public static let all = UserFlowLanguageConfigurationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userFlowLanguageConfiguration",
         base: Entity.self,
-        fields: all
+        fields: UserFlowLanguageConfigurationFields()
     )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let isEnabled: Field<Bool>
@@ -6853,7 +6833,7 @@ public struct UserFlowLanguageConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("overridesPages")`).
     public let overridesPages: Field<[UserFlowLanguagePage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isEnabled = Field("isEnabled")
@@ -6904,11 +6884,15 @@ public typealias UserFlowLanguagePage = Model<UserFlowLanguagePageFields>
 
 /// The properties of a `UserFlowLanguagePage`, inherited ones included.
 public struct UserFlowLanguagePageFields: FieldSet {
-    public static let all = UserFlowLanguagePageFields()
-    public static let schema = ModelSchema("microsoft.graph.userFlowLanguagePage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userFlowLanguagePage",
+        base: Entity.self,
+        fields: UserFlowLanguagePageFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6970,14 +6954,18 @@ public typealias UserIdentity = Model<UserIdentityFields>
 
 /// The properties of a `UserIdentity`, inherited ones included.
 public struct UserIdentityFields: FieldSet {
-    public static let all = UserIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.userIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userIdentity",
+        base: Identity.self,
+        fields: UserIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let ipAddress: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.ipAddress = Field("ipAddress")
@@ -6993,12 +6981,16 @@ public typealias UserInsightsSettings = Model<UserInsightsSettingsFields>
 
 /// The properties of a `UserInsightsSettings`, inherited ones included.
 public struct UserInsightsSettingsFields: FieldSet {
-    public static let all = UserInsightsSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.userInsightsSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userInsightsSettings",
+        base: Entity.self,
+        fields: UserInsightsSettingsFields()
+    )
+
     public let id: Field<String>
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isEnabled = Field("isEnabled")
     }
@@ -7029,8 +7021,12 @@ public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
 
 /// The properties of a `UserInstallStateSummary`, inherited ones included.
 public struct UserInstallStateSummaryFields: FieldSet {
-    public static let all = UserInstallStateSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.userInstallStateSummary", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userInstallStateSummary",
+        base: Entity.self,
+        fields: UserInstallStateSummaryFields()
+    )
+
     public let id: Field<String>
     public let failedDeviceCount: Field<Int32>
     public let installedDeviceCount: Field<Int32>
@@ -7040,7 +7036,7 @@ public struct UserInstallStateSummaryFields: FieldSet {
     /// Present when the request expanded it (`expand("deviceStates")`).
     public let deviceStates: Field<[DeviceInstallState]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.failedDeviceCount = Field("failedDeviceCount")
         self.installedDeviceCount = Field("installedDeviceCount")
@@ -7086,18 +7082,16 @@ public typealias UserLastSignInRecommendationInsightSetting = Model<UserLastSign
 
 /// The properties of a `UserLastSignInRecommendationInsightSetting`, inherited ones included.
 public struct UserLastSignInRecommendationInsightSettingFields: FieldSet {
-    public static let all = UserLastSignInRecommendationInsightSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userLastSignInRecommendationInsightSetting",
         base: AccessReviewRecommendationInsightSetting.self,
-        fields: all
+        fields: UserLastSignInRecommendationInsightSettingFields()
     )
 
     public let recommendationLookBackDuration: Field<String>
     public let signInScope: Field<UserSignInRecommendationScope>
 
-    public init() {
+    private init() {
         self.recommendationLookBackDuration = Field("recommendationLookBackDuration")
         self.signInScope = Field("signInScope")
     }
@@ -7156,13 +7150,12 @@ public typealias UserPrint = Model<UserPrintFields>
 
 /// The properties of a `UserPrint`, inherited ones included.
 public struct UserPrintFields: FieldSet {
-    public static let all = UserPrintFields()
-    public static let schema = ModelSchema("microsoft.graph.userPrint", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.userPrint", fields: UserPrintFields())
 
     /// Present when the request expanded it (`expand("recentPrinterShares")`).
     public let recentPrinterShares: Field<[PrinterShare]>
 
-    public init() {
+    private init() {
         self.recentPrinterShares = Field("recentPrinterShares")
     }
 }
@@ -7175,15 +7168,15 @@ public typealias UserProtectionScopeContainer = Model<UserProtectionScopeContain
 
 /// The properties of a `UserProtectionScopeContainer`, inherited ones included.
 public struct UserProtectionScopeContainerFields: FieldSet {
-    public static let all = UserProtectionScopeContainerFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userProtectionScopeContainer",
         base: Entity.self,
-        fields: all
+        fields: UserProtectionScopeContainerFields()
     )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -7268,8 +7261,12 @@ public typealias UserRegistrationDetails = Model<UserRegistrationDetailsFields>
 
 /// The properties of a `UserRegistrationDetails`, inherited ones included.
 public struct UserRegistrationDetailsFields: FieldSet {
-    public static let all = UserRegistrationDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.userRegistrationDetails", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationDetails",
+        base: Entity.self,
+        fields: UserRegistrationDetailsFields()
+    )
+
     public let id: Field<String>
     public let isAdmin: Field<Bool>
     public let isMfaCapable: Field<Bool>
@@ -7287,7 +7284,7 @@ public struct UserRegistrationDetailsFields: FieldSet {
     public let userPrincipalName: Field<String>
     public let userType: Field<SignInUserType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isAdmin = Field("isAdmin")
         self.isMfaCapable = Field("isMfaCapable")
@@ -7335,12 +7332,15 @@ public typealias UserRegistrationFeatureCount = Model<UserRegistrationFeatureCou
 
 /// The properties of a `UserRegistrationFeatureCount`, inherited ones included.
 public struct UserRegistrationFeatureCountFields: FieldSet {
-    public static let all = UserRegistrationFeatureCountFields()
-    public static let schema = ModelSchema("microsoft.graph.userRegistrationFeatureCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationFeatureCount",
+        fields: UserRegistrationFeatureCountFields()
+    )
+
     public let feature: Field<AuthenticationMethodFeature>
     public let userCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.feature = Field("feature")
         self.userCount = Field("userCount")
     }
@@ -7354,14 +7354,17 @@ public typealias UserRegistrationFeatureSummary = Model<UserRegistrationFeatureS
 
 /// The properties of a `UserRegistrationFeatureSummary`, inherited ones included.
 public struct UserRegistrationFeatureSummaryFields: FieldSet {
-    public static let all = UserRegistrationFeatureSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.userRegistrationFeatureSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationFeatureSummary",
+        fields: UserRegistrationFeatureSummaryFields()
+    )
+
     public let totalUserCount: Field<Int64>
     public let userRegistrationFeatureCounts: Field<[UserRegistrationFeatureCount]>
     public let userRoles: Field<IncludedUserRoles>
     public let userTypes: Field<IncludedUserTypes>
 
-    public init() {
+    private init() {
         self.totalUserCount = Field("totalUserCount")
         self.userRegistrationFeatureCounts = Field("userRegistrationFeatureCounts")
         self.userRoles = Field("userRoles")
@@ -7377,12 +7380,15 @@ public typealias UserRegistrationMethodCount = Model<UserRegistrationMethodCount
 
 /// The properties of a `UserRegistrationMethodCount`, inherited ones included.
 public struct UserRegistrationMethodCountFields: FieldSet {
-    public static let all = UserRegistrationMethodCountFields()
-    public static let schema = ModelSchema("microsoft.graph.userRegistrationMethodCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationMethodCount",
+        fields: UserRegistrationMethodCountFields()
+    )
+
     public let authenticationMethod: Field<String>
     public let userCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.authenticationMethod = Field("authenticationMethod")
         self.userCount = Field("userCount")
     }
@@ -7396,14 +7402,17 @@ public typealias UserRegistrationMethodSummary = Model<UserRegistrationMethodSum
 
 /// The properties of a `UserRegistrationMethodSummary`, inherited ones included.
 public struct UserRegistrationMethodSummaryFields: FieldSet {
-    public static let all = UserRegistrationMethodSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.userRegistrationMethodSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationMethodSummary",
+        fields: UserRegistrationMethodSummaryFields()
+    )
+
     public let totalUserCount: Field<Int64>
     public let userRegistrationMethodCounts: Field<[UserRegistrationMethodCount]>
     public let userRoles: Field<IncludedUserRoles>
     public let userTypes: Field<IncludedUserTypes>
 
-    public init() {
+    private init() {
         self.totalUserCount = Field("totalUserCount")
         self.userRegistrationMethodCounts = Field("userRegistrationMethodCounts")
         self.userRoles = Field("userRoles")
@@ -8097,11 +8106,10 @@ public typealias UserScope = Model<UserScopeFields>
 
 /// The properties of a `UserScope`, inherited ones included.
 public struct UserScopeFields: FieldSet {
-    public static let all = UserScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.userScope", base: ScopeBase.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.userScope", base: ScopeBase.self, fields: UserScopeFields())
     public let identity: Field<String>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
     }
 }
@@ -8114,12 +8122,10 @@ public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstalla
 
 /// The properties of a `UserScopeTeamsAppInstallation`, inherited ones included.
 public struct UserScopeTeamsAppInstallationFields: FieldSet {
-    public static let all = UserScopeTeamsAppInstallationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.userScopeTeamsAppInstallation",
         base: TeamsAppInstallation.self,
-        fields: all
+        fields: UserScopeTeamsAppInstallationFields()
     )
 
     public let id: Field<String>
@@ -8134,7 +8140,7 @@ public struct UserScopeTeamsAppInstallationFields: FieldSet {
     /// Present when the request expanded it (`expand("chat")`).
     public let chat: Field<Chat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.consentedPermissionSet = Field("consentedPermissionSet")
         self.teamsApp = Field("teamsApp")
@@ -8212,8 +8218,7 @@ public typealias UserSecurityState = Model<UserSecurityStateFields>
 
 /// The properties of a `UserSecurityState`, inherited ones included.
 public struct UserSecurityStateFields: FieldSet {
-    public static let all = UserSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.userSecurityState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.userSecurityState", fields: UserSecurityStateFields())
     public let aadUserId: Field<String>
     public let accountName: Field<String>
     public let domainName: Field<String>
@@ -8229,7 +8234,7 @@ public struct UserSecurityStateFields: FieldSet {
     public let userAccountType: Field<UserAccountSecurityType>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.aadUserId = Field("aadUserId")
         self.accountName = Field("accountName")
         self.domainName = Field("domainName")
@@ -8255,8 +8260,11 @@ public typealias UserSettings = Model<UserSettingsFields>
 
 /// The properties of a `UserSettings`, inherited ones included.
 public struct UserSettingsFields: FieldSet {
-    public static let all = UserSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.userSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSettings",
+        base: Entity.self,
+        fields: UserSettingsFields()
+    )
     public let id: Field<String>
     public let contributionToContentDiscoveryAsOrganizationDisabled: Field<Bool>
     public let contributionToContentDiscoveryDisabled: Field<Bool>
@@ -8279,7 +8287,7 @@ public struct UserSettingsFields: FieldSet {
     /// Present when the request expanded it (`expand("workHoursAndLocations")`).
     public let workHoursAndLocations: Field<WorkHoursAndLocationsSetting>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contributionToContentDiscoveryAsOrganizationDisabled = Field(
             "contributionToContentDiscoveryAsOrganizationDisabled"
@@ -8362,13 +8370,17 @@ public typealias UserSignIn = Model<UserSignInFields>
 
 /// The properties of a `UserSignIn`, inherited ones included.
 public struct UserSignInFields: FieldSet {
-    public static let all = UserSignInFields()
-    public static let schema = ModelSchema("microsoft.graph.userSignIn", base: SignInIdentity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSignIn",
+        base: SignInIdentity.self,
+        fields: UserSignInFields()
+    )
+
     public let externalTenantId: Field<String>
     public let externalUserType: Field<ConditionalAccessGuestOrExternalUserTypes>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.externalTenantId = Field("externalTenantId")
         self.externalUserType = Field("externalUserType")
         self.userId = Field("userId")
@@ -8383,17 +8395,17 @@ public typealias UserSignInInsight = Model<UserSignInInsightFields>
 
 /// The properties of a `UserSignInInsight`, inherited ones included.
 public struct UserSignInInsightFields: FieldSet {
-    public static let all = UserSignInInsightFields()
     public static let schema = ModelSchema(
         "microsoft.graph.userSignInInsight",
         base: GovernanceInsight.self,
-        fields: all
+        fields: UserSignInInsightFields()
     )
+
     public let id: Field<String>
     public let insightCreatedDateTime: Field<Date>
     public let lastSignInDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.insightCreatedDateTime = Field("insightCreatedDateTime")
         self.lastSignInDateTime = Field("lastSignInDateTime")
@@ -8441,8 +8453,10 @@ public typealias UserSimulationDetails = Model<UserSimulationDetailsFields>
 
 /// The properties of a `UserSimulationDetails`, inherited ones included.
 public struct UserSimulationDetailsFields: FieldSet {
-    public static let all = UserSimulationDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.userSimulationDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSimulationDetails",
+        fields: UserSimulationDetailsFields()
+    )
     public let assignedTrainingsCount: Field<Int32>
     public let completedTrainingsCount: Field<Int32>
     public let compromisedDateTime: Field<Date>
@@ -8453,7 +8467,7 @@ public struct UserSimulationDetailsFields: FieldSet {
     public let simulationUser: Field<AttackSimulationUser>
     public let trainingEvents: Field<[UserTrainingEventInfo]>
 
-    public init() {
+    private init() {
         self.assignedTrainingsCount = Field("assignedTrainingsCount")
         self.completedTrainingsCount = Field("completedTrainingsCount")
         self.compromisedDateTime = Field("compromisedDateTime")
@@ -8474,8 +8488,11 @@ public typealias UserSimulationEventInfo = Model<UserSimulationEventInfoFields>
 
 /// The properties of a `UserSimulationEventInfo`, inherited ones included.
 public struct UserSimulationEventInfoFields: FieldSet {
-    public static let all = UserSimulationEventInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.userSimulationEventInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSimulationEventInfo",
+        fields: UserSimulationEventInfoFields()
+    )
+
     public let browser: Field<String>
     public let clickSource: Field<ClickSource>
     public let eventDateTime: Field<Date>
@@ -8483,7 +8500,7 @@ public struct UserSimulationEventInfoFields: FieldSet {
     public let ipAddress: Field<String>
     public let osPlatformDeviceDetails: Field<String>
 
-    public init() {
+    private init() {
         self.browser = Field("browser")
         self.clickSource = Field("clickSource")
         self.eventDateTime = Field("eventDateTime")
@@ -8501,14 +8518,18 @@ public typealias UserSolutionRoot = Model<UserSolutionRootFields>
 
 /// The properties of a `UserSolutionRoot`, inherited ones included.
 public struct UserSolutionRootFields: FieldSet {
-    public static let all = UserSolutionRootFields()
-    public static let schema = ModelSchema("microsoft.graph.userSolutionRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSolutionRoot",
+        base: Entity.self,
+        fields: UserSolutionRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("workingTimeSchedule")`).
     public let workingTimeSchedule: Field<WorkingTimeSchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.workingTimeSchedule = Field("workingTimeSchedule")
     }
@@ -8547,14 +8568,17 @@ public typealias UserStorage = Model<UserStorageFields>
 
 /// The properties of a `UserStorage`, inherited ones included.
 public struct UserStorageFields: FieldSet {
-    public static let all = UserStorageFields()
-    public static let schema = ModelSchema("microsoft.graph.userStorage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userStorage",
+        base: Entity.self,
+        fields: UserStorageFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("quota")`).
     public let quota: Field<UnifiedStorageQuota>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.quota = Field("quota")
     }
@@ -8591,8 +8615,11 @@ public typealias UserTeamwork = Model<UserTeamworkFields>
 
 /// The properties of a `UserTeamwork`, inherited ones included.
 public struct UserTeamworkFields: FieldSet {
-    public static let all = UserTeamworkFields()
-    public static let schema = ModelSchema("microsoft.graph.userTeamwork", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTeamwork",
+        base: Entity.self,
+        fields: UserTeamworkFields()
+    )
     public let id: Field<String>
     public let locale: Field<String>
     public let region: Field<String>
@@ -8603,7 +8630,7 @@ public struct UserTeamworkFields: FieldSet {
     /// Present when the request expanded it (`expand("installedApps")`).
     public let installedApps: Field<[UserScopeTeamsAppInstallation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.locale = Field("locale")
         self.region = Field("region")
@@ -8709,15 +8736,18 @@ public typealias UserTrainingContentEventInfo = Model<UserTrainingContentEventIn
 
 /// The properties of a `UserTrainingContentEventInfo`, inherited ones included.
 public struct UserTrainingContentEventInfoFields: FieldSet {
-    public static let all = UserTrainingContentEventInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.userTrainingContentEventInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTrainingContentEventInfo",
+        fields: UserTrainingContentEventInfoFields()
+    )
+
     public let browser: Field<String>
     public let contentDateTime: Field<Date>
     public let ipAddress: Field<String>
     public let osPlatformDeviceDetails: Field<String>
     public let potentialScoreImpact: Field<Double>
 
-    public init() {
+    private init() {
         self.browser = Field("browser")
         self.contentDateTime = Field("contentDateTime")
         self.ipAddress = Field("ipAddress")
@@ -8734,15 +8764,17 @@ public typealias UserTrainingEventInfo = Model<UserTrainingEventInfoFields>
 
 /// The properties of a `UserTrainingEventInfo`, inherited ones included.
 public struct UserTrainingEventInfoFields: FieldSet {
-    public static let all = UserTrainingEventInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.userTrainingEventInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTrainingEventInfo",
+        fields: UserTrainingEventInfoFields()
+    )
     public let displayName: Field<String>
     public let latestTrainingStatus: Field<TrainingStatus>
     public let trainingAssignedProperties: Field<UserTrainingContentEventInfo>
     public let trainingCompletedProperties: Field<UserTrainingContentEventInfo>
     public let trainingUpdatedProperties: Field<UserTrainingContentEventInfo>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.latestTrainingStatus = Field("latestTrainingStatus")
         self.trainingAssignedProperties = Field("trainingAssignedProperties")
@@ -8759,14 +8791,17 @@ public typealias UserTrainingStatusInfo = Model<UserTrainingStatusInfoFields>
 
 /// The properties of a `UserTrainingStatusInfo`, inherited ones included.
 public struct UserTrainingStatusInfoFields: FieldSet {
-    public static let all = UserTrainingStatusInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.userTrainingStatusInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTrainingStatusInfo",
+        fields: UserTrainingStatusInfoFields()
+    )
+
     public let assignedDateTime: Field<Date>
     public let completionDateTime: Field<Date>
     public let displayName: Field<String>
     public let trainingStatus: Field<TrainingStatus>
 
-    public init() {
+    private init() {
         self.assignedDateTime = Field("assignedDateTime")
         self.completionDateTime = Field("completionDateTime")
         self.displayName = Field("displayName")
@@ -8798,13 +8833,12 @@ public typealias UserWorkLocation = Model<UserWorkLocationFields>
 
 /// The properties of a `UserWorkLocation`, inherited ones included.
 public struct UserWorkLocationFields: FieldSet {
-    public static let all = UserWorkLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.userWorkLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.userWorkLocation", fields: UserWorkLocationFields())
     public let placeId: Field<String>
     public let source: Field<WorkLocationSource>
     public let workLocationType: Field<WorkLocationType>
 
-    public init() {
+    private init() {
         self.placeId = Field("placeId")
         self.source = Field("source")
         self.workLocationType = Field("workLocationType")
@@ -8821,17 +8855,15 @@ public typealias ValidatingDomains = Model<ValidatingDomainsFields>
 
 /// The properties of a `ValidatingDomains`, inherited ones included.
 public struct ValidatingDomainsFields: FieldSet {
-    public static let all = ValidatingDomainsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.validatingDomains",
         derived: [AllDomains.self, EnumeratedDomains.self],
-        fields: all
+        fields: ValidatingDomainsFields()
     )
 
     public let rootDomains: Field<RootDomains>
 
-    public init() {
+    private init() {
         self.rootDomains = Field("rootDomains")
     }
 }
@@ -8847,12 +8879,10 @@ public typealias VerifiableCredentialAuthenticationMethodTarget =
 
 /// The properties of a `VerifiableCredentialAuthenticationMethodTarget`, inherited ones included.
 public struct VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
-    public static let all = VerifiableCredentialAuthenticationMethodTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: all
+        fields: VerifiableCredentialAuthenticationMethodTargetFields()
     )
 
     public let id: Field<String>
@@ -8860,7 +8890,7 @@ public struct VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
     public let targetType: Field<AuthenticationMethodTargetType>
     public let verifiedIdProfiles: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRegistrationRequired = Field("isRegistrationRequired")
         self.targetType = Field("targetType")
@@ -8899,12 +8929,10 @@ public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
 
 /// The properties of a `VerifiableCredentialsAuthenticationMethodConfiguration`, inherited ones included.
 public struct VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = VerifiableCredentialsAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: VerifiableCredentialsAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -8914,7 +8942,7 @@ public struct VerifiableCredentialsAuthenticationMethodConfigurationFields: Fiel
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[VerifiableCredentialAuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -8959,15 +8987,14 @@ public typealias VerifiedDomain = Model<VerifiedDomainFields>
 
 /// The properties of a `VerifiedDomain`, inherited ones included.
 public struct VerifiedDomainFields: FieldSet {
-    public static let all = VerifiedDomainFields()
-    public static let schema = ModelSchema("microsoft.graph.verifiedDomain", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.verifiedDomain", fields: VerifiedDomainFields())
     public let capabilities: Field<String>
     public let isDefault: Field<Bool>
     public let isInitial: Field<Bool>
     public let name: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.capabilities = Field("capabilities")
         self.isDefault = Field("isDefault")
         self.isInitial = Field("isInitial")
@@ -8984,8 +9011,12 @@ public typealias VerifiedIdProfile = Model<VerifiedIdProfileFields>
 
 /// The properties of a `VerifiedIdProfile`, inherited ones included.
 public struct VerifiedIdProfileFields: FieldSet {
-    public static let all = VerifiedIdProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.verifiedIdProfile", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedIdProfile",
+        base: Entity.self,
+        fields: VerifiedIdProfileFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let faceCheckConfiguration: Field<FaceCheckConfiguration>
@@ -8997,7 +9028,7 @@ public struct VerifiedIdProfileFields: FieldSet {
     public let verifiedIdUsageConfigurations: Field<[VerifiedIdUsageConfiguration]>
     public let verifierDid: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.faceCheckConfiguration = Field("faceCheckConfiguration")
@@ -9019,15 +9050,18 @@ public typealias VerifiedIdProfileConfiguration = Model<VerifiedIdProfileConfigu
 
 /// The properties of a `VerifiedIdProfileConfiguration`, inherited ones included.
 public struct VerifiedIdProfileConfigurationFields: FieldSet {
-    public static let all = VerifiedIdProfileConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.verifiedIdProfileConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedIdProfileConfiguration",
+        fields: VerifiedIdProfileConfigurationFields()
+    )
+
     public let acceptedIssuer: Field<String>
     public let claimBindings: Field<[ClaimBinding]>
     public let claimBindingSource: Field<ClaimBindingSource>
     public let claimValidation: Field<ClaimValidation>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.acceptedIssuer = Field("acceptedIssuer")
         self.claimBindings = Field("claimBindings")
         self.claimBindingSource = Field("claimBindingSource")
@@ -9077,12 +9111,15 @@ public typealias VerifiedIdUsageConfiguration = Model<VerifiedIdUsageConfigurati
 
 /// The properties of a `VerifiedIdUsageConfiguration`, inherited ones included.
 public struct VerifiedIdUsageConfigurationFields: FieldSet {
-    public static let all = VerifiedIdUsageConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.verifiedIdUsageConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedIdUsageConfiguration",
+        fields: VerifiedIdUsageConfigurationFields()
+    )
+
     public let isEnabledForTestOnly: Field<Bool>
     public let purpose: Field<VerifiedIdUsageConfigurationPurpose>
 
-    public init() {
+    private init() {
         self.isEnabledForTestOnly = Field("isEnabledForTestOnly")
         self.purpose = Field("purpose")
     }
@@ -9114,13 +9151,12 @@ public typealias VerifiedPublisher = Model<VerifiedPublisherFields>
 
 /// The properties of a `VerifiedPublisher`, inherited ones included.
 public struct VerifiedPublisherFields: FieldSet {
-    public static let all = VerifiedPublisherFields()
-    public static let schema = ModelSchema("microsoft.graph.verifiedPublisher", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.verifiedPublisher", fields: VerifiedPublisherFields())
     public let addedDateTime: Field<Date>
     public let displayName: Field<String>
     public let verifiedPublisherId: Field<String>
 
-    public init() {
+    private init() {
         self.addedDateTime = Field("addedDateTime")
         self.displayName = Field("displayName")
         self.verifiedPublisherId = Field("verifiedPublisherId")
@@ -9135,11 +9171,10 @@ public typealias VersionAction = Model<VersionActionFields>
 
 /// The properties of a `VersionAction`, inherited ones included.
 public struct VersionActionFields: FieldSet {
-    public static let all = VersionActionFields()
-    public static let schema = ModelSchema("microsoft.graph.versionAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.versionAction", fields: VersionActionFields())
     public let newVersion: Field<String>
 
-    public init() {
+    private init() {
         self.newVersion = Field("newVersion")
     }
 }
@@ -9152,15 +9187,19 @@ public typealias VerticalSection = Model<VerticalSectionFields>
 
 /// The properties of a `VerticalSection`, inherited ones included.
 public struct VerticalSectionFields: FieldSet {
-    public static let all = VerticalSectionFields()
-    public static let schema = ModelSchema("microsoft.graph.verticalSection", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.verticalSection",
+        base: Entity.self,
+        fields: VerticalSectionFields()
+    )
+
     public let id: Field<String>
     public let emphasis: Field<SectionEmphasisType>
 
     /// Present when the request expanded it (`expand("webparts")`).
     public let webparts: Field<[WebPart]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emphasis = Field("emphasis")
         self.webparts = Field("webparts")
@@ -9201,8 +9240,7 @@ public typealias Video = Model<VideoFields>
 
 /// The properties of a `Video`, inherited ones included.
 public struct VideoFields: FieldSet {
-    public static let all = VideoFields()
-    public static let schema = ModelSchema("microsoft.graph.video", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.video", fields: VideoFields())
     public let audioBitsPerSample: Field<Int32>
     public let audioChannels: Field<Int32>
     public let audioFormat: Field<String>
@@ -9214,7 +9252,7 @@ public struct VideoFields: FieldSet {
     public let height: Field<Int32>
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.audioBitsPerSample = Field("audioBitsPerSample")
         self.audioChannels = Field("audioChannels")
         self.audioFormat = Field("audioFormat")
@@ -9254,8 +9292,12 @@ public typealias VirtualEndpoint = Model<VirtualEndpointFields>
 
 /// The properties of a `VirtualEndpoint`, inherited ones included.
 public struct VirtualEndpointFields: FieldSet {
-    public static let all = VirtualEndpointFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEndpoint", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEndpoint",
+        base: Entity.self,
+        fields: VirtualEndpointFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("auditEvents")`).
@@ -9285,7 +9327,7 @@ public struct VirtualEndpointFields: FieldSet {
     /// Present when the request expanded it (`expand("userSettings")`).
     public let userSettings: Field<[CloudPcUserSetting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.auditEvents = Field("auditEvents")
         self.cloudPCs = Field("cloudPCs")
@@ -9394,13 +9436,11 @@ public typealias VirtualEvent = Model<VirtualEventFields>
 
 /// The properties of a `VirtualEvent`, inherited ones included.
 public struct VirtualEventFields: FieldSet {
-    public static let all = VirtualEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEvent",
         base: Entity.self,
         derived: [VirtualEventTownhall.self, VirtualEventWebinar.self],
-        fields: all
+        fields: VirtualEventFields()
     )
 
     public let id: Field<String>
@@ -9420,7 +9460,7 @@ public struct VirtualEventFields: FieldSet {
     /// Present when the request expanded it (`expand("sessions")`).
     public let sessions: Field<[VirtualEventSession]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.description = Field("description")
@@ -9473,12 +9513,15 @@ public typealias VirtualEventExternalInformation = Model<VirtualEventExternalInf
 
 /// The properties of a `VirtualEventExternalInformation`, inherited ones included.
 public struct VirtualEventExternalInformationFields: FieldSet {
-    public static let all = VirtualEventExternalInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventExternalInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventExternalInformation",
+        fields: VirtualEventExternalInformationFields()
+    )
+
     public let applicationId: Field<String>
     public let externalEventId: Field<String>
 
-    public init() {
+    private init() {
         self.applicationId = Field("applicationId")
         self.externalEventId = Field("externalEventId")
     }
@@ -9494,12 +9537,15 @@ public typealias VirtualEventExternalRegistrationInformation = Model<VirtualEven
 
 /// The properties of a `VirtualEventExternalRegistrationInformation`, inherited ones included.
 public struct VirtualEventExternalRegistrationInformationFields: FieldSet {
-    public static let all = VirtualEventExternalRegistrationInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventExternalRegistrationInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventExternalRegistrationInformation",
+        fields: VirtualEventExternalRegistrationInformationFields()
+    )
+
     public let referrer: Field<String>
     public let registrationId: Field<String>
 
-    public init() {
+    private init() {
         self.referrer = Field("referrer")
         self.registrationId = Field("registrationId")
     }
@@ -9513,14 +9559,18 @@ public typealias VirtualEventPresenter = Model<VirtualEventPresenterFields>
 
 /// The properties of a `VirtualEventPresenter`, inherited ones included.
 public struct VirtualEventPresenterFields: FieldSet {
-    public static let all = VirtualEventPresenterFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventPresenter", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventPresenter",
+        base: Entity.self,
+        fields: VirtualEventPresenterFields()
+    )
+
     public let id: Field<String>
     public let email: Field<String>
     public let identity: Field<Identity>
     public let presenterDetails: Field<VirtualEventPresenterDetails>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.email = Field("email")
         self.identity = Field("identity")
@@ -9536,8 +9586,11 @@ public typealias VirtualEventPresenterDetails = Model<VirtualEventPresenterDetai
 
 /// The properties of a `VirtualEventPresenterDetails`, inherited ones included.
 public struct VirtualEventPresenterDetailsFields: FieldSet {
-    public static let all = VirtualEventPresenterDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventPresenterDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventPresenterDetails",
+        fields: VirtualEventPresenterDetailsFields()
+    )
+
     public let bio: Field<ItemBody>
     public let company: Field<String>
     public let jobTitle: Field<String>
@@ -9545,7 +9598,7 @@ public struct VirtualEventPresenterDetailsFields: FieldSet {
     public let personalSiteWebUrl: Field<String>
     public let twitterProfileWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.bio = Field("bio")
         self.company = Field("company")
         self.jobTitle = Field("jobTitle")
@@ -9563,12 +9616,10 @@ public typealias VirtualEventPresenterInfo = Model<VirtualEventPresenterInfoFiel
 
 /// The properties of a `VirtualEventPresenterInfo`, inherited ones included.
 public struct VirtualEventPresenterInfoFields: FieldSet {
-    public static let all = VirtualEventPresenterInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventPresenterInfo",
         base: MeetingParticipantInfo.self,
-        fields: all
+        fields: VirtualEventPresenterInfoFields()
     )
 
     public let identity: Field<IdentitySet>
@@ -9576,7 +9627,7 @@ public struct VirtualEventPresenterInfoFields: FieldSet {
     public let upn: Field<String>
     public let presenterDetails: Field<VirtualEventPresenterDetails>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
         self.role = Field("role")
         self.upn = Field("upn")
@@ -9609,8 +9660,12 @@ public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields
 
 /// The properties of a `VirtualEventRegistration`, inherited ones included.
 public struct VirtualEventRegistrationFields: FieldSet {
-    public static let all = VirtualEventRegistrationFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventRegistration", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventRegistration",
+        base: Entity.self,
+        fields: VirtualEventRegistrationFields()
+    )
+
     public let id: Field<String>
     public let cancelationDateTime: Field<Date>
     public let email: Field<String>
@@ -9627,7 +9682,7 @@ public struct VirtualEventRegistrationFields: FieldSet {
     /// Present when the request expanded it (`expand("sessions")`).
     public let sessions: Field<[VirtualEventSession]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.cancelationDateTime = Field("cancelationDateTime")
         self.email = Field("email")
@@ -9653,8 +9708,6 @@ public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegis
 
 /// The properties of a `VirtualEventRegistrationConfiguration`, inherited ones included.
 public struct VirtualEventRegistrationConfigurationFields: FieldSet {
-    public static let all = VirtualEventRegistrationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationConfiguration",
         base: Entity.self,
@@ -9662,7 +9715,7 @@ public struct VirtualEventRegistrationConfigurationFields: FieldSet {
             VirtualEventTownhallRegistrationConfiguration.self,
             VirtualEventWebinarRegistrationConfiguration.self,
         ],
-        fields: all
+        fields: VirtualEventRegistrationConfigurationFields()
     )
 
     public let id: Field<String>
@@ -9674,7 +9727,7 @@ public struct VirtualEventRegistrationConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("questions")`).
     public let questions: Field<[VirtualEventRegistrationQuestionBase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capacity = Field("capacity")
         self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
@@ -9719,12 +9772,10 @@ public typealias VirtualEventRegistrationCustomQuestion = Model<VirtualEventRegi
 
 /// The properties of a `VirtualEventRegistrationCustomQuestion`, inherited ones included.
 public struct VirtualEventRegistrationCustomQuestionFields: FieldSet {
-    public static let all = VirtualEventRegistrationCustomQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationCustomQuestion",
         base: VirtualEventRegistrationQuestionBase.self,
-        fields: all
+        fields: VirtualEventRegistrationCustomQuestionFields()
     )
 
     public let id: Field<String>
@@ -9733,7 +9784,7 @@ public struct VirtualEventRegistrationCustomQuestionFields: FieldSet {
     public let answerChoices: Field<[String]>
     public let answerInputType: Field<VirtualEventRegistrationQuestionAnswerInputType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isRequired = Field("isRequired")
@@ -9772,12 +9823,10 @@ public typealias VirtualEventRegistrationPredefinedQuestion = Model<VirtualEvent
 
 /// The properties of a `VirtualEventRegistrationPredefinedQuestion`, inherited ones included.
 public struct VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
-    public static let all = VirtualEventRegistrationPredefinedQuestionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
         base: VirtualEventRegistrationQuestionBase.self,
-        fields: all
+        fields: VirtualEventRegistrationPredefinedQuestionFields()
     )
 
     public let id: Field<String>
@@ -9785,7 +9834,7 @@ public struct VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
     public let isRequired: Field<Bool>
     public let label: Field<VirtualEventRegistrationPredefinedQuestionLabel>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isRequired = Field("isRequired")
@@ -9862,15 +9911,18 @@ public typealias VirtualEventRegistrationQuestionAnswer = Model<VirtualEventRegi
 
 /// The properties of a `VirtualEventRegistrationQuestionAnswer`, inherited ones included.
 public struct VirtualEventRegistrationQuestionAnswerFields: FieldSet {
-    public static let all = VirtualEventRegistrationQuestionAnswerFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventRegistrationQuestionAnswer", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventRegistrationQuestionAnswer",
+        fields: VirtualEventRegistrationQuestionAnswerFields()
+    )
+
     public let booleanValue: Field<Bool>
     public let displayName: Field<String>
     public let multiChoiceValues: Field<[String]>
     public let questionId: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.booleanValue = Field("booleanValue")
         self.displayName = Field("displayName")
         self.multiChoiceValues = Field("multiChoiceValues")
@@ -9921,20 +9973,18 @@ public typealias VirtualEventRegistrationQuestionBase = Model<VirtualEventRegist
 
 /// The properties of a `VirtualEventRegistrationQuestionBase`, inherited ones included.
 public struct VirtualEventRegistrationQuestionBaseFields: FieldSet {
-    public static let all = VirtualEventRegistrationQuestionBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationQuestionBase",
         base: Entity.self,
         derived: [VirtualEventRegistrationCustomQuestion.self, VirtualEventRegistrationPredefinedQuestion.self],
-        fields: all
+        fields: VirtualEventRegistrationQuestionBaseFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
     public let isRequired: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isRequired = Field("isRequired")
@@ -10058,12 +10108,10 @@ public typealias VirtualEventSession = Model<VirtualEventSessionFields>
 
 /// The properties of a `VirtualEventSession`, inherited ones included.
 public struct VirtualEventSessionFields: FieldSet {
-    public static let all = VirtualEventSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventSession",
         base: OnlineMeetingBase.self,
-        fields: all
+        fields: VirtualEventSessionFields()
     )
 
     public let id: Field<String>
@@ -10110,7 +10158,7 @@ public struct VirtualEventSessionFields: FieldSet {
     public let startDateTime: Field<DateTimeTimeZone>
     public let videoOnDemandWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
         self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
@@ -10188,11 +10236,10 @@ public typealias VirtualEventSettings = Model<VirtualEventSettingsFields>
 
 /// The properties of a `VirtualEventSettings`, inherited ones included.
 public struct VirtualEventSettingsFields: FieldSet {
-    public static let all = VirtualEventSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.virtualEventSettings", fields: VirtualEventSettingsFields())
     public let isAttendeeEmailNotificationEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isAttendeeEmailNotificationEnabled = Field("isAttendeeEmailNotificationEnabled")
     }
 }
@@ -10223,8 +10270,12 @@ public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
 
 /// The properties of a `VirtualEventTownhall`, inherited ones included.
 public struct VirtualEventTownhallFields: FieldSet {
-    public static let all = VirtualEventTownhallFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventTownhall", base: VirtualEvent.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventTownhall",
+        base: VirtualEvent.self,
+        fields: VirtualEventTownhallFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<CommunicationsIdentitySet>
     public let description: Field<ItemBody>
@@ -10254,7 +10305,7 @@ public struct VirtualEventTownhallFields: FieldSet {
     /// Present when the request expanded it (`expand("registrations")`).
     public let registrations: Field<[VirtualEventRegistration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.description = Field("description")
@@ -10288,12 +10339,10 @@ public typealias VirtualEventTownhallRegistrationConfiguration =
 
 /// The properties of a `VirtualEventTownhallRegistrationConfiguration`, inherited ones included.
 public struct VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
-    public static let all = VirtualEventTownhallRegistrationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
         base: VirtualEventRegistrationConfiguration.self,
-        fields: all
+        fields: VirtualEventTownhallRegistrationConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10305,7 +10354,7 @@ public struct VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("questions")`).
     public let questions: Field<[VirtualEventRegistrationQuestionBase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capacity = Field("capacity")
         self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
@@ -10454,8 +10503,12 @@ public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
 
 /// The properties of a `VirtualEventWebinar`, inherited ones included.
 public struct VirtualEventWebinarFields: FieldSet {
-    public static let all = VirtualEventWebinarFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventWebinar", base: VirtualEvent.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventWebinar",
+        base: VirtualEvent.self,
+        fields: VirtualEventWebinarFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<CommunicationsIdentitySet>
     public let description: Field<ItemBody>
@@ -10482,7 +10535,7 @@ public struct VirtualEventWebinarFields: FieldSet {
     /// Present when the request expanded it (`expand("registrations")`).
     public let registrations: Field<[VirtualEventRegistration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.description = Field("description")
@@ -10513,12 +10566,10 @@ public typealias VirtualEventWebinarRegistrationConfiguration =
 
 /// The properties of a `VirtualEventWebinarRegistrationConfiguration`, inherited ones included.
 public struct VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
-    public static let all = VirtualEventWebinarRegistrationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
         base: VirtualEventRegistrationConfiguration.self,
-        fields: all
+        fields: VirtualEventWebinarRegistrationConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10530,7 +10581,7 @@ public struct VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("questions")`).
     public let questions: Field<[VirtualEventRegistrationQuestionBase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capacity = Field("capacity")
         self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
@@ -10679,8 +10730,12 @@ public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
 
 /// The properties of a `VirtualEventsRoot`, inherited ones included.
 public struct VirtualEventsRootFields: FieldSet {
-    public static let all = VirtualEventsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.virtualEventsRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventsRoot",
+        base: Entity.self,
+        fields: VirtualEventsRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("events")`).
@@ -10692,7 +10747,7 @@ public struct VirtualEventsRootFields: FieldSet {
     /// Present when the request expanded it (`expand("webinars")`).
     public let webinars: Field<[VirtualEventWebinar]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.events = Field("events")
         self.townhalls = Field("townhalls")
@@ -10764,15 +10819,14 @@ public typealias VisualInfo = Model<VisualInfoFields>
 
 /// The properties of a `VisualInfo`, inherited ones included.
 public struct VisualInfoFields: FieldSet {
-    public static let all = VisualInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.visualInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.visualInfo", fields: VisualInfoFields())
     public let attribution: Field<ImageInfo>
     public let backgroundColor: Field<String>
     public let content: Field<JSONValue>
     public let description: Field<String>
     public let displayText: Field<String>
 
-    public init() {
+    private init() {
         self.attribution = Field("attribution")
         self.backgroundColor = Field("backgroundColor")
         self.content = Field("content")
@@ -10790,12 +10844,10 @@ public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticat
 
 /// The properties of a `VoiceAuthenticationMethodConfiguration`, inherited ones included.
 public struct VoiceAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = VoiceAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.voiceAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: VoiceAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10806,7 +10858,7 @@ public struct VoiceAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -10872,12 +10924,11 @@ public typealias VppLicensingType = Model<VppLicensingTypeFields>
 
 /// The properties of a `VppLicensingType`, inherited ones included.
 public struct VppLicensingTypeFields: FieldSet {
-    public static let all = VppLicensingTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.vppLicensingType", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.vppLicensingType", fields: VppLicensingTypeFields())
     public let supportsDeviceLicensing: Field<Bool>
     public let supportsUserLicensing: Field<Bool>
 
-    public init() {
+    private init() {
         self.supportsDeviceLicensing = Field("supportsDeviceLicensing")
         self.supportsUserLicensing = Field("supportsUserLicensing")
     }
@@ -10891,8 +10942,7 @@ public typealias VppToken = Model<VppTokenFields>
 
 /// The properties of a `VppToken`, inherited ones included.
 public struct VppTokenFields: FieldSet {
-    public static let all = VppTokenFields()
-    public static let schema = ModelSchema("microsoft.graph.vppToken", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.vppToken", base: Entity.self, fields: VppTokenFields())
     public let id: Field<String>
     public let appleId: Field<String>
     public let automaticallyUpdateApps: Field<Bool>
@@ -10906,7 +10956,7 @@ public struct VppTokenFields: FieldSet {
     public let token: Field<String>
     public let vppTokenAccountType: Field<VppTokenAccountType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appleId = Field("appleId")
         self.automaticallyUpdateApps = Field("automaticallyUpdateApps")
@@ -11009,13 +11059,12 @@ public typealias VulnerabilityState = Model<VulnerabilityStateFields>
 
 /// The properties of a `VulnerabilityState`, inherited ones included.
 public struct VulnerabilityStateFields: FieldSet {
-    public static let all = VulnerabilityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.vulnerabilityState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.vulnerabilityState", fields: VulnerabilityStateFields())
     public let cve: Field<String>
     public let severity: Field<String>
     public let wasRunning: Field<Bool>
 
-    public init() {
+    private init() {
         self.cve = Field("cve")
         self.severity = Field("severity")
         self.wasRunning = Field("wasRunning")
@@ -11030,12 +11079,15 @@ public typealias WatermarkProtectionValues = Model<WatermarkProtectionValuesFiel
 
 /// The properties of a `WatermarkProtectionValues`, inherited ones included.
 public struct WatermarkProtectionValuesFields: FieldSet {
-    public static let all = WatermarkProtectionValuesFields()
-    public static let schema = ModelSchema("microsoft.graph.watermarkProtectionValues", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.watermarkProtectionValues",
+        fields: WatermarkProtectionValuesFields()
+    )
+
     public let isEnabledForContentSharing: Field<Bool>
     public let isEnabledForVideo: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabledForContentSharing = Field("isEnabledForContentSharing")
         self.isEnabledForVideo = Field("isEnabledForVideo")
     }
@@ -11065,8 +11117,7 @@ public typealias WebApp = Model<WebAppFields>
 
 /// The properties of a `WebApp`, inherited ones included.
 public struct WebAppFields: FieldSet {
-    public static let all = WebAppFields()
-    public static let schema = ModelSchema("microsoft.graph.webApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.webApp", base: MobileApp.self, fields: WebAppFields())
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -11099,7 +11150,7 @@ public struct WebAppFields: FieldSet {
     public let appUrl: Field<String>
     public let useManagedBrowser: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -11173,15 +11224,14 @@ public typealias WebApplication = Model<WebApplicationFields>
 
 /// The properties of a `WebApplication`, inherited ones included.
 public struct WebApplicationFields: FieldSet {
-    public static let all = WebApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.webApplication", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.webApplication", fields: WebApplicationFields())
     public let homePageUrl: Field<String>
     public let implicitGrantSettings: Field<ImplicitGrantSettings>
     public let logoutUrl: Field<String>
     public let redirectUris: Field<[String]>
     public let redirectUriSettings: Field<[RedirectUriSettings]>
 
-    public init() {
+    private init() {
         self.homePageUrl = Field("homePageUrl")
         self.implicitGrantSettings = Field("implicitGrantSettings")
         self.logoutUrl = Field("logoutUrl")
@@ -11199,15 +11249,18 @@ public typealias WebApplicationFirewallDnsConfiguration = Model<WebApplicationFi
 
 /// The properties of a `WebApplicationFirewallDnsConfiguration`, inherited ones included.
 public struct WebApplicationFirewallDnsConfigurationFields: FieldSet {
-    public static let all = WebApplicationFirewallDnsConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.webApplicationFirewallDnsConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplicationFirewallDnsConfiguration",
+        fields: WebApplicationFirewallDnsConfigurationFields()
+    )
+
     public let isDomainVerified: Field<Bool>
     public let isProxied: Field<Bool>
     public let name: Field<String>
     public let recordType: Field<WebApplicationFirewallDnsRecordType>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.isDomainVerified = Field("isDomainVerified")
         self.isProxied = Field("isProxied")
         self.name = Field("name")
@@ -11240,19 +11293,17 @@ public typealias WebApplicationFirewallProvider = Model<WebApplicationFirewallPr
 
 /// The properties of a `WebApplicationFirewallProvider`, inherited ones included.
 public struct WebApplicationFirewallProviderFields: FieldSet {
-    public static let all = WebApplicationFirewallProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.webApplicationFirewallProvider",
         base: Entity.self,
         derived: [AkamaiWebApplicationFirewallProvider.self, CloudFlareWebApplicationFirewallProvider.self],
-        fields: all
+        fields: WebApplicationFirewallProviderFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -11317,12 +11368,10 @@ public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationF
 
 /// The properties of a `WebApplicationFirewallVerificationModel`, inherited ones included.
 public struct WebApplicationFirewallVerificationModelFields: FieldSet {
-    public static let all = WebApplicationFirewallVerificationModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.webApplicationFirewallVerificationModel",
         base: Entity.self,
-        fields: all
+        fields: WebApplicationFirewallVerificationModelFields()
     )
 
     public let id: Field<String>
@@ -11334,7 +11383,7 @@ public struct WebApplicationFirewallVerificationModelFields: FieldSet {
     /// Present when the request expanded it (`expand("provider")`).
     public let provider: Field<WebApplicationFirewallProvider>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.providerType = Field("providerType")
         self.verificationResult = Field("verificationResult")

@@ -38,14 +38,17 @@ public typealias WebApplicationFirewallVerificationResult = Model<WebApplication
 
 /// The properties of a `WebApplicationFirewallVerificationResult`, inherited ones included.
 public struct WebApplicationFirewallVerificationResultFields: FieldSet {
-    public static let all = WebApplicationFirewallVerificationResultFields()
-    public static let schema = ModelSchema("microsoft.graph.webApplicationFirewallVerificationResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplicationFirewallVerificationResult",
+        fields: WebApplicationFirewallVerificationResultFields()
+    )
+
     public let errors: Field<[GenericError]>
     public let status: Field<WebApplicationFirewallVerificationStatus>
     public let verifiedOnDateTime: Field<Date>
     public let warnings: Field<[GenericError]>
 
-    public init() {
+    private init() {
         self.errors = Field("errors")
         self.status = Field("status")
         self.verifiedOnDateTime = Field("verifiedOnDateTime")
@@ -82,17 +85,15 @@ public typealias WebApplicationFirewallVerifiedDetails = Model<WebApplicationFir
 
 /// The properties of a `WebApplicationFirewallVerifiedDetails`, inherited ones included.
 public struct WebApplicationFirewallVerifiedDetailsFields: FieldSet {
-    public static let all = WebApplicationFirewallVerifiedDetailsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.webApplicationFirewallVerifiedDetails",
         derived: [AkamaiVerifiedDetailsModel.self, CloudFlareVerifiedDetailsModel.self],
-        fields: all
+        fields: WebApplicationFirewallVerifiedDetailsFields()
     )
 
     public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
 
-    public init() {
+    private init() {
         self.dnsConfiguration = Field("dnsConfiguration")
     }
 }
@@ -133,18 +134,16 @@ public typealias WebPart = Model<WebPartFields>
 
 /// The properties of a `WebPart`, inherited ones included.
 public struct WebPartFields: FieldSet {
-    public static let all = WebPartFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.webPart",
         base: Entity.self,
         derived: [StandardWebPart.self, TextWebPart.self],
-        fields: all
+        fields: WebPartFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -157,15 +156,14 @@ public typealias WebPartData = Model<WebPartDataFields>
 
 /// The properties of a `WebPartData`, inherited ones included.
 public struct WebPartDataFields: FieldSet {
-    public static let all = WebPartDataFields()
-    public static let schema = ModelSchema("microsoft.graph.webPartData", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.webPartData", fields: WebPartDataFields())
     public let dataVersion: Field<String>
     public let description: Field<String>
     public let properties: Field<JSONValue>
     public let serverProcessedContent: Field<ServerProcessedContent>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.dataVersion = Field("dataVersion")
         self.description = Field("description")
         self.properties = Field("properties")
@@ -182,14 +180,13 @@ public typealias WebPartPosition = Model<WebPartPositionFields>
 
 /// The properties of a `WebPartPosition`, inherited ones included.
 public struct WebPartPositionFields: FieldSet {
-    public static let all = WebPartPositionFields()
-    public static let schema = ModelSchema("microsoft.graph.webPartPosition", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.webPartPosition", fields: WebPartPositionFields())
     public let columnId: Field<Double>
     public let horizontalSectionId: Field<Double>
     public let isInVerticalSection: Field<Bool>
     public let webPartIndex: Field<Double>
 
-    public init() {
+    private init() {
         self.columnId = Field("columnId")
         self.horizontalSectionId = Field("horizontalSectionId")
         self.isInVerticalSection = Field("isInVerticalSection")
@@ -235,10 +232,12 @@ public typealias WebauthnAuthenticationExtensionsClientInputs =
 
 /// The properties of a `WebauthnAuthenticationExtensionsClientInputs`, inherited ones included.
 public struct WebauthnAuthenticationExtensionsClientInputsFields: FieldSet {
-    public static let all = WebauthnAuthenticationExtensionsClientInputsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientInputs", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnAuthenticationExtensionsClientInputs",
+        fields: WebauthnAuthenticationExtensionsClientInputsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -253,10 +252,12 @@ public typealias WebauthnAuthenticationExtensionsClientOutputs =
 
 /// The properties of a `WebauthnAuthenticationExtensionsClientOutputs`, inherited ones included.
 public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
-    public static let all = WebauthnAuthenticationExtensionsClientOutputsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticationExtensionsClientOutputs", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnAuthenticationExtensionsClientOutputs",
+        fields: WebauthnAuthenticationExtensionsClientOutputsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -269,12 +270,15 @@ public typealias WebauthnAuthenticatorAttestationResponse = Model<WebauthnAuthen
 
 /// The properties of a `WebauthnAuthenticatorAttestationResponse`, inherited ones included.
 public struct WebauthnAuthenticatorAttestationResponseFields: FieldSet {
-    public static let all = WebauthnAuthenticatorAttestationResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticatorAttestationResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnAuthenticatorAttestationResponse",
+        fields: WebauthnAuthenticatorAttestationResponseFields()
+    )
+
     public let attestationObject: Field<String>
     public let clientDataJSON: Field<String>
 
-    public init() {
+    private init() {
         self.attestationObject = Field("attestationObject")
         self.clientDataJSON = Field("clientDataJSON")
     }
@@ -289,13 +293,16 @@ public typealias WebauthnAuthenticatorSelectionCriteria = Model<WebauthnAuthenti
 
 /// The properties of a `WebauthnAuthenticatorSelectionCriteria`, inherited ones included.
 public struct WebauthnAuthenticatorSelectionCriteriaFields: FieldSet {
-    public static let all = WebauthnAuthenticatorSelectionCriteriaFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnAuthenticatorSelectionCriteria", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnAuthenticatorSelectionCriteria",
+        fields: WebauthnAuthenticatorSelectionCriteriaFields()
+    )
+
     public let authenticatorAttachment: Field<String>
     public let requireResidentKey: Field<Bool>
     public let userVerification: Field<String>
 
-    public init() {
+    private init() {
         self.authenticatorAttachment = Field("authenticatorAttachment")
         self.requireResidentKey = Field("requireResidentKey")
         self.userVerification = Field("userVerification")
@@ -310,12 +317,15 @@ public typealias WebauthnCredentialCreationOptions = Model<WebauthnCredentialCre
 
 /// The properties of a `WebauthnCredentialCreationOptions`, inherited ones included.
 public struct WebauthnCredentialCreationOptionsFields: FieldSet {
-    public static let all = WebauthnCredentialCreationOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnCredentialCreationOptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnCredentialCreationOptions",
+        fields: WebauthnCredentialCreationOptionsFields()
+    )
+
     public let challengeTimeoutDateTime: Field<Date>
     public let publicKey: Field<WebauthnPublicKeyCredentialCreationOptions>
 
-    public init() {
+    private init() {
         self.challengeTimeoutDateTime = Field("challengeTimeoutDateTime")
         self.publicKey = Field("publicKey")
     }
@@ -329,13 +339,16 @@ public typealias WebauthnPublicKeyCredential = Model<WebauthnPublicKeyCredential
 
 /// The properties of a `WebauthnPublicKeyCredential`, inherited ones included.
 public struct WebauthnPublicKeyCredentialFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredential", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredential",
+        fields: WebauthnPublicKeyCredentialFields()
+    )
+
     public let clientExtensionResults: Field<WebauthnAuthenticationExtensionsClientOutputs>
     public let id: Field<String>
     public let response: Field<WebauthnAuthenticatorAttestationResponse>
 
-    public init() {
+    private init() {
         self.clientExtensionResults = Field("clientExtensionResults")
         self.id = Field("id")
         self.response = Field("response")
@@ -352,8 +365,11 @@ public typealias WebauthnPublicKeyCredentialCreationOptions = Model<WebauthnPubl
 
 /// The properties of a `WebauthnPublicKeyCredentialCreationOptions`, inherited ones included.
 public struct WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialCreationOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredentialCreationOptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialCreationOptions",
+        fields: WebauthnPublicKeyCredentialCreationOptionsFields()
+    )
+
     public let attestation: Field<String>
     public let authenticatorSelection: Field<WebauthnAuthenticatorSelectionCriteria>
     public let challenge: Field<String>
@@ -364,7 +380,7 @@ public struct WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
     public let timeout: Field<Int32>
     public let user: Field<WebauthnPublicKeyCredentialUserEntity>
 
-    public init() {
+    private init() {
         self.attestation = Field("attestation")
         self.authenticatorSelection = Field("authenticatorSelection")
         self.challenge = Field("challenge")
@@ -386,13 +402,16 @@ public typealias WebauthnPublicKeyCredentialDescriptor = Model<WebauthnPublicKey
 
 /// The properties of a `WebauthnPublicKeyCredentialDescriptor`, inherited ones included.
 public struct WebauthnPublicKeyCredentialDescriptorFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialDescriptorFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredentialDescriptor", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialDescriptor",
+        fields: WebauthnPublicKeyCredentialDescriptorFields()
+    )
+
     public let id: Field<String>
     public let transports: Field<[String]>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.transports = Field("transports")
         self.type = Field("type")
@@ -408,12 +427,15 @@ public typealias WebauthnPublicKeyCredentialParameters = Model<WebauthnPublicKey
 
 /// The properties of a `WebauthnPublicKeyCredentialParameters`, inherited ones included.
 public struct WebauthnPublicKeyCredentialParametersFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialParametersFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredentialParameters", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialParameters",
+        fields: WebauthnPublicKeyCredentialParametersFields()
+    )
+
     public let alg: Field<Int32>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.alg = Field("alg")
         self.type = Field("type")
     }
@@ -427,12 +449,15 @@ public typealias WebauthnPublicKeyCredentialRpEntity = Model<WebauthnPublicKeyCr
 
 /// The properties of a `WebauthnPublicKeyCredentialRpEntity`, inherited ones included.
 public struct WebauthnPublicKeyCredentialRpEntityFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialRpEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredentialRpEntity", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialRpEntity",
+        fields: WebauthnPublicKeyCredentialRpEntityFields()
+    )
+
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
     }
@@ -447,13 +472,16 @@ public typealias WebauthnPublicKeyCredentialUserEntity = Model<WebauthnPublicKey
 
 /// The properties of a `WebauthnPublicKeyCredentialUserEntity`, inherited ones included.
 public struct WebauthnPublicKeyCredentialUserEntityFields: FieldSet {
-    public static let all = WebauthnPublicKeyCredentialUserEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.webauthnPublicKeyCredentialUserEntity", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialUserEntity",
+        fields: WebauthnPublicKeyCredentialUserEntityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.name = Field("name")
@@ -468,13 +496,12 @@ public typealias Website = Model<WebsiteFields>
 
 /// The properties of a `Website`, inherited ones included.
 public struct WebsiteFields: FieldSet {
-    public static let all = WebsiteFields()
-    public static let schema = ModelSchema("microsoft.graph.website", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.website", fields: WebsiteFields())
     public let address: Field<String>
     public let displayName: Field<String>
     public let type: Field<WebsiteType>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.displayName = Field("displayName")
         self.type = Field("type")
@@ -677,12 +704,10 @@ public typealias WhatIfAnalysisResult = Model<WhatIfAnalysisResultFields>
 
 /// The properties of a `WhatIfAnalysisResult`, inherited ones included.
 public struct WhatIfAnalysisResultFields: FieldSet {
-    public static let all = WhatIfAnalysisResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.whatIfAnalysisResult",
         base: ConditionalAccessPolicy.self,
-        fields: all
+        fields: WhatIfAnalysisResultFields()
     )
 
     public let deletedDateTime: Field<Date>
@@ -699,7 +724,7 @@ public struct WhatIfAnalysisResultFields: FieldSet {
     public let analysisReasons: Field<WhatIfAnalysisReasons>
     public let policyApplies: Field<Bool>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
         self.conditions = Field("conditions")
         self.createdDateTime = Field("createdDateTime")
@@ -751,8 +776,12 @@ public typealias Win32LobApp = Model<Win32LobAppFields>
 
 /// The properties of a `Win32LobApp`, inherited ones included.
 public struct Win32LobAppFields: FieldSet {
-    public static let all = Win32LobAppFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobApp", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobApp",
+        base: MobileLobApp.self,
+        fields: Win32LobAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -806,7 +835,7 @@ public struct Win32LobAppFields: FieldSet {
     public let setupFilePath: Field<String>
     public let uninstallCommandLine: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -852,12 +881,10 @@ public typealias Win32LobAppAssignmentSettings = Model<Win32LobAppAssignmentSett
 
 /// The properties of a `Win32LobAppAssignmentSettings`, inherited ones included.
 public struct Win32LobAppAssignmentSettingsFields: FieldSet {
-    public static let all = Win32LobAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: Win32LobAppAssignmentSettingsFields()
     )
 
     public let autoUpdateSettings: Field<Win32LobAppAutoUpdateSettings>
@@ -866,7 +893,7 @@ public struct Win32LobAppAssignmentSettingsFields: FieldSet {
     public let notifications: Field<Win32LobAppNotification>
     public let restartSettings: Field<Win32LobAppRestartSettings>
 
-    public init() {
+    private init() {
         self.autoUpdateSettings = Field("autoUpdateSettings")
         self.deliveryOptimizationPriority = Field("deliveryOptimizationPriority")
         self.installTimeSettings = Field("installTimeSettings")
@@ -883,11 +910,14 @@ public typealias Win32LobAppAutoUpdateSettings = Model<Win32LobAppAutoUpdateSett
 
 /// The properties of a `Win32LobAppAutoUpdateSettings`, inherited ones included.
 public struct Win32LobAppAutoUpdateSettingsFields: FieldSet {
-    public static let all = Win32LobAppAutoUpdateSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobAppAutoUpdateSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppAutoUpdateSettings",
+        fields: Win32LobAppAutoUpdateSettingsFields()
+    )
+
     public let autoUpdateSupersededAppsState: Field<Win32LobAutoUpdateSupersededAppsState>
 
-    public init() {
+    private init() {
         self.autoUpdateSupersededAppsState = Field("autoUpdateSupersededAppsState")
     }
 }
@@ -943,12 +973,10 @@ public typealias Win32LobAppFileSystemRule = Model<Win32LobAppFileSystemRuleFiel
 
 /// The properties of a `Win32LobAppFileSystemRule`, inherited ones included.
 public struct Win32LobAppFileSystemRuleFields: FieldSet {
-    public static let all = Win32LobAppFileSystemRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppFileSystemRule",
         base: Win32LobAppRule.self,
-        fields: all
+        fields: Win32LobAppFileSystemRuleFields()
     )
 
     public let ruleType: Field<Win32LobAppRuleType>
@@ -959,7 +987,7 @@ public struct Win32LobAppFileSystemRuleFields: FieldSet {
     public let `operator`: Field<Win32LobAppRuleOperator>
     public let path: Field<String>
 
-    public init() {
+    private init() {
         self.ruleType = Field("ruleType")
         self.check32BitOn64System = Field("check32BitOn64System")
         self.comparisonValue = Field("comparisonValue")
@@ -978,12 +1006,15 @@ public typealias Win32LobAppInstallExperience = Model<Win32LobAppInstallExperien
 
 /// The properties of a `Win32LobAppInstallExperience`, inherited ones included.
 public struct Win32LobAppInstallExperienceFields: FieldSet {
-    public static let all = Win32LobAppInstallExperienceFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobAppInstallExperience", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppInstallExperience",
+        fields: Win32LobAppInstallExperienceFields()
+    )
+
     public let deviceRestartBehavior: Field<Win32LobAppRestartBehavior>
     public let runAsAccount: Field<RunAsAccountType>
 
-    public init() {
+    private init() {
         self.deviceRestartBehavior = Field("deviceRestartBehavior")
         self.runAsAccount = Field("runAsAccount")
     }
@@ -997,8 +1028,11 @@ public typealias Win32LobAppMsiInformation = Model<Win32LobAppMsiInformationFiel
 
 /// The properties of a `Win32LobAppMsiInformation`, inherited ones included.
 public struct Win32LobAppMsiInformationFields: FieldSet {
-    public static let all = Win32LobAppMsiInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobAppMsiInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppMsiInformation",
+        fields: Win32LobAppMsiInformationFields()
+    )
+
     public let packageType: Field<Win32LobAppMsiPackageType>
     public let productCode: Field<String>
     public let productName: Field<String>
@@ -1007,7 +1041,7 @@ public struct Win32LobAppMsiInformationFields: FieldSet {
     public let requiresReboot: Field<Bool>
     public let upgradeCode: Field<String>
 
-    public init() {
+    private init() {
         self.packageType = Field("packageType")
         self.productCode = Field("productCode")
         self.productName = Field("productName")
@@ -1058,12 +1092,10 @@ public typealias Win32LobAppPowerShellScriptRule = Model<Win32LobAppPowerShellSc
 
 /// The properties of a `Win32LobAppPowerShellScriptRule`, inherited ones included.
 public struct Win32LobAppPowerShellScriptRuleFields: FieldSet {
-    public static let all = Win32LobAppPowerShellScriptRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppPowerShellScriptRule",
         base: Win32LobAppRule.self,
-        fields: all
+        fields: Win32LobAppPowerShellScriptRuleFields()
     )
 
     public let ruleType: Field<Win32LobAppRuleType>
@@ -1076,7 +1108,7 @@ public struct Win32LobAppPowerShellScriptRuleFields: FieldSet {
     public let runAsAccount: Field<RunAsAccountType>
     public let scriptContent: Field<String>
 
-    public init() {
+    private init() {
         self.ruleType = Field("ruleType")
         self.comparisonValue = Field("comparisonValue")
         self.displayName = Field("displayName")
@@ -1131,12 +1163,10 @@ public typealias Win32LobAppProductCodeRule = Model<Win32LobAppProductCodeRuleFi
 
 /// The properties of a `Win32LobAppProductCodeRule`, inherited ones included.
 public struct Win32LobAppProductCodeRuleFields: FieldSet {
-    public static let all = Win32LobAppProductCodeRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppProductCodeRule",
         base: Win32LobAppRule.self,
-        fields: all
+        fields: Win32LobAppProductCodeRuleFields()
     )
 
     public let ruleType: Field<Win32LobAppRuleType>
@@ -1144,7 +1174,7 @@ public struct Win32LobAppProductCodeRuleFields: FieldSet {
     public let productVersion: Field<String>
     public let productVersionOperator: Field<Win32LobAppRuleOperator>
 
-    public init() {
+    private init() {
         self.ruleType = Field("ruleType")
         self.productCode = Field("productCode")
         self.productVersion = Field("productVersion")
@@ -1160,12 +1190,10 @@ public typealias Win32LobAppRegistryRule = Model<Win32LobAppRegistryRuleFields>
 
 /// The properties of a `Win32LobAppRegistryRule`, inherited ones included.
 public struct Win32LobAppRegistryRuleFields: FieldSet {
-    public static let all = Win32LobAppRegistryRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppRegistryRule",
         base: Win32LobAppRule.self,
-        fields: all
+        fields: Win32LobAppRegistryRuleFields()
     )
 
     public let ruleType: Field<Win32LobAppRuleType>
@@ -1176,7 +1204,7 @@ public struct Win32LobAppRegistryRuleFields: FieldSet {
     public let `operator`: Field<Win32LobAppRuleOperator>
     public let valueName: Field<String>
 
-    public init() {
+    private init() {
         self.ruleType = Field("ruleType")
         self.check32BitOn64System = Field("check32BitOn64System")
         self.comparisonValue = Field("comparisonValue")
@@ -1294,13 +1322,16 @@ public typealias Win32LobAppRestartSettings = Model<Win32LobAppRestartSettingsFi
 
 /// The properties of a `Win32LobAppRestartSettings`, inherited ones included.
 public struct Win32LobAppRestartSettingsFields: FieldSet {
-    public static let all = Win32LobAppRestartSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobAppRestartSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppRestartSettings",
+        fields: Win32LobAppRestartSettingsFields()
+    )
+
     public let countdownDisplayBeforeRestartInMinutes: Field<Int32>
     public let gracePeriodInMinutes: Field<Int32>
     public let restartNotificationSnoozeDurationInMinutes: Field<Int32>
 
-    public init() {
+    private init() {
         self.countdownDisplayBeforeRestartInMinutes = Field("countdownDisplayBeforeRestartInMinutes")
         self.gracePeriodInMinutes = Field("gracePeriodInMinutes")
         self.restartNotificationSnoozeDurationInMinutes = Field("restartNotificationSnoozeDurationInMinutes")
@@ -1315,12 +1346,14 @@ public typealias Win32LobAppReturnCode = Model<Win32LobAppReturnCodeFields>
 
 /// The properties of a `Win32LobAppReturnCode`, inherited ones included.
 public struct Win32LobAppReturnCodeFields: FieldSet {
-    public static let all = Win32LobAppReturnCodeFields()
-    public static let schema = ModelSchema("microsoft.graph.win32LobAppReturnCode", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppReturnCode",
+        fields: Win32LobAppReturnCodeFields()
+    )
     public let returnCode: Field<Int32>
     public let type: Field<Win32LobAppReturnCodeType>
 
-    public init() {
+    private init() {
         self.returnCode = Field("returnCode")
         self.type = Field("type")
     }
@@ -1356,8 +1389,6 @@ public typealias Win32LobAppRule = Model<Win32LobAppRuleFields>
 
 /// The properties of a `Win32LobAppRule`, inherited ones included.
 public struct Win32LobAppRuleFields: FieldSet {
-    public static let all = Win32LobAppRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppRule",
         derived: [
@@ -1366,12 +1397,12 @@ public struct Win32LobAppRuleFields: FieldSet {
             Win32LobAppProductCodeRule.self,
             Win32LobAppRegistryRule.self,
         ],
-        fields: all
+        fields: Win32LobAppRuleFields()
     )
 
     public let ruleType: Field<Win32LobAppRuleType>
 
-    public init() {
+    private init() {
         self.ruleType = Field("ruleType")
     }
 }
@@ -1446,12 +1477,10 @@ public typealias Windows10CompliancePolicy = Model<Windows10CompliancePolicyFiel
 
 /// The properties of a `Windows10CompliancePolicy`, inherited ones included.
 public struct Windows10CompliancePolicyFields: FieldSet {
-    public static let all = Windows10CompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: Windows10CompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -1502,7 +1531,7 @@ public struct Windows10CompliancePolicyFields: FieldSet {
     public let secureBootEnabled: Field<Bool>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1644,12 +1673,10 @@ public typealias Windows10CustomConfiguration = Model<Windows10CustomConfigurati
 
 /// The properties of a `Windows10CustomConfiguration`, inherited ones included.
 public struct Windows10CustomConfigurationFields: FieldSet {
-    public static let all = Windows10CustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10CustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10CustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1679,7 +1706,7 @@ public struct Windows10CustomConfigurationFields: FieldSet {
 
     public let omaSettings: Field<[OmaSetting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1836,12 +1863,10 @@ public typealias Windows10EndpointProtectionConfiguration = Model<Windows10Endpo
 
 /// The properties of a `Windows10EndpointProtectionConfiguration`, inherited ones included.
 public struct Windows10EndpointProtectionConfigurationFields: FieldSet {
-    public static let all = Windows10EndpointProtectionConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EndpointProtectionConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10EndpointProtectionConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1906,7 +1931,7 @@ public struct Windows10EndpointProtectionConfigurationFields: FieldSet {
     public let smartScreenBlockOverrideForFiles: Field<Bool>
     public let smartScreenEnableInShell: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2058,12 +2083,10 @@ public typealias Windows10EnrollmentCompletionPageConfiguration =
 
 /// The properties of a `Windows10EnrollmentCompletionPageConfiguration`, inherited ones included.
 public struct Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
-    public static let all = Windows10EnrollmentCompletionPageConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EnrollmentCompletionPageConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: all
+        fields: Windows10EnrollmentCompletionPageConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2079,7 +2102,7 @@ public struct Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
 
     public let allowNonBlockingAppInstallation: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2150,12 +2173,10 @@ public typealias Windows10EnterpriseModernAppManagementConfiguration =
 
 /// The properties of a `Windows10EnterpriseModernAppManagementConfiguration`, inherited ones included.
 public struct Windows10EnterpriseModernAppManagementConfigurationFields: FieldSet {
-    public static let all = Windows10EnterpriseModernAppManagementConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EnterpriseModernAppManagementConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10EnterpriseModernAppManagementConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2185,7 +2206,7 @@ public struct Windows10EnterpriseModernAppManagementConfigurationFields: FieldSe
 
     public let uninstallBuiltInApps: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2295,12 +2316,10 @@ public typealias Windows10GeneralConfiguration = Model<Windows10GeneralConfigura
 
 /// The properties of a `Windows10GeneralConfiguration`, inherited ones included.
 public struct Windows10GeneralConfigurationFields: FieldSet {
-    public static let all = Windows10GeneralConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10GeneralConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2530,7 +2549,7 @@ public struct Windows10GeneralConfigurationFields: FieldSet {
     public let wirelessDisplayBlockUserInputFromReceiver: Field<Bool>
     public let wirelessDisplayRequirePinForPairing: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2847,12 +2866,10 @@ public typealias Windows10MobileCompliancePolicy = Model<Windows10MobileComplian
 
 /// The properties of a `Windows10MobileCompliancePolicy`, inherited ones included.
 public struct Windows10MobileCompliancePolicyFields: FieldSet {
-    public static let all = Windows10MobileCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10MobileCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: Windows10MobileCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -2900,7 +2917,7 @@ public struct Windows10MobileCompliancePolicyFields: FieldSet {
     public let secureBootEnabled: Field<Bool>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3039,13 +3056,16 @@ public typealias Windows10NetworkProxyServer = Model<Windows10NetworkProxyServer
 
 /// The properties of a `Windows10NetworkProxyServer`, inherited ones included.
 public struct Windows10NetworkProxyServerFields: FieldSet {
-    public static let all = Windows10NetworkProxyServerFields()
-    public static let schema = ModelSchema("microsoft.graph.windows10NetworkProxyServer", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windows10NetworkProxyServer",
+        fields: Windows10NetworkProxyServerFields()
+    )
+
     public let address: Field<String>
     public let exceptions: Field<[String]>
     public let useForLocalAddresses: Field<Bool>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.exceptions = Field("exceptions")
         self.useForLocalAddresses = Field("useForLocalAddresses")
@@ -3061,12 +3081,10 @@ public typealias Windows10SecureAssessmentConfiguration = Model<Windows10SecureA
 
 /// The properties of a `Windows10SecureAssessmentConfiguration`, inherited ones included.
 public struct Windows10SecureAssessmentConfigurationFields: FieldSet {
-    public static let all = Windows10SecureAssessmentConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10SecureAssessmentConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10SecureAssessmentConfigurationFields()
     )
 
     public let id: Field<String>
@@ -3100,7 +3118,7 @@ public struct Windows10SecureAssessmentConfigurationFields: FieldSet {
     public let configurationAccount: Field<String>
     public let launchUri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3214,12 +3232,10 @@ public typealias Windows10TeamGeneralConfiguration = Model<Windows10TeamGeneralC
 
 /// The properties of a `Windows10TeamGeneralConfiguration`, inherited ones included.
 public struct Windows10TeamGeneralConfigurationFields: FieldSet {
-    public static let all = Windows10TeamGeneralConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows10TeamGeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows10TeamGeneralConfigurationFields()
     )
 
     public let id: Field<String>
@@ -3268,7 +3284,7 @@ public struct Windows10TeamGeneralConfigurationFields: FieldSet {
     public let welcomeScreenBlockAutomaticWakeUp: Field<Bool>
     public let welcomeScreenMeetingInformation: Field<WelcomeScreenMeetingInformation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3414,12 +3430,10 @@ public typealias Windows81CompliancePolicy = Model<Windows81CompliancePolicyFiel
 
 /// The properties of a `Windows81CompliancePolicy`, inherited ones included.
 public struct Windows81CompliancePolicyFields: FieldSet {
-    public static let all = Windows81CompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows81CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: Windows81CompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -3462,7 +3476,7 @@ public struct Windows81CompliancePolicyFields: FieldSet {
     public let passwordRequiredType: Field<RequiredPasswordType>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3596,12 +3610,10 @@ public typealias Windows81GeneralConfiguration = Model<Windows81GeneralConfigura
 
 /// The properties of a `Windows81GeneralConfiguration`, inherited ones included.
 public struct Windows81GeneralConfigurationFields: FieldSet {
-    public static let all = Windows81GeneralConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windows81GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: Windows81GeneralConfigurationFields()
     )
 
     public let id: Field<String>
@@ -3666,7 +3678,7 @@ public struct Windows81GeneralConfigurationFields: FieldSet {
     public let userAccountControlSettings: Field<WindowsUserAccountControlSettings>
     public let workFoldersUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3807,8 +3819,12 @@ public typealias WindowsAppX = Model<WindowsAppXFields>
 
 /// The properties of a `WindowsAppX`, inherited ones included.
 public struct WindowsAppXFields: FieldSet {
-    public static let all = WindowsAppXFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsAppX", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsAppX",
+        base: MobileLobApp.self,
+        fields: WindowsAppXFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -3855,7 +3871,7 @@ public struct WindowsAppXFields: FieldSet {
     public let isBundle: Field<Bool>
     public let minimumSupportedOperatingSystem: Field<WindowsMinimumOperatingSystem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3894,17 +3910,15 @@ public typealias WindowsAppXAppAssignmentSettings = Model<WindowsAppXAppAssignme
 
 /// The properties of a `WindowsAppXAppAssignmentSettings`, inherited ones included.
 public struct WindowsAppXAppAssignmentSettingsFields: FieldSet {
-    public static let all = WindowsAppXAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAppXAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: WindowsAppXAppAssignmentSettingsFields()
     )
 
     public let useDeviceContext: Field<Bool>
 
-    public init() {
+    private init() {
         self.useDeviceContext = Field("useDeviceContext")
     }
 }
@@ -3991,12 +4005,10 @@ public typealias WindowsAutopilotDeploymentProfile = Model<WindowsAutopilotDeplo
 
 /// The properties of a `WindowsAutopilotDeploymentProfile`, inherited ones included.
 public struct WindowsAutopilotDeploymentProfileFields: FieldSet {
-    public static let all = WindowsAutopilotDeploymentProfileFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAutopilotDeploymentProfile",
         base: Entity.self,
-        fields: all
+        fields: WindowsAutopilotDeploymentProfileFields()
     )
 
     public let id: Field<String>
@@ -4016,7 +4028,7 @@ public struct WindowsAutopilotDeploymentProfileFields: FieldSet {
     /// Present when the request expanded it (`expand("assignedDevices")`).
     public let assignedDevices: Field<[WindowsAutopilotDeviceIdentity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4044,17 +4056,15 @@ public typealias WindowsAutopilotDeploymentProfileAssignment = Model<WindowsAuto
 
 /// The properties of a `WindowsAutopilotDeploymentProfileAssignment`, inherited ones included.
 public struct WindowsAutopilotDeploymentProfileAssignmentFields: FieldSet {
-    public static let all = WindowsAutopilotDeploymentProfileAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAutopilotDeploymentProfileAssignment",
         base: Entity.self,
-        fields: all
+        fields: WindowsAutopilotDeploymentProfileAssignmentFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -4113,12 +4123,10 @@ public typealias WindowsAutopilotDeviceIdentity = Model<WindowsAutopilotDeviceId
 
 /// The properties of a `WindowsAutopilotDeviceIdentity`, inherited ones included.
 public struct WindowsAutopilotDeviceIdentityFields: FieldSet {
-    public static let all = WindowsAutopilotDeviceIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAutopilotDeviceIdentity",
         base: Entity.self,
-        fields: all
+        fields: WindowsAutopilotDeviceIdentityFields()
     )
 
     public let id: Field<String>
@@ -4139,7 +4147,7 @@ public struct WindowsAutopilotDeviceIdentityFields: FieldSet {
     public let systemFamily: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.addressableUserName = Field("addressableUserName")
         self.azureActiveDirectoryDeviceId = Field("azureActiveDirectoryDeviceId")
@@ -4245,12 +4253,10 @@ public typealias WindowsDefenderAdvancedThreatProtectionConfiguration =
 
 /// The properties of a `WindowsDefenderAdvancedThreatProtectionConfiguration`, inherited ones included.
 public struct WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldSet {
-    public static let all = WindowsDefenderAdvancedThreatProtectionConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: WindowsDefenderAdvancedThreatProtectionConfigurationFields()
     )
 
     public let id: Field<String>
@@ -4281,7 +4287,7 @@ public struct WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldS
     public let allowSampleSharing: Field<Bool>
     public let enableExpeditedTelemetryReporting: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4499,12 +4505,10 @@ public typealias WindowsDefenderScanActionResult = Model<WindowsDefenderScanActi
 
 /// The properties of a `WindowsDefenderScanActionResult`, inherited ones included.
 public struct WindowsDefenderScanActionResultFields: FieldSet {
-    public static let all = WindowsDefenderScanActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDefenderScanActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: WindowsDefenderScanActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -4513,7 +4517,7 @@ public struct WindowsDefenderScanActionResultFields: FieldSet {
     public let startDateTime: Field<Date>
     public let scanType: Field<String>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -4562,19 +4566,17 @@ public typealias WindowsDeviceADAccount = Model<WindowsDeviceADAccountFields>
 
 /// The properties of a `WindowsDeviceADAccount`, inherited ones included.
 public struct WindowsDeviceADAccountFields: FieldSet {
-    public static let all = WindowsDeviceADAccountFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceADAccount",
         base: WindowsDeviceAccount.self,
-        fields: all
+        fields: WindowsDeviceADAccountFields()
     )
 
     public let password: Field<String>
     public let domainName: Field<String>
     public let userName: Field<String>
 
-    public init() {
+    private init() {
         self.password = Field("password")
         self.domainName = Field("domainName")
         self.userName = Field("userName")
@@ -4589,17 +4591,15 @@ public typealias WindowsDeviceAccount = Model<WindowsDeviceAccountFields>
 
 /// The properties of a `WindowsDeviceAccount`, inherited ones included.
 public struct WindowsDeviceAccountFields: FieldSet {
-    public static let all = WindowsDeviceAccountFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceAccount",
         derived: [WindowsDeviceADAccount.self, WindowsDeviceAzureADAccount.self],
-        fields: all
+        fields: WindowsDeviceAccountFields()
     )
 
     public let password: Field<String>
 
-    public init() {
+    private init() {
         self.password = Field("password")
     }
 }
@@ -4612,18 +4612,16 @@ public typealias WindowsDeviceAzureADAccount = Model<WindowsDeviceAzureADAccount
 
 /// The properties of a `WindowsDeviceAzureADAccount`, inherited ones included.
 public struct WindowsDeviceAzureADAccountFields: FieldSet {
-    public static let all = WindowsDeviceAzureADAccountFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceAzureADAccount",
         base: WindowsDeviceAccount.self,
-        fields: all
+        fields: WindowsDeviceAzureADAccountFields()
     )
 
     public let password: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.password = Field("password")
         self.userPrincipalName = Field("userPrincipalName")
     }
@@ -4668,8 +4666,12 @@ public typealias WindowsDeviceMalwareState = Model<WindowsDeviceMalwareStateFiel
 
 /// The properties of a `WindowsDeviceMalwareState`, inherited ones included.
 public struct WindowsDeviceMalwareStateFields: FieldSet {
-    public static let all = WindowsDeviceMalwareStateFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsDeviceMalwareState", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsDeviceMalwareState",
+        base: Entity.self,
+        fields: WindowsDeviceMalwareStateFields()
+    )
+
     public let id: Field<String>
     public let additionalInformationUrl: Field<String>
     public let category: Field<WindowsMalwareCategory>
@@ -4682,7 +4684,7 @@ public struct WindowsDeviceMalwareStateFields: FieldSet {
     public let state: Field<WindowsMalwareState>
     public let threatState: Field<WindowsMalwareThreatState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalInformationUrl = Field("additionalInformationUrl")
         self.category = Field("category")
@@ -4765,8 +4767,11 @@ public typealias WindowsFirewallNetworkProfile = Model<WindowsFirewallNetworkPro
 
 /// The properties of a `WindowsFirewallNetworkProfile`, inherited ones included.
 public struct WindowsFirewallNetworkProfileFields: FieldSet {
-    public static let all = WindowsFirewallNetworkProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsFirewallNetworkProfile", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsFirewallNetworkProfile",
+        fields: WindowsFirewallNetworkProfileFields()
+    )
+
     public let authorizedApplicationRulesFromGroupPolicyMerged: Field<Bool>
     public let connectionSecurityRulesFromGroupPolicyMerged: Field<Bool>
     public let firewallEnabled: Field<StateManagementSetting>
@@ -4780,7 +4785,7 @@ public struct WindowsFirewallNetworkProfileFields: FieldSet {
     public let stealthModeBlocked: Field<Bool>
     public let unicastResponsesToMulticastBroadcastsBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.authorizedApplicationRulesFromGroupPolicyMerged = Field("authorizedApplicationRulesFromGroupPolicyMerged")
         self.connectionSecurityRulesFromGroupPolicyMerged = Field("connectionSecurityRulesFromGroupPolicyMerged")
         self.firewallEnabled = Field("firewallEnabled")
@@ -4806,12 +4811,10 @@ public typealias WindowsHelloForBusinessAuthenticationMethod = Model<WindowsHell
 
 /// The properties of a `WindowsHelloForBusinessAuthenticationMethod`, inherited ones included.
 public struct WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
-    public static let all = WindowsHelloForBusinessAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: WindowsHelloForBusinessAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -4822,7 +4825,7 @@ public struct WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
     /// Present when the request expanded it (`expand("device")`).
     public let device: Field<Device>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -4890,13 +4893,11 @@ public typealias WindowsInformationProtection = Model<WindowsInformationProtecti
 
 /// The properties of a `WindowsInformationProtection`, inherited ones included.
 public struct WindowsInformationProtectionFields: FieldSet {
-    public static let all = WindowsInformationProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtection",
         base: ManagedAppPolicy.self,
         derived: [MdmWindowsInformationProtectionPolicy.self, WindowsInformationProtectionPolicy.self],
-        fields: all
+        fields: WindowsInformationProtectionFields()
     )
 
     public let id: Field<String>
@@ -4937,7 +4938,7 @@ public struct WindowsInformationProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("protectedAppLockerFiles")`).
     public let protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -4982,12 +4983,10 @@ public typealias WindowsInformationProtectionApp = Model<WindowsInformationProte
 
 /// The properties of a `WindowsInformationProtectionApp`, inherited ones included.
 public struct WindowsInformationProtectionAppFields: FieldSet {
-    public static let all = WindowsInformationProtectionAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionApp",
         derived: [WindowsInformationProtectionDesktopApp.self, WindowsInformationProtectionStoreApp.self],
-        fields: all
+        fields: WindowsInformationProtectionAppFields()
     )
 
     public let denied: Field<Bool>
@@ -4996,7 +4995,7 @@ public struct WindowsInformationProtectionAppFields: FieldSet {
     public let productName: Field<String>
     public let publisherName: Field<String>
 
-    public init() {
+    private init() {
         self.denied = Field("denied")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5016,12 +5015,10 @@ public typealias WindowsInformationProtectionAppLearningSummary =
 
 /// The properties of a `WindowsInformationProtectionAppLearningSummary`, inherited ones included.
 public struct WindowsInformationProtectionAppLearningSummaryFields: FieldSet {
-    public static let all = WindowsInformationProtectionAppLearningSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionAppLearningSummary",
         base: Entity.self,
-        fields: all
+        fields: WindowsInformationProtectionAppLearningSummaryFields()
     )
 
     public let id: Field<String>
@@ -5029,7 +5026,7 @@ public struct WindowsInformationProtectionAppLearningSummaryFields: FieldSet {
     public let applicationType: Field<ApplicationType>
     public let deviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.applicationName = Field("applicationName")
         self.applicationType = Field("applicationType")
@@ -5066,12 +5063,10 @@ public typealias WindowsInformationProtectionAppLockerFile = Model<WindowsInform
 
 /// The properties of a `WindowsInformationProtectionAppLockerFile`, inherited ones included.
 public struct WindowsInformationProtectionAppLockerFileFields: FieldSet {
-    public static let all = WindowsInformationProtectionAppLockerFileFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionAppLockerFile",
         base: Entity.self,
-        fields: all
+        fields: WindowsInformationProtectionAppLockerFileFields()
     )
 
     public let id: Field<String>
@@ -5080,7 +5075,7 @@ public struct WindowsInformationProtectionAppLockerFileFields: FieldSet {
     public let fileHash: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.file = Field("file")
@@ -5120,11 +5115,9 @@ public typealias WindowsInformationProtectionDataRecoveryCertificate =
 
 /// The properties of a `WindowsInformationProtectionDataRecoveryCertificate`, inherited ones included.
 public struct WindowsInformationProtectionDataRecoveryCertificateFields: FieldSet {
-    public static let all = WindowsInformationProtectionDataRecoveryCertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionDataRecoveryCertificate",
-        fields: all
+        fields: WindowsInformationProtectionDataRecoveryCertificateFields()
     )
 
     public let certificate: Field<Data>
@@ -5132,7 +5125,7 @@ public struct WindowsInformationProtectionDataRecoveryCertificateFields: FieldSe
     public let expirationDateTime: Field<Date>
     public let subjectName: Field<String>
 
-    public init() {
+    private init() {
         self.certificate = Field("certificate")
         self.description = Field("description")
         self.expirationDateTime = Field("expirationDateTime")
@@ -5149,12 +5142,10 @@ public typealias WindowsInformationProtectionDesktopApp = Model<WindowsInformati
 
 /// The properties of a `WindowsInformationProtectionDesktopApp`, inherited ones included.
 public struct WindowsInformationProtectionDesktopAppFields: FieldSet {
-    public static let all = WindowsInformationProtectionDesktopAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionDesktopApp",
         base: WindowsInformationProtectionApp.self,
-        fields: all
+        fields: WindowsInformationProtectionDesktopAppFields()
     )
 
     public let denied: Field<Bool>
@@ -5166,7 +5157,7 @@ public struct WindowsInformationProtectionDesktopAppFields: FieldSet {
     public let binaryVersionHigh: Field<String>
     public let binaryVersionLow: Field<String>
 
-    public init() {
+    private init() {
         self.denied = Field("denied")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5214,12 +5205,15 @@ public typealias WindowsInformationProtectionIPRangeCollection =
 
 /// The properties of a `WindowsInformationProtectionIPRangeCollection`, inherited ones included.
 public struct WindowsInformationProtectionIPRangeCollectionFields: FieldSet {
-    public static let all = WindowsInformationProtectionIPRangeCollectionFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsInformationProtectionIPRangeCollection", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsInformationProtectionIPRangeCollection",
+        fields: WindowsInformationProtectionIPRangeCollectionFields()
+    )
+
     public let displayName: Field<String>
     public let ranges: Field<[IpRange]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.ranges = Field("ranges")
     }
@@ -5236,19 +5230,17 @@ public typealias WindowsInformationProtectionNetworkLearningSummary =
 
 /// The properties of a `WindowsInformationProtectionNetworkLearningSummary`, inherited ones included.
 public struct WindowsInformationProtectionNetworkLearningSummaryFields: FieldSet {
-    public static let all = WindowsInformationProtectionNetworkLearningSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
         base: Entity.self,
-        fields: all
+        fields: WindowsInformationProtectionNetworkLearningSummaryFields()
     )
 
     public let id: Field<String>
     public let deviceCount: Field<Int32>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceCount = Field("deviceCount")
         self.url = Field("url")
@@ -5301,12 +5293,10 @@ public typealias WindowsInformationProtectionPolicy = Model<WindowsInformationPr
 
 /// The properties of a `WindowsInformationProtectionPolicy`, inherited ones included.
 public struct WindowsInformationProtectionPolicyFields: FieldSet {
-    public static let all = WindowsInformationProtectionPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionPolicy",
         base: WindowsInformationProtection.self,
-        fields: all
+        fields: WindowsInformationProtectionPolicyFields()
     )
 
     public let id: Field<String>
@@ -5360,7 +5350,7 @@ public struct WindowsInformationProtectionPolicyFields: FieldSet {
     public let revokeOnMdmHandoffDisabled: Field<Bool>
     public let windowsHelloForBusinessBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -5489,17 +5479,15 @@ public typealias WindowsInformationProtectionProxiedDomainCollection =
 
 /// The properties of a `WindowsInformationProtectionProxiedDomainCollection`, inherited ones included.
 public struct WindowsInformationProtectionProxiedDomainCollectionFields: FieldSet {
-    public static let all = WindowsInformationProtectionProxiedDomainCollectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionProxiedDomainCollection",
-        fields: all
+        fields: WindowsInformationProtectionProxiedDomainCollectionFields()
     )
 
     public let displayName: Field<String>
     public let proxiedDomains: Field<[ProxiedDomain]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.proxiedDomains = Field("proxiedDomains")
     }
@@ -5587,15 +5575,15 @@ public typealias WindowsInformationProtectionResourceCollection =
 
 /// The properties of a `WindowsInformationProtectionResourceCollection`, inherited ones included.
 public struct WindowsInformationProtectionResourceCollectionFields: FieldSet {
-    public static let all = WindowsInformationProtectionResourceCollectionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionResourceCollection",
-        fields: all
+        fields: WindowsInformationProtectionResourceCollectionFields()
     )
+
     public let displayName: Field<String>
     public let resources: Field<[String]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.resources = Field("resources")
     }
@@ -5610,12 +5598,10 @@ public typealias WindowsInformationProtectionStoreApp = Model<WindowsInformation
 
 /// The properties of a `WindowsInformationProtectionStoreApp`, inherited ones included.
 public struct WindowsInformationProtectionStoreAppFields: FieldSet {
-    public static let all = WindowsInformationProtectionStoreAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionStoreApp",
         base: WindowsInformationProtectionApp.self,
-        fields: all
+        fields: WindowsInformationProtectionStoreAppFields()
     )
 
     public let denied: Field<Bool>
@@ -5624,7 +5610,7 @@ public struct WindowsInformationProtectionStoreAppFields: FieldSet {
     public let productName: Field<String>
     public let publisherName: Field<String>
 
-    public init() {
+    private init() {
         self.denied = Field("denied")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5802,15 +5788,18 @@ public typealias WindowsMalwareCategoryCount = Model<WindowsMalwareCategoryCount
 
 /// The properties of a `WindowsMalwareCategoryCount`, inherited ones included.
 public struct WindowsMalwareCategoryCountFields: FieldSet {
-    public static let all = WindowsMalwareCategoryCountFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareCategoryCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareCategoryCount",
+        fields: WindowsMalwareCategoryCountFields()
+    )
+
     public let activeMalwareDetectionCount: Field<Int32>
     public let category: Field<WindowsMalwareCategory>
     public let deviceCount: Field<Int32>
     public let distinctActiveMalwareCount: Field<Int32>
     public let lastUpdateDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.activeMalwareDetectionCount = Field("activeMalwareDetectionCount")
         self.category = Field("category")
         self.deviceCount = Field("deviceCount")
@@ -5847,13 +5836,16 @@ public typealias WindowsMalwareExecutionStateCount = Model<WindowsMalwareExecuti
 
 /// The properties of a `WindowsMalwareExecutionStateCount`, inherited ones included.
 public struct WindowsMalwareExecutionStateCountFields: FieldSet {
-    public static let all = WindowsMalwareExecutionStateCountFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareExecutionStateCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareExecutionStateCount",
+        fields: WindowsMalwareExecutionStateCountFields()
+    )
+
     public let deviceCount: Field<Int32>
     public let executionState: Field<WindowsMalwareExecutionState>
     public let lastUpdateDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.deviceCount = Field("deviceCount")
         self.executionState = Field("executionState")
         self.lastUpdateDateTime = Field("lastUpdateDateTime")
@@ -5868,8 +5860,12 @@ public typealias WindowsMalwareInformation = Model<WindowsMalwareInformationFiel
 
 /// The properties of a `WindowsMalwareInformation`, inherited ones included.
 public struct WindowsMalwareInformationFields: FieldSet {
-    public static let all = WindowsMalwareInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareInformation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareInformation",
+        base: Entity.self,
+        fields: WindowsMalwareInformationFields()
+    )
+
     public let id: Field<String>
     public let additionalInformationUrl: Field<String>
     public let category: Field<WindowsMalwareCategory>
@@ -5880,7 +5876,7 @@ public struct WindowsMalwareInformationFields: FieldSet {
     /// Present when the request expanded it (`expand("deviceMalwareStates")`).
     public let deviceMalwareStates: Field<[MalwareStateForWindowsDevice]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalInformationUrl = Field("additionalInformationUrl")
         self.category = Field("category")
@@ -5926,14 +5922,17 @@ public typealias WindowsMalwareNameCount = Model<WindowsMalwareNameCountFields>
 
 /// The properties of a `WindowsMalwareNameCount`, inherited ones included.
 public struct WindowsMalwareNameCountFields: FieldSet {
-    public static let all = WindowsMalwareNameCountFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareNameCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareNameCount",
+        fields: WindowsMalwareNameCountFields()
+    )
+
     public let deviceCount: Field<Int32>
     public let lastUpdateDateTime: Field<Date>
     public let malwareIdentifier: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.deviceCount = Field("deviceCount")
         self.lastUpdateDateTime = Field("lastUpdateDateTime")
         self.malwareIdentifier = Field("malwareIdentifier")
@@ -5949,8 +5948,11 @@ public typealias WindowsMalwareOverview = Model<WindowsMalwareOverviewFields>
 
 /// The properties of a `WindowsMalwareOverview`, inherited ones included.
 public struct WindowsMalwareOverviewFields: FieldSet {
-    public static let all = WindowsMalwareOverviewFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareOverview", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareOverview",
+        fields: WindowsMalwareOverviewFields()
+    )
+
     public let malwareCategorySummary: Field<[WindowsMalwareCategoryCount]>
     public let malwareDetectedDeviceCount: Field<Int32>
     public let malwareExecutionStateSummary: Field<[WindowsMalwareExecutionStateCount]>
@@ -5961,7 +5963,7 @@ public struct WindowsMalwareOverviewFields: FieldSet {
     public let totalDistinctMalwareCount: Field<Int32>
     public let totalMalwareCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.malwareCategorySummary = Field("malwareCategorySummary")
         self.malwareDetectedDeviceCount = Field("malwareDetectedDeviceCount")
         self.malwareExecutionStateSummary = Field("malwareExecutionStateSummary")
@@ -6002,14 +6004,17 @@ public typealias WindowsMalwareSeverityCount = Model<WindowsMalwareSeverityCount
 
 /// The properties of a `WindowsMalwareSeverityCount`, inherited ones included.
 public struct WindowsMalwareSeverityCountFields: FieldSet {
-    public static let all = WindowsMalwareSeverityCountFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareSeverityCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareSeverityCount",
+        fields: WindowsMalwareSeverityCountFields()
+    )
+
     public let distinctMalwareCount: Field<Int32>
     public let lastUpdateDateTime: Field<Date>
     public let malwareDetectionCount: Field<Int32>
     public let severity: Field<WindowsMalwareSeverity>
 
-    public init() {
+    private init() {
         self.distinctMalwareCount = Field("distinctMalwareCount")
         self.lastUpdateDateTime = Field("lastUpdateDateTime")
         self.malwareDetectionCount = Field("malwareDetectionCount")
@@ -6075,15 +6080,18 @@ public typealias WindowsMalwareStateCount = Model<WindowsMalwareStateCountFields
 
 /// The properties of a `WindowsMalwareStateCount`, inherited ones included.
 public struct WindowsMalwareStateCountFields: FieldSet {
-    public static let all = WindowsMalwareStateCountFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMalwareStateCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareStateCount",
+        fields: WindowsMalwareStateCountFields()
+    )
+
     public let deviceCount: Field<Int32>
     public let distinctMalwareCount: Field<Int32>
     public let lastUpdateDateTime: Field<Date>
     public let malwareDetectionCount: Field<Int32>
     public let state: Field<WindowsMalwareThreatState>
 
-    public init() {
+    private init() {
         self.deviceCount = Field("deviceCount")
         self.distinctMalwareCount = Field("distinctMalwareCount")
         self.lastUpdateDateTime = Field("lastUpdateDateTime")
@@ -6144,8 +6152,12 @@ public typealias WindowsMicrosoftEdgeApp = Model<WindowsMicrosoftEdgeAppFields>
 
 /// The properties of a `WindowsMicrosoftEdgeApp`, inherited ones included.
 public struct WindowsMicrosoftEdgeAppFields: FieldSet {
-    public static let all = WindowsMicrosoftEdgeAppFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMicrosoftEdgeApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMicrosoftEdgeApp",
+        base: MobileApp.self,
+        fields: WindowsMicrosoftEdgeAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6178,7 +6190,7 @@ public struct WindowsMicrosoftEdgeAppFields: FieldSet {
     public let channel: Field<MicrosoftEdgeChannel>
     public let displayLanguageLocale: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6252,13 +6264,16 @@ public typealias WindowsMinimumOperatingSystem = Model<WindowsMinimumOperatingSy
 
 /// The properties of a `WindowsMinimumOperatingSystem`, inherited ones included.
 public struct WindowsMinimumOperatingSystemFields: FieldSet {
-    public static let all = WindowsMinimumOperatingSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMinimumOperatingSystem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMinimumOperatingSystem",
+        fields: WindowsMinimumOperatingSystemFields()
+    )
+
     public let v100: Field<Bool>
     public let v80: Field<Bool>
     public let v81: Field<Bool>
 
-    public init() {
+    private init() {
         self.v100 = Field("v10_0")
         self.v80 = Field("v8_0")
         self.v81 = Field("v8_1")
@@ -6273,8 +6288,12 @@ public typealias WindowsMobileMSI = Model<WindowsMobileMSIFields>
 
 /// The properties of a `WindowsMobileMSI`, inherited ones included.
 public struct WindowsMobileMSIFields: FieldSet {
-    public static let all = WindowsMobileMSIFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsMobileMSI", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMobileMSI",
+        base: MobileLobApp.self,
+        fields: WindowsMobileMSIFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6318,7 +6337,7 @@ public struct WindowsMobileMSIFields: FieldSet {
     public let productCode: Field<String>
     public let productVersion: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6404,12 +6423,10 @@ public typealias WindowsPhone81CompliancePolicy = Model<WindowsPhone81Compliance
 
 /// The properties of a `WindowsPhone81CompliancePolicy`, inherited ones included.
 public struct WindowsPhone81CompliancePolicyFields: FieldSet {
-    public static let all = WindowsPhone81CompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: WindowsPhone81CompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -6452,7 +6469,7 @@ public struct WindowsPhone81CompliancePolicyFields: FieldSet {
     public let passwordRequiredType: Field<RequiredPasswordType>
     public let storageRequireEncryption: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6586,12 +6603,10 @@ public typealias WindowsPhone81CustomConfiguration = Model<WindowsPhone81CustomC
 
 /// The properties of a `WindowsPhone81CustomConfiguration`, inherited ones included.
 public struct WindowsPhone81CustomConfigurationFields: FieldSet {
-    public static let all = WindowsPhone81CustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81CustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: WindowsPhone81CustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6621,7 +6636,7 @@ public struct WindowsPhone81CustomConfigurationFields: FieldSet {
 
     public let omaSettings: Field<[OmaSetting]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6730,12 +6745,10 @@ public typealias WindowsPhone81GeneralConfiguration = Model<WindowsPhone81Genera
 
 /// The properties of a `WindowsPhone81GeneralConfiguration`, inherited ones included.
 public struct WindowsPhone81GeneralConfigurationFields: FieldSet {
-    public static let all = WindowsPhone81GeneralConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: WindowsPhone81GeneralConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6795,7 +6808,7 @@ public struct WindowsPhone81GeneralConfigurationFields: FieldSet {
     public let wifiBlockHotspotReporting: Field<Bool>
     public let windowsStoreBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6932,8 +6945,12 @@ public typealias WindowsProtectionState = Model<WindowsProtectionStateFields>
 
 /// The properties of a `WindowsProtectionState`, inherited ones included.
 public struct WindowsProtectionStateFields: FieldSet {
-    public static let all = WindowsProtectionStateFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsProtectionState", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsProtectionState",
+        base: Entity.self,
+        fields: WindowsProtectionStateFields()
+    )
+
     public let id: Field<String>
     public let antiMalwareVersion: Field<String>
     public let controlledConfigurationEnabled: Field<Bool>
@@ -6960,7 +6977,7 @@ public struct WindowsProtectionStateFields: FieldSet {
     /// Present when the request expanded it (`expand("detectedMalwareState")`).
     public let detectedMalwareState: Field<[WindowsDeviceMalwareState]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.antiMalwareVersion = Field("antiMalwareVersion")
         self.controlledConfigurationEnabled = Field("controlledConfigurationEnabled")
@@ -7022,8 +7039,12 @@ public typealias WindowsSetting = Model<WindowsSettingFields>
 
 /// The properties of a `WindowsSetting`, inherited ones included.
 public struct WindowsSettingFields: FieldSet {
-    public static let all = WindowsSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsSetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsSetting",
+        base: Entity.self,
+        fields: WindowsSettingFields()
+    )
+
     public let id: Field<String>
     public let payloadType: Field<String>
     public let settingType: Field<WindowsSettingType>
@@ -7032,7 +7053,7 @@ public struct WindowsSettingFields: FieldSet {
     /// Present when the request expanded it (`expand("instances")`).
     public let instances: Field<[WindowsSettingInstance]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.payloadType = Field("payloadType")
         self.settingType = Field("settingType")
@@ -7049,15 +7070,19 @@ public typealias WindowsSettingInstance = Model<WindowsSettingInstanceFields>
 
 /// The properties of a `WindowsSettingInstance`, inherited ones included.
 public struct WindowsSettingInstanceFields: FieldSet {
-    public static let all = WindowsSettingInstanceFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsSettingInstance", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsSettingInstance",
+        base: Entity.self,
+        fields: WindowsSettingInstanceFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let expirationDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
     public let payload: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.expirationDateTime = Field("expirationDateTime")
@@ -7188,8 +7213,12 @@ public typealias WindowsUniversalAppX = Model<WindowsUniversalAppXFields>
 
 /// The properties of a `WindowsUniversalAppX`, inherited ones included.
 public struct WindowsUniversalAppXFields: FieldSet {
-    public static let all = WindowsUniversalAppXFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsUniversalAppX", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsUniversalAppX",
+        base: MobileLobApp.self,
+        fields: WindowsUniversalAppXFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -7240,7 +7269,7 @@ public struct WindowsUniversalAppXFields: FieldSet {
     /// Present when the request expanded it (`expand("committedContainedApps")`).
     public let committedContainedApps: Field<[MobileContainedApp]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7282,17 +7311,15 @@ public typealias WindowsUniversalAppXAppAssignmentSettings = Model<WindowsUniver
 
 /// The properties of a `WindowsUniversalAppXAppAssignmentSettings`, inherited ones included.
 public struct WindowsUniversalAppXAppAssignmentSettingsFields: FieldSet {
-    public static let all = WindowsUniversalAppXAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUniversalAppXAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: WindowsUniversalAppXAppAssignmentSettingsFields()
     )
 
     public let useDeviceContext: Field<Bool>
 
-    public init() {
+    private init() {
         self.useDeviceContext = Field("useDeviceContext")
     }
 }
@@ -7305,18 +7332,16 @@ public typealias WindowsUniversalAppXContainedApp = Model<WindowsUniversalAppXCo
 
 /// The properties of a `WindowsUniversalAppXContainedApp`, inherited ones included.
 public struct WindowsUniversalAppXContainedAppFields: FieldSet {
-    public static let all = WindowsUniversalAppXContainedAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUniversalAppXContainedApp",
         base: MobileContainedApp.self,
-        fields: all
+        fields: WindowsUniversalAppXContainedAppFields()
     )
 
     public let id: Field<String>
     public let appUserModelId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appUserModelId = Field("appUserModelId")
     }
@@ -7406,18 +7431,16 @@ public typealias WindowsUpdateActiveHoursInstall = Model<WindowsUpdateActiveHour
 
 /// The properties of a `WindowsUpdateActiveHoursInstall`, inherited ones included.
 public struct WindowsUpdateActiveHoursInstallFields: FieldSet {
-    public static let all = WindowsUpdateActiveHoursInstallFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateActiveHoursInstall",
         base: WindowsUpdateInstallScheduleType.self,
-        fields: all
+        fields: WindowsUpdateActiveHoursInstallFields()
     )
 
     public let activeHoursEnd: Field<TimeOfDay>
     public let activeHoursStart: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.activeHoursEnd = Field("activeHoursEnd")
         self.activeHoursStart = Field("activeHoursStart")
     }
@@ -7432,12 +7455,10 @@ public typealias WindowsUpdateForBusinessConfiguration = Model<WindowsUpdateForB
 
 /// The properties of a `WindowsUpdateForBusinessConfiguration`, inherited ones included.
 public struct WindowsUpdateForBusinessConfigurationFields: FieldSet {
-    public static let all = WindowsUpdateForBusinessConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateForBusinessConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: WindowsUpdateForBusinessConfigurationFields()
     )
 
     public let id: Field<String>
@@ -7508,7 +7529,7 @@ public struct WindowsUpdateForBusinessConfigurationFields: FieldSet {
     public let userPauseAccess: Field<Enablement>
     public let userWindowsUpdateScanAccess: Field<Enablement>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7689,15 +7710,13 @@ public typealias WindowsUpdateInstallScheduleType = Model<WindowsUpdateInstallSc
 
 /// The properties of a `WindowsUpdateInstallScheduleType`, inherited ones included.
 public struct WindowsUpdateInstallScheduleTypeFields: FieldSet {
-    public static let all = WindowsUpdateInstallScheduleTypeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateInstallScheduleType",
         derived: [WindowsUpdateActiveHoursInstall.self, WindowsUpdateScheduledInstall.self],
-        fields: all
+        fields: WindowsUpdateInstallScheduleTypeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7735,18 +7754,16 @@ public typealias WindowsUpdateScheduledInstall = Model<WindowsUpdateScheduledIns
 
 /// The properties of a `WindowsUpdateScheduledInstall`, inherited ones included.
 public struct WindowsUpdateScheduledInstallFields: FieldSet {
-    public static let all = WindowsUpdateScheduledInstallFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateScheduledInstall",
         base: WindowsUpdateInstallScheduleType.self,
-        fields: all
+        fields: WindowsUpdateScheduledInstallFields()
     )
 
     public let scheduledInstallDay: Field<WeeklySchedule>
     public let scheduledInstallTime: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.scheduledInstallDay = Field("scheduledInstallDay")
         self.scheduledInstallTime = Field("scheduledInstallTime")
     }
@@ -7831,8 +7848,12 @@ public typealias WindowsWebApp = Model<WindowsWebAppFields>
 
 /// The properties of a `WindowsWebApp`, inherited ones included.
 public struct WindowsWebAppFields: FieldSet {
-    public static let all = WindowsWebAppFields()
-    public static let schema = ModelSchema("microsoft.graph.windowsWebApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsWebApp",
+        base: MobileApp.self,
+        fields: WindowsWebAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -7864,7 +7885,7 @@ public struct WindowsWebAppFields: FieldSet {
 
     public let appUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7937,12 +7958,12 @@ public typealias WorkHoursAndLocationsSetting = Model<WorkHoursAndLocationsSetti
 
 /// The properties of a `WorkHoursAndLocationsSetting`, inherited ones included.
 public struct WorkHoursAndLocationsSettingFields: FieldSet {
-    public static let all = WorkHoursAndLocationsSettingFields()
     public static let schema = ModelSchema(
         "microsoft.graph.workHoursAndLocationsSetting",
         base: Entity.self,
-        fields: all
+        fields: WorkHoursAndLocationsSettingFields()
     )
+
     public let id: Field<String>
     public let maxSharedWorkLocationDetails: Field<MaxWorkLocationDetails>
 
@@ -7952,7 +7973,7 @@ public struct WorkHoursAndLocationsSettingFields: FieldSet {
     /// Present when the request expanded it (`expand("recurrences")`).
     public let recurrences: Field<[WorkPlanRecurrence]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.maxSharedWorkLocationDetails = Field("maxSharedWorkLocationDetails")
         self.occurrences = Field("occurrences")
@@ -8074,8 +8095,12 @@ public typealias WorkPlanOccurrence = Model<WorkPlanOccurrenceFields>
 
 /// The properties of a `WorkPlanOccurrence`, inherited ones included.
 public struct WorkPlanOccurrenceFields: FieldSet {
-    public static let all = WorkPlanOccurrenceFields()
-    public static let schema = ModelSchema("microsoft.graph.workPlanOccurrence", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workPlanOccurrence",
+        base: Entity.self,
+        fields: WorkPlanOccurrenceFields()
+    )
+
     public let id: Field<String>
     public let end: Field<DateTimeTimeZone>
     public let placeId: Field<String>
@@ -8084,7 +8109,7 @@ public struct WorkPlanOccurrenceFields: FieldSet {
     public let timeOffDetails: Field<TimeOffDetails>
     public let workLocationType: Field<WorkLocationType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.end = Field("end")
         self.placeId = Field("placeId")
@@ -8141,8 +8166,12 @@ public typealias WorkPlanRecurrence = Model<WorkPlanRecurrenceFields>
 
 /// The properties of a `WorkPlanRecurrence`, inherited ones included.
 public struct WorkPlanRecurrenceFields: FieldSet {
-    public static let all = WorkPlanRecurrenceFields()
-    public static let schema = ModelSchema("microsoft.graph.workPlanRecurrence", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workPlanRecurrence",
+        base: Entity.self,
+        fields: WorkPlanRecurrenceFields()
+    )
+
     public let id: Field<String>
     public let end: Field<DateTimeTimeZone>
     public let placeId: Field<String>
@@ -8150,7 +8179,7 @@ public struct WorkPlanRecurrenceFields: FieldSet {
     public let start: Field<DateTimeTimeZone>
     public let workLocationType: Field<WorkLocationType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.end = Field("end")
         self.placeId = Field("placeId")
@@ -8185,8 +8214,7 @@ public typealias Workbook = Model<WorkbookFields>
 
 /// The properties of a `Workbook`, inherited ones included.
 public struct WorkbookFields: FieldSet {
-    public static let all = WorkbookFields()
-    public static let schema = ModelSchema("microsoft.graph.workbook", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workbook", base: Entity.self, fields: WorkbookFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("application")`).
@@ -8210,7 +8238,7 @@ public struct WorkbookFields: FieldSet {
     /// Present when the request expanded it (`expand("worksheets")`).
     public let worksheets: Field<[WorkbookWorksheet]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.application = Field("application")
         self.comments = Field("comments")
@@ -8230,12 +8258,16 @@ public typealias WorkbookApplication = Model<WorkbookApplicationFields>
 
 /// The properties of a `WorkbookApplication`, inherited ones included.
 public struct WorkbookApplicationFields: FieldSet {
-    public static let all = WorkbookApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookApplication", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookApplication",
+        base: Entity.self,
+        fields: WorkbookApplicationFields()
+    )
+
     public let id: Field<String>
     public let calculationMode: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.calculationMode = Field("calculationMode")
     }
@@ -8279,8 +8311,12 @@ public typealias WorkbookChart = Model<WorkbookChartFields>
 
 /// The properties of a `WorkbookChart`, inherited ones included.
 public struct WorkbookChartFields: FieldSet {
-    public static let all = WorkbookChartFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChart", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChart",
+        base: Entity.self,
+        fields: WorkbookChartFields()
+    )
+
     public let id: Field<String>
     public let height: Field<Double>
     public let left: Field<Double>
@@ -8309,7 +8345,7 @@ public struct WorkbookChartFields: FieldSet {
     /// Present when the request expanded it (`expand("worksheet")`).
     public let worksheet: Field<WorkbookWorksheet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.height = Field("height")
         self.left = Field("left")
@@ -8334,8 +8370,12 @@ public typealias WorkbookChartAreaFormat = Model<WorkbookChartAreaFormatFields>
 
 /// The properties of a `WorkbookChartAreaFormat`, inherited ones included.
 public struct WorkbookChartAreaFormatFields: FieldSet {
-    public static let all = WorkbookChartAreaFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartAreaFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartAreaFormat",
+        base: Entity.self,
+        fields: WorkbookChartAreaFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
@@ -8344,7 +8384,7 @@ public struct WorkbookChartAreaFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("font")`).
     public let font: Field<WorkbookChartFont>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
         self.font = Field("font")
@@ -8387,8 +8427,12 @@ public typealias WorkbookChartAxes = Model<WorkbookChartAxesFields>
 
 /// The properties of a `WorkbookChartAxes`, inherited ones included.
 public struct WorkbookChartAxesFields: FieldSet {
-    public static let all = WorkbookChartAxesFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartAxes", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartAxes",
+        base: Entity.self,
+        fields: WorkbookChartAxesFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("categoryAxis")`).
@@ -8400,7 +8444,7 @@ public struct WorkbookChartAxesFields: FieldSet {
     /// Present when the request expanded it (`expand("valueAxis")`).
     public let valueAxis: Field<WorkbookChartAxis>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categoryAxis = Field("categoryAxis")
         self.seriesAxis = Field("seriesAxis")
@@ -8449,8 +8493,12 @@ public typealias WorkbookChartAxis = Model<WorkbookChartAxisFields>
 
 /// The properties of a `WorkbookChartAxis`, inherited ones included.
 public struct WorkbookChartAxisFields: FieldSet {
-    public static let all = WorkbookChartAxisFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartAxis", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartAxis",
+        base: Entity.self,
+        fields: WorkbookChartAxisFields()
+    )
+
     public let id: Field<String>
     public let majorUnit: Field<JSONValue>
     public let maximum: Field<JSONValue>
@@ -8469,7 +8517,7 @@ public struct WorkbookChartAxisFields: FieldSet {
     /// Present when the request expanded it (`expand("title")`).
     public let title: Field<WorkbookChartAxisTitle>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.majorUnit = Field("majorUnit")
         self.maximum = Field("maximum")
@@ -8490,8 +8538,12 @@ public typealias WorkbookChartAxisFormat = Model<WorkbookChartAxisFormatFields>
 
 /// The properties of a `WorkbookChartAxisFormat`, inherited ones included.
 public struct WorkbookChartAxisFormatFields: FieldSet {
-    public static let all = WorkbookChartAxisFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartAxisFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartAxisFormat",
+        base: Entity.self,
+        fields: WorkbookChartAxisFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("font")`).
@@ -8500,7 +8552,7 @@ public struct WorkbookChartAxisFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("line")`).
     public let line: Field<WorkbookChartLineFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.font = Field("font")
         self.line = Field("line")
@@ -8581,8 +8633,12 @@ public typealias WorkbookChartAxisTitle = Model<WorkbookChartAxisTitleFields>
 
 /// The properties of a `WorkbookChartAxisTitle`, inherited ones included.
 public struct WorkbookChartAxisTitleFields: FieldSet {
-    public static let all = WorkbookChartAxisTitleFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartAxisTitle", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartAxisTitle",
+        base: Entity.self,
+        fields: WorkbookChartAxisTitleFields()
+    )
+
     public let id: Field<String>
     public let text: Field<String>
     public let visible: Field<Bool>
@@ -8590,7 +8646,7 @@ public struct WorkbookChartAxisTitleFields: FieldSet {
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartAxisTitleFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.text = Field("text")
         self.visible = Field("visible")
@@ -8606,18 +8662,18 @@ public typealias WorkbookChartAxisTitleFormat = Model<WorkbookChartAxisTitleForm
 
 /// The properties of a `WorkbookChartAxisTitleFormat`, inherited ones included.
 public struct WorkbookChartAxisTitleFormatFields: FieldSet {
-    public static let all = WorkbookChartAxisTitleFormatFields()
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxisTitleFormat",
         base: Entity.self,
-        fields: all
+        fields: WorkbookChartAxisTitleFormatFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("font")`).
     public let font: Field<WorkbookChartFont>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.font = Field("font")
     }
@@ -8679,12 +8735,12 @@ public typealias WorkbookChartDataLabelFormat = Model<WorkbookChartDataLabelForm
 
 /// The properties of a `WorkbookChartDataLabelFormat`, inherited ones included.
 public struct WorkbookChartDataLabelFormatFields: FieldSet {
-    public static let all = WorkbookChartDataLabelFormatFields()
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartDataLabelFormat",
         base: Entity.self,
-        fields: all
+        fields: WorkbookChartDataLabelFormatFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
@@ -8693,7 +8749,7 @@ public struct WorkbookChartDataLabelFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("font")`).
     public let font: Field<WorkbookChartFont>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
         self.font = Field("font")
@@ -8736,8 +8792,12 @@ public typealias WorkbookChartDataLabels = Model<WorkbookChartDataLabelsFields>
 
 /// The properties of a `WorkbookChartDataLabels`, inherited ones included.
 public struct WorkbookChartDataLabelsFields: FieldSet {
-    public static let all = WorkbookChartDataLabelsFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartDataLabels", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartDataLabels",
+        base: Entity.self,
+        fields: WorkbookChartDataLabelsFields()
+    )
+
     public let id: Field<String>
     public let position: Field<String>
     public let separator: Field<String>
@@ -8751,7 +8811,7 @@ public struct WorkbookChartDataLabelsFields: FieldSet {
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartDataLabelFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.position = Field("position")
         self.separator = Field("separator")
@@ -8798,11 +8858,15 @@ public typealias WorkbookChartFill = Model<WorkbookChartFillFields>
 
 /// The properties of a `WorkbookChartFill`, inherited ones included.
 public struct WorkbookChartFillFields: FieldSet {
-    public static let all = WorkbookChartFillFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartFill", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartFill",
+        base: Entity.self,
+        fields: WorkbookChartFillFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8851,8 +8915,12 @@ public typealias WorkbookChartFont = Model<WorkbookChartFontFields>
 
 /// The properties of a `WorkbookChartFont`, inherited ones included.
 public struct WorkbookChartFontFields: FieldSet {
-    public static let all = WorkbookChartFontFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartFont", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartFont",
+        base: Entity.self,
+        fields: WorkbookChartFontFields()
+    )
+
     public let id: Field<String>
     public let bold: Field<Bool>
     public let color: Field<String>
@@ -8861,7 +8929,7 @@ public struct WorkbookChartFontFields: FieldSet {
     public let size: Field<Double>
     public let underline: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.bold = Field("bold")
         self.color = Field("color")
@@ -8897,15 +8965,19 @@ public typealias WorkbookChartGridlines = Model<WorkbookChartGridlinesFields>
 
 /// The properties of a `WorkbookChartGridlines`, inherited ones included.
 public struct WorkbookChartGridlinesFields: FieldSet {
-    public static let all = WorkbookChartGridlinesFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartGridlines", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartGridlines",
+        base: Entity.self,
+        fields: WorkbookChartGridlinesFields()
+    )
+
     public let id: Field<String>
     public let visible: Field<Bool>
 
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartGridlinesFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.visible = Field("visible")
         self.format = Field("format")
@@ -8920,18 +8992,18 @@ public typealias WorkbookChartGridlinesFormat = Model<WorkbookChartGridlinesForm
 
 /// The properties of a `WorkbookChartGridlinesFormat`, inherited ones included.
 public struct WorkbookChartGridlinesFormatFields: FieldSet {
-    public static let all = WorkbookChartGridlinesFormatFields()
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartGridlinesFormat",
         base: Entity.self,
-        fields: all
+        fields: WorkbookChartGridlinesFormatFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("line")`).
     public let line: Field<WorkbookChartLineFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.line = Field("line")
     }
@@ -8993,8 +9065,12 @@ public typealias WorkbookChartLegend = Model<WorkbookChartLegendFields>
 
 /// The properties of a `WorkbookChartLegend`, inherited ones included.
 public struct WorkbookChartLegendFields: FieldSet {
-    public static let all = WorkbookChartLegendFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartLegend", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartLegend",
+        base: Entity.self,
+        fields: WorkbookChartLegendFields()
+    )
+
     public let id: Field<String>
     public let overlay: Field<Bool>
     public let position: Field<String>
@@ -9003,7 +9079,7 @@ public struct WorkbookChartLegendFields: FieldSet {
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartLegendFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.overlay = Field("overlay")
         self.position = Field("position")
@@ -9020,8 +9096,12 @@ public typealias WorkbookChartLegendFormat = Model<WorkbookChartLegendFormatFiel
 
 /// The properties of a `WorkbookChartLegendFormat`, inherited ones included.
 public struct WorkbookChartLegendFormatFields: FieldSet {
-    public static let all = WorkbookChartLegendFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartLegendFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartLegendFormat",
+        base: Entity.self,
+        fields: WorkbookChartLegendFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
@@ -9030,7 +9110,7 @@ public struct WorkbookChartLegendFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("font")`).
     public let font: Field<WorkbookChartFont>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
         self.font = Field("font")
@@ -9096,12 +9176,16 @@ public typealias WorkbookChartLineFormat = Model<WorkbookChartLineFormatFields>
 
 /// The properties of a `WorkbookChartLineFormat`, inherited ones included.
 public struct WorkbookChartLineFormatFields: FieldSet {
-    public static let all = WorkbookChartLineFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartLineFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartLineFormat",
+        base: Entity.self,
+        fields: WorkbookChartLineFormatFields()
+    )
+
     public let id: Field<String>
     public let color: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.color = Field("color")
     }
@@ -9142,15 +9226,19 @@ public typealias WorkbookChartPoint = Model<WorkbookChartPointFields>
 
 /// The properties of a `WorkbookChartPoint`, inherited ones included.
 public struct WorkbookChartPointFields: FieldSet {
-    public static let all = WorkbookChartPointFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartPoint", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartPoint",
+        base: Entity.self,
+        fields: WorkbookChartPointFields()
+    )
+
     public let id: Field<String>
     public let value: Field<JSONValue>
 
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartPointFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.value = Field("value")
         self.format = Field("format")
@@ -9165,14 +9253,18 @@ public typealias WorkbookChartPointFormat = Model<WorkbookChartPointFormatFields
 
 /// The properties of a `WorkbookChartPointFormat`, inherited ones included.
 public struct WorkbookChartPointFormatFields: FieldSet {
-    public static let all = WorkbookChartPointFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartPointFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartPointFormat",
+        base: Entity.self,
+        fields: WorkbookChartPointFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
     public let fill: Field<WorkbookChartFill>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
     }
@@ -9410,8 +9502,12 @@ public typealias WorkbookChartSeries = Model<WorkbookChartSeriesFields>
 
 /// The properties of a `WorkbookChartSeries`, inherited ones included.
 public struct WorkbookChartSeriesFields: FieldSet {
-    public static let all = WorkbookChartSeriesFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartSeries", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartSeries",
+        base: Entity.self,
+        fields: WorkbookChartSeriesFields()
+    )
+
     public let id: Field<String>
     public let name: Field<String>
 
@@ -9421,7 +9517,7 @@ public struct WorkbookChartSeriesFields: FieldSet {
     /// Present when the request expanded it (`expand("points")`).
     public let points: Field<[WorkbookChartPoint]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.format = Field("format")
@@ -9437,8 +9533,12 @@ public typealias WorkbookChartSeriesFormat = Model<WorkbookChartSeriesFormatFiel
 
 /// The properties of a `WorkbookChartSeriesFormat`, inherited ones included.
 public struct WorkbookChartSeriesFormatFields: FieldSet {
-    public static let all = WorkbookChartSeriesFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartSeriesFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartSeriesFormat",
+        base: Entity.self,
+        fields: WorkbookChartSeriesFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
@@ -9447,7 +9547,7 @@ public struct WorkbookChartSeriesFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("line")`).
     public let line: Field<WorkbookChartLineFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
         self.line = Field("line")
@@ -9542,8 +9642,12 @@ public typealias WorkbookChartTitle = Model<WorkbookChartTitleFields>
 
 /// The properties of a `WorkbookChartTitle`, inherited ones included.
 public struct WorkbookChartTitleFields: FieldSet {
-    public static let all = WorkbookChartTitleFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartTitle", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartTitle",
+        base: Entity.self,
+        fields: WorkbookChartTitleFields()
+    )
+
     public let id: Field<String>
     public let overlay: Field<Bool>
     public let text: Field<String>
@@ -9552,7 +9656,7 @@ public struct WorkbookChartTitleFields: FieldSet {
     /// Present when the request expanded it (`expand("format")`).
     public let format: Field<WorkbookChartTitleFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.overlay = Field("overlay")
         self.text = Field("text")
@@ -9569,8 +9673,12 @@ public typealias WorkbookChartTitleFormat = Model<WorkbookChartTitleFormatFields
 
 /// The properties of a `WorkbookChartTitleFormat`, inherited ones included.
 public struct WorkbookChartTitleFormatFields: FieldSet {
-    public static let all = WorkbookChartTitleFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookChartTitleFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookChartTitleFormat",
+        base: Entity.self,
+        fields: WorkbookChartTitleFormatFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("fill")`).
@@ -9579,7 +9687,7 @@ public struct WorkbookChartTitleFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("font")`).
     public let font: Field<WorkbookChartFont>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fill = Field("fill")
         self.font = Field("font")
@@ -9645,8 +9753,12 @@ public typealias WorkbookComment = Model<WorkbookCommentFields>
 
 /// The properties of a `WorkbookComment`, inherited ones included.
 public struct WorkbookCommentFields: FieldSet {
-    public static let all = WorkbookCommentFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookComment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookComment",
+        base: Entity.self,
+        fields: WorkbookCommentFields()
+    )
+
     public let id: Field<String>
     public let content: Field<String>
     public let contentType: Field<String>
@@ -9654,7 +9766,7 @@ public struct WorkbookCommentFields: FieldSet {
     /// Present when the request expanded it (`expand("replies")`).
     public let replies: Field<[WorkbookCommentReply]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.contentType = Field("contentType")
@@ -9670,13 +9782,17 @@ public typealias WorkbookCommentReply = Model<WorkbookCommentReplyFields>
 
 /// The properties of a `WorkbookCommentReply`, inherited ones included.
 public struct WorkbookCommentReplyFields: FieldSet {
-    public static let all = WorkbookCommentReplyFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookCommentReply", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookCommentReply",
+        base: Entity.self,
+        fields: WorkbookCommentReplyFields()
+    )
+
     public let id: Field<String>
     public let content: Field<String>
     public let contentType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.contentType = Field("contentType")
@@ -9734,12 +9850,16 @@ public typealias WorkbookFilter = Model<WorkbookFilterFields>
 
 /// The properties of a `WorkbookFilter`, inherited ones included.
 public struct WorkbookFilterFields: FieldSet {
-    public static let all = WorkbookFilterFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFilter", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFilter",
+        base: Entity.self,
+        fields: WorkbookFilterFields()
+    )
+
     public let id: Field<String>
     public let criteria: Field<WorkbookFilterCriteria>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.criteria = Field("criteria")
     }
@@ -9753,8 +9873,11 @@ public typealias WorkbookFilterCriteria = Model<WorkbookFilterCriteriaFields>
 
 /// The properties of a `WorkbookFilterCriteria`, inherited ones included.
 public struct WorkbookFilterCriteriaFields: FieldSet {
-    public static let all = WorkbookFilterCriteriaFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFilterCriteria", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFilterCriteria",
+        fields: WorkbookFilterCriteriaFields()
+    )
+
     public let color: Field<String>
     public let criterion1: Field<String>
     public let criterion2: Field<String>
@@ -9764,7 +9887,7 @@ public struct WorkbookFilterCriteriaFields: FieldSet {
     public let `operator`: Field<String>
     public let values: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.color = Field("color")
         self.criterion1 = Field("criterion1")
         self.criterion2 = Field("criterion2")
@@ -9784,12 +9907,15 @@ public typealias WorkbookFilterDatetime = Model<WorkbookFilterDatetimeFields>
 
 /// The properties of a `WorkbookFilterDatetime`, inherited ones included.
 public struct WorkbookFilterDatetimeFields: FieldSet {
-    public static let all = WorkbookFilterDatetimeFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFilterDatetime", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFilterDatetime",
+        fields: WorkbookFilterDatetimeFields()
+    )
+
     public let date: Field<String>
     public let specificity: Field<String>
 
-    public init() {
+    private init() {
         self.date = Field("date")
         self.specificity = Field("specificity")
     }
@@ -9944,13 +10070,17 @@ public typealias WorkbookFormatProtection = Model<WorkbookFormatProtectionFields
 
 /// The properties of a `WorkbookFormatProtection`, inherited ones included.
 public struct WorkbookFormatProtectionFields: FieldSet {
-    public static let all = WorkbookFormatProtectionFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFormatProtection", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFormatProtection",
+        base: Entity.self,
+        fields: WorkbookFormatProtectionFields()
+    )
+
     public let id: Field<String>
     public let formulaHidden: Field<Bool>
     public let locked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.formulaHidden = Field("formulaHidden")
         self.locked = Field("locked")
@@ -9985,13 +10115,17 @@ public typealias WorkbookFunctionResult = Model<WorkbookFunctionResultFields>
 
 /// The properties of a `WorkbookFunctionResult`, inherited ones included.
 public struct WorkbookFunctionResultFields: FieldSet {
-    public static let all = WorkbookFunctionResultFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFunctionResult", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFunctionResult",
+        base: Entity.self,
+        fields: WorkbookFunctionResultFields()
+    )
+
     public let id: Field<String>
     public let error: Field<String>
     public let value: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.error = Field("error")
         self.value = Field("value")
@@ -10026,11 +10160,15 @@ public typealias WorkbookFunctions = Model<WorkbookFunctionsFields>
 
 /// The properties of a `WorkbookFunctions`, inherited ones included.
 public struct WorkbookFunctionsFields: FieldSet {
-    public static let all = WorkbookFunctionsFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookFunctions", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFunctions",
+        base: Entity.self,
+        fields: WorkbookFunctionsFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -14748,12 +14886,11 @@ public typealias WorkbookIcon = Model<WorkbookIconFields>
 
 /// The properties of a `WorkbookIcon`, inherited ones included.
 public struct WorkbookIconFields: FieldSet {
-    public static let all = WorkbookIconFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookIcon", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workbookIcon", fields: WorkbookIconFields())
     public let index: Field<Int32>
     public let set: Field<String>
 
-    public init() {
+    private init() {
         self.index = Field("index")
         self.set = Field("set")
     }
@@ -14767,8 +14904,12 @@ public typealias WorkbookNamedItem = Model<WorkbookNamedItemFields>
 
 /// The properties of a `WorkbookNamedItem`, inherited ones included.
 public struct WorkbookNamedItemFields: FieldSet {
-    public static let all = WorkbookNamedItemFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookNamedItem", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookNamedItem",
+        base: Entity.self,
+        fields: WorkbookNamedItemFields()
+    )
+
     public let id: Field<String>
     public let comment: Field<String>
     public let name: Field<String>
@@ -14780,7 +14921,7 @@ public struct WorkbookNamedItemFields: FieldSet {
     /// Present when the request expanded it (`expand("worksheet")`).
     public let worksheet: Field<WorkbookWorksheet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.comment = Field("comment")
         self.name = Field("name")
@@ -14858,14 +14999,18 @@ public typealias WorkbookOperation = Model<WorkbookOperationFields>
 
 /// The properties of a `WorkbookOperation`, inherited ones included.
 public struct WorkbookOperationFields: FieldSet {
-    public static let all = WorkbookOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookOperation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookOperation",
+        base: Entity.self,
+        fields: WorkbookOperationFields()
+    )
+
     public let id: Field<String>
     public let error: Field<WorkbookOperationError>
     public let resourceLocation: Field<String>
     public let status: Field<WorkbookOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.error = Field("error")
         self.resourceLocation = Field("resourceLocation")
@@ -14881,13 +15026,16 @@ public typealias WorkbookOperationError = Model<WorkbookOperationErrorFields>
 
 /// The properties of a `WorkbookOperationError`, inherited ones included.
 public struct WorkbookOperationErrorFields: FieldSet {
-    public static let all = WorkbookOperationErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookOperationError", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookOperationError",
+        fields: WorkbookOperationErrorFields()
+    )
+
     public let code: Field<String>
     public let innerError: Field<WorkbookOperationError>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.innerError = Field("innerError")
         self.message = Field("message")
@@ -14937,15 +15085,19 @@ public typealias WorkbookPivotTable = Model<WorkbookPivotTableFields>
 
 /// The properties of a `WorkbookPivotTable`, inherited ones included.
 public struct WorkbookPivotTableFields: FieldSet {
-    public static let all = WorkbookPivotTableFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookPivotTable", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookPivotTable",
+        base: Entity.self,
+        fields: WorkbookPivotTableFields()
+    )
+
     public let id: Field<String>
     public let name: Field<String>
 
     /// Present when the request expanded it (`expand("worksheet")`).
     public let worksheet: Field<WorkbookWorksheet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.worksheet = Field("worksheet")
@@ -14998,8 +15150,12 @@ public typealias WorkbookRange = Model<WorkbookRangeFields>
 
 /// The properties of a `WorkbookRange`, inherited ones included.
 public struct WorkbookRangeFields: FieldSet {
-    public static let all = WorkbookRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRange", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRange",
+        base: Entity.self,
+        fields: WorkbookRangeFields()
+    )
+
     public let id: Field<String>
     public let address: Field<String>
     public let addressLocal: Field<String>
@@ -15028,7 +15184,7 @@ public struct WorkbookRangeFields: FieldSet {
     /// Present when the request expanded it (`expand("worksheet")`).
     public let worksheet: Field<WorkbookWorksheet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.addressLocal = Field("addressLocal")
@@ -15061,15 +15217,19 @@ public typealias WorkbookRangeBorder = Model<WorkbookRangeBorderFields>
 
 /// The properties of a `WorkbookRangeBorder`, inherited ones included.
 public struct WorkbookRangeBorderFields: FieldSet {
-    public static let all = WorkbookRangeBorderFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeBorder", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeBorder",
+        base: Entity.self,
+        fields: WorkbookRangeBorderFields()
+    )
+
     public let id: Field<String>
     public let color: Field<String>
     public let sideIndex: Field<String>
     public let style: Field<String>
     public let weight: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.color = Field("color")
         self.sideIndex = Field("sideIndex")
@@ -15127,12 +15287,16 @@ public typealias WorkbookRangeFill = Model<WorkbookRangeFillFields>
 
 /// The properties of a `WorkbookRangeFill`, inherited ones included.
 public struct WorkbookRangeFillFields: FieldSet {
-    public static let all = WorkbookRangeFillFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeFill", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeFill",
+        base: Entity.self,
+        fields: WorkbookRangeFillFields()
+    )
+
     public let id: Field<String>
     public let color: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.color = Field("color")
     }
@@ -15173,8 +15337,12 @@ public typealias WorkbookRangeFont = Model<WorkbookRangeFontFields>
 
 /// The properties of a `WorkbookRangeFont`, inherited ones included.
 public struct WorkbookRangeFontFields: FieldSet {
-    public static let all = WorkbookRangeFontFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeFont", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeFont",
+        base: Entity.self,
+        fields: WorkbookRangeFontFields()
+    )
+
     public let id: Field<String>
     public let bold: Field<Bool>
     public let color: Field<String>
@@ -15183,7 +15351,7 @@ public struct WorkbookRangeFontFields: FieldSet {
     public let size: Field<Double>
     public let underline: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.bold = Field("bold")
         self.color = Field("color")
@@ -15219,8 +15387,12 @@ public typealias WorkbookRangeFormat = Model<WorkbookRangeFormatFields>
 
 /// The properties of a `WorkbookRangeFormat`, inherited ones included.
 public struct WorkbookRangeFormatFields: FieldSet {
-    public static let all = WorkbookRangeFormatFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeFormat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeFormat",
+        base: Entity.self,
+        fields: WorkbookRangeFormatFields()
+    )
+
     public let id: Field<String>
     public let columnWidth: Field<Double>
     public let horizontalAlignment: Field<String>
@@ -15240,7 +15412,7 @@ public struct WorkbookRangeFormatFields: FieldSet {
     /// Present when the request expanded it (`expand("protection")`).
     public let protection: Field<WorkbookFormatProtection>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.columnWidth = Field("columnWidth")
         self.horizontalAlignment = Field("horizontalAlignment")
@@ -15314,11 +15486,14 @@ public typealias WorkbookRangeReference = Model<WorkbookRangeReferenceFields>
 
 /// The properties of a `WorkbookRangeReference`, inherited ones included.
 public struct WorkbookRangeReferenceFields: FieldSet {
-    public static let all = WorkbookRangeReferenceFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeReference", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeReference",
+        fields: WorkbookRangeReferenceFields()
+    )
+
     public let address: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
     }
 }
@@ -15624,11 +15799,15 @@ public typealias WorkbookRangeSort = Model<WorkbookRangeSortFields>
 
 /// The properties of a `WorkbookRangeSort`, inherited ones included.
 public struct WorkbookRangeSortFields: FieldSet {
-    public static let all = WorkbookRangeSortFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeSort", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeSort",
+        base: Entity.self,
+        fields: WorkbookRangeSortFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -15681,8 +15860,12 @@ public typealias WorkbookRangeView = Model<WorkbookRangeViewFields>
 
 /// The properties of a `WorkbookRangeView`, inherited ones included.
 public struct WorkbookRangeViewFields: FieldSet {
-    public static let all = WorkbookRangeViewFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookRangeView", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookRangeView",
+        base: Entity.self,
+        fields: WorkbookRangeViewFields()
+    )
+
     public let id: Field<String>
     public let cellAddresses: Field<JSONValue>
     public let columnCount: Field<Int32>
@@ -15699,7 +15882,7 @@ public struct WorkbookRangeViewFields: FieldSet {
     /// Present when the request expanded it (`expand("rows")`).
     public let rows: Field<[WorkbookRangeView]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.cellAddresses = Field("cellAddresses")
         self.columnCount = Field("columnCount")
@@ -15877,12 +16060,11 @@ public typealias WorkbookSessionInfo = Model<WorkbookSessionInfoFields>
 
 /// The properties of a `WorkbookSessionInfo`, inherited ones included.
 public struct WorkbookSessionInfoFields: FieldSet {
-    public static let all = WorkbookSessionInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookSessionInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workbookSessionInfo", fields: WorkbookSessionInfoFields())
     public let id: Field<String>
     public let persistChanges: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.persistChanges = Field("persistChanges")
     }
@@ -15896,8 +16078,7 @@ public typealias WorkbookSortField = Model<WorkbookSortFieldFields>
 
 /// The properties of a `WorkbookSortField`, inherited ones included.
 public struct WorkbookSortFieldFields: FieldSet {
-    public static let all = WorkbookSortFieldFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookSortField", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workbookSortField", fields: WorkbookSortFieldFields())
     public let ascending: Field<Bool>
     public let color: Field<String>
     public let dataOption: Field<String>
@@ -15905,7 +16086,7 @@ public struct WorkbookSortFieldFields: FieldSet {
     public let key: Field<Int32>
     public let sortOn: Field<String>
 
-    public init() {
+    private init() {
         self.ascending = Field("ascending")
         self.color = Field("color")
         self.dataOption = Field("dataOption")
@@ -15923,8 +16104,12 @@ public typealias WorkbookTable = Model<WorkbookTableFields>
 
 /// The properties of a `WorkbookTable`, inherited ones included.
 public struct WorkbookTableFields: FieldSet {
-    public static let all = WorkbookTableFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookTable", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookTable",
+        base: Entity.self,
+        fields: WorkbookTableFields()
+    )
+
     public let id: Field<String>
     public let highlightFirstColumn: Field<Bool>
     public let highlightLastColumn: Field<Bool>
@@ -15949,7 +16134,7 @@ public struct WorkbookTableFields: FieldSet {
     /// Present when the request expanded it (`expand("worksheet")`).
     public let worksheet: Field<WorkbookWorksheet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.highlightFirstColumn = Field("highlightFirstColumn")
         self.highlightLastColumn = Field("highlightLastColumn")
@@ -15976,8 +16161,12 @@ public typealias WorkbookTableColumn = Model<WorkbookTableColumnFields>
 
 /// The properties of a `WorkbookTableColumn`, inherited ones included.
 public struct WorkbookTableColumnFields: FieldSet {
-    public static let all = WorkbookTableColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookTableColumn", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookTableColumn",
+        base: Entity.self,
+        fields: WorkbookTableColumnFields()
+    )
+
     public let id: Field<String>
     public let index: Field<Int32>
     public let name: Field<String>
@@ -15986,7 +16175,7 @@ public struct WorkbookTableColumnFields: FieldSet {
     /// Present when the request expanded it (`expand("filter")`).
     public let filter: Field<WorkbookFilter>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.index = Field("index")
         self.name = Field("name")
@@ -16208,13 +16397,17 @@ public typealias WorkbookTableRow = Model<WorkbookTableRowFields>
 
 /// The properties of a `WorkbookTableRow`, inherited ones included.
 public struct WorkbookTableRowFields: FieldSet {
-    public static let all = WorkbookTableRowFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookTableRow", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookTableRow",
+        base: Entity.self,
+        fields: WorkbookTableRowFields()
+    )
+
     public let id: Field<String>
     public let index: Field<Int32>
     public let values: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.index = Field("index")
         self.values = Field("values")
@@ -16288,14 +16481,18 @@ public typealias WorkbookTableSort = Model<WorkbookTableSortFields>
 
 /// The properties of a `WorkbookTableSort`, inherited ones included.
 public struct WorkbookTableSortFields: FieldSet {
-    public static let all = WorkbookTableSortFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookTableSort", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookTableSort",
+        base: Entity.self,
+        fields: WorkbookTableSortFields()
+    )
+
     public let id: Field<String>
     public let fields: Field<[WorkbookSortField]>
     public let matchCase: Field<Bool>
     public let method: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fields = Field("fields")
         self.matchCase = Field("matchCase")
@@ -16355,8 +16552,12 @@ public typealias WorkbookWorksheet = Model<WorkbookWorksheetFields>
 
 /// The properties of a `WorkbookWorksheet`, inherited ones included.
 public struct WorkbookWorksheetFields: FieldSet {
-    public static let all = WorkbookWorksheetFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookWorksheet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookWorksheet",
+        base: Entity.self,
+        fields: WorkbookWorksheetFields()
+    )
+
     public let id: Field<String>
     public let name: Field<String>
     public let position: Field<Int32>
@@ -16377,7 +16578,7 @@ public struct WorkbookWorksheetFields: FieldSet {
     /// Present when the request expanded it (`expand("tables")`).
     public let tables: Field<[WorkbookTable]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.position = Field("position")
@@ -16398,17 +16599,17 @@ public typealias WorkbookWorksheetProtection = Model<WorkbookWorksheetProtection
 
 /// The properties of a `WorkbookWorksheetProtection`, inherited ones included.
 public struct WorkbookWorksheetProtectionFields: FieldSet {
-    public static let all = WorkbookWorksheetProtectionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.workbookWorksheetProtection",
         base: Entity.self,
-        fields: all
+        fields: WorkbookWorksheetProtectionFields()
     )
+
     public let id: Field<String>
     public let options: Field<WorkbookWorksheetProtectionOptions>
     public let protected: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.options = Field("options")
         self.protected = Field("protected")
@@ -16423,8 +16624,11 @@ public typealias WorkbookWorksheetProtectionOptions = Model<WorkbookWorksheetPro
 
 /// The properties of a `WorkbookWorksheetProtectionOptions`, inherited ones included.
 public struct WorkbookWorksheetProtectionOptionsFields: FieldSet {
-    public static let all = WorkbookWorksheetProtectionOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.workbookWorksheetProtectionOptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookWorksheetProtectionOptions",
+        fields: WorkbookWorksheetProtectionOptionsFields()
+    )
+
     public let allowAutoFilter: Field<Bool>
     public let allowDeleteColumns: Field<Bool>
     public let allowDeleteRows: Field<Bool>
@@ -16437,7 +16641,7 @@ public struct WorkbookWorksheetProtectionOptionsFields: FieldSet {
     public let allowPivotTables: Field<Bool>
     public let allowSort: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowAutoFilter = Field("allowAutoFilter")
         self.allowDeleteColumns = Field("allowDeleteColumns")
         self.allowDeleteRows = Field("allowDeleteRows")
@@ -16606,12 +16810,10 @@ public typealias WorkforceIntegration = Model<WorkforceIntegrationFields>
 
 /// The properties of a `WorkforceIntegration`, inherited ones included.
 public struct WorkforceIntegrationFields: FieldSet {
-    public static let all = WorkforceIntegrationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.workforceIntegration",
         base: ChangeTrackedEntity.self,
-        fields: all
+        fields: WorkforceIntegrationFields()
     )
 
     public let id: Field<String>
@@ -16634,7 +16836,7 @@ public struct WorkforceIntegrationFields: FieldSet {
     public let supportedEntities: Field<WorkforceIntegrationSupportedEntities>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -16658,12 +16860,15 @@ public typealias WorkforceIntegrationEncryption = Model<WorkforceIntegrationEncr
 
 /// The properties of a `WorkforceIntegrationEncryption`, inherited ones included.
 public struct WorkforceIntegrationEncryptionFields: FieldSet {
-    public static let all = WorkforceIntegrationEncryptionFields()
-    public static let schema = ModelSchema("microsoft.graph.workforceIntegrationEncryption", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workforceIntegrationEncryption",
+        fields: WorkforceIntegrationEncryptionFields()
+    )
+
     public let `protocol`: Field<WorkforceIntegrationEncryptionProtocol>
     public let secret: Field<String>
 
-    public init() {
+    private init() {
         self.protocol = Field("protocol")
         self.secret = Field("secret")
     }
@@ -16767,14 +16972,13 @@ public typealias WorkingHours = Model<WorkingHoursFields>
 
 /// The properties of a `WorkingHours`, inherited ones included.
 public struct WorkingHoursFields: FieldSet {
-    public static let all = WorkingHoursFields()
-    public static let schema = ModelSchema("microsoft.graph.workingHours", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workingHours", fields: WorkingHoursFields())
     public let daysOfWeek: Field<[DayOfWeek]>
     public let endTime: Field<TimeOfDay>
     public let startTime: Field<TimeOfDay>
     public let timeZone: Field<TimeZoneBase>
 
-    public init() {
+    private init() {
         self.daysOfWeek = Field("daysOfWeek")
         self.endTime = Field("endTime")
         self.startTime = Field("startTime")
@@ -16790,11 +16994,15 @@ public typealias WorkingTimeSchedule = Model<WorkingTimeScheduleFields>
 
 /// The properties of a `WorkingTimeSchedule`, inherited ones included.
 public struct WorkingTimeScheduleFields: FieldSet {
-    public static let all = WorkingTimeScheduleFields()
-    public static let schema = ModelSchema("microsoft.graph.workingTimeSchedule", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.workingTimeSchedule",
+        base: Entity.self,
+        fields: WorkingTimeScheduleFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -16840,8 +17048,7 @@ public typealias Workspace = Model<WorkspaceFields>
 
 /// The properties of a `Workspace`, inherited ones included.
 public struct WorkspaceFields: FieldSet {
-    public static let all = WorkspaceFields()
-    public static let schema = ModelSchema("microsoft.graph.workspace", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.workspace", base: Place.self, fields: WorkspaceFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -16862,7 +17069,7 @@ public struct WorkspaceFields: FieldSet {
     public let mode: Field<PlaceMode>
     public let nickname: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -16942,12 +17149,10 @@ public typealias X509CertificateAuthenticationMethodConfiguration =
 
 /// The properties of a `X509CertificateAuthenticationMethodConfiguration`, inherited ones included.
 public struct X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = X509CertificateAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.x509CertificateAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: X509CertificateAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -16962,7 +17167,7 @@ public struct X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -17032,16 +17237,16 @@ public typealias X509CertificateAuthenticationModeConfiguration =
 
 /// The properties of a `X509CertificateAuthenticationModeConfiguration`, inherited ones included.
 public struct X509CertificateAuthenticationModeConfigurationFields: FieldSet {
-    public static let all = X509CertificateAuthenticationModeConfigurationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.x509CertificateAuthenticationModeConfiguration",
-        fields: all
+        fields: X509CertificateAuthenticationModeConfigurationFields()
     )
+
     public let rules: Field<[X509CertificateRule]>
     public let x509CertificateAuthenticationDefaultMode: Field<X509CertificateAuthenticationMode>
     public let x509CertificateDefaultRequiredAffinityLevel: Field<X509CertificateAffinityLevel>
 
-    public init() {
+    private init() {
         self.rules = Field("rules")
         self.x509CertificateAuthenticationDefaultMode = Field("x509CertificateAuthenticationDefaultMode")
         self.x509CertificateDefaultRequiredAffinityLevel = Field("x509CertificateDefaultRequiredAffinityLevel")
@@ -17056,13 +17261,16 @@ public typealias X509CertificateAuthorityScope = Model<X509CertificateAuthorityS
 
 /// The properties of a `X509CertificateAuthorityScope`, inherited ones included.
 public struct X509CertificateAuthorityScopeFields: FieldSet {
-    public static let all = X509CertificateAuthorityScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateAuthorityScope", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateAuthorityScope",
+        fields: X509CertificateAuthorityScopeFields()
+    )
+
     public let includeTargets: Field<[IncludeTarget]>
     public let publicKeyInfrastructureIdentifier: Field<String>
     public let subjectKeyIdentifier: Field<String>
 
-    public init() {
+    private init() {
         self.includeTargets = Field("includeTargets")
         self.publicKeyInfrastructureIdentifier = Field("publicKeyInfrastructureIdentifier")
         self.subjectKeyIdentifier = Field("subjectKeyIdentifier")
@@ -17078,12 +17286,15 @@ public typealias X509CertificateCRLValidationConfiguration = Model<X509Certifica
 
 /// The properties of a `X509CertificateCRLValidationConfiguration`, inherited ones included.
 public struct X509CertificateCRLValidationConfigurationFields: FieldSet {
-    public static let all = X509CertificateCRLValidationConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateCRLValidationConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateCRLValidationConfiguration",
+        fields: X509CertificateCRLValidationConfigurationFields()
+    )
+
     public let exemptedCertificateAuthoritiesSubjectKeyIdentifiers: Field<[String]>
     public let state: Field<X509CertificateCRLValidationConfigurationState>
 
-    public init() {
+    private init() {
         self.exemptedCertificateAuthoritiesSubjectKeyIdentifiers = Field(
             "exemptedCertificateAuthoritiesSubjectKeyIdentifiers"
         )
@@ -17118,12 +17329,10 @@ public typealias X509CertificateCombinationConfiguration = Model<X509Certificate
 
 /// The properties of a `X509CertificateCombinationConfiguration`, inherited ones included.
 public struct X509CertificateCombinationConfigurationFields: FieldSet {
-    public static let all = X509CertificateCombinationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.x509CertificateCombinationConfiguration",
         base: AuthenticationCombinationConfiguration.self,
-        fields: all
+        fields: X509CertificateCombinationConfigurationFields()
     )
 
     public let id: Field<String>
@@ -17131,7 +17340,7 @@ public struct X509CertificateCombinationConfigurationFields: FieldSet {
     public let allowedIssuerSkis: Field<[String]>
     public let allowedPolicyOIDs: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appliesToCombinations = Field("appliesToCombinations")
         self.allowedIssuerSkis = Field("allowedIssuerSkis")
@@ -17168,11 +17377,14 @@ public typealias X509CertificateIssuerHintsConfiguration = Model<X509Certificate
 
 /// The properties of a `X509CertificateIssuerHintsConfiguration`, inherited ones included.
 public struct X509CertificateIssuerHintsConfigurationFields: FieldSet {
-    public static let all = X509CertificateIssuerHintsConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateIssuerHintsConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateIssuerHintsConfiguration",
+        fields: X509CertificateIssuerHintsConfigurationFields()
+    )
+
     public let state: Field<X509CertificateIssuerHintsState>
 
-    public init() {
+    private init() {
         self.state = Field("state")
     }
 }
@@ -17201,8 +17413,7 @@ public typealias X509CertificateRule = Model<X509CertificateRuleFields>
 
 /// The properties of a `X509CertificateRule`, inherited ones included.
 public struct X509CertificateRuleFields: FieldSet {
-    public static let all = X509CertificateRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateRule", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.x509CertificateRule", fields: X509CertificateRuleFields())
     public let identifier: Field<String>
     public let issuerSubjectIdentifier: Field<String>
     public let policyOidIdentifier: Field<String>
@@ -17210,7 +17421,7 @@ public struct X509CertificateRuleFields: FieldSet {
     public let x509CertificateRequiredAffinityLevel: Field<X509CertificateAffinityLevel>
     public let x509CertificateRuleType: Field<X509CertificateRuleType>
 
-    public init() {
+    private init() {
         self.identifier = Field("identifier")
         self.issuerSubjectIdentifier = Field("issuerSubjectIdentifier")
         self.policyOidIdentifier = Field("policyOidIdentifier")
@@ -17251,14 +17462,17 @@ public typealias X509CertificateUserBinding = Model<X509CertificateUserBindingFi
 
 /// The properties of a `X509CertificateUserBinding`, inherited ones included.
 public struct X509CertificateUserBindingFields: FieldSet {
-    public static let all = X509CertificateUserBindingFields()
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateUserBinding", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateUserBinding",
+        fields: X509CertificateUserBindingFields()
+    )
+
     public let priority: Field<Int32>
     public let trustAffinityLevel: Field<X509CertificateAffinityLevel>
     public let userProperty: Field<String>
     public let x509CertificateField: Field<String>
 
-    public init() {
+    private init() {
         self.priority = Field("priority")
         self.trustAffinityLevel = Field("trustAffinityLevel")
         self.userProperty = Field("userProperty")

@@ -12,8 +12,12 @@ public typealias ApprovalStage = Model<ApprovalStageFields>
 
 /// The properties of a `ApprovalStage`, inherited ones included.
 public struct ApprovalStageFields: FieldSet {
-    public static let all = ApprovalStageFields()
-    public static let schema = ModelSchema("microsoft.graph.approvalStage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.approvalStage",
+        base: Entity.self,
+        fields: ApprovalStageFields()
+    )
+
     public let id: Field<String>
     public let assignedToMe: Field<Bool>
     public let displayName: Field<String>
@@ -23,7 +27,7 @@ public struct ApprovalStageFields: FieldSet {
     public let reviewResult: Field<String>
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedToMe = Field("assignedToMe")
         self.displayName = Field("displayName")
@@ -60,12 +64,16 @@ public typealias ApprovedClientApp = Model<ApprovedClientAppFields>
 
 /// The properties of a `ApprovedClientApp`, inherited ones included.
 public struct ApprovedClientAppFields: FieldSet {
-    public static let all = ApprovedClientAppFields()
-    public static let schema = ModelSchema("microsoft.graph.approvedClientApp", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.approvedClientApp",
+        base: Entity.self,
+        fields: ApprovedClientAppFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -114,12 +122,15 @@ public typealias AppsInstallationOptionsForMac = Model<AppsInstallationOptionsFo
 
 /// The properties of a `AppsInstallationOptionsForMac`, inherited ones included.
 public struct AppsInstallationOptionsForMacFields: FieldSet {
-    public static let all = AppsInstallationOptionsForMacFields()
-    public static let schema = ModelSchema("microsoft.graph.appsInstallationOptionsForMac", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appsInstallationOptionsForMac",
+        fields: AppsInstallationOptionsForMacFields()
+    )
+
     public let isMicrosoft365AppsEnabled: Field<Bool>
     public let isSkypeForBusinessEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
         self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
     }
@@ -133,14 +144,17 @@ public typealias AppsInstallationOptionsForWindows = Model<AppsInstallationOptio
 
 /// The properties of a `AppsInstallationOptionsForWindows`, inherited ones included.
 public struct AppsInstallationOptionsForWindowsFields: FieldSet {
-    public static let all = AppsInstallationOptionsForWindowsFields()
-    public static let schema = ModelSchema("microsoft.graph.appsInstallationOptionsForWindows", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.appsInstallationOptionsForWindows",
+        fields: AppsInstallationOptionsForWindowsFields()
+    )
+
     public let isMicrosoft365AppsEnabled: Field<Bool>
     public let isProjectEnabled: Field<Bool>
     public let isSkypeForBusinessEnabled: Field<Bool>
     public let isVisioEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
         self.isProjectEnabled = Field("isProjectEnabled")
         self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
@@ -174,8 +188,7 @@ public typealias ArchivedPrintJob = Model<ArchivedPrintJobFields>
 
 /// The properties of a `ArchivedPrintJob`, inherited ones included.
 public struct ArchivedPrintJobFields: FieldSet {
-    public static let all = ArchivedPrintJobFields()
-    public static let schema = ModelSchema("microsoft.graph.archivedPrintJob", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.archivedPrintJob", fields: ArchivedPrintJobFields())
     public let acquiredByPrinter: Field<Bool>
     public let acquiredDateTime: Field<Date>
     public let completionDateTime: Field<Date>
@@ -187,7 +200,7 @@ public struct ArchivedPrintJobFields: FieldSet {
     public let printerName: Field<String>
     public let processingState: Field<PrintJobProcessingState>
 
-    public init() {
+    private init() {
         self.acquiredByPrinter = Field("acquiredByPrinter")
         self.acquiredDateTime = Field("acquiredDateTime")
         self.completionDateTime = Field("completionDateTime")
@@ -209,12 +222,10 @@ public typealias ArkoseFraudProtectionProvider = Model<ArkoseFraudProtectionProv
 
 /// The properties of a `ArkoseFraudProtectionProvider`, inherited ones included.
 public struct ArkoseFraudProtectionProviderFields: FieldSet {
-    public static let all = ArkoseFraudProtectionProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.arkoseFraudProtectionProvider",
         base: FraudProtectionProvider.self,
-        fields: all
+        fields: ArkoseFraudProtectionProviderFields()
     )
 
     public let id: Field<String>
@@ -224,7 +235,7 @@ public struct ArkoseFraudProtectionProviderFields: FieldSet {
     public let publicKey: Field<String>
     public let verifySubDomain: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.clientSubDomain = Field("clientSubDomain")
@@ -262,12 +273,11 @@ public typealias ArtifactQuery = Model<ArtifactQueryFields>
 
 /// The properties of a `ArtifactQuery`, inherited ones included.
 public struct ArtifactQueryFields: FieldSet {
-    public static let all = ArtifactQueryFields()
-    public static let schema = ModelSchema("microsoft.graph.artifactQuery", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.artifactQuery", fields: ArtifactQueryFields())
     public let artifactType: Field<RestorableArtifact>
     public let queryExpression: Field<String>
 
-    public init() {
+    private init() {
         self.artifactType = Field("artifactType")
         self.queryExpression = Field("queryExpression")
     }
@@ -313,12 +323,11 @@ public typealias AssignedLabel = Model<AssignedLabelFields>
 
 /// The properties of a `AssignedLabel`, inherited ones included.
 public struct AssignedLabelFields: FieldSet {
-    public static let all = AssignedLabelFields()
-    public static let schema = ModelSchema("microsoft.graph.assignedLabel", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.assignedLabel", fields: AssignedLabelFields())
     public let displayName: Field<String>
     public let labelId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.labelId = Field("labelId")
     }
@@ -332,12 +341,11 @@ public typealias AssignedLicense = Model<AssignedLicenseFields>
 
 /// The properties of a `AssignedLicense`, inherited ones included.
 public struct AssignedLicenseFields: FieldSet {
-    public static let all = AssignedLicenseFields()
-    public static let schema = ModelSchema("microsoft.graph.assignedLicense", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.assignedLicense", fields: AssignedLicenseFields())
     public let disabledPlans: Field<[String]>
     public let skuId: Field<String>
 
-    public init() {
+    private init() {
         self.disabledPlans = Field("disabledPlans")
         self.skuId = Field("skuId")
     }
@@ -351,12 +359,16 @@ public typealias AssignedPlaceMode = Model<AssignedPlaceModeFields>
 
 /// The properties of a `AssignedPlaceMode`, inherited ones included.
 public struct AssignedPlaceModeFields: FieldSet {
-    public static let all = AssignedPlaceModeFields()
-    public static let schema = ModelSchema("microsoft.graph.assignedPlaceMode", base: PlaceMode.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.assignedPlaceMode",
+        base: PlaceMode.self,
+        fields: AssignedPlaceModeFields()
+    )
+
     public let assignedUserEmailAddress: Field<String>
     public let assignedUserId: Field<String>
 
-    public init() {
+    private init() {
         self.assignedUserEmailAddress = Field("assignedUserEmailAddress")
         self.assignedUserId = Field("assignedUserId")
     }
@@ -370,14 +382,13 @@ public typealias AssignedPlan = Model<AssignedPlanFields>
 
 /// The properties of a `AssignedPlan`, inherited ones included.
 public struct AssignedPlanFields: FieldSet {
-    public static let all = AssignedPlanFields()
-    public static let schema = ModelSchema("microsoft.graph.assignedPlan", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.assignedPlan", fields: AssignedPlanFields())
     public let assignedDateTime: Field<Date>
     public let capabilityStatus: Field<String>
     public let service: Field<String>
     public let servicePlanId: Field<String>
 
-    public init() {
+    private init() {
         self.assignedDateTime = Field("assignedDateTime")
         self.capabilityStatus = Field("capabilityStatus")
         self.service = Field("service")
@@ -393,13 +404,12 @@ public typealias AssignedTrainingInfo = Model<AssignedTrainingInfoFields>
 
 /// The properties of a `AssignedTrainingInfo`, inherited ones included.
 public struct AssignedTrainingInfoFields: FieldSet {
-    public static let all = AssignedTrainingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.assignedTrainingInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.assignedTrainingInfo", fields: AssignedTrainingInfoFields())
     public let assignedUserCount: Field<Int32>
     public let completedUserCount: Field<Int32>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.assignedUserCount = Field("assignedUserCount")
         self.completedUserCount = Field("completedUserCount")
         self.displayName = Field("displayName")
@@ -414,11 +424,10 @@ public typealias AssignmentOrder = Model<AssignmentOrderFields>
 
 /// The properties of a `AssignmentOrder`, inherited ones included.
 public struct AssignmentOrderFields: FieldSet {
-    public static let all = AssignmentOrderFields()
-    public static let schema = ModelSchema("microsoft.graph.assignmentOrder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.assignmentOrder", fields: AssignmentOrderFields())
     public let order: Field<[String]>
 
-    public init() {
+    private init() {
         self.order = Field("order")
     }
 }
@@ -433,12 +442,10 @@ public typealias AssignmentRequestApprovalStageCallbackData = Model<AssignmentRe
 
 /// The properties of a `AssignmentRequestApprovalStageCallbackData`, inherited ones included.
 public struct AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
-    public static let all = AssignmentRequestApprovalStageCallbackDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.assignmentRequestApprovalStageCallbackData",
         base: AccessPackageAssignmentRequestCallbackData.self,
-        fields: all
+        fields: AssignmentRequestApprovalStageCallbackDataFields()
     )
 
     public let customExtensionStageInstanceDetail: Field<String>
@@ -447,7 +454,7 @@ public struct AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
     public let state: Field<String>
     public let approvalStage: Field<AccessPackageApprovalStage>
 
-    public init() {
+    private init() {
         self.customExtensionStageInstanceDetail = Field("customExtensionStageInstanceDetail")
         self.customExtensionStageInstanceId = Field("customExtensionStageInstanceId")
         self.stage = Field("stage")
@@ -534,8 +541,12 @@ public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
 
 /// The properties of a `AssociatedTeamInfo`, inherited ones included.
 public struct AssociatedTeamInfoFields: FieldSet {
-    public static let all = AssociatedTeamInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.associatedTeamInfo", base: TeamInfo.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.associatedTeamInfo",
+        base: TeamInfo.self,
+        fields: AssociatedTeamInfoFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let tenantId: Field<String>
@@ -543,7 +554,7 @@ public struct AssociatedTeamInfoFields: FieldSet {
     /// Present when the request expanded it (`expand("team")`).
     public let team: Field<Team>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -583,8 +594,7 @@ public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 
 /// The properties of a `AsyncJobStatus`, inherited ones included.
 public struct AsyncJobStatusFields: FieldSet {
-    public static let all = AsyncJobStatusFields()
-    public static let schema = ModelSchema("bindery.monitors.asyncJobStatus", fields: all)
+    public static let schema = ModelSchema("bindery.monitors.asyncJobStatus", fields: AsyncJobStatusFields())
 
     /// The kind of job, such as `itemCopy`.
     public let operation: Field<String>
@@ -601,7 +611,7 @@ public struct AsyncJobStatusFields: FieldSet {
     /// What the service says about the status, such as the reason it failed.
     public let statusDescription: Field<String>
 
-    public init() {
+    private init() {
         self.operation = Field("operation")
         self.percentageComplete = Field("percentageComplete")
         self.resourceId = Field("resourceId")
@@ -620,13 +630,11 @@ public typealias Attachment = Model<AttachmentFields>
 
 /// The properties of a `Attachment`, inherited ones included.
 public struct AttachmentFields: FieldSet {
-    public static let all = AttachmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.attachment",
         base: Entity.self,
         derived: [FileAttachment.self, ItemAttachment.self, ReferenceAttachment.self],
-        fields: all
+        fields: AttachmentFields()
     )
 
     public let id: Field<String>
@@ -636,7 +644,7 @@ public struct AttachmentFields: FieldSet {
     public let name: Field<String>
     public let size: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.isInline = Field("isInline")
@@ -656,13 +664,11 @@ public typealias AttachmentBase = Model<AttachmentBaseFields>
 
 /// The properties of a `AttachmentBase`, inherited ones included.
 public struct AttachmentBaseFields: FieldSet {
-    public static let all = AttachmentBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.attachmentBase",
         base: Entity.self,
         derived: [TaskFileAttachment.self],
-        fields: all
+        fields: AttachmentBaseFields()
     )
 
     public let id: Field<String>
@@ -671,7 +677,7 @@ public struct AttachmentBaseFields: FieldSet {
     public let name: Field<String>
     public let size: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -720,14 +726,13 @@ public typealias AttachmentInfo = Model<AttachmentInfoFields>
 
 /// The properties of a `AttachmentInfo`, inherited ones included.
 public struct AttachmentInfoFields: FieldSet {
-    public static let all = AttachmentInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.attachmentInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attachmentInfo", fields: AttachmentInfoFields())
     public let attachmentType: Field<AttachmentType>
     public let contentType: Field<String>
     public let name: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.attachmentType = Field("attachmentType")
         self.contentType = Field("contentType")
         self.name = Field("name")
@@ -743,8 +748,7 @@ public typealias AttachmentItem = Model<AttachmentItemFields>
 
 /// The properties of a `AttachmentItem`, inherited ones included.
 public struct AttachmentItemFields: FieldSet {
-    public static let all = AttachmentItemFields()
-    public static let schema = ModelSchema("microsoft.graph.attachmentItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attachmentItem", fields: AttachmentItemFields())
     public let attachmentType: Field<AttachmentType>
     public let contentId: Field<String>
     public let contentType: Field<String>
@@ -752,7 +756,7 @@ public struct AttachmentItemFields: FieldSet {
     public let name: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.attachmentType = Field("attachmentType")
         self.contentId = Field("contentId")
         self.contentType = Field("contentType")
@@ -802,13 +806,17 @@ public typealias AttachmentSession = Model<AttachmentSessionFields>
 
 /// The properties of a `AttachmentSession`, inherited ones included.
 public struct AttachmentSessionFields: FieldSet {
-    public static let all = AttachmentSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.attachmentSession", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attachmentSession",
+        base: Entity.self,
+        fields: AttachmentSessionFields()
+    )
+
     public let id: Field<String>
     public let expirationDateTime: Field<Date>
     public let nextExpectedRanges: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.nextExpectedRanges = Field("nextExpectedRanges")
@@ -861,12 +869,10 @@ public typealias AttackSimulationOperation = Model<AttackSimulationOperationFiel
 
 /// The properties of a `AttackSimulationOperation`, inherited ones included.
 public struct AttackSimulationOperationFields: FieldSet {
-    public static let all = AttackSimulationOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.attackSimulationOperation",
         base: LongRunningOperation.self,
-        fields: all
+        fields: AttackSimulationOperationFields()
     )
 
     public let id: Field<String>
@@ -879,7 +885,7 @@ public struct AttackSimulationOperationFields: FieldSet {
     public let tenantId: Field<String>
     public let type: Field<AttackSimulationOperationType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -936,12 +942,15 @@ public typealias AttackSimulationRepeatOffender = Model<AttackSimulationRepeatOf
 
 /// The properties of a `AttackSimulationRepeatOffender`, inherited ones included.
 public struct AttackSimulationRepeatOffenderFields: FieldSet {
-    public static let all = AttackSimulationRepeatOffenderFields()
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationRepeatOffender", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationRepeatOffender",
+        fields: AttackSimulationRepeatOffenderFields()
+    )
+
     public let attackSimulationUser: Field<AttackSimulationUser>
     public let repeatOffenceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.attackSimulationUser = Field("attackSimulationUser")
         self.repeatOffenceCount = Field("repeatOffenceCount")
     }
@@ -957,8 +966,12 @@ public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
 
 /// The properties of a `AttackSimulationRoot`, inherited ones included.
 public struct AttackSimulationRootFields: FieldSet {
-    public static let all = AttackSimulationRootFields()
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationRoot",
+        base: Entity.self,
+        fields: AttackSimulationRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("endUserNotifications")`).
@@ -985,7 +998,7 @@ public struct AttackSimulationRootFields: FieldSet {
     /// Present when the request expanded it (`expand("trainings")`).
     public let trainings: Field<[Training]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endUserNotifications = Field("endUserNotifications")
         self.landingPages = Field("landingPages")
@@ -1077,15 +1090,18 @@ public typealias AttackSimulationSimulationUserCoverage = Model<AttackSimulation
 
 /// The properties of a `AttackSimulationSimulationUserCoverage`, inherited ones included.
 public struct AttackSimulationSimulationUserCoverageFields: FieldSet {
-    public static let all = AttackSimulationSimulationUserCoverageFields()
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationSimulationUserCoverage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationSimulationUserCoverage",
+        fields: AttackSimulationSimulationUserCoverageFields()
+    )
+
     public let attackSimulationUser: Field<AttackSimulationUser>
     public let clickCount: Field<Int32>
     public let compromisedCount: Field<Int32>
     public let latestSimulationDateTime: Field<Date>
     public let simulationCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.attackSimulationUser = Field("attackSimulationUser")
         self.clickCount = Field("clickCount")
         self.compromisedCount = Field("compromisedCount")
@@ -1103,12 +1119,15 @@ public typealias AttackSimulationTrainingUserCoverage = Model<AttackSimulationTr
 
 /// The properties of a `AttackSimulationTrainingUserCoverage`, inherited ones included.
 public struct AttackSimulationTrainingUserCoverageFields: FieldSet {
-    public static let all = AttackSimulationTrainingUserCoverageFields()
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationTrainingUserCoverage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationTrainingUserCoverage",
+        fields: AttackSimulationTrainingUserCoverageFields()
+    )
+
     public let attackSimulationUser: Field<AttackSimulationUser>
     public let userTrainings: Field<[UserTrainingStatusInfo]>
 
-    public init() {
+    private init() {
         self.attackSimulationUser = Field("attackSimulationUser")
         self.userTrainings = Field("userTrainings")
     }
@@ -1122,13 +1141,12 @@ public typealias AttackSimulationUser = Model<AttackSimulationUserFields>
 
 /// The properties of a `AttackSimulationUser`, inherited ones included.
 public struct AttackSimulationUserFields: FieldSet {
-    public static let all = AttackSimulationUserFields()
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationUser", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attackSimulationUser", fields: AttackSimulationUserFields())
     public let displayName: Field<String>
     public let email: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.email = Field("email")
         self.userId = Field("userId")
@@ -1143,13 +1161,12 @@ public typealias AttendanceInterval = Model<AttendanceIntervalFields>
 
 /// The properties of a `AttendanceInterval`, inherited ones included.
 public struct AttendanceIntervalFields: FieldSet {
-    public static let all = AttendanceIntervalFields()
-    public static let schema = ModelSchema("microsoft.graph.attendanceInterval", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attendanceInterval", fields: AttendanceIntervalFields())
     public let durationInSeconds: Field<Int32>
     public let joinDateTime: Field<Date>
     public let leaveDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.durationInSeconds = Field("durationInSeconds")
         self.joinDateTime = Field("joinDateTime")
         self.leaveDateTime = Field("leaveDateTime")
@@ -1164,8 +1181,12 @@ public typealias AttendanceRecord = Model<AttendanceRecordFields>
 
 /// The properties of a `AttendanceRecord`, inherited ones included.
 public struct AttendanceRecordFields: FieldSet {
-    public static let all = AttendanceRecordFields()
-    public static let schema = ModelSchema("microsoft.graph.attendanceRecord", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendanceRecord",
+        base: Entity.self,
+        fields: AttendanceRecordFields()
+    )
+
     public let id: Field<String>
     public let attendanceIntervals: Field<[AttendanceInterval]>
     public let emailAddress: Field<String>
@@ -1175,7 +1196,7 @@ public struct AttendanceRecordFields: FieldSet {
     public let role: Field<String>
     public let totalAttendanceInSeconds: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attendanceIntervals = Field("attendanceIntervals")
         self.emailAddress = Field("emailAddress")
@@ -1212,14 +1233,17 @@ public typealias Attendee = Model<AttendeeFields>
 
 /// The properties of a `Attendee`, inherited ones included.
 public struct AttendeeFields: FieldSet {
-    public static let all = AttendeeFields()
-    public static let schema = ModelSchema("microsoft.graph.attendee", base: AttendeeBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendee",
+        base: AttendeeBase.self,
+        fields: AttendeeFields()
+    )
     public let emailAddress: Field<EmailAddress>
     public let type: Field<AttendeeType>
     public let proposedNewTime: Field<TimeSlot>
     public let status: Field<ResponseStatus>
 
-    public init() {
+    private init() {
         self.emailAddress = Field("emailAddress")
         self.type = Field("type")
         self.proposedNewTime = Field("proposedNewTime")
@@ -1235,12 +1259,11 @@ public typealias AttendeeAvailability = Model<AttendeeAvailabilityFields>
 
 /// The properties of a `AttendeeAvailability`, inherited ones included.
 public struct AttendeeAvailabilityFields: FieldSet {
-    public static let all = AttendeeAvailabilityFields()
-    public static let schema = ModelSchema("microsoft.graph.attendeeAvailability", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attendeeAvailability", fields: AttendeeAvailabilityFields())
     public let attendee: Field<AttendeeBase>
     public let availability: Field<FreeBusyStatus>
 
-    public init() {
+    private init() {
         self.attendee = Field("attendee")
         self.availability = Field("availability")
     }
@@ -1254,19 +1277,17 @@ public typealias AttendeeBase = Model<AttendeeBaseFields>
 
 /// The properties of a `AttendeeBase`, inherited ones included.
 public struct AttendeeBaseFields: FieldSet {
-    public static let all = AttendeeBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.attendeeBase",
         base: Recipient.self,
         derived: [Attendee.self],
-        fields: all
+        fields: AttendeeBaseFields()
     )
 
     public let emailAddress: Field<EmailAddress>
     public let type: Field<AttendeeType>
 
-    public init() {
+    private init() {
         self.emailAddress = Field("emailAddress")
         self.type = Field("type")
     }
@@ -1280,12 +1301,15 @@ public typealias AttendeeNotificationInfo = Model<AttendeeNotificationInfoFields
 
 /// The properties of a `AttendeeNotificationInfo`, inherited ones included.
 public struct AttendeeNotificationInfoFields: FieldSet {
-    public static let all = AttendeeNotificationInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.attendeeNotificationInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendeeNotificationInfo",
+        fields: AttendeeNotificationInfoFields()
+    )
+
     public let phoneNumber: Field<String>
     public let timeZone: Field<String>
 
-    public init() {
+    private init() {
         self.phoneNumber = Field("phoneNumber")
         self.timeZone = Field("timeZone")
     }
@@ -1347,8 +1371,7 @@ public typealias AttributeDefinition = Model<AttributeDefinitionFields>
 
 /// The properties of a `AttributeDefinition`, inherited ones included.
 public struct AttributeDefinitionFields: FieldSet {
-    public static let all = AttributeDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeDefinition", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attributeDefinition", fields: AttributeDefinitionFields())
     public let anchor: Field<Bool>
     public let apiExpressions: Field<[StringKeyStringValuePair]>
     public let caseExact: Field<Bool>
@@ -1362,7 +1385,7 @@ public struct AttributeDefinitionFields: FieldSet {
     public let required: Field<Bool>
     public let type: Field<AttributeType>
 
-    public init() {
+    private init() {
         self.anchor = Field("anchor")
         self.apiExpressions = Field("apiExpressions")
         self.caseExact = Field("caseExact")
@@ -1424,12 +1447,15 @@ public typealias AttributeDefinitionMetadataEntry = Model<AttributeDefinitionMet
 
 /// The properties of a `AttributeDefinitionMetadataEntry`, inherited ones included.
 public struct AttributeDefinitionMetadataEntryFields: FieldSet {
-    public static let all = AttributeDefinitionMetadataEntryFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeDefinitionMetadataEntry", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeDefinitionMetadataEntry",
+        fields: AttributeDefinitionMetadataEntryFields()
+    )
+
     public let key: Field<AttributeDefinitionMetadata>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -1483,8 +1509,7 @@ public typealias AttributeMapping = Model<AttributeMappingFields>
 
 /// The properties of a `AttributeMapping`, inherited ones included.
 public struct AttributeMappingFields: FieldSet {
-    public static let all = AttributeMappingFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeMapping", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.attributeMapping", fields: AttributeMappingFields())
     public let defaultValue: Field<String>
     public let exportMissingReferences: Field<Bool>
     public let flowBehavior: Field<AttributeFlowBehavior>
@@ -1493,7 +1518,7 @@ public struct AttributeMappingFields: FieldSet {
     public let source: Field<AttributeMappingSource>
     public let targetAttributeName: Field<String>
 
-    public init() {
+    private init() {
         self.defaultValue = Field("defaultValue")
         self.exportMissingReferences = Field("exportMissingReferences")
         self.flowBehavior = Field("flowBehavior")
@@ -1512,18 +1537,16 @@ public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunction
 
 /// The properties of a `AttributeMappingFunctionSchema`, inherited ones included.
 public struct AttributeMappingFunctionSchemaFields: FieldSet {
-    public static let all = AttributeMappingFunctionSchemaFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.attributeMappingFunctionSchema",
         base: Entity.self,
-        fields: all
+        fields: AttributeMappingFunctionSchemaFields()
     )
 
     public let id: Field<String>
     public let parameters: Field<[AttributeMappingParameterSchema]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.parameters = Field("parameters")
     }
@@ -1557,14 +1580,17 @@ public typealias AttributeMappingParameterSchema = Model<AttributeMappingParamet
 
 /// The properties of a `AttributeMappingParameterSchema`, inherited ones included.
 public struct AttributeMappingParameterSchemaFields: FieldSet {
-    public static let all = AttributeMappingParameterSchemaFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeMappingParameterSchema", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMappingParameterSchema",
+        fields: AttributeMappingParameterSchemaFields()
+    )
+
     public let allowMultipleOccurrences: Field<Bool>
     public let name: Field<String>
     public let required: Field<Bool>
     public let type: Field<AttributeType>
 
-    public init() {
+    private init() {
         self.allowMultipleOccurrences = Field("allowMultipleOccurrences")
         self.name = Field("name")
         self.required = Field("required")
@@ -1580,14 +1606,17 @@ public typealias AttributeMappingSource = Model<AttributeMappingSourceFields>
 
 /// The properties of a `AttributeMappingSource`, inherited ones included.
 public struct AttributeMappingSourceFields: FieldSet {
-    public static let all = AttributeMappingSourceFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeMappingSource", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMappingSource",
+        fields: AttributeMappingSourceFields()
+    )
+
     public let expression: Field<String>
     public let name: Field<String>
     public let parameters: Field<[StringKeyAttributeMappingSourceValuePair]>
     public let type: Field<AttributeMappingSourceType>
 
-    public init() {
+    private init() {
         self.expression = Field("expression")
         self.name = Field("name")
         self.parameters = Field("parameters")
@@ -1619,12 +1648,16 @@ public typealias AttributeRuleMembers = Model<AttributeRuleMembersFields>
 
 /// The properties of a `AttributeRuleMembers`, inherited ones included.
 public struct AttributeRuleMembersFields: FieldSet {
-    public static let all = AttributeRuleMembersFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeRuleMembers", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeRuleMembers",
+        base: SubjectSet.self,
+        fields: AttributeRuleMembersFields()
+    )
+
     public let description: Field<String>
     public let membershipRule: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.membershipRule = Field("membershipRule")
     }
@@ -1638,13 +1671,16 @@ public typealias AttributeSet = Model<AttributeSetFields>
 
 /// The properties of a `AttributeSet`, inherited ones included.
 public struct AttributeSetFields: FieldSet {
-    public static let all = AttributeSetFields()
-    public static let schema = ModelSchema("microsoft.graph.attributeSet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeSet",
+        base: Entity.self,
+        fields: AttributeSetFields()
+    )
     public let id: Field<String>
     public let description: Field<String>
     public let maxAttributesPerSet: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.maxAttributesPerSet = Field("maxAttributesPerSet")
@@ -1698,8 +1734,7 @@ public typealias Audio = Model<AudioFields>
 
 /// The properties of a `Audio`, inherited ones included.
 public struct AudioFields: FieldSet {
-    public static let all = AudioFields()
-    public static let schema = ModelSchema("microsoft.graph.audio", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.audio", fields: AudioFields())
     public let album: Field<String>
     public let albumArtist: Field<String>
     public let artist: Field<String>
@@ -1717,7 +1752,7 @@ public struct AudioFields: FieldSet {
     public let trackCount: Field<Int32>
     public let year: Field<Int32>
 
-    public init() {
+    private init() {
         self.album = Field("album")
         self.albumArtist = Field("albumArtist")
         self.artist = Field("artist")
@@ -1745,8 +1780,7 @@ public typealias AudioConferencing = Model<AudioConferencingFields>
 
 /// The properties of a `AudioConferencing`, inherited ones included.
 public struct AudioConferencingFields: FieldSet {
-    public static let all = AudioConferencingFields()
-    public static let schema = ModelSchema("microsoft.graph.audioConferencing", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.audioConferencing", fields: AudioConferencingFields())
     public let conferenceId: Field<String>
     public let dialinUrl: Field<String>
     public let tollFreeNumber: Field<String>
@@ -1754,7 +1788,7 @@ public struct AudioConferencingFields: FieldSet {
     public let tollNumber: Field<String>
     public let tollNumbers: Field<[String]>
 
-    public init() {
+    private init() {
         self.conferenceId = Field("conferenceId")
         self.dialinUrl = Field("dialinUrl")
         self.tollFreeNumber = Field("tollFreeNumber")
@@ -1772,14 +1806,18 @@ public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
 
 /// The properties of a `AudioRoutingGroup`, inherited ones included.
 public struct AudioRoutingGroupFields: FieldSet {
-    public static let all = AudioRoutingGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.audioRoutingGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.audioRoutingGroup",
+        base: Entity.self,
+        fields: AudioRoutingGroupFields()
+    )
+
     public let id: Field<String>
     public let receivers: Field<[String]>
     public let routingMode: Field<RoutingMode>
     public let sources: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.receivers = Field("receivers")
         self.routingMode = Field("routingMode")
@@ -1812,12 +1850,15 @@ public typealias AuditActivityInitiator = Model<AuditActivityInitiatorFields>
 
 /// The properties of a `AuditActivityInitiator`, inherited ones included.
 public struct AuditActivityInitiatorFields: FieldSet {
-    public static let all = AuditActivityInitiatorFields()
-    public static let schema = ModelSchema("microsoft.graph.auditActivityInitiator", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditActivityInitiator",
+        fields: AuditActivityInitiatorFields()
+    )
+
     public let app: Field<AppIdentity>
     public let user: Field<UserIdentity>
 
-    public init() {
+    private init() {
         self.app = Field("app")
         self.user = Field("user")
     }
@@ -1831,8 +1872,7 @@ public typealias AuditActor = Model<AuditActorFields>
 
 /// The properties of a `AuditActor`, inherited ones included.
 public struct AuditActorFields: FieldSet {
-    public static let all = AuditActorFields()
-    public static let schema = ModelSchema("microsoft.graph.auditActor", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.auditActor", fields: AuditActorFields())
     public let applicationDisplayName: Field<String>
     public let applicationId: Field<String>
     public let auditActorType: Field<String>
@@ -1842,7 +1882,7 @@ public struct AuditActorFields: FieldSet {
     public let userPermissions: Field<[String]>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.applicationDisplayName = Field("applicationDisplayName")
         self.applicationId = Field("applicationId")
         self.auditActorType = Field("auditActorType")
@@ -1862,8 +1902,7 @@ public typealias AuditEvent = Model<AuditEventFields>
 
 /// The properties of a `AuditEvent`, inherited ones included.
 public struct AuditEventFields: FieldSet {
-    public static let all = AuditEventFields()
-    public static let schema = ModelSchema("microsoft.graph.auditEvent", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.auditEvent", base: Entity.self, fields: AuditEventFields())
     public let id: Field<String>
     public let activity: Field<String>
     public let activityDateTime: Field<Date>
@@ -1877,7 +1916,7 @@ public struct AuditEventFields: FieldSet {
     public let displayName: Field<String>
     public let resources: Field<[AuditResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activity = Field("activity")
         self.activityDateTime = Field("activityDateTime")
@@ -1953,8 +1992,7 @@ public typealias AuditLogRoot = Model<AuditLogRootFields>
 
 /// The properties of a `AuditLogRoot`, inherited ones included.
 public struct AuditLogRootFields: FieldSet {
-    public static let all = AuditLogRootFields()
-    public static let schema = ModelSchema("microsoft.graph.auditLogRoot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.auditLogRoot", fields: AuditLogRootFields())
 
     /// Present when the request expanded it (`expand("directoryAudits")`).
     public let directoryAudits: Field<[DirectoryAudit]>
@@ -1965,7 +2003,7 @@ public struct AuditLogRootFields: FieldSet {
     /// Present when the request expanded it (`expand("signIns")`).
     public let signIns: Field<[SignIn]>
 
-    public init() {
+    private init() {
         self.directoryAudits = Field("directoryAudits")
         self.provisioning = Field("provisioning")
         self.signIns = Field("signIns")
@@ -2028,13 +2066,12 @@ public typealias AuditProperty = Model<AuditPropertyFields>
 
 /// The properties of a `AuditProperty`, inherited ones included.
 public struct AuditPropertyFields: FieldSet {
-    public static let all = AuditPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.auditProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.auditProperty", fields: AuditPropertyFields())
     public let displayName: Field<String>
     public let newValue: Field<String>
     public let oldValue: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.newValue = Field("newValue")
         self.oldValue = Field("oldValue")
@@ -2049,14 +2086,13 @@ public typealias AuditResource = Model<AuditResourceFields>
 
 /// The properties of a `AuditResource`, inherited ones included.
 public struct AuditResourceFields: FieldSet {
-    public static let all = AuditResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.auditResource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.auditResource", fields: AuditResourceFields())
     public let auditResourceType: Field<String>
     public let displayName: Field<String>
     public let modifiedProperties: Field<[AuditProperty]>
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.auditResourceType = Field("auditResourceType")
         self.displayName = Field("displayName")
         self.modifiedProperties = Field("modifiedProperties")
@@ -2072,11 +2108,15 @@ public typealias AuthContext = Model<AuthContextFields>
 
 /// The properties of a `AuthContext`, inherited ones included.
 public struct AuthContextFields: FieldSet {
-    public static let all = AuthContextFields()
-    public static let schema = ModelSchema("microsoft.graph.authContext", base: SignInContext.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authContext",
+        base: SignInContext.self,
+        fields: AuthContextFields()
+    )
+
     public let authenticationContextValue: Field<String>
 
-    public init() {
+    private init() {
         self.authenticationContextValue = Field("authenticationContextValue")
     }
 }
@@ -2089,8 +2129,12 @@ public typealias Authentication = Model<AuthenticationFields>
 
 /// The properties of a `Authentication`, inherited ones included.
 public struct AuthenticationFields: FieldSet {
-    public static let all = AuthenticationFields()
-    public static let schema = ModelSchema("microsoft.graph.authentication", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authentication",
+        base: Entity.self,
+        fields: AuthenticationFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("emailMethods")`).
@@ -2129,7 +2173,7 @@ public struct AuthenticationFields: FieldSet {
     /// Present when the request expanded it (`expand("windowsHelloForBusinessMethods")`).
     public let windowsHelloForBusinessMethods: Field<[WindowsHelloForBusinessAuthenticationMethod]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emailMethods = Field("emailMethods")
         self.externalAuthenticationMethods = Field("externalAuthenticationMethods")
@@ -2154,14 +2198,17 @@ public typealias AuthenticationAppDeviceDetails = Model<AuthenticationAppDeviceD
 
 /// The properties of a `AuthenticationAppDeviceDetails`, inherited ones included.
 public struct AuthenticationAppDeviceDetailsFields: FieldSet {
-    public static let all = AuthenticationAppDeviceDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationAppDeviceDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationAppDeviceDetails",
+        fields: AuthenticationAppDeviceDetailsFields()
+    )
+
     public let appVersion: Field<String>
     public let clientApp: Field<String>
     public let deviceId: Field<String>
     public let operatingSystem: Field<String>
 
-    public init() {
+    private init() {
         self.appVersion = Field("appVersion")
         self.clientApp = Field("clientApp")
         self.deviceId = Field("deviceId")
@@ -2180,11 +2227,9 @@ public typealias AuthenticationAttributeCollectionInputConfiguration =
 
 /// The properties of a `AuthenticationAttributeCollectionInputConfiguration`, inherited ones included.
 public struct AuthenticationAttributeCollectionInputConfigurationFields: FieldSet {
-    public static let all = AuthenticationAttributeCollectionInputConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationAttributeCollectionInputConfiguration",
-        fields: all
+        fields: AuthenticationAttributeCollectionInputConfigurationFields()
     )
 
     public let attribute: Field<String>
@@ -2198,7 +2243,7 @@ public struct AuthenticationAttributeCollectionInputConfigurationFields: FieldSe
     public let validationRegEx: Field<String>
     public let writeToDirectory: Field<Bool>
 
-    public init() {
+    private init() {
         self.attribute = Field("attribute")
         self.defaultValue = Field("defaultValue")
         self.editable = Field("editable")
@@ -2249,17 +2294,15 @@ public typealias AuthenticationAttributeCollectionOptionConfiguration =
 
 /// The properties of a `AuthenticationAttributeCollectionOptionConfiguration`, inherited ones included.
 public struct AuthenticationAttributeCollectionOptionConfigurationFields: FieldSet {
-    public static let all = AuthenticationAttributeCollectionOptionConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationAttributeCollectionOptionConfiguration",
-        fields: all
+        fields: AuthenticationAttributeCollectionOptionConfigurationFields()
     )
 
     public let label: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.label = Field("label")
         self.value = Field("value")
     }
@@ -2274,11 +2317,14 @@ public typealias AuthenticationAttributeCollectionPage = Model<AuthenticationAtt
 
 /// The properties of a `AuthenticationAttributeCollectionPage`, inherited ones included.
 public struct AuthenticationAttributeCollectionPageFields: FieldSet {
-    public static let all = AuthenticationAttributeCollectionPageFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationAttributeCollectionPage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationAttributeCollectionPage",
+        fields: AuthenticationAttributeCollectionPageFields()
+    )
+
     public let views: Field<[AuthenticationAttributeCollectionPageViewConfiguration]>
 
-    public init() {
+    private init() {
         self.views = Field("views")
     }
 }
@@ -2294,18 +2340,16 @@ public typealias AuthenticationAttributeCollectionPageViewConfiguration =
 
 /// The properties of a `AuthenticationAttributeCollectionPageViewConfiguration`, inherited ones included.
 public struct AuthenticationAttributeCollectionPageViewConfigurationFields: FieldSet {
-    public static let all = AuthenticationAttributeCollectionPageViewConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationAttributeCollectionPageViewConfiguration",
-        fields: all
+        fields: AuthenticationAttributeCollectionPageViewConfigurationFields()
     )
 
     public let description: Field<String>
     public let inputs: Field<[AuthenticationAttributeCollectionInputConfiguration]>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.inputs = Field("inputs")
         self.title = Field("title")
@@ -2320,13 +2364,16 @@ public typealias AuthenticationBehaviors = Model<AuthenticationBehaviorsFields>
 
 /// The properties of a `AuthenticationBehaviors`, inherited ones included.
 public struct AuthenticationBehaviorsFields: FieldSet {
-    public static let all = AuthenticationBehaviorsFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationBehaviors", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationBehaviors",
+        fields: AuthenticationBehaviorsFields()
+    )
+
     public let blockAzureADGraphAccess: Field<Bool>
     public let removeUnverifiedEmailClaim: Field<Bool>
     public let requireClientServicePrincipal: Field<Bool>
 
-    public init() {
+    private init() {
         self.blockAzureADGraphAccess = Field("blockAzureADGraphAccess")
         self.removeUnverifiedEmailClaim = Field("removeUnverifiedEmailClaim")
         self.requireClientServicePrincipal = Field("requireClientServicePrincipal")
@@ -2344,19 +2391,17 @@ public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCo
 
 /// The properties of a `AuthenticationCombinationConfiguration`, inherited ones included.
 public struct AuthenticationCombinationConfigurationFields: FieldSet {
-    public static let all = AuthenticationCombinationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationCombinationConfiguration",
         base: Entity.self,
         derived: [Fido2CombinationConfiguration.self, X509CertificateCombinationConfiguration.self],
-        fields: all
+        fields: AuthenticationCombinationConfigurationFields()
     )
 
     public let id: Field<String>
     public let appliesToCombinations: Field<[AuthenticationMethodModes]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appliesToCombinations = Field("appliesToCombinations")
     }
@@ -2390,11 +2435,14 @@ public typealias AuthenticationConditionApplication = Model<AuthenticationCondit
 
 /// The properties of a `AuthenticationConditionApplication`, inherited ones included.
 public struct AuthenticationConditionApplicationFields: FieldSet {
-    public static let all = AuthenticationConditionApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationConditionApplication", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditionApplication",
+        fields: AuthenticationConditionApplicationFields()
+    )
+
     public let appId: Field<String>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
     }
 }
@@ -2427,11 +2475,14 @@ public typealias AuthenticationConditions = Model<AuthenticationConditionsFields
 
 /// The properties of a `AuthenticationConditions`, inherited ones included.
 public struct AuthenticationConditionsFields: FieldSet {
-    public static let all = AuthenticationConditionsFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationConditions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditions",
+        fields: AuthenticationConditionsFields()
+    )
+
     public let applications: Field<AuthenticationConditionsApplications>
 
-    public init() {
+    private init() {
         self.applications = Field("applications")
     }
 }
@@ -2445,13 +2496,15 @@ public typealias AuthenticationConditionsApplications = Model<AuthenticationCond
 
 /// The properties of a `AuthenticationConditionsApplications`, inherited ones included.
 public struct AuthenticationConditionsApplicationsFields: FieldSet {
-    public static let all = AuthenticationConditionsApplicationsFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationConditionsApplications", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditionsApplications",
+        fields: AuthenticationConditionsApplicationsFields()
+    )
 
     /// Present when the request expanded it (`expand("includeApplications")`).
     public let includeApplications: Field<[AuthenticationConditionApplication]>
 
-    public init() {
+    private init() {
         self.includeApplications = Field("includeApplications")
     }
 }
@@ -2465,12 +2518,15 @@ public typealias AuthenticationConfigurationValidation = Model<AuthenticationCon
 
 /// The properties of a `AuthenticationConfigurationValidation`, inherited ones included.
 public struct AuthenticationConfigurationValidationFields: FieldSet {
-    public static let all = AuthenticationConfigurationValidationFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationConfigurationValidation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConfigurationValidation",
+        fields: AuthenticationConfigurationValidationFields()
+    )
+
     public let errors: Field<[GenericError]>
     public let warnings: Field<[GenericError]>
 
-    public init() {
+    private init() {
         self.errors = Field("errors")
         self.warnings = Field("warnings")
     }
@@ -2484,12 +2540,10 @@ public typealias AuthenticationContextClassReference = Model<AuthenticationConte
 
 /// The properties of a `AuthenticationContextClassReference`, inherited ones included.
 public struct AuthenticationContextClassReferenceFields: FieldSet {
-    public static let all = AuthenticationContextClassReferenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationContextClassReference",
         base: Entity.self,
-        fields: all
+        fields: AuthenticationContextClassReferenceFields()
     )
 
     public let id: Field<String>
@@ -2497,7 +2551,7 @@ public struct AuthenticationContextClassReferenceFields: FieldSet {
     public let displayName: Field<String>
     public let isAvailable: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2535,8 +2589,6 @@ public typealias AuthenticationEventListener = Model<AuthenticationEventListener
 
 /// The properties of a `AuthenticationEventListener`, inherited ones included.
 public struct AuthenticationEventListenerFields: FieldSet {
-    public static let all = AuthenticationEventListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationEventListener",
         base: Entity.self,
@@ -2553,7 +2605,7 @@ public struct AuthenticationEventListenerFields: FieldSet {
             OnUserCreateStartListener.self,
             OnVerifiedIdClaimValidationListener.self,
         ],
-        fields: all
+        fields: AuthenticationEventListenerFields()
     )
 
     public let id: Field<String>
@@ -2561,7 +2613,7 @@ public struct AuthenticationEventListenerFields: FieldSet {
     public let conditions: Field<AuthenticationConditions>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -2599,13 +2651,11 @@ public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields
 
 /// The properties of a `AuthenticationEventsFlow`, inherited ones included.
 public struct AuthenticationEventsFlowFields: FieldSet {
-    public static let all = AuthenticationEventsFlowFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationEventsFlow",
         base: Entity.self,
         derived: [ExternalUsersSelfServiceSignUpEventsFlow.self],
-        fields: all
+        fields: AuthenticationEventsFlowFields()
     )
 
     public let id: Field<String>
@@ -2613,7 +2663,7 @@ public struct AuthenticationEventsFlowFields: FieldSet {
     public let description: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.conditions = Field("conditions")
         self.description = Field("description")
@@ -2649,11 +2699,10 @@ public typealias AuthenticationFlow = Model<AuthenticationFlowFields>
 
 /// The properties of a `AuthenticationFlow`, inherited ones included.
 public struct AuthenticationFlowFields: FieldSet {
-    public static let all = AuthenticationFlowFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationFlow", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.authenticationFlow", fields: AuthenticationFlowFields())
     public let transferMethod: Field<ConditionalAccessTransferMethods>
 
-    public init() {
+    private init() {
         self.transferMethod = Field("transferMethod")
     }
 }
@@ -2666,14 +2715,18 @@ public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFiel
 
 /// The properties of a `AuthenticationFlowsPolicy`, inherited ones included.
 public struct AuthenticationFlowsPolicyFields: FieldSet {
-    public static let all = AuthenticationFlowsPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationFlowsPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationFlowsPolicy",
+        base: Entity.self,
+        fields: AuthenticationFlowsPolicyFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
     public let selfServiceSignUp: Field<SelfServiceSignUpAuthenticationFlowConfiguration>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2711,8 +2764,6 @@ public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
 
 /// The properties of a `AuthenticationMethod`, inherited ones included.
 public struct AuthenticationMethodFields: FieldSet {
-    public static let all = AuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethod",
         base: Entity.self,
@@ -2729,13 +2780,13 @@ public struct AuthenticationMethodFields: FieldSet {
             TemporaryAccessPassAuthenticationMethod.self,
             WindowsHelloForBusinessAuthenticationMethod.self,
         ],
-        fields: all
+        fields: AuthenticationMethodFields()
     )
 
     public let id: Field<String>
     public let createdDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
     }
@@ -2751,8 +2802,6 @@ public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodC
 
 /// The properties of a `AuthenticationMethodConfiguration`, inherited ones included.
 public struct AuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = AuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodConfiguration",
         base: Entity.self,
@@ -2769,14 +2818,14 @@ public struct AuthenticationMethodConfigurationFields: FieldSet {
             VoiceAuthenticationMethodConfiguration.self,
             X509CertificateAuthenticationMethodConfiguration.self,
         ],
-        fields: all
+        fields: AuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
     public let excludeTargets: Field<[ExcludeTarget]>
     public let state: Field<AuthenticationMethodState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -2841,13 +2890,16 @@ public typealias AuthenticationMethodFeatureConfiguration = Model<Authentication
 
 /// The properties of a `AuthenticationMethodFeatureConfiguration`, inherited ones included.
 public struct AuthenticationMethodFeatureConfigurationFields: FieldSet {
-    public static let all = AuthenticationMethodFeatureConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationMethodFeatureConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodFeatureConfiguration",
+        fields: AuthenticationMethodFeatureConfigurationFields()
+    )
+
     public let excludeTarget: Field<FeatureTarget>
     public let includeTarget: Field<FeatureTarget>
     public let state: Field<AdvancedConfigState>
 
-    public init() {
+    private init() {
         self.excludeTarget = Field("excludeTarget")
         self.includeTarget = Field("includeTarget")
         self.state = Field("state")
@@ -2878,19 +2930,17 @@ public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodMode
 
 /// The properties of a `AuthenticationMethodModeDetail`, inherited ones included.
 public struct AuthenticationMethodModeDetailFields: FieldSet {
-    public static let all = AuthenticationMethodModeDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodModeDetail",
         base: Entity.self,
-        fields: all
+        fields: AuthenticationMethodModeDetailFields()
     )
 
     public let id: Field<String>
     public let authenticationMethod: Field<BaseAuthenticationMethod>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationMethod = Field("authenticationMethod")
         self.displayName = Field("displayName")
@@ -3092,8 +3142,6 @@ public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFi
 
 /// The properties of a `AuthenticationMethodTarget`, inherited ones included.
 public struct AuthenticationMethodTargetFields: FieldSet {
-    public static let all = AuthenticationMethodTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodTarget",
         base: Entity.self,
@@ -3103,14 +3151,14 @@ public struct AuthenticationMethodTargetFields: FieldSet {
             SmsAuthenticationMethodTarget.self,
             VerifiableCredentialAuthenticationMethodTarget.self,
         ],
-        fields: all
+        fields: AuthenticationMethodTargetFields()
     )
 
     public let id: Field<String>
     public let isRegistrationRequired: Field<Bool>
     public let targetType: Field<AuthenticationMethodTargetType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRegistrationRequired = Field("isRegistrationRequired")
         self.targetType = Field("targetType")
@@ -3161,12 +3209,12 @@ public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicy
 
 /// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
 public struct AuthenticationMethodsPolicyFields: FieldSet {
-    public static let all = AuthenticationMethodsPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodsPolicy",
         base: Entity.self,
-        fields: all
+        fields: AuthenticationMethodsPolicyFields()
     )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -3179,7 +3227,7 @@ public struct AuthenticationMethodsPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("authenticationMethodConfigurations")`).
     public let authenticationMethodConfigurations: Field<[AuthenticationMethodConfiguration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -3259,14 +3307,17 @@ public typealias AuthenticationMethodsRegistrationCampaign = Model<Authenticatio
 
 /// The properties of a `AuthenticationMethodsRegistrationCampaign`, inherited ones included.
 public struct AuthenticationMethodsRegistrationCampaignFields: FieldSet {
-    public static let all = AuthenticationMethodsRegistrationCampaignFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationMethodsRegistrationCampaign", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRegistrationCampaign",
+        fields: AuthenticationMethodsRegistrationCampaignFields()
+    )
+
     public let excludeTargets: Field<[ExcludeTarget]>
     public let includeTargets: Field<[AuthenticationMethodsRegistrationCampaignIncludeTarget]>
     public let snoozeDurationInDays: Field<Int32>
     public let state: Field<AdvancedConfigState>
 
-    public init() {
+    private init() {
         self.excludeTargets = Field("excludeTargets")
         self.includeTargets = Field("includeTargets")
         self.snoozeDurationInDays = Field("snoozeDurationInDays")
@@ -3285,18 +3336,16 @@ public typealias AuthenticationMethodsRegistrationCampaignIncludeTarget =
 
 /// The properties of a `AuthenticationMethodsRegistrationCampaignIncludeTarget`, inherited ones included.
 public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: FieldSet {
-    public static let all = AuthenticationMethodsRegistrationCampaignIncludeTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget",
-        fields: all
+        fields: AuthenticationMethodsRegistrationCampaignIncludeTargetFields()
     )
 
     public let id: Field<String>
     public let targetedAuthenticationMethod: Field<String>
     public let targetType: Field<AuthenticationMethodTargetType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.targetedAuthenticationMethod = Field("targetedAuthenticationMethod")
         self.targetType = Field("targetType")
@@ -3311,14 +3360,18 @@ public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFiel
 
 /// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
 public struct AuthenticationMethodsRootFields: FieldSet {
-    public static let all = AuthenticationMethodsRootFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationMethodsRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRoot",
+        base: Entity.self,
+        fields: AuthenticationMethodsRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("userRegistrationDetails")`).
     public let userRegistrationDetails: Field<[UserRegistrationDetails]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.userRegistrationDetails = Field("userRegistrationDetails")
     }
@@ -3633,12 +3686,12 @@ public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPoli
 
 /// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
 public struct AuthenticationStrengthPolicyFields: FieldSet {
-    public static let all = AuthenticationStrengthPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationStrengthPolicy",
         base: Entity.self,
-        fields: all
+        fields: AuthenticationStrengthPolicyFields()
     )
+
     public let id: Field<String>
     public let allowedCombinations: Field<[AuthenticationMethodModes]>
     public let createdDateTime: Field<Date>
@@ -3651,7 +3704,7 @@ public struct AuthenticationStrengthPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("combinationConfigurations")`).
     public let combinationConfigurations: Field<[AuthenticationCombinationConfiguration]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedCombinations = Field("allowedCombinations")
         self.createdDateTime = Field("createdDateTime")
@@ -3762,8 +3815,12 @@ public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFi
 
 /// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
 public struct AuthenticationStrengthRootFields: FieldSet {
-    public static let all = AuthenticationStrengthRootFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationStrengthRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationStrengthRoot",
+        base: Entity.self,
+        fields: AuthenticationStrengthRootFields()
+    )
+
     public let id: Field<String>
     public let combinations: Field<[AuthenticationMethodModes]>
 
@@ -3773,7 +3830,7 @@ public struct AuthenticationStrengthRootFields: FieldSet {
     /// Present when the request expanded it (`expand("policies")`).
     public let policies: Field<[AuthenticationStrengthPolicy]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.combinations = Field("combinations")
         self.authenticationMethodModes = Field("authenticationMethodModes")
@@ -3824,8 +3881,10 @@ public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsage
 
 /// The properties of a `AuthenticationStrengthUsage`, inherited ones included.
 public struct AuthenticationStrengthUsageFields: FieldSet {
-    public static let all = AuthenticationStrengthUsageFields()
-    public static let schema = ModelSchema("microsoft.graph.authenticationStrengthUsage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationStrengthUsage",
+        fields: AuthenticationStrengthUsageFields()
+    )
 
     /// Present when the request expanded it (`expand("mfa")`).
     public let mfa: Field<[ConditionalAccessPolicy]>
@@ -3833,7 +3892,7 @@ public struct AuthenticationStrengthUsageFields: FieldSet {
     /// Present when the request expanded it (`expand("none")`).
     public let none: Field<[ConditionalAccessPolicy]>
 
-    public init() {
+    private init() {
         self.mfa = Field("mfa")
         self.none = Field("none")
     }
@@ -3847,14 +3906,17 @@ public typealias AuthoredNote = Model<AuthoredNoteFields>
 
 /// The properties of a `AuthoredNote`, inherited ones included.
 public struct AuthoredNoteFields: FieldSet {
-    public static let all = AuthoredNoteFields()
-    public static let schema = ModelSchema("microsoft.graph.authoredNote", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authoredNote",
+        base: Entity.self,
+        fields: AuthoredNoteFields()
+    )
     public let id: Field<String>
     public let author: Field<Identity>
     public let content: Field<ItemBody>
     public let createdDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.author = Field("author")
         self.content = Field("content")
@@ -3887,11 +3949,10 @@ public typealias AuthorizationInfo = Model<AuthorizationInfoFields>
 
 /// The properties of a `AuthorizationInfo`, inherited ones included.
 public struct AuthorizationInfoFields: FieldSet {
-    public static let all = AuthorizationInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.authorizationInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.authorizationInfo", fields: AuthorizationInfoFields())
     public let certificateUserIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.certificateUserIds = Field("certificateUserIds")
     }
 }
@@ -3904,8 +3965,12 @@ public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
 
 /// The properties of a `AuthorizationPolicy`, inherited ones included.
 public struct AuthorizationPolicyFields: FieldSet {
-    public static let all = AuthorizationPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.authorizationPolicy", base: PolicyBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.authorizationPolicy",
+        base: PolicyBase.self,
+        fields: AuthorizationPolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -3919,7 +3984,7 @@ public struct AuthorizationPolicyFields: FieldSet {
     public let defaultUserRolePermissions: Field<DefaultUserRolePermissions>
     public let guestUserRoleId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4083,14 +4148,17 @@ public typealias AutomaticRepliesMailTips = Model<AutomaticRepliesMailTipsFields
 
 /// The properties of a `AutomaticRepliesMailTips`, inherited ones included.
 public struct AutomaticRepliesMailTipsFields: FieldSet {
-    public static let all = AutomaticRepliesMailTipsFields()
-    public static let schema = ModelSchema("microsoft.graph.automaticRepliesMailTips", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.automaticRepliesMailTips",
+        fields: AutomaticRepliesMailTipsFields()
+    )
+
     public let message: Field<String>
     public let messageLanguage: Field<LocaleInfo>
     public let scheduledEndTime: Field<DateTimeTimeZone>
     public let scheduledStartTime: Field<DateTimeTimeZone>
 
-    public init() {
+    private init() {
         self.message = Field("message")
         self.messageLanguage = Field("messageLanguage")
         self.scheduledEndTime = Field("scheduledEndTime")
@@ -4106,8 +4174,11 @@ public typealias AutomaticRepliesSetting = Model<AutomaticRepliesSettingFields>
 
 /// The properties of a `AutomaticRepliesSetting`, inherited ones included.
 public struct AutomaticRepliesSettingFields: FieldSet {
-    public static let all = AutomaticRepliesSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.automaticRepliesSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.automaticRepliesSetting",
+        fields: AutomaticRepliesSettingFields()
+    )
+
     public let externalAudience: Field<ExternalAudienceScope>
     public let externalReplyMessage: Field<String>
     public let internalReplyMessage: Field<String>
@@ -4115,7 +4186,7 @@ public struct AutomaticRepliesSettingFields: FieldSet {
     public let scheduledStartDateTime: Field<DateTimeTimeZone>
     public let status: Field<AutomaticRepliesStatus>
 
-    public init() {
+    private init() {
         self.externalAudience = Field("externalAudience")
         self.externalReplyMessage = Field("externalReplyMessage")
         self.internalReplyMessage = Field("internalReplyMessage")
@@ -4184,14 +4255,13 @@ public typealias AvailabilityItem = Model<AvailabilityItemFields>
 
 /// The properties of a `AvailabilityItem`, inherited ones included.
 public struct AvailabilityItemFields: FieldSet {
-    public static let all = AvailabilityItemFields()
-    public static let schema = ModelSchema("microsoft.graph.availabilityItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.availabilityItem", fields: AvailabilityItemFields())
     public let endDateTime: Field<DateTimeTimeZone>
     public let serviceId: Field<String>
     public let startDateTime: Field<DateTimeTimeZone>
     public let status: Field<BookingsAvailabilityStatus>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.serviceId = Field("serviceId")
         self.startDateTime = Field("startDateTime")
@@ -4207,8 +4277,12 @@ public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
 
 /// The properties of a `AvailableAccessPackage`, inherited ones included.
 public struct AvailableAccessPackageFields: FieldSet {
-    public static let all = AvailableAccessPackageFields()
-    public static let schema = ModelSchema("microsoft.graph.availableAccessPackage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.availableAccessPackage",
+        base: Entity.self,
+        fields: AvailableAccessPackageFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -4216,7 +4290,7 @@ public struct AvailableAccessPackageFields: FieldSet {
     /// Present when the request expanded it (`expand("resourceRoleScopes")`).
     public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -4259,12 +4333,15 @@ public typealias AverageComparativeScore = Model<AverageComparativeScoreFields>
 
 /// The properties of a `AverageComparativeScore`, inherited ones included.
 public struct AverageComparativeScoreFields: FieldSet {
-    public static let all = AverageComparativeScoreFields()
-    public static let schema = ModelSchema("microsoft.graph.averageComparativeScore", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.averageComparativeScore",
+        fields: AverageComparativeScoreFields()
+    )
+
     public let averageScore: Field<Double>
     public let basis: Field<String>
 
-    public init() {
+    private init() {
         self.averageScore = Field("averageScore")
         self.basis = Field("basis")
     }
@@ -4278,13 +4355,12 @@ public typealias AzureADJoinPolicy = Model<AzureADJoinPolicyFields>
 
 /// The properties of a `AzureADJoinPolicy`, inherited ones included.
 public struct AzureADJoinPolicyFields: FieldSet {
-    public static let all = AzureADJoinPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.azureADJoinPolicy", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.azureADJoinPolicy", fields: AzureADJoinPolicyFields())
     public let allowedToJoin: Field<DeviceRegistrationMembership>
     public let isAdminConfigurable: Field<Bool>
     public let localAdmins: Field<LocalAdminSettings>
 
-    public init() {
+    private init() {
         self.allowedToJoin = Field("allowedToJoin")
         self.isAdminConfigurable = Field("isAdminConfigurable")
         self.localAdmins = Field("localAdmins")
@@ -4299,12 +4375,15 @@ public typealias AzureADRegistrationPolicy = Model<AzureADRegistrationPolicyFiel
 
 /// The properties of a `AzureADRegistrationPolicy`, inherited ones included.
 public struct AzureADRegistrationPolicyFields: FieldSet {
-    public static let all = AzureADRegistrationPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.azureADRegistrationPolicy", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.azureADRegistrationPolicy",
+        fields: AzureADRegistrationPolicyFields()
+    )
+
     public let allowedToRegister: Field<DeviceRegistrationMembership>
     public let isAdminConfigurable: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowedToRegister = Field("allowedToRegister")
         self.isAdminConfigurable = Field("isAdminConfigurable")
     }
@@ -4318,18 +4397,16 @@ public typealias AzureActiveDirectoryTenant = Model<AzureActiveDirectoryTenantFi
 
 /// The properties of a `AzureActiveDirectoryTenant`, inherited ones included.
 public struct AzureActiveDirectoryTenantFields: FieldSet {
-    public static let all = AzureActiveDirectoryTenantFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.azureActiveDirectoryTenant",
         base: IdentitySource.self,
-        fields: all
+        fields: AzureActiveDirectoryTenantFields()
     )
 
     public let displayName: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
     }
@@ -4343,15 +4420,13 @@ public typealias AzureAdPopTokenAuthentication = Model<AzureAdPopTokenAuthentica
 
 /// The properties of a `AzureAdPopTokenAuthentication`, inherited ones included.
 public struct AzureAdPopTokenAuthenticationFields: FieldSet {
-    public static let all = AzureAdPopTokenAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.azureAdPopTokenAuthentication",
         base: CustomExtensionAuthenticationConfiguration.self,
-        fields: all
+        fields: AzureAdPopTokenAuthenticationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4363,17 +4438,15 @@ public typealias AzureAdTokenAuthentication = Model<AzureAdTokenAuthenticationFi
 
 /// The properties of a `AzureAdTokenAuthentication`, inherited ones included.
 public struct AzureAdTokenAuthenticationFields: FieldSet {
-    public static let all = AzureAdTokenAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.azureAdTokenAuthentication",
         base: CustomExtensionAuthenticationConfiguration.self,
-        fields: all
+        fields: AzureAdTokenAuthenticationFields()
     )
 
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.resourceId = Field("resourceId")
     }
 }
@@ -4389,12 +4462,10 @@ public typealias AzureCommunicationServicesUserConversationMember =
 
 /// The properties of a `AzureCommunicationServicesUserConversationMember`, inherited ones included.
 public struct AzureCommunicationServicesUserConversationMemberFields: FieldSet {
-    public static let all = AzureCommunicationServicesUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.azureCommunicationServicesUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: AzureCommunicationServicesUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -4403,7 +4474,7 @@ public struct AzureCommunicationServicesUserConversationMemberFields: FieldSet {
     public let visibleHistoryStartDateTime: Field<Date>
     public let azureCommunicationServicesId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -4465,19 +4536,17 @@ public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicati
 
 /// The properties of a `AzureCommunicationServicesUserIdentity`, inherited ones included.
 public struct AzureCommunicationServicesUserIdentityFields: FieldSet {
-    public static let all = AzureCommunicationServicesUserIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.azureCommunicationServicesUserIdentity",
         base: Identity.self,
-        fields: all
+        fields: AzureCommunicationServicesUserIdentityFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
     public let azureCommunicationServicesResourceId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.azureCommunicationServicesResourceId = Field("azureCommunicationServicesResourceId")
@@ -4524,12 +4593,12 @@ public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
 
 /// The properties of a `B2xIdentityUserFlow`, inherited ones included.
 public struct B2xIdentityUserFlowFields: FieldSet {
-    public static let all = B2xIdentityUserFlowFields()
     public static let schema = ModelSchema(
         "microsoft.graph.b2xIdentityUserFlow",
         base: IdentityUserFlow.self,
-        fields: all
+        fields: B2xIdentityUserFlowFields()
     )
+
     public let id: Field<String>
     public let userFlowType: Field<UserFlowType>
     public let userFlowTypeVersion: Field<Float>
@@ -4547,7 +4616,7 @@ public struct B2xIdentityUserFlowFields: FieldSet {
     /// Present when the request expanded it (`expand("userFlowIdentityProviders")`).
     public let userFlowIdentityProviders: Field<[IdentityProviderBase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.userFlowType = Field("userFlowType")
         self.userFlowTypeVersion = Field("userFlowTypeVersion")
@@ -4615,8 +4684,12 @@ public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 
 /// The properties of a `BackupRestoreRoot`, inherited ones included.
 public struct BackupRestoreRootFields: FieldSet {
-    public static let all = BackupRestoreRootFields()
-    public static let schema = ModelSchema("microsoft.graph.backupRestoreRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.backupRestoreRoot",
+        base: Entity.self,
+        fields: BackupRestoreRootFields()
+    )
+
     public let id: Field<String>
     public let serviceStatus: Field<ServiceStatus>
 
@@ -4692,7 +4765,7 @@ public struct BackupRestoreRootFields: FieldSet {
     /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
     public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.serviceStatus = Field("serviceStatus")
         self.browseSessions = Field("browseSessions")
@@ -5050,8 +5123,6 @@ public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
 
 /// The properties of a `BaseEndUserNotification`, inherited ones included.
 public struct BaseEndUserNotificationFields: FieldSet {
-    public static let all = BaseEndUserNotificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseEndUserNotification",
         derived: [
@@ -5059,7 +5130,7 @@ public struct BaseEndUserNotificationFields: FieldSet {
             SimulationNotification.self,
             TrainingReminderNotification.self,
         ],
-        fields: all
+        fields: BaseEndUserNotificationFields()
     )
 
     public let defaultLanguage: Field<String>
@@ -5067,7 +5138,7 @@ public struct BaseEndUserNotificationFields: FieldSet {
     /// Present when the request expanded it (`expand("endUserNotification")`).
     public let endUserNotification: Field<EndUserNotification>
 
-    public init() {
+    private init() {
         self.defaultLanguage = Field("defaultLanguage")
         self.endUserNotification = Field("endUserNotification")
     }
@@ -5083,8 +5154,6 @@ public typealias BaseItem = Model<BaseItemFields>
 
 /// The properties of a `BaseItem`, inherited ones included.
 public struct BaseItemFields: FieldSet {
-    public static let all = BaseItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
@@ -5099,7 +5168,7 @@ public struct BaseItemFields: FieldSet {
             SharedDriveItem.self,
             Site.self,
         ],
-        fields: all
+        fields: BaseItemFields()
     )
 
     public let id: Field<String>
@@ -5119,7 +5188,7 @@ public struct BaseItemFields: FieldSet {
     /// Present when the request expanded it (`expand("lastModifiedByUser")`).
     public let lastModifiedByUser: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -5175,13 +5244,11 @@ public typealias BaseItemVersion = Model<BaseItemVersionFields>
 
 /// The properties of a `BaseItemVersion`, inherited ones included.
 public struct BaseItemVersionFields: FieldSet {
-    public static let all = BaseItemVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseItemVersion",
         base: Entity.self,
         derived: [DriveItemVersion.self, ListItemVersion.self],
-        fields: all
+        fields: BaseItemVersionFields()
     )
 
     public let id: Field<String>
@@ -5189,7 +5256,7 @@ public struct BaseItemVersionFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let publication: Field<PublicationFacet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -5224,19 +5291,17 @@ public typealias BaseMapFeature = Model<BaseMapFeatureFields>
 
 /// The properties of a `BaseMapFeature`, inherited ones included.
 public struct BaseMapFeatureFields: FieldSet {
-    public static let all = BaseMapFeatureFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseMapFeature",
         base: Entity.self,
         derived: [BuildingMap.self, FixtureMap.self, FootprintMap.self, LevelMap.self, SectionMap.self, UnitMap.self],
-        fields: all
+        fields: BaseMapFeatureFields()
     )
 
     public let id: Field<String>
     public let properties: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
     }
@@ -5267,13 +5332,11 @@ public typealias BaseSitePage = Model<BaseSitePageFields>
 
 /// The properties of a `BaseSitePage`, inherited ones included.
 public struct BaseSitePageFields: FieldSet {
-    public static let all = BaseSitePageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseSitePage",
         base: BaseItem.self,
         derived: [SitePage.self],
-        fields: all
+        fields: BaseSitePageFields()
     )
 
     public let id: Field<String>
@@ -5297,7 +5360,7 @@ public struct BaseSitePageFields: FieldSet {
     public let publishingState: Field<PublicationFacet>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -5354,13 +5417,12 @@ public typealias BaselineParameter = Model<BaselineParameterFields>
 
 /// The properties of a `BaselineParameter`, inherited ones included.
 public struct BaselineParameterFields: FieldSet {
-    public static let all = BaselineParameterFields()
-    public static let schema = ModelSchema("microsoft.graph.baselineParameter", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.baselineParameter", fields: BaselineParameterFields())
     public let description: Field<String>
     public let displayName: Field<String>
     public let parameterType: Field<BaselineParameterType>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.parameterType = Field("parameterType")
@@ -5393,13 +5455,12 @@ public typealias BaselineResource = Model<BaselineResourceFields>
 
 /// The properties of a `BaselineResource`, inherited ones included.
 public struct BaselineResourceFields: FieldSet {
-    public static let all = BaselineResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.baselineResource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.baselineResource", fields: BaselineResourceFields())
     public let displayName: Field<String>
     public let properties: Field<OpenComplexDictionaryType>
     public let resourceType: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.properties = Field("properties")
         self.resourceType = Field("resourceType")
@@ -5414,18 +5475,16 @@ public typealias BasicAuthentication = Model<BasicAuthenticationFields>
 
 /// The properties of a `BasicAuthentication`, inherited ones included.
 public struct BasicAuthenticationFields: FieldSet {
-    public static let all = BasicAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.basicAuthentication",
         base: ApiAuthenticationConfigurationBase.self,
-        fields: all
+        fields: BasicAuthenticationFields()
     )
 
     public let password: Field<String>
     public let username: Field<String>
 
-    public init() {
+    private init() {
         self.password = Field("password")
         self.username = Field("username")
     }
@@ -5439,11 +5498,15 @@ public typealias BinaryContent = Model<BinaryContentFields>
 
 /// The properties of a `BinaryContent`, inherited ones included.
 public struct BinaryContentFields: FieldSet {
-    public static let all = BinaryContentFields()
-    public static let schema = ModelSchema("microsoft.graph.binaryContent", base: ContentBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.binaryContent",
+        base: ContentBase.self,
+        fields: BinaryContentFields()
+    )
+
     public let data: Field<Data>
 
-    public init() {
+    private init() {
         self.data = Field("data")
     }
 }
@@ -5488,13 +5551,16 @@ public typealias BitLockerRemovableDrivePolicy = Model<BitLockerRemovableDrivePo
 
 /// The properties of a `BitLockerRemovableDrivePolicy`, inherited ones included.
 public struct BitLockerRemovableDrivePolicyFields: FieldSet {
-    public static let all = BitLockerRemovableDrivePolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.bitLockerRemovableDrivePolicy", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitLockerRemovableDrivePolicy",
+        fields: BitLockerRemovableDrivePolicyFields()
+    )
+
     public let blockCrossOrganizationWriteAccess: Field<Bool>
     public let encryptionMethod: Field<BitLockerEncryptionMethod>
     public let requireEncryptionForWriteAccess: Field<Bool>
 
-    public init() {
+    private init() {
         self.blockCrossOrganizationWriteAccess = Field("blockCrossOrganizationWriteAccess")
         self.encryptionMethod = Field("encryptionMethod")
         self.requireEncryptionForWriteAccess = Field("requireEncryptionForWriteAccess")
@@ -5509,14 +5575,13 @@ public typealias Bitlocker = Model<BitlockerFields>
 
 /// The properties of a `Bitlocker`, inherited ones included.
 public struct BitlockerFields: FieldSet {
-    public static let all = BitlockerFields()
-    public static let schema = ModelSchema("microsoft.graph.bitlocker", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bitlocker", base: Entity.self, fields: BitlockerFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("recoveryKeys")`).
     public let recoveryKeys: Field<[BitlockerRecoveryKey]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.recoveryKeys = Field("recoveryKeys")
     }
@@ -5530,15 +5595,19 @@ public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
 
 /// The properties of a `BitlockerRecoveryKey`, inherited ones included.
 public struct BitlockerRecoveryKeyFields: FieldSet {
-    public static let all = BitlockerRecoveryKeyFields()
-    public static let schema = ModelSchema("microsoft.graph.bitlockerRecoveryKey", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitlockerRecoveryKey",
+        base: Entity.self,
+        fields: BitlockerRecoveryKeyFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let deviceId: Field<String>
     public let key: Field<String>
     public let volumeType: Field<VolumeType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.deviceId = Field("deviceId")
@@ -5626,8 +5695,12 @@ public typealias BookingAppointment = Model<BookingAppointmentFields>
 
 /// The properties of a `BookingAppointment`, inherited ones included.
 public struct BookingAppointmentFields: FieldSet {
-    public static let all = BookingAppointmentFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingAppointment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingAppointment",
+        base: Entity.self,
+        fields: BookingAppointmentFields()
+    )
+
     public let id: Field<String>
     public let additionalInformation: Field<String>
     public let anonymousJoinWebUrl: Field<String>
@@ -5674,7 +5747,7 @@ public struct BookingAppointmentFields: FieldSet {
     public let staffMemberIds: Field<[String]>
     public let startDateTime: Field<DateTimeTimeZone>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalInformation = Field("additionalInformation")
         self.anonymousJoinWebUrl = Field("anonymousJoinWebUrl")
@@ -5749,8 +5822,12 @@ public typealias BookingBusiness = Model<BookingBusinessFields>
 
 /// The properties of a `BookingBusiness`, inherited ones included.
 public struct BookingBusinessFields: FieldSet {
-    public static let all = BookingBusinessFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingBusiness", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingBusiness",
+        base: Entity.self,
+        fields: BookingBusinessFields()
+    )
+
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let bookingPageSettings: Field<BookingPageSettings>
@@ -5792,7 +5869,7 @@ public struct BookingBusinessFields: FieldSet {
     /// Present when the request expanded it (`expand("staffMembers")`).
     public let staffMembers: Field<[BookingStaffMemberBase]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.bookingPageSettings = Field("bookingPageSettings")
@@ -5916,12 +5993,16 @@ public typealias BookingCurrency = Model<BookingCurrencyFields>
 
 /// The properties of a `BookingCurrency`, inherited ones included.
 public struct BookingCurrencyFields: FieldSet {
-    public static let all = BookingCurrencyFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingCurrency", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingCurrency",
+        base: Entity.self,
+        fields: BookingCurrencyFields()
+    )
+
     public let id: Field<String>
     public let symbol: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.symbol = Field("symbol")
     }
@@ -5952,8 +6033,12 @@ public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
 
 /// The properties of a `BookingCustomQuestion`, inherited ones included.
 public struct BookingCustomQuestionFields: FieldSet {
-    public static let all = BookingCustomQuestionFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingCustomQuestion", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingCustomQuestion",
+        base: Entity.self,
+        fields: BookingCustomQuestionFields()
+    )
+
     public let id: Field<String>
     public let answerInputType: Field<AnswerInputType>
     public let answerOptions: Field<[String]>
@@ -5961,7 +6046,7 @@ public struct BookingCustomQuestionFields: FieldSet {
     public let displayName: Field<String>
     public let lastUpdatedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.answerInputType = Field("answerInputType")
         self.answerOptions = Field("answerOptions")
@@ -5996,12 +6081,12 @@ public typealias BookingCustomer = Model<BookingCustomerFields>
 
 /// The properties of a `BookingCustomer`, inherited ones included.
 public struct BookingCustomerFields: FieldSet {
-    public static let all = BookingCustomerFields()
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomer",
         base: BookingCustomerBase.self,
-        fields: all
+        fields: BookingCustomerFields()
     )
+
     public let id: Field<String>
     public let addresses: Field<[PhysicalAddress]>
     public let createdDateTime: Field<Date>
@@ -6010,7 +6095,7 @@ public struct BookingCustomerFields: FieldSet {
     public let lastUpdatedDateTime: Field<Date>
     public let phones: Field<[Phone]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.addresses = Field("addresses")
         self.createdDateTime = Field("createdDateTime")
@@ -6031,18 +6116,16 @@ public typealias BookingCustomerBase = Model<BookingCustomerBaseFields>
 
 /// The properties of a `BookingCustomerBase`, inherited ones included.
 public struct BookingCustomerBaseFields: FieldSet {
-    public static let all = BookingCustomerBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomerBase",
         base: Entity.self,
         derived: [BookingCustomer.self],
-        fields: all
+        fields: BookingCustomerBaseFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6072,12 +6155,10 @@ public typealias BookingCustomerInformation = Model<BookingCustomerInformationFi
 
 /// The properties of a `BookingCustomerInformation`, inherited ones included.
 public struct BookingCustomerInformationFields: FieldSet {
-    public static let all = BookingCustomerInformationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomerInformation",
         base: BookingCustomerInformationBase.self,
-        fields: all
+        fields: BookingCustomerInformationFields()
     )
 
     public let customerId: Field<String>
@@ -6089,7 +6170,7 @@ public struct BookingCustomerInformationFields: FieldSet {
     public let phone: Field<String>
     public let timeZone: Field<String>
 
-    public init() {
+    private init() {
         self.customerId = Field("customerId")
         self.customQuestionAnswers = Field("customQuestionAnswers")
         self.emailAddress = Field("emailAddress")
@@ -6111,15 +6192,13 @@ public typealias BookingCustomerInformationBase = Model<BookingCustomerInformati
 
 /// The properties of a `BookingCustomerInformationBase`, inherited ones included.
 public struct BookingCustomerInformationBaseFields: FieldSet {
-    public static let all = BookingCustomerInformationBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomerInformationBase",
         derived: [BookingCustomerInformation.self],
-        fields: all
+        fields: BookingCustomerInformationBaseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6164,8 +6243,7 @@ public typealias BookingPageSettings = Model<BookingPageSettingsFields>
 
 /// The properties of a `BookingPageSettings`, inherited ones included.
 public struct BookingPageSettingsFields: FieldSet {
-    public static let all = BookingPageSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingPageSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bookingPageSettings", fields: BookingPageSettingsFields())
     public let accessControl: Field<BookingPageAccessControl>
     public let bookingPageColorCode: Field<String>
     public let businessTimeZone: Field<String>
@@ -6178,7 +6256,7 @@ public struct BookingPageSettingsFields: FieldSet {
     public let privacyPolicyWebUrl: Field<String>
     public let termsAndConditionsWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.accessControl = Field("accessControl")
         self.bookingPageColorCode = Field("bookingPageColorCode")
         self.businessTimeZone = Field("businessTimeZone")
@@ -6239,8 +6317,10 @@ public typealias BookingQuestionAnswer = Model<BookingQuestionAnswerFields>
 
 /// The properties of a `BookingQuestionAnswer`, inherited ones included.
 public struct BookingQuestionAnswerFields: FieldSet {
-    public static let all = BookingQuestionAnswerFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingQuestionAnswer", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingQuestionAnswer",
+        fields: BookingQuestionAnswerFields()
+    )
     public let answer: Field<String>
     public let answerInputType: Field<AnswerInputType>
     public let answerOptions: Field<[String]>
@@ -6249,7 +6329,7 @@ public struct BookingQuestionAnswerFields: FieldSet {
     public let questionId: Field<String>
     public let selectedOptions: Field<[String]>
 
-    public init() {
+    private init() {
         self.answer = Field("answer")
         self.answerInputType = Field("answerInputType")
         self.answerOptions = Field("answerOptions")
@@ -6268,12 +6348,15 @@ public typealias BookingQuestionAssignment = Model<BookingQuestionAssignmentFiel
 
 /// The properties of a `BookingQuestionAssignment`, inherited ones included.
 public struct BookingQuestionAssignmentFields: FieldSet {
-    public static let all = BookingQuestionAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingQuestionAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingQuestionAssignment",
+        fields: BookingQuestionAssignmentFields()
+    )
+
     public let isRequired: Field<Bool>
     public let questionId: Field<String>
 
-    public init() {
+    private init() {
         self.isRequired = Field("isRequired")
         self.questionId = Field("questionId")
     }
@@ -6287,13 +6370,12 @@ public typealias BookingReminder = Model<BookingReminderFields>
 
 /// The properties of a `BookingReminder`, inherited ones included.
 public struct BookingReminderFields: FieldSet {
-    public static let all = BookingReminderFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingReminder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bookingReminder", fields: BookingReminderFields())
     public let message: Field<String>
     public let offset: Field<String>
     public let recipients: Field<BookingReminderRecipients>
 
-    public init() {
+    private init() {
         self.message = Field("message")
         self.offset = Field("offset")
         self.recipients = Field("recipients")
@@ -6326,8 +6408,11 @@ public typealias BookingSchedulingPolicy = Model<BookingSchedulingPolicyFields>
 
 /// The properties of a `BookingSchedulingPolicy`, inherited ones included.
 public struct BookingSchedulingPolicyFields: FieldSet {
-    public static let all = BookingSchedulingPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingSchedulingPolicy", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingSchedulingPolicy",
+        fields: BookingSchedulingPolicyFields()
+    )
+
     public let allowStaffSelection: Field<Bool>
     public let customAvailabilities: Field<[BookingsAvailabilityWindow]>
     public let generalAvailability: Field<BookingsAvailability>
@@ -6337,7 +6422,7 @@ public struct BookingSchedulingPolicyFields: FieldSet {
     public let sendConfirmationsToOwner: Field<Bool>
     public let timeSlotInterval: Field<String>
 
-    public init() {
+    private init() {
         self.allowStaffSelection = Field("allowStaffSelection")
         self.customAvailabilities = Field("customAvailabilities")
         self.generalAvailability = Field("generalAvailability")
@@ -6357,8 +6442,12 @@ public typealias BookingService = Model<BookingServiceFields>
 
 /// The properties of a `BookingService`, inherited ones included.
 public struct BookingServiceFields: FieldSet {
-    public static let all = BookingServiceFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingService", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingService",
+        base: Entity.self,
+        fields: BookingServiceFields()
+    )
+
     public let id: Field<String>
     public let additionalInformation: Field<String>
     public let createdDateTime: Field<Date>
@@ -6387,7 +6476,7 @@ public struct BookingServiceFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalInformation = Field("additionalInformation")
         self.createdDateTime = Field("createdDateTime")
@@ -6441,12 +6530,10 @@ public typealias BookingStaffMember = Model<BookingStaffMemberFields>
 
 /// The properties of a `BookingStaffMember`, inherited ones included.
 public struct BookingStaffMemberFields: FieldSet {
-    public static let all = BookingStaffMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingStaffMember",
         base: BookingStaffMemberBase.self,
-        fields: all
+        fields: BookingStaffMemberFields()
     )
 
     public let id: Field<String>
@@ -6462,7 +6549,7 @@ public struct BookingStaffMemberFields: FieldSet {
     public let useBusinessHours: Field<Bool>
     public let workingHours: Field<[BookingWorkHours]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.availabilityIsAffectedByPersonalCalendar = Field("availabilityIsAffectedByPersonalCalendar")
         self.createdDateTime = Field("createdDateTime")
@@ -6488,18 +6575,16 @@ public typealias BookingStaffMemberBase = Model<BookingStaffMemberBaseFields>
 
 /// The properties of a `BookingStaffMemberBase`, inherited ones included.
 public struct BookingStaffMemberBaseFields: FieldSet {
-    public static let all = BookingStaffMemberBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingStaffMemberBase",
         base: Entity.self,
         derived: [BookingStaffMember.self],
-        fields: all
+        fields: BookingStaffMemberBaseFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6615,12 +6700,11 @@ public typealias BookingWorkHours = Model<BookingWorkHoursFields>
 
 /// The properties of a `BookingWorkHours`, inherited ones included.
 public struct BookingWorkHoursFields: FieldSet {
-    public static let all = BookingWorkHoursFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkHours", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bookingWorkHours", fields: BookingWorkHoursFields())
     public let day: Field<DayOfWeek>
     public let timeSlots: Field<[BookingWorkTimeSlot]>
 
-    public init() {
+    private init() {
         self.day = Field("day")
         self.timeSlots = Field("timeSlots")
     }
@@ -6634,12 +6718,11 @@ public typealias BookingWorkTimeSlot = Model<BookingWorkTimeSlotFields>
 
 /// The properties of a `BookingWorkTimeSlot`, inherited ones included.
 public struct BookingWorkTimeSlotFields: FieldSet {
-    public static let all = BookingWorkTimeSlotFields()
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkTimeSlot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bookingWorkTimeSlot", fields: BookingWorkTimeSlotFields())
     public let endTime: Field<TimeOfDay>
     public let startTime: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.endTime = Field("endTime")
         self.startTime = Field("startTime")
     }
@@ -6653,18 +6736,16 @@ public typealias BookingsAvailability = Model<BookingsAvailabilityFields>
 
 /// The properties of a `BookingsAvailability`, inherited ones included.
 public struct BookingsAvailabilityFields: FieldSet {
-    public static let all = BookingsAvailabilityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingsAvailability",
         derived: [BookingsAvailabilityWindow.self],
-        fields: all
+        fields: BookingsAvailabilityFields()
     )
 
     public let availabilityType: Field<BookingsServiceAvailabilityType>
     public let businessHours: Field<[BookingWorkHours]>
 
-    public init() {
+    private init() {
         self.availabilityType = Field("availabilityType")
         self.businessHours = Field("businessHours")
     }
@@ -6698,12 +6779,10 @@ public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFi
 
 /// The properties of a `BookingsAvailabilityWindow`, inherited ones included.
 public struct BookingsAvailabilityWindowFields: FieldSet {
-    public static let all = BookingsAvailabilityWindowFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.bookingsAvailabilityWindow",
         base: BookingsAvailability.self,
-        fields: all
+        fields: BookingsAvailabilityWindowFields()
     )
 
     public let availabilityType: Field<BookingsServiceAvailabilityType>
@@ -6711,7 +6790,7 @@ public struct BookingsAvailabilityWindowFields: FieldSet {
     public let endDate: Field<CalendarDate>
     public let startDate: Field<CalendarDate>
 
-    public init() {
+    private init() {
         self.availabilityType = Field("availabilityType")
         self.businessHours = Field("businessHours")
         self.endDate = Field("endDate")
@@ -6750,10 +6829,9 @@ public typealias BooleanColumn = Model<BooleanColumnFields>
 
 /// The properties of a `BooleanColumn`, inherited ones included.
 public struct BooleanColumnFields: FieldSet {
-    public static let all = BooleanColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.booleanColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.booleanColumn", fields: BooleanColumnFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6783,13 +6861,16 @@ public typealias BroadcastMeetingCaptionSettings = Model<BroadcastMeetingCaption
 
 /// The properties of a `BroadcastMeetingCaptionSettings`, inherited ones included.
 public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
-    public static let all = BroadcastMeetingCaptionSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.broadcastMeetingCaptionSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingCaptionSettings",
+        fields: BroadcastMeetingCaptionSettingsFields()
+    )
+
     public let isCaptionEnabled: Field<Bool>
     public let spokenLanguage: Field<String>
     public let translationLanguages: Field<[String]>
 
-    public init() {
+    private init() {
         self.isCaptionEnabled = Field("isCaptionEnabled")
         self.spokenLanguage = Field("spokenLanguage")
         self.translationLanguages = Field("translationLanguages")
@@ -6804,8 +6885,11 @@ public typealias BroadcastMeetingSettings = Model<BroadcastMeetingSettingsFields
 
 /// The properties of a `BroadcastMeetingSettings`, inherited ones included.
 public struct BroadcastMeetingSettingsFields: FieldSet {
-    public static let all = BroadcastMeetingSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.broadcastMeetingSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingSettings",
+        fields: BroadcastMeetingSettingsFields()
+    )
+
     public let allowedAudience: Field<BroadcastMeetingAudience>
     public let captions: Field<BroadcastMeetingCaptionSettings>
     public let isAttendeeReportEnabled: Field<Bool>
@@ -6813,7 +6897,7 @@ public struct BroadcastMeetingSettingsFields: FieldSet {
     public let isRecordingEnabled: Field<Bool>
     public let isVideoOnDemandEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowedAudience = Field("allowedAudience")
         self.captions = Field("captions")
         self.isAttendeeReportEnabled = Field("isAttendeeReportEnabled")
@@ -6871,8 +6955,11 @@ public typealias BrowseQueryResponseItem = Model<BrowseQueryResponseItemFields>
 
 /// The properties of a `BrowseQueryResponseItem`, inherited ones included.
 public struct BrowseQueryResponseItemFields: FieldSet {
-    public static let all = BrowseQueryResponseItemFields()
-    public static let schema = ModelSchema("microsoft.graph.browseQueryResponseItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.browseQueryResponseItem",
+        fields: BrowseQueryResponseItemFields()
+    )
+
     public let itemKey: Field<String>
     public let itemsCount: Field<Int32>
     public let name: Field<String>
@@ -6880,7 +6967,7 @@ public struct BrowseQueryResponseItemFields: FieldSet {
     public let type: Field<BrowseQueryResponseItemType>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.itemKey = Field("itemKey")
         self.itemsCount = Field("itemsCount")
         self.name = Field("name")
@@ -6922,13 +7009,11 @@ public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
 
 /// The properties of a `BrowseSessionBase`, inherited ones included.
 public struct BrowseSessionBaseFields: FieldSet {
-    public static let all = BrowseSessionBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.browseSessionBase",
         base: Entity.self,
         derived: [OneDriveForBusinessBrowseSession.self, SharePointBrowseSession.self],
-        fields: all
+        fields: BrowseSessionBaseFields()
     )
 
     public let id: Field<String>
@@ -6940,7 +7025,7 @@ public struct BrowseSessionBaseFields: FieldSet {
     public let restorePointId: Field<String>
     public let status: Field<BrowseSessionStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backupSizeInBytes = Field("backupSizeInBytes")
         self.createdDateTime = Field("createdDateTime")
@@ -7031,8 +7116,12 @@ public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
 
 /// The properties of a `BrowserSharedCookie`, inherited ones included.
 public struct BrowserSharedCookieFields: FieldSet {
-    public static let all = BrowserSharedCookieFields()
-    public static let schema = ModelSchema("microsoft.graph.browserSharedCookie", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSharedCookie",
+        base: Entity.self,
+        fields: BrowserSharedCookieFields()
+    )
+
     public let id: Field<String>
     public let comment: Field<String>
     public let createdDateTime: Field<Date>
@@ -7047,7 +7136,7 @@ public struct BrowserSharedCookieFields: FieldSet {
     public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
     public let status: Field<BrowserSharedCookieStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.comment = Field("comment")
         self.createdDateTime = Field("createdDateTime")
@@ -7072,8 +7161,11 @@ public typealias BrowserSharedCookieHistory = Model<BrowserSharedCookieHistoryFi
 
 /// The properties of a `BrowserSharedCookieHistory`, inherited ones included.
 public struct BrowserSharedCookieHistoryFields: FieldSet {
-    public static let all = BrowserSharedCookieHistoryFields()
-    public static let schema = ModelSchema("microsoft.graph.browserSharedCookieHistory", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSharedCookieHistory",
+        fields: BrowserSharedCookieHistoryFields()
+    )
+
     public let comment: Field<String>
     public let displayName: Field<String>
     public let hostOnly: Field<Bool>
@@ -7083,7 +7175,7 @@ public struct BrowserSharedCookieHistoryFields: FieldSet {
     public let publishedDateTime: Field<Date>
     public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
 
-    public init() {
+    private init() {
         self.comment = Field("comment")
         self.displayName = Field("displayName")
         self.hostOnly = Field("hostOnly")
@@ -7164,8 +7256,11 @@ public typealias BrowserSite = Model<BrowserSiteFields>
 
 /// The properties of a `BrowserSite`, inherited ones included.
 public struct BrowserSiteFields: FieldSet {
-    public static let all = BrowserSiteFields()
-    public static let schema = ModelSchema("microsoft.graph.browserSite", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSite",
+        base: Entity.self,
+        fields: BrowserSiteFields()
+    )
     public let id: Field<String>
     public let allowRedirect: Field<Bool>
     public let comment: Field<String>
@@ -7180,7 +7275,7 @@ public struct BrowserSiteFields: FieldSet {
     public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowRedirect = Field("allowRedirect")
         self.comment = Field("comment")
@@ -7246,8 +7341,7 @@ public typealias BrowserSiteHistory = Model<BrowserSiteHistoryFields>
 
 /// The properties of a `BrowserSiteHistory`, inherited ones included.
 public struct BrowserSiteHistoryFields: FieldSet {
-    public static let all = BrowserSiteHistoryFields()
-    public static let schema = ModelSchema("microsoft.graph.browserSiteHistory", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.browserSiteHistory", fields: BrowserSiteHistoryFields())
     public let allowRedirect: Field<Bool>
     public let comment: Field<String>
     public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
@@ -7256,7 +7350,7 @@ public struct BrowserSiteHistoryFields: FieldSet {
     public let publishedDateTime: Field<Date>
     public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
 
-    public init() {
+    private init() {
         self.allowRedirect = Field("allowRedirect")
         self.comment = Field("comment")
         self.compatibilityMode = Field("compatibilityMode")
@@ -7275,8 +7369,12 @@ public typealias BrowserSiteList = Model<BrowserSiteListFields>
 
 /// The properties of a `BrowserSiteList`, inherited ones included.
 public struct BrowserSiteListFields: FieldSet {
-    public static let all = BrowserSiteListFields()
-    public static let schema = ModelSchema("microsoft.graph.browserSiteList", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSiteList",
+        base: Entity.self,
+        fields: BrowserSiteListFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -7293,7 +7391,7 @@ public struct BrowserSiteListFields: FieldSet {
     /// Present when the request expanded it (`expand("sites")`).
     public let sites: Field<[BrowserSite]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -7472,15 +7570,18 @@ public typealias BucketAggregationDefinition = Model<BucketAggregationDefinition
 
 /// The properties of a `BucketAggregationDefinition`, inherited ones included.
 public struct BucketAggregationDefinitionFields: FieldSet {
-    public static let all = BucketAggregationDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.bucketAggregationDefinition", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bucketAggregationDefinition",
+        fields: BucketAggregationDefinitionFields()
+    )
+
     public let isDescending: Field<Bool>
     public let minimumCount: Field<Int32>
     public let prefixFilter: Field<String>
     public let ranges: Field<[BucketAggregationRange]>
     public let sortBy: Field<BucketAggregationSortProperty>
 
-    public init() {
+    private init() {
         self.isDescending = Field("isDescending")
         self.minimumCount = Field("minimumCount")
         self.prefixFilter = Field("prefixFilter")
@@ -7497,12 +7598,15 @@ public typealias BucketAggregationRange = Model<BucketAggregationRangeFields>
 
 /// The properties of a `BucketAggregationRange`, inherited ones included.
 public struct BucketAggregationRangeFields: FieldSet {
-    public static let all = BucketAggregationRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.bucketAggregationRange", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.bucketAggregationRange",
+        fields: BucketAggregationRangeFields()
+    )
+
     public let from: Field<String>
     public let to: Field<String>
 
-    public init() {
+    private init() {
         self.from = Field("from")
         self.to = Field("to")
     }
@@ -7534,8 +7638,7 @@ public typealias Building = Model<BuildingFields>
 
 /// The properties of a `Building`, inherited ones included.
 public struct BuildingFields: FieldSet {
-    public static let all = BuildingFields()
-    public static let schema = ModelSchema("microsoft.graph.building", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.building", base: Place.self, fields: BuildingFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -7556,7 +7659,7 @@ public struct BuildingFields: FieldSet {
     /// Present when the request expanded it (`expand("map")`).
     public let map: Field<BuildingMap>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -7582,8 +7685,12 @@ public typealias BuildingMap = Model<BuildingMapFields>
 
 /// The properties of a `BuildingMap`, inherited ones included.
 public struct BuildingMapFields: FieldSet {
-    public static let all = BuildingMapFields()
-    public static let schema = ModelSchema("microsoft.graph.buildingMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.buildingMap",
+        base: BaseMapFeature.self,
+        fields: BuildingMapFields()
+    )
+
     public let id: Field<String>
     public let properties: Field<String>
     public let placeId: Field<String>
@@ -7594,7 +7701,7 @@ public struct BuildingMapFields: FieldSet {
     /// Present when the request expanded it (`expand("levels")`).
     public let levels: Field<[LevelMap]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.placeId = Field("placeId")
@@ -7696,19 +7803,17 @@ public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
 
 /// The properties of a `BuiltInIdentityProvider`, inherited ones included.
 public struct BuiltInIdentityProviderFields: FieldSet {
-    public static let all = BuiltInIdentityProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.builtInIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: all
+        fields: BuiltInIdentityProviderFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
     public let identityProviderType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.identityProviderType = Field("identityProviderType")
@@ -7752,11 +7857,10 @@ public typealias BulkUpload = Model<BulkUploadFields>
 
 /// The properties of a `BulkUpload`, inherited ones included.
 public struct BulkUploadFields: FieldSet {
-    public static let all = BulkUploadFields()
-    public static let schema = ModelSchema("microsoft.graph.bulkUpload", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bulkUpload", base: Entity.self, fields: BulkUploadFields())
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -7786,12 +7890,11 @@ public typealias Bundle = Model<BundleFields>
 
 /// The properties of a `Bundle`, inherited ones included.
 public struct BundleFields: FieldSet {
-    public static let all = BundleFields()
-    public static let schema = ModelSchema("microsoft.graph.bundle", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.bundle", fields: BundleFields())
     public let album: Field<Album>
     public let childCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.album = Field("album")
         self.childCount = Field("childCount")
     }
@@ -7805,8 +7908,12 @@ public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
 
 /// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
 public struct CaPoliciesDeletableRootFields: FieldSet {
-    public static let all = CaPoliciesDeletableRootFields()
-    public static let schema = ModelSchema("microsoft.graph.caPoliciesDeletableRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.caPoliciesDeletableRoot",
+        base: Entity.self,
+        fields: CaPoliciesDeletableRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("namedLocations")`).
@@ -7815,7 +7922,7 @@ public struct CaPoliciesDeletableRootFields: FieldSet {
     /// Present when the request expanded it (`expand("policies")`).
     public let policies: Field<[ConditionalAccessPolicy]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.namedLocations = Field("namedLocations")
         self.policies = Field("policies")
@@ -7864,13 +7971,12 @@ public typealias CalculatedColumn = Model<CalculatedColumnFields>
 
 /// The properties of a `CalculatedColumn`, inherited ones included.
 public struct CalculatedColumnFields: FieldSet {
-    public static let all = CalculatedColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.calculatedColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.calculatedColumn", fields: CalculatedColumnFields())
     public let format: Field<String>
     public let formula: Field<String>
     public let outputType: Field<String>
 
-    public init() {
+    private init() {
         self.format = Field("format")
         self.formula = Field("formula")
         self.outputType = Field("outputType")
@@ -7929,8 +8035,12 @@ public typealias CalendarGroup = Model<CalendarGroupFields>
 
 /// The properties of a `CalendarGroup`, inherited ones included.
 public struct CalendarGroupFields: FieldSet {
-    public static let all = CalendarGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.calendarGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarGroup",
+        base: Entity.self,
+        fields: CalendarGroupFields()
+    )
+
     public let id: Field<String>
     public let changeKey: Field<String>
     public let classId: Field<String>
@@ -7939,7 +8049,7 @@ public struct CalendarGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("calendars")`).
     public let calendars: Field<[OutlookCalendar]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.changeKey = Field("changeKey")
         self.classId = Field("classId")
@@ -7982,8 +8092,12 @@ public typealias CalendarPermission = Model<CalendarPermissionFields>
 
 /// The properties of a `CalendarPermission`, inherited ones included.
 public struct CalendarPermissionFields: FieldSet {
-    public static let all = CalendarPermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.calendarPermission", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarPermission",
+        base: Entity.self,
+        fields: CalendarPermissionFields()
+    )
+
     public let id: Field<String>
     public let allowedRoles: Field<[CalendarRoleType]>
     public let emailAddress: Field<EmailAddress>
@@ -7991,7 +8105,7 @@ public struct CalendarPermissionFields: FieldSet {
     public let isRemovable: Field<Bool>
     public let role: Field<CalendarRoleType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedRoles = Field("allowedRoles")
         self.emailAddress = Field("emailAddress")
@@ -8105,8 +8219,12 @@ public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
 
 /// The properties of a `CalendarSharingMessage`, inherited ones included.
 public struct CalendarSharingMessageFields: FieldSet {
-    public static let all = CalendarSharingMessageFields()
-    public static let schema = ModelSchema("microsoft.graph.calendarSharingMessage", base: Message.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarSharingMessage",
+        base: Message.self,
+        fields: CalendarSharingMessageFields()
+    )
+
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -8156,7 +8274,7 @@ public struct CalendarSharingMessageFields: FieldSet {
     public let sharingMessageActions: Field<[CalendarSharingMessageAction]>
     public let suggestedCalendarName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -8207,13 +8325,16 @@ public typealias CalendarSharingMessageAction = Model<CalendarSharingMessageActi
 
 /// The properties of a `CalendarSharingMessageAction`, inherited ones included.
 public struct CalendarSharingMessageActionFields: FieldSet {
-    public static let all = CalendarSharingMessageActionFields()
-    public static let schema = ModelSchema("microsoft.graph.calendarSharingMessageAction", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarSharingMessageAction",
+        fields: CalendarSharingMessageActionFields()
+    )
+
     public let action: Field<CalendarSharingAction>
     public let actionType: Field<CalendarSharingActionType>
     public let importance: Field<CalendarSharingActionImportance>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.actionType = Field("actionType")
         self.importance = Field("importance")
@@ -8409,8 +8530,7 @@ public typealias Call = Model<CallFields>
 
 /// The properties of a `Call`, inherited ones included.
 public struct CallFields: FieldSet {
-    public static let all = CallFields()
-    public static let schema = ModelSchema("microsoft.graph.call", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.call", base: Entity.self, fields: CallFields())
     public let id: Field<String>
     public let callbackUri: Field<String>
     public let callChainId: Field<String>
@@ -8445,7 +8565,7 @@ public struct CallFields: FieldSet {
     /// Present when the request expanded it (`expand("participants")`).
     public let participants: Field<[Participant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callbackUri = Field("callbackUri")
         self.callChainId = Field("callChainId")
@@ -8482,8 +8602,12 @@ public typealias CallAiInsight = Model<CallAiInsightFields>
 
 /// The properties of a `CallAiInsight`, inherited ones included.
 public struct CallAiInsightFields: FieldSet {
-    public static let all = CallAiInsightFields()
-    public static let schema = ModelSchema("microsoft.graph.callAiInsight", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callAiInsight",
+        base: Entity.self,
+        fields: CallAiInsightFields()
+    )
+
     public let id: Field<String>
     public let actionItems: Field<[ActionItem]>
     public let callId: Field<String>
@@ -8493,7 +8617,7 @@ public struct CallAiInsightFields: FieldSet {
     public let meetingNotes: Field<[MeetingNote]>
     public let viewpoint: Field<CallAiInsightViewPoint>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionItems = Field("actionItems")
         self.callId = Field("callId")
@@ -8530,11 +8654,14 @@ public typealias CallAiInsightViewPoint = Model<CallAiInsightViewPointFields>
 
 /// The properties of a `CallAiInsightViewPoint`, inherited ones included.
 public struct CallAiInsightViewPointFields: FieldSet {
-    public static let all = CallAiInsightViewPointFields()
-    public static let schema = ModelSchema("microsoft.graph.callAiInsightViewPoint", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callAiInsightViewPoint",
+        fields: CallAiInsightViewPointFields()
+    )
+
     public let mentionEvents: Field<[MentionEvent]>
 
-    public init() {
+    private init() {
         self.mentionEvents = Field("mentionEvents")
     }
 }
@@ -8561,12 +8688,10 @@ public typealias CallEndedEventMessageDetail = Model<CallEndedEventMessageDetail
 
 /// The properties of a `CallEndedEventMessageDetail`, inherited ones included.
 public struct CallEndedEventMessageDetailFields: FieldSet {
-    public static let all = CallEndedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callEndedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: CallEndedEventMessageDetailFields()
     )
 
     public let callDuration: Field<String>
@@ -8575,7 +8700,7 @@ public struct CallEndedEventMessageDetailFields: FieldSet {
     public let callParticipants: Field<[CallParticipantInfo]>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.callDuration = Field("callDuration")
         self.callEventType = Field("callEventType")
         self.callId = Field("callId")
@@ -8592,13 +8717,11 @@ public typealias CallEvent = Model<CallEventFields>
 
 /// The properties of a `CallEvent`, inherited ones included.
 public struct CallEventFields: FieldSet {
-    public static let all = CallEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callEvent",
         base: Entity.self,
         derived: [EmergencyCallEvent.self],
-        fields: all
+        fields: CallEventFields()
     )
 
     public let id: Field<String>
@@ -8608,7 +8731,7 @@ public struct CallEventFields: FieldSet {
     /// Present when the request expanded it (`expand("participants")`).
     public let participants: Field<[Participant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callEventType = Field("callEventType")
         self.eventDateTime = Field("eventDateTime")
@@ -8668,11 +8791,10 @@ public typealias CallMediaState = Model<CallMediaStateFields>
 
 /// The properties of a `CallMediaState`, inherited ones included.
 public struct CallMediaStateFields: FieldSet {
-    public static let all = CallMediaStateFields()
-    public static let schema = ModelSchema("microsoft.graph.callMediaState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.callMediaState", fields: CallMediaStateFields())
     public let audio: Field<MediaState>
 
-    public init() {
+    private init() {
         self.audio = Field("audio")
     }
 }
@@ -8687,12 +8809,10 @@ public typealias CallOptions = Model<CallOptionsFields>
 
 /// The properties of a `CallOptions`, inherited ones included.
 public struct CallOptionsFields: FieldSet {
-    public static let all = CallOptionsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callOptions",
         derived: [IncomingCallOptions.self, OutgoingCallOptions.self],
-        fields: all
+        fields: CallOptionsFields()
     )
 
     public let hideBotAfterEscalation: Field<Bool>
@@ -8700,7 +8820,7 @@ public struct CallOptionsFields: FieldSet {
     public let isDeltaRosterEnabled: Field<Bool>
     public let isInteractiveRosterEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
         self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
         self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
@@ -8716,11 +8836,10 @@ public typealias CallParticipantInfo = Model<CallParticipantInfoFields>
 
 /// The properties of a `CallParticipantInfo`, inherited ones included.
 public struct CallParticipantInfoFields: FieldSet {
-    public static let all = CallParticipantInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callParticipantInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.callParticipantInfo", fields: CallParticipantInfoFields())
     public let participant: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.participant = Field("participant")
     }
 }
@@ -8733,8 +8852,12 @@ public typealias CallRecording = Model<CallRecordingFields>
 
 /// The properties of a `CallRecording`, inherited ones included.
 public struct CallRecordingFields: FieldSet {
-    public static let all = CallRecordingFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecording", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecording",
+        base: Entity.self,
+        fields: CallRecordingFields()
+    )
+
     public let id: Field<String>
     public let callId: Field<String>
     public let contentCorrelationId: Field<String>
@@ -8744,7 +8867,7 @@ public struct CallRecordingFields: FieldSet {
     public let meetingOrganizer: Field<IdentitySet>
     public let recordingContentUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callId = Field("callId")
         self.contentCorrelationId = Field("contentCorrelationId")
@@ -8764,12 +8887,10 @@ public typealias CallRecordingEventMessageDetail = Model<CallRecordingEventMessa
 
 /// The properties of a `CallRecordingEventMessageDetail`, inherited ones included.
 public struct CallRecordingEventMessageDetailFields: FieldSet {
-    public static let all = CallRecordingEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecordingEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: CallRecordingEventMessageDetailFields()
     )
 
     public let callId: Field<String>
@@ -8780,7 +8901,7 @@ public struct CallRecordingEventMessageDetailFields: FieldSet {
     public let initiator: Field<IdentitySet>
     public let meetingOrganizer: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.callId = Field("callId")
         self.callRecordingDisplayName = Field("callRecordingDisplayName")
         self.callRecordingDuration = Field("callRecordingDuration")
@@ -8851,11 +8972,14 @@ public typealias CallRecordsAdministrativeUnitInfo = Model<CallRecordsAdministra
 
 /// The properties of a `CallRecordsAdministrativeUnitInfo`, inherited ones included.
 public struct CallRecordsAdministrativeUnitInfoFields: FieldSet {
-    public static let all = CallRecordsAdministrativeUnitInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.administrativeUnitInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.administrativeUnitInfo",
+        fields: CallRecordsAdministrativeUnitInfoFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8948,8 +9072,12 @@ public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 
 /// The properties of a `CallRecordsCallRecord`, inherited ones included.
 public struct CallRecordsCallRecordFields: FieldSet {
-    public static let all = CallRecordsCallRecordFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.callRecord", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.callRecord",
+        base: Entity.self,
+        fields: CallRecordsCallRecordFields()
+    )
+
     public let id: Field<String>
     public let endDateTime: Field<Date>
     public let joinWebUrl: Field<String>
@@ -8970,7 +9098,7 @@ public struct CallRecordsCallRecordFields: FieldSet {
     /// Present when the request expanded it (`expand("sessions")`).
     public let sessions: Field<[CallRecordsSession]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.joinWebUrl = Field("joinWebUrl")
@@ -9147,12 +9275,10 @@ public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFi
 
 /// The properties of a `CallRecordsClientUserAgent`, inherited ones included.
 public struct CallRecordsClientUserAgentFields: FieldSet {
-    public static let all = CallRecordsClientUserAgentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.clientUserAgent",
         base: CallRecordsUserAgent.self,
-        fields: all
+        fields: CallRecordsClientUserAgentFields()
     )
 
     public let applicationVersion: Field<String>
@@ -9162,7 +9288,7 @@ public struct CallRecordsClientUserAgentFields: FieldSet {
     public let platform: Field<CallRecordsClientPlatform>
     public let productFamily: Field<CallRecordsProductFamily>
 
-    public init() {
+    private init() {
         self.applicationVersion = Field("applicationVersion")
         self.headerValue = Field("headerValue")
         self.azureADAppId = Field("azureADAppId")
@@ -9180,8 +9306,10 @@ public typealias CallRecordsDeviceInfo = Model<CallRecordsDeviceInfoFields>
 
 /// The properties of a `CallRecordsDeviceInfo`, inherited ones included.
 public struct CallRecordsDeviceInfoFields: FieldSet {
-    public static let all = CallRecordsDeviceInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.deviceInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.deviceInfo",
+        fields: CallRecordsDeviceInfoFields()
+    )
     public let captureDeviceDriver: Field<String>
     public let captureDeviceName: Field<String>
     public let captureNotFunctioningEventRatio: Field<Float>
@@ -9204,7 +9332,7 @@ public struct CallRecordsDeviceInfoFields: FieldSet {
     public let sentSignalLevel: Field<Int32>
     public let speakerGlitchRate: Field<Float>
 
-    public init() {
+    private init() {
         self.captureDeviceDriver = Field("captureDeviceDriver")
         self.captureDeviceName = Field("captureDeviceName")
         self.captureNotFunctioningEventRatio = Field("captureNotFunctioningEventRatio")
@@ -9237,8 +9365,11 @@ public typealias CallRecordsDirectRoutingLogRow = Model<CallRecordsDirectRouting
 
 /// The properties of a `CallRecordsDirectRoutingLogRow`, inherited ones included.
 public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
-    public static let all = CallRecordsDirectRoutingLogRowFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.directRoutingLogRow", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.directRoutingLogRow",
+        fields: CallRecordsDirectRoutingLogRowFields()
+    )
+
     public let calleeNumber: Field<String>
     public let callEndSubReason: Field<Int32>
     public let callerNumber: Field<String>
@@ -9261,7 +9392,7 @@ public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.calleeNumber = Field("calleeNumber")
         self.callEndSubReason = Field("callEndSubReason")
         self.callerNumber = Field("callerNumber")
@@ -9294,17 +9425,15 @@ public typealias CallRecordsEndpoint = Model<CallRecordsEndpointFields>
 
 /// The properties of a `CallRecordsEndpoint`, inherited ones included.
 public struct CallRecordsEndpointFields: FieldSet {
-    public static let all = CallRecordsEndpointFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.endpoint",
         derived: [CallRecordsParticipantEndpoint.self, CallRecordsServiceEndpoint.self],
-        fields: all
+        fields: CallRecordsEndpointFields()
     )
 
     public let userAgent: Field<CallRecordsUserAgent>
 
-    public init() {
+    private init() {
         self.userAgent = Field("userAgent")
     }
 }
@@ -9317,12 +9446,15 @@ public typealias CallRecordsFailureInfo = Model<CallRecordsFailureInfoFields>
 
 /// The properties of a `CallRecordsFailureInfo`, inherited ones included.
 public struct CallRecordsFailureInfoFields: FieldSet {
-    public static let all = CallRecordsFailureInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.failureInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.failureInfo",
+        fields: CallRecordsFailureInfoFields()
+    )
+
     public let reason: Field<String>
     public let stage: Field<CallRecordsFailureStage>
 
-    public init() {
+    private init() {
         self.reason = Field("reason")
         self.stage = Field("stage")
     }
@@ -9354,9 +9486,11 @@ public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSet
 
 /// The properties of a `CallRecordsFeedbackTokenSet`, inherited ones included.
 public struct CallRecordsFeedbackTokenSetFields: FieldSet {
-    public static let all = CallRecordsFeedbackTokenSetFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.feedbackTokenSet", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.feedbackTokenSet",
+        fields: CallRecordsFeedbackTokenSetFields()
+    )
 
-    public init() {
+    private init() {
     }
 }

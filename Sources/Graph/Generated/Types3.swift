@@ -12,8 +12,7 @@ public typealias CallRecordsMedia = Model<CallRecordsMediaFields>
 
 /// The properties of a `CallRecordsMedia`, inherited ones included.
 public struct CallRecordsMediaFields: FieldSet {
-    public static let all = CallRecordsMediaFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.media", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.callRecords.media", fields: CallRecordsMediaFields())
     public let calleeDevice: Field<CallRecordsDeviceInfo>
     public let calleeNetwork: Field<CallRecordsNetworkInfo>
     public let callerDevice: Field<CallRecordsDeviceInfo>
@@ -21,7 +20,7 @@ public struct CallRecordsMediaFields: FieldSet {
     public let label: Field<String>
     public let streams: Field<[CallRecordsMediaStream]>
 
-    public init() {
+    private init() {
         self.calleeDevice = Field("calleeDevice")
         self.calleeNetwork = Field("calleeNetwork")
         self.callerDevice = Field("callerDevice")
@@ -39,8 +38,11 @@ public typealias CallRecordsMediaStream = Model<CallRecordsMediaStreamFields>
 
 /// The properties of a `CallRecordsMediaStream`, inherited ones included.
 public struct CallRecordsMediaStreamFields: FieldSet {
-    public static let all = CallRecordsMediaStreamFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.mediaStream", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.mediaStream",
+        fields: CallRecordsMediaStreamFields()
+    )
+
     public let audioCodec: Field<CallRecordsAudioCodec>
     public let averageAudioDegradation: Field<Float>
     public let averageAudioNetworkJitter: Field<String>
@@ -72,7 +74,7 @@ public struct CallRecordsMediaStreamFields: FieldSet {
     public let videoCodec: Field<CallRecordsVideoCodec>
     public let wasMediaBypassed: Field<Bool>
 
-    public init() {
+    private init() {
         self.audioCodec = Field("audioCodec")
         self.averageAudioDegradation = Field("averageAudioDegradation")
         self.averageAudioNetworkJitter = Field("averageAudioNetworkJitter")
@@ -179,8 +181,11 @@ public typealias CallRecordsNetworkInfo = Model<CallRecordsNetworkInfoFields>
 
 /// The properties of a `CallRecordsNetworkInfo`, inherited ones included.
 public struct CallRecordsNetworkInfoFields: FieldSet {
-    public static let all = CallRecordsNetworkInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.networkInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.networkInfo",
+        fields: CallRecordsNetworkInfoFields()
+    )
+
     public let bandwidthLowEventRatio: Field<Float>
     public let basicServiceSetIdentifier: Field<String>
     public let connectionType: Field<CallRecordsNetworkConnectionType>
@@ -208,7 +213,7 @@ public struct CallRecordsNetworkInfoFields: FieldSet {
     public let wifiVendorDriver: Field<String>
     public let wifiVendorDriverVersion: Field<String>
 
-    public init() {
+    private init() {
         self.bandwidthLowEventRatio = Field("bandwidthLowEventRatio")
         self.basicServiceSetIdentifier = Field("basicServiceSetIdentifier")
         self.connectionType = Field("connectionType")
@@ -264,19 +269,17 @@ public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
 
 /// The properties of a `CallRecordsOrganizer`, inherited ones included.
 public struct CallRecordsOrganizerFields: FieldSet {
-    public static let all = CallRecordsOrganizerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.organizer",
         base: CallRecordsParticipantBase.self,
-        fields: all
+        fields: CallRecordsOrganizerFields()
     )
 
     public let id: Field<String>
     public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
     public let identity: Field<CommunicationsIdentitySet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnitInfos = Field("administrativeUnitInfos")
         self.identity = Field("identity")
@@ -308,19 +311,17 @@ public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
 
 /// The properties of a `CallRecordsParticipant`, inherited ones included.
 public struct CallRecordsParticipantFields: FieldSet {
-    public static let all = CallRecordsParticipantFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participant",
         base: CallRecordsParticipantBase.self,
-        fields: all
+        fields: CallRecordsParticipantFields()
     )
 
     public let id: Field<String>
     public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
     public let identity: Field<CommunicationsIdentitySet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnitInfos = Field("administrativeUnitInfos")
         self.identity = Field("identity")
@@ -337,20 +338,18 @@ public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFi
 
 /// The properties of a `CallRecordsParticipantBase`, inherited ones included.
 public struct CallRecordsParticipantBaseFields: FieldSet {
-    public static let all = CallRecordsParticipantBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participantBase",
         base: Entity.self,
         derived: [CallRecordsOrganizer.self, CallRecordsParticipant.self],
-        fields: all
+        fields: CallRecordsParticipantBaseFields()
     )
 
     public let id: Field<String>
     public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
     public let identity: Field<CommunicationsIdentitySet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnitInfos = Field("administrativeUnitInfos")
         self.identity = Field("identity")
@@ -385,12 +384,10 @@ public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEn
 
 /// The properties of a `CallRecordsParticipantEndpoint`, inherited ones included.
 public struct CallRecordsParticipantEndpointFields: FieldSet {
-    public static let all = CallRecordsParticipantEndpointFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participantEndpoint",
         base: CallRecordsEndpoint.self,
-        fields: all
+        fields: CallRecordsParticipantEndpointFields()
     )
 
     public let userAgent: Field<CallRecordsUserAgent>
@@ -402,7 +399,7 @@ public struct CallRecordsParticipantEndpointFields: FieldSet {
     public let identity: Field<IdentitySet>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.userAgent = Field("userAgent")
         self.associatedIdentity = Field("associatedIdentity")
         self.cpuCoresCount = Field("cpuCoresCount")
@@ -485,8 +482,11 @@ public typealias CallRecordsPstnCallLogRow = Model<CallRecordsPstnCallLogRowFiel
 
 /// The properties of a `CallRecordsPstnCallLogRow`, inherited ones included.
 public struct CallRecordsPstnCallLogRowFields: FieldSet {
-    public static let all = CallRecordsPstnCallLogRowFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.pstnCallLogRow", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.pstnCallLogRow",
+        fields: CallRecordsPstnCallLogRowFields()
+    )
+
     public let callDurationSource: Field<CallRecordsPstnCallDurationSource>
     public let calleeNumber: Field<String>
     public let callerNumber: Field<String>
@@ -511,7 +511,7 @@ public struct CallRecordsPstnCallLogRowFields: FieldSet {
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.callDurationSource = Field("callDurationSource")
         self.calleeNumber = Field("calleeNumber")
         self.callerNumber = Field("callerNumber")
@@ -546,8 +546,12 @@ public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
 
 /// The properties of a `CallRecordsSegment`, inherited ones included.
 public struct CallRecordsSegmentFields: FieldSet {
-    public static let all = CallRecordsSegmentFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.segment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.segment",
+        base: Entity.self,
+        fields: CallRecordsSegmentFields()
+    )
+
     public let id: Field<String>
     public let callee: Field<CallRecordsEndpoint>
     public let caller: Field<CallRecordsEndpoint>
@@ -556,7 +560,7 @@ public struct CallRecordsSegmentFields: FieldSet {
     public let media: Field<[CallRecordsMedia]>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callee = Field("callee")
         self.caller = Field("caller")
@@ -592,17 +596,15 @@ public typealias CallRecordsServiceEndpoint = Model<CallRecordsServiceEndpointFi
 
 /// The properties of a `CallRecordsServiceEndpoint`, inherited ones included.
 public struct CallRecordsServiceEndpointFields: FieldSet {
-    public static let all = CallRecordsServiceEndpointFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.serviceEndpoint",
         base: CallRecordsEndpoint.self,
-        fields: all
+        fields: CallRecordsServiceEndpointFields()
     )
 
     public let userAgent: Field<CallRecordsUserAgent>
 
-    public init() {
+    private init() {
         self.userAgent = Field("userAgent")
     }
 }
@@ -702,19 +704,17 @@ public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgent
 
 /// The properties of a `CallRecordsServiceUserAgent`, inherited ones included.
 public struct CallRecordsServiceUserAgentFields: FieldSet {
-    public static let all = CallRecordsServiceUserAgentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.serviceUserAgent",
         base: CallRecordsUserAgent.self,
-        fields: all
+        fields: CallRecordsServiceUserAgentFields()
     )
 
     public let applicationVersion: Field<String>
     public let headerValue: Field<String>
     public let role: Field<CallRecordsServiceRole>
 
-    public init() {
+    private init() {
         self.applicationVersion = Field("applicationVersion")
         self.headerValue = Field("headerValue")
         self.role = Field("role")
@@ -729,8 +729,12 @@ public typealias CallRecordsSession = Model<CallRecordsSessionFields>
 
 /// The properties of a `CallRecordsSession`, inherited ones included.
 public struct CallRecordsSessionFields: FieldSet {
-    public static let all = CallRecordsSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.session", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.session",
+        base: Entity.self,
+        fields: CallRecordsSessionFields()
+    )
+
     public let id: Field<String>
     public let callee: Field<CallRecordsEndpoint>
     public let caller: Field<CallRecordsEndpoint>
@@ -743,7 +747,7 @@ public struct CallRecordsSessionFields: FieldSet {
     /// Present when the request expanded it (`expand("segments")`).
     public let segments: Field<[CallRecordsSegment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callee = Field("callee")
         self.caller = Field("caller")
@@ -790,13 +794,16 @@ public typealias CallRecordsTraceRouteHop = Model<CallRecordsTraceRouteHopFields
 
 /// The properties of a `CallRecordsTraceRouteHop`, inherited ones included.
 public struct CallRecordsTraceRouteHopFields: FieldSet {
-    public static let all = CallRecordsTraceRouteHopFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.traceRouteHop", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.traceRouteHop",
+        fields: CallRecordsTraceRouteHopFields()
+    )
+
     public let hopCount: Field<Int32>
     public let ipAddress: Field<String>
     public let roundTripTime: Field<String>
 
-    public init() {
+    private init() {
         self.hopCount = Field("hopCount")
         self.ipAddress = Field("ipAddress")
         self.roundTripTime = Field("roundTripTime")
@@ -813,18 +820,16 @@ public typealias CallRecordsUserAgent = Model<CallRecordsUserAgentFields>
 
 /// The properties of a `CallRecordsUserAgent`, inherited ones included.
 public struct CallRecordsUserAgentFields: FieldSet {
-    public static let all = CallRecordsUserAgentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.userAgent",
         derived: [CallRecordsClientUserAgent.self, CallRecordsServiceUserAgent.self],
-        fields: all
+        fields: CallRecordsUserAgentFields()
     )
 
     public let applicationVersion: Field<String>
     public let headerValue: Field<String>
 
-    public init() {
+    private init() {
         self.applicationVersion = Field("applicationVersion")
         self.headerValue = Field("headerValue")
     }
@@ -838,13 +843,16 @@ public typealias CallRecordsUserFeedback = Model<CallRecordsUserFeedbackFields>
 
 /// The properties of a `CallRecordsUserFeedback`, inherited ones included.
 public struct CallRecordsUserFeedbackFields: FieldSet {
-    public static let all = CallRecordsUserFeedbackFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.userFeedback", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userFeedback",
+        fields: CallRecordsUserFeedbackFields()
+    )
+
     public let rating: Field<CallRecordsUserFeedbackRating>
     public let text: Field<String>
     public let tokens: Field<CallRecordsFeedbackTokenSet>
 
-    public init() {
+    private init() {
         self.rating = Field("rating")
         self.text = Field("text")
         self.tokens = Field("tokens")
@@ -883,13 +891,17 @@ public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
 
 /// The properties of a `CallRecordsUserIdentity`, inherited ones included.
 public struct CallRecordsUserIdentityFields: FieldSet {
-    public static let all = CallRecordsUserIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.callRecords.userIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userIdentity",
+        base: Identity.self,
+        fields: CallRecordsUserIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.userPrincipalName = Field("userPrincipalName")
@@ -1268,13 +1280,12 @@ public typealias CallRoute = Model<CallRouteFields>
 
 /// The properties of a `CallRoute`, inherited ones included.
 public struct CallRouteFields: FieldSet {
-    public static let all = CallRouteFields()
-    public static let schema = ModelSchema("microsoft.graph.callRoute", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.callRoute", fields: CallRouteFields())
     public let final: Field<IdentitySet>
     public let original: Field<IdentitySet>
     public let routingType: Field<RoutingType>
 
-    public init() {
+    private init() {
         self.final = Field("final")
         self.original = Field("original")
         self.routingType = Field("routingType")
@@ -1289,19 +1300,17 @@ public typealias CallStartedEventMessageDetail = Model<CallStartedEventMessageDe
 
 /// The properties of a `CallStartedEventMessageDetail`, inherited ones included.
 public struct CallStartedEventMessageDetailFields: FieldSet {
-    public static let all = CallStartedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callStartedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: CallStartedEventMessageDetailFields()
     )
 
     public let callEventType: Field<TeamworkCallEventType>
     public let callId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.callEventType = Field("callEventType")
         self.callId = Field("callId")
         self.initiator = Field("initiator")
@@ -1357,8 +1366,12 @@ public typealias CallTranscript = Model<CallTranscriptFields>
 
 /// The properties of a `CallTranscript`, inherited ones included.
 public struct CallTranscriptFields: FieldSet {
-    public static let all = CallTranscriptFields()
-    public static let schema = ModelSchema("microsoft.graph.callTranscript", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callTranscript",
+        base: Entity.self,
+        fields: CallTranscriptFields()
+    )
+
     public let id: Field<String>
     public let callId: Field<String>
     public let contentCorrelationId: Field<String>
@@ -1368,7 +1381,7 @@ public struct CallTranscriptFields: FieldSet {
     public let meetingOrganizer: Field<IdentitySet>
     public let transcriptContentUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callId = Field("callId")
         self.contentCorrelationId = Field("contentCorrelationId")
@@ -1388,19 +1401,17 @@ public typealias CallTranscriptEventMessageDetail = Model<CallTranscriptEventMes
 
 /// The properties of a `CallTranscriptEventMessageDetail`, inherited ones included.
 public struct CallTranscriptEventMessageDetailFields: FieldSet {
-    public static let all = CallTranscriptEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.callTranscriptEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: CallTranscriptEventMessageDetailFields()
     )
 
     public let callId: Field<String>
     public let callTranscriptICalUid: Field<String>
     public let meetingOrganizer: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.callId = Field("callId")
         self.callTranscriptICalUid = Field("callTranscriptICalUid")
         self.meetingOrganizer = Field("meetingOrganizer")
@@ -1453,12 +1464,14 @@ public typealias CallTranscriptionInfo = Model<CallTranscriptionInfoFields>
 
 /// The properties of a `CallTranscriptionInfo`, inherited ones included.
 public struct CallTranscriptionInfoFields: FieldSet {
-    public static let all = CallTranscriptionInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.callTranscriptionInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.callTranscriptionInfo",
+        fields: CallTranscriptionInfoFields()
+    )
     public let lastModifiedDateTime: Field<Date>
     public let state: Field<CallTranscriptionState>
 
-    public init() {
+    private init() {
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
         self.state = Field("state")
     }
@@ -1490,12 +1503,10 @@ public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOpe
 
 /// The properties of a `CancelMediaProcessingOperation`, inherited ones included.
 public struct CancelMediaProcessingOperationFields: FieldSet {
-    public static let all = CancelMediaProcessingOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cancelMediaProcessingOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: CancelMediaProcessingOperationFields()
     )
 
     public let id: Field<String>
@@ -1503,7 +1514,7 @@ public struct CancelMediaProcessingOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -1539,8 +1550,11 @@ public typealias CanvasLayout = Model<CanvasLayoutFields>
 
 /// The properties of a `CanvasLayout`, inherited ones included.
 public struct CanvasLayoutFields: FieldSet {
-    public static let all = CanvasLayoutFields()
-    public static let schema = ModelSchema("microsoft.graph.canvasLayout", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.canvasLayout",
+        base: Entity.self,
+        fields: CanvasLayoutFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("horizontalSections")`).
@@ -1549,7 +1563,7 @@ public struct CanvasLayoutFields: FieldSet {
     /// Present when the request expanded it (`expand("verticalSection")`).
     public let verticalSection: Field<VerticalSection>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.horizontalSections = Field("horizontalSections")
         self.verticalSection = Field("verticalSection")
@@ -1686,8 +1700,7 @@ public typealias CertificateAuthority = Model<CertificateAuthorityFields>
 
 /// The properties of a `CertificateAuthority`, inherited ones included.
 public struct CertificateAuthorityFields: FieldSet {
-    public static let all = CertificateAuthorityFields()
-    public static let schema = ModelSchema("microsoft.graph.certificateAuthority", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.certificateAuthority", fields: CertificateAuthorityFields())
     public let certificate: Field<Data>
     public let certificateRevocationListUrl: Field<String>
     public let deltaCertificateRevocationListUrl: Field<String>
@@ -1695,7 +1708,7 @@ public struct CertificateAuthorityFields: FieldSet {
     public let issuer: Field<String>
     public let issuerSki: Field<String>
 
-    public init() {
+    private init() {
         self.certificate = Field("certificate")
         self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
         self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
@@ -1713,12 +1726,10 @@ public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFi
 
 /// The properties of a `CertificateAuthorityDetail`, inherited ones included.
 public struct CertificateAuthorityDetailFields: FieldSet {
-    public static let all = CertificateAuthorityDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.certificateAuthorityDetail",
         base: DirectoryObject.self,
-        fields: all
+        fields: CertificateAuthorityDetailFields()
     )
 
     public let id: Field<String>
@@ -1735,7 +1746,7 @@ public struct CertificateAuthorityDetailFields: FieldSet {
     public let issuerSubjectKeyIdentifier: Field<String>
     public let thumbprint: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.certificate = Field("certificate")
@@ -1898,18 +1909,16 @@ public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthC
 
 /// The properties of a `CertificateBasedAuthConfiguration`, inherited ones included.
 public struct CertificateBasedAuthConfigurationFields: FieldSet {
-    public static let all = CertificateBasedAuthConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.certificateBasedAuthConfiguration",
         base: Entity.self,
-        fields: all
+        fields: CertificateBasedAuthConfigurationFields()
     )
 
     public let id: Field<String>
     public let certificateAuthorities: Field<[CertificateAuthority]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.certificateAuthorities = Field("certificateAuthorities")
     }
@@ -1943,12 +1952,10 @@ public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
 
 /// The properties of a `CertificateBasedAuthPki`, inherited ones included.
 public struct CertificateBasedAuthPkiFields: FieldSet {
-    public static let all = CertificateBasedAuthPkiFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.certificateBasedAuthPki",
         base: DirectoryObject.self,
-        fields: all
+        fields: CertificateBasedAuthPkiFields()
     )
 
     public let id: Field<String>
@@ -1961,7 +1968,7 @@ public struct CertificateBasedAuthPkiFields: FieldSet {
     /// Present when the request expanded it (`expand("certificateAuthorities")`).
     public let certificateAuthorities: Field<[CertificateAuthorityDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.displayName = Field("displayName")
@@ -2134,8 +2141,7 @@ public typealias Certification = Model<CertificationFields>
 
 /// The properties of a `Certification`, inherited ones included.
 public struct CertificationFields: FieldSet {
-    public static let all = CertificationFields()
-    public static let schema = ModelSchema("microsoft.graph.certification", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.certification", fields: CertificationFields())
 
     /// Set by the service: read it, do not send it.
     public let certificationDetailsUrl: Field<String>
@@ -2148,7 +2154,7 @@ public struct CertificationFields: FieldSet {
     public let isPublisherAttested: Field<Bool>
     public let lastCertificationDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.certificationDetailsUrl = Field("certificationDetailsUrl")
         self.certificationExpirationDateTime = Field("certificationExpirationDateTime")
         self.isCertifiedByMicrosoft = Field("isCertifiedByMicrosoft")
@@ -2165,12 +2171,11 @@ public typealias CertificationControl = Model<CertificationControlFields>
 
 /// The properties of a `CertificationControl`, inherited ones included.
 public struct CertificationControlFields: FieldSet {
-    public static let all = CertificationControlFields()
-    public static let schema = ModelSchema("microsoft.graph.certificationControl", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.certificationControl", fields: CertificationControlFields())
     public let name: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.url = Field("url")
     }
@@ -2184,12 +2189,11 @@ public typealias ChallengingWord = Model<ChallengingWordFields>
 
 /// The properties of a `ChallengingWord`, inherited ones included.
 public struct ChallengingWordFields: FieldSet {
-    public static let all = ChallengingWordFields()
-    public static let schema = ModelSchema("microsoft.graph.challengingWord", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.challengingWord", fields: ChallengingWordFields())
     public let count: Field<Int64>
     public let word: Field<String>
 
-    public init() {
+    private init() {
         self.count = Field("count")
         self.word = Field("word")
     }
@@ -2203,8 +2207,7 @@ public typealias ChangeNotification = Model<ChangeNotificationFields>
 
 /// The properties of a `ChangeNotification`, inherited ones included.
 public struct ChangeNotificationFields: FieldSet {
-    public static let all = ChangeNotificationFields()
-    public static let schema = ModelSchema("microsoft.graph.changeNotification", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.changeNotification", fields: ChangeNotificationFields())
     public let changeType: Field<ChangeType>
     public let clientState: Field<String>
     public let encryptedContent: Field<ChangeNotificationEncryptedContent>
@@ -2216,7 +2219,7 @@ public struct ChangeNotificationFields: FieldSet {
     public let subscriptionId: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.changeType = Field("changeType")
         self.clientState = Field("clientState")
         self.encryptedContent = Field("encryptedContent")
@@ -2238,12 +2241,15 @@ public typealias ChangeNotificationCollection = Model<ChangeNotificationCollecti
 
 /// The properties of a `ChangeNotificationCollection`, inherited ones included.
 public struct ChangeNotificationCollectionFields: FieldSet {
-    public static let all = ChangeNotificationCollectionFields()
-    public static let schema = ModelSchema("microsoft.graph.changeNotificationCollection", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeNotificationCollection",
+        fields: ChangeNotificationCollectionFields()
+    )
+
     public let validationTokens: Field<[String]>
     public let value: Field<[ChangeNotification]>
 
-    public init() {
+    private init() {
         self.validationTokens = Field("validationTokens")
         self.value = Field("value")
     }
@@ -2257,15 +2263,18 @@ public typealias ChangeNotificationEncryptedContent = Model<ChangeNotificationEn
 
 /// The properties of a `ChangeNotificationEncryptedContent`, inherited ones included.
 public struct ChangeNotificationEncryptedContentFields: FieldSet {
-    public static let all = ChangeNotificationEncryptedContentFields()
-    public static let schema = ModelSchema("microsoft.graph.changeNotificationEncryptedContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeNotificationEncryptedContent",
+        fields: ChangeNotificationEncryptedContentFields()
+    )
+
     public let data: Field<String>
     public let dataKey: Field<String>
     public let dataSignature: Field<String>
     public let encryptionCertificateId: Field<String>
     public let encryptionCertificateThumbprint: Field<String>
 
-    public init() {
+    private init() {
         self.data = Field("data")
         self.dataKey = Field("dataKey")
         self.dataSignature = Field("dataSignature")
@@ -2284,8 +2293,6 @@ public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
 
 /// The properties of a `ChangeTrackedEntity`, inherited ones included.
 public struct ChangeTrackedEntityFields: FieldSet {
-    public static let all = ChangeTrackedEntityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.changeTrackedEntity",
         base: Entity.self,
@@ -2301,7 +2308,7 @@ public struct ChangeTrackedEntityFields: FieldSet {
             TimeOffReason.self,
             WorkforceIntegration.self,
         ],
-        fields: all
+        fields: ChangeTrackedEntityFields()
     )
 
     public let id: Field<String>
@@ -2316,7 +2323,7 @@ public struct ChangeTrackedEntityFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -2376,8 +2383,7 @@ public typealias Channel = Model<ChannelFields>
 
 /// The properties of a `Channel`, inherited ones included.
 public struct ChannelFields: FieldSet {
-    public static let all = ChannelFields()
-    public static let schema = ModelSchema("microsoft.graph.channel", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.channel", base: Entity.self, fields: ChannelFields())
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -2414,7 +2420,7 @@ public struct ChannelFields: FieldSet {
     /// Present when the request expanded it (`expand("tabs")`).
     public let tabs: Field<[TeamsTab]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2447,19 +2453,17 @@ public typealias ChannelAddedEventMessageDetail = Model<ChannelAddedEventMessage
 
 /// The properties of a `ChannelAddedEventMessageDetail`, inherited ones included.
 public struct ChannelAddedEventMessageDetailFields: FieldSet {
-    public static let all = ChannelAddedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelAddedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelAddedEventMessageDetailFields()
     )
 
     public let channelDisplayName: Field<String>
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelDisplayName = Field("channelDisplayName")
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
@@ -2474,19 +2478,17 @@ public typealias ChannelDeletedEventMessageDetail = Model<ChannelDeletedEventMes
 
 /// The properties of a `ChannelDeletedEventMessageDetail`, inherited ones included.
 public struct ChannelDeletedEventMessageDetailFields: FieldSet {
-    public static let all = ChannelDeletedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelDeletedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelDeletedEventMessageDetailFields()
     )
 
     public let channelDisplayName: Field<String>
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelDisplayName = Field("channelDisplayName")
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
@@ -2503,19 +2505,17 @@ public typealias ChannelDescriptionUpdatedEventMessageDetail = Model<ChannelDesc
 
 /// The properties of a `ChannelDescriptionUpdatedEventMessageDetail`, inherited ones included.
 public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = ChannelDescriptionUpdatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelDescriptionUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelDescriptionUpdatedEventMessageDetailFields()
     )
 
     public let channelDescription: Field<String>
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelDescription = Field("channelDescription")
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
@@ -2530,12 +2530,11 @@ public typealias ChannelIdentity = Model<ChannelIdentityFields>
 
 /// The properties of a `ChannelIdentity`, inherited ones included.
 public struct ChannelIdentityFields: FieldSet {
-    public static let all = ChannelIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.channelIdentity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.channelIdentity", fields: ChannelIdentityFields())
     public let channelId: Field<String>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.channelId = Field("channelId")
         self.teamId = Field("teamId")
     }
@@ -2565,18 +2564,16 @@ public typealias ChannelMembersNotificationRecipient = Model<ChannelMembersNotif
 
 /// The properties of a `ChannelMembersNotificationRecipient`, inherited ones included.
 public struct ChannelMembersNotificationRecipientFields: FieldSet {
-    public static let all = ChannelMembersNotificationRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelMembersNotificationRecipient",
         base: TeamworkNotificationRecipient.self,
-        fields: all
+        fields: ChannelMembersNotificationRecipientFields()
     )
 
     public let channelId: Field<String>
     public let teamId: Field<String>
 
-    public init() {
+    private init() {
         self.channelId = Field("channelId")
         self.teamId = Field("teamId")
     }
@@ -2608,19 +2605,17 @@ public typealias ChannelRenamedEventMessageDetail = Model<ChannelRenamedEventMes
 
 /// The properties of a `ChannelRenamedEventMessageDetail`, inherited ones included.
 public struct ChannelRenamedEventMessageDetailFields: FieldSet {
-    public static let all = ChannelRenamedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelRenamedEventMessageDetailFields()
     )
 
     public let channelDisplayName: Field<String>
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelDisplayName = Field("channelDisplayName")
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
@@ -2783,18 +2778,16 @@ public typealias ChannelSetAsFavoriteByDefaultEventMessageDetail =
 
 /// The properties of a `ChannelSetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
 public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
-    public static let all = ChannelSetAsFavoriteByDefaultEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelSetAsFavoriteByDefaultEventMessageDetailFields()
     )
 
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
     }
@@ -2808,14 +2801,13 @@ public typealias ChannelSummary = Model<ChannelSummaryFields>
 
 /// The properties of a `ChannelSummary`, inherited ones included.
 public struct ChannelSummaryFields: FieldSet {
-    public static let all = ChannelSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.channelSummary", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.channelSummary", fields: ChannelSummaryFields())
     public let guestsCount: Field<Int32>
     public let hasMembersFromOtherTenants: Field<Bool>
     public let membersCount: Field<Int32>
     public let ownersCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.guestsCount = Field("guestsCount")
         self.hasMembersFromOtherTenants = Field("hasMembersFromOtherTenants")
         self.membersCount = Field("membersCount")
@@ -2834,18 +2826,16 @@ public typealias ChannelUnsetAsFavoriteByDefaultEventMessageDetail =
 
 /// The properties of a `ChannelUnsetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
 public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
-    public static let all = ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields()
     )
 
     public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.channelId = Field("channelId")
         self.initiator = Field("initiator")
     }
@@ -2859,8 +2849,7 @@ public typealias Chat = Model<ChatFields>
 
 /// The properties of a `Chat`, inherited ones included.
 public struct ChatFields: FieldSet {
-    public static let all = ChatFields()
-    public static let schema = ModelSchema("microsoft.graph.chat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chat", base: Entity.self, fields: ChatFields())
     public let id: Field<String>
     public let chatType: Field<ChatType>
     public let createdDateTime: Field<Date>
@@ -2898,7 +2887,7 @@ public struct ChatFields: FieldSet {
     /// Present when the request expanded it (`expand("targetedMessages")`).
     public let targetedMessages: Field<[TargetedChatMessage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.chatType = Field("chatType")
         self.createdDateTime = Field("createdDateTime")
@@ -2930,13 +2919,12 @@ public typealias ChatInfo = Model<ChatInfoFields>
 
 /// The properties of a `ChatInfo`, inherited ones included.
 public struct ChatInfoFields: FieldSet {
-    public static let all = ChatInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.chatInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chatInfo", fields: ChatInfoFields())
     public let messageId: Field<String>
     public let replyChainMessageId: Field<String>
     public let threadId: Field<String>
 
-    public init() {
+    private init() {
         self.messageId = Field("messageId")
         self.replyChainMessageId = Field("replyChainMessageId")
         self.threadId = Field("threadId")
@@ -2951,17 +2939,15 @@ public typealias ChatMembersNotificationRecipient = Model<ChatMembersNotificatio
 
 /// The properties of a `ChatMembersNotificationRecipient`, inherited ones included.
 public struct ChatMembersNotificationRecipientFields: FieldSet {
-    public static let all = ChatMembersNotificationRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMembersNotificationRecipient",
         base: TeamworkNotificationRecipient.self,
-        fields: all
+        fields: ChatMembersNotificationRecipientFields()
     )
 
     public let chatId: Field<String>
 
-    public init() {
+    private init() {
         self.chatId = Field("chatId")
     }
 }
@@ -2974,13 +2960,11 @@ public typealias ChatMessage = Model<ChatMessageFields>
 
 /// The properties of a `ChatMessage`, inherited ones included.
 public struct ChatMessageFields: FieldSet {
-    public static let all = ChatMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessage",
         base: Entity.self,
         derived: [TargetedChatMessage.self],
-        fields: all
+        fields: ChatMessageFields()
     )
 
     public let id: Field<String>
@@ -3013,7 +2997,7 @@ public struct ChatMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("replies")`).
     public let replies: Field<[ChatMessage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attachments = Field("attachments")
         self.body = Field("body")
@@ -3070,8 +3054,10 @@ public typealias ChatMessageAttachment = Model<ChatMessageAttachmentFields>
 
 /// The properties of a `ChatMessageAttachment`, inherited ones included.
 public struct ChatMessageAttachmentFields: FieldSet {
-    public static let all = ChatMessageAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessageAttachment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageAttachment",
+        fields: ChatMessageAttachmentFields()
+    )
     public let content: Field<String>
     public let contentType: Field<String>
     public let contentUrl: Field<String>
@@ -3080,7 +3066,7 @@ public struct ChatMessageAttachmentFields: FieldSet {
     public let teamsAppId: Field<String>
     public let thumbnailUrl: Field<String>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentType = Field("contentType")
         self.contentUrl = Field("contentUrl")
@@ -3099,19 +3085,17 @@ public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFi
 
 /// The properties of a `ChatMessageFromIdentitySet`, inherited ones included.
 public struct ChatMessageFromIdentitySetFields: FieldSet {
-    public static let all = ChatMessageFromIdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageFromIdentitySet",
         base: IdentitySet.self,
-        fields: all
+        fields: ChatMessageFromIdentitySetFields()
     )
 
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -3126,13 +3110,16 @@ public typealias ChatMessageHistoryItem = Model<ChatMessageHistoryItemFields>
 
 /// The properties of a `ChatMessageHistoryItem`, inherited ones included.
 public struct ChatMessageHistoryItemFields: FieldSet {
-    public static let all = ChatMessageHistoryItemFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessageHistoryItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageHistoryItem",
+        fields: ChatMessageHistoryItemFields()
+    )
+
     public let actions: Field<ChatMessageActions>
     public let modifiedDateTime: Field<Date>
     public let reaction: Field<ChatMessageReaction>
 
-    public init() {
+    private init() {
         self.actions = Field("actions")
         self.modifiedDateTime = Field("modifiedDateTime")
         self.reaction = Field("reaction")
@@ -3147,19 +3134,17 @@ public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields
 
 /// The properties of a `ChatMessageHostedContent`, inherited ones included.
 public struct ChatMessageHostedContentFields: FieldSet {
-    public static let all = ChatMessageHostedContentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageHostedContent",
         base: TeamworkHostedContent.self,
-        fields: all
+        fields: ChatMessageHostedContentFields()
     )
 
     public let id: Field<String>
     public let contentBytes: Field<Data>
     public let contentType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentBytes = Field("contentBytes")
         self.contentType = Field("contentType")
@@ -3212,8 +3197,12 @@ public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
 
 /// The properties of a `ChatMessageInfo`, inherited ones included.
 public struct ChatMessageInfoFields: FieldSet {
-    public static let all = ChatMessageInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessageInfo", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageInfo",
+        base: Entity.self,
+        fields: ChatMessageInfoFields()
+    )
+
     public let id: Field<String>
     public let body: Field<ItemBody>
     public let createdDateTime: Field<Date>
@@ -3222,7 +3211,7 @@ public struct ChatMessageInfoFields: FieldSet {
     public let isDeleted: Field<Bool>
     public let messageType: Field<ChatMessageType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -3258,13 +3247,12 @@ public typealias ChatMessageMention = Model<ChatMessageMentionFields>
 
 /// The properties of a `ChatMessageMention`, inherited ones included.
 public struct ChatMessageMentionFields: FieldSet {
-    public static let all = ChatMessageMentionFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessageMention", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chatMessageMention", fields: ChatMessageMentionFields())
     public let id: Field<Int32>
     public let mentioned: Field<ChatMessageMentionedIdentitySet>
     public let mentionText: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.mentioned = Field("mentioned")
         self.mentionText = Field("mentionText")
@@ -3279,12 +3267,10 @@ public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIde
 
 /// The properties of a `ChatMessageMentionedIdentitySet`, inherited ones included.
 public struct ChatMessageMentionedIdentitySetFields: FieldSet {
-    public static let all = ChatMessageMentionedIdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageMentionedIdentitySet",
         base: IdentitySet.self,
-        fields: all
+        fields: ChatMessageMentionedIdentitySetFields()
     )
 
     public let application: Field<Identity>
@@ -3292,7 +3278,7 @@ public struct ChatMessageMentionedIdentitySetFields: FieldSet {
     public let user: Field<Identity>
     public let conversation: Field<TeamworkConversationIdentity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -3308,15 +3294,18 @@ public typealias ChatMessagePolicyViolation = Model<ChatMessagePolicyViolationFi
 
 /// The properties of a `ChatMessagePolicyViolation`, inherited ones included.
 public struct ChatMessagePolicyViolationFields: FieldSet {
-    public static let all = ChatMessagePolicyViolationFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessagePolicyViolation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessagePolicyViolation",
+        fields: ChatMessagePolicyViolationFields()
+    )
+
     public let dlpAction: Field<ChatMessagePolicyViolationDlpActionTypes>
     public let justificationText: Field<String>
     public let policyTip: Field<ChatMessagePolicyViolationPolicyTip>
     public let userAction: Field<ChatMessagePolicyViolationUserActionTypes>
     public let verdictDetails: Field<ChatMessagePolicyViolationVerdictDetailsTypes>
 
-    public init() {
+    private init() {
         self.dlpAction = Field("dlpAction")
         self.justificationText = Field("justificationText")
         self.policyTip = Field("policyTip")
@@ -3353,13 +3342,16 @@ public typealias ChatMessagePolicyViolationPolicyTip = Model<ChatMessagePolicyVi
 
 /// The properties of a `ChatMessagePolicyViolationPolicyTip`, inherited ones included.
 public struct ChatMessagePolicyViolationPolicyTipFields: FieldSet {
-    public static let all = ChatMessagePolicyViolationPolicyTipFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessagePolicyViolationPolicyTip", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessagePolicyViolationPolicyTip",
+        fields: ChatMessagePolicyViolationPolicyTipFields()
+    )
+
     public let complianceUrl: Field<String>
     public let generalText: Field<String>
     public let matchedConditionDescriptions: Field<[String]>
 
-    public init() {
+    private init() {
         self.complianceUrl = Field("complianceUrl")
         self.generalText = Field("generalText")
         self.matchedConditionDescriptions = Field("matchedConditionDescriptions")
@@ -3419,15 +3411,14 @@ public typealias ChatMessageReaction = Model<ChatMessageReactionFields>
 
 /// The properties of a `ChatMessageReaction`, inherited ones included.
 public struct ChatMessageReactionFields: FieldSet {
-    public static let all = ChatMessageReactionFields()
-    public static let schema = ModelSchema("microsoft.graph.chatMessageReaction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chatMessageReaction", fields: ChatMessageReactionFields())
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
     public let reactionContentUrl: Field<String>
     public let reactionType: Field<String>
     public let user: Field<ChatMessageReactionIdentitySet>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
         self.reactionContentUrl = Field("reactionContentUrl")
@@ -3444,19 +3435,17 @@ public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdent
 
 /// The properties of a `ChatMessageReactionIdentitySet`, inherited ones included.
 public struct ChatMessageReactionIdentitySetFields: FieldSet {
-    public static let all = ChatMessageReactionIdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageReactionIdentitySet",
         base: IdentitySet.self,
-        fields: all
+        fields: ChatMessageReactionIdentitySetFields()
     )
 
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -3581,19 +3570,17 @@ public typealias ChatRenamedEventMessageDetail = Model<ChatRenamedEventMessageDe
 
 /// The properties of a `ChatRenamedEventMessageDetail`, inherited ones included.
 public struct ChatRenamedEventMessageDetailFields: FieldSet {
-    public static let all = ChatRenamedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.chatRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ChatRenamedEventMessageDetailFields()
     )
 
     public let chatDisplayName: Field<String>
     public let chatId: Field<String>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.chatDisplayName = Field("chatDisplayName")
         self.chatId = Field("chatId")
         self.initiator = Field("initiator")
@@ -3792,11 +3779,10 @@ public typealias ChatRestrictions = Model<ChatRestrictionsFields>
 
 /// The properties of a `ChatRestrictions`, inherited ones included.
 public struct ChatRestrictionsFields: FieldSet {
-    public static let all = ChatRestrictionsFields()
-    public static let schema = ModelSchema("microsoft.graph.chatRestrictions", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chatRestrictions", fields: ChatRestrictionsFields())
     public let allowTextOnly: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowTextOnly = Field("allowTextOnly")
     }
 }
@@ -3827,12 +3813,11 @@ public typealias ChatViewpoint = Model<ChatViewpointFields>
 
 /// The properties of a `ChatViewpoint`, inherited ones included.
 public struct ChatViewpointFields: FieldSet {
-    public static let all = ChatViewpointFields()
-    public static let schema = ModelSchema("microsoft.graph.chatViewpoint", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.chatViewpoint", fields: ChatViewpointFields())
     public let isHidden: Field<Bool>
     public let lastMessageReadDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.isHidden = Field("isHidden")
         self.lastMessageReadDateTime = Field("lastMessageReadDateTime")
     }
@@ -3846,13 +3831,12 @@ public typealias CheckInClaim = Model<CheckInClaimFields>
 
 /// The properties of a `CheckInClaim`, inherited ones included.
 public struct CheckInClaimFields: FieldSet {
-    public static let all = CheckInClaimFields()
-    public static let schema = ModelSchema("microsoft.graph.checkInClaim", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.checkInClaim", fields: CheckInClaimFields())
     public let calendarEventId: Field<String>
     public let checkInMethod: Field<CheckInMethod>
     public let createdDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.calendarEventId = Field("calendarEventId")
         self.checkInMethod = Field("checkInMethod")
         self.createdDateTime = Field("createdDateTime")
@@ -3904,15 +3888,19 @@ public typealias ChecklistItem = Model<ChecklistItemFields>
 
 /// The properties of a `ChecklistItem`, inherited ones included.
 public struct ChecklistItemFields: FieldSet {
-    public static let all = ChecklistItemFields()
-    public static let schema = ModelSchema("microsoft.graph.checklistItem", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.checklistItem",
+        base: Entity.self,
+        fields: ChecklistItemFields()
+    )
+
     public let id: Field<String>
     public let checkedDateTime: Field<Date>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
     public let isChecked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.checkedDateTime = Field("checkedDateTime")
         self.createdDateTime = Field("createdDateTime")
@@ -3946,13 +3934,12 @@ public typealias ChoiceColumn = Model<ChoiceColumnFields>
 
 /// The properties of a `ChoiceColumn`, inherited ones included.
 public struct ChoiceColumnFields: FieldSet {
-    public static let all = ChoiceColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.choiceColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.choiceColumn", fields: ChoiceColumnFields())
     public let allowTextEntry: Field<Bool>
     public let choices: Field<[String]>
     public let displayAs: Field<String>
 
-    public init() {
+    private init() {
         self.allowTextEntry = Field("allowTextEntry")
         self.choices = Field("choices")
         self.displayAs = Field("displayAs")
@@ -3967,13 +3954,12 @@ public typealias ClaimBinding = Model<ClaimBindingFields>
 
 /// The properties of a `ClaimBinding`, inherited ones included.
 public struct ClaimBindingFields: FieldSet {
-    public static let all = ClaimBindingFields()
-    public static let schema = ModelSchema("microsoft.graph.claimBinding", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.claimBinding", fields: ClaimBindingFields())
     public let matchConfidenceLevel: Field<MatchConfidenceLevel>
     public let sourceAttribute: Field<String>
     public let verifiedIdClaim: Field<String>
 
-    public init() {
+    private init() {
         self.matchConfidenceLevel = Field("matchConfidenceLevel")
         self.sourceAttribute = Field("sourceAttribute")
         self.verifiedIdClaim = Field("verifiedIdClaim")
@@ -4002,12 +3988,11 @@ public typealias ClaimValidation = Model<ClaimValidationFields>
 
 /// The properties of a `ClaimValidation`, inherited ones included.
 public struct ClaimValidationFields: FieldSet {
-    public static let all = ClaimValidationFields()
-    public static let schema = ModelSchema("microsoft.graph.claimValidation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.claimValidation", fields: ClaimValidationFields())
     public let customExtensionId: Field<String>
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.customExtensionId = Field("customExtensionId")
         self.isEnabled = Field("isEnabled")
     }
@@ -4021,8 +4006,12 @@ public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
 
 /// The properties of a `ClaimsMappingPolicy`, inherited ones included.
 public struct ClaimsMappingPolicyFields: FieldSet {
-    public static let all = ClaimsMappingPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.claimsMappingPolicy", base: StsPolicy.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.claimsMappingPolicy",
+        base: StsPolicy.self,
+        fields: ClaimsMappingPolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -4033,7 +4022,7 @@ public struct ClaimsMappingPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4180,12 +4169,10 @@ public typealias ClassifcationErrorBase = Model<ClassifcationErrorBaseFields>
 
 /// The properties of a `ClassifcationErrorBase`, inherited ones included.
 public struct ClassifcationErrorBaseFields: FieldSet {
-    public static let all = ClassifcationErrorBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.classifcationErrorBase",
         derived: [ClassificationError.self],
-        fields: all
+        fields: ClassifcationErrorBaseFields()
     )
 
     public let code: Field<String>
@@ -4193,7 +4180,7 @@ public struct ClassifcationErrorBaseFields: FieldSet {
     public let message: Field<String>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.innerError = Field("innerError")
         self.message = Field("message")
@@ -4209,13 +4196,11 @@ public typealias ClassificationError = Model<ClassificationErrorFields>
 
 /// The properties of a `ClassificationError`, inherited ones included.
 public struct ClassificationErrorFields: FieldSet {
-    public static let all = ClassificationErrorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.classificationError",
         base: ClassifcationErrorBase.self,
         derived: [ProcessingError.self],
-        fields: all
+        fields: ClassificationErrorFields()
     )
 
     public let code: Field<String>
@@ -4224,7 +4209,7 @@ public struct ClassificationErrorFields: FieldSet {
     public let target: Field<String>
     public let details: Field<[ClassifcationErrorBase]>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.innerError = Field("innerError")
         self.message = Field("message")
@@ -4241,14 +4226,17 @@ public typealias ClassificationInnerError = Model<ClassificationInnerErrorFields
 
 /// The properties of a `ClassificationInnerError`, inherited ones included.
 public struct ClassificationInnerErrorFields: FieldSet {
-    public static let all = ClassificationInnerErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.classificationInnerError", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.classificationInnerError",
+        fields: ClassificationInnerErrorFields()
+    )
+
     public let activityId: Field<String>
     public let clientRequestId: Field<String>
     public let code: Field<String>
     public let errorDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.activityId = Field("activityId")
         self.clientRequestId = Field("clientRequestId")
         self.code = Field("code")
@@ -4282,17 +4270,15 @@ public typealias ClientCertificateAuthentication = Model<ClientCertificateAuthen
 
 /// The properties of a `ClientCertificateAuthentication`, inherited ones included.
 public struct ClientCertificateAuthenticationFields: FieldSet {
-    public static let all = ClientCertificateAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.clientCertificateAuthentication",
         base: ApiAuthenticationConfigurationBase.self,
-        fields: all
+        fields: ClientCertificateAuthenticationFields()
     )
 
     public let certificateList: Field<[Pkcs12CertificateInformation]>
 
-    public init() {
+    private init() {
         self.certificateList = Field("certificateList")
     }
 }
@@ -4327,18 +4313,16 @@ public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionC
 
 /// The properties of a `CloudAppSecuritySessionControl`, inherited ones included.
 public struct CloudAppSecuritySessionControlFields: FieldSet {
-    public static let all = CloudAppSecuritySessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudAppSecuritySessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: all
+        fields: CloudAppSecuritySessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
     public let cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.cloudAppSecurityType = Field("cloudAppSecurityType")
     }
@@ -4370,13 +4354,15 @@ public typealias CloudAppSecurityState = Model<CloudAppSecurityStateFields>
 
 /// The properties of a `CloudAppSecurityState`, inherited ones included.
 public struct CloudAppSecurityStateFields: FieldSet {
-    public static let all = CloudAppSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudAppSecurityState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudAppSecurityState",
+        fields: CloudAppSecurityStateFields()
+    )
     public let destinationServiceIp: Field<String>
     public let destinationServiceName: Field<String>
     public let riskScore: Field<String>
 
-    public init() {
+    private init() {
         self.destinationServiceIp = Field("destinationServiceIp")
         self.destinationServiceName = Field("destinationServiceName")
         self.riskScore = Field("riskScore")
@@ -4391,15 +4377,19 @@ public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
 
 /// The properties of a `CloudClipboardItem`, inherited ones included.
 public struct CloudClipboardItemFields: FieldSet {
-    public static let all = CloudClipboardItemFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudClipboardItem", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardItem",
+        base: Entity.self,
+        fields: CloudClipboardItemFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let expirationDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
     public let payloads: Field<[CloudClipboardItemPayload]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.expirationDateTime = Field("expirationDateTime")
@@ -4416,12 +4406,15 @@ public typealias CloudClipboardItemPayload = Model<CloudClipboardItemPayloadFiel
 
 /// The properties of a `CloudClipboardItemPayload`, inherited ones included.
 public struct CloudClipboardItemPayloadFields: FieldSet {
-    public static let all = CloudClipboardItemPayloadFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudClipboardItemPayload", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardItemPayload",
+        fields: CloudClipboardItemPayloadFields()
+    )
+
     public let content: Field<String>
     public let formatName: Field<String>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.formatName = Field("formatName")
     }
@@ -4452,14 +4445,18 @@ public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
 
 /// The properties of a `CloudClipboardRoot`, inherited ones included.
 public struct CloudClipboardRootFields: FieldSet {
-    public static let all = CloudClipboardRootFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudClipboardRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardRoot",
+        base: Entity.self,
+        fields: CloudClipboardRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("items")`).
     public let items: Field<[CloudClipboardItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.items = Field("items")
     }
@@ -4499,8 +4496,7 @@ public typealias CloudCommunications = Model<CloudCommunicationsFields>
 
 /// The properties of a `CloudCommunications`, inherited ones included.
 public struct CloudCommunicationsFields: FieldSet {
-    public static let all = CloudCommunicationsFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudCommunications", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudCommunications", fields: CloudCommunicationsFields())
 
     /// Present when the request expanded it (`expand("adhocCalls")`).
     public let adhocCalls: Field<[AdhocCall]>
@@ -4520,7 +4516,7 @@ public struct CloudCommunicationsFields: FieldSet {
     /// Present when the request expanded it (`expand("presences")`).
     public let presences: Field<[Presence]>
 
-    public init() {
+    private init() {
         self.adhocCalls = Field("adhocCalls")
         self.callRecords = Field("callRecords")
         self.calls = Field("calls")
@@ -4627,13 +4623,12 @@ public typealias CloudFlareRuleModel = Model<CloudFlareRuleModelFields>
 
 /// The properties of a `CloudFlareRuleModel`, inherited ones included.
 public struct CloudFlareRuleModelFields: FieldSet {
-    public static let all = CloudFlareRuleModelFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudFlareRuleModel", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudFlareRuleModel", fields: CloudFlareRuleModelFields())
     public let action: Field<String>
     public let name: Field<String>
     public let ruleId: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.name = Field("name")
         self.ruleId = Field("ruleId")
@@ -4648,13 +4643,16 @@ public typealias CloudFlareRulesetModel = Model<CloudFlareRulesetModelFields>
 
 /// The properties of a `CloudFlareRulesetModel`, inherited ones included.
 public struct CloudFlareRulesetModelFields: FieldSet {
-    public static let all = CloudFlareRulesetModelFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudFlareRulesetModel", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudFlareRulesetModel",
+        fields: CloudFlareRulesetModelFields()
+    )
+
     public let name: Field<String>
     public let phaseName: Field<String>
     public let rulesetId: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.phaseName = Field("phaseName")
         self.rulesetId = Field("rulesetId")
@@ -4669,12 +4667,10 @@ public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetail
 
 /// The properties of a `CloudFlareVerifiedDetailsModel`, inherited ones included.
 public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
-    public static let all = CloudFlareVerifiedDetailsModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudFlareVerifiedDetailsModel",
         base: WebApplicationFirewallVerifiedDetails.self,
-        fields: all
+        fields: CloudFlareVerifiedDetailsModelFields()
     )
 
     public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
@@ -4682,7 +4678,7 @@ public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
     public let enabledRecommendedRulesets: Field<[CloudFlareRulesetModel]>
     public let zoneId: Field<String>
 
-    public init() {
+    private init() {
         self.dnsConfiguration = Field("dnsConfiguration")
         self.enabledCustomRules = Field("enabledCustomRules")
         self.enabledRecommendedRulesets = Field("enabledRecommendedRulesets")
@@ -4699,12 +4695,10 @@ public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebA
 
 /// The properties of a `CloudFlareWebApplicationFirewallProvider`, inherited ones included.
 public struct CloudFlareWebApplicationFirewallProviderFields: FieldSet {
-    public static let all = CloudFlareWebApplicationFirewallProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
         base: WebApplicationFirewallProvider.self,
-        fields: all
+        fields: CloudFlareWebApplicationFirewallProviderFields()
     )
 
     public let id: Field<String>
@@ -4712,7 +4706,7 @@ public struct CloudFlareWebApplicationFirewallProviderFields: FieldSet {
     public let apiToken: Field<String>
     public let zoneId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.apiToken = Field("apiToken")
@@ -4762,8 +4756,7 @@ public typealias CloudPC = Model<CloudPCFields>
 
 /// The properties of a `CloudPC`, inherited ones included.
 public struct CloudPCFields: FieldSet {
-    public static let all = CloudPCFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPC", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudPC", base: Entity.self, fields: CloudPCFields())
     public let id: Field<String>
     public let aadDeviceId: Field<String>
     public let displayName: Field<String>
@@ -4780,7 +4773,7 @@ public struct CloudPCFields: FieldSet {
     public let servicePlanName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.aadDeviceId = Field("aadDeviceId")
         self.displayName = Field("displayName")
@@ -4942,8 +4935,7 @@ public typealias CloudPcAuditActor = Model<CloudPcAuditActorFields>
 
 /// The properties of a `CloudPcAuditActor`, inherited ones included.
 public struct CloudPcAuditActorFields: FieldSet {
-    public static let all = CloudPcAuditActorFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditActor", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditActor", fields: CloudPcAuditActorFields())
     public let applicationDisplayName: Field<String>
     public let applicationId: Field<String>
     public let ipAddress: Field<String>
@@ -4955,7 +4947,7 @@ public struct CloudPcAuditActorFields: FieldSet {
     public let userPrincipalName: Field<String>
     public let userRoleScopeTags: Field<[CloudPcUserRoleScopeTagInfo]>
 
-    public init() {
+    private init() {
         self.applicationDisplayName = Field("applicationDisplayName")
         self.applicationId = Field("applicationId")
         self.ipAddress = Field("ipAddress")
@@ -4991,8 +4983,12 @@ public typealias CloudPcAuditEvent = Model<CloudPcAuditEventFields>
 
 /// The properties of a `CloudPcAuditEvent`, inherited ones included.
 public struct CloudPcAuditEventFields: FieldSet {
-    public static let all = CloudPcAuditEventFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditEvent", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcAuditEvent",
+        base: Entity.self,
+        fields: CloudPcAuditEventFields()
+    )
+
     public let id: Field<String>
     public let activity: Field<String>
     public let activityDateTime: Field<Date>
@@ -5006,7 +5002,7 @@ public struct CloudPcAuditEventFields: FieldSet {
     public let displayName: Field<String>
     public let resources: Field<[CloudPcAuditResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activity = Field("activity")
         self.activityDateTime = Field("activityDateTime")
@@ -5059,13 +5055,12 @@ public typealias CloudPcAuditProperty = Model<CloudPcAuditPropertyFields>
 
 /// The properties of a `CloudPcAuditProperty`, inherited ones included.
 public struct CloudPcAuditPropertyFields: FieldSet {
-    public static let all = CloudPcAuditPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditProperty", fields: CloudPcAuditPropertyFields())
     public let displayName: Field<String>
     public let newValue: Field<String>
     public let oldValue: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.newValue = Field("newValue")
         self.oldValue = Field("oldValue")
@@ -5080,13 +5075,12 @@ public typealias CloudPcAuditResource = Model<CloudPcAuditResourceFields>
 
 /// The properties of a `CloudPcAuditResource`, inherited ones included.
 public struct CloudPcAuditResourceFields: FieldSet {
-    public static let all = CloudPcAuditResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditResource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditResource", fields: CloudPcAuditResourceFields())
     public let displayName: Field<String>
     public let modifiedProperties: Field<[CloudPcAuditProperty]>
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.modifiedProperties = Field("modifiedProperties")
         self.resourceId = Field("resourceId")
@@ -5101,8 +5095,12 @@ public typealias CloudPcDeviceImage = Model<CloudPcDeviceImageFields>
 
 /// The properties of a `CloudPcDeviceImage`, inherited ones included.
 public struct CloudPcDeviceImageFields: FieldSet {
-    public static let all = CloudPcDeviceImageFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcDeviceImage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcDeviceImage",
+        base: Entity.self,
+        fields: CloudPcDeviceImageFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let errorCode: Field<CloudPcDeviceImageErrorCode>
@@ -5117,7 +5115,7 @@ public struct CloudPcDeviceImageFields: FieldSet {
     public let status: Field<CloudPcDeviceImageStatus>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.errorCode = Field("errorCode")
@@ -5257,14 +5255,17 @@ public typealias CloudPcDomainJoinConfiguration = Model<CloudPcDomainJoinConfigu
 
 /// The properties of a `CloudPcDomainJoinConfiguration`, inherited ones included.
 public struct CloudPcDomainJoinConfigurationFields: FieldSet {
-    public static let all = CloudPcDomainJoinConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcDomainJoinConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcDomainJoinConfiguration",
+        fields: CloudPcDomainJoinConfigurationFields()
+    )
+
     public let domainJoinType: Field<CloudPcDomainJoinType>
     public let onPremisesConnectionId: Field<String>
     public let regionGroup: Field<CloudPcRegionGroup>
     public let regionName: Field<String>
 
-    public init() {
+    private init() {
         self.domainJoinType = Field("domainJoinType")
         self.onPremisesConnectionId = Field("onPremisesConnectionId")
         self.regionGroup = Field("regionGroup")
@@ -5296,8 +5297,12 @@ public typealias CloudPcGalleryImage = Model<CloudPcGalleryImageFields>
 
 /// The properties of a `CloudPcGalleryImage`, inherited ones included.
 public struct CloudPcGalleryImageFields: FieldSet {
-    public static let all = CloudPcGalleryImageFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcGalleryImage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcGalleryImage",
+        base: Entity.self,
+        fields: CloudPcGalleryImageFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let endDate: Field<CalendarDate>
@@ -5310,7 +5315,7 @@ public struct CloudPcGalleryImageFields: FieldSet {
     public let startDate: Field<CalendarDate>
     public let status: Field<CloudPcGalleryImageStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.endDate = Field("endDate")
@@ -5368,14 +5373,13 @@ public typealias CloudPcLaunchDetail = Model<CloudPcLaunchDetailFields>
 
 /// The properties of a `CloudPcLaunchDetail`, inherited ones included.
 public struct CloudPcLaunchDetailFields: FieldSet {
-    public static let all = CloudPcLaunchDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcLaunchDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.cloudPcLaunchDetail", fields: CloudPcLaunchDetailFields())
     public let cloudPcId: Field<String>
     public let cloudPcLaunchUrl: Field<String>
     public let windows365SwitchCompatibilityFailureReasonType: Field<Windows365SwitchCompatibilityFailureReasonType>
     public let windows365SwitchCompatible: Field<Bool>
 
-    public init() {
+    private init() {
         self.cloudPcId = Field("cloudPcId")
         self.cloudPcLaunchUrl = Field("cloudPcLaunchUrl")
         self.windows365SwitchCompatibilityFailureReasonType = Field("windows365SwitchCompatibilityFailureReasonType")
@@ -5393,15 +5397,13 @@ public typealias CloudPcManagementAssignmentTarget = Model<CloudPcManagementAssi
 
 /// The properties of a `CloudPcManagementAssignmentTarget`, inherited ones included.
 public struct CloudPcManagementAssignmentTargetFields: FieldSet {
-    public static let all = CloudPcManagementAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcManagementAssignmentTarget",
         derived: [CloudPcManagementGroupAssignmentTarget.self],
-        fields: all
+        fields: CloudPcManagementAssignmentTargetFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5414,18 +5416,16 @@ public typealias CloudPcManagementGroupAssignmentTarget = Model<CloudPcManagemen
 
 /// The properties of a `CloudPcManagementGroupAssignmentTarget`, inherited ones included.
 public struct CloudPcManagementGroupAssignmentTargetFields: FieldSet {
-    public static let all = CloudPcManagementGroupAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcManagementGroupAssignmentTarget",
         base: CloudPcManagementAssignmentTarget.self,
-        fields: all
+        fields: CloudPcManagementGroupAssignmentTargetFields()
     )
 
     public let groupId: Field<String>
     public let servicePlanId: Field<String>
 
-    public init() {
+    private init() {
         self.groupId = Field("groupId")
         self.servicePlanId = Field("servicePlanId")
     }
@@ -5439,12 +5439,12 @@ public typealias CloudPcOnPremisesConnection = Model<CloudPcOnPremisesConnection
 
 /// The properties of a `CloudPcOnPremisesConnection`, inherited ones included.
 public struct CloudPcOnPremisesConnectionFields: FieldSet {
-    public static let all = CloudPcOnPremisesConnectionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcOnPremisesConnection",
         base: Entity.self,
-        fields: all
+        fields: CloudPcOnPremisesConnectionFields()
     )
+
     public let id: Field<String>
     public let adDomainName: Field<String>
     public let adDomainPassword: Field<String>
@@ -5466,7 +5466,7 @@ public struct CloudPcOnPremisesConnectionFields: FieldSet {
     public let virtualNetworkId: Field<String>
     public let virtualNetworkLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.adDomainName = Field("adDomainName")
         self.adDomainPassword = Field("adDomainPassword")
@@ -5499,8 +5499,11 @@ public typealias CloudPcOnPremisesConnectionHealthCheck = Model<CloudPcOnPremise
 
 /// The properties of a `CloudPcOnPremisesConnectionHealthCheck`, inherited ones included.
 public struct CloudPcOnPremisesConnectionHealthCheckFields: FieldSet {
-    public static let all = CloudPcOnPremisesConnectionHealthCheckFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcOnPremisesConnectionHealthCheck", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcOnPremisesConnectionHealthCheck",
+        fields: CloudPcOnPremisesConnectionHealthCheckFields()
+    )
+
     public let additionalDetail: Field<String>
     public let correlationId: Field<String>
     public let displayName: Field<String>
@@ -5510,7 +5513,7 @@ public struct CloudPcOnPremisesConnectionHealthCheckFields: FieldSet {
     public let startDateTime: Field<Date>
     public let status: Field<CloudPcOnPremisesConnectionStatus>
 
-    public init() {
+    private init() {
         self.additionalDetail = Field("additionalDetail")
         self.correlationId = Field("correlationId")
         self.displayName = Field("displayName")
@@ -5918,13 +5921,16 @@ public typealias CloudPcOnPremisesConnectionStatusDetail = Model<CloudPcOnPremis
 
 /// The properties of a `CloudPcOnPremisesConnectionStatusDetail`, inherited ones included.
 public struct CloudPcOnPremisesConnectionStatusDetailFields: FieldSet {
-    public static let all = CloudPcOnPremisesConnectionStatusDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcOnPremisesConnectionStatusDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcOnPremisesConnectionStatusDetail",
+        fields: CloudPcOnPremisesConnectionStatusDetailFields()
+    )
+
     public let endDateTime: Field<Date>
     public let healthChecks: Field<[CloudPcOnPremisesConnectionHealthCheck]>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.healthChecks = Field("healthChecks")
         self.startDateTime = Field("startDateTime")
@@ -5971,8 +5977,12 @@ public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFiel
 
 /// The properties of a `CloudPcProvisioningPolicy`, inherited ones included.
 public struct CloudPcProvisioningPolicyFields: FieldSet {
-    public static let all = CloudPcProvisioningPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcProvisioningPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcProvisioningPolicy",
+        base: Entity.self,
+        fields: CloudPcProvisioningPolicyFields()
+    )
+
     public let id: Field<String>
     public let alternateResourceUrl: Field<String>
     public let autopatch: Field<CloudPcProvisioningPolicyAutopatch>
@@ -5994,7 +6004,7 @@ public struct CloudPcProvisioningPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("assignments")`).
     public let assignments: Field<[CloudPcProvisioningPolicyAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.alternateResourceUrl = Field("alternateResourceUrl")
         self.autopatch = Field("autopatch")
@@ -6024,12 +6034,10 @@ public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioning
 
 /// The properties of a `CloudPcProvisioningPolicyAssignment`, inherited ones included.
 public struct CloudPcProvisioningPolicyAssignmentFields: FieldSet {
-    public static let all = CloudPcProvisioningPolicyAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcProvisioningPolicyAssignment",
         base: Entity.self,
-        fields: all
+        fields: CloudPcProvisioningPolicyAssignmentFields()
     )
 
     public let id: Field<String>
@@ -6038,7 +6046,7 @@ public struct CloudPcProvisioningPolicyAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("assignedUsers")`).
     public let assignedUsers: Field<[User]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
         self.assignedUsers = Field("assignedUsers")
@@ -6079,11 +6087,14 @@ public typealias CloudPcProvisioningPolicyAutopatch = Model<CloudPcProvisioningP
 
 /// The properties of a `CloudPcProvisioningPolicyAutopatch`, inherited ones included.
 public struct CloudPcProvisioningPolicyAutopatchFields: FieldSet {
-    public static let all = CloudPcProvisioningPolicyAutopatchFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcProvisioningPolicyAutopatch", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcProvisioningPolicyAutopatch",
+        fields: CloudPcProvisioningPolicyAutopatchFields()
+    )
+
     public let autopatchGroupId: Field<String>
 
-    public init() {
+    private init() {
         self.autopatchGroupId = Field("autopatchGroupId")
     }
 }
@@ -6252,11 +6263,15 @@ public typealias CloudPcReport = Model<CloudPcReportFields>
 
 /// The properties of a `CloudPcReport`, inherited ones included.
 public struct CloudPcReportFields: FieldSet {
-    public static let all = CloudPcReportFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcReport", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcReport",
+        base: Entity.self,
+        fields: CloudPcReportFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6347,12 +6362,15 @@ public typealias CloudPcRestorePointSetting = Model<CloudPcRestorePointSettingFi
 
 /// The properties of a `CloudPcRestorePointSetting`, inherited ones included.
 public struct CloudPcRestorePointSettingFields: FieldSet {
-    public static let all = CloudPcRestorePointSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcRestorePointSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcRestorePointSetting",
+        fields: CloudPcRestorePointSettingFields()
+    )
+
     public let frequencyType: Field<CloudPcRestorePointFrequencyType>
     public let userRestoreEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.frequencyType = Field("frequencyType")
         self.userRestoreEnabled = Field("userRestoreEnabled")
     }
@@ -6366,15 +6384,19 @@ public typealias CloudPcServicePlan = Model<CloudPcServicePlanFields>
 
 /// The properties of a `CloudPcServicePlan`, inherited ones included.
 public struct CloudPcServicePlanFields: FieldSet {
-    public static let all = CloudPcServicePlanFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcServicePlan", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcServicePlan",
+        base: Entity.self,
+        fields: CloudPcServicePlanFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let ramInGB: Field<Int32>
     public let storageInGB: Field<Int32>
     public let vCpuCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.ramInGB = Field("ramInGB")
@@ -6408,14 +6430,17 @@ public typealias CloudPcSourceDeviceImage = Model<CloudPcSourceDeviceImageFields
 
 /// The properties of a `CloudPcSourceDeviceImage`, inherited ones included.
 public struct CloudPcSourceDeviceImageFields: FieldSet {
-    public static let all = CloudPcSourceDeviceImageFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcSourceDeviceImage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcSourceDeviceImage",
+        fields: CloudPcSourceDeviceImageFields()
+    )
+
     public let displayName: Field<String>
     public let resourceId: Field<String>
     public let subscriptionDisplayName: Field<String>
     public let subscriptionId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.resourceId = Field("resourceId")
         self.subscriptionDisplayName = Field("subscriptionDisplayName")
@@ -6447,12 +6472,15 @@ public typealias CloudPcUserRoleScopeTagInfo = Model<CloudPcUserRoleScopeTagInfo
 
 /// The properties of a `CloudPcUserRoleScopeTagInfo`, inherited ones included.
 public struct CloudPcUserRoleScopeTagInfoFields: FieldSet {
-    public static let all = CloudPcUserRoleScopeTagInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcUserRoleScopeTagInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcUserRoleScopeTagInfo",
+        fields: CloudPcUserRoleScopeTagInfoFields()
+    )
+
     public let displayName: Field<String>
     public let roleScopeTagId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.roleScopeTagId = Field("roleScopeTagId")
     }
@@ -6466,8 +6494,12 @@ public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
 
 /// The properties of a `CloudPcUserSetting`, inherited ones included.
 public struct CloudPcUserSettingFields: FieldSet {
-    public static let all = CloudPcUserSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcUserSetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcUserSetting",
+        base: Entity.self,
+        fields: CloudPcUserSettingFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
@@ -6479,7 +6511,7 @@ public struct CloudPcUserSettingFields: FieldSet {
     /// Present when the request expanded it (`expand("assignments")`).
     public let assignments: Field<[CloudPcUserSettingAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -6499,17 +6531,17 @@ public typealias CloudPcUserSettingAssignment = Model<CloudPcUserSettingAssignme
 
 /// The properties of a `CloudPcUserSettingAssignment`, inherited ones included.
 public struct CloudPcUserSettingAssignmentFields: FieldSet {
-    public static let all = CloudPcUserSettingAssignmentFields()
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcUserSettingAssignment",
         base: Entity.self,
-        fields: all
+        fields: CloudPcUserSettingAssignmentFields()
     )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let target: Field<CloudPcManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.target = Field("target")
@@ -6580,11 +6612,13 @@ public typealias CloudPcWindowsSetting = Model<CloudPcWindowsSettingFields>
 
 /// The properties of a `CloudPcWindowsSetting`, inherited ones included.
 public struct CloudPcWindowsSettingFields: FieldSet {
-    public static let all = CloudPcWindowsSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudPcWindowsSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcWindowsSetting",
+        fields: CloudPcWindowsSettingFields()
+    )
     public let locale: Field<String>
 
-    public init() {
+    private init() {
         self.locale = Field("locale")
     }
 }
@@ -6597,13 +6631,15 @@ public typealias CloudVideoInteropInfo = Model<CloudVideoInteropInfoFields>
 
 /// The properties of a `CloudVideoInteropInfo`, inherited ones included.
 public struct CloudVideoInteropInfoFields: FieldSet {
-    public static let all = CloudVideoInteropInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.cloudVideoInteropInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudVideoInteropInfo",
+        fields: CloudVideoInteropInfoFields()
+    )
     public let moreInfoWebUrl: Field<String>
     public let tenantKey: Field<String>
     public let videoTeleconferenceId: Field<String>
 
-    public init() {
+    private init() {
         self.moreInfoWebUrl = Field("moreInfoWebUrl")
         self.tenantKey = Field("tenantKey")
         self.videoTeleconferenceId = Field("videoTeleconferenceId")
@@ -6618,13 +6654,12 @@ public typealias CoachmarkLocation = Model<CoachmarkLocationFields>
 
 /// The properties of a `CoachmarkLocation`, inherited ones included.
 public struct CoachmarkLocationFields: FieldSet {
-    public static let all = CoachmarkLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.coachmarkLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.coachmarkLocation", fields: CoachmarkLocationFields())
     public let length: Field<Int32>
     public let offset: Field<Int32>
     public let type: Field<CoachmarkLocationType>
 
-    public init() {
+    private init() {
         self.length = Field("length")
         self.offset = Field("offset")
         self.type = Field("type")
@@ -6671,12 +6706,11 @@ public typealias CollapseProperty = Model<CollapsePropertyFields>
 
 /// The properties of a `CollapseProperty`, inherited ones included.
 public struct CollapsePropertyFields: FieldSet {
-    public static let all = CollapsePropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.collapseProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.collapseProperty", fields: CollapsePropertyFields())
     public let fields: Field<[String]>
     public let limit: Field<Int16>
 
-    public init() {
+    private init() {
         self.fields = Field("fields")
         self.limit = Field("limit")
     }
@@ -6690,8 +6724,12 @@ public typealias ColumnDefinition = Model<ColumnDefinitionFields>
 
 /// The properties of a `ColumnDefinition`, inherited ones included.
 public struct ColumnDefinitionFields: FieldSet {
-    public static let all = ColumnDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.columnDefinition", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.columnDefinition",
+        base: Entity.self,
+        fields: ColumnDefinitionFields()
+    )
+
     public let id: Field<String>
     public let boolean: Field<BooleanColumn>
     public let calculated: Field<CalculatedColumn>
@@ -6728,7 +6766,7 @@ public struct ColumnDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("sourceColumn")`).
     public let sourceColumn: Field<ColumnDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.boolean = Field("boolean")
         self.calculated = Field("calculated")
@@ -6798,12 +6836,11 @@ public typealias ColumnLink = Model<ColumnLinkFields>
 
 /// The properties of a `ColumnLink`, inherited ones included.
 public struct ColumnLinkFields: FieldSet {
-    public static let all = ColumnLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.columnLink", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.columnLink", base: Entity.self, fields: ColumnLinkFields())
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
     }
@@ -6902,13 +6939,12 @@ public typealias ColumnValidation = Model<ColumnValidationFields>
 
 /// The properties of a `ColumnValidation`, inherited ones included.
 public struct ColumnValidationFields: FieldSet {
-    public static let all = ColumnValidationFields()
-    public static let schema = ModelSchema("microsoft.graph.columnValidation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.columnValidation", fields: ColumnValidationFields())
     public let defaultLanguage: Field<String>
     public let descriptions: Field<[DisplayNameLocalization]>
     public let formula: Field<String>
 
-    public init() {
+    private init() {
         self.defaultLanguage = Field("defaultLanguage")
         self.descriptions = Field("descriptions")
         self.formula = Field("formula")
@@ -6923,13 +6959,12 @@ public typealias CommentAction = Model<CommentActionFields>
 
 /// The properties of a `CommentAction`, inherited ones included.
 public struct CommentActionFields: FieldSet {
-    public static let all = CommentActionFields()
-    public static let schema = ModelSchema("microsoft.graph.commentAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.commentAction", fields: CommentActionFields())
     public let isReply: Field<Bool>
     public let parentAuthor: Field<IdentitySet>
     public let participants: Field<[IdentitySet]>
 
-    public init() {
+    private init() {
         self.isReply = Field("isReply")
         self.parentAuthor = Field("parentAuthor")
         self.participants = Field("participants")
@@ -6944,12 +6979,11 @@ public typealias CommsNotification = Model<CommsNotificationFields>
 
 /// The properties of a `CommsNotification`, inherited ones included.
 public struct CommsNotificationFields: FieldSet {
-    public static let all = CommsNotificationFields()
-    public static let schema = ModelSchema("microsoft.graph.commsNotification", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.commsNotification", fields: CommsNotificationFields())
     public let changeType: Field<ChangeType>
     public let resourceUrl: Field<String>
 
-    public init() {
+    private init() {
         self.changeType = Field("changeType")
         self.resourceUrl = Field("resourceUrl")
     }
@@ -6963,11 +6997,10 @@ public typealias CommsNotifications = Model<CommsNotificationsFields>
 
 /// The properties of a `CommsNotifications`, inherited ones included.
 public struct CommsNotificationsFields: FieldSet {
-    public static let all = CommsNotificationsFields()
-    public static let schema = ModelSchema("microsoft.graph.commsNotifications", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.commsNotifications", fields: CommsNotificationsFields())
     public let value: Field<[CommsNotification]>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -6980,8 +7013,6 @@ public typealias CommsOperation = Model<CommsOperationFields>
 
 /// The properties of a `CommsOperation`, inherited ones included.
 public struct CommsOperationFields: FieldSet {
-    public static let all = CommsOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.commsOperation",
         base: Entity.self,
@@ -6999,7 +7030,7 @@ public struct CommsOperationFields: FieldSet {
             UnmuteParticipantOperation.self,
             UpdateRecordingStatusOperation.self,
         ],
-        fields: all
+        fields: CommsOperationFields()
     )
 
     public let id: Field<String>
@@ -7007,7 +7038,7 @@ public struct CommsOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -7040,12 +7071,10 @@ public typealias CommunicationsApplicationIdentity = Model<CommunicationsApplica
 
 /// The properties of a `CommunicationsApplicationIdentity`, inherited ones included.
 public struct CommunicationsApplicationIdentityFields: FieldSet {
-    public static let all = CommunicationsApplicationIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsApplicationIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsApplicationIdentityFields()
     )
 
     public let displayName: Field<String>
@@ -7053,7 +7082,7 @@ public struct CommunicationsApplicationIdentityFields: FieldSet {
     public let applicationType: Field<String>
     public let hidden: Field<Bool>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.applicationType = Field("applicationType")
@@ -7070,12 +7099,10 @@ public typealias CommunicationsApplicationInstanceIdentity = Model<Communication
 
 /// The properties of a `CommunicationsApplicationInstanceIdentity`, inherited ones included.
 public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
-    public static let all = CommunicationsApplicationInstanceIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsApplicationInstanceIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsApplicationInstanceIdentityFields()
     )
 
     public let displayName: Field<String>
@@ -7083,7 +7110,7 @@ public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
     public let hidden: Field<Bool>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.hidden = Field("hidden")
@@ -7099,18 +7126,16 @@ public typealias CommunicationsEncryptedIdentity = Model<CommunicationsEncrypted
 
 /// The properties of a `CommunicationsEncryptedIdentity`, inherited ones included.
 public struct CommunicationsEncryptedIdentityFields: FieldSet {
-    public static let all = CommunicationsEncryptedIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsEncryptedIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsEncryptedIdentityFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -7124,17 +7149,17 @@ public typealias CommunicationsGuestIdentity = Model<CommunicationsGuestIdentity
 
 /// The properties of a `CommunicationsGuestIdentity`, inherited ones included.
 public struct CommunicationsGuestIdentityFields: FieldSet {
-    public static let all = CommunicationsGuestIdentityFields()
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsGuestIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsGuestIdentityFields()
     )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.email = Field("email")
@@ -7149,12 +7174,10 @@ public typealias CommunicationsIdentitySet = Model<CommunicationsIdentitySetFiel
 
 /// The properties of a `CommunicationsIdentitySet`, inherited ones included.
 public struct CommunicationsIdentitySetFields: FieldSet {
-    public static let all = CommunicationsIdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsIdentitySet",
         base: IdentitySet.self,
-        fields: all
+        fields: CommunicationsIdentitySetFields()
     )
 
     public let application: Field<Identity>
@@ -7169,7 +7192,7 @@ public struct CommunicationsIdentitySetFields: FieldSet {
     public let onPremises: Field<Identity>
     public let phone: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -7192,16 +7215,16 @@ public typealias CommunicationsPhoneIdentity = Model<CommunicationsPhoneIdentity
 
 /// The properties of a `CommunicationsPhoneIdentity`, inherited ones included.
 public struct CommunicationsPhoneIdentityFields: FieldSet {
-    public static let all = CommunicationsPhoneIdentityFields()
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsPhoneIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsPhoneIdentityFields()
     )
+
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -7215,17 +7238,17 @@ public typealias CommunicationsUserIdentity = Model<CommunicationsUserIdentityFi
 
 /// The properties of a `CommunicationsUserIdentity`, inherited ones included.
 public struct CommunicationsUserIdentityFields: FieldSet {
-    public static let all = CommunicationsUserIdentityFields()
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsUserIdentity",
         base: Identity.self,
-        fields: all
+        fields: CommunicationsUserIdentityFields()
     )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.tenantId = Field("tenantId")
@@ -7240,8 +7263,7 @@ public typealias Community = Model<CommunityFields>
 
 /// The properties of a `Community`, inherited ones included.
 public struct CommunityFields: FieldSet {
-    public static let all = CommunityFields()
-    public static let schema = ModelSchema("microsoft.graph.community", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.community", base: Entity.self, fields: CommunityFields())
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -7254,7 +7276,7 @@ public struct CommunityFields: FieldSet {
     /// Present when the request expanded it (`expand("owners")`).
     public let owners: Field<[User]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -7320,8 +7342,12 @@ public typealias CompanySubscription = Model<CompanySubscriptionFields>
 
 /// The properties of a `CompanySubscription`, inherited ones included.
 public struct CompanySubscriptionFields: FieldSet {
-    public static let all = CompanySubscriptionFields()
-    public static let schema = ModelSchema("microsoft.graph.companySubscription", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.companySubscription",
+        base: Entity.self,
+        fields: CompanySubscriptionFields()
+    )
+
     public let id: Field<String>
     public let commerceSubscriptionId: Field<String>
     public let createdDateTime: Field<Date>
@@ -7336,7 +7362,7 @@ public struct CompanySubscriptionFields: FieldSet {
     public let status: Field<String>
     public let totalLicenses: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.commerceSubscriptionId = Field("commerceSubscriptionId")
         self.createdDateTime = Field("createdDateTime")
@@ -7378,10 +7404,12 @@ public typealias ComplexExtensionValue = Model<ComplexExtensionValueFields>
 
 /// The properties of a `ComplexExtensionValue`, inherited ones included.
 public struct ComplexExtensionValueFields: FieldSet {
-    public static let all = ComplexExtensionValueFields()
-    public static let schema = ModelSchema("microsoft.graph.ComplexExtensionValue", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.ComplexExtensionValue",
+        fields: ComplexExtensionValueFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7393,10 +7421,9 @@ public typealias Compliance = Model<ComplianceFields>
 
 /// The properties of a `Compliance`, inherited ones included.
 public struct ComplianceFields: FieldSet {
-    public static let all = ComplianceFields()
-    public static let schema = ModelSchema("microsoft.graph.compliance", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.compliance", fields: ComplianceFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7408,12 +7435,14 @@ public typealias ComplianceInformation = Model<ComplianceInformationFields>
 
 /// The properties of a `ComplianceInformation`, inherited ones included.
 public struct ComplianceInformationFields: FieldSet {
-    public static let all = ComplianceInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.complianceInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.complianceInformation",
+        fields: ComplianceInformationFields()
+    )
     public let certificationControls: Field<[CertificationControl]>
     public let certificationName: Field<String>
 
-    public init() {
+    private init() {
         self.certificationControls = Field("certificationControls")
         self.certificationName = Field("certificationName")
     }
@@ -7427,12 +7456,12 @@ public typealias ComplianceManagementPartner = Model<ComplianceManagementPartner
 
 /// The properties of a `ComplianceManagementPartner`, inherited ones included.
 public struct ComplianceManagementPartnerFields: FieldSet {
-    public static let all = ComplianceManagementPartnerFields()
     public static let schema = ModelSchema(
         "microsoft.graph.complianceManagementPartner",
         base: Entity.self,
-        fields: all
+        fields: ComplianceManagementPartnerFields()
     )
+
     public let id: Field<String>
     public let androidEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
     public let androidOnboarded: Field<Bool>
@@ -7444,7 +7473,7 @@ public struct ComplianceManagementPartnerFields: FieldSet {
     public let macOsOnboarded: Field<Bool>
     public let partnerState: Field<DeviceManagementPartnerTenantState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.androidEnrollmentAssignments = Field("androidEnrollmentAssignments")
         self.androidOnboarded = Field("androidOnboarded")
@@ -7467,11 +7496,14 @@ public typealias ComplianceManagementPartnerAssignment = Model<ComplianceManagem
 
 /// The properties of a `ComplianceManagementPartnerAssignment`, inherited ones included.
 public struct ComplianceManagementPartnerAssignmentFields: FieldSet {
-    public static let all = ComplianceManagementPartnerAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.complianceManagementPartnerAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.complianceManagementPartnerAssignment",
+        fields: ComplianceManagementPartnerAssignmentFields()
+    )
+
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.target = Field("target")
     }
 }
@@ -7588,8 +7620,10 @@ public typealias ComputeRightsAndInheritanceResult = Model<ComputeRightsAndInher
 
 /// The properties of a `ComputeRightsAndInheritanceResult`, inherited ones included.
 public struct ComputeRightsAndInheritanceResultFields: FieldSet {
-    public static let all = ComputeRightsAndInheritanceResultFields()
-    public static let schema = ModelSchema("microsoft.graph.computeRightsAndInheritanceResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.computeRightsAndInheritanceResult",
+        fields: ComputeRightsAndInheritanceResultFields()
+    )
 
     /// Present when the request expanded it (`expand("contentRights")`).
     public let contentRights: Field<[LabelContentRight]>
@@ -7600,7 +7634,7 @@ public struct ComputeRightsAndInheritanceResultFields: FieldSet {
     /// Present when the request expanded it (`expand("sensitivityLabels")`).
     public let sensitivityLabels: Field<[SensitivityLabel]>
 
-    public init() {
+    private init() {
         self.contentRights = Field("contentRights")
         self.inheritedLabel = Field("inheritedLabel")
         self.sensitivityLabels = Field("sensitivityLabels")
@@ -7615,17 +7649,15 @@ public typealias ConditionalAccessAllExternalTenants = Model<ConditionalAccessAl
 
 /// The properties of a `ConditionalAccessAllExternalTenants`, inherited ones included.
 public struct ConditionalAccessAllExternalTenantsFields: FieldSet {
-    public static let all = ConditionalAccessAllExternalTenantsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessAllExternalTenants",
         base: ConditionalAccessExternalTenants.self,
-        fields: all
+        fields: ConditionalAccessAllExternalTenantsFields()
     )
 
     public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
 
-    public init() {
+    private init() {
         self.membershipKind = Field("membershipKind")
     }
 }
@@ -7638,15 +7670,18 @@ public typealias ConditionalAccessApplications = Model<ConditionalAccessApplicat
 
 /// The properties of a `ConditionalAccessApplications`, inherited ones included.
 public struct ConditionalAccessApplicationsFields: FieldSet {
-    public static let all = ConditionalAccessApplicationsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessApplications", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessApplications",
+        fields: ConditionalAccessApplicationsFields()
+    )
+
     public let applicationFilter: Field<ConditionalAccessFilter>
     public let excludeApplications: Field<[String]>
     public let includeApplications: Field<[String]>
     public let includeAuthenticationContextClassReferences: Field<[String]>
     public let includeUserActions: Field<[String]>
 
-    public init() {
+    private init() {
         self.applicationFilter = Field("applicationFilter")
         self.excludeApplications = Field("excludeApplications")
         self.includeApplications = Field("includeApplications")
@@ -7664,11 +7699,14 @@ public typealias ConditionalAccessAuthenticationFlows = Model<ConditionalAccessA
 
 /// The properties of a `ConditionalAccessAuthenticationFlows`, inherited ones included.
 public struct ConditionalAccessAuthenticationFlowsFields: FieldSet {
-    public static let all = ConditionalAccessAuthenticationFlowsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessAuthenticationFlows", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessAuthenticationFlows",
+        fields: ConditionalAccessAuthenticationFlowsFields()
+    )
+
     public let transferMethods: Field<ConditionalAccessTransferMethods>
 
-    public init() {
+    private init() {
         self.transferMethods = Field("transferMethods")
     }
 }
@@ -7713,13 +7751,16 @@ public typealias ConditionalAccessClientApplications = Model<ConditionalAccessCl
 
 /// The properties of a `ConditionalAccessClientApplications`, inherited ones included.
 public struct ConditionalAccessClientApplicationsFields: FieldSet {
-    public static let all = ConditionalAccessClientApplicationsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessClientApplications", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessClientApplications",
+        fields: ConditionalAccessClientApplicationsFields()
+    )
+
     public let excludeServicePrincipals: Field<[String]>
     public let includeServicePrincipals: Field<[String]>
     public let servicePrincipalFilter: Field<ConditionalAccessFilter>
 
-    public init() {
+    private init() {
         self.excludeServicePrincipals = Field("excludeServicePrincipals")
         self.includeServicePrincipals = Field("includeServicePrincipals")
         self.servicePrincipalFilter = Field("servicePrincipalFilter")
@@ -7734,8 +7775,11 @@ public typealias ConditionalAccessConditionSet = Model<ConditionalAccessConditio
 
 /// The properties of a `ConditionalAccessConditionSet`, inherited ones included.
 public struct ConditionalAccessConditionSetFields: FieldSet {
-    public static let all = ConditionalAccessConditionSetFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessConditionSet", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessConditionSet",
+        fields: ConditionalAccessConditionSetFields()
+    )
+
     public let applications: Field<ConditionalAccessApplications>
     public let authenticationFlows: Field<ConditionalAccessAuthenticationFlows>
     public let clientApplications: Field<ConditionalAccessClientApplications>
@@ -7749,7 +7793,7 @@ public struct ConditionalAccessConditionSetFields: FieldSet {
     public let userRiskLevels: Field<[RiskLevel]>
     public let users: Field<ConditionalAccessUsers>
 
-    public init() {
+    private init() {
         self.applications = Field("applications")
         self.authenticationFlows = Field("authenticationFlows")
         self.clientApplications = Field("clientApplications")
@@ -7808,11 +7852,14 @@ public typealias ConditionalAccessDevices = Model<ConditionalAccessDevicesFields
 
 /// The properties of a `ConditionalAccessDevices`, inherited ones included.
 public struct ConditionalAccessDevicesFields: FieldSet {
-    public static let all = ConditionalAccessDevicesFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessDevices", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessDevices",
+        fields: ConditionalAccessDevicesFields()
+    )
+
     public let deviceFilter: Field<ConditionalAccessFilter>
 
-    public init() {
+    private init() {
         self.deviceFilter = Field("deviceFilter")
     }
 }
@@ -7827,18 +7874,16 @@ public typealias ConditionalAccessEnumeratedExternalTenants = Model<ConditionalA
 
 /// The properties of a `ConditionalAccessEnumeratedExternalTenants`, inherited ones included.
 public struct ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
-    public static let all = ConditionalAccessEnumeratedExternalTenantsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessEnumeratedExternalTenants",
         base: ConditionalAccessExternalTenants.self,
-        fields: all
+        fields: ConditionalAccessEnumeratedExternalTenantsFields()
     )
 
     public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
     public let members: Field<[String]>
 
-    public init() {
+    private init() {
         self.membershipKind = Field("membershipKind")
         self.members = Field("members")
     }
@@ -7854,17 +7899,15 @@ public typealias ConditionalAccessExternalTenants = Model<ConditionalAccessExter
 
 /// The properties of a `ConditionalAccessExternalTenants`, inherited ones included.
 public struct ConditionalAccessExternalTenantsFields: FieldSet {
-    public static let all = ConditionalAccessExternalTenantsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessExternalTenants",
         derived: [ConditionalAccessAllExternalTenants.self, ConditionalAccessEnumeratedExternalTenants.self],
-        fields: all
+        fields: ConditionalAccessExternalTenantsFields()
     )
 
     public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
 
-    public init() {
+    private init() {
         self.membershipKind = Field("membershipKind")
     }
 }
@@ -7895,12 +7938,15 @@ public typealias ConditionalAccessFilter = Model<ConditionalAccessFilterFields>
 
 /// The properties of a `ConditionalAccessFilter`, inherited ones included.
 public struct ConditionalAccessFilterFields: FieldSet {
-    public static let all = ConditionalAccessFilterFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessFilter", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessFilter",
+        fields: ConditionalAccessFilterFields()
+    )
+
     public let mode: Field<FilterMode>
     public let rule: Field<String>
 
-    public init() {
+    private init() {
         self.mode = Field("mode")
         self.rule = Field("rule")
     }
@@ -7952,8 +7998,11 @@ public typealias ConditionalAccessGrantControls = Model<ConditionalAccessGrantCo
 
 /// The properties of a `ConditionalAccessGrantControls`, inherited ones included.
 public struct ConditionalAccessGrantControlsFields: FieldSet {
-    public static let all = ConditionalAccessGrantControlsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessGrantControls", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessGrantControls",
+        fields: ConditionalAccessGrantControlsFields()
+    )
+
     public let builtInControls: Field<[ConditionalAccessGrantControl]>
     public let customAuthenticationFactors: Field<[String]>
     public let `operator`: Field<String>
@@ -7962,7 +8011,7 @@ public struct ConditionalAccessGrantControlsFields: FieldSet {
     /// Present when the request expanded it (`expand("authenticationStrength")`).
     public let authenticationStrength: Field<AuthenticationStrengthPolicy>
 
-    public init() {
+    private init() {
         self.builtInControls = Field("builtInControls")
         self.customAuthenticationFactors = Field("customAuthenticationFactors")
         self.operator = Field("operator")
@@ -8017,12 +8066,15 @@ public typealias ConditionalAccessGuestsOrExternalUsers = Model<ConditionalAcces
 
 /// The properties of a `ConditionalAccessGuestsOrExternalUsers`, inherited ones included.
 public struct ConditionalAccessGuestsOrExternalUsersFields: FieldSet {
-    public static let all = ConditionalAccessGuestsOrExternalUsersFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessGuestsOrExternalUsers", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessGuestsOrExternalUsers",
+        fields: ConditionalAccessGuestsOrExternalUsersFields()
+    )
+
     public let externalTenants: Field<ConditionalAccessExternalTenants>
     public let guestOrExternalUserTypes: Field<ConditionalAccessGuestOrExternalUserTypes>
 
-    public init() {
+    private init() {
         self.externalTenants = Field("externalTenants")
         self.guestOrExternalUserTypes = Field("guestOrExternalUserTypes")
     }
@@ -8056,12 +8108,15 @@ public typealias ConditionalAccessLocations = Model<ConditionalAccessLocationsFi
 
 /// The properties of a `ConditionalAccessLocations`, inherited ones included.
 public struct ConditionalAccessLocationsFields: FieldSet {
-    public static let all = ConditionalAccessLocationsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessLocations", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessLocations",
+        fields: ConditionalAccessLocationsFields()
+    )
+
     public let excludeLocations: Field<[String]>
     public let includeLocations: Field<[String]>
 
-    public init() {
+    private init() {
         self.excludeLocations = Field("excludeLocations")
         self.includeLocations = Field("includeLocations")
     }
@@ -8075,12 +8130,15 @@ public typealias ConditionalAccessPlatforms = Model<ConditionalAccessPlatformsFi
 
 /// The properties of a `ConditionalAccessPlatforms`, inherited ones included.
 public struct ConditionalAccessPlatformsFields: FieldSet {
-    public static let all = ConditionalAccessPlatformsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessPlatforms", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessPlatforms",
+        fields: ConditionalAccessPlatformsFields()
+    )
+
     public let excludePlatforms: Field<[ConditionalAccessDevicePlatform]>
     public let includePlatforms: Field<[ConditionalAccessDevicePlatform]>
 
-    public init() {
+    private init() {
         self.excludePlatforms = Field("excludePlatforms")
         self.includePlatforms = Field("includePlatforms")
     }
@@ -8094,13 +8152,11 @@ public typealias ConditionalAccessPolicy = Model<ConditionalAccessPolicyFields>
 
 /// The properties of a `ConditionalAccessPolicy`, inherited ones included.
 public struct ConditionalAccessPolicyFields: FieldSet {
-    public static let all = ConditionalAccessPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessPolicy",
         base: PolicyDeletableItem.self,
         derived: [WhatIfAnalysisResult.self],
-        fields: all
+        fields: ConditionalAccessPolicyFields()
     )
 
     public let deletedDateTime: Field<Date>
@@ -8115,7 +8171,7 @@ public struct ConditionalAccessPolicyFields: FieldSet {
     public let state: Field<ConditionalAccessPolicyState>
     public let templateId: Field<String>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
         self.conditions = Field("conditions")
         self.createdDateTime = Field("createdDateTime")
@@ -8138,13 +8194,16 @@ public typealias ConditionalAccessPolicyDetail = Model<ConditionalAccessPolicyDe
 
 /// The properties of a `ConditionalAccessPolicyDetail`, inherited ones included.
 public struct ConditionalAccessPolicyDetailFields: FieldSet {
-    public static let all = ConditionalAccessPolicyDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessPolicyDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessPolicyDetail",
+        fields: ConditionalAccessPolicyDetailFields()
+    )
+
     public let conditions: Field<ConditionalAccessConditionSet>
     public let grantControls: Field<ConditionalAccessGrantControls>
     public let sessionControls: Field<ConditionalAccessSessionControls>
 
-    public init() {
+    private init() {
         self.conditions = Field("conditions")
         self.grantControls = Field("grantControls")
         self.sessionControls = Field("sessionControls")
@@ -8202,8 +8261,12 @@ public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
 
 /// The properties of a `ConditionalAccessRoot`, inherited ones included.
 public struct ConditionalAccessRootFields: FieldSet {
-    public static let all = ConditionalAccessRootFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessRoot",
+        base: Entity.self,
+        fields: ConditionalAccessRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("authenticationContextClassReferences")`).
@@ -8224,7 +8287,7 @@ public struct ConditionalAccessRootFields: FieldSet {
     /// Present when the request expanded it (`expand("templates")`).
     public let templates: Field<[ConditionalAccessTemplate]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationContextClassReferences = Field("authenticationContextClassReferences")
         self.authenticationStrength = Field("authenticationStrength")
@@ -8338,8 +8401,6 @@ public typealias ConditionalAccessSessionControl = Model<ConditionalAccessSessio
 
 /// The properties of a `ConditionalAccessSessionControl`, inherited ones included.
 public struct ConditionalAccessSessionControlFields: FieldSet {
-    public static let all = ConditionalAccessSessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessSessionControl",
         derived: [
@@ -8349,12 +8410,12 @@ public struct ConditionalAccessSessionControlFields: FieldSet {
             SecureSignInSessionControl.self,
             SignInFrequencySessionControl.self,
         ],
-        fields: all
+        fields: ConditionalAccessSessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
     }
 }
@@ -8367,8 +8428,11 @@ public typealias ConditionalAccessSessionControls = Model<ConditionalAccessSessi
 
 /// The properties of a `ConditionalAccessSessionControls`, inherited ones included.
 public struct ConditionalAccessSessionControlsFields: FieldSet {
-    public static let all = ConditionalAccessSessionControlsFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessSessionControls", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessSessionControls",
+        fields: ConditionalAccessSessionControlsFields()
+    )
+
     public let applicationEnforcedRestrictions: Field<ApplicationEnforcedRestrictionsSessionControl>
     public let cloudAppSecurity: Field<CloudAppSecuritySessionControl>
     public let disableResilienceDefaults: Field<Bool>
@@ -8376,7 +8440,7 @@ public struct ConditionalAccessSessionControlsFields: FieldSet {
     public let secureSignInSession: Field<SecureSignInSessionControl>
     public let signInFrequency: Field<SignInFrequencySessionControl>
 
-    public init() {
+    private init() {
         self.applicationEnforcedRestrictions = Field("applicationEnforcedRestrictions")
         self.cloudAppSecurity = Field("cloudAppSecurity")
         self.disableResilienceDefaults = Field("disableResilienceDefaults")
@@ -8412,15 +8476,19 @@ public typealias ConditionalAccessTemplate = Model<ConditionalAccessTemplateFiel
 
 /// The properties of a `ConditionalAccessTemplate`, inherited ones included.
 public struct ConditionalAccessTemplateFields: FieldSet {
-    public static let all = ConditionalAccessTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessTemplate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessTemplate",
+        base: Entity.self,
+        fields: ConditionalAccessTemplateFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let details: Field<ConditionalAccessPolicyDetail>
     public let name: Field<String>
     public let scenarios: Field<TemplateScenarios>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.details = Field("details")
@@ -8477,8 +8545,11 @@ public typealias ConditionalAccessUsers = Model<ConditionalAccessUsersFields>
 
 /// The properties of a `ConditionalAccessUsers`, inherited ones included.
 public struct ConditionalAccessUsersFields: FieldSet {
-    public static let all = ConditionalAccessUsersFields()
-    public static let schema = ModelSchema("microsoft.graph.conditionalAccessUsers", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessUsers",
+        fields: ConditionalAccessUsersFields()
+    )
+
     public let excludeGroups: Field<[String]>
     public let excludeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>
     public let excludeRoles: Field<[String]>
@@ -8488,7 +8559,7 @@ public struct ConditionalAccessUsersFields: FieldSet {
     public let includeRoles: Field<[String]>
     public let includeUsers: Field<[String]>
 
-    public init() {
+    private init() {
         self.excludeGroups = Field("excludeGroups")
         self.excludeGuestsOrExternalUsers = Field("excludeGuestsOrExternalUsers")
         self.excludeRoles = Field("excludeRoles")
@@ -8508,15 +8579,19 @@ public typealias ConfigurationBaseline = Model<ConfigurationBaselineFields>
 
 /// The properties of a `ConfigurationBaseline`, inherited ones included.
 public struct ConfigurationBaselineFields: FieldSet {
-    public static let all = ConfigurationBaselineFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationBaseline", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationBaseline",
+        base: Entity.self,
+        fields: ConfigurationBaselineFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
     public let parameters: Field<[BaselineParameter]>
     public let resources: Field<[BaselineResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -8573,8 +8648,12 @@ public typealias ConfigurationDrift = Model<ConfigurationDriftFields>
 
 /// The properties of a `ConfigurationDrift`, inherited ones included.
 public struct ConfigurationDriftFields: FieldSet {
-    public static let all = ConfigurationDriftFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationDrift", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationDrift",
+        base: Entity.self,
+        fields: ConfigurationDriftFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -8601,7 +8680,7 @@ public struct ConfigurationDriftFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.baselineResourceDisplayName = Field("baselineResourceDisplayName")
         self.driftedProperties = Field("driftedProperties")
@@ -8639,8 +8718,12 @@ public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
 
 /// The properties of a `ConfigurationManagement`, inherited ones included.
 public struct ConfigurationManagementFields: FieldSet {
-    public static let all = ConfigurationManagementFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationManagement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationManagement",
+        base: Entity.self,
+        fields: ConfigurationManagementFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("configurationDrifts")`).
@@ -8658,7 +8741,7 @@ public struct ConfigurationManagementFields: FieldSet {
     /// Present when the request expanded it (`expand("configurationSnapshots")`).
     public let configurationSnapshots: Field<[ConfigurationBaseline]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationDrifts = Field("configurationDrifts")
         self.configurationMonitoringResults = Field("configurationMonitoringResults")
@@ -8732,8 +8815,11 @@ public typealias ConfigurationManagerClientEnabledFeatures = Model<Configuration
 
 /// The properties of a `ConfigurationManagerClientEnabledFeatures`, inherited ones included.
 public struct ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
-    public static let all = ConfigurationManagerClientEnabledFeaturesFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationManagerClientEnabledFeatures", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationManagerClientEnabledFeatures",
+        fields: ConfigurationManagerClientEnabledFeaturesFields()
+    )
+
     public let compliancePolicy: Field<Bool>
     public let deviceConfiguration: Field<Bool>
     public let inventory: Field<Bool>
@@ -8741,7 +8827,7 @@ public struct ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
     public let resourceAccess: Field<Bool>
     public let windowsUpdateForBusiness: Field<Bool>
 
-    public init() {
+    private init() {
         self.compliancePolicy = Field("compliancePolicy")
         self.deviceConfiguration = Field("deviceConfiguration")
         self.inventory = Field("inventory")
@@ -8762,17 +8848,15 @@ public typealias ConfigurationManagerCollectionAssignmentTarget =
 
 /// The properties of a `ConfigurationManagerCollectionAssignmentTarget`, inherited ones included.
 public struct ConfigurationManagerCollectionAssignmentTargetFields: FieldSet {
-    public static let all = ConfigurationManagerCollectionAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.configurationManagerCollectionAssignmentTarget",
         base: DeviceAndAppManagementAssignmentTarget.self,
-        fields: all
+        fields: ConfigurationManagerCollectionAssignmentTargetFields()
     )
 
     public let collectionId: Field<String>
 
-    public init() {
+    private init() {
         self.collectionId = Field("collectionId")
     }
 }
@@ -8785,8 +8869,12 @@ public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
 
 /// The properties of a `ConfigurationMonitor`, inherited ones included.
 public struct ConfigurationMonitorFields: FieldSet {
-    public static let all = ConfigurationMonitorFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationMonitor", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationMonitor",
+        base: Entity.self,
+        fields: ConfigurationMonitorFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -8823,7 +8911,7 @@ public struct ConfigurationMonitorFields: FieldSet {
     /// Present when the request expanded it (`expand("baseline")`).
     public let baseline: Field<ConfigurationBaseline>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8872,12 +8960,12 @@ public typealias ConfigurationMonitoringResult = Model<ConfigurationMonitoringRe
 
 /// The properties of a `ConfigurationMonitoringResult`, inherited ones included.
 public struct ConfigurationMonitoringResultFields: FieldSet {
-    public static let all = ConfigurationMonitoringResultFields()
     public static let schema = ModelSchema(
         "microsoft.graph.configurationMonitoringResult",
         base: Entity.self,
-        fields: all
+        fields: ConfigurationMonitoringResultFields()
     )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -8901,7 +8989,7 @@ public struct ConfigurationMonitoringResultFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.driftsCount = Field("driftsCount")
         self.errorDetails = Field("errorDetails")
@@ -8941,8 +9029,12 @@ public typealias ConfigurationSnapshotJob = Model<ConfigurationSnapshotJobFields
 
 /// The properties of a `ConfigurationSnapshotJob`, inherited ones included.
 public struct ConfigurationSnapshotJobFields: FieldSet {
-    public static let all = ConfigurationSnapshotJobFields()
-    public static let schema = ModelSchema("microsoft.graph.configurationSnapshotJob", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationSnapshotJob",
+        base: Entity.self,
+        fields: ConfigurationSnapshotJobFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -8971,7 +9063,7 @@ public struct ConfigurationSnapshotJobFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdBy = Field("createdBy")
@@ -9034,8 +9126,12 @@ public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
 
 /// The properties of a `ConnectedOrganization`, inherited ones included.
 public struct ConnectedOrganizationFields: FieldSet {
-    public static let all = ConnectedOrganizationFields()
-    public static let schema = ModelSchema("microsoft.graph.connectedOrganization", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.connectedOrganization",
+        base: Entity.self,
+        fields: ConnectedOrganizationFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -9050,7 +9146,7 @@ public struct ConnectedOrganizationFields: FieldSet {
     /// Present when the request expanded it (`expand("internalSponsors")`).
     public let internalSponsors: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9071,18 +9167,16 @@ public typealias ConnectedOrganizationMembers = Model<ConnectedOrganizationMembe
 
 /// The properties of a `ConnectedOrganizationMembers`, inherited ones included.
 public struct ConnectedOrganizationMembersFields: FieldSet {
-    public static let all = ConnectedOrganizationMembersFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.connectedOrganizationMembers",
         base: SubjectSet.self,
-        fields: all
+        fields: ConnectedOrganizationMembersFields()
     )
 
     public let connectedOrganizationId: Field<String>
     public let description: Field<String>
 
-    public init() {
+    private init() {
         self.connectedOrganizationId = Field("connectedOrganizationId")
         self.description = Field("description")
     }
@@ -9164,11 +9258,10 @@ public typealias ConnectionInfo = Model<ConnectionInfoFields>
 
 /// The properties of a `ConnectionInfo`, inherited ones included.
 public struct ConnectionInfoFields: FieldSet {
-    public static let all = ConnectionInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.connectionInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.connectionInfo", fields: ConnectionInfoFields())
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.url = Field("url")
     }
 }
@@ -9181,11 +9274,10 @@ public typealias ConnectionItem = Model<ConnectionItemFields>
 
 /// The properties of a `ConnectionItem`, inherited ones included.
 public struct ConnectionItemFields: FieldSet {
-    public static let all = ConnectionItemFields()
-    public static let schema = ModelSchema("microsoft.graph.connectionItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.connectionItem", fields: ConnectionItemFields())
     public let connectionId: Field<String>
 
-    public init() {
+    private init() {
         self.connectionId = Field("connectionId")
     }
 }
@@ -9234,8 +9326,7 @@ public typealias Contact = Model<ContactFields>
 
 /// The properties of a `Contact`, inherited ones included.
 public struct ContactFields: FieldSet {
-    public static let all = ContactFields()
-    public static let schema = ModelSchema("microsoft.graph.contact", base: OutlookItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.contact", base: OutlookItem.self, fields: ContactFields())
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -9290,7 +9381,7 @@ public struct ContactFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -9347,8 +9438,12 @@ public typealias ContactFolder = Model<ContactFolderFields>
 
 /// The properties of a `ContactFolder`, inherited ones included.
 public struct ContactFolderFields: FieldSet {
-    public static let all = ContactFolderFields()
-    public static let schema = ModelSchema("microsoft.graph.contactFolder", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contactFolder",
+        base: Entity.self,
+        fields: ContactFolderFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let parentFolderId: Field<String>
@@ -9365,7 +9460,7 @@ public struct ContactFolderFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.parentFolderId = Field("parentFolderId")
@@ -9564,11 +9659,10 @@ public typealias ContainerFilter = Model<ContainerFilterFields>
 
 /// The properties of a `ContainerFilter`, inherited ones included.
 public struct ContainerFilterFields: FieldSet {
-    public static let all = ContainerFilterFields()
-    public static let schema = ModelSchema("microsoft.graph.containerFilter", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.containerFilter", fields: ContainerFilterFields())
     public let includedContainers: Field<[String]>
 
-    public init() {
+    private init() {
         self.includedContainers = Field("includedContainers")
     }
 }
@@ -9581,14 +9675,18 @@ public typealias ContentActivity = Model<ContentActivityFields>
 
 /// The properties of a `ContentActivity`, inherited ones included.
 public struct ContentActivityFields: FieldSet {
-    public static let all = ContentActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.contentActivity", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentActivity",
+        base: Entity.self,
+        fields: ContentActivityFields()
+    )
+
     public let id: Field<String>
     public let contentMetadata: Field<ProcessContentRequest>
     public let scopeIdentifier: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentMetadata = Field("contentMetadata")
         self.scopeIdentifier = Field("scopeIdentifier")
@@ -9621,10 +9719,12 @@ public typealias ContentApprovalStatusColumn = Model<ContentApprovalStatusColumn
 
 /// The properties of a `ContentApprovalStatusColumn`, inherited ones included.
 public struct ContentApprovalStatusColumnFields: FieldSet {
-    public static let all = ContentApprovalStatusColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.contentApprovalStatusColumn", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentApprovalStatusColumn",
+        fields: ContentApprovalStatusColumnFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9638,15 +9738,13 @@ public typealias ContentBase = Model<ContentBaseFields>
 
 /// The properties of a `ContentBase`, inherited ones included.
 public struct ContentBaseFields: FieldSet {
-    public static let all = ContentBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.contentBase",
         derived: [BinaryContent.self, TextContent.self],
-        fields: all
+        fields: ContentBaseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9674,14 +9772,13 @@ public typealias ContentCustomization = Model<ContentCustomizationFields>
 
 /// The properties of a `ContentCustomization`, inherited ones included.
 public struct ContentCustomizationFields: FieldSet {
-    public static let all = ContentCustomizationFields()
-    public static let schema = ModelSchema("microsoft.graph.contentCustomization", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.contentCustomization", fields: ContentCustomizationFields())
     public let attributeCollection: Field<[KeyValue]>
     public let attributeCollectionRelativeUrl: Field<String>
     public let registrationCampaign: Field<[KeyValue]>
     public let registrationCampaignRelativeUrl: Field<String>
 
-    public init() {
+    private init() {
         self.attributeCollection = Field("attributeCollection")
         self.attributeCollectionRelativeUrl = Field("attributeCollectionRelativeUrl")
         self.registrationCampaign = Field("registrationCampaign")
@@ -9713,11 +9810,15 @@ public typealias ContentSharingSession = Model<ContentSharingSessionFields>
 
 /// The properties of a `ContentSharingSession`, inherited ones included.
 public struct ContentSharingSessionFields: FieldSet {
-    public static let all = ContentSharingSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.contentSharingSession", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentSharingSession",
+        base: Entity.self,
+        fields: ContentSharingSessionFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -9747,8 +9848,11 @@ public typealias ContentType = Model<ContentTypeFields>
 
 /// The properties of a `ContentType`, inherited ones included.
 public struct ContentTypeFields: FieldSet {
-    public static let all = ContentTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.contentType", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentType",
+        base: Entity.self,
+        fields: ContentTypeFields()
+    )
     public let id: Field<String>
     public let associatedHubsUrls: Field<[String]>
     public let description: Field<String>
@@ -9780,7 +9884,7 @@ public struct ContentTypeFields: FieldSet {
     /// Present when the request expanded it (`expand("columns")`).
     public let columns: Field<[ColumnDefinition]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.associatedHubsUrls = Field("associatedHubsUrls")
         self.description = Field("description")
@@ -9812,12 +9916,11 @@ public typealias ContentTypeInfo = Model<ContentTypeInfoFields>
 
 /// The properties of a `ContentTypeInfo`, inherited ones included.
 public struct ContentTypeInfoFields: FieldSet {
-    public static let all = ContentTypeInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.contentTypeInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.contentTypeInfo", fields: ContentTypeInfoFields())
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
     }
@@ -9831,12 +9934,11 @@ public typealias ContentTypeOrder = Model<ContentTypeOrderFields>
 
 /// The properties of a `ContentTypeOrder`, inherited ones included.
 public struct ContentTypeOrderFields: FieldSet {
-    public static let all = ContentTypeOrderFields()
-    public static let schema = ModelSchema("microsoft.graph.contentTypeOrder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.contentTypeOrder", fields: ContentTypeOrderFields())
     public let `default`: Field<Bool>
     public let position: Field<Int32>
 
-    public init() {
+    private init() {
         self.default = Field("default")
         self.position = Field("position")
     }
@@ -9984,8 +10086,12 @@ public typealias Contract = Model<ContractFields>
 
 /// The properties of a `Contract`, inherited ones included.
 public struct ContractFields: FieldSet {
-    public static let all = ContractFields()
-    public static let schema = ModelSchema("microsoft.graph.contract", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.contract",
+        base: DirectoryObject.self,
+        fields: ContractFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let contractType: Field<String>
@@ -9993,7 +10099,7 @@ public struct ContractFields: FieldSet {
     public let defaultDomainName: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.contractType = Field("contractType")
@@ -10135,13 +10241,11 @@ public typealias ControlConfiguration = Model<ControlConfigurationFields>
 
 /// The properties of a `ControlConfiguration`, inherited ones included.
 public struct ControlConfigurationFields: FieldSet {
-    public static let all = ControlConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.controlConfiguration",
         base: Entity.self,
         derived: [EndUserSettings.self],
-        fields: all
+        fields: ControlConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10151,7 +10255,7 @@ public struct ControlConfigurationFields: FieldSet {
     public let modifiedBy: Field<String>
     public let modifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -10186,14 +10290,13 @@ public typealias ControlScore = Model<ControlScoreFields>
 
 /// The properties of a `ControlScore`, inherited ones included.
 public struct ControlScoreFields: FieldSet {
-    public static let all = ControlScoreFields()
-    public static let schema = ModelSchema("microsoft.graph.controlScore", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.controlScore", fields: ControlScoreFields())
     public let controlCategory: Field<String>
     public let controlName: Field<String>
     public let description: Field<String>
     public let score: Field<Double>
 
-    public init() {
+    private init() {
         self.controlCategory = Field("controlCategory")
         self.controlName = Field("controlName")
         self.description = Field("description")
@@ -10209,8 +10312,11 @@ public typealias Conversation = Model<ConversationFields>
 
 /// The properties of a `Conversation`, inherited ones included.
 public struct ConversationFields: FieldSet {
-    public static let all = ConversationFields()
-    public static let schema = ModelSchema("microsoft.graph.conversation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conversation",
+        base: Entity.self,
+        fields: ConversationFields()
+    )
     public let id: Field<String>
     public let hasAttachments: Field<Bool>
     public let lastDeliveredDateTime: Field<Date>
@@ -10221,7 +10327,7 @@ public struct ConversationFields: FieldSet {
     /// Present when the request expanded it (`expand("threads")`).
     public let threads: Field<[ConversationThread]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.hasAttachments = Field("hasAttachments")
         self.lastDeliveredDateTime = Field("lastDeliveredDateTime")
@@ -10242,8 +10348,6 @@ public typealias ConversationMember = Model<ConversationMemberFields>
 
 /// The properties of a `ConversationMember`, inherited ones included.
 public struct ConversationMemberFields: FieldSet {
-    public static let all = ConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conversationMember",
         base: Entity.self,
@@ -10256,7 +10360,7 @@ public struct ConversationMemberFields: FieldSet {
             SkypeForBusinessUserConversationMember.self,
             SkypeUserConversationMember.self,
         ],
-        fields: all
+        fields: ConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -10264,7 +10368,7 @@ public struct ConversationMemberFields: FieldSet {
     public let roles: Field<[String]>
     public let visibleHistoryStartDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -10327,19 +10431,17 @@ public typealias ConversationMemberRoleUpdatedEventMessageDetail =
 
 /// The properties of a `ConversationMemberRoleUpdatedEventMessageDetail`, inherited ones included.
 public struct ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = ConversationMemberRoleUpdatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: ConversationMemberRoleUpdatedEventMessageDetailFields()
     )
 
     public let conversationMemberRoles: Field<[String]>
     public let conversationMemberUser: Field<TeamworkUserIdentity>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.conversationMemberRoles = Field("conversationMemberRoles")
         self.conversationMemberUser = Field("conversationMemberUser")
         self.initiator = Field("initiator")

@@ -38,8 +38,12 @@ public typealias ConversationThread = Model<ConversationThreadFields>
 
 /// The properties of a `ConversationThread`, inherited ones included.
 public struct ConversationThreadFields: FieldSet {
-    public static let all = ConversationThreadFields()
-    public static let schema = ModelSchema("microsoft.graph.conversationThread", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.conversationThread",
+        base: Entity.self,
+        fields: ConversationThreadFields()
+    )
+
     public let id: Field<String>
     public let ccRecipients: Field<[Recipient]>
     public let hasAttachments: Field<Bool>
@@ -53,7 +57,7 @@ public struct ConversationThreadFields: FieldSet {
     /// Present when the request expanded it (`expand("posts")`).
     public let posts: Field<[Post]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.ccRecipients = Field("ccRecipients")
         self.hasAttachments = Field("hasAttachments")
@@ -122,13 +126,12 @@ public typealias ConvertIdResult = Model<ConvertIdResultFields>
 
 /// The properties of a `ConvertIdResult`, inherited ones included.
 public struct ConvertIdResultFields: FieldSet {
-    public static let all = ConvertIdResultFields()
-    public static let schema = ModelSchema("microsoft.graph.convertIdResult", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.convertIdResult", fields: ConvertIdResultFields())
     public let errorDetails: Field<GenericError>
     public let sourceId: Field<String>
     public let targetId: Field<String>
 
-    public init() {
+    private init() {
         self.errorDetails = Field("errorDetails")
         self.sourceId = Field("sourceId")
         self.targetId = Field("targetId")
@@ -143,8 +146,11 @@ public typealias CopilotAdmin = Model<CopilotAdminFields>
 
 /// The properties of a `CopilotAdmin`, inherited ones included.
 public struct CopilotAdminFields: FieldSet {
-    public static let all = CopilotAdminFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotAdmin", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotAdmin",
+        base: Entity.self,
+        fields: CopilotAdminFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("catalog")`).
@@ -153,7 +159,7 @@ public struct CopilotAdminFields: FieldSet {
     /// Present when the request expanded it (`expand("settings")`).
     public let settings: Field<CopilotAdminSetting>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.catalog = Field("catalog")
         self.settings = Field("settings")
@@ -168,14 +174,18 @@ public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
 
 /// The properties of a `CopilotAdminCatalog`, inherited ones included.
 public struct CopilotAdminCatalogFields: FieldSet {
-    public static let all = CopilotAdminCatalogFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotAdminCatalog", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotAdminCatalog",
+        base: Entity.self,
+        fields: CopilotAdminCatalogFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("packages")`).
     public let packages: Field<[CopilotPackageDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.packages = Field("packages")
     }
@@ -229,13 +239,17 @@ public typealias CopilotAdminLimitedMode = Model<CopilotAdminLimitedModeFields>
 
 /// The properties of a `CopilotAdminLimitedMode`, inherited ones included.
 public struct CopilotAdminLimitedModeFields: FieldSet {
-    public static let all = CopilotAdminLimitedModeFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotAdminLimitedMode", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotAdminLimitedMode",
+        base: Entity.self,
+        fields: CopilotAdminLimitedModeFields()
+    )
+
     public let id: Field<String>
     public let groupId: Field<String>
     public let isEnabledForGroup: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.groupId = Field("groupId")
         self.isEnabledForGroup = Field("isEnabledForGroup")
@@ -298,14 +312,18 @@ public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
 
 /// The properties of a `CopilotAdminSetting`, inherited ones included.
 public struct CopilotAdminSettingFields: FieldSet {
-    public static let all = CopilotAdminSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotAdminSetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotAdminSetting",
+        base: Entity.self,
+        fields: CopilotAdminSettingFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("limitedMode")`).
     public let limitedMode: Field<CopilotAdminLimitedMode>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.limitedMode = Field("limitedMode")
     }
@@ -344,13 +362,11 @@ public typealias CopilotPackage = Model<CopilotPackageFields>
 
 /// The properties of a `CopilotPackage`, inherited ones included.
 public struct CopilotPackageFields: FieldSet {
-    public static let all = CopilotPackageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.copilotPackage",
         base: Entity.self,
         derived: [CopilotPackageDetail.self],
-        fields: all
+        fields: CopilotPackageFields()
     )
 
     public let id: Field<String>
@@ -373,7 +389,7 @@ public struct CopilotPackageFields: FieldSet {
     public let type: Field<PackageType>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appId = Field("appId")
         self.assetId = Field("assetId")
@@ -404,12 +420,12 @@ public typealias CopilotPackageDetail = Model<CopilotPackageDetailFields>
 
 /// The properties of a `CopilotPackageDetail`, inherited ones included.
 public struct CopilotPackageDetailFields: FieldSet {
-    public static let all = CopilotPackageDetailFields()
     public static let schema = ModelSchema(
         "microsoft.graph.copilotPackageDetail",
         base: CopilotPackage.self,
-        fields: all
+        fields: CopilotPackageDetailFields()
     )
+
     public let id: Field<String>
     public let appId: Field<String>
     public let assetId: Field<String>
@@ -437,7 +453,7 @@ public struct CopilotPackageDetailFields: FieldSet {
     public let sensitivity: Field<String>
     public let sharedWithUsersAndGroups: Field<[PackageAccessEntity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appId = Field("appId")
         self.assetId = Field("assetId")
@@ -517,11 +533,15 @@ public typealias CopilotReportRoot = Model<CopilotReportRootFields>
 
 /// The properties of a `CopilotReportRoot`, inherited ones included.
 public struct CopilotReportRootFields: FieldSet {
-    public static let all = CopilotReportRootFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotReportRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotReportRoot",
+        base: Entity.self,
+        fields: CopilotReportRootFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -595,8 +615,7 @@ public typealias CopilotRoot = Model<CopilotRootFields>
 
 /// The properties of a `CopilotRoot`, inherited ones included.
 public struct CopilotRootFields: FieldSet {
-    public static let all = CopilotRootFields()
-    public static let schema = ModelSchema("microsoft.graph.copilotRoot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.copilotRoot", fields: CopilotRootFields())
 
     /// Present when the request expanded it (`expand("admin")`).
     public let admin: Field<CopilotAdmin>
@@ -610,7 +629,7 @@ public struct CopilotRootFields: FieldSet {
     /// Present when the request expanded it (`expand("users")`).
     public let users: Field<[AiUser]>
 
-    public init() {
+    private init() {
         self.admin = Field("admin")
         self.interactionHistory = Field("interactionHistory")
         self.reports = Field("reports")
@@ -687,8 +706,7 @@ public typealias CopyNotebookModel = Model<CopyNotebookModelFields>
 
 /// The properties of a `CopyNotebookModel`, inherited ones included.
 public struct CopyNotebookModelFields: FieldSet {
-    public static let all = CopyNotebookModelFields()
-    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: CopyNotebookModelFields())
     public let createdBy: Field<String>
     public let createdByIdentity: Field<IdentitySet>
     public let createdTime: Field<Date>
@@ -705,7 +723,7 @@ public struct CopyNotebookModelFields: FieldSet {
     public let selfValue: Field<String>
     public let userRole: Field<OnenoteUserRole>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdByIdentity = Field("createdByIdentity")
         self.createdTime = Field("createdTime")
@@ -748,12 +766,12 @@ public typealias CountryNamedLocation = Model<CountryNamedLocationFields>
 
 /// The properties of a `CountryNamedLocation`, inherited ones included.
 public struct CountryNamedLocationFields: FieldSet {
-    public static let all = CountryNamedLocationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.countryNamedLocation",
         base: NamedLocation.self,
-        fields: all
+        fields: CountryNamedLocationFields()
     )
+
     public let deletedDateTime: Field<Date>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
@@ -763,7 +781,7 @@ public struct CountryNamedLocationFields: FieldSet {
     public let countryLookupMethod: Field<CountryLookupMethodType>
     public let includeUnknownCountriesAndRegions: Field<Bool>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -828,10 +846,9 @@ public typealias CreateAction = Model<CreateActionFields>
 
 /// The properties of a `CreateAction`, inherited ones included.
 public struct CreateActionFields: FieldSet {
-    public static let all = CreateActionFields()
-    public static let schema = ModelSchema("microsoft.graph.createAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.createAction", fields: CreateActionFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -844,19 +861,17 @@ public typealias CrossCloudAzureActiveDirectoryTenant = Model<CrossCloudAzureAct
 
 /// The properties of a `CrossCloudAzureActiveDirectoryTenant`, inherited ones included.
 public struct CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
-    public static let all = CrossCloudAzureActiveDirectoryTenantFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossCloudAzureActiveDirectoryTenant",
         base: IdentitySource.self,
-        fields: all
+        fields: CrossCloudAzureActiveDirectoryTenantFields()
     )
 
     public let cloudInstance: Field<String>
     public let displayName: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.cloudInstance = Field("cloudInstance")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -871,12 +886,12 @@ public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
 
 /// The properties of a `CrossTenantAccessPolicy`, inherited ones included.
 public struct CrossTenantAccessPolicyFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicy",
         base: PolicyBase.self,
-        fields: all
+        fields: CrossTenantAccessPolicyFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -892,7 +907,7 @@ public struct CrossTenantAccessPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("templates")`).
     public let templates: Field<PolicyTemplate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -915,14 +930,14 @@ public typealias CrossTenantAccessPolicyAppServiceConnectSetting =
 
 /// The properties of a `CrossTenantAccessPolicyAppServiceConnectSetting`, inherited ones included.
 public struct CrossTenantAccessPolicyAppServiceConnectSettingFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyAppServiceConnectSettingFields()
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyAppServiceConnectSetting",
-        fields: all
+        fields: CrossTenantAccessPolicyAppServiceConnectSettingFields()
     )
+
     public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
 
-    public init() {
+    private init() {
         self.applications = Field("applications")
     }
 }
@@ -935,18 +950,16 @@ public typealias CrossTenantAccessPolicyB2BSetting = Model<CrossTenantAccessPoli
 
 /// The properties of a `CrossTenantAccessPolicyB2BSetting`, inherited ones included.
 public struct CrossTenantAccessPolicyB2BSettingFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyB2BSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyB2BSetting",
         derived: [CrossTenantAccessPolicyTenantRestrictions.self],
-        fields: all
+        fields: CrossTenantAccessPolicyB2BSettingFields()
     )
 
     public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
     public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
 
-    public init() {
+    private init() {
         self.applications = Field("applications")
         self.usersAndGroups = Field("usersAndGroups")
     }
@@ -962,12 +975,10 @@ public typealias CrossTenantAccessPolicyConfigurationDefault = Model<CrossTenant
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationDefault`, inherited ones included.
 public struct CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyConfigurationDefaultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
         base: Entity.self,
-        fields: all
+        fields: CrossTenantAccessPolicyConfigurationDefaultFields()
     )
 
     public let id: Field<String>
@@ -985,7 +996,7 @@ public struct CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
     public let m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>
     public let tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appServiceConnectInbound = Field("appServiceConnectInbound")
         self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
@@ -1042,8 +1053,11 @@ public typealias CrossTenantAccessPolicyConfigurationPartner = Model<CrossTenant
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationPartner`, inherited ones included.
 public struct CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyConfigurationPartnerFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantAccessPolicyConfigurationPartner", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
+        fields: CrossTenantAccessPolicyConfigurationPartnerFields()
+    )
+
     public let appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>
     public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
     public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
@@ -1064,7 +1078,7 @@ public struct CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
     /// Present when the request expanded it (`expand("serviceProviderConstraints")`).
     public let serviceProviderConstraints: Field<ServiceProviderConstraints>
 
-    public init() {
+    private init() {
         self.appServiceConnectInbound = Field("appServiceConnectInbound")
         self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
         self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
@@ -1123,13 +1137,16 @@ public typealias CrossTenantAccessPolicyInboundTrust = Model<CrossTenantAccessPo
 
 /// The properties of a `CrossTenantAccessPolicyInboundTrust`, inherited ones included.
 public struct CrossTenantAccessPolicyInboundTrustFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyInboundTrustFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantAccessPolicyInboundTrust", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyInboundTrust",
+        fields: CrossTenantAccessPolicyInboundTrustFields()
+    )
+
     public let isCompliantDeviceAccepted: Field<Bool>
     public let isHybridAzureADJoinedDeviceAccepted: Field<Bool>
     public let isMfaAccepted: Field<Bool>
 
-    public init() {
+    private init() {
         self.isCompliantDeviceAccepted = Field("isCompliantDeviceAccepted")
         self.isHybridAzureADJoinedDeviceAccepted = Field("isHybridAzureADJoinedDeviceAccepted")
         self.isMfaAccepted = Field("isMfaAccepted")
@@ -1147,16 +1164,14 @@ public typealias CrossTenantAccessPolicyM365CollaborationInboundSetting =
 
 /// The properties of a `CrossTenantAccessPolicyM365CollaborationInboundSetting`, inherited ones included.
 public struct CrossTenantAccessPolicyM365CollaborationInboundSettingFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyM365CollaborationInboundSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyM365CollaborationInboundSetting",
-        fields: all
+        fields: CrossTenantAccessPolicyM365CollaborationInboundSettingFields()
     )
 
     public let users: Field<CrossTenantAccessPolicyTargetConfiguration>
 
-    public init() {
+    private init() {
         self.users = Field("users")
     }
 }
@@ -1172,16 +1187,14 @@ public typealias CrossTenantAccessPolicyM365CollaborationOutboundSetting =
 
 /// The properties of a `CrossTenantAccessPolicyM365CollaborationOutboundSetting`, inherited ones included.
 public struct CrossTenantAccessPolicyM365CollaborationOutboundSettingFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyM365CollaborationOutboundSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyM365CollaborationOutboundSetting",
-        fields: all
+        fields: CrossTenantAccessPolicyM365CollaborationOutboundSettingFields()
     )
 
     public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
 
-    public init() {
+    private init() {
         self.usersAndGroups = Field("usersAndGroups")
     }
 }
@@ -1332,12 +1345,15 @@ public typealias CrossTenantAccessPolicyTarget = Model<CrossTenantAccessPolicyTa
 
 /// The properties of a `CrossTenantAccessPolicyTarget`, inherited ones included.
 public struct CrossTenantAccessPolicyTargetFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyTargetFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantAccessPolicyTarget", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyTarget",
+        fields: CrossTenantAccessPolicyTargetFields()
+    )
+
     public let target: Field<String>
     public let targetType: Field<CrossTenantAccessPolicyTargetType>
 
-    public init() {
+    private init() {
         self.target = Field("target")
         self.targetType = Field("targetType")
     }
@@ -1353,12 +1369,15 @@ public typealias CrossTenantAccessPolicyTargetConfiguration = Model<CrossTenantA
 
 /// The properties of a `CrossTenantAccessPolicyTargetConfiguration`, inherited ones included.
 public struct CrossTenantAccessPolicyTargetConfigurationFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyTargetConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantAccessPolicyTargetConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyTargetConfiguration",
+        fields: CrossTenantAccessPolicyTargetConfigurationFields()
+    )
+
     public let accessType: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
     public let targets: Field<[CrossTenantAccessPolicyTarget]>
 
-    public init() {
+    private init() {
         self.accessType = Field("accessType")
         self.targets = Field("targets")
     }
@@ -1409,19 +1428,17 @@ public typealias CrossTenantAccessPolicyTenantRestrictions = Model<CrossTenantAc
 
 /// The properties of a `CrossTenantAccessPolicyTenantRestrictions`, inherited ones included.
 public struct CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
-    public static let all = CrossTenantAccessPolicyTenantRestrictionsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyTenantRestrictions",
         base: CrossTenantAccessPolicyB2BSetting.self,
-        fields: all
+        fields: CrossTenantAccessPolicyTenantRestrictionsFields()
     )
 
     public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
     public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
     public let devices: Field<DevicesFilter>
 
-    public init() {
+    private init() {
         self.applications = Field("applications")
         self.usersAndGroups = Field("usersAndGroups")
         self.devices = Field("devices")
@@ -1437,13 +1454,16 @@ public typealias CrossTenantIdentitySyncPolicyPartner = Model<CrossTenantIdentit
 
 /// The properties of a `CrossTenantIdentitySyncPolicyPartner`, inherited ones included.
 public struct CrossTenantIdentitySyncPolicyPartnerFields: FieldSet {
-    public static let all = CrossTenantIdentitySyncPolicyPartnerFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantIdentitySyncPolicyPartner", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
+        fields: CrossTenantIdentitySyncPolicyPartnerFields()
+    )
+
     public let displayName: Field<String>
     public let tenantId: Field<String>
     public let userSyncInbound: Field<CrossTenantUserSyncInbound>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
         self.userSyncInbound = Field("userSyncInbound")
@@ -1478,11 +1498,14 @@ public typealias CrossTenantUserSyncInbound = Model<CrossTenantUserSyncInboundFi
 
 /// The properties of a `CrossTenantUserSyncInbound`, inherited ones included.
 public struct CrossTenantUserSyncInboundFields: FieldSet {
-    public static let all = CrossTenantUserSyncInboundFields()
-    public static let schema = ModelSchema("microsoft.graph.crossTenantUserSyncInbound", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantUserSyncInbound",
+        fields: CrossTenantUserSyncInboundFields()
+    )
+
     public let isSyncAllowed: Field<Bool>
 
-    public init() {
+    private init() {
         self.isSyncAllowed = Field("isSyncAllowed")
     }
 }
@@ -1530,11 +1553,10 @@ public typealias CurrencyColumn = Model<CurrencyColumnFields>
 
 /// The properties of a `CurrencyColumn`, inherited ones included.
 public struct CurrencyColumnFields: FieldSet {
-    public static let all = CurrencyColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.currencyColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.currencyColumn", fields: CurrencyColumnFields())
     public let locale: Field<String>
 
-    public init() {
+    private init() {
         self.locale = Field("locale")
     }
 }
@@ -1549,11 +1571,14 @@ public typealias CustomAppManagementApplicationConfiguration = Model<CustomAppMa
 
 /// The properties of a `CustomAppManagementApplicationConfiguration`, inherited ones included.
 public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
-    public static let all = CustomAppManagementApplicationConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.customAppManagementApplicationConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customAppManagementApplicationConfiguration",
+        fields: CustomAppManagementApplicationConfigurationFields()
+    )
+
     public let identifierUris: Field<IdentifierUriConfiguration>
 
-    public init() {
+    private init() {
         self.identifierUris = Field("identifierUris")
     }
 }
@@ -1566,19 +1591,17 @@ public typealias CustomAppManagementConfiguration = Model<CustomAppManagementCon
 
 /// The properties of a `CustomAppManagementConfiguration`, inherited ones included.
 public struct CustomAppManagementConfigurationFields: FieldSet {
-    public static let all = CustomAppManagementConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customAppManagementConfiguration",
         base: AppManagementConfiguration.self,
-        fields: all
+        fields: CustomAppManagementConfigurationFields()
     )
 
     public let keyCredentials: Field<[KeyCredentialConfiguration]>
     public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
     public let applicationRestrictions: Field<CustomAppManagementApplicationConfiguration>
 
-    public init() {
+    private init() {
         self.keyCredentials = Field("keyCredentials")
         self.passwordCredentials = Field("passwordCredentials")
         self.applicationRestrictions = Field("applicationRestrictions")
@@ -1595,8 +1618,6 @@ public typealias CustomAuthenticationExtension = Model<CustomAuthenticationExten
 
 /// The properties of a `CustomAuthenticationExtension`, inherited ones included.
 public struct CustomAuthenticationExtensionFields: FieldSet {
-    public static let all = CustomAuthenticationExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customAuthenticationExtension",
         base: CustomCalloutExtension.self,
@@ -1608,7 +1629,7 @@ public struct CustomAuthenticationExtensionFields: FieldSet {
             OnTokenIssuanceStartCustomExtension.self,
             OnVerifiedIdClaimValidationCustomExtension.self,
         ],
-        fields: all
+        fields: CustomAuthenticationExtensionFields()
     )
 
     public let id: Field<String>
@@ -1619,7 +1640,7 @@ public struct CustomAuthenticationExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -1704,8 +1725,6 @@ public typealias CustomCalloutExtension = Model<CustomCalloutExtensionFields>
 
 /// The properties of a `CustomCalloutExtension`, inherited ones included.
 public struct CustomCalloutExtensionFields: FieldSet {
-    public static let all = CustomCalloutExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customCalloutExtension",
         base: Entity.self,
@@ -1715,7 +1734,7 @@ public struct CustomCalloutExtensionFields: FieldSet {
             CustomAuthenticationExtension.self,
             IdentityGovernanceCustomTaskExtension.self,
         ],
-        fields: all
+        fields: CustomCalloutExtensionFields()
     )
 
     public let id: Field<String>
@@ -1725,7 +1744,7 @@ public struct CustomCalloutExtensionFields: FieldSet {
     public let displayName: Field<String>
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -1763,12 +1782,10 @@ public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFi
 
 /// The properties of a `CustomDataProvidedResource`, inherited ones included.
 public struct CustomDataProvidedResourceFields: FieldSet {
-    public static let all = CustomDataProvidedResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResource",
         base: AccessPackageResource.self,
-        fields: all
+        fields: CustomDataProvidedResourceFields()
     )
 
     public let id: Field<String>
@@ -1794,7 +1811,7 @@ public struct CustomDataProvidedResourceFields: FieldSet {
 
     public let notificationEndpointConfiguration: Field<CustomExtensionEndpointConfiguration>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attributes = Field("attributes")
         self.createdDateTime = Field("createdDateTime")
@@ -1822,12 +1839,10 @@ public typealias CustomDataProvidedResourceAccessReviewUploadSession =
 
 /// The properties of a `CustomDataProvidedResourceAccessReviewUploadSession`, inherited ones included.
 public struct CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
-    public static let all = CustomDataProvidedResourceAccessReviewUploadSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
         base: CustomDataProvidedResourceUploadSession.self,
-        fields: all
+        fields: CustomDataProvidedResourceAccessReviewUploadSessionFields()
     )
 
     public let id: Field<String>
@@ -1841,7 +1856,7 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSe
     /// Present when the request expanded it (`expand("files")`).
     public let files: Field<[CustomDataProvidedResourceFile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.data = Field("data")
@@ -1899,12 +1914,10 @@ public typealias CustomDataProvidedResourceFile = Model<CustomDataProvidedResour
 
 /// The properties of a `CustomDataProvidedResourceFile`, inherited ones included.
 public struct CustomDataProvidedResourceFileFields: FieldSet {
-    public static let all = CustomDataProvidedResourceFileFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceFile",
         base: Entity.self,
-        fields: all
+        fields: CustomDataProvidedResourceFileFields()
     )
 
     public let id: Field<String>
@@ -1912,7 +1925,7 @@ public struct CustomDataProvidedResourceFileFields: FieldSet {
     public let size: Field<Int64>
     public let uploadedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.size = Field("size")
@@ -1951,18 +1964,16 @@ public typealias CustomDataProvidedResourcePayloadsAccessReviewContextData =
 
 /// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextData`, inherited ones included.
 public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: FieldSet {
-    public static let all = CustomDataProvidedResourcePayloadsAccessReviewContextDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData",
         base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: all
+        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataFields()
     )
 
     public let reviewDefinitionId: Field<String>
     public let reviewInstanceId: Field<String>
 
-    public init() {
+    private init() {
         self.reviewDefinitionId = Field("reviewDefinitionId")
         self.reviewInstanceId = Field("reviewInstanceId")
     }
@@ -1981,8 +1992,6 @@ public typealias CustomDataProvidedResourcePayloadsAccessReviewContextDataBase =
 
 /// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextDataBase`, inherited ones included.
 public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields: FieldSet {
-    public static let all = CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase",
         base: CustomDataProvidedResourcePayloadsData.self,
@@ -1990,13 +1999,13 @@ public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseField
             CustomDataProvidedResourcePayloadsAccessReviewContextData.self,
             CustomDataProvidedResourcePayloadsApplyDecisionContextData.self,
         ],
-        fields: all
+        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields()
     )
 
     public let reviewDefinitionId: Field<String>
     public let reviewInstanceId: Field<String>
 
-    public init() {
+    private init() {
         self.reviewDefinitionId = Field("reviewDefinitionId")
         self.reviewInstanceId = Field("reviewInstanceId")
     }
@@ -2013,18 +2022,16 @@ public typealias CustomDataProvidedResourcePayloadsApplyDecisionContextData =
 
 /// The properties of a `CustomDataProvidedResourcePayloadsApplyDecisionContextData`, inherited ones included.
 public struct CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: FieldSet {
-    public static let all = CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData",
         base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: all
+        fields: CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields()
     )
 
     public let reviewDefinitionId: Field<String>
     public let reviewInstanceId: Field<String>
 
-    public init() {
+    private init() {
         self.reviewDefinitionId = Field("reviewDefinitionId")
         self.reviewInstanceId = Field("reviewInstanceId")
     }
@@ -2041,15 +2048,13 @@ public typealias CustomDataProvidedResourcePayloadsData = Model<CustomDataProvid
 
 /// The properties of a `CustomDataProvidedResourcePayloadsData`, inherited ones included.
 public struct CustomDataProvidedResourcePayloadsDataFields: FieldSet {
-    public static let all = CustomDataProvidedResourcePayloadsDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.data",
         derived: [CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self],
-        fields: all
+        fields: CustomDataProvidedResourcePayloadsDataFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2117,13 +2122,11 @@ public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvi
 
 /// The properties of a `CustomDataProvidedResourceUploadSession`, inherited ones included.
 public struct CustomDataProvidedResourceUploadSessionFields: FieldSet {
-    public static let all = CustomDataProvidedResourceUploadSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceUploadSession",
         base: Entity.self,
         derived: [CustomDataProvidedResourceAccessReviewUploadSession.self],
-        fields: all
+        fields: CustomDataProvidedResourceUploadSessionFields()
     )
 
     public let id: Field<String>
@@ -2137,7 +2140,7 @@ public struct CustomDataProvidedResourceUploadSessionFields: FieldSet {
     /// Present when the request expanded it (`expand("files")`).
     public let files: Field<[CustomDataProvidedResourceFile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.data = Field("data")
@@ -2160,14 +2163,14 @@ public typealias CustomDataProvidedResourceUploadSessionRequest =
 
 /// The properties of a `CustomDataProvidedResourceUploadSessionRequest`, inherited ones included.
 public struct CustomDataProvidedResourceUploadSessionRequestFields: FieldSet {
-    public static let all = CustomDataProvidedResourceUploadSessionRequestFields()
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceUploadSessionRequest",
-        fields: all
+        fields: CustomDataProvidedResourceUploadSessionRequestFields()
     )
+
     public let data: Field<CustomDataProvidedResourcePayloadsData>
 
-    public init() {
+    private init() {
         self.data = Field("data")
     }
 }
@@ -2218,12 +2221,15 @@ public typealias CustomDataProvidedResourceUploadStats = Model<CustomDataProvide
 
 /// The properties of a `CustomDataProvidedResourceUploadStats`, inherited ones included.
 public struct CustomDataProvidedResourceUploadStatsFields: FieldSet {
-    public static let all = CustomDataProvidedResourceUploadStatsFields()
-    public static let schema = ModelSchema("microsoft.graph.customDataProvidedResourceUploadStats", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customDataProvidedResourceUploadStats",
+        fields: CustomDataProvidedResourceUploadStatsFields()
+    )
+
     public let filesUploaded: Field<Int32>
     public let totalBytesUploaded: Field<Int64>
 
-    public init() {
+    private init() {
         self.filesUploaded = Field("filesUploaded")
         self.totalBytesUploaded = Field("totalBytesUploaded")
     }
@@ -2259,15 +2265,13 @@ public typealias CustomExtensionAuthenticationConfiguration = Model<CustomExtens
 
 /// The properties of a `CustomExtensionAuthenticationConfiguration`, inherited ones included.
 public struct CustomExtensionAuthenticationConfigurationFields: FieldSet {
-    public static let all = CustomExtensionAuthenticationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionAuthenticationConfiguration",
         derived: [AzureAdPopTokenAuthentication.self, AzureAdTokenAuthentication.self],
-        fields: all
+        fields: CustomExtensionAuthenticationConfigurationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2281,15 +2285,13 @@ public typealias CustomExtensionBehaviorOnError = Model<CustomExtensionBehaviorO
 
 /// The properties of a `CustomExtensionBehaviorOnError`, inherited ones included.
 public struct CustomExtensionBehaviorOnErrorFields: FieldSet {
-    public static let all = CustomExtensionBehaviorOnErrorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionBehaviorOnError",
         derived: [FallbackToMicrosoftProviderOnError.self],
-        fields: all
+        fields: CustomExtensionBehaviorOnErrorFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2304,20 +2306,18 @@ public typealias CustomExtensionCallbackConfiguration = Model<CustomExtensionCal
 
 /// The properties of a `CustomExtensionCallbackConfiguration`, inherited ones included.
 public struct CustomExtensionCallbackConfigurationFields: FieldSet {
-    public static let all = CustomExtensionCallbackConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionCallbackConfiguration",
         derived: [
             AccessPackageRequestApprovalStageCallbackConfiguration.self,
             IdentityGovernanceCustomTaskExtensionCallbackConfiguration.self,
         ],
-        fields: all
+        fields: CustomExtensionCallbackConfigurationFields()
     )
 
     public let timeoutDuration: Field<String>
 
-    public init() {
+    private init() {
         self.timeoutDuration = Field("timeoutDuration")
     }
 }
@@ -2330,15 +2330,18 @@ public typealias CustomExtensionCalloutInstance = Model<CustomExtensionCalloutIn
 
 /// The properties of a `CustomExtensionCalloutInstance`, inherited ones included.
 public struct CustomExtensionCalloutInstanceFields: FieldSet {
-    public static let all = CustomExtensionCalloutInstanceFields()
-    public static let schema = ModelSchema("microsoft.graph.customExtensionCalloutInstance", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionCalloutInstance",
+        fields: CustomExtensionCalloutInstanceFields()
+    )
+
     public let customExtensionId: Field<String>
     public let detail: Field<String>
     public let externalCorrelationId: Field<String>
     public let id: Field<String>
     public let status: Field<CustomExtensionCalloutInstanceStatus>
 
-    public init() {
+    private init() {
         self.customExtensionId = Field("customExtensionId")
         self.detail = Field("detail")
         self.externalCorrelationId = Field("externalCorrelationId")
@@ -2384,13 +2387,16 @@ public typealias CustomExtensionCalloutRequest = Model<CustomExtensionCalloutReq
 
 /// The properties of a `CustomExtensionCalloutRequest`, inherited ones included.
 public struct CustomExtensionCalloutRequestFields: FieldSet {
-    public static let all = CustomExtensionCalloutRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.customExtensionCalloutRequest", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionCalloutRequest",
+        fields: CustomExtensionCalloutRequestFields()
+    )
+
     public let data: Field<CustomExtensionData>
     public let source: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.data = Field("data")
         self.source = Field("source")
         self.type = Field("type")
@@ -2405,13 +2411,16 @@ public typealias CustomExtensionCalloutResponse = Model<CustomExtensionCalloutRe
 
 /// The properties of a `CustomExtensionCalloutResponse`, inherited ones included.
 public struct CustomExtensionCalloutResponseFields: FieldSet {
-    public static let all = CustomExtensionCalloutResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.customExtensionCalloutResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionCalloutResponse",
+        fields: CustomExtensionCalloutResponseFields()
+    )
+
     public let data: Field<CustomExtensionData>
     public let source: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.data = Field("data")
         self.source = Field("source")
         self.type = Field("type")
@@ -2426,12 +2435,15 @@ public typealias CustomExtensionClientConfiguration = Model<CustomExtensionClien
 
 /// The properties of a `CustomExtensionClientConfiguration`, inherited ones included.
 public struct CustomExtensionClientConfigurationFields: FieldSet {
-    public static let all = CustomExtensionClientConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.customExtensionClientConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionClientConfiguration",
+        fields: CustomExtensionClientConfigurationFields()
+    )
+
     public let maximumRetries: Field<Int32>
     public let timeoutInMilliseconds: Field<Int32>
 
-    public init() {
+    private init() {
         self.maximumRetries = Field("maximumRetries")
         self.timeoutInMilliseconds = Field("timeoutInMilliseconds")
     }
@@ -2447,8 +2459,6 @@ public typealias CustomExtensionData = Model<CustomExtensionDataFields>
 
 /// The properties of a `CustomExtensionData`, inherited ones included.
 public struct CustomExtensionDataFields: FieldSet {
-    public static let all = CustomExtensionDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionData",
         derived: [
@@ -2456,10 +2466,10 @@ public struct CustomExtensionDataFields: FieldSet {
             IdentityGovernanceCustomTaskExtensionCallbackData.self,
             IdentityGovernanceCustomTaskExtensionCalloutData.self,
         ],
-        fields: all
+        fields: CustomExtensionDataFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2474,15 +2484,13 @@ public typealias CustomExtensionEndpointConfiguration = Model<CustomExtensionEnd
 
 /// The properties of a `CustomExtensionEndpointConfiguration`, inherited ones included.
 public struct CustomExtensionEndpointConfigurationFields: FieldSet {
-    public static let all = CustomExtensionEndpointConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionEndpointConfiguration",
         derived: [HttpRequestEndpoint.self, LogicAppTriggerEndpointConfiguration.self],
-        fields: all
+        fields: CustomExtensionEndpointConfigurationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2495,12 +2503,15 @@ public typealias CustomExtensionOverwriteConfiguration = Model<CustomExtensionOv
 
 /// The properties of a `CustomExtensionOverwriteConfiguration`, inherited ones included.
 public struct CustomExtensionOverwriteConfigurationFields: FieldSet {
-    public static let all = CustomExtensionOverwriteConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.customExtensionOverwriteConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionOverwriteConfiguration",
+        fields: CustomExtensionOverwriteConfigurationFields()
+    )
+
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
     public let clientConfiguration: Field<CustomExtensionClientConfiguration>
 
-    public init() {
+    private init() {
         self.behaviorOnError = Field("behaviorOnError")
         self.clientConfiguration = Field("clientConfiguration")
     }
@@ -2514,19 +2525,19 @@ public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSetting
 
 /// The properties of a `CustomExtensionStageSetting`, inherited ones included.
 public struct CustomExtensionStageSettingFields: FieldSet {
-    public static let all = CustomExtensionStageSettingFields()
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionStageSetting",
         base: Entity.self,
-        fields: all
+        fields: CustomExtensionStageSettingFields()
     )
+
     public let id: Field<String>
     public let stage: Field<AccessPackageCustomExtensionStage>
 
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<CustomCalloutExtension>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.stage = Field("stage")
         self.customExtension = Field("customExtension")
@@ -2566,15 +2577,13 @@ public typealias CustomMetadataDictionary = Model<CustomMetadataDictionaryFields
 
 /// The properties of a `CustomMetadataDictionary`, inherited ones included.
 public struct CustomMetadataDictionaryFields: FieldSet {
-    public static let all = CustomMetadataDictionaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customMetadataDictionary",
         base: DictionaryModel.self,
-        fields: all
+        fields: CustomMetadataDictionaryFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2600,12 +2609,10 @@ public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttribu
 
 /// The properties of a `CustomSecurityAttributeDefinition`, inherited ones included.
 public struct CustomSecurityAttributeDefinitionFields: FieldSet {
-    public static let all = CustomSecurityAttributeDefinitionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeDefinition",
         base: Entity.self,
-        fields: all
+        fields: CustomSecurityAttributeDefinitionFields()
     )
 
     public let id: Field<String>
@@ -2621,7 +2628,7 @@ public struct CustomSecurityAttributeDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("allowedValues")`).
     public let allowedValues: Field<[AllowedValue]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attributeSet = Field("attributeSet")
         self.description = Field("description")
@@ -2671,18 +2678,16 @@ public typealias CustomSecurityAttributeExemption = Model<CustomSecurityAttribut
 
 /// The properties of a `CustomSecurityAttributeExemption`, inherited ones included.
 public struct CustomSecurityAttributeExemptionFields: FieldSet {
-    public static let all = CustomSecurityAttributeExemptionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeExemption",
         derived: [CustomSecurityAttributeStringValueExemption.self],
-        fields: all
+        fields: CustomSecurityAttributeExemptionFields()
     )
 
     public let id: Field<String>
     public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.operator = Field("operator")
     }
@@ -2698,19 +2703,17 @@ public typealias CustomSecurityAttributeStringValueExemption = Model<CustomSecur
 
 /// The properties of a `CustomSecurityAttributeStringValueExemption`, inherited ones included.
 public struct CustomSecurityAttributeStringValueExemptionFields: FieldSet {
-    public static let all = CustomSecurityAttributeStringValueExemptionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeStringValueExemption",
         base: CustomSecurityAttributeExemption.self,
-        fields: all
+        fields: CustomSecurityAttributeStringValueExemptionFields()
     )
 
     public let id: Field<String>
     public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.operator = Field("operator")
         self.value = Field("value")
@@ -2725,10 +2728,12 @@ public typealias CustomSecurityAttributeValue = Model<CustomSecurityAttributeVal
 
 /// The properties of a `CustomSecurityAttributeValue`, inherited ones included.
 public struct CustomSecurityAttributeValueFields: FieldSet {
-    public static let all = CustomSecurityAttributeValueFields()
-    public static let schema = ModelSchema("microsoft.graph.customSecurityAttributeValue", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customSecurityAttributeValue",
+        fields: CustomSecurityAttributeValueFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2740,14 +2745,18 @@ public typealias CustomTimeZone = Model<CustomTimeZoneFields>
 
 /// The properties of a `CustomTimeZone`, inherited ones included.
 public struct CustomTimeZoneFields: FieldSet {
-    public static let all = CustomTimeZoneFields()
-    public static let schema = ModelSchema("microsoft.graph.customTimeZone", base: TimeZoneBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.customTimeZone",
+        base: TimeZoneBase.self,
+        fields: CustomTimeZoneFields()
+    )
+
     public let name: Field<String>
     public let bias: Field<Int32>
     public let daylightOffset: Field<DaylightTimeZoneOffset>
     public let standardOffset: Field<StandardTimeZoneOffset>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.bias = Field("bias")
         self.daylightOffset = Field("daylightOffset")
@@ -2763,12 +2772,10 @@ public typealias CustomTrainingSetting = Model<CustomTrainingSettingFields>
 
 /// The properties of a `CustomTrainingSetting`, inherited ones included.
 public struct CustomTrainingSettingFields: FieldSet {
-    public static let all = CustomTrainingSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.customTrainingSetting",
         base: TrainingSetting.self,
-        fields: all
+        fields: CustomTrainingSettingFields()
     )
 
     public let settingType: Field<TrainingSettingType>
@@ -2778,7 +2785,7 @@ public struct CustomTrainingSettingFields: FieldSet {
     public let durationInMinutes: Field<Int32>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
         self.assignedTo = Field("assignedTo")
         self.description = Field("description")
@@ -2796,8 +2803,12 @@ public typealias DataPolicyOperation = Model<DataPolicyOperationFields>
 
 /// The properties of a `DataPolicyOperation`, inherited ones included.
 public struct DataPolicyOperationFields: FieldSet {
-    public static let all = DataPolicyOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.dataPolicyOperation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.dataPolicyOperation",
+        base: Entity.self,
+        fields: DataPolicyOperationFields()
+    )
+
     public let id: Field<String>
     public let completedDateTime: Field<Date>
     public let progress: Field<Double>
@@ -2806,7 +2817,7 @@ public struct DataPolicyOperationFields: FieldSet {
     public let submittedDateTime: Field<Date>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.progress = Field("progress")
@@ -2927,13 +2938,11 @@ public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFiel
 
 /// The properties of a `DataSecurityAndGovernance`, inherited ones included.
 public struct DataSecurityAndGovernanceFields: FieldSet {
-    public static let all = DataSecurityAndGovernanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.dataSecurityAndGovernance",
         base: Entity.self,
         derived: [TenantDataSecurityAndGovernance.self, UserDataSecurityAndGovernance.self],
-        fields: all
+        fields: DataSecurityAndGovernanceFields()
     )
 
     public let id: Field<String>
@@ -2941,7 +2950,7 @@ public struct DataSecurityAndGovernanceFields: FieldSet {
     /// Present when the request expanded it (`expand("sensitivityLabels")`).
     public let sensitivityLabels: Field<[SensitivityLabel]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.sensitivityLabels = Field("sensitivityLabels")
     }
@@ -2981,11 +2990,14 @@ public typealias DataSourceConfiguration = Model<DataSourceConfigurationFields>
 
 /// The properties of a `DataSourceConfiguration`, inherited ones included.
 public struct DataSourceConfigurationFields: FieldSet {
-    public static let all = DataSourceConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.dataSourceConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.dataSourceConfiguration",
+        fields: DataSourceConfigurationFields()
+    )
+
     public let externalItem: Field<ExternalItemConfiguration>
 
-    public init() {
+    private init() {
         self.externalItem = Field("externalItem")
     }
 }
@@ -2998,14 +3010,13 @@ public typealias DataSubject = Model<DataSubjectFields>
 
 /// The properties of a `DataSubject`, inherited ones included.
 public struct DataSubjectFields: FieldSet {
-    public static let all = DataSubjectFields()
-    public static let schema = ModelSchema("microsoft.graph.dataSubject", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.dataSubject", fields: DataSubjectFields())
     public let email: Field<String>
     public let firstName: Field<String>
     public let lastName: Field<String>
     public let residency: Field<String>
 
-    public init() {
+    private init() {
         self.email = Field("email")
         self.firstName = Field("firstName")
         self.lastName = Field("lastName")
@@ -3059,12 +3070,11 @@ public typealias DateTimeColumn = Model<DateTimeColumnFields>
 
 /// The properties of a `DateTimeColumn`, inherited ones included.
 public struct DateTimeColumnFields: FieldSet {
-    public static let all = DateTimeColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.dateTimeColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.dateTimeColumn", fields: DateTimeColumnFields())
     public let displayAs: Field<String>
     public let format: Field<String>
 
-    public init() {
+    private init() {
         self.displayAs = Field("displayAs")
         self.format = Field("format")
     }
@@ -3078,12 +3088,11 @@ public typealias DateTimeTimeZone = Model<DateTimeTimeZoneFields>
 
 /// The properties of a `DateTimeTimeZone`, inherited ones included.
 public struct DateTimeTimeZoneFields: FieldSet {
-    public static let all = DateTimeTimeZoneFields()
-    public static let schema = ModelSchema("microsoft.graph.dateTimeTimeZone", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.dateTimeTimeZone", fields: DateTimeTimeZoneFields())
     public let dateTime: Field<String>
     public let timeZone: Field<String>
 
-    public init() {
+    private init() {
         self.dateTime = Field("dateTime")
         self.timeZone = Field("timeZone")
     }
@@ -3097,8 +3106,12 @@ public typealias DayNote = Model<DayNoteFields>
 
 /// The properties of a `DayNote`, inherited ones included.
 public struct DayNoteFields: FieldSet {
-    public static let all = DayNoteFields()
-    public static let schema = ModelSchema("microsoft.graph.dayNote", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.dayNote",
+        base: ChangeTrackedEntity.self,
+        fields: DayNoteFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -3115,7 +3128,7 @@ public struct DayNoteFields: FieldSet {
     public let draftDayNote: Field<ItemBody>
     public let sharedDayNote: Field<ItemBody>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -3186,12 +3199,10 @@ public typealias DaylightTimeZoneOffset = Model<DaylightTimeZoneOffsetFields>
 
 /// The properties of a `DaylightTimeZoneOffset`, inherited ones included.
 public struct DaylightTimeZoneOffsetFields: FieldSet {
-    public static let all = DaylightTimeZoneOffsetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.daylightTimeZoneOffset",
         base: StandardTimeZoneOffset.self,
-        fields: all
+        fields: DaylightTimeZoneOffsetFields()
     )
 
     public let dayOccurrence: Field<Int32>
@@ -3201,7 +3212,7 @@ public struct DaylightTimeZoneOffsetFields: FieldSet {
     public let year: Field<Int32>
     public let daylightBias: Field<Int32>
 
-    public init() {
+    private init() {
         self.dayOccurrence = Field("dayOccurrence")
         self.dayOfWeek = Field("dayOfWeek")
         self.month = Field("month")
@@ -3219,12 +3230,11 @@ public typealias DefaultColumnValue = Model<DefaultColumnValueFields>
 
 /// The properties of a `DefaultColumnValue`, inherited ones included.
 public struct DefaultColumnValueFields: FieldSet {
-    public static let all = DefaultColumnValueFields()
-    public static let schema = ModelSchema("microsoft.graph.defaultColumnValue", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.defaultColumnValue", fields: DefaultColumnValueFields())
     public let formula: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.formula = Field("formula")
         self.value = Field("value")
     }
@@ -3241,18 +3251,16 @@ public typealias DefaultInvitationRedemptionIdentityProviderConfiguration =
 
 /// The properties of a `DefaultInvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
 public struct DefaultInvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
-    public static let all = DefaultInvitationRedemptionIdentityProviderConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration",
         base: InvitationRedemptionIdentityProviderConfiguration.self,
-        fields: all
+        fields: DefaultInvitationRedemptionIdentityProviderConfigurationFields()
     )
 
     public let fallbackIdentityProvider: Field<B2bIdentityProvidersType>
     public let primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
 
-    public init() {
+    private init() {
         self.fallbackIdentityProvider = Field("fallbackIdentityProvider")
         self.primaryIdentityProviderPrecedenceOrder = Field("primaryIdentityProviderPrecedenceOrder")
     }
@@ -3266,12 +3274,10 @@ public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtection
 
 /// The properties of a `DefaultManagedAppProtection`, inherited ones included.
 public struct DefaultManagedAppProtectionFields: FieldSet {
-    public static let all = DefaultManagedAppProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.defaultManagedAppProtection",
         base: ManagedAppProtection.self,
-        fields: all
+        fields: DefaultManagedAppProtectionFields()
     )
 
     public let id: Field<String>
@@ -3324,7 +3330,7 @@ public struct DefaultManagedAppProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("deploymentSummary")`).
     public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3424,8 +3430,11 @@ public typealias DefaultUserRolePermissions = Model<DefaultUserRolePermissionsFi
 
 /// The properties of a `DefaultUserRolePermissions`, inherited ones included.
 public struct DefaultUserRolePermissionsFields: FieldSet {
-    public static let all = DefaultUserRolePermissionsFields()
-    public static let schema = ModelSchema("microsoft.graph.defaultUserRolePermissions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.defaultUserRolePermissions",
+        fields: DefaultUserRolePermissionsFields()
+    )
+
     public let allowedToCreateApps: Field<Bool>
     public let allowedToCreateSecurityGroups: Field<Bool>
     public let allowedToCreateTenants: Field<Bool>
@@ -3433,7 +3442,7 @@ public struct DefaultUserRolePermissionsFields: FieldSet {
     public let allowedToReadOtherUsers: Field<Bool>
     public let permissionGrantPoliciesAssigned: Field<[String]>
 
-    public init() {
+    private init() {
         self.allowedToCreateApps = Field("allowedToCreateApps")
         self.allowedToCreateSecurityGroups = Field("allowedToCreateSecurityGroups")
         self.allowedToCreateTenants = Field("allowedToCreateTenants")
@@ -3469,14 +3478,17 @@ public typealias DefenderDetectedMalwareActions = Model<DefenderDetectedMalwareA
 
 /// The properties of a `DefenderDetectedMalwareActions`, inherited ones included.
 public struct DefenderDetectedMalwareActionsFields: FieldSet {
-    public static let all = DefenderDetectedMalwareActionsFields()
-    public static let schema = ModelSchema("microsoft.graph.defenderDetectedMalwareActions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.defenderDetectedMalwareActions",
+        fields: DefenderDetectedMalwareActionsFields()
+    )
+
     public let highSeverity: Field<DefenderThreatAction>
     public let lowSeverity: Field<DefenderThreatAction>
     public let moderateSeverity: Field<DefenderThreatAction>
     public let severeSeverity: Field<DefenderThreatAction>
 
-    public init() {
+    private init() {
         self.highSeverity = Field("highSeverity")
         self.lowSeverity = Field("lowSeverity")
         self.moderateSeverity = Field("moderateSeverity")
@@ -3616,12 +3628,10 @@ public typealias DelegatedAdminAccessAssignment = Model<DelegatedAdminAccessAssi
 
 /// The properties of a `DelegatedAdminAccessAssignment`, inherited ones included.
 public struct DelegatedAdminAccessAssignmentFields: FieldSet {
-    public static let all = DelegatedAdminAccessAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminAccessAssignment",
         base: Entity.self,
-        fields: all
+        fields: DelegatedAdminAccessAssignmentFields()
     )
 
     public let id: Field<String>
@@ -3631,7 +3641,7 @@ public struct DelegatedAdminAccessAssignmentFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let status: Field<DelegatedAdminAccessAssignmentStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accessContainer = Field("accessContainer")
         self.accessDetails = Field("accessDetails")
@@ -3691,12 +3701,15 @@ public typealias DelegatedAdminAccessContainer = Model<DelegatedAdminAccessConta
 
 /// The properties of a `DelegatedAdminAccessContainer`, inherited ones included.
 public struct DelegatedAdminAccessContainerFields: FieldSet {
-    public static let all = DelegatedAdminAccessContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.delegatedAdminAccessContainer", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.delegatedAdminAccessContainer",
+        fields: DelegatedAdminAccessContainerFields()
+    )
+
     public let accessContainerId: Field<String>
     public let accessContainerType: Field<DelegatedAdminAccessContainerType>
 
-    public init() {
+    private init() {
         self.accessContainerId = Field("accessContainerId")
         self.accessContainerType = Field("accessContainerType")
     }
@@ -3724,11 +3737,14 @@ public typealias DelegatedAdminAccessDetails = Model<DelegatedAdminAccessDetails
 
 /// The properties of a `DelegatedAdminAccessDetails`, inherited ones included.
 public struct DelegatedAdminAccessDetailsFields: FieldSet {
-    public static let all = DelegatedAdminAccessDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.delegatedAdminAccessDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.delegatedAdminAccessDetails",
+        fields: DelegatedAdminAccessDetailsFields()
+    )
+
     public let unifiedRoles: Field<[UnifiedRole]>
 
-    public init() {
+    private init() {
         self.unifiedRoles = Field("unifiedRoles")
     }
 }
@@ -3741,8 +3757,12 @@ public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
 
 /// The properties of a `DelegatedAdminCustomer`, inherited ones included.
 public struct DelegatedAdminCustomerFields: FieldSet {
-    public static let all = DelegatedAdminCustomerFields()
-    public static let schema = ModelSchema("microsoft.graph.delegatedAdminCustomer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.delegatedAdminCustomer",
+        base: Entity.self,
+        fields: DelegatedAdminCustomerFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let tenantId: Field<String>
@@ -3750,7 +3770,7 @@ public struct DelegatedAdminCustomerFields: FieldSet {
     /// Present when the request expanded it (`expand("serviceManagementDetails")`).
     public let serviceManagementDetails: Field<[DelegatedAdminServiceManagementDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
@@ -3799,13 +3819,11 @@ public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFi
 
 /// The properties of a `DelegatedAdminRelationship`, inherited ones included.
 public struct DelegatedAdminRelationshipFields: FieldSet {
-    public static let all = DelegatedAdminRelationshipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationship",
         base: Entity.self,
         derived: [ResellerDelegatedAdminRelationship.self],
-        fields: all
+        fields: DelegatedAdminRelationshipFields()
     )
 
     public let id: Field<String>
@@ -3829,7 +3847,7 @@ public struct DelegatedAdminRelationshipFields: FieldSet {
     /// Present when the request expanded it (`expand("requests")`).
     public let requests: Field<[DelegatedAdminRelationshipRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accessDetails = Field("accessDetails")
         self.activatedDateTime = Field("activatedDateTime")
@@ -3858,12 +3876,15 @@ public typealias DelegatedAdminRelationshipCustomerParticipant =
 
 /// The properties of a `DelegatedAdminRelationshipCustomerParticipant`, inherited ones included.
 public struct DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
-    public static let all = DelegatedAdminRelationshipCustomerParticipantFields()
-    public static let schema = ModelSchema("microsoft.graph.delegatedAdminRelationshipCustomerParticipant", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.delegatedAdminRelationshipCustomerParticipant",
+        fields: DelegatedAdminRelationshipCustomerParticipantFields()
+    )
+
     public let displayName: Field<String>
     public let tenantId: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
     }
@@ -3877,12 +3898,10 @@ public typealias DelegatedAdminRelationshipOperation = Model<DelegatedAdminRelat
 
 /// The properties of a `DelegatedAdminRelationshipOperation`, inherited ones included.
 public struct DelegatedAdminRelationshipOperationFields: FieldSet {
-    public static let all = DelegatedAdminRelationshipOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationshipOperation",
         base: Entity.self,
-        fields: all
+        fields: DelegatedAdminRelationshipOperationFields()
     )
 
     public let id: Field<String>
@@ -3892,7 +3911,7 @@ public struct DelegatedAdminRelationshipOperationFields: FieldSet {
     public let operationType: Field<DelegatedAdminRelationshipOperationType>
     public let status: Field<LongRunningOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.data = Field("data")
@@ -3952,12 +3971,10 @@ public typealias DelegatedAdminRelationshipRequest = Model<DelegatedAdminRelatio
 
 /// The properties of a `DelegatedAdminRelationshipRequest`, inherited ones included.
 public struct DelegatedAdminRelationshipRequestFields: FieldSet {
-    public static let all = DelegatedAdminRelationshipRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationshipRequest",
         base: Entity.self,
-        fields: all
+        fields: DelegatedAdminRelationshipRequestFields()
     )
 
     public let id: Field<String>
@@ -3966,7 +3983,7 @@ public struct DelegatedAdminRelationshipRequestFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let status: Field<DelegatedAdminRelationshipRequestStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.createdDateTime = Field("createdDateTime")
@@ -4129,19 +4146,17 @@ public typealias DelegatedAdminServiceManagementDetail = Model<DelegatedAdminSer
 
 /// The properties of a `DelegatedAdminServiceManagementDetail`, inherited ones included.
 public struct DelegatedAdminServiceManagementDetailFields: FieldSet {
-    public static let all = DelegatedAdminServiceManagementDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminServiceManagementDetail",
         base: Entity.self,
-        fields: all
+        fields: DelegatedAdminServiceManagementDetailFields()
     )
 
     public let id: Field<String>
     public let serviceManagementUrl: Field<String>
     public let serviceName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.serviceManagementUrl = Field("serviceManagementUrl")
         self.serviceName = Field("serviceName")
@@ -4177,12 +4192,10 @@ public typealias DelegatedAdminServiceProviderConstraints = Model<DelegatedAdmin
 
 /// The properties of a `DelegatedAdminServiceProviderConstraints`, inherited ones included.
 public struct DelegatedAdminServiceProviderConstraintsFields: FieldSet {
-    public static let all = DelegatedAdminServiceProviderConstraintsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminServiceProviderConstraints",
         base: ServiceProviderConstraints.self,
-        fields: all
+        fields: DelegatedAdminServiceProviderConstraintsFields()
     )
 
     public let id: Field<String>
@@ -4190,7 +4203,7 @@ public struct DelegatedAdminServiceProviderConstraintsFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedRoleTemplateIds = Field("allowedRoleTemplateIds")
         self.createdDateTime = Field("createdDateTime")
@@ -4226,12 +4239,10 @@ public typealias DelegatedPermissionClassification = Model<DelegatedPermissionCl
 
 /// The properties of a `DelegatedPermissionClassification`, inherited ones included.
 public struct DelegatedPermissionClassificationFields: FieldSet {
-    public static let all = DelegatedPermissionClassificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedPermissionClassification",
         base: Entity.self,
-        fields: all
+        fields: DelegatedPermissionClassificationFields()
     )
 
     public let id: Field<String>
@@ -4239,7 +4250,7 @@ public struct DelegatedPermissionClassificationFields: FieldSet {
     public let permissionId: Field<String>
     public let permissionName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.classification = Field("classification")
         self.permissionId = Field("permissionId")
@@ -4275,12 +4286,11 @@ public typealias DeleteAction = Model<DeleteActionFields>
 
 /// The properties of a `DeleteAction`, inherited ones included.
 public struct DeleteActionFields: FieldSet {
-    public static let all = DeleteActionFields()
-    public static let schema = ModelSchema("microsoft.graph.deleteAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deleteAction", fields: DeleteActionFields())
     public let name: Field<String>
     public let objectType: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.objectType = Field("objectType")
     }
@@ -4296,12 +4306,10 @@ public typealias DeleteUserFromSharedAppleDeviceActionResult = Model<DeleteUserF
 
 /// The properties of a `DeleteUserFromSharedAppleDeviceActionResult`, inherited ones included.
 public struct DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
-    public static let all = DeleteUserFromSharedAppleDeviceActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deleteUserFromSharedAppleDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: DeleteUserFromSharedAppleDeviceActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -4310,7 +4318,7 @@ public struct DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
     public let startDateTime: Field<Date>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -4327,11 +4335,10 @@ public typealias Deleted = Model<DeletedFields>
 
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
-    public static let all = DeletedFields()
-    public static let schema = ModelSchema("microsoft.graph.deleted", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deleted", fields: DeletedFields())
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.state = Field("state")
     }
 }
@@ -4344,11 +4351,14 @@ public typealias DeletedChat = Model<DeletedChatFields>
 
 /// The properties of a `DeletedChat`, inherited ones included.
 public struct DeletedChatFields: FieldSet {
-    public static let all = DeletedChatFields()
-    public static let schema = ModelSchema("microsoft.graph.deletedChat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deletedChat",
+        base: Entity.self,
+        fields: DeletedChatFields()
+    )
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -4388,14 +4398,18 @@ public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
 
 /// The properties of a `DeletedItemContainer`, inherited ones included.
 public struct DeletedItemContainerFields: FieldSet {
-    public static let all = DeletedItemContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.deletedItemContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deletedItemContainer",
+        base: Entity.self,
+        fields: DeletedItemContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("workflows")`).
     public let workflows: Field<[IdentityGovernanceWorkflow]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.workflows = Field("workflows")
     }
@@ -4446,14 +4460,17 @@ public typealias DeletedTeam = Model<DeletedTeamFields>
 
 /// The properties of a `DeletedTeam`, inherited ones included.
 public struct DeletedTeamFields: FieldSet {
-    public static let all = DeletedTeamFields()
-    public static let schema = ModelSchema("microsoft.graph.deletedTeam", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deletedTeam",
+        base: Entity.self,
+        fields: DeletedTeamFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("channels")`).
     public let channels: Field<[Channel]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.channels = Field("channels")
     }
@@ -4502,15 +4519,19 @@ public typealias DeltaParticipants = Model<DeltaParticipantsFields>
 
 /// The properties of a `DeltaParticipants`, inherited ones included.
 public struct DeltaParticipantsFields: FieldSet {
-    public static let all = DeltaParticipantsFields()
-    public static let schema = ModelSchema("microsoft.graph.deltaParticipants", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deltaParticipants",
+        base: Entity.self,
+        fields: DeltaParticipantsFields()
+    )
+
     public let id: Field<String>
     public let sequenceNumber: Field<Int64>
 
     /// Present when the request expanded it (`expand("participants")`).
     public let participants: Field<[Participant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.sequenceNumber = Field("sequenceNumber")
         self.participants = Field("participants")
@@ -4551,8 +4572,7 @@ public typealias Desk = Model<DeskFields>
 
 /// The properties of a `Desk`, inherited ones included.
 public struct DeskFields: FieldSet {
-    public static let all = DeskFields()
-    public static let schema = ModelSchema("microsoft.graph.desk", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.desk", base: Place.self, fields: DeskFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -4573,7 +4593,7 @@ public struct DeskFields: FieldSet {
     public let mode: Field<PlaceMode>
     public let servicePlans: Field<[PlaceServicePlanInfo]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -4650,10 +4670,9 @@ public typealias DetailsInfo = Model<DetailsInfoFields>
 
 /// The properties of a `DetailsInfo`, inherited ones included.
 public struct DetailsInfoFields: FieldSet {
-    public static let all = DetailsInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.detailsInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.detailsInfo", fields: DetailsInfoFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4665,8 +4684,11 @@ public typealias DetectedApp = Model<DetectedAppFields>
 
 /// The properties of a `DetectedApp`, inherited ones included.
 public struct DetectedAppFields: FieldSet {
-    public static let all = DetectedAppFields()
-    public static let schema = ModelSchema("microsoft.graph.detectedApp", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.detectedApp",
+        base: Entity.self,
+        fields: DetectedAppFields()
+    )
     public let id: Field<String>
     public let deviceCount: Field<Int32>
     public let displayName: Field<String>
@@ -4678,7 +4700,7 @@ public struct DetectedAppFields: FieldSet {
     /// Present when the request expanded it (`expand("managedDevices")`).
     public let managedDevices: Field<[ManagedDevice]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceCount = Field("deviceCount")
         self.displayName = Field("displayName")
@@ -4771,8 +4793,7 @@ public typealias Device = Model<DeviceFields>
 
 /// The properties of a `Device`, inherited ones included.
 public struct DeviceFields: FieldSet {
-    public static let all = DeviceFields()
-    public static let schema = ModelSchema("microsoft.graph.device", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.device", base: DirectoryObject.self, fields: DeviceFields())
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let accountEnabled: Field<Bool>
@@ -4821,7 +4842,7 @@ public struct DeviceFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.accountEnabled = Field("accountEnabled")
@@ -4870,8 +4891,6 @@ public typealias DeviceActionResult = Model<DeviceActionResultFields>
 
 /// The properties of a `DeviceActionResult`, inherited ones included.
 public struct DeviceActionResultFields: FieldSet {
-    public static let all = DeviceActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceActionResult",
         derived: [
@@ -4882,7 +4901,7 @@ public struct DeviceActionResultFields: FieldSet {
             RotateBitLockerKeysDeviceActionResult.self,
             WindowsDefenderScanActionResult.self,
         ],
-        fields: all
+        fields: DeviceActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -4890,7 +4909,7 @@ public struct DeviceActionResultFields: FieldSet {
     public let lastUpdatedDateTime: Field<Date>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -4909,8 +4928,6 @@ public typealias DeviceAndAppManagementAssignmentTarget = Model<DeviceAndAppMana
 
 /// The properties of a `DeviceAndAppManagementAssignmentTarget`, inherited ones included.
 public struct DeviceAndAppManagementAssignmentTargetFields: FieldSet {
-    public static let all = DeviceAndAppManagementAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAndAppManagementAssignmentTarget",
         derived: [
@@ -4919,10 +4936,10 @@ public struct DeviceAndAppManagementAssignmentTargetFields: FieldSet {
             ConfigurationManagerCollectionAssignmentTarget.self,
             GroupAssignmentTarget.self,
         ],
-        fields: all
+        fields: DeviceAndAppManagementAssignmentTargetFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4934,10 +4951,12 @@ public typealias DeviceAndAppManagementData = Model<DeviceAndAppManagementDataFi
 
 /// The properties of a `DeviceAndAppManagementData`, inherited ones included.
 public struct DeviceAndAppManagementDataFields: FieldSet {
-    public static let all = DeviceAndAppManagementDataFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceAndAppManagementData", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceAndAppManagementData",
+        fields: DeviceAndAppManagementDataFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4950,12 +4969,10 @@ public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManage
 
 /// The properties of a `DeviceAndAppManagementRoleAssignment`, inherited ones included.
 public struct DeviceAndAppManagementRoleAssignmentFields: FieldSet {
-    public static let all = DeviceAndAppManagementRoleAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAndAppManagementRoleAssignment",
         base: RoleAssignment.self,
-        fields: all
+        fields: DeviceAndAppManagementRoleAssignmentFields()
     )
 
     public let id: Field<String>
@@ -4968,7 +4985,7 @@ public struct DeviceAndAppManagementRoleAssignmentFields: FieldSet {
 
     public let members: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5012,12 +5029,10 @@ public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManage
 
 /// The properties of a `DeviceAndAppManagementRoleDefinition`, inherited ones included.
 public struct DeviceAndAppManagementRoleDefinitionFields: FieldSet {
-    public static let all = DeviceAndAppManagementRoleDefinitionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAndAppManagementRoleDefinition",
         base: RoleDefinition.self,
-        fields: all
+        fields: DeviceAndAppManagementRoleDefinitionFields()
     )
 
     public let id: Field<String>
@@ -5029,7 +5044,7 @@ public struct DeviceAndAppManagementRoleDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("roleAssignments")`).
     public let roleAssignments: Field<[RoleAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5073,8 +5088,12 @@ public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
 
 /// The properties of a `DeviceAppManagement`, inherited ones included.
 public struct DeviceAppManagementFields: FieldSet {
-    public static let all = DeviceAppManagementFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceAppManagement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceAppManagement",
+        base: Entity.self,
+        fields: DeviceAppManagementFields()
+    )
+
     public let id: Field<String>
     public let isEnabledForMicrosoftStoreForBusiness: Field<Bool>
     public let microsoftStoreForBusinessLanguage: Field<String>
@@ -5126,7 +5145,7 @@ public struct DeviceAppManagementFields: FieldSet {
     /// Present when the request expanded it (`expand("windowsInformationProtectionPolicies")`).
     public let windowsInformationProtectionPolicies: Field<[WindowsInformationProtectionPolicy]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isEnabledForMicrosoftStoreForBusiness = Field("isEnabledForMicrosoftStoreForBusiness")
         self.microsoftStoreForBusinessLanguage = Field("microsoftStoreForBusinessLanguage")
@@ -5308,13 +5327,17 @@ public typealias DeviceCategory = Model<DeviceCategoryFields>
 
 /// The properties of a `DeviceCategory`, inherited ones included.
 public struct DeviceCategoryFields: FieldSet {
-    public static let all = DeviceCategoryFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceCategory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceCategory",
+        base: Entity.self,
+        fields: DeviceCategoryFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -5346,15 +5369,19 @@ public typealias DeviceComplianceActionItem = Model<DeviceComplianceActionItemFi
 
 /// The properties of a `DeviceComplianceActionItem`, inherited ones included.
 public struct DeviceComplianceActionItemFields: FieldSet {
-    public static let all = DeviceComplianceActionItemFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceComplianceActionItem", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceComplianceActionItem",
+        base: Entity.self,
+        fields: DeviceComplianceActionItemFields()
+    )
+
     public let id: Field<String>
     public let actionType: Field<DeviceComplianceActionType>
     public let gracePeriodHours: Field<Int32>
     public let notificationMessageCCList: Field<[String]>
     public let notificationTemplateId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actionType = Field("actionType")
         self.gracePeriodHours = Field("gracePeriodHours")
@@ -5423,12 +5450,10 @@ public typealias DeviceComplianceDeviceOverview = Model<DeviceComplianceDeviceOv
 
 /// The properties of a `DeviceComplianceDeviceOverview`, inherited ones included.
 public struct DeviceComplianceDeviceOverviewFields: FieldSet {
-    public static let all = DeviceComplianceDeviceOverviewFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceDeviceOverview",
         base: Entity.self,
-        fields: all
+        fields: DeviceComplianceDeviceOverviewFields()
     )
 
     public let id: Field<String>
@@ -5440,7 +5465,7 @@ public struct DeviceComplianceDeviceOverviewFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -5480,12 +5505,12 @@ public typealias DeviceComplianceDeviceStatus = Model<DeviceComplianceDeviceStat
 
 /// The properties of a `DeviceComplianceDeviceStatus`, inherited ones included.
 public struct DeviceComplianceDeviceStatusFields: FieldSet {
-    public static let all = DeviceComplianceDeviceStatusFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceDeviceStatus",
         base: Entity.self,
-        fields: all
+        fields: DeviceComplianceDeviceStatusFields()
     )
+
     public let id: Field<String>
     public let complianceGracePeriodExpirationDateTime: Field<Date>
     public let deviceDisplayName: Field<String>
@@ -5495,7 +5520,7 @@ public struct DeviceComplianceDeviceStatusFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
         self.deviceDisplayName = Field("deviceDisplayName")
@@ -5537,8 +5562,6 @@ public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
 
 /// The properties of a `DeviceCompliancePolicy`, inherited ones included.
 public struct DeviceCompliancePolicyFields: FieldSet {
-    public static let all = DeviceCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicy",
         base: Entity.self,
@@ -5552,7 +5575,7 @@ public struct DeviceCompliancePolicyFields: FieldSet {
             Windows81CompliancePolicy.self,
             WindowsPhone81CompliancePolicy.self,
         ],
-        fields: all
+        fields: DeviceCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -5583,7 +5606,7 @@ public struct DeviceCompliancePolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceComplianceUserOverview>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -5608,18 +5631,16 @@ public typealias DeviceCompliancePolicyAssignment = Model<DeviceCompliancePolicy
 
 /// The properties of a `DeviceCompliancePolicyAssignment`, inherited ones included.
 public struct DeviceCompliancePolicyAssignmentFields: FieldSet {
-    public static let all = DeviceCompliancePolicyAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyAssignment",
         base: Entity.self,
-        fields: all
+        fields: DeviceCompliancePolicyAssignmentFields()
     )
 
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -5654,12 +5675,10 @@ public typealias DeviceCompliancePolicyDeviceStateSummary = Model<DeviceComplian
 
 /// The properties of a `DeviceCompliancePolicyDeviceStateSummary`, inherited ones included.
 public struct DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
-    public static let all = DeviceCompliancePolicyDeviceStateSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
         base: Entity.self,
-        fields: all
+        fields: DeviceCompliancePolicyDeviceStateSummaryFields()
     )
 
     public let id: Field<String>
@@ -5673,7 +5692,7 @@ public struct DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
     public let remediatedDeviceCount: Field<Int32>
     public let unknownDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.compliantDeviceCount = Field("compliantDeviceCount")
         self.configManagerCount = Field("configManagerCount")
@@ -5813,8 +5832,11 @@ public typealias DeviceCompliancePolicySettingState = Model<DeviceCompliancePoli
 
 /// The properties of a `DeviceCompliancePolicySettingState`, inherited ones included.
 public struct DeviceCompliancePolicySettingStateFields: FieldSet {
-    public static let all = DeviceCompliancePolicySettingStateFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceCompliancePolicySettingState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceCompliancePolicySettingState",
+        fields: DeviceCompliancePolicySettingStateFields()
+    )
+
     public let currentValue: Field<String>
     public let errorCode: Field<Int64>
     public let errorDescription: Field<String>
@@ -5828,7 +5850,7 @@ public struct DeviceCompliancePolicySettingStateFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.currentValue = Field("currentValue")
         self.errorCode = Field("errorCode")
         self.errorDescription = Field("errorDescription")
@@ -5853,12 +5875,10 @@ public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceComplia
 
 /// The properties of a `DeviceCompliancePolicySettingStateSummary`, inherited ones included.
 public struct DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
-    public static let all = DeviceCompliancePolicySettingStateSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicySettingStateSummary",
         base: Entity.self,
-        fields: all
+        fields: DeviceCompliancePolicySettingStateSummaryFields()
     )
 
     public let id: Field<String>
@@ -5876,7 +5896,7 @@ public struct DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
     /// Present when the request expanded it (`expand("deviceComplianceSettingStates")`).
     public let deviceComplianceSettingStates: Field<[DeviceComplianceSettingState]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.compliantDeviceCount = Field("compliantDeviceCount")
         self.conflictDeviceCount = Field("conflictDeviceCount")
@@ -5929,12 +5949,12 @@ public typealias DeviceCompliancePolicyState = Model<DeviceCompliancePolicyState
 
 /// The properties of a `DeviceCompliancePolicyState`, inherited ones included.
 public struct DeviceCompliancePolicyStateFields: FieldSet {
-    public static let all = DeviceCompliancePolicyStateFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyState",
         base: Entity.self,
-        fields: all
+        fields: DeviceCompliancePolicyStateFields()
     )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let platformType: Field<PolicyPlatformType>
@@ -5943,7 +5963,7 @@ public struct DeviceCompliancePolicyStateFields: FieldSet {
     public let state: Field<ComplianceStatus>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.platformType = Field("platformType")
@@ -5983,12 +6003,10 @@ public typealias DeviceComplianceScheduledActionForRule = Model<DeviceCompliance
 
 /// The properties of a `DeviceComplianceScheduledActionForRule`, inherited ones included.
 public struct DeviceComplianceScheduledActionForRuleFields: FieldSet {
-    public static let all = DeviceComplianceScheduledActionForRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceScheduledActionForRule",
         base: Entity.self,
-        fields: all
+        fields: DeviceComplianceScheduledActionForRuleFields()
     )
 
     public let id: Field<String>
@@ -5997,7 +6015,7 @@ public struct DeviceComplianceScheduledActionForRuleFields: FieldSet {
     /// Present when the request expanded it (`expand("scheduledActionConfigurations")`).
     public let scheduledActionConfigurations: Field<[DeviceComplianceActionItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.ruleName = Field("ruleName")
         self.scheduledActionConfigurations = Field("scheduledActionConfigurations")
@@ -6041,12 +6059,12 @@ public typealias DeviceComplianceSettingState = Model<DeviceComplianceSettingSta
 
 /// The properties of a `DeviceComplianceSettingState`, inherited ones included.
 public struct DeviceComplianceSettingStateFields: FieldSet {
-    public static let all = DeviceComplianceSettingStateFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceSettingState",
         base: Entity.self,
-        fields: all
+        fields: DeviceComplianceSettingStateFields()
     )
+
     public let id: Field<String>
     public let complianceGracePeriodExpirationDateTime: Field<Date>
     public let deviceId: Field<String>
@@ -6060,7 +6078,7 @@ public struct DeviceComplianceSettingStateFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
         self.deviceId = Field("deviceId")
@@ -6104,12 +6122,12 @@ public typealias DeviceComplianceUserOverview = Model<DeviceComplianceUserOvervi
 
 /// The properties of a `DeviceComplianceUserOverview`, inherited ones included.
 public struct DeviceComplianceUserOverviewFields: FieldSet {
-    public static let all = DeviceComplianceUserOverviewFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceUserOverview",
         base: Entity.self,
-        fields: all
+        fields: DeviceComplianceUserOverviewFields()
     )
+
     public let id: Field<String>
     public let configurationVersion: Field<Int32>
     public let errorCount: Field<Int32>
@@ -6119,7 +6137,7 @@ public struct DeviceComplianceUserOverviewFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -6159,8 +6177,12 @@ public typealias DeviceComplianceUserStatus = Model<DeviceComplianceUserStatusFi
 
 /// The properties of a `DeviceComplianceUserStatus`, inherited ones included.
 public struct DeviceComplianceUserStatusFields: FieldSet {
-    public static let all = DeviceComplianceUserStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceComplianceUserStatus", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceComplianceUserStatus",
+        base: Entity.self,
+        fields: DeviceComplianceUserStatusFields()
+    )
+
     public let id: Field<String>
     public let devicesCount: Field<Int32>
     public let lastReportedDateTime: Field<Date>
@@ -6168,7 +6190,7 @@ public struct DeviceComplianceUserStatusFields: FieldSet {
     public let userDisplayName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.devicesCount = Field("devicesCount")
         self.lastReportedDateTime = Field("lastReportedDateTime")
@@ -6208,8 +6230,6 @@ public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
 
 /// The properties of a `DeviceConfiguration`, inherited ones included.
 public struct DeviceConfigurationFields: FieldSet {
-    public static let all = DeviceConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfiguration",
         base: Entity.self,
@@ -6239,7 +6259,7 @@ public struct DeviceConfigurationFields: FieldSet {
             WindowsPhone81GeneralConfiguration.self,
             WindowsUpdateForBusinessConfiguration.self,
         ],
-        fields: all
+        fields: DeviceConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6267,7 +6287,7 @@ public struct DeviceConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6291,16 +6311,16 @@ public typealias DeviceConfigurationAssignment = Model<DeviceConfigurationAssign
 
 /// The properties of a `DeviceConfigurationAssignment`, inherited ones included.
 public struct DeviceConfigurationAssignmentFields: FieldSet {
-    public static let all = DeviceConfigurationAssignmentFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationAssignment",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationAssignmentFields()
     )
+
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -6334,12 +6354,10 @@ public typealias DeviceConfigurationDeviceOverview = Model<DeviceConfigurationDe
 
 /// The properties of a `DeviceConfigurationDeviceOverview`, inherited ones included.
 public struct DeviceConfigurationDeviceOverviewFields: FieldSet {
-    public static let all = DeviceConfigurationDeviceOverviewFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceOverview",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationDeviceOverviewFields()
     )
 
     public let id: Field<String>
@@ -6351,7 +6369,7 @@ public struct DeviceConfigurationDeviceOverviewFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -6392,12 +6410,10 @@ public typealias DeviceConfigurationDeviceStateSummary = Model<DeviceConfigurati
 
 /// The properties of a `DeviceConfigurationDeviceStateSummary`, inherited ones included.
 public struct DeviceConfigurationDeviceStateSummaryFields: FieldSet {
-    public static let all = DeviceConfigurationDeviceStateSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceStateSummary",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationDeviceStateSummaryFields()
     )
 
     public let id: Field<String>
@@ -6409,7 +6425,7 @@ public struct DeviceConfigurationDeviceStateSummaryFields: FieldSet {
     public let remediatedDeviceCount: Field<Int32>
     public let unknownDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.compliantDeviceCount = Field("compliantDeviceCount")
         self.conflictDeviceCount = Field("conflictDeviceCount")
@@ -6449,12 +6465,10 @@ public typealias DeviceConfigurationDeviceStatus = Model<DeviceConfigurationDevi
 
 /// The properties of a `DeviceConfigurationDeviceStatus`, inherited ones included.
 public struct DeviceConfigurationDeviceStatusFields: FieldSet {
-    public static let all = DeviceConfigurationDeviceStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceStatus",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationDeviceStatusFields()
     )
 
     public let id: Field<String>
@@ -6466,7 +6480,7 @@ public struct DeviceConfigurationDeviceStatusFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
         self.deviceDisplayName = Field("deviceDisplayName")
@@ -6590,8 +6604,11 @@ public typealias DeviceConfigurationSettingState = Model<DeviceConfigurationSett
 
 /// The properties of a `DeviceConfigurationSettingState`, inherited ones included.
 public struct DeviceConfigurationSettingStateFields: FieldSet {
-    public static let all = DeviceConfigurationSettingStateFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceConfigurationSettingState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceConfigurationSettingState",
+        fields: DeviceConfigurationSettingStateFields()
+    )
+
     public let currentValue: Field<String>
     public let errorCode: Field<Int64>
     public let errorDescription: Field<String>
@@ -6605,7 +6622,7 @@ public struct DeviceConfigurationSettingStateFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.currentValue = Field("currentValue")
         self.errorCode = Field("errorCode")
         self.errorDescription = Field("errorDescription")
@@ -6629,8 +6646,12 @@ public typealias DeviceConfigurationState = Model<DeviceConfigurationStateFields
 
 /// The properties of a `DeviceConfigurationState`, inherited ones included.
 public struct DeviceConfigurationStateFields: FieldSet {
-    public static let all = DeviceConfigurationStateFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceConfigurationState", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceConfigurationState",
+        base: Entity.self,
+        fields: DeviceConfigurationStateFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let platformType: Field<PolicyPlatformType>
@@ -6639,7 +6660,7 @@ public struct DeviceConfigurationStateFields: FieldSet {
     public let state: Field<ComplianceStatus>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.platformType = Field("platformType")
@@ -6678,12 +6699,10 @@ public typealias DeviceConfigurationUserOverview = Model<DeviceConfigurationUser
 
 /// The properties of a `DeviceConfigurationUserOverview`, inherited ones included.
 public struct DeviceConfigurationUserOverviewFields: FieldSet {
-    public static let all = DeviceConfigurationUserOverviewFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationUserOverview",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationUserOverviewFields()
     )
 
     public let id: Field<String>
@@ -6695,7 +6714,7 @@ public struct DeviceConfigurationUserOverviewFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -6735,12 +6754,12 @@ public typealias DeviceConfigurationUserStatus = Model<DeviceConfigurationUserSt
 
 /// The properties of a `DeviceConfigurationUserStatus`, inherited ones included.
 public struct DeviceConfigurationUserStatusFields: FieldSet {
-    public static let all = DeviceConfigurationUserStatusFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationUserStatus",
         base: Entity.self,
-        fields: all
+        fields: DeviceConfigurationUserStatusFields()
     )
+
     public let id: Field<String>
     public let devicesCount: Field<Int32>
     public let lastReportedDateTime: Field<Date>
@@ -6748,7 +6767,7 @@ public struct DeviceConfigurationUserStatusFields: FieldSet {
     public let userDisplayName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.devicesCount = Field("devicesCount")
         self.lastReportedDateTime = Field("lastReportedDateTime")
@@ -6786,8 +6805,7 @@ public typealias DeviceDetail = Model<DeviceDetailFields>
 
 /// The properties of a `DeviceDetail`, inherited ones included.
 public struct DeviceDetailFields: FieldSet {
-    public static let all = DeviceDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deviceDetail", fields: DeviceDetailFields())
     public let browser: Field<String>
     public let deviceId: Field<String>
     public let displayName: Field<String>
@@ -6796,7 +6814,7 @@ public struct DeviceDetailFields: FieldSet {
     public let operatingSystem: Field<String>
     public let trustType: Field<String>
 
-    public init() {
+    private init() {
         self.browser = Field("browser")
         self.deviceId = Field("deviceId")
         self.displayName = Field("displayName")
@@ -6817,8 +6835,6 @@ public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigura
 
 /// The properties of a `DeviceEnrollmentConfiguration`, inherited ones included.
 public struct DeviceEnrollmentConfigurationFields: FieldSet {
-    public static let all = DeviceEnrollmentConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentConfiguration",
         base: Entity.self,
@@ -6828,7 +6844,7 @@ public struct DeviceEnrollmentConfigurationFields: FieldSet {
             DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
             Windows10EnrollmentCompletionPageConfiguration.self,
         ],
-        fields: all
+        fields: DeviceEnrollmentConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6842,7 +6858,7 @@ public struct DeviceEnrollmentConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("assignments")`).
     public let assignments: Field<[EnrollmentConfigurationAssignment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6956,12 +6972,10 @@ public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimi
 
 /// The properties of a `DeviceEnrollmentLimitConfiguration`, inherited ones included.
 public struct DeviceEnrollmentLimitConfigurationFields: FieldSet {
-    public static let all = DeviceEnrollmentLimitConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentLimitConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: all
+        fields: DeviceEnrollmentLimitConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6977,7 +6991,7 @@ public struct DeviceEnrollmentLimitConfigurationFields: FieldSet {
 
     public let limit: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7045,14 +7059,17 @@ public typealias DeviceEnrollmentPlatformRestriction = Model<DeviceEnrollmentPla
 
 /// The properties of a `DeviceEnrollmentPlatformRestriction`, inherited ones included.
 public struct DeviceEnrollmentPlatformRestrictionFields: FieldSet {
-    public static let all = DeviceEnrollmentPlatformRestrictionFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceEnrollmentPlatformRestriction", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceEnrollmentPlatformRestriction",
+        fields: DeviceEnrollmentPlatformRestrictionFields()
+    )
+
     public let osMaximumVersion: Field<String>
     public let osMinimumVersion: Field<String>
     public let personalDeviceEnrollmentBlocked: Field<Bool>
     public let platformBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.osMaximumVersion = Field("osMaximumVersion")
         self.osMinimumVersion = Field("osMinimumVersion")
         self.personalDeviceEnrollmentBlocked = Field("personalDeviceEnrollmentBlocked")
@@ -7071,12 +7088,10 @@ public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
 
 /// The properties of a `DeviceEnrollmentPlatformRestrictionsConfiguration`, inherited ones included.
 public struct DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
-    public static let all = DeviceEnrollmentPlatformRestrictionsConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: all
+        fields: DeviceEnrollmentPlatformRestrictionsConfigurationFields()
     )
 
     public let id: Field<String>
@@ -7096,7 +7111,7 @@ public struct DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet 
     public let windowsMobileRestriction: Field<DeviceEnrollmentPlatformRestriction>
     public let windowsRestriction: Field<DeviceEnrollmentPlatformRestriction>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7226,12 +7241,10 @@ public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
 
 /// The properties of a `DeviceEnrollmentWindowsHelloForBusinessConfiguration`, inherited ones included.
 public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
-    public static let all = DeviceEnrollmentWindowsHelloForBusinessConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: all
+        fields: DeviceEnrollmentWindowsHelloForBusinessConfigurationFields()
     )
 
     public let id: Field<String>
@@ -7258,7 +7271,7 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldS
     public let state: Field<Enablement>
     public let unlockWithBiometricsEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7338,15 +7351,18 @@ public typealias DeviceExchangeAccessStateSummary = Model<DeviceExchangeAccessSt
 
 /// The properties of a `DeviceExchangeAccessStateSummary`, inherited ones included.
 public struct DeviceExchangeAccessStateSummaryFields: FieldSet {
-    public static let all = DeviceExchangeAccessStateSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceExchangeAccessStateSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceExchangeAccessStateSummary",
+        fields: DeviceExchangeAccessStateSummaryFields()
+    )
+
     public let allowedDeviceCount: Field<Int32>
     public let blockedDeviceCount: Field<Int32>
     public let quarantinedDeviceCount: Field<Int32>
     public let unavailableDeviceCount: Field<Int32>
     public let unknownDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.allowedDeviceCount = Field("allowedDeviceCount")
         self.blockedDeviceCount = Field("blockedDeviceCount")
         self.quarantinedDeviceCount = Field("quarantinedDeviceCount")
@@ -7363,8 +7379,7 @@ public typealias DeviceGeoLocation = Model<DeviceGeoLocationFields>
 
 /// The properties of a `DeviceGeoLocation`, inherited ones included.
 public struct DeviceGeoLocationFields: FieldSet {
-    public static let all = DeviceGeoLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceGeoLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deviceGeoLocation", fields: DeviceGeoLocationFields())
     public let altitude: Field<Double>
     public let heading: Field<Double>
     public let horizontalAccuracy: Field<Double>
@@ -7374,7 +7389,7 @@ public struct DeviceGeoLocationFields: FieldSet {
     public let speed: Field<Double>
     public let verticalAccuracy: Field<Double>
 
-    public init() {
+    private init() {
         self.altitude = Field("altitude")
         self.heading = Field("heading")
         self.horizontalAccuracy = Field("horizontalAccuracy")
@@ -7394,8 +7409,11 @@ public typealias DeviceHealthAttestationState = Model<DeviceHealthAttestationSta
 
 /// The properties of a `DeviceHealthAttestationState`, inherited ones included.
 public struct DeviceHealthAttestationStateFields: FieldSet {
-    public static let all = DeviceHealthAttestationStateFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceHealthAttestationState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceHealthAttestationState",
+        fields: DeviceHealthAttestationStateFields()
+    )
+
     public let attestationIdentityKey: Field<String>
     public let bitLockerStatus: Field<String>
     public let bootAppSecurityVersion: Field<String>
@@ -7429,7 +7447,7 @@ public struct DeviceHealthAttestationStateFields: FieldSet {
     public let virtualSecureMode: Field<String>
     public let windowsPE: Field<String>
 
-    public init() {
+    private init() {
         self.attestationIdentityKey = Field("attestationIdentityKey")
         self.bitLockerStatus = Field("bitLockerStatus")
         self.bootAppSecurityVersion = Field("bootAppSecurityVersion")
@@ -7473,8 +7491,7 @@ public typealias DeviceInfo = Model<DeviceInfoFields>
 
 /// The properties of a `DeviceInfo`, inherited ones included.
 public struct DeviceInfoFields: FieldSet {
-    public static let all = DeviceInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deviceInfo", fields: DeviceInfoFields())
     public let deviceId: Field<String>
     public let displayName: Field<String>
     public let enrollmentProfileName: Field<String>
@@ -7505,7 +7522,7 @@ public struct DeviceInfoFields: FieldSet {
     public let systemLabels: Field<[String]>
     public let trustType: Field<String>
 
-    public init() {
+    private init() {
         self.deviceId = Field("deviceId")
         self.displayName = Field("displayName")
         self.enrollmentProfileName = Field("enrollmentProfileName")
@@ -7546,8 +7563,12 @@ public typealias DeviceInstallState = Model<DeviceInstallStateFields>
 
 /// The properties of a `DeviceInstallState`, inherited ones included.
 public struct DeviceInstallStateFields: FieldSet {
-    public static let all = DeviceInstallStateFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceInstallState", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceInstallState",
+        base: Entity.self,
+        fields: DeviceInstallStateFields()
+    )
+
     public let id: Field<String>
     public let deviceId: Field<String>
     public let deviceName: Field<String>
@@ -7558,7 +7579,7 @@ public struct DeviceInstallStateFields: FieldSet {
     public let osVersion: Field<String>
     public let userName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceId = Field("deviceId")
         self.deviceName = Field("deviceName")
@@ -7596,14 +7617,16 @@ public typealias DeviceLocalCredential = Model<DeviceLocalCredentialFields>
 
 /// The properties of a `DeviceLocalCredential`, inherited ones included.
 public struct DeviceLocalCredentialFields: FieldSet {
-    public static let all = DeviceLocalCredentialFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceLocalCredential", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceLocalCredential",
+        fields: DeviceLocalCredentialFields()
+    )
     public let accountName: Field<String>
     public let accountSid: Field<String>
     public let backupDateTime: Field<Date>
     public let passwordBase64: Field<String>
 
-    public init() {
+    private init() {
         self.accountName = Field("accountName")
         self.accountSid = Field("accountSid")
         self.backupDateTime = Field("backupDateTime")
@@ -7619,15 +7642,19 @@ public typealias DeviceLocalCredentialInfo = Model<DeviceLocalCredentialInfoFiel
 
 /// The properties of a `DeviceLocalCredentialInfo`, inherited ones included.
 public struct DeviceLocalCredentialInfoFields: FieldSet {
-    public static let all = DeviceLocalCredentialInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceLocalCredentialInfo", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceLocalCredentialInfo",
+        base: Entity.self,
+        fields: DeviceLocalCredentialInfoFields()
+    )
+
     public let id: Field<String>
     public let credentials: Field<[DeviceLocalCredential]>
     public let deviceName: Field<String>
     public let lastBackupDateTime: Field<Date>
     public let refreshDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.credentials = Field("credentials")
         self.deviceName = Field("deviceName")
@@ -7664,12 +7691,12 @@ public typealias DeviceLogCollectionResponse = Model<DeviceLogCollectionResponse
 
 /// The properties of a `DeviceLogCollectionResponse`, inherited ones included.
 public struct DeviceLogCollectionResponseFields: FieldSet {
-    public static let all = DeviceLogCollectionResponseFields()
     public static let schema = ModelSchema(
         "microsoft.graph.deviceLogCollectionResponse",
         base: Entity.self,
-        fields: all
+        fields: DeviceLogCollectionResponseFields()
     )
+
     public let id: Field<String>
     public let enrolledByUser: Field<String>
     public let expirationDateTimeUTC: Field<Date>
@@ -7680,7 +7707,7 @@ public struct DeviceLogCollectionResponseFields: FieldSet {
     public let sizeInKB: Field<Double>
     public let status: Field<AppLogUploadState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.enrolledByUser = Field("enrolledByUser")
         self.expirationDateTimeUTC = Field("expirationDateTimeUTC")
@@ -7742,8 +7769,12 @@ public typealias DeviceManagement = Model<DeviceManagementFields>
 
 /// The properties of a `DeviceManagement`, inherited ones included.
 public struct DeviceManagementFields: FieldSet {
-    public static let all = DeviceManagementFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagement",
+        base: Entity.self,
+        fields: DeviceManagementFields()
+    )
+
     public let id: Field<String>
     public let deviceProtectionOverview: Field<DeviceProtectionOverview>
     public let intuneAccountId: Field<String>
@@ -7940,7 +7971,7 @@ public struct DeviceManagementFields: FieldSet {
     /// Present when the request expanded it (`expand("windowsMalwareInformation")`).
     public let windowsMalwareInformation: Field<[WindowsMalwareInformation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceProtectionOverview = Field("deviceProtectionOverview")
         self.intuneAccountId = Field("intuneAccountId")
@@ -8044,17 +8075,15 @@ public typealias DeviceManagementCachedReportConfiguration = Model<DeviceManagem
 
 /// The properties of a `DeviceManagementCachedReportConfiguration`, inherited ones included.
 public struct DeviceManagementCachedReportConfigurationFields: FieldSet {
-    public static let all = DeviceManagementCachedReportConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementCachedReportConfiguration",
         base: Entity.self,
-        fields: all
+        fields: DeviceManagementCachedReportConfigurationFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8166,12 +8195,10 @@ public typealias DeviceManagementExchangeConnector = Model<DeviceManagementExcha
 
 /// The properties of a `DeviceManagementExchangeConnector`, inherited ones included.
 public struct DeviceManagementExchangeConnectorFields: FieldSet {
-    public static let all = DeviceManagementExchangeConnectorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementExchangeConnector",
         base: Entity.self,
-        fields: all
+        fields: DeviceManagementExchangeConnectorFields()
     )
 
     public let id: Field<String>
@@ -8185,7 +8212,7 @@ public struct DeviceManagementExchangeConnectorFields: FieldSet {
     public let status: Field<DeviceManagementExchangeConnectorStatus>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.connectorServerName = Field("connectorServerName")
         self.exchangeAlias = Field("exchangeAlias")
@@ -8291,8 +8318,12 @@ public typealias DeviceManagementExportJob = Model<DeviceManagementExportJobFiel
 
 /// The properties of a `DeviceManagementExportJob`, inherited ones included.
 public struct DeviceManagementExportJobFields: FieldSet {
-    public static let all = DeviceManagementExportJobFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagementExportJob", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementExportJob",
+        base: Entity.self,
+        fields: DeviceManagementExportJobFields()
+    )
+
     public let id: Field<String>
     public let expirationDateTime: Field<Date>
     public let filter: Field<String>
@@ -8305,7 +8336,7 @@ public struct DeviceManagementExportJobFields: FieldSet {
     public let status: Field<DeviceManagementReportStatus>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.filter = Field("filter")
@@ -8362,8 +8393,12 @@ public typealias DeviceManagementPartner = Model<DeviceManagementPartnerFields>
 
 /// The properties of a `DeviceManagementPartner`, inherited ones included.
 public struct DeviceManagementPartnerFields: FieldSet {
-    public static let all = DeviceManagementPartnerFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagementPartner", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementPartner",
+        base: Entity.self,
+        fields: DeviceManagementPartnerFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let groupsRequiringPartnerEnrollment: Field<[DeviceManagementPartnerAssignment]>
@@ -8375,7 +8410,7 @@ public struct DeviceManagementPartnerFields: FieldSet {
     public let whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: Field<Date>
     public let whenPartnerDevicesWillBeRemovedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.groupsRequiringPartnerEnrollment = Field("groupsRequiringPartnerEnrollment")
@@ -8415,11 +8450,14 @@ public typealias DeviceManagementPartnerAssignment = Model<DeviceManagementPartn
 
 /// The properties of a `DeviceManagementPartnerAssignment`, inherited ones included.
 public struct DeviceManagementPartnerAssignmentFields: FieldSet {
-    public static let all = DeviceManagementPartnerAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagementPartnerAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementPartnerAssignment",
+        fields: DeviceManagementPartnerAssignmentFields()
+    )
+
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.target = Field("target")
     }
 }
@@ -8519,14 +8557,18 @@ public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
 
 /// The properties of a `DeviceManagementReports`, inherited ones included.
 public struct DeviceManagementReportsFields: FieldSet {
-    public static let all = DeviceManagementReportsFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagementReports", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementReports",
+        base: Entity.self,
+        fields: DeviceManagementReportsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("exportJobs")`).
     public let exportJobs: Field<[DeviceManagementExportJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.exportJobs = Field("exportJobs")
     }
@@ -9734,13 +9776,16 @@ public typealias DeviceManagementSettings = Model<DeviceManagementSettingsFields
 
 /// The properties of a `DeviceManagementSettings`, inherited ones included.
 public struct DeviceManagementSettingsFields: FieldSet {
-    public static let all = DeviceManagementSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceManagementSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementSettings",
+        fields: DeviceManagementSettingsFields()
+    )
+
     public let deviceComplianceCheckinThresholdDays: Field<Int32>
     public let isScheduledActionEnabled: Field<Bool>
     public let secureByDefault: Field<Bool>
 
-    public init() {
+    private init() {
         self.deviceComplianceCheckinThresholdDays = Field("deviceComplianceCheckinThresholdDays")
         self.isScheduledActionEnabled = Field("isScheduledActionEnabled")
         self.secureByDefault = Field("secureByDefault")
@@ -9780,20 +9825,18 @@ public typealias DeviceManagementTroubleshootingEvent = Model<DeviceManagementTr
 
 /// The properties of a `DeviceManagementTroubleshootingEvent`, inherited ones included.
 public struct DeviceManagementTroubleshootingEventFields: FieldSet {
-    public static let all = DeviceManagementTroubleshootingEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementTroubleshootingEvent",
         base: Entity.self,
         derived: [EnrollmentTroubleshootingEvent.self],
-        fields: all
+        fields: DeviceManagementTroubleshootingEventFields()
     )
 
     public let id: Field<String>
     public let correlationId: Field<String>
     public let eventDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -9828,13 +9871,12 @@ public typealias DeviceMetadata = Model<DeviceMetadataFields>
 
 /// The properties of a `DeviceMetadata`, inherited ones included.
 public struct DeviceMetadataFields: FieldSet {
-    public static let all = DeviceMetadataFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceMetadata", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.deviceMetadata", fields: DeviceMetadataFields())
     public let deviceType: Field<String>
     public let ipAddress: Field<String>
     public let operatingSystemSpecifications: Field<OperatingSystemSpecifications>
 
-    public init() {
+    private init() {
         self.deviceType = Field("deviceType")
         self.ipAddress = Field("ipAddress")
         self.operatingSystemSpecifications = Field("operatingSystemSpecifications")
@@ -9849,8 +9891,11 @@ public typealias DeviceOperatingSystemSummary = Model<DeviceOperatingSystemSumma
 
 /// The properties of a `DeviceOperatingSystemSummary`, inherited ones included.
 public struct DeviceOperatingSystemSummaryFields: FieldSet {
-    public static let all = DeviceOperatingSystemSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceOperatingSystemSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceOperatingSystemSummary",
+        fields: DeviceOperatingSystemSummaryFields()
+    )
+
     public let androidCorporateWorkProfileCount: Field<Int32>
     public let androidCount: Field<Int32>
     public let androidDedicatedCount: Field<Int32>
@@ -9864,7 +9909,7 @@ public struct DeviceOperatingSystemSummaryFields: FieldSet {
     public let windowsCount: Field<Int32>
     public let windowsMobileCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.androidCorporateWorkProfileCount = Field("androidCorporateWorkProfileCount")
         self.androidCount = Field("androidCount")
         self.androidDedicatedCount = Field("androidDedicatedCount")
@@ -9938,8 +9983,11 @@ public typealias DeviceProtectionOverview = Model<DeviceProtectionOverviewFields
 
 /// The properties of a `DeviceProtectionOverview`, inherited ones included.
 public struct DeviceProtectionOverviewFields: FieldSet {
-    public static let all = DeviceProtectionOverviewFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceProtectionOverview", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceProtectionOverview",
+        fields: DeviceProtectionOverviewFields()
+    )
+
     public let cleanDeviceCount: Field<Int32>
     public let criticalFailuresDeviceCount: Field<Int32>
     public let inactiveThreatAgentDeviceCount: Field<Int32>
@@ -9952,7 +10000,7 @@ public struct DeviceProtectionOverviewFields: FieldSet {
     public let totalReportedDeviceCount: Field<Int32>
     public let unknownStateThreatAgentDeviceCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.cleanDeviceCount = Field("cleanDeviceCount")
         self.criticalFailuresDeviceCount = Field("criticalFailuresDeviceCount")
         self.inactiveThreatAgentDeviceCount = Field("inactiveThreatAgentDeviceCount")
@@ -9975,8 +10023,6 @@ public typealias DeviceRegistrationMembership = Model<DeviceRegistrationMembersh
 
 /// The properties of a `DeviceRegistrationMembership`, inherited ones included.
 public struct DeviceRegistrationMembershipFields: FieldSet {
-    public static let all = DeviceRegistrationMembershipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.deviceRegistrationMembership",
         derived: [
@@ -9984,10 +10030,10 @@ public struct DeviceRegistrationMembershipFields: FieldSet {
             EnumeratedDeviceRegistrationMembership.self,
             NoDeviceRegistrationMembership.self,
         ],
-        fields: all
+        fields: DeviceRegistrationMembershipFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9999,8 +10045,12 @@ public typealias DeviceRegistrationPolicy = Model<DeviceRegistrationPolicyFields
 
 /// The properties of a `DeviceRegistrationPolicy`, inherited ones included.
 public struct DeviceRegistrationPolicyFields: FieldSet {
-    public static let all = DeviceRegistrationPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.deviceRegistrationPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceRegistrationPolicy",
+        base: Entity.self,
+        fields: DeviceRegistrationPolicyFields()
+    )
+
     public let id: Field<String>
     public let azureADJoin: Field<AzureADJoinPolicy>
     public let azureADRegistration: Field<AzureADRegistrationPolicy>
@@ -10010,7 +10060,7 @@ public struct DeviceRegistrationPolicyFields: FieldSet {
     public let multiFactorAuthConfiguration: Field<MultiFactorAuthConfiguration>
     public let userDeviceQuota: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.azureADJoin = Field("azureADJoin")
         self.azureADRegistration = Field("azureADRegistration")
@@ -10261,12 +10311,11 @@ public typealias DevicesFilter = Model<DevicesFilterFields>
 
 /// The properties of a `DevicesFilter`, inherited ones included.
 public struct DevicesFilterFields: FieldSet {
-    public static let all = DevicesFilterFields()
-    public static let schema = ModelSchema("microsoft.graph.devicesFilter", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.devicesFilter", fields: DevicesFilterFields())
     public let mode: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
     public let rule: Field<String>
 
-    public init() {
+    private init() {
         self.mode = Field("mode")
         self.rule = Field("rule")
     }
@@ -10280,12 +10329,11 @@ public typealias Diagnostic = Model<DiagnosticFields>
 
 /// The properties of a `Diagnostic`, inherited ones included.
 public struct DiagnosticFields: FieldSet {
-    public static let all = DiagnosticFields()
-    public static let schema = ModelSchema("microsoft.graph.diagnostic", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.diagnostic", fields: DiagnosticFields())
     public let message: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.message = Field("message")
         self.url = Field("url")
     }
@@ -10319,15 +10367,13 @@ public typealias Dictionaries = Model<DictionariesFields>
 
 /// The properties of a `Dictionaries`, inherited ones included.
 public struct DictionariesFields: FieldSet {
-    public static let all = DictionariesFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.dictionaries",
         derived: [SearchResourceMetadataDictionary.self],
-        fields: all
+        fields: DictionariesFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -10339,8 +10385,6 @@ public typealias DictionaryModel = Model<DictionaryModelFields>
 
 /// The properties of a `DictionaryModel`, inherited ones included.
 public struct DictionaryModelFields: FieldSet {
-    public static let all = DictionaryModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.Dictionary",
         derived: [
@@ -10349,10 +10393,10 @@ public struct DictionaryModelFields: FieldSet {
             OpenComplexDictionaryType.self,
             ResultTemplateDictionary.self,
         ],
-        fields: all
+        fields: DictionaryModelFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -10364,8 +10408,7 @@ public typealias Directory = Model<DirectoryFields>
 
 /// The properties of a `Directory`, inherited ones included.
 public struct DirectoryFields: FieldSet {
-    public static let all = DirectoryFields()
-    public static let schema = ModelSchema("microsoft.graph.directory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.directory", base: Entity.self, fields: DirectoryFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("administrativeUnits")`).
@@ -10401,7 +10444,7 @@ public struct DirectoryFields: FieldSet {
     /// Present when the request expanded it (`expand("subscriptions")`).
     public let subscriptions: Field<[CompanySubscription]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.administrativeUnits = Field("administrativeUnits")
         self.attributeSets = Field("attributeSets")
@@ -10425,8 +10468,12 @@ public typealias DirectoryAudit = Model<DirectoryAuditFields>
 
 /// The properties of a `DirectoryAudit`, inherited ones included.
 public struct DirectoryAuditFields: FieldSet {
-    public static let all = DirectoryAuditFields()
-    public static let schema = ModelSchema("microsoft.graph.directoryAudit", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.directoryAudit",
+        base: Entity.self,
+        fields: DirectoryAuditFields()
+    )
+
     public let id: Field<String>
     public let activityDateTime: Field<Date>
     public let activityDisplayName: Field<String>
@@ -10440,7 +10487,7 @@ public struct DirectoryAuditFields: FieldSet {
     public let resultReason: Field<String>
     public let targetResources: Field<[TargetResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activityDateTime = Field("activityDateTime")
         self.activityDisplayName = Field("activityDisplayName")
@@ -10481,8 +10528,12 @@ public typealias DirectoryDefinition = Model<DirectoryDefinitionFields>
 
 /// The properties of a `DirectoryDefinition`, inherited ones included.
 public struct DirectoryDefinitionFields: FieldSet {
-    public static let all = DirectoryDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.directoryDefinition", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.directoryDefinition",
+        base: Entity.self,
+        fields: DirectoryDefinitionFields()
+    )
+
     public let id: Field<String>
     public let discoverabilities: Field<DirectoryDefinitionDiscoverabilities>
     public let discoveryDateTime: Field<Date>
@@ -10491,7 +10542,7 @@ public struct DirectoryDefinitionFields: FieldSet {
     public let readOnly: Field<Bool>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.discoverabilities = Field("discoverabilities")
         self.discoveryDateTime = Field("discoveryDateTime")
@@ -10568,8 +10619,6 @@ public typealias DirectoryObject = Model<DirectoryObjectFields>
 
 /// The properties of a `DirectoryObject`, inherited ones included.
 public struct DirectoryObjectFields: FieldSet {
-    public static let all = DirectoryObjectFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.directoryObject",
         base: Entity.self,
@@ -10599,13 +10648,13 @@ public struct DirectoryObjectFields: FieldSet {
             ServicePrincipal.self,
             User.self,
         ],
-        fields: all
+        fields: DirectoryObjectFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
     }
@@ -10619,12 +10668,10 @@ public typealias DirectoryObjectPartnerReference = Model<DirectoryObjectPartnerR
 
 /// The properties of a `DirectoryObjectPartnerReference`, inherited ones included.
 public struct DirectoryObjectPartnerReferenceFields: FieldSet {
-    public static let all = DirectoryObjectPartnerReferenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.directoryObjectPartnerReference",
         base: DirectoryObject.self,
-        fields: all
+        fields: DirectoryObjectPartnerReferenceFields()
     )
 
     public let id: Field<String>
@@ -10634,7 +10681,7 @@ public struct DirectoryObjectPartnerReferenceFields: FieldSet {
     public let externalPartnerTenantId: Field<String>
     public let objectType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -10993,8 +11040,12 @@ public typealias DirectoryRole = Model<DirectoryRoleFields>
 
 /// The properties of a `DirectoryRole`, inherited ones included.
 public struct DirectoryRoleFields: FieldSet {
-    public static let all = DirectoryRoleFields()
-    public static let schema = ModelSchema("microsoft.graph.directoryRole", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.directoryRole",
+        base: DirectoryObject.self,
+        fields: DirectoryRoleFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -11007,7 +11058,7 @@ public struct DirectoryRoleFields: FieldSet {
     /// Present when the request expanded it (`expand("scopedMembers")`).
     public let scopedMembers: Field<[ScopedRoleMembership]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -11162,12 +11213,10 @@ public typealias DirectoryRoleTemplate = Model<DirectoryRoleTemplateFields>
 
 /// The properties of a `DirectoryRoleTemplate`, inherited ones included.
 public struct DirectoryRoleTemplateFields: FieldSet {
-    public static let all = DirectoryRoleTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.directoryRoleTemplate",
         base: DirectoryObject.self,
-        fields: all
+        fields: DirectoryRoleTemplateFields()
     )
 
     public let id: Field<String>
@@ -11175,7 +11224,7 @@ public struct DirectoryRoleTemplateFields: FieldSet {
     public let description: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -11313,15 +11362,13 @@ public typealias DisableAndDeleteUserApplyAction = Model<DisableAndDeleteUserApp
 
 /// The properties of a `DisableAndDeleteUserApplyAction`, inherited ones included.
 public struct DisableAndDeleteUserApplyActionFields: FieldSet {
-    public static let all = DisableAndDeleteUserApplyActionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.disableAndDeleteUserApplyAction",
         base: AccessReviewApplyAction.self,
-        fields: all
+        fields: DisableAndDeleteUserApplyActionFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -11369,12 +11416,15 @@ public typealias DisplayNameLocalization = Model<DisplayNameLocalizationFields>
 
 /// The properties of a `DisplayNameLocalization`, inherited ones included.
 public struct DisplayNameLocalizationFields: FieldSet {
-    public static let all = DisplayNameLocalizationFields()
-    public static let schema = ModelSchema("microsoft.graph.displayNameLocalization", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.displayNameLocalization",
+        fields: DisplayNameLocalizationFields()
+    )
+
     public let displayName: Field<String>
     public let languageTag: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.languageTag = Field("languageTag")
     }
@@ -11438,17 +11488,15 @@ public typealias DlpActionInfo = Model<DlpActionInfoFields>
 
 /// The properties of a `DlpActionInfo`, inherited ones included.
 public struct DlpActionInfoFields: FieldSet {
-    public static let all = DlpActionInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.dlpActionInfo",
         derived: [RestrictAccessActionBase.self],
-        fields: all
+        fields: DlpActionInfoFields()
     )
 
     public let action: Field<DlpAction>
 
-    public init() {
+    private init() {
         self.action = Field("action")
     }
 }
@@ -11461,8 +11509,7 @@ public typealias DocumentSet = Model<DocumentSetFields>
 
 /// The properties of a `DocumentSet`, inherited ones included.
 public struct DocumentSetFields: FieldSet {
-    public static let all = DocumentSetFields()
-    public static let schema = ModelSchema("microsoft.graph.documentSet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.documentSet", fields: DocumentSetFields())
     public let allowedContentTypes: Field<[ContentTypeInfo]>
     public let defaultContents: Field<[DocumentSetContent]>
     public let propagateWelcomePageChanges: Field<Bool>
@@ -11475,7 +11522,7 @@ public struct DocumentSetFields: FieldSet {
     /// Present when the request expanded it (`expand("welcomePageColumns")`).
     public let welcomePageColumns: Field<[ColumnDefinition]>
 
-    public init() {
+    private init() {
         self.allowedContentTypes = Field("allowedContentTypes")
         self.defaultContents = Field("defaultContents")
         self.propagateWelcomePageChanges = Field("propagateWelcomePageChanges")
@@ -11494,13 +11541,12 @@ public typealias DocumentSetContent = Model<DocumentSetContentFields>
 
 /// The properties of a `DocumentSetContent`, inherited ones included.
 public struct DocumentSetContentFields: FieldSet {
-    public static let all = DocumentSetContentFields()
-    public static let schema = ModelSchema("microsoft.graph.documentSetContent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.documentSetContent", fields: DocumentSetContentFields())
     public let contentType: Field<ContentTypeInfo>
     public let fileName: Field<String>
     public let folderName: Field<String>
 
-    public init() {
+    private init() {
         self.contentType = Field("contentType")
         self.fileName = Field("fileName")
         self.folderName = Field("folderName")
@@ -11515,12 +11561,12 @@ public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
 
 /// The properties of a `DocumentSetVersion`, inherited ones included.
 public struct DocumentSetVersionFields: FieldSet {
-    public static let all = DocumentSetVersionFields()
     public static let schema = ModelSchema(
         "microsoft.graph.documentSetVersion",
         base: ListItemVersion.self,
-        fields: all
+        fields: DocumentSetVersionFields()
     )
+
     public let id: Field<String>
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
@@ -11535,7 +11581,7 @@ public struct DocumentSetVersionFields: FieldSet {
     public let items: Field<[DocumentSetVersionItem]>
     public let shouldCaptureMinorVersion: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -11557,13 +11603,16 @@ public typealias DocumentSetVersionItem = Model<DocumentSetVersionItemFields>
 
 /// The properties of a `DocumentSetVersionItem`, inherited ones included.
 public struct DocumentSetVersionItemFields: FieldSet {
-    public static let all = DocumentSetVersionItemFields()
-    public static let schema = ModelSchema("microsoft.graph.documentSetVersionItem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.documentSetVersionItem",
+        fields: DocumentSetVersionItemFields()
+    )
+
     public let itemId: Field<String>
     public let title: Field<String>
     public let versionId: Field<String>
 
-    public init() {
+    private init() {
         self.itemId = Field("itemId")
         self.title = Field("title")
         self.versionId = Field("versionId")
@@ -11614,8 +11663,7 @@ public typealias Domain = Model<DomainFields>
 
 /// The properties of a `Domain`, inherited ones included.
 public struct DomainFields: FieldSet {
-    public static let all = DomainFields()
-    public static let schema = ModelSchema("microsoft.graph.domain", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.domain", base: Entity.self, fields: DomainFields())
     public let id: Field<String>
     public let authenticationType: Field<String>
     public let availabilityStatus: Field<String>
@@ -11646,7 +11694,7 @@ public struct DomainFields: FieldSet {
     /// Present when the request expanded it (`expand("verificationDnsRecords")`).
     public let verificationDnsRecords: Field<[DomainDnsRecord]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationType = Field("authenticationType")
         self.availabilityStatus = Field("availabilityStatus")
@@ -11677,12 +11725,12 @@ public typealias DomainDnsCnameRecord = Model<DomainDnsCnameRecordFields>
 
 /// The properties of a `DomainDnsCnameRecord`, inherited ones included.
 public struct DomainDnsCnameRecordFields: FieldSet {
-    public static let all = DomainDnsCnameRecordFields()
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsCnameRecord",
         base: DomainDnsRecord.self,
-        fields: all
+        fields: DomainDnsCnameRecordFields()
     )
+
     public let id: Field<String>
     public let isOptional: Field<Bool>
     public let label: Field<String>
@@ -11691,7 +11739,7 @@ public struct DomainDnsCnameRecordFields: FieldSet {
     public let ttl: Field<Int32>
     public let canonicalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")
@@ -11727,8 +11775,12 @@ public typealias DomainDnsMxRecord = Model<DomainDnsMxRecordFields>
 
 /// The properties of a `DomainDnsMxRecord`, inherited ones included.
 public struct DomainDnsMxRecordFields: FieldSet {
-    public static let all = DomainDnsMxRecordFields()
-    public static let schema = ModelSchema("microsoft.graph.domainDnsMxRecord", base: DomainDnsRecord.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.domainDnsMxRecord",
+        base: DomainDnsRecord.self,
+        fields: DomainDnsMxRecordFields()
+    )
+
     public let id: Field<String>
     public let isOptional: Field<Bool>
     public let label: Field<String>
@@ -11738,7 +11790,7 @@ public struct DomainDnsMxRecordFields: FieldSet {
     public let mailExchange: Field<String>
     public let preference: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")

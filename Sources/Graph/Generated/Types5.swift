@@ -29,8 +29,6 @@ public typealias DomainDnsRecord = Model<DomainDnsRecordFields>
 
 /// The properties of a `DomainDnsRecord`, inherited ones included.
 public struct DomainDnsRecordFields: FieldSet {
-    public static let all = DomainDnsRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsRecord",
         base: Entity.self,
@@ -41,7 +39,7 @@ public struct DomainDnsRecordFields: FieldSet {
             DomainDnsTxtRecord.self,
             DomainDnsUnavailableRecord.self,
         ],
-        fields: all
+        fields: DomainDnsRecordFields()
     )
 
     public let id: Field<String>
@@ -51,7 +49,7 @@ public struct DomainDnsRecordFields: FieldSet {
     public let supportedService: Field<String>
     public let ttl: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")
@@ -86,12 +84,12 @@ public typealias DomainDnsSrvRecord = Model<DomainDnsSrvRecordFields>
 
 /// The properties of a `DomainDnsSrvRecord`, inherited ones included.
 public struct DomainDnsSrvRecordFields: FieldSet {
-    public static let all = DomainDnsSrvRecordFields()
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsSrvRecord",
         base: DomainDnsRecord.self,
-        fields: all
+        fields: DomainDnsSrvRecordFields()
     )
+
     public let id: Field<String>
     public let isOptional: Field<Bool>
     public let label: Field<String>
@@ -105,7 +103,7 @@ public struct DomainDnsSrvRecordFields: FieldSet {
     public let service: Field<String>
     public let weight: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")
@@ -146,12 +144,12 @@ public typealias DomainDnsTxtRecord = Model<DomainDnsTxtRecordFields>
 
 /// The properties of a `DomainDnsTxtRecord`, inherited ones included.
 public struct DomainDnsTxtRecordFields: FieldSet {
-    public static let all = DomainDnsTxtRecordFields()
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsTxtRecord",
         base: DomainDnsRecord.self,
-        fields: all
+        fields: DomainDnsTxtRecordFields()
     )
+
     public let id: Field<String>
     public let isOptional: Field<Bool>
     public let label: Field<String>
@@ -160,7 +158,7 @@ public struct DomainDnsTxtRecordFields: FieldSet {
     public let ttl: Field<Int32>
     public let text: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")
@@ -196,12 +194,10 @@ public typealias DomainDnsUnavailableRecord = Model<DomainDnsUnavailableRecordFi
 
 /// The properties of a `DomainDnsUnavailableRecord`, inherited ones included.
 public struct DomainDnsUnavailableRecordFields: FieldSet {
-    public static let all = DomainDnsUnavailableRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsUnavailableRecord",
         base: DomainDnsRecord.self,
-        fields: all
+        fields: DomainDnsUnavailableRecordFields()
     )
 
     public let id: Field<String>
@@ -212,7 +208,7 @@ public struct DomainDnsUnavailableRecordFields: FieldSet {
     public let ttl: Field<Int32>
     public let description: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isOptional = Field("isOptional")
         self.label = Field("label")
@@ -251,16 +247,16 @@ public typealias DomainIdentitySource = Model<DomainIdentitySourceFields>
 
 /// The properties of a `DomainIdentitySource`, inherited ones included.
 public struct DomainIdentitySourceFields: FieldSet {
-    public static let all = DomainIdentitySourceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.domainIdentitySource",
         base: IdentitySource.self,
-        fields: all
+        fields: DomainIdentitySourceFields()
     )
+
     public let displayName: Field<String>
     public let domainName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.domainName = Field("domainName")
     }
@@ -351,13 +347,12 @@ public typealias DomainState = Model<DomainStateFields>
 
 /// The properties of a `DomainState`, inherited ones included.
 public struct DomainStateFields: FieldSet {
-    public static let all = DomainStateFields()
-    public static let schema = ModelSchema("microsoft.graph.domainState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.domainState", fields: DomainStateFields())
     public let lastActionDateTime: Field<Date>
     public let operation: Field<String>
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.lastActionDateTime = Field("lastActionDateTime")
         self.operation = Field("operation")
         self.status = Field("status")
@@ -388,8 +383,7 @@ public typealias DriftedProperty = Model<DriftedPropertyFields>
 
 /// The properties of a `DriftedProperty`, inherited ones included.
 public struct DriftedPropertyFields: FieldSet {
-    public static let all = DriftedPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.driftedProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.driftedProperty", fields: DriftedPropertyFields())
 
     /// Set by the service: read it, do not send it.
     public let currentValue: Field<JSONValue>
@@ -400,7 +394,7 @@ public struct DriftedPropertyFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let propertyName: Field<String>
 
-    public init() {
+    private init() {
         self.currentValue = Field("currentValue")
         self.desiredValue = Field("desiredValue")
         self.propertyName = Field("propertyName")
@@ -415,8 +409,7 @@ public typealias Drive = Model<DriveFields>
 
 /// The properties of a `Drive`, inherited ones included.
 public struct DriveFields: FieldSet {
-    public static let all = DriveFields()
-    public static let schema = ModelSchema("microsoft.graph.drive", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.drive", base: BaseItem.self, fields: DriveFields())
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -458,7 +451,7 @@ public struct DriveFields: FieldSet {
     /// Present when the request expanded it (`expand("special")`).
     public let special: Field<[DriveItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -493,8 +486,7 @@ public typealias DriveItem = Model<DriveItemFields>
 
 /// The properties of a `DriveItem`, inherited ones included.
 public struct DriveItemFields: FieldSet {
-    public static let all = DriveItemFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItem", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.driveItem", base: BaseItem.self, fields: DriveItemFields())
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -563,7 +555,7 @@ public struct DriveItemFields: FieldSet {
     /// Present when the request expanded it (`expand("workbook")`).
     public let workbook: Field<Workbook>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -936,12 +928,11 @@ public typealias DriveItemSource = Model<DriveItemSourceFields>
 
 /// The properties of a `DriveItemSource`, inherited ones included.
 public struct DriveItemSourceFields: FieldSet {
-    public static let all = DriveItemSourceFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItemSource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.driveItemSource", fields: DriveItemSourceFields())
     public let application: Field<DriveItemSourceApplication>
     public let externalId: Field<String>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.externalId = Field("externalId")
     }
@@ -999,8 +990,11 @@ public typealias DriveItemUploadableProperties = Model<DriveItemUploadableProper
 
 /// The properties of a `DriveItemUploadableProperties`, inherited ones included.
 public struct DriveItemUploadablePropertiesFields: FieldSet {
-    public static let all = DriveItemUploadablePropertiesFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItemUploadableProperties", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemUploadableProperties",
+        fields: DriveItemUploadablePropertiesFields()
+    )
+
     public let description: Field<String>
     public let driveItemSource: Field<DriveItemSource>
     public let fileSize: Field<Int64>
@@ -1008,7 +1002,7 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
     public let mediaSource: Field<MediaSource>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.driveItemSource = Field("driveItemSource")
         self.fileSize = Field("fileSize")
@@ -1026,15 +1020,19 @@ public typealias DriveItemVersion = Model<DriveItemVersionFields>
 
 /// The properties of a `DriveItemVersion`, inherited ones included.
 public struct DriveItemVersionFields: FieldSet {
-    public static let all = DriveItemVersionFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItemVersion", base: BaseItemVersion.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemVersion",
+        base: BaseItemVersion.self,
+        fields: DriveItemVersionFields()
+    )
+
     public let id: Field<String>
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
     public let publication: Field<PublicationFacet>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -1083,12 +1081,10 @@ public typealias DriveProtectionRule = Model<DriveProtectionRuleFields>
 
 /// The properties of a `DriveProtectionRule`, inherited ones included.
 public struct DriveProtectionRuleFields: FieldSet {
-    public static let all = DriveProtectionRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: all
+        fields: DriveProtectionRuleFields()
     )
 
     public let id: Field<String>
@@ -1101,7 +1097,7 @@ public struct DriveProtectionRuleFields: FieldSet {
     public let status: Field<ProtectionRuleStatus>
     public let driveExpression: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -1158,12 +1154,10 @@ public typealias DriveProtectionUnit = Model<DriveProtectionUnitFields>
 
 /// The properties of a `DriveProtectionUnit`, inherited ones included.
 public struct DriveProtectionUnitFields: FieldSet {
-    public static let all = DriveProtectionUnitFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: all
+        fields: DriveProtectionUnitFields()
     )
 
     public let id: Field<String>
@@ -1184,7 +1178,7 @@ public struct DriveProtectionUnitFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -1245,12 +1239,10 @@ public typealias DriveProtectionUnitsBulkAdditionJob = Model<DriveProtectionUnit
 
 /// The properties of a `DriveProtectionUnitsBulkAdditionJob`, inherited ones included.
 public struct DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
-    public static let all = DriveProtectionUnitsBulkAdditionJobFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: all
+        fields: DriveProtectionUnitsBulkAdditionJobFields()
     )
 
     public let id: Field<String>
@@ -1264,7 +1256,7 @@ public struct DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
     public let directoryObjectIds: Field<[String]>
     public let drives: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -1306,13 +1298,12 @@ public typealias DriveRecipient = Model<DriveRecipientFields>
 
 /// The properties of a `DriveRecipient`, inherited ones included.
 public struct DriveRecipientFields: FieldSet {
-    public static let all = DriveRecipientFields()
-    public static let schema = ModelSchema("microsoft.graph.driveRecipient", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.driveRecipient", fields: DriveRecipientFields())
     public let alias: Field<String>
     public let email: Field<String>
     public let objectId: Field<String>
 
-    public init() {
+    private init() {
         self.alias = Field("alias")
         self.email = Field("email")
         self.objectId = Field("objectId")
@@ -1413,12 +1404,10 @@ public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
 
 /// The properties of a `DriveRestoreArtifact`, inherited ones included.
 public struct DriveRestoreArtifactFields: FieldSet {
-    public static let all = DriveRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveRestoreArtifact",
         base: RestoreArtifactBase.self,
-        fields: all
+        fields: DriveRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -1439,7 +1428,7 @@ public struct DriveRestoreArtifactFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let restoredSiteWebUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completionDateTime = Field("completionDateTime")
         self.destinationType = Field("destinationType")
@@ -1485,12 +1474,10 @@ public typealias DriveRestoreArtifactsBulkAdditionRequest = Model<DriveRestoreAr
 
 /// The properties of a `DriveRestoreArtifactsBulkAdditionRequest`, inherited ones included.
 public struct DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let all = DriveRestoreArtifactsBulkAdditionRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: all
+        fields: DriveRestoreArtifactsBulkAdditionRequestFields()
     )
 
     public let id: Field<String>
@@ -1509,7 +1496,7 @@ public struct DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public let directoryObjectIds: Field<[String]>
     public let drives: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -1556,10 +1543,13 @@ public typealias DropInPlaceMode = Model<DropInPlaceModeFields>
 
 /// The properties of a `DropInPlaceMode`, inherited ones included.
 public struct DropInPlaceModeFields: FieldSet {
-    public static let all = DropInPlaceModeFields()
-    public static let schema = ModelSchema("microsoft.graph.dropInPlaceMode", base: PlaceMode.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.dropInPlaceMode",
+        base: PlaceMode.self,
+        fields: DropInPlaceModeFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1571,8 +1561,12 @@ public typealias EBookInstallSummary = Model<EBookInstallSummaryFields>
 
 /// The properties of a `EBookInstallSummary`, inherited ones included.
 public struct EBookInstallSummaryFields: FieldSet {
-    public static let all = EBookInstallSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.eBookInstallSummary", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.eBookInstallSummary",
+        base: Entity.self,
+        fields: EBookInstallSummaryFields()
+    )
+
     public let id: Field<String>
     public let failedDeviceCount: Field<Int32>
     public let failedUserCount: Field<Int32>
@@ -1581,7 +1575,7 @@ public struct EBookInstallSummaryFields: FieldSet {
     public let notInstalledDeviceCount: Field<Int32>
     public let notInstalledUserCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.failedDeviceCount = Field("failedDeviceCount")
         self.failedUserCount = Field("failedUserCount")
@@ -1617,14 +1611,13 @@ public typealias Edge = Model<EdgeFields>
 
 /// The properties of a `Edge`, inherited ones included.
 public struct EdgeFields: FieldSet {
-    public static let all = EdgeFields()
-    public static let schema = ModelSchema("microsoft.graph.edge", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.edge", base: Entity.self, fields: EdgeFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("internetExplorerMode")`).
     public let internetExplorerMode: Field<InternetExplorerMode>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.internetExplorerMode = Field("internetExplorerMode")
     }
@@ -1681,17 +1674,15 @@ public typealias EdgeSearchEngine = Model<EdgeSearchEngineFields>
 
 /// The properties of a `EdgeSearchEngine`, inherited ones included.
 public struct EdgeSearchEngineFields: FieldSet {
-    public static let all = EdgeSearchEngineFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.edgeSearchEngine",
         base: EdgeSearchEngineBase.self,
-        fields: all
+        fields: EdgeSearchEngineFields()
     )
 
     public let edgeSearchEngineType: Field<EdgeSearchEngineType>
 
-    public init() {
+    private init() {
         self.edgeSearchEngineType = Field("edgeSearchEngineType")
     }
 }
@@ -1706,15 +1697,13 @@ public typealias EdgeSearchEngineBase = Model<EdgeSearchEngineBaseFields>
 
 /// The properties of a `EdgeSearchEngineBase`, inherited ones included.
 public struct EdgeSearchEngineBaseFields: FieldSet {
-    public static let all = EdgeSearchEngineBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.edgeSearchEngineBase",
         derived: [EdgeSearchEngine.self, EdgeSearchEngineCustom.self],
-        fields: all
+        fields: EdgeSearchEngineBaseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1726,17 +1715,15 @@ public typealias EdgeSearchEngineCustom = Model<EdgeSearchEngineCustomFields>
 
 /// The properties of a `EdgeSearchEngineCustom`, inherited ones included.
 public struct EdgeSearchEngineCustomFields: FieldSet {
-    public static let all = EdgeSearchEngineCustomFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.edgeSearchEngineCustom",
         base: EdgeSearchEngineBase.self,
-        fields: all
+        fields: EdgeSearchEngineCustomFields()
     )
 
     public let edgeSearchEngineOpenSearchXmlUrl: Field<String>
 
-    public init() {
+    private init() {
         self.edgeSearchEngineOpenSearchXmlUrl = Field("edgeSearchEngineOpenSearchXmlUrl")
     }
 }
@@ -1763,10 +1750,9 @@ public typealias EditAction = Model<EditActionFields>
 
 /// The properties of a `EditAction`, inherited ones included.
 public struct EditActionFields: FieldSet {
-    public static let all = EditActionFields()
-    public static let schema = ModelSchema("microsoft.graph.editAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.editAction", fields: EditActionFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1778,12 +1764,10 @@ public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfiguration
 
 /// The properties of a `EditionUpgradeConfiguration`, inherited ones included.
 public struct EditionUpgradeConfigurationFields: FieldSet {
-    public static let all = EditionUpgradeConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.editionUpgradeConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: EditionUpgradeConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1816,7 +1800,7 @@ public struct EditionUpgradeConfigurationFields: FieldSet {
     public let productKey: Field<String>
     public let targetEdition: Field<Windows10EditionType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1987,13 +1971,16 @@ public typealias EducationAiFeedbackAudienceEngagementSettings =
 
 /// The properties of a `EducationAiFeedbackAudienceEngagementSettings`, inherited ones included.
 public struct EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
-    public static let all = EducationAiFeedbackAudienceEngagementSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAiFeedbackAudienceEngagementSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackAudienceEngagementSettings",
+        fields: EducationAiFeedbackAudienceEngagementSettingsFields()
+    )
+
     public let areEngagementStrategiesEnabled: Field<Bool>
     public let isCallToActionEnabled: Field<Bool>
     public let isEmotionalAndIntellectualAppealEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.areEngagementStrategiesEnabled = Field("areEngagementStrategiesEnabled")
         self.isCallToActionEnabled = Field("isCallToActionEnabled")
         self.isEmotionalAndIntellectualAppealEnabled = Field("isEmotionalAndIntellectualAppealEnabled")
@@ -2008,13 +1995,16 @@ public typealias EducationAiFeedbackContentSettings = Model<EducationAiFeedbackC
 
 /// The properties of a `EducationAiFeedbackContentSettings`, inherited ones included.
 public struct EducationAiFeedbackContentSettingsFields: FieldSet {
-    public static let all = EducationAiFeedbackContentSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAiFeedbackContentSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackContentSettings",
+        fields: EducationAiFeedbackContentSettingsFields()
+    )
+
     public let isMessageClarityEnabled: Field<Bool>
     public let isQualityOfInformationEnabled: Field<Bool>
     public let isSpeechOrganizationEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isMessageClarityEnabled = Field("isMessageClarityEnabled")
         self.isQualityOfInformationEnabled = Field("isQualityOfInformationEnabled")
         self.isSpeechOrganizationEnabled = Field("isSpeechOrganizationEnabled")
@@ -2029,12 +2019,15 @@ public typealias EducationAiFeedbackCriteria = Model<EducationAiFeedbackCriteria
 
 /// The properties of a `EducationAiFeedbackCriteria`, inherited ones included.
 public struct EducationAiFeedbackCriteriaFields: FieldSet {
-    public static let all = EducationAiFeedbackCriteriaFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAiFeedbackCriteria", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackCriteria",
+        fields: EducationAiFeedbackCriteriaFields()
+    )
+
     public let aiFeedbackSettings: Field<EducationAiFeedbackSettings>
     public let speechType: Field<EducationSpeechType>
 
-    public init() {
+    private init() {
         self.aiFeedbackSettings = Field("aiFeedbackSettings")
         self.speechType = Field("speechType")
     }
@@ -2048,13 +2041,16 @@ public typealias EducationAiFeedbackDeliverySettings = Model<EducationAiFeedback
 
 /// The properties of a `EducationAiFeedbackDeliverySettings`, inherited ones included.
 public struct EducationAiFeedbackDeliverySettingsFields: FieldSet {
-    public static let all = EducationAiFeedbackDeliverySettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAiFeedbackDeliverySettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackDeliverySettings",
+        fields: EducationAiFeedbackDeliverySettingsFields()
+    )
+
     public let areRhetoricalTechniquesEnabled: Field<Bool>
     public let isLanguageUseEnabled: Field<Bool>
     public let isStyleEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.areRhetoricalTechniquesEnabled = Field("areRhetoricalTechniquesEnabled")
         self.isLanguageUseEnabled = Field("isLanguageUseEnabled")
         self.isStyleEnabled = Field("isStyleEnabled")
@@ -2069,13 +2065,16 @@ public typealias EducationAiFeedbackSettings = Model<EducationAiFeedbackSettings
 
 /// The properties of a `EducationAiFeedbackSettings`, inherited ones included.
 public struct EducationAiFeedbackSettingsFields: FieldSet {
-    public static let all = EducationAiFeedbackSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAiFeedbackSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackSettings",
+        fields: EducationAiFeedbackSettingsFields()
+    )
+
     public let audienceEngagementSettings: Field<EducationAiFeedbackAudienceEngagementSettings>
     public let contentSettings: Field<EducationAiFeedbackContentSettings>
     public let deliverySettings: Field<EducationAiFeedbackDeliverySettings>
 
-    public init() {
+    private init() {
         self.audienceEngagementSettings = Field("audienceEngagementSettings")
         self.contentSettings = Field("contentSettings")
         self.deliverySettings = Field("deliverySettings")
@@ -2090,8 +2089,12 @@ public typealias EducationAssignment = Model<EducationAssignmentFields>
 
 /// The properties of a `EducationAssignment`, inherited ones included.
 public struct EducationAssignmentFields: FieldSet {
-    public static let all = EducationAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.educationAssignment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAssignment",
+        base: Entity.self,
+        fields: EducationAssignmentFields()
+    )
+
     public let id: Field<String>
     public let addedStudentAction: Field<EducationAddedStudentAction>
     public let addToCalendarAction: Field<EducationAddToCalendarOptions>
@@ -2160,7 +2163,7 @@ public struct EducationAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("submissions")`).
     public let submissions: Field<[EducationSubmission]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.addedStudentAction = Field("addedStudentAction")
         self.addToCalendarAction = Field("addToCalendarAction")
@@ -2203,15 +2206,13 @@ public typealias EducationAssignmentClassRecipient = Model<EducationAssignmentCl
 
 /// The properties of a `EducationAssignmentClassRecipient`, inherited ones included.
 public struct EducationAssignmentClassRecipientFields: FieldSet {
-    public static let all = EducationAssignmentClassRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentClassRecipient",
         base: EducationAssignmentRecipient.self,
-        fields: all
+        fields: EducationAssignmentClassRecipientFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2223,19 +2224,19 @@ public typealias EducationAssignmentDefaults = Model<EducationAssignmentDefaults
 
 /// The properties of a `EducationAssignmentDefaults`, inherited ones included.
 public struct EducationAssignmentDefaultsFields: FieldSet {
-    public static let all = EducationAssignmentDefaultsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentDefaults",
         base: Entity.self,
-        fields: all
+        fields: EducationAssignmentDefaultsFields()
     )
+
     public let id: Field<String>
     public let addedStudentAction: Field<EducationAddedStudentAction>
     public let addToCalendarAction: Field<EducationAddToCalendarOptions>
     public let dueTime: Field<TimeOfDay>
     public let notificationChannelUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.addedStudentAction = Field("addedStudentAction")
         self.addToCalendarAction = Field("addToCalendarAction")
@@ -2274,18 +2275,16 @@ public typealias EducationAssignmentGrade = Model<EducationAssignmentGradeFields
 
 /// The properties of a `EducationAssignmentGrade`, inherited ones included.
 public struct EducationAssignmentGradeFields: FieldSet {
-    public static let all = EducationAssignmentGradeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentGrade",
         derived: [EducationAssignmentPointsGrade.self],
-        fields: all
+        fields: EducationAssignmentGradeFields()
     )
 
     public let gradedBy: Field<IdentitySet>
     public let gradedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.gradedBy = Field("gradedBy")
         self.gradedDateTime = Field("gradedDateTime")
     }
@@ -2301,15 +2300,13 @@ public typealias EducationAssignmentGradeType = Model<EducationAssignmentGradeTy
 
 /// The properties of a `EducationAssignmentGradeType`, inherited ones included.
 public struct EducationAssignmentGradeTypeFields: FieldSet {
-    public static let all = EducationAssignmentGradeTypeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentGradeType",
         derived: [EducationAssignmentPointsGradeType.self],
-        fields: all
+        fields: EducationAssignmentGradeTypeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2321,15 +2318,13 @@ public typealias EducationAssignmentGroupRecipient = Model<EducationAssignmentGr
 
 /// The properties of a `EducationAssignmentGroupRecipient`, inherited ones included.
 public struct EducationAssignmentGroupRecipientFields: FieldSet {
-    public static let all = EducationAssignmentGroupRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentGroupRecipient",
         base: EducationAssignmentRecipient.self,
-        fields: all
+        fields: EducationAssignmentGroupRecipientFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2342,17 +2337,15 @@ public typealias EducationAssignmentIndividualRecipient = Model<EducationAssignm
 
 /// The properties of a `EducationAssignmentIndividualRecipient`, inherited ones included.
 public struct EducationAssignmentIndividualRecipientFields: FieldSet {
-    public static let all = EducationAssignmentIndividualRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentIndividualRecipient",
         base: EducationAssignmentRecipient.self,
-        fields: all
+        fields: EducationAssignmentIndividualRecipientFields()
     )
 
     public let recipients: Field<[String]>
 
-    public init() {
+    private init() {
         self.recipients = Field("recipients")
     }
 }
@@ -2365,19 +2358,17 @@ public typealias EducationAssignmentPointsGrade = Model<EducationAssignmentPoint
 
 /// The properties of a `EducationAssignmentPointsGrade`, inherited ones included.
 public struct EducationAssignmentPointsGradeFields: FieldSet {
-    public static let all = EducationAssignmentPointsGradeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentPointsGrade",
         base: EducationAssignmentGrade.self,
-        fields: all
+        fields: EducationAssignmentPointsGradeFields()
     )
 
     public let gradedBy: Field<IdentitySet>
     public let gradedDateTime: Field<Date>
     public let points: Field<Float>
 
-    public init() {
+    private init() {
         self.gradedBy = Field("gradedBy")
         self.gradedDateTime = Field("gradedDateTime")
         self.points = Field("points")
@@ -2392,17 +2383,15 @@ public typealias EducationAssignmentPointsGradeType = Model<EducationAssignmentP
 
 /// The properties of a `EducationAssignmentPointsGradeType`, inherited ones included.
 public struct EducationAssignmentPointsGradeTypeFields: FieldSet {
-    public static let all = EducationAssignmentPointsGradeTypeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentPointsGradeType",
         base: EducationAssignmentGradeType.self,
-        fields: all
+        fields: EducationAssignmentPointsGradeTypeFields()
     )
 
     public let maxPoints: Field<Float>
 
-    public init() {
+    private init() {
         self.maxPoints = Field("maxPoints")
     }
 }
@@ -2417,8 +2406,6 @@ public typealias EducationAssignmentRecipient = Model<EducationAssignmentRecipie
 
 /// The properties of a `EducationAssignmentRecipient`, inherited ones included.
 public struct EducationAssignmentRecipientFields: FieldSet {
-    public static let all = EducationAssignmentRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentRecipient",
         derived: [
@@ -2426,10 +2413,10 @@ public struct EducationAssignmentRecipientFields: FieldSet {
             EducationAssignmentGroupRecipient.self,
             EducationAssignmentIndividualRecipient.self,
         ],
-        fields: all
+        fields: EducationAssignmentRecipientFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2540,12 +2527,12 @@ public typealias EducationAssignmentResource = Model<EducationAssignmentResource
 
 /// The properties of a `EducationAssignmentResource`, inherited ones included.
 public struct EducationAssignmentResourceFields: FieldSet {
-    public static let all = EducationAssignmentResourceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentResource",
         base: Entity.self,
-        fields: all
+        fields: EducationAssignmentResourceFields()
     )
+
     public let id: Field<String>
     public let distributeForStudentWork: Field<Bool>
     public let resource: Field<EducationResource>
@@ -2553,7 +2540,7 @@ public struct EducationAssignmentResourceFields: FieldSet {
     /// Present when the request expanded it (`expand("dependentResources")`).
     public let dependentResources: Field<[EducationAssignmentResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.distributeForStudentWork = Field("distributeForStudentWork")
         self.resource = Field("resource")
@@ -2595,12 +2582,12 @@ public typealias EducationAssignmentSettings = Model<EducationAssignmentSettings
 
 /// The properties of a `EducationAssignmentSettings`, inherited ones included.
 public struct EducationAssignmentSettingsFields: FieldSet {
-    public static let all = EducationAssignmentSettingsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentSettings",
         base: Entity.self,
-        fields: all
+        fields: EducationAssignmentSettingsFields()
     )
+
     public let id: Field<String>
     public let submissionAnimationDisabled: Field<Bool>
 
@@ -2613,7 +2600,7 @@ public struct EducationAssignmentSettingsFields: FieldSet {
     /// Present when the request expanded it (`expand("gradingSchemes")`).
     public let gradingSchemes: Field<[EducationGradingScheme]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.submissionAnimationDisabled = Field("submissionAnimationDisabled")
         self.defaultGradingScheme = Field("defaultGradingScheme")
@@ -2689,12 +2676,16 @@ public typealias EducationCategory = Model<EducationCategoryFields>
 
 /// The properties of a `EducationCategory`, inherited ones included.
 public struct EducationCategoryFields: FieldSet {
-    public static let all = EducationCategoryFields()
-    public static let schema = ModelSchema("microsoft.graph.educationCategory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationCategory",
+        base: Entity.self,
+        fields: EducationCategoryFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -2737,12 +2728,10 @@ public typealias EducationChannelResource = Model<EducationChannelResourceFields
 
 /// The properties of a `EducationChannelResource`, inherited ones included.
 public struct EducationChannelResourceFields: FieldSet {
-    public static let all = EducationChannelResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationChannelResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationChannelResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -2761,7 +2750,7 @@ public struct EducationChannelResourceFields: FieldSet {
 
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -2779,8 +2768,12 @@ public typealias EducationClass = Model<EducationClassFields>
 
 /// The properties of a `EducationClass`, inherited ones included.
 public struct EducationClassFields: FieldSet {
-    public static let all = EducationClassFields()
-    public static let schema = ModelSchema("microsoft.graph.educationClass", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationClass",
+        base: Entity.self,
+        fields: EducationClassFields()
+    )
+
     public let id: Field<String>
     public let classCode: Field<String>
     public let course: Field<EducationCourse>
@@ -2822,7 +2815,7 @@ public struct EducationClassFields: FieldSet {
     /// Present when the request expanded it (`expand("teachers")`).
     public let teachers: Field<[EducationUser]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.classCode = Field("classCode")
         self.course = Field("course")
@@ -2948,15 +2941,14 @@ public typealias EducationCourse = Model<EducationCourseFields>
 
 /// The properties of a `EducationCourse`, inherited ones included.
 public struct EducationCourseFields: FieldSet {
-    public static let all = EducationCourseFields()
-    public static let schema = ModelSchema("microsoft.graph.educationCourse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationCourse", fields: EducationCourseFields())
     public let courseNumber: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
     public let externalId: Field<String>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.courseNumber = Field("courseNumber")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -2973,12 +2965,10 @@ public typealias EducationExcelResource = Model<EducationExcelResourceFields>
 
 /// The properties of a `EducationExcelResource`, inherited ones included.
 public struct EducationExcelResourceFields: FieldSet {
-    public static let all = EducationExcelResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationExcelResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationExcelResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -2997,7 +2987,7 @@ public struct EducationExcelResourceFields: FieldSet {
 
     public let fileUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3015,12 +3005,10 @@ public typealias EducationExternalResource = Model<EducationExternalResourceFiel
 
 /// The properties of a `EducationExternalResource`, inherited ones included.
 public struct EducationExternalResourceFields: FieldSet {
-    public static let all = EducationExternalResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationExternalResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationExternalResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3039,7 +3027,7 @@ public struct EducationExternalResourceFields: FieldSet {
 
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3073,13 +3061,12 @@ public typealias EducationFeedback = Model<EducationFeedbackFields>
 
 /// The properties of a `EducationFeedback`, inherited ones included.
 public struct EducationFeedbackFields: FieldSet {
-    public static let all = EducationFeedbackFields()
-    public static let schema = ModelSchema("microsoft.graph.educationFeedback", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationFeedback", fields: EducationFeedbackFields())
     public let feedbackBy: Field<IdentitySet>
     public let feedbackDateTime: Field<Date>
     public let text: Field<EducationItemBody>
 
-    public init() {
+    private init() {
         self.feedbackBy = Field("feedbackBy")
         self.feedbackDateTime = Field("feedbackDateTime")
         self.text = Field("text")
@@ -3094,12 +3081,10 @@ public typealias EducationFeedbackOutcome = Model<EducationFeedbackOutcomeFields
 
 /// The properties of a `EducationFeedbackOutcome`, inherited ones included.
 public struct EducationFeedbackOutcomeFields: FieldSet {
-    public static let all = EducationFeedbackOutcomeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationFeedbackOutcome",
         base: EducationOutcome.self,
-        fields: all
+        fields: EducationFeedbackOutcomeFields()
     )
 
     public let id: Field<String>
@@ -3108,7 +3093,7 @@ public struct EducationFeedbackOutcomeFields: FieldSet {
     public let feedback: Field<EducationFeedback>
     public let publishedFeedback: Field<EducationFeedback>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3145,12 +3130,10 @@ public typealias EducationFeedbackResourceOutcome = Model<EducationFeedbackResou
 
 /// The properties of a `EducationFeedbackResourceOutcome`, inherited ones included.
 public struct EducationFeedbackResourceOutcomeFields: FieldSet {
-    public static let all = EducationFeedbackResourceOutcomeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationFeedbackResourceOutcome",
         base: EducationOutcome.self,
-        fields: all
+        fields: EducationFeedbackResourceOutcomeFields()
     )
 
     public let id: Field<String>
@@ -3159,7 +3142,7 @@ public struct EducationFeedbackResourceOutcomeFields: FieldSet {
     public let feedbackResource: Field<EducationResource>
     public let resourceStatus: Field<EducationFeedbackResourceOutcomeStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3222,12 +3205,10 @@ public typealias EducationFileResource = Model<EducationFileResourceFields>
 
 /// The properties of a `EducationFileResource`, inherited ones included.
 public struct EducationFileResourceFields: FieldSet {
-    public static let all = EducationFileResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationFileResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationFileResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3246,7 +3227,7 @@ public struct EducationFileResourceFields: FieldSet {
 
     public let fileUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3282,13 +3263,17 @@ public typealias EducationGradingCategory = Model<EducationGradingCategoryFields
 
 /// The properties of a `EducationGradingCategory`, inherited ones included.
 public struct EducationGradingCategoryFields: FieldSet {
-    public static let all = EducationGradingCategoryFields()
-    public static let schema = ModelSchema("microsoft.graph.educationGradingCategory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationGradingCategory",
+        base: Entity.self,
+        fields: EducationGradingCategoryFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let percentageWeight: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.percentageWeight = Field("percentageWeight")
@@ -3323,14 +3308,18 @@ public typealias EducationGradingScheme = Model<EducationGradingSchemeFields>
 
 /// The properties of a `EducationGradingScheme`, inherited ones included.
 public struct EducationGradingSchemeFields: FieldSet {
-    public static let all = EducationGradingSchemeFields()
-    public static let schema = ModelSchema("microsoft.graph.educationGradingScheme", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationGradingScheme",
+        base: Entity.self,
+        fields: EducationGradingSchemeFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let grades: Field<[EducationGradingSchemeGrade]>
     public let hidePointsDuringGrading: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.grades = Field("grades")
@@ -3346,13 +3335,16 @@ public typealias EducationGradingSchemeGrade = Model<EducationGradingSchemeGrade
 
 /// The properties of a `EducationGradingSchemeGrade`, inherited ones included.
 public struct EducationGradingSchemeGradeFields: FieldSet {
-    public static let all = EducationGradingSchemeGradeFields()
-    public static let schema = ModelSchema("microsoft.graph.educationGradingSchemeGrade", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationGradingSchemeGrade",
+        fields: EducationGradingSchemeGradeFields()
+    )
+
     public let defaultPercentage: Field<Float>
     public let displayName: Field<String>
     public let minPercentage: Field<Float>
 
-    public init() {
+    private init() {
         self.defaultPercentage = Field("defaultPercentage")
         self.displayName = Field("displayName")
         self.minPercentage = Field("minPercentage")
@@ -3387,12 +3379,11 @@ public typealias EducationItemBody = Model<EducationItemBodyFields>
 
 /// The properties of a `EducationItemBody`, inherited ones included.
 public struct EducationItemBodyFields: FieldSet {
-    public static let all = EducationItemBodyFields()
-    public static let schema = ModelSchema("microsoft.graph.educationItemBody", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationItemBody", fields: EducationItemBodyFields())
     public let content: Field<String>
     public let contentType: Field<BodyType>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentType = Field("contentType")
     }
@@ -3406,12 +3397,10 @@ public typealias EducationLinkResource = Model<EducationLinkResourceFields>
 
 /// The properties of a `EducationLinkResource`, inherited ones included.
 public struct EducationLinkResourceFields: FieldSet {
-    public static let all = EducationLinkResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationLinkResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationLinkResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3430,7 +3419,7 @@ public struct EducationLinkResourceFields: FieldSet {
 
     public let link: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3448,12 +3437,10 @@ public typealias EducationLinkedAssignmentResource = Model<EducationLinkedAssign
 
 /// The properties of a `EducationLinkedAssignmentResource`, inherited ones included.
 public struct EducationLinkedAssignmentResourceFields: FieldSet {
-    public static let all = EducationLinkedAssignmentResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationLinkedAssignmentResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationLinkedAssignmentResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3472,7 +3459,7 @@ public struct EducationLinkedAssignmentResourceFields: FieldSet {
 
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3490,12 +3477,10 @@ public typealias EducationMediaResource = Model<EducationMediaResourceFields>
 
 /// The properties of a `EducationMediaResource`, inherited ones included.
 public struct EducationMediaResourceFields: FieldSet {
-    public static let all = EducationMediaResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationMediaResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationMediaResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3514,7 +3499,7 @@ public struct EducationMediaResourceFields: FieldSet {
 
     public let fileUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3532,8 +3517,12 @@ public typealias EducationModule = Model<EducationModuleFields>
 
 /// The properties of a `EducationModule`, inherited ones included.
 public struct EducationModuleFields: FieldSet {
-    public static let all = EducationModuleFields()
-    public static let schema = ModelSchema("microsoft.graph.educationModule", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationModule",
+        base: Entity.self,
+        fields: EducationModuleFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -3561,7 +3550,7 @@ public struct EducationModuleFields: FieldSet {
     /// Present when the request expanded it (`expand("resources")`).
     public let resources: Field<[EducationModuleResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -3640,12 +3629,16 @@ public typealias EducationModuleResource = Model<EducationModuleResourceFields>
 
 /// The properties of a `EducationModuleResource`, inherited ones included.
 public struct EducationModuleResourceFields: FieldSet {
-    public static let all = EducationModuleResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.educationModuleResource", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationModuleResource",
+        base: Entity.self,
+        fields: EducationModuleResourceFields()
+    )
+
     public let id: Field<String>
     public let resource: Field<EducationResource>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.resource = Field("resource")
     }
@@ -3695,11 +3688,14 @@ public typealias EducationOnPremisesInfo = Model<EducationOnPremisesInfoFields>
 
 /// The properties of a `EducationOnPremisesInfo`, inherited ones included.
 public struct EducationOnPremisesInfoFields: FieldSet {
-    public static let all = EducationOnPremisesInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.educationOnPremisesInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationOnPremisesInfo",
+        fields: EducationOnPremisesInfoFields()
+    )
+
     public let immutableId: Field<String>
 
-    public init() {
+    private init() {
         self.immutableId = Field("immutableId")
     }
 }
@@ -3714,13 +3710,11 @@ public typealias EducationOrganization = Model<EducationOrganizationFields>
 
 /// The properties of a `EducationOrganization`, inherited ones included.
 public struct EducationOrganizationFields: FieldSet {
-    public static let all = EducationOrganizationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationOrganization",
         base: Entity.self,
         derived: [EducationSchool.self],
-        fields: all
+        fields: EducationOrganizationFields()
     )
 
     public let id: Field<String>
@@ -3729,7 +3723,7 @@ public struct EducationOrganizationFields: FieldSet {
     public let externalSource: Field<EducationExternalSource>
     public let externalSourceDetail: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -3765,8 +3759,6 @@ public typealias EducationOutcome = Model<EducationOutcomeFields>
 
 /// The properties of a `EducationOutcome`, inherited ones included.
 public struct EducationOutcomeFields: FieldSet {
-    public static let all = EducationOutcomeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationOutcome",
         base: Entity.self,
@@ -3776,14 +3768,14 @@ public struct EducationOutcomeFields: FieldSet {
             EducationPointsOutcome.self,
             EducationRubricOutcome.self,
         ],
-        fields: all
+        fields: EducationOutcomeFields()
     )
 
     public let id: Field<String>
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3815,12 +3807,10 @@ public typealias EducationPointsOutcome = Model<EducationPointsOutcomeFields>
 
 /// The properties of a `EducationPointsOutcome`, inherited ones included.
 public struct EducationPointsOutcomeFields: FieldSet {
-    public static let all = EducationPointsOutcomeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationPointsOutcome",
         base: EducationOutcome.self,
-        fields: all
+        fields: EducationPointsOutcomeFields()
     )
 
     public let id: Field<String>
@@ -3829,7 +3819,7 @@ public struct EducationPointsOutcomeFields: FieldSet {
     public let points: Field<EducationAssignmentPointsGrade>
     public let publishedPoints: Field<EducationAssignmentPointsGrade>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3866,12 +3856,10 @@ public typealias EducationPowerPointResource = Model<EducationPowerPointResource
 
 /// The properties of a `EducationPowerPointResource`, inherited ones included.
 public struct EducationPowerPointResourceFields: FieldSet {
-    public static let all = EducationPowerPointResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationPowerPointResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationPowerPointResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3890,7 +3878,7 @@ public struct EducationPowerPointResourceFields: FieldSet {
 
     public let fileUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3910,8 +3898,6 @@ public typealias EducationResource = Model<EducationResourceFields>
 
 /// The properties of a `EducationResource`, inherited ones included.
 public struct EducationResourceFields: FieldSet {
-    public static let all = EducationResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationResource",
         derived: [
@@ -3927,7 +3913,7 @@ public struct EducationResourceFields: FieldSet {
             EducationTeamsAppResource.self,
             EducationWordResource.self,
         ],
-        fields: all
+        fields: EducationResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -3944,7 +3930,7 @@ public struct EducationResourceFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3961,8 +3947,7 @@ public typealias EducationRoot = Model<EducationRootFields>
 
 /// The properties of a `EducationRoot`, inherited ones included.
 public struct EducationRootFields: FieldSet {
-    public static let all = EducationRootFields()
-    public static let schema = ModelSchema("microsoft.graph.educationRoot", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationRoot", fields: EducationRootFields())
 
     /// Present when the request expanded it (`expand("classes")`).
     public let classes: Field<[EducationClass]>
@@ -3979,7 +3964,7 @@ public struct EducationRootFields: FieldSet {
     /// Present when the request expanded it (`expand("users")`).
     public let users: Field<[EducationUser]>
 
-    public init() {
+    private init() {
         self.classes = Field("classes")
         self.me = Field("me")
         self.reports = Field("reports")
@@ -4042,8 +4027,12 @@ public typealias EducationRubric = Model<EducationRubricFields>
 
 /// The properties of a `EducationRubric`, inherited ones included.
 public struct EducationRubricFields: FieldSet {
-    public static let all = EducationRubricFields()
-    public static let schema = ModelSchema("microsoft.graph.educationRubric", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationRubric",
+        base: Entity.self,
+        fields: EducationRubricFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -4065,7 +4054,7 @@ public struct EducationRubricFields: FieldSet {
     public let levels: Field<[RubricLevel]>
     public let qualities: Field<[RubricQuality]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4087,12 +4076,10 @@ public typealias EducationRubricOutcome = Model<EducationRubricOutcomeFields>
 
 /// The properties of a `EducationRubricOutcome`, inherited ones included.
 public struct EducationRubricOutcomeFields: FieldSet {
-    public static let all = EducationRubricOutcomeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationRubricOutcome",
         base: EducationOutcome.self,
-        fields: all
+        fields: EducationRubricOutcomeFields()
     )
 
     public let id: Field<String>
@@ -4103,7 +4090,7 @@ public struct EducationRubricOutcomeFields: FieldSet {
     public let rubricQualityFeedback: Field<[RubricQualityFeedbackModel]>
     public let rubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -4159,12 +4146,10 @@ public typealias EducationSchool = Model<EducationSchoolFields>
 
 /// The properties of a `EducationSchool`, inherited ones included.
 public struct EducationSchoolFields: FieldSet {
-    public static let all = EducationSchoolFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationSchool",
         base: EducationOrganization.self,
-        fields: all
+        fields: EducationSchoolFields()
     )
 
     public let id: Field<String>
@@ -4193,7 +4178,7 @@ public struct EducationSchoolFields: FieldSet {
     /// Present when the request expanded it (`expand("users")`).
     public let users: Field<[EducationUser]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -4275,14 +4260,14 @@ public typealias EducationSpeakerCoachAudienceEngagementSettings =
 
 /// The properties of a `EducationSpeakerCoachAudienceEngagementSettings`, inherited ones included.
 public struct EducationSpeakerCoachAudienceEngagementSettingsFields: FieldSet {
-    public static let all = EducationSpeakerCoachAudienceEngagementSettingsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.educationSpeakerCoachAudienceEngagementSettings",
-        fields: all
+        fields: EducationSpeakerCoachAudienceEngagementSettingsFields()
     )
+
     public let isBodyLanguageEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isBodyLanguageEnabled = Field("isBodyLanguageEnabled")
     }
 }
@@ -4296,12 +4281,15 @@ public typealias EducationSpeakerCoachContentSettings = Model<EducationSpeakerCo
 
 /// The properties of a `EducationSpeakerCoachContentSettings`, inherited ones included.
 public struct EducationSpeakerCoachContentSettingsFields: FieldSet {
-    public static let all = EducationSpeakerCoachContentSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationSpeakerCoachContentSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSpeakerCoachContentSettings",
+        fields: EducationSpeakerCoachContentSettingsFields()
+    )
+
     public let isInclusivenessEnabled: Field<Bool>
     public let isRepetitiveLanguageEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isInclusivenessEnabled = Field("isInclusivenessEnabled")
         self.isRepetitiveLanguageEnabled = Field("isRepetitiveLanguageEnabled")
     }
@@ -4316,14 +4304,17 @@ public typealias EducationSpeakerCoachDeliverySettings = Model<EducationSpeakerC
 
 /// The properties of a `EducationSpeakerCoachDeliverySettings`, inherited ones included.
 public struct EducationSpeakerCoachDeliverySettingsFields: FieldSet {
-    public static let all = EducationSpeakerCoachDeliverySettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationSpeakerCoachDeliverySettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSpeakerCoachDeliverySettings",
+        fields: EducationSpeakerCoachDeliverySettingsFields()
+    )
+
     public let areFillerWordsEnabled: Field<Bool>
     public let isPaceEnabled: Field<Bool>
     public let isPitchEnabled: Field<Bool>
     public let isPronunciationEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.areFillerWordsEnabled = Field("areFillerWordsEnabled")
         self.isPaceEnabled = Field("isPaceEnabled")
         self.isPitchEnabled = Field("isPitchEnabled")
@@ -4339,13 +4330,16 @@ public typealias EducationSpeakerCoachSettings = Model<EducationSpeakerCoachSett
 
 /// The properties of a `EducationSpeakerCoachSettings`, inherited ones included.
 public struct EducationSpeakerCoachSettingsFields: FieldSet {
-    public static let all = EducationSpeakerCoachSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.educationSpeakerCoachSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSpeakerCoachSettings",
+        fields: EducationSpeakerCoachSettingsFields()
+    )
+
     public let audienceEngagementSettings: Field<EducationSpeakerCoachAudienceEngagementSettings>
     public let contentSettings: Field<EducationSpeakerCoachContentSettings>
     public let deliverySettings: Field<EducationSpeakerCoachDeliverySettings>
 
-    public init() {
+    private init() {
         self.audienceEngagementSettings = Field("audienceEngagementSettings")
         self.contentSettings = Field("contentSettings")
         self.deliverySettings = Field("deliverySettings")
@@ -4360,12 +4354,10 @@ public typealias EducationSpeakerProgressResource = Model<EducationSpeakerProgre
 
 /// The properties of a `EducationSpeakerProgressResource`, inherited ones included.
 public struct EducationSpeakerProgressResourceFields: FieldSet {
-    public static let all = EducationSpeakerProgressResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationSpeakerProgressResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationSpeakerProgressResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -4392,7 +4384,7 @@ public struct EducationSpeakerProgressResourceFields: FieldSet {
     public let speakerCoachSettings: Field<EducationSpeakerCoachSettings>
     public let spokenLanguageLocale: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -4436,8 +4428,7 @@ public typealias EducationStudent = Model<EducationStudentFields>
 
 /// The properties of a `EducationStudent`, inherited ones included.
 public struct EducationStudentFields: FieldSet {
-    public static let all = EducationStudentFields()
-    public static let schema = ModelSchema("microsoft.graph.educationStudent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationStudent", fields: EducationStudentFields())
     public let birthDate: Field<CalendarDate>
     public let externalId: Field<String>
     public let gender: Field<EducationGender>
@@ -4445,7 +4436,7 @@ public struct EducationStudentFields: FieldSet {
     public let graduationYear: Field<String>
     public let studentNumber: Field<String>
 
-    public init() {
+    private init() {
         self.birthDate = Field("birthDate")
         self.externalId = Field("externalId")
         self.gender = Field("gender")
@@ -4463,8 +4454,12 @@ public typealias EducationSubmission = Model<EducationSubmissionFields>
 
 /// The properties of a `EducationSubmission`, inherited ones included.
 public struct EducationSubmissionFields: FieldSet {
-    public static let all = EducationSubmissionFields()
-    public static let schema = ModelSchema("microsoft.graph.educationSubmission", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSubmission",
+        base: Entity.self,
+        fields: EducationSubmissionFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -4526,7 +4521,7 @@ public struct EducationSubmissionFields: FieldSet {
     /// Present when the request expanded it (`expand("submittedResources")`).
     public let submittedResources: Field<[EducationSubmissionResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignmentId = Field("assignmentId")
         self.excusedBy = Field("excusedBy")
@@ -4560,17 +4555,15 @@ public typealias EducationSubmissionIndividualRecipient = Model<EducationSubmiss
 
 /// The properties of a `EducationSubmissionIndividualRecipient`, inherited ones included.
 public struct EducationSubmissionIndividualRecipientFields: FieldSet {
-    public static let all = EducationSubmissionIndividualRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationSubmissionIndividualRecipient",
         base: EducationSubmissionRecipient.self,
-        fields: all
+        fields: EducationSubmissionIndividualRecipientFields()
     )
 
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.userId = Field("userId")
     }
 }
@@ -4585,15 +4578,13 @@ public typealias EducationSubmissionRecipient = Model<EducationSubmissionRecipie
 
 /// The properties of a `EducationSubmissionRecipient`, inherited ones included.
 public struct EducationSubmissionRecipientFields: FieldSet {
-    public static let all = EducationSubmissionRecipientFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationSubmissionRecipient",
         derived: [EducationSubmissionIndividualRecipient.self],
-        fields: all
+        fields: EducationSubmissionRecipientFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4689,12 +4680,12 @@ public typealias EducationSubmissionResource = Model<EducationSubmissionResource
 
 /// The properties of a `EducationSubmissionResource`, inherited ones included.
 public struct EducationSubmissionResourceFields: FieldSet {
-    public static let all = EducationSubmissionResourceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.educationSubmissionResource",
         base: Entity.self,
-        fields: all
+        fields: EducationSubmissionResourceFields()
     )
+
     public let id: Field<String>
     public let assignmentResourceUrl: Field<String>
     public let resource: Field<EducationResource>
@@ -4702,7 +4693,7 @@ public struct EducationSubmissionResourceFields: FieldSet {
     /// Present when the request expanded it (`expand("dependentResources")`).
     public let dependentResources: Field<[EducationSubmissionResource]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignmentResourceUrl = Field("assignmentResourceUrl")
         self.resource = Field("resource")
@@ -4776,12 +4767,11 @@ public typealias EducationTeacher = Model<EducationTeacherFields>
 
 /// The properties of a `EducationTeacher`, inherited ones included.
 public struct EducationTeacherFields: FieldSet {
-    public static let all = EducationTeacherFields()
-    public static let schema = ModelSchema("microsoft.graph.educationTeacher", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationTeacher", fields: EducationTeacherFields())
     public let externalId: Field<String>
     public let teacherNumber: Field<String>
 
-    public init() {
+    private init() {
         self.externalId = Field("externalId")
         self.teacherNumber = Field("teacherNumber")
     }
@@ -4795,12 +4785,10 @@ public typealias EducationTeamsAppResource = Model<EducationTeamsAppResourceFiel
 
 /// The properties of a `EducationTeamsAppResource`, inherited ones included.
 public struct EducationTeamsAppResourceFields: FieldSet {
-    public static let all = EducationTeamsAppResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationTeamsAppResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationTeamsAppResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -4822,7 +4810,7 @@ public struct EducationTeamsAppResourceFields: FieldSet {
     public let teamsEmbeddedContentUrl: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -4843,14 +4831,13 @@ public typealias EducationTerm = Model<EducationTermFields>
 
 /// The properties of a `EducationTerm`, inherited ones included.
 public struct EducationTermFields: FieldSet {
-    public static let all = EducationTermFields()
-    public static let schema = ModelSchema("microsoft.graph.educationTerm", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.educationTerm", fields: EducationTermFields())
     public let displayName: Field<String>
     public let endDate: Field<CalendarDate>
     public let externalId: Field<String>
     public let startDate: Field<CalendarDate>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.endDate = Field("endDate")
         self.externalId = Field("externalId")
@@ -4866,8 +4853,12 @@ public typealias EducationUser = Model<EducationUserFields>
 
 /// The properties of a `EducationUser`, inherited ones included.
 public struct EducationUserFields: FieldSet {
-    public static let all = EducationUserFields()
-    public static let schema = ModelSchema("microsoft.graph.educationUser", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationUser",
+        base: Entity.self,
+        fields: EducationUserFields()
+    )
+
     public let id: Field<String>
     public let accountEnabled: Field<Bool>
     public let assignedLicenses: Field<[AssignedLicense]>
@@ -4920,7 +4911,7 @@ public struct EducationUserFields: FieldSet {
     /// Present when the request expanded it (`expand("user")`).
     public let user: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accountEnabled = Field("accountEnabled")
         self.assignedLicenses = Field("assignedLicenses")
@@ -5053,12 +5044,10 @@ public typealias EducationWordResource = Model<EducationWordResourceFields>
 
 /// The properties of a `EducationWordResource`, inherited ones included.
 public struct EducationWordResourceFields: FieldSet {
-    public static let all = EducationWordResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.educationWordResource",
         base: EducationResource.self,
-        fields: all
+        fields: EducationWordResourceFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -5077,7 +5066,7 @@ public struct EducationWordResourceFields: FieldSet {
 
     public let fileUrl: Field<String>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -5175,12 +5164,11 @@ public typealias EmailAddress = Model<EmailAddressFields>
 
 /// The properties of a `EmailAddress`, inherited ones included.
 public struct EmailAddressFields: FieldSet {
-    public static let all = EmailAddressFields()
-    public static let schema = ModelSchema("microsoft.graph.emailAddress", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.emailAddress", fields: EmailAddressFields())
     public let address: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.name = Field("name")
     }
@@ -5194,19 +5182,17 @@ public typealias EmailAuthenticationMethod = Model<EmailAuthenticationMethodFiel
 
 /// The properties of a `EmailAuthenticationMethod`, inherited ones included.
 public struct EmailAuthenticationMethodFields: FieldSet {
-    public static let all = EmailAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.emailAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: EmailAuthenticationMethodFields()
     )
 
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let emailAddress: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.emailAddress = Field("emailAddress")
@@ -5222,12 +5208,10 @@ public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticat
 
 /// The properties of a `EmailAuthenticationMethodConfiguration`, inherited ones included.
 public struct EmailAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = EmailAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.emailAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: EmailAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -5238,7 +5222,7 @@ public struct EmailAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -5311,13 +5295,12 @@ public typealias EmailDetails = Model<EmailDetailsFields>
 
 /// The properties of a `EmailDetails`, inherited ones included.
 public struct EmailDetailsFields: FieldSet {
-    public static let all = EmailDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.emailDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.emailDetails", fields: EmailDetailsFields())
     public let body: Field<String>
     public let senderEmailAddress: Field<String>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.body = Field("body")
         self.senderEmailAddress = Field("senderEmailAddress")
         self.subject = Field("subject")
@@ -5332,12 +5315,10 @@ public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFi
 
 /// The properties of a `EmailFileAssessmentRequest`, inherited ones included.
 public struct EmailFileAssessmentRequestFields: FieldSet {
-    public static let all = EmailFileAssessmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.emailFileAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: all
+        fields: EmailFileAssessmentRequestFields()
     )
 
     public let id: Field<String>
@@ -5356,7 +5337,7 @@ public struct EmailFileAssessmentRequestFields: FieldSet {
     public let destinationRoutingReason: Field<MailDestinationRoutingReason>
     public let recipientEmail: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.contentType = Field("contentType")
@@ -5406,13 +5387,17 @@ public typealias EmailIdentity = Model<EmailIdentityFields>
 
 /// The properties of a `EmailIdentity`, inherited ones included.
 public struct EmailIdentityFields: FieldSet {
-    public static let all = EmailIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.emailIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailIdentity",
+        base: Identity.self,
+        fields: EmailIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.email = Field("email")
@@ -5427,14 +5412,18 @@ public typealias EmailNotificationsSetting = Model<EmailNotificationsSettingFiel
 
 /// The properties of a `EmailNotificationsSetting`, inherited ones included.
 public struct EmailNotificationsSettingFields: FieldSet {
-    public static let all = EmailNotificationsSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.emailNotificationsSetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailNotificationsSetting",
+        base: Entity.self,
+        fields: EmailNotificationsSettingFields()
+    )
+
     public let id: Field<String>
     public let additionalEvents: Field<NotificationEventsType>
     public let isEnabled: Field<Bool>
     public let recipients: Field<NotificationRecipients>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalEvents = Field("additionalEvents")
         self.isEnabled = Field("isEnabled")
@@ -5470,8 +5459,12 @@ public typealias EmailPayloadDetail = Model<EmailPayloadDetailFields>
 
 /// The properties of a `EmailPayloadDetail`, inherited ones included.
 public struct EmailPayloadDetailFields: FieldSet {
-    public static let all = EmailPayloadDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.emailPayloadDetail", base: PayloadDetail.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailPayloadDetail",
+        base: PayloadDetail.self,
+        fields: EmailPayloadDetailFields()
+    )
+
     public let coachmarks: Field<[PayloadCoachmark]>
     public let content: Field<String>
     public let phishingUrl: Field<String>
@@ -5480,7 +5473,7 @@ public struct EmailPayloadDetailFields: FieldSet {
     public let isExternalSender: Field<Bool>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.coachmarks = Field("coachmarks")
         self.content = Field("content")
         self.phishingUrl = Field("phishingUrl")
@@ -5517,12 +5510,11 @@ public typealias EmailSettings = Model<EmailSettingsFields>
 
 /// The properties of a `EmailSettings`, inherited ones included.
 public struct EmailSettingsFields: FieldSet {
-    public static let all = EmailSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.emailSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.emailSettings", fields: EmailSettingsFields())
     public let senderDomain: Field<String>
     public let useCompanyBranding: Field<Bool>
 
-    public init() {
+    private init() {
         self.senderDomain = Field("senderDomain")
         self.useCompanyBranding = Field("useCompanyBranding")
     }
@@ -5536,8 +5528,12 @@ public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
 
 /// The properties of a `EmergencyCallEvent`, inherited ones included.
 public struct EmergencyCallEventFields: FieldSet {
-    public static let all = EmergencyCallEventFields()
-    public static let schema = ModelSchema("microsoft.graph.emergencyCallEvent", base: CallEvent.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.emergencyCallEvent",
+        base: CallEvent.self,
+        fields: EmergencyCallEventFields()
+    )
+
     public let id: Field<String>
     public let callEventType: Field<CallEventType>
     public let eventDateTime: Field<Date>
@@ -5549,7 +5545,7 @@ public struct EmergencyCallEventFields: FieldSet {
     public let emergencyNumberDialed: Field<String>
     public let policyName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.callEventType = Field("callEventType")
         self.eventDateTime = Field("eventDateTime")
@@ -5594,15 +5590,14 @@ public typealias EmergencyCallerInfo = Model<EmergencyCallerInfoFields>
 
 /// The properties of a `EmergencyCallerInfo`, inherited ones included.
 public struct EmergencyCallerInfoFields: FieldSet {
-    public static let all = EmergencyCallerInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.emergencyCallerInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.emergencyCallerInfo", fields: EmergencyCallerInfoFields())
     public let displayName: Field<String>
     public let location: Field<Location>
     public let phoneNumber: Field<String>
     public let tenantId: Field<String>
     public let upn: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.location = Field("location")
         self.phoneNumber = Field("phoneNumber")
@@ -5619,8 +5614,7 @@ public typealias EmployeeExperience = Model<EmployeeExperienceFields>
 
 /// The properties of a `EmployeeExperience`, inherited ones included.
 public struct EmployeeExperienceFields: FieldSet {
-    public static let all = EmployeeExperienceFields()
-    public static let schema = ModelSchema("microsoft.graph.employeeExperience", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.employeeExperience", fields: EmployeeExperienceFields())
 
     /// Present when the request expanded it (`expand("communities")`).
     public let communities: Field<[Community]>
@@ -5637,7 +5631,7 @@ public struct EmployeeExperienceFields: FieldSet {
     /// Present when the request expanded it (`expand("roles")`).
     public let roles: Field<[EngagementRole]>
 
-    public init() {
+    private init() {
         self.communities = Field("communities")
         self.engagementAsyncOperations = Field("engagementAsyncOperations")
         self.learningCourseActivities = Field("learningCourseActivities")
@@ -5708,8 +5702,12 @@ public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
 
 /// The properties of a `EmployeeExperienceUser`, inherited ones included.
 public struct EmployeeExperienceUserFields: FieldSet {
-    public static let all = EmployeeExperienceUserFields()
-    public static let schema = ModelSchema("microsoft.graph.employeeExperienceUser", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.employeeExperienceUser",
+        base: Entity.self,
+        fields: EmployeeExperienceUserFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("assignedRoles")`).
@@ -5718,7 +5716,7 @@ public struct EmployeeExperienceUserFields: FieldSet {
     /// Present when the request expanded it (`expand("learningCourseActivities")`).
     public let learningCourseActivities: Field<[LearningCourseActivity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedRoles = Field("assignedRoles")
         self.learningCourseActivities = Field("learningCourseActivities")
@@ -5768,12 +5766,11 @@ public typealias EmployeeOrgData = Model<EmployeeOrgDataFields>
 
 /// The properties of a `EmployeeOrgData`, inherited ones included.
 public struct EmployeeOrgDataFields: FieldSet {
-    public static let all = EmployeeOrgDataFields()
-    public static let schema = ModelSchema("microsoft.graph.employeeOrgData", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.employeeOrgData", fields: EmployeeOrgDataFields())
     public let costCenter: Field<String>
     public let division: Field<String>
 
-    public init() {
+    private init() {
         self.costCenter = Field("costCenter")
         self.division = Field("division")
     }
@@ -5803,8 +5800,12 @@ public typealias EndUserNotification = Model<EndUserNotificationFields>
 
 /// The properties of a `EndUserNotification`, inherited ones included.
 public struct EndUserNotificationFields: FieldSet {
-    public static let all = EndUserNotificationFields()
-    public static let schema = ModelSchema("microsoft.graph.endUserNotification", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.endUserNotification",
+        base: Entity.self,
+        fields: EndUserNotificationFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<EmailIdentity>
     public let createdDateTime: Field<Date>
@@ -5820,7 +5821,7 @@ public struct EndUserNotificationFields: FieldSet {
     /// Present when the request expanded it (`expand("details")`).
     public let details: Field<[EndUserNotificationDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -5844,8 +5845,12 @@ public typealias EndUserNotificationDetail = Model<EndUserNotificationDetailFiel
 
 /// The properties of a `EndUserNotificationDetail`, inherited ones included.
 public struct EndUserNotificationDetailFields: FieldSet {
-    public static let all = EndUserNotificationDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.endUserNotificationDetail", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.endUserNotificationDetail",
+        base: Entity.self,
+        fields: EndUserNotificationDetailFields()
+    )
+
     public let id: Field<String>
     public let emailContent: Field<String>
     public let isDefaultLangauge: Field<Bool>
@@ -5854,7 +5859,7 @@ public struct EndUserNotificationDetailFields: FieldSet {
     public let sentFrom: Field<EmailIdentity>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emailContent = Field("emailContent")
         self.isDefaultLangauge = Field("isDefaultLangauge")
@@ -5939,19 +5944,17 @@ public typealias EndUserNotificationSetting = Model<EndUserNotificationSettingFi
 
 /// The properties of a `EndUserNotificationSetting`, inherited ones included.
 public struct EndUserNotificationSettingFields: FieldSet {
-    public static let all = EndUserNotificationSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.endUserNotificationSetting",
         derived: [NoTrainingNotificationSetting.self, TrainingNotificationSetting.self],
-        fields: all
+        fields: EndUserNotificationSettingFields()
     )
 
     public let notificationPreference: Field<EndUserNotificationPreference>
     public let positiveReinforcement: Field<PositiveReinforcementNotification>
     public let settingType: Field<EndUserNotificationSettingType>
 
-    public init() {
+    private init() {
         self.notificationPreference = Field("notificationPreference")
         self.positiveReinforcement = Field("positiveReinforcement")
         self.settingType = Field("settingType")
@@ -6021,12 +6024,12 @@ public typealias EndUserSettings = Model<EndUserSettingsFields>
 
 /// The properties of a `EndUserSettings`, inherited ones included.
 public struct EndUserSettingsFields: FieldSet {
-    public static let all = EndUserSettingsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.endUserSettings",
         base: ControlConfiguration.self,
-        fields: all
+        fields: EndUserSettingsFields()
     )
+
     public let id: Field<String>
     public let createdBy: Field<String>
     public let createdDateTime: Field<Date>
@@ -6036,7 +6039,7 @@ public struct EndUserSettingsFields: FieldSet {
     public let relatedPeopleInsightLevel: Field<AccessPackageSuggestionRelatedPeopleInsightLevel>
     public let showApproverDetailsToMembers: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -6073,8 +6076,12 @@ public typealias Endpoint = Model<EndpointFields>
 
 /// The properties of a `Endpoint`, inherited ones included.
 public struct EndpointFields: FieldSet {
-    public static let all = EndpointFields()
-    public static let schema = ModelSchema("microsoft.graph.endpoint", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.endpoint",
+        base: DirectoryObject.self,
+        fields: EndpointFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let capability: Field<String>
@@ -6083,7 +6090,7 @@ public struct EndpointFields: FieldSet {
     public let providerResourceId: Field<String>
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.capability = Field("capability")
@@ -6250,12 +6257,10 @@ public typealias EngagementAsyncOperation = Model<EngagementAsyncOperationFields
 
 /// The properties of a `EngagementAsyncOperation`, inherited ones included.
 public struct EngagementAsyncOperationFields: FieldSet {
-    public static let all = EngagementAsyncOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementAsyncOperation",
         base: LongRunningOperation.self,
-        fields: all
+        fields: EngagementAsyncOperationFields()
     )
 
     public let id: Field<String>
@@ -6267,7 +6272,7 @@ public struct EngagementAsyncOperationFields: FieldSet {
     public let operationType: Field<EngagementAsyncOperationType>
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -6323,13 +6328,11 @@ public typealias EngagementConversation = Model<EngagementConversationFields>
 
 /// The properties of a `EngagementConversation`, inherited ones included.
 public struct EngagementConversationFields: FieldSet {
-    public static let all = EngagementConversationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversation",
         base: Entity.self,
         derived: [OnlineMeetingEngagementConversation.self],
-        fields: all
+        fields: EngagementConversationFields()
     )
 
     public let id: Field<String>
@@ -6342,7 +6345,7 @@ public struct EngagementConversationFields: FieldSet {
     /// Present when the request expanded it (`expand("starter")`).
     public let starter: Field<EngagementConversationMessage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.creationMode = Field("creationMode")
         self.starterId = Field("starterId")
@@ -6360,12 +6363,10 @@ public typealias EngagementConversationDiscussionMessage = Model<EngagementConve
 
 /// The properties of a `EngagementConversationDiscussionMessage`, inherited ones included.
 public struct EngagementConversationDiscussionMessageFields: FieldSet {
-    public static let all = EngagementConversationDiscussionMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationDiscussionMessage",
         base: EngagementConversationMessage.self,
-        fields: all
+        fields: EngagementConversationDiscussionMessageFields()
     )
 
     public let id: Field<String>
@@ -6394,7 +6395,7 @@ public struct EngagementConversationDiscussionMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("replyTo")`).
     public let replyTo: Field<EngagementConversationMessage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -6461,8 +6462,6 @@ public typealias EngagementConversationMessage = Model<EngagementConversationMes
 
 /// The properties of a `EngagementConversationMessage`, inherited ones included.
 public struct EngagementConversationMessageFields: FieldSet {
-    public static let all = EngagementConversationMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationMessage",
         base: Entity.self,
@@ -6471,7 +6470,7 @@ public struct EngagementConversationMessageFields: FieldSet {
             EngagementConversationQuestionMessage.self,
             EngagementConversationSystemMessage.self,
         ],
-        fields: all
+        fields: EngagementConversationMessageFields()
     )
 
     public let id: Field<String>
@@ -6500,7 +6499,7 @@ public struct EngagementConversationMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("replyTo")`).
     public let replyTo: Field<EngagementConversationMessage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -6524,12 +6523,10 @@ public typealias EngagementConversationMessageReaction = Model<EngagementConvers
 
 /// The properties of a `EngagementConversationMessageReaction`, inherited ones included.
 public struct EngagementConversationMessageReactionFields: FieldSet {
-    public static let all = EngagementConversationMessageReactionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationMessageReaction",
         base: Entity.self,
-        fields: all
+        fields: EngagementConversationMessageReactionFields()
     )
 
     public let id: Field<String>
@@ -6543,7 +6540,7 @@ public struct EngagementConversationMessageReactionFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let reactionType: Field<EngagementConversationMessageReactionType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.reactionBy = Field("reactionBy")
@@ -6746,12 +6743,10 @@ public typealias EngagementConversationQuestionMessage = Model<EngagementConvers
 
 /// The properties of a `EngagementConversationQuestionMessage`, inherited ones included.
 public struct EngagementConversationQuestionMessageFields: FieldSet {
-    public static let all = EngagementConversationQuestionMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationQuestionMessage",
         base: EngagementConversationMessage.self,
-        fields: all
+        fields: EngagementConversationQuestionMessageFields()
     )
 
     public let id: Field<String>
@@ -6782,7 +6777,7 @@ public struct EngagementConversationQuestionMessageFields: FieldSet {
 
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -6883,12 +6878,10 @@ public typealias EngagementConversationSystemMessage = Model<EngagementConversat
 
 /// The properties of a `EngagementConversationSystemMessage`, inherited ones included.
 public struct EngagementConversationSystemMessageFields: FieldSet {
-    public static let all = EngagementConversationSystemMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationSystemMessage",
         base: EngagementConversationMessage.self,
-        fields: all
+        fields: EngagementConversationSystemMessageFields()
     )
 
     public let id: Field<String>
@@ -6917,7 +6910,7 @@ public struct EngagementConversationSystemMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("replyTo")`).
     public let replyTo: Field<EngagementConversationMessage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.body = Field("body")
         self.createdDateTime = Field("createdDateTime")
@@ -7000,15 +6993,19 @@ public typealias EngagementIdentitySet = Model<EngagementIdentitySetFields>
 
 /// The properties of a `EngagementIdentitySet`, inherited ones included.
 public struct EngagementIdentitySetFields: FieldSet {
-    public static let all = EngagementIdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.engagementIdentitySet", base: IdentitySet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.engagementIdentitySet",
+        base: IdentitySet.self,
+        fields: EngagementIdentitySetFields()
+    )
+
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
     public let audience: Field<Identity>
     public let group: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -7025,15 +7022,19 @@ public typealias EngagementRole = Model<EngagementRoleFields>
 
 /// The properties of a `EngagementRole`, inherited ones included.
 public struct EngagementRoleFields: FieldSet {
-    public static let all = EngagementRoleFields()
-    public static let schema = ModelSchema("microsoft.graph.engagementRole", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.engagementRole",
+        base: Entity.self,
+        fields: EngagementRoleFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
 
     /// Present when the request expanded it (`expand("members")`).
     public let members: Field<[EngagementRoleMember]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.members = Field("members")
@@ -7048,8 +7049,12 @@ public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
 
 /// The properties of a `EngagementRoleMember`, inherited ones included.
 public struct EngagementRoleMemberFields: FieldSet {
-    public static let all = EngagementRoleMemberFields()
-    public static let schema = ModelSchema("microsoft.graph.engagementRoleMember", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.engagementRoleMember",
+        base: Entity.self,
+        fields: EngagementRoleMemberFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -7061,7 +7066,7 @@ public struct EngagementRoleMemberFields: FieldSet {
     /// Present when the request expanded it (`expand("user")`).
     public let user: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.userId = Field("userId")
@@ -7126,18 +7131,16 @@ public typealias EnrollmentConfigurationAssignment = Model<EnrollmentConfigurati
 
 /// The properties of a `EnrollmentConfigurationAssignment`, inherited ones included.
 public struct EnrollmentConfigurationAssignmentFields: FieldSet {
-    public static let all = EnrollmentConfigurationAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.enrollmentConfigurationAssignment",
         base: Entity.self,
-        fields: all
+        fields: EnrollmentConfigurationAssignmentFields()
     )
 
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -7191,12 +7194,10 @@ public typealias EnrollmentTroubleshootingEvent = Model<EnrollmentTroubleshootin
 
 /// The properties of a `EnrollmentTroubleshootingEvent`, inherited ones included.
 public struct EnrollmentTroubleshootingEventFields: FieldSet {
-    public static let all = EnrollmentTroubleshootingEventFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.enrollmentTroubleshootingEvent",
         base: DeviceManagementTroubleshootingEvent.self,
-        fields: all
+        fields: EnrollmentTroubleshootingEventFields()
     )
 
     public let id: Field<String>
@@ -7211,7 +7212,7 @@ public struct EnrollmentTroubleshootingEventFields: FieldSet {
     public let osVersion: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.correlationId = Field("correlationId")
         self.eventDateTime = Field("eventDateTime")
@@ -7254,12 +7255,10 @@ public typealias EnterpriseCodeSigningCertificate = Model<EnterpriseCodeSigningC
 
 /// The properties of a `EnterpriseCodeSigningCertificate`, inherited ones included.
 public struct EnterpriseCodeSigningCertificateFields: FieldSet {
-    public static let all = EnterpriseCodeSigningCertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.enterpriseCodeSigningCertificate",
         base: Entity.self,
-        fields: all
+        fields: EnterpriseCodeSigningCertificateFields()
     )
 
     public let id: Field<String>
@@ -7272,7 +7271,7 @@ public struct EnterpriseCodeSigningCertificateFields: FieldSet {
     public let subjectName: Field<String>
     public let uploadDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.expirationDateTime = Field("expirationDateTime")
@@ -7313,8 +7312,12 @@ public typealias EntitlementManagement = Model<EntitlementManagementFields>
 
 /// The properties of a `EntitlementManagement`, inherited ones included.
 public struct EntitlementManagementFields: FieldSet {
-    public static let all = EntitlementManagementFields()
-    public static let schema = ModelSchema("microsoft.graph.entitlementManagement", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.entitlementManagement",
+        base: Entity.self,
+        fields: EntitlementManagementFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("accessPackageAssignmentApprovals")`).
@@ -7365,7 +7368,7 @@ public struct EntitlementManagementFields: FieldSet {
     /// Present when the request expanded it (`expand("subjects")`).
     public let subjects: Field<[AccessPackageSubject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.accessPackageAssignmentApprovals = Field("accessPackageAssignmentApprovals")
         self.accessPackages = Field("accessPackages")
@@ -7519,13 +7522,16 @@ public typealias EntitlementManagementSchedule = Model<EntitlementManagementSche
 
 /// The properties of a `EntitlementManagementSchedule`, inherited ones included.
 public struct EntitlementManagementScheduleFields: FieldSet {
-    public static let all = EntitlementManagementScheduleFields()
-    public static let schema = ModelSchema("microsoft.graph.entitlementManagementSchedule", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.entitlementManagementSchedule",
+        fields: EntitlementManagementScheduleFields()
+    )
+
     public let expiration: Field<ExpirationPattern>
     public let recurrence: Field<PatternedRecurrence>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.expiration = Field("expiration")
         self.recurrence = Field("recurrence")
         self.startDateTime = Field("startDateTime")
@@ -7540,17 +7546,17 @@ public typealias EntitlementManagementSettings = Model<EntitlementManagementSett
 
 /// The properties of a `EntitlementManagementSettings`, inherited ones included.
 public struct EntitlementManagementSettingsFields: FieldSet {
-    public static let all = EntitlementManagementSettingsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.entitlementManagementSettings",
         base: Entity.self,
-        fields: all
+        fields: EntitlementManagementSettingsFields()
     )
+
     public let id: Field<String>
     public let durationUntilExternalUserDeletedAfterBlocked: Field<String>
     public let externalUserLifecycleAction: Field<AccessPackageExternalUserLifecycleAction>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.durationUntilExternalUserDeletedAfterBlocked = Field("durationUntilExternalUserDeletedAfterBlocked")
         self.externalUserLifecycleAction = Field("externalUserLifecycleAction")
@@ -7587,8 +7593,6 @@ public typealias Entity = Model<EntityFields>
 
 /// The properties of a `Entity`, inherited ones included.
 public struct EntityFields: FieldSet {
-    public static let all = EntityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
         derived: [
@@ -8295,12 +8299,12 @@ public struct EntityFields: FieldSet {
             TermStoreStore.self,
             TermStoreTerm.self,
         ],
-        fields: all
+        fields: EntityFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -8381,12 +8385,15 @@ public typealias EntraRecoveryServicesEntityTypeAndIds = Model<EntraRecoveryServ
 
 /// The properties of a `EntraRecoveryServicesEntityTypeAndIds`, inherited ones included.
 public struct EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
-    public static let all = EntraRecoveryServicesEntityTypeAndIdsFields()
-    public static let schema = ModelSchema("microsoft.graph.entraRecoveryServices.entityTypeAndIds", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.entraRecoveryServices.entityTypeAndIds",
+        fields: EntraRecoveryServicesEntityTypeAndIdsFields()
+    )
+
     public let entityIds: Field<[String]>
     public let entityType: Field<EntraRecoveryServicesResourceTypeName>
 
-    public init() {
+    private init() {
         self.entityIds = Field("entityIds")
         self.entityType = Field("entityType")
     }
@@ -8400,12 +8407,10 @@ public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesReco
 
 /// The properties of a `EntraRecoveryServicesRecovery`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recovery",
         base: Entity.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryFields()
     )
 
     public let id: Field<String>
@@ -8416,7 +8421,7 @@ public struct EntraRecoveryServicesRecoveryFields: FieldSet {
     /// Present when the request expanded it (`expand("snapshots")`).
     public let snapshots: Field<[EntraRecoveryServicesSnapshot]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.jobs = Field("jobs")
         self.snapshots = Field("snapshots")
@@ -8452,12 +8457,10 @@ public typealias EntraRecoveryServicesRecoveryChangeObjectBase =
 
 /// The properties of a `EntraRecoveryServicesRecoveryChangeObjectBase`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryChangeObjectBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
         base: Entity.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryChangeObjectBaseFields()
     )
 
     public let id: Field<String>
@@ -8466,7 +8469,7 @@ public struct EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
     public let failureMessage: Field<String>
     public let recoveryAction: Field<EntraRecoveryServicesRecoveryAction>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.entityTypeName = Field("entityTypeName")
@@ -8503,12 +8506,10 @@ public typealias EntraRecoveryServicesRecoveryJob = Model<EntraRecoveryServicesR
 
 /// The properties of a `EntraRecoveryServicesRecoveryJob`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryJobFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJob",
         base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryJobFields()
     )
 
     public let id: Field<String>
@@ -8523,7 +8524,7 @@ public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
     public let totalLinksModified: Field<Int32>
     public let totalObjectsModified: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.filteringCriteria = Field("filteringCriteria")
         self.jobCompletionDateTime = Field("jobCompletionDateTime")
@@ -8549,13 +8550,11 @@ public typealias EntraRecoveryServicesRecoveryJobBase = Model<EntraRecoveryServi
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobBase`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryJobBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJobBase",
         base: Entity.self,
         derived: [EntraRecoveryServicesRecoveryJob.self, EntraRecoveryServicesRecoveryPreviewJob.self],
-        fields: all
+        fields: EntraRecoveryServicesRecoveryJobBaseFields()
     )
 
     public let id: Field<String>
@@ -8567,7 +8566,7 @@ public struct EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
     public let totalChangedLinksCalculated: Field<Int32>
     public let totalChangedObjectsCalculated: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.filteringCriteria = Field("filteringCriteria")
         self.jobCompletionDateTime = Field("jobCompletionDateTime")
@@ -8617,17 +8616,15 @@ public typealias EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter =
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJobEntityNameAndIdsFilter",
         base: EntraRecoveryServicesRecoveryJobFilteringCriteriaBase.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields()
     )
 
     public let filterValues: Field<[EntraRecoveryServicesEntityTypeAndIds]>
 
-    public init() {
+    private init() {
         self.filterValues = Field("filterValues")
     }
 }
@@ -8643,17 +8640,15 @@ public typealias EntraRecoveryServicesRecoveryJobEntityNamesFilter =
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobEntityNamesFilter`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryJobEntityNamesFilterFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryJobEntityNamesFilterFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJobEntityNamesFilter",
         base: EntraRecoveryServicesRecoveryJobFilteringCriteriaBase.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryJobEntityNamesFilterFields()
     )
 
     public let entityTypes: Field<[EntraRecoveryServicesResourceTypeName]>
 
-    public init() {
+    private init() {
         self.entityTypes = Field("entityTypes")
     }
 }
@@ -8669,18 +8664,16 @@ public typealias EntraRecoveryServicesRecoveryJobFilteringCriteriaBase =
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobFilteringCriteriaBase`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJobFilteringCriteriaBase",
         derived: [
             EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter.self,
             EntraRecoveryServicesRecoveryJobEntityNamesFilter.self,
         ],
-        fields: all
+        fields: EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8737,12 +8730,10 @@ public typealias EntraRecoveryServicesRecoveryPreviewJob = Model<EntraRecoverySe
 
 /// The properties of a `EntraRecoveryServicesRecoveryPreviewJob`, inherited ones included.
 public struct EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
-    public static let all = EntraRecoveryServicesRecoveryPreviewJobFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
         base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: all
+        fields: EntraRecoveryServicesRecoveryPreviewJobFields()
     )
 
     public let id: Field<String>
@@ -8754,7 +8745,7 @@ public struct EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
     public let totalChangedLinksCalculated: Field<Int32>
     public let totalChangedObjectsCalculated: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.filteringCriteria = Field("filteringCriteria")
         self.jobCompletionDateTime = Field("jobCompletionDateTime")
@@ -8937,12 +8928,10 @@ public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnap
 
 /// The properties of a `EntraRecoveryServicesSnapshot`, inherited ones included.
 public struct EntraRecoveryServicesSnapshotFields: FieldSet {
-    public static let all = EntraRecoveryServicesSnapshotFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.snapshot",
         base: Entity.self,
-        fields: all
+        fields: EntraRecoveryServicesSnapshotFields()
     )
 
     public let id: Field<String>
@@ -8955,7 +8944,7 @@ public struct EntraRecoveryServicesSnapshotFields: FieldSet {
     /// Present when the request expanded it (`expand("recoveryPreviewJobs")`).
     public let recoveryPreviewJobs: Field<[EntraRecoveryServicesRecoveryPreviewJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.totalChangedObjects = Field("totalChangedObjects")
@@ -9045,18 +9034,16 @@ public typealias EnumeratedDeviceRegistrationMembership = Model<EnumeratedDevice
 
 /// The properties of a `EnumeratedDeviceRegistrationMembership`, inherited ones included.
 public struct EnumeratedDeviceRegistrationMembershipFields: FieldSet {
-    public static let all = EnumeratedDeviceRegistrationMembershipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedDeviceRegistrationMembership",
         base: DeviceRegistrationMembership.self,
-        fields: all
+        fields: EnumeratedDeviceRegistrationMembershipFields()
     )
 
     public let groups: Field<[String]>
     public let users: Field<[String]>
 
-    public init() {
+    private init() {
         self.groups = Field("groups")
         self.users = Field("users")
     }
@@ -9070,16 +9057,16 @@ public typealias EnumeratedDomains = Model<EnumeratedDomainsFields>
 
 /// The properties of a `EnumeratedDomains`, inherited ones included.
 public struct EnumeratedDomainsFields: FieldSet {
-    public static let all = EnumeratedDomainsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedDomains",
         base: ValidatingDomains.self,
-        fields: all
+        fields: EnumeratedDomainsFields()
     )
+
     public let rootDomains: Field<RootDomains>
     public let domainNames: Field<[String]>
 
-    public init() {
+    private init() {
         self.rootDomains = Field("rootDomains")
         self.domainNames = Field("domainNames")
     }
@@ -9093,16 +9080,16 @@ public typealias EnumeratedScopes = Model<EnumeratedScopesFields>
 
 /// The properties of a `EnumeratedScopes`, inherited ones included.
 public struct EnumeratedScopesFields: FieldSet {
-    public static let all = EnumeratedScopesFields()
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedScopes",
         base: InheritableScopes.self,
-        fields: all
+        fields: EnumeratedScopesFields()
     )
+
     public let kind: Field<ScopeCollectionKind>
     public let scopes: Field<[String]>
 
-    public init() {
+    private init() {
         self.kind = Field("kind")
         self.scopes = Field("scopes")
     }
@@ -9136,8 +9123,7 @@ public typealias ErrorDetail = Model<ErrorDetailFields>
 
 /// The properties of a `ErrorDetail`, inherited ones included.
 public struct ErrorDetailFields: FieldSet {
-    public static let all = ErrorDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.errorDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.errorDetail", fields: ErrorDetailFields())
 
     /// Set by the service: read it, do not send it.
     public let errorMessage: Field<String>
@@ -9148,7 +9134,7 @@ public struct ErrorDetailFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let resourceType: Field<String>
 
-    public init() {
+    private init() {
         self.errorMessage = Field("errorMessage")
         self.resourceInstanceName = Field("resourceInstanceName")
         self.resourceType = Field("resourceType")
@@ -9179,8 +9165,7 @@ public typealias Event = Model<EventFields>
 
 /// The properties of a `Event`, inherited ones included.
 public struct EventFields: FieldSet {
-    public static let all = EventFields()
-    public static let schema = ModelSchema("microsoft.graph.event", base: OutlookItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.event", base: OutlookItem.self, fields: EventFields())
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -9245,7 +9230,7 @@ public struct EventFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -9306,13 +9291,11 @@ public typealias EventMessage = Model<EventMessageFields>
 
 /// The properties of a `EventMessage`, inherited ones included.
 public struct EventMessageFields: FieldSet {
-    public static let all = EventMessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.eventMessage",
         base: Message.self,
         derived: [EventMessageRequest.self, EventMessageResponse.self],
-        fields: all
+        fields: EventMessageFields()
     )
 
     public let id: Field<String>
@@ -9372,7 +9355,7 @@ public struct EventMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("event")`).
     public let event: Field<Event>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -9431,8 +9414,6 @@ public typealias EventMessageDetail = Model<EventMessageDetailFields>
 
 /// The properties of a `EventMessageDetail`, inherited ones included.
 public struct EventMessageDetailFields: FieldSet {
-    public static let all = EventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.eventMessageDetail",
         derived: [
@@ -9467,10 +9448,10 @@ public struct EventMessageDetailFields: FieldSet {
             TeamsAppUpgradedEventMessageDetail.self,
             TeamUnarchivedEventMessageDetail.self,
         ],
-        fields: all
+        fields: EventMessageDetailFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -9482,8 +9463,12 @@ public typealias EventMessageRequest = Model<EventMessageRequestFields>
 
 /// The properties of a `EventMessageRequest`, inherited ones included.
 public struct EventMessageRequestFields: FieldSet {
-    public static let all = EventMessageRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.eventMessageRequest", base: EventMessage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.eventMessageRequest",
+        base: EventMessage.self,
+        fields: EventMessageRequestFields()
+    )
+
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -9548,7 +9533,7 @@ public struct EventMessageRequestFields: FieldSet {
     public let previousStartDateTime: Field<DateTimeTimeZone>
     public let responseRequested: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -9973,8 +9958,12 @@ public typealias EventMessageResponse = Model<EventMessageResponseFields>
 
 /// The properties of a `EventMessageResponse`, inherited ones included.
 public struct EventMessageResponseFields: FieldSet {
-    public static let all = EventMessageResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.eventMessageResponse", base: EventMessage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.eventMessageResponse",
+        base: EventMessage.self,
+        fields: EventMessageResponseFields()
+    )
+
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -10035,7 +10024,7 @@ public struct EventMessageResponseFields: FieldSet {
     public let proposedNewTime: Field<TimeSlot>
     public let responseType: Field<ResponseType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -10488,8 +10477,12 @@ public typealias ExchangeAdmin = Model<ExchangeAdminFields>
 
 /// The properties of a `ExchangeAdmin`, inherited ones included.
 public struct ExchangeAdminFields: FieldSet {
-    public static let all = ExchangeAdminFields()
-    public static let schema = ModelSchema("microsoft.graph.exchangeAdmin", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.exchangeAdmin",
+        base: Entity.self,
+        fields: ExchangeAdminFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("mailboxes")`).
@@ -10498,7 +10491,7 @@ public struct ExchangeAdminFields: FieldSet {
     /// Present when the request expanded it (`expand("tracing")`).
     public let tracing: Field<MessageTracingRoot>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.mailboxes = Field("mailboxes")
         self.tracing = Field("tracing")
@@ -10564,8 +10557,12 @@ public typealias ExchangeMessageTrace = Model<ExchangeMessageTraceFields>
 
 /// The properties of a `ExchangeMessageTrace`, inherited ones included.
 public struct ExchangeMessageTraceFields: FieldSet {
-    public static let all = ExchangeMessageTraceFields()
-    public static let schema = ModelSchema("microsoft.graph.exchangeMessageTrace", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.exchangeMessageTrace",
+        base: Entity.self,
+        fields: ExchangeMessageTraceFields()
+    )
+
     public let id: Field<String>
     public let fromIP: Field<String>
     public let messageId: Field<String>
@@ -10577,7 +10574,7 @@ public struct ExchangeMessageTraceFields: FieldSet {
     public let subject: Field<String>
     public let toIP: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.fromIP = Field("fromIP")
         self.messageId = Field("messageId")
@@ -10599,8 +10596,12 @@ public typealias ExchangeMessageTraceDetail = Model<ExchangeMessageTraceDetailFi
 
 /// The properties of a `ExchangeMessageTraceDetail`, inherited ones included.
 public struct ExchangeMessageTraceDetailFields: FieldSet {
-    public static let all = ExchangeMessageTraceDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.exchangeMessageTraceDetail", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.exchangeMessageTraceDetail",
+        base: Entity.self,
+        fields: ExchangeMessageTraceDetailFields()
+    )
+
     public let id: Field<String>
     public let action: Field<String>
     public let data: Field<String>
@@ -10609,7 +10610,7 @@ public struct ExchangeMessageTraceDetailFields: FieldSet {
     public let event: Field<String>
     public let messageId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.action = Field("action")
         self.data = Field("data")
@@ -10718,12 +10719,10 @@ public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields
 
 /// The properties of a `ExchangeProtectionPolicy`, inherited ones included.
 public struct ExchangeProtectionPolicyFields: FieldSet {
-    public static let all = ExchangeProtectionPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: all
+        fields: ExchangeProtectionPolicyFields()
     )
 
     public let id: Field<String>
@@ -10746,7 +10745,7 @@ public struct ExchangeProtectionPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
     public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -10835,12 +10834,10 @@ public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
 
 /// The properties of a `ExchangeRestoreSession`, inherited ones included.
 public struct ExchangeRestoreSessionFields: FieldSet {
-    public static let all = ExchangeRestoreSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeRestoreSession",
         base: RestoreSessionBase.self,
-        fields: all
+        fields: ExchangeRestoreSessionFields()
     )
 
     public let id: Field<String>
@@ -10863,7 +10860,7 @@ public struct ExchangeRestoreSessionFields: FieldSet {
     /// Present when the request expanded it (`expand("mailboxRestoreArtifactsBulkAdditionRequests")`).
     public let mailboxRestoreArtifactsBulkAdditionRequests: Field<[MailboxRestoreArtifactsBulkAdditionRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdBy = Field("createdBy")
@@ -10948,12 +10945,16 @@ public typealias ExchangeSettings = Model<ExchangeSettingsFields>
 
 /// The properties of a `ExchangeSettings`, inherited ones included.
 public struct ExchangeSettingsFields: FieldSet {
-    public static let all = ExchangeSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.exchangeSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.exchangeSettings",
+        base: Entity.self,
+        fields: ExchangeSettingsFields()
+    )
+
     public let id: Field<String>
     public let primaryMailboxId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.primaryMailboxId = Field("primaryMailboxId")
     }
@@ -10984,12 +10985,11 @@ public typealias ExcludeTarget = Model<ExcludeTargetFields>
 
 /// The properties of a `ExcludeTarget`, inherited ones included.
 public struct ExcludeTargetFields: FieldSet {
-    public static let all = ExcludeTargetFields()
-    public static let schema = ModelSchema("microsoft.graph.excludeTarget", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.excludeTarget", fields: ExcludeTargetFields())
     public let id: Field<String>
     public let targetType: Field<AuthenticationMethodTargetType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.targetType = Field("targetType")
     }
@@ -11003,17 +11003,15 @@ public typealias ExclusionGroupAssignmentTarget = Model<ExclusionGroupAssignment
 
 /// The properties of a `ExclusionGroupAssignmentTarget`, inherited ones included.
 public struct ExclusionGroupAssignmentTargetFields: FieldSet {
-    public static let all = ExclusionGroupAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.exclusionGroupAssignmentTarget",
         base: GroupAssignmentTarget.self,
-        fields: all
+        fields: ExclusionGroupAssignmentTargetFields()
     )
 
     public let groupId: Field<String>
 
-    public init() {
+    private init() {
         self.groupId = Field("groupId")
     }
 }
@@ -11042,13 +11040,12 @@ public typealias ExpirationPattern = Model<ExpirationPatternFields>
 
 /// The properties of a `ExpirationPattern`, inherited ones included.
 public struct ExpirationPatternFields: FieldSet {
-    public static let all = ExpirationPatternFields()
-    public static let schema = ModelSchema("microsoft.graph.expirationPattern", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.expirationPattern", fields: ExpirationPatternFields())
     public let duration: Field<String>
     public let endDateTime: Field<Date>
     public let type: Field<ExpirationPatternType>
 
-    public init() {
+    private init() {
         self.duration = Field("duration")
         self.endDateTime = Field("endDateTime")
         self.type = Field("type")
@@ -11081,13 +11078,12 @@ public typealias ExportItemResponse = Model<ExportItemResponseFields>
 
 /// The properties of a `ExportItemResponse`, inherited ones included.
 public struct ExportItemResponseFields: FieldSet {
-    public static let all = ExportItemResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.exportItemResponse", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.exportItemResponse", fields: ExportItemResponseFields())
     public let changeKey: Field<String>
     public let error: Field<MailTipsError>
     public let itemId: Field<String>
 
-    public init() {
+    private init() {
         self.changeKey = Field("changeKey")
         self.error = Field("error")
         self.itemId = Field("itemId")
@@ -11102,12 +11098,14 @@ public typealias ExpressionInputObject = Model<ExpressionInputObjectFields>
 
 /// The properties of a `ExpressionInputObject`, inherited ones included.
 public struct ExpressionInputObjectFields: FieldSet {
-    public static let all = ExpressionInputObjectFields()
-    public static let schema = ModelSchema("microsoft.graph.expressionInputObject", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.expressionInputObject",
+        fields: ExpressionInputObjectFields()
+    )
     public let definition: Field<ObjectDefinition>
     public let properties: Field<[StringKeyObjectValuePair]>
 
-    public init() {
+    private init() {
         self.definition = Field("definition")
         self.properties = Field("properties")
     }
@@ -11123,18 +11121,16 @@ public typealias Extension = Model<ExtensionFields>
 
 /// The properties of a `Extension`, inherited ones included.
 public struct ExtensionFields: FieldSet {
-    public static let all = ExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.extension",
         base: Entity.self,
         derived: [OpenTypeExtension.self],
-        fields: all
+        fields: ExtensionFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -11147,8 +11143,12 @@ public typealias ExtensionProperty = Model<ExtensionPropertyFields>
 
 /// The properties of a `ExtensionProperty`, inherited ones included.
 public struct ExtensionPropertyFields: FieldSet {
-    public static let all = ExtensionPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.extensionProperty", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.extensionProperty",
+        base: DirectoryObject.self,
+        fields: ExtensionPropertyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let appDisplayName: Field<String>
@@ -11158,7 +11158,7 @@ public struct ExtensionPropertyFields: FieldSet {
     public let name: Field<String>
     public let targetObjects: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.appDisplayName = Field("appDisplayName")
@@ -11317,12 +11317,15 @@ public typealias ExtensionSchemaProperty = Model<ExtensionSchemaPropertyFields>
 
 /// The properties of a `ExtensionSchemaProperty`, inherited ones included.
 public struct ExtensionSchemaPropertyFields: FieldSet {
-    public static let all = ExtensionSchemaPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.extensionSchemaProperty", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.extensionSchemaProperty",
+        fields: ExtensionSchemaPropertyFields()
+    )
+
     public let name: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.type = Field("type")
     }
@@ -11352,12 +11355,10 @@ public typealias ExternalAuthenticationMethod = Model<ExternalAuthenticationMeth
 
 /// The properties of a `ExternalAuthenticationMethod`, inherited ones included.
 public struct ExternalAuthenticationMethodFields: FieldSet {
-    public static let all = ExternalAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: ExternalAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -11365,7 +11366,7 @@ public struct ExternalAuthenticationMethodFields: FieldSet {
     public let configurationId: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.configurationId = Field("configurationId")
@@ -11382,12 +11383,10 @@ public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthe
 
 /// The properties of a `ExternalAuthenticationMethodConfiguration`, inherited ones included.
 public struct ExternalAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = ExternalAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: ExternalAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -11400,7 +11399,7 @@ public struct ExternalAuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[AuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -11491,13 +11490,15 @@ public typealias ExternalConnectorsAcl = Model<ExternalConnectorsAclFields>
 
 /// The properties of a `ExternalConnectorsAcl`, inherited ones included.
 public struct ExternalConnectorsAclFields: FieldSet {
-    public static let all = ExternalConnectorsAclFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.acl", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.acl",
+        fields: ExternalConnectorsAclFields()
+    )
     public let accessType: Field<ExternalConnectorsAccessType>
     public let type: Field<ExternalConnectorsAclType>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.accessType = Field("accessType")
         self.type = Field("type")
         self.value = Field("value")
@@ -11541,11 +11542,14 @@ public typealias ExternalConnectorsActivitySettings = Model<ExternalConnectorsAc
 
 /// The properties of a `ExternalConnectorsActivitySettings`, inherited ones included.
 public struct ExternalConnectorsActivitySettingsFields: FieldSet {
-    public static let all = ExternalConnectorsActivitySettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.activitySettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.activitySettings",
+        fields: ExternalConnectorsActivitySettingsFields()
+    )
+
     public let urlToItemResolvers: Field<[ExternalConnectorsUrlToItemResolverBase]>
 
-    public init() {
+    private init() {
         self.urlToItemResolvers = Field("urlToItemResolvers")
     }
 }
@@ -11558,11 +11562,14 @@ public typealias ExternalConnectorsConfiguration = Model<ExternalConnectorsConfi
 
 /// The properties of a `ExternalConnectorsConfiguration`, inherited ones included.
 public struct ExternalConnectorsConfigurationFields: FieldSet {
-    public static let all = ExternalConnectorsConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.configuration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.configuration",
+        fields: ExternalConnectorsConfigurationFields()
+    )
+
     public let authorizedAppIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.authorizedAppIds = Field("authorizedAppIds")
     }
 }
@@ -11576,19 +11583,17 @@ public typealias ExternalConnectorsConnectionOperation = Model<ExternalConnector
 
 /// The properties of a `ExternalConnectorsConnectionOperation`, inherited ones included.
 public struct ExternalConnectorsConnectionOperationFields: FieldSet {
-    public static let all = ExternalConnectorsConnectionOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.connectionOperation",
         base: Entity.self,
-        fields: all
+        fields: ExternalConnectorsConnectionOperationFields()
     )
 
     public let id: Field<String>
     public let error: Field<PublicError>
     public let status: Field<ExternalConnectorsConnectionOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.error = Field("error")
         self.status = Field("status")
@@ -11720,14 +11725,17 @@ public typealias ExternalConnectorsDisplayTemplate = Model<ExternalConnectorsDis
 
 /// The properties of a `ExternalConnectorsDisplayTemplate`, inherited ones included.
 public struct ExternalConnectorsDisplayTemplateFields: FieldSet {
-    public static let all = ExternalConnectorsDisplayTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.displayTemplate", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.displayTemplate",
+        fields: ExternalConnectorsDisplayTemplateFields()
+    )
+
     public let id: Field<String>
     public let layout: Field<JSONValue>
     public let priority: Field<Int32>
     public let rules: Field<[ExternalConnectorsPropertyRule]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.layout = Field("layout")
         self.priority = Field("priority")
@@ -11743,13 +11751,15 @@ public typealias ExternalConnectorsExternal = Model<ExternalConnectorsExternalFi
 
 /// The properties of a `ExternalConnectorsExternal`, inherited ones included.
 public struct ExternalConnectorsExternalFields: FieldSet {
-    public static let all = ExternalConnectorsExternalFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.external", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.external",
+        fields: ExternalConnectorsExternalFields()
+    )
 
     /// Present when the request expanded it (`expand("connections")`).
     public let connections: Field<[ExternalConnectorsExternalConnection]>
 
-    public init() {
+    private init() {
         self.connections = Field("connections")
     }
 }
@@ -11762,13 +11772,11 @@ public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsEx
 
 /// The properties of a `ExternalConnectorsExternalActivity`, inherited ones included.
 public struct ExternalConnectorsExternalActivityFields: FieldSet {
-    public static let all = ExternalConnectorsExternalActivityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalActivity",
         base: Entity.self,
         derived: [ExternalConnectorsExternalActivityResult.self],
-        fields: all
+        fields: ExternalConnectorsExternalActivityFields()
     )
 
     public let id: Field<String>
@@ -11778,7 +11786,7 @@ public struct ExternalConnectorsExternalActivityFields: FieldSet {
     /// Present when the request expanded it (`expand("performedBy")`).
     public let performedBy: Field<ExternalConnectorsIdentity>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.startDateTime = Field("startDateTime")
         self.type = Field("type")
@@ -11820,12 +11828,10 @@ public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnec
 
 /// The properties of a `ExternalConnectorsExternalActivityResult`, inherited ones included.
 public struct ExternalConnectorsExternalActivityResultFields: FieldSet {
-    public static let all = ExternalConnectorsExternalActivityResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalActivityResult",
         base: ExternalConnectorsExternalActivity.self,
-        fields: all
+        fields: ExternalConnectorsExternalActivityResultFields()
     )
 
     public let id: Field<String>
@@ -11837,7 +11843,7 @@ public struct ExternalConnectorsExternalActivityResultFields: FieldSet {
 
     public let error: Field<PublicError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.startDateTime = Field("startDateTime")
         self.type = Field("type")
@@ -11900,12 +11906,10 @@ public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectors
 
 /// The properties of a `ExternalConnectorsExternalConnection`, inherited ones included.
 public struct ExternalConnectorsExternalConnectionFields: FieldSet {
-    public static let all = ExternalConnectorsExternalConnectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalConnection",
         base: Entity.self,
-        fields: all
+        fields: ExternalConnectorsExternalConnectionFields()
     )
 
     public let id: Field<String>
@@ -11932,7 +11936,7 @@ public struct ExternalConnectorsExternalConnectionFields: FieldSet {
     /// Present when the request expanded it (`expand("schema")`).
     public let schemaValue: Field<ExternalConnectorsSchema>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activitySettings = Field("activitySettings")
         self.configuration = Field("configuration")
@@ -12004,12 +12008,10 @@ public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExter
 
 /// The properties of a `ExternalConnectorsExternalGroup`, inherited ones included.
 public struct ExternalConnectorsExternalGroupFields: FieldSet {
-    public static let all = ExternalConnectorsExternalGroupFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalGroup",
         base: Entity.self,
-        fields: all
+        fields: ExternalConnectorsExternalGroupFields()
     )
 
     public let id: Field<String>
@@ -12019,7 +12021,7 @@ public struct ExternalConnectorsExternalGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("members")`).
     public let members: Field<[ExternalConnectorsIdentity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -12061,12 +12063,10 @@ public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExtern
 
 /// The properties of a `ExternalConnectorsExternalItem`, inherited ones included.
 public struct ExternalConnectorsExternalItemFields: FieldSet {
-    public static let all = ExternalConnectorsExternalItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalItem",
         base: Entity.self,
-        fields: all
+        fields: ExternalConnectorsExternalItemFields()
     )
 
     public let id: Field<String>
@@ -12078,7 +12078,7 @@ public struct ExternalConnectorsExternalItemFields: FieldSet {
     /// Present when the request expanded it (`expand("activities")`).
     public let activities: Field<[ExternalConnectorsExternalActivity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.acl = Field("acl")
         self.content = Field("content")
@@ -12097,12 +12097,15 @@ public typealias ExternalConnectorsExternalItemContent = Model<ExternalConnector
 
 /// The properties of a `ExternalConnectorsExternalItemContent`, inherited ones included.
 public struct ExternalConnectorsExternalItemContentFields: FieldSet {
-    public static let all = ExternalConnectorsExternalItemContentFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.externalItemContent", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.externalItemContent",
+        fields: ExternalConnectorsExternalItemContentFields()
+    )
+
     public let type: Field<ExternalConnectorsExternalItemContentType>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("type")
         self.value = Field("value")
     }
@@ -12135,16 +12138,14 @@ public typealias ExternalConnectorsExternalItemInformationProtectionLabel =
 
 /// The properties of a `ExternalConnectorsExternalItemInformationProtectionLabel`, inherited ones included.
 public struct ExternalConnectorsExternalItemInformationProtectionLabelFields: FieldSet {
-    public static let all = ExternalConnectorsExternalItemInformationProtectionLabelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalItemInformationProtectionLabel",
-        fields: all
+        fields: ExternalConnectorsExternalItemInformationProtectionLabelFields()
     )
 
     public let sensitivityLabelId: Field<String>
 
-    public init() {
+    private init() {
         self.sensitivityLabelId = Field("sensitivityLabelId")
     }
 }

@@ -38,16 +38,16 @@ public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFi
 
 /// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
 public struct ExternalConnectorsIdentityFields: FieldSet {
-    public static let all = ExternalConnectorsIdentityFields()
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.identity",
         base: Entity.self,
-        fields: all
+        fields: ExternalConnectorsIdentityFields()
     )
+
     public let id: Field<String>
     public let type: Field<ExternalConnectorsIdentityType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.type = Field("type")
     }
@@ -99,19 +99,17 @@ public typealias ExternalConnectorsItemIdResolver = Model<ExternalConnectorsItem
 
 /// The properties of a `ExternalConnectorsItemIdResolver`, inherited ones included.
 public struct ExternalConnectorsItemIdResolverFields: FieldSet {
-    public static let all = ExternalConnectorsItemIdResolverFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.itemIdResolver",
         base: ExternalConnectorsUrlToItemResolverBase.self,
-        fields: all
+        fields: ExternalConnectorsItemIdResolverFields()
     )
 
     public let priority: Field<Int32>
     public let itemId: Field<String>
     public let urlMatchInfo: Field<ExternalConnectorsUrlMatchInfo>
 
-    public init() {
+    private init() {
         self.priority = Field("priority")
         self.itemId = Field("itemId")
         self.urlMatchInfo = Field("urlMatchInfo")
@@ -302,8 +300,11 @@ public typealias ExternalConnectorsPrincipal = Model<ExternalConnectorsPrincipal
 
 /// The properties of a `ExternalConnectorsPrincipal`, inherited ones included.
 public struct ExternalConnectorsPrincipalFields: FieldSet {
-    public static let all = ExternalConnectorsPrincipalFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.principal", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.principal",
+        fields: ExternalConnectorsPrincipalFields()
+    )
+
     public let email: Field<String>
     public let entraDisplayName: Field<String>
     public let entraId: Field<String>
@@ -312,7 +313,7 @@ public struct ExternalConnectorsPrincipalFields: FieldSet {
     public let tenantId: Field<String>
     public let upn: Field<String>
 
-    public init() {
+    private init() {
         self.email = Field("email")
         self.entraDisplayName = Field("entraDisplayName")
         self.entraId = Field("entraId")
@@ -331,10 +332,12 @@ public typealias ExternalConnectorsProperties = Model<ExternalConnectorsProperti
 
 /// The properties of a `ExternalConnectorsProperties`, inherited ones included.
 public struct ExternalConnectorsPropertiesFields: FieldSet {
-    public static let all = ExternalConnectorsPropertiesFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.properties", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.properties",
+        fields: ExternalConnectorsPropertiesFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -346,8 +349,11 @@ public typealias ExternalConnectorsProperty = Model<ExternalConnectorsPropertyFi
 
 /// The properties of a `ExternalConnectorsProperty`, inherited ones included.
 public struct ExternalConnectorsPropertyFields: FieldSet {
-    public static let all = ExternalConnectorsPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.property", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.property",
+        fields: ExternalConnectorsPropertyFields()
+    )
+
     public let aliases: Field<[String]>
     public let description: Field<String>
     public let isQueryable: Field<Bool>
@@ -358,7 +364,7 @@ public struct ExternalConnectorsPropertyFields: FieldSet {
     public let name: Field<String>
     public let type: Field<ExternalConnectorsPropertyType>
 
-    public init() {
+    private init() {
         self.aliases = Field("aliases")
         self.description = Field("description")
         self.isQueryable = Field("isQueryable")
@@ -379,14 +385,17 @@ public typealias ExternalConnectorsPropertyRule = Model<ExternalConnectorsProper
 
 /// The properties of a `ExternalConnectorsPropertyRule`, inherited ones included.
 public struct ExternalConnectorsPropertyRuleFields: FieldSet {
-    public static let all = ExternalConnectorsPropertyRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.propertyRule", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.propertyRule",
+        fields: ExternalConnectorsPropertyRuleFields()
+    )
+
     public let operation: Field<ExternalConnectorsRuleOperation>
     public let property: Field<String>
     public let values: Field<[String]>
     public let valuesJoinedBy: Field<BinaryOperator>
 
-    public init() {
+    private init() {
         self.operation = Field("operation")
         self.property = Field("property")
         self.values = Field("values")
@@ -487,13 +496,17 @@ public typealias ExternalConnectorsSchema = Model<ExternalConnectorsSchemaFields
 
 /// The properties of a `ExternalConnectorsSchema`, inherited ones included.
 public struct ExternalConnectorsSchemaFields: FieldSet {
-    public static let all = ExternalConnectorsSchemaFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.schema", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.schema",
+        base: Entity.self,
+        fields: ExternalConnectorsSchemaFields()
+    )
+
     public let id: Field<String>
     public let baseType: Field<String>
     public let properties: Field<[ExternalConnectorsProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.baseType = Field("baseType")
         self.properties = Field("properties")
@@ -528,11 +541,14 @@ public typealias ExternalConnectorsSearchSettings = Model<ExternalConnectorsSear
 
 /// The properties of a `ExternalConnectorsSearchSettings`, inherited ones included.
 public struct ExternalConnectorsSearchSettingsFields: FieldSet {
-    public static let all = ExternalConnectorsSearchSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.searchSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.searchSettings",
+        fields: ExternalConnectorsSearchSettingsFields()
+    )
+
     public let searchResultTemplates: Field<[ExternalConnectorsDisplayTemplate]>
 
-    public init() {
+    private init() {
         self.searchResultTemplates = Field("searchResultTemplates")
     }
 }
@@ -545,12 +561,15 @@ public typealias ExternalConnectorsUrlMatchInfo = Model<ExternalConnectorsUrlMat
 
 /// The properties of a `ExternalConnectorsUrlMatchInfo`, inherited ones included.
 public struct ExternalConnectorsUrlMatchInfoFields: FieldSet {
-    public static let all = ExternalConnectorsUrlMatchInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.externalConnectors.urlMatchInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.urlMatchInfo",
+        fields: ExternalConnectorsUrlMatchInfoFields()
+    )
+
     public let baseUrls: Field<[String]>
     public let urlPattern: Field<String>
 
-    public init() {
+    private init() {
         self.baseUrls = Field("baseUrls")
         self.urlPattern = Field("urlPattern")
     }
@@ -567,17 +586,15 @@ public typealias ExternalConnectorsUrlToItemResolverBase = Model<ExternalConnect
 
 /// The properties of a `ExternalConnectorsUrlToItemResolverBase`, inherited ones included.
 public struct ExternalConnectorsUrlToItemResolverBaseFields: FieldSet {
-    public static let all = ExternalConnectorsUrlToItemResolverBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.urlToItemResolverBase",
         derived: [ExternalConnectorsItemIdResolver.self],
-        fields: all
+        fields: ExternalConnectorsUrlToItemResolverBaseFields()
     )
 
     public let priority: Field<Int32>
 
-    public init() {
+    private init() {
         self.priority = Field("priority")
     }
 }
@@ -590,19 +607,17 @@ public typealias ExternalDomainFederation = Model<ExternalDomainFederationFields
 
 /// The properties of a `ExternalDomainFederation`, inherited ones included.
 public struct ExternalDomainFederationFields: FieldSet {
-    public static let all = ExternalDomainFederationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalDomainFederation",
         base: IdentitySource.self,
-        fields: all
+        fields: ExternalDomainFederationFields()
     )
 
     public let displayName: Field<String>
     public let domainName: Field<String>
     public let issuerUri: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.domainName = Field("domainName")
         self.issuerUri = Field("issuerUri")
@@ -617,11 +632,15 @@ public typealias ExternalDomainName = Model<ExternalDomainNameFields>
 
 /// The properties of a `ExternalDomainName`, inherited ones included.
 public struct ExternalDomainNameFields: FieldSet {
-    public static let all = ExternalDomainNameFields()
-    public static let schema = ModelSchema("microsoft.graph.externalDomainName", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalDomainName",
+        base: Entity.self,
+        fields: ExternalDomainNameFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -669,11 +688,14 @@ public typealias ExternalItemConfiguration = Model<ExternalItemConfigurationFiel
 
 /// The properties of a `ExternalItemConfiguration`, inherited ones included.
 public struct ExternalItemConfigurationFields: FieldSet {
-    public static let all = ExternalItemConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.externalItemConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalItemConfiguration",
+        fields: ExternalItemConfigurationFields()
+    )
+
     public let connections: Field<[ConnectionItem]>
 
-    public init() {
+    private init() {
         self.connections = Field("connections")
     }
 }
@@ -686,11 +708,10 @@ public typealias ExternalLink = Model<ExternalLinkFields>
 
 /// The properties of a `ExternalLink`, inherited ones included.
 public struct ExternalLinkFields: FieldSet {
-    public static let all = ExternalLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.externalLink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.externalLink", fields: ExternalLinkFields())
     public let href: Field<String>
 
-    public init() {
+    private init() {
         self.href = Field("href")
     }
 }
@@ -703,10 +724,13 @@ public typealias ExternalSponsors = Model<ExternalSponsorsFields>
 
 /// The properties of a `ExternalSponsors`, inherited ones included.
 public struct ExternalSponsorsFields: FieldSet {
-    public static let all = ExternalSponsorsFields()
-    public static let schema = ModelSchema("microsoft.graph.externalSponsors", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalSponsors",
+        base: SubjectSet.self,
+        fields: ExternalSponsorsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -719,12 +743,10 @@ public typealias ExternalUsersSelfServiceSignUpEventsFlow = Model<ExternalUsersS
 
 /// The properties of a `ExternalUsersSelfServiceSignUpEventsFlow`, inherited ones included.
 public struct ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
-    public static let all = ExternalUsersSelfServiceSignUpEventsFlowFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
         base: AuthenticationEventsFlow.self,
-        fields: all
+        fields: ExternalUsersSelfServiceSignUpEventsFlowFields()
     )
 
     public let id: Field<String>
@@ -738,7 +760,7 @@ public struct ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
     public let onInteractiveAuthFlowStart: Field<OnInteractiveAuthFlowStartHandler>
     public let onUserCreateStart: Field<OnUserCreateStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.conditions = Field("conditions")
         self.description = Field("description")
@@ -780,11 +802,14 @@ public typealias ExtractSensitivityLabelsResult = Model<ExtractSensitivityLabels
 
 /// The properties of a `ExtractSensitivityLabelsResult`, inherited ones included.
 public struct ExtractSensitivityLabelsResultFields: FieldSet {
-    public static let all = ExtractSensitivityLabelsResultFields()
-    public static let schema = ModelSchema("microsoft.graph.extractSensitivityLabelsResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.extractSensitivityLabelsResult",
+        fields: ExtractSensitivityLabelsResultFields()
+    )
+
     public let labels: Field<[SensitivityLabelAssignment]>
 
-    public init() {
+    private init() {
         self.labels = Field("labels")
     }
 }
@@ -797,12 +822,15 @@ public typealias FaceCheckConfiguration = Model<FaceCheckConfigurationFields>
 
 /// The properties of a `FaceCheckConfiguration`, inherited ones included.
 public struct FaceCheckConfigurationFields: FieldSet {
-    public static let all = FaceCheckConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.faceCheckConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.faceCheckConfiguration",
+        fields: FaceCheckConfigurationFields()
+    )
+
     public let isEnabled: Field<Bool>
     public let sourcePhotoClaimName: Field<String>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.sourcePhotoClaimName = Field("sourcePhotoClaimName")
     }
@@ -816,15 +844,13 @@ public typealias FallbackToMicrosoftProviderOnError = Model<FallbackToMicrosoftP
 
 /// The properties of a `FallbackToMicrosoftProviderOnError`, inherited ones included.
 public struct FallbackToMicrosoftProviderOnErrorFields: FieldSet {
-    public static let all = FallbackToMicrosoftProviderOnErrorFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fallbackToMicrosoftProviderOnError",
         base: CustomExtensionBehaviorOnError.self,
-        fields: all
+        fields: FallbackToMicrosoftProviderOnErrorFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -836,8 +862,12 @@ public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
 
 /// The properties of a `FeatureRolloutPolicy`, inherited ones included.
 public struct FeatureRolloutPolicyFields: FieldSet {
-    public static let all = FeatureRolloutPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.featureRolloutPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.featureRolloutPolicy",
+        base: Entity.self,
+        fields: FeatureRolloutPolicyFields()
+    )
+
     public let id: Field<String>
     public let description: Field<String>
     public let displayName: Field<String>
@@ -848,7 +878,7 @@ public struct FeatureRolloutPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.description = Field("description")
         self.displayName = Field("displayName")
@@ -893,12 +923,11 @@ public typealias FeatureTarget = Model<FeatureTargetFields>
 
 /// The properties of a `FeatureTarget`, inherited ones included.
 public struct FeatureTargetFields: FieldSet {
-    public static let all = FeatureTargetFields()
-    public static let schema = ModelSchema("microsoft.graph.featureTarget", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.featureTarget", fields: FeatureTargetFields())
     public let id: Field<String>
     public let targetType: Field<FeatureTargetType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.targetType = Field("targetType")
     }
@@ -978,12 +1007,12 @@ public typealias FederatedIdentityCredential = Model<FederatedIdentityCredential
 
 /// The properties of a `FederatedIdentityCredential`, inherited ones included.
 public struct FederatedIdentityCredentialFields: FieldSet {
-    public static let all = FederatedIdentityCredentialFields()
     public static let schema = ModelSchema(
         "microsoft.graph.federatedIdentityCredential",
         base: Entity.self,
-        fields: all
+        fields: FederatedIdentityCredentialFields()
     )
+
     public let id: Field<String>
     public let audiences: Field<[String]>
     public let description: Field<String>
@@ -991,7 +1020,7 @@ public struct FederatedIdentityCredentialFields: FieldSet {
     public let name: Field<String>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.audiences = Field("audiences")
         self.description = Field("description")
@@ -1052,19 +1081,17 @@ public typealias FederatedTokenValidationPolicy = Model<FederatedTokenValidation
 
 /// The properties of a `FederatedTokenValidationPolicy`, inherited ones included.
 public struct FederatedTokenValidationPolicyFields: FieldSet {
-    public static let all = FederatedTokenValidationPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.federatedTokenValidationPolicy",
         base: DirectoryObject.self,
-        fields: all
+        fields: FederatedTokenValidationPolicyFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let validatingDomains: Field<ValidatingDomains>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.validatingDomains = Field("validatingDomains")
@@ -1202,12 +1229,10 @@ public typealias Fido2AuthenticationMethod = Model<Fido2AuthenticationMethodFiel
 
 /// The properties of a `Fido2AuthenticationMethod`, inherited ones included.
 public struct Fido2AuthenticationMethodFields: FieldSet {
-    public static let all = Fido2AuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fido2AuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: Fido2AuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -1220,7 +1245,7 @@ public struct Fido2AuthenticationMethodFields: FieldSet {
     public let passkeyType: Field<PasskeyType>
     public let publicKeyCredential: Field<WebauthnPublicKeyCredential>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.aaGuid = Field("aaGuid")
@@ -1242,12 +1267,10 @@ public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2Authenticat
 
 /// The properties of a `Fido2AuthenticationMethodConfiguration`, inherited ones included.
 public struct Fido2AuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = Fido2AuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fido2AuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: Fido2AuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1264,7 +1287,7 @@ public struct Fido2AuthenticationMethodConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("passkeyProfiles")`).
     public let passkeyProfiles: Field<[PasskeyProfile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -1369,19 +1392,17 @@ public typealias Fido2CombinationConfiguration = Model<Fido2CombinationConfigura
 
 /// The properties of a `Fido2CombinationConfiguration`, inherited ones included.
 public struct Fido2CombinationConfigurationFields: FieldSet {
-    public static let all = Fido2CombinationConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fido2CombinationConfiguration",
         base: AuthenticationCombinationConfiguration.self,
-        fields: all
+        fields: Fido2CombinationConfigurationFields()
     )
 
     public let id: Field<String>
     public let appliesToCombinations: Field<[AuthenticationMethodModes]>
     public let allowedAAGUIDs: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appliesToCombinations = Field("appliesToCombinations")
         self.allowedAAGUIDs = Field("allowedAAGUIDs")
@@ -1416,13 +1437,12 @@ public typealias Fido2KeyRestrictions = Model<Fido2KeyRestrictionsFields>
 
 /// The properties of a `Fido2KeyRestrictions`, inherited ones included.
 public struct Fido2KeyRestrictionsFields: FieldSet {
-    public static let all = Fido2KeyRestrictionsFields()
-    public static let schema = ModelSchema("microsoft.graph.fido2KeyRestrictions", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.fido2KeyRestrictions", fields: Fido2KeyRestrictionsFields())
     public let aaGuids: Field<[String]>
     public let enforcementType: Field<Fido2RestrictionEnforcementType>
     public let isEnforced: Field<Bool>
 
-    public init() {
+    private init() {
         self.aaGuids = Field("aaGuids")
         self.enforcementType = Field("enforcementType")
         self.isEnforced = Field("isEnforced")
@@ -1453,11 +1473,15 @@ public typealias FieldValueSet = Model<FieldValueSetFields>
 
 /// The properties of a `FieldValueSet`, inherited ones included.
 public struct FieldValueSetFields: FieldSet {
-    public static let all = FieldValueSetFields()
-    public static let schema = ModelSchema("microsoft.graph.fieldValueSet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fieldValueSet",
+        base: Entity.self,
+        fields: FieldValueSetFields()
+    )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -1487,13 +1511,12 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("microsoft.graph.file", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.file", fields: FileFields())
     public let hashes: Field<Hashes>
     public let mimeType: Field<String>
     public let processingMetadata: Field<Bool>
 
-    public init() {
+    private init() {
         self.hashes = Field("hashes")
         self.mimeType = Field("mimeType")
         self.processingMetadata = Field("processingMetadata")
@@ -1508,12 +1531,10 @@ public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
 
 /// The properties of a `FileAssessmentRequest`, inherited ones included.
 public struct FileAssessmentRequestFields: FieldSet {
-    public static let all = FileAssessmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fileAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: all
+        fields: FileAssessmentRequestFields()
     )
 
     public let id: Field<String>
@@ -1531,7 +1552,7 @@ public struct FileAssessmentRequestFields: FieldSet {
     public let contentData: Field<String>
     public let fileName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.contentType = Field("contentType")
@@ -1580,8 +1601,12 @@ public typealias FileAttachment = Model<FileAttachmentFields>
 
 /// The properties of a `FileAttachment`, inherited ones included.
 public struct FileAttachmentFields: FieldSet {
-    public static let all = FileAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.fileAttachment", base: Attachment.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileAttachment",
+        base: Attachment.self,
+        fields: FileAttachmentFields()
+    )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let isInline: Field<Bool>
@@ -1592,7 +1617,7 @@ public struct FileAttachmentFields: FieldSet {
     public let contentId: Field<String>
     public let contentLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.isInline = Field("isInline")
@@ -1645,8 +1670,7 @@ public typealias FileEncryptionInfo = Model<FileEncryptionInfoFields>
 
 /// The properties of a `FileEncryptionInfo`, inherited ones included.
 public struct FileEncryptionInfoFields: FieldSet {
-    public static let all = FileEncryptionInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.fileEncryptionInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.fileEncryptionInfo", fields: FileEncryptionInfoFields())
     public let encryptionKey: Field<Data>
     public let fileDigest: Field<Data>
     public let fileDigestAlgorithm: Field<String>
@@ -1655,7 +1679,7 @@ public struct FileEncryptionInfoFields: FieldSet {
     public let macKey: Field<Data>
     public let profileIdentifier: Field<String>
 
-    public init() {
+    private init() {
         self.encryptionKey = Field("encryptionKey")
         self.fileDigest = Field("fileDigest")
         self.fileDigestAlgorithm = Field("fileDigestAlgorithm")
@@ -1674,12 +1698,11 @@ public typealias FileHash = Model<FileHashFields>
 
 /// The properties of a `FileHash`, inherited ones included.
 public struct FileHashFields: FieldSet {
-    public static let all = FileHashFields()
-    public static let schema = ModelSchema("microsoft.graph.fileHash", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.fileHash", fields: FileHashFields())
     public let hashType: Field<FileHashType>
     public let hashValueValue: Field<String>
 
-    public init() {
+    private init() {
         self.hashType = Field("hashType")
         self.hashValueValue = Field("hashValue")
     }
@@ -1728,14 +1751,13 @@ public typealias FileSecurityState = Model<FileSecurityStateFields>
 
 /// The properties of a `FileSecurityState`, inherited ones included.
 public struct FileSecurityStateFields: FieldSet {
-    public static let all = FileSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.fileSecurityState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.fileSecurityState", fields: FileSecurityStateFields())
     public let fileHash: Field<FileHash>
     public let name: Field<String>
     public let path: Field<String>
     public let riskScore: Field<String>
 
-    public init() {
+    private init() {
         self.fileHash = Field("fileHash")
         self.name = Field("name")
         self.path = Field("path")
@@ -1751,8 +1773,11 @@ public typealias FileStorage = Model<FileStorageFields>
 
 /// The properties of a `FileStorage`, inherited ones included.
 public struct FileStorageFields: FieldSet {
-    public static let all = FileStorageFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorage",
+        base: Entity.self,
+        fields: FileStorageFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("containers")`).
@@ -1767,7 +1792,7 @@ public struct FileStorageFields: FieldSet {
     /// Present when the request expanded it (`expand("deletedContainers")`).
     public let deletedContainers: Field<[FileStorageContainer]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.containers = Field("containers")
         self.containerTypeRegistrations = Field("containerTypeRegistrations")
@@ -1784,8 +1809,12 @@ public typealias FileStorageContainer = Model<FileStorageContainerFields>
 
 /// The properties of a `FileStorageContainer`, inherited ones included.
 public struct FileStorageContainerFields: FieldSet {
-    public static let all = FileStorageContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainer",
+        base: Entity.self,
+        fields: FileStorageContainerFields()
+    )
+
     public let id: Field<String>
     public let assignedSensitivityLabel: Field<AssignedLabel>
     public let containerTypeId: Field<String>
@@ -1816,7 +1845,7 @@ public struct FileStorageContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("sharePointGroups")`).
     public let sharePointGroups: Field<[SharePointGroup]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedSensitivityLabel = Field("assignedSensitivityLabel")
         self.containerTypeId = Field("containerTypeId")
@@ -1882,15 +1911,13 @@ public typealias FileStorageContainerCustomPropertyDictionary =
 
 /// The properties of a `FileStorageContainerCustomPropertyDictionary`, inherited ones included.
 public struct FileStorageContainerCustomPropertyDictionaryFields: FieldSet {
-    public static let all = FileStorageContainerCustomPropertyDictionaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainerCustomPropertyDictionary",
         base: DictionaryModel.self,
-        fields: all
+        fields: FileStorageContainerCustomPropertyDictionaryFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1903,12 +1930,15 @@ public typealias FileStorageContainerCustomPropertyValue = Model<FileStorageCont
 
 /// The properties of a `FileStorageContainerCustomPropertyValue`, inherited ones included.
 public struct FileStorageContainerCustomPropertyValueFields: FieldSet {
-    public static let all = FileStorageContainerCustomPropertyValueFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerCustomPropertyValue", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerCustomPropertyValue",
+        fields: FileStorageContainerCustomPropertyValueFields()
+    )
+
     public let isSearchable: Field<Bool>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.isSearchable = Field("isSearchable")
         self.value = Field("value")
     }
@@ -2025,13 +2055,16 @@ public typealias FileStorageContainerSettings = Model<FileStorageContainerSettin
 
 /// The properties of a `FileStorageContainerSettings`, inherited ones included.
 public struct FileStorageContainerSettingsFields: FieldSet {
-    public static let all = FileStorageContainerSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerSettings",
+        fields: FileStorageContainerSettingsFields()
+    )
+
     public let isItemVersioningEnabled: Field<Bool>
     public let isOcrEnabled: Field<Bool>
     public let itemMajorVersionLimit: Field<Int32>
 
-    public init() {
+    private init() {
         self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
         self.isOcrEnabled = Field("isOcrEnabled")
         self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
@@ -2062,8 +2095,12 @@ public typealias FileStorageContainerType = Model<FileStorageContainerTypeFields
 
 /// The properties of a `FileStorageContainerType`, inherited ones included.
 public struct FileStorageContainerTypeFields: FieldSet {
-    public static let all = FileStorageContainerTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerType", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerType",
+        base: Entity.self,
+        fields: FileStorageContainerTypeFields()
+    )
+
     public let id: Field<String>
     public let billingClassification: Field<FileStorageContainerBillingClassification>
     public let billingStatus: Field<FileStorageContainerBillingStatus>
@@ -2074,7 +2111,7 @@ public struct FileStorageContainerTypeFields: FieldSet {
     public let owningAppId: Field<String>
     public let settings: Field<FileStorageContainerTypeSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.billingClassification = Field("billingClassification")
         self.billingStatus = Field("billingStatus")
@@ -2156,13 +2193,16 @@ public typealias FileStorageContainerTypeAppPermissionGrant = Model<FileStorageC
 
 /// The properties of a `FileStorageContainerTypeAppPermissionGrant`, inherited ones included.
 public struct FileStorageContainerTypeAppPermissionGrantFields: FieldSet {
-    public static let all = FileStorageContainerTypeAppPermissionGrantFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerTypeAppPermissionGrant", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
+        fields: FileStorageContainerTypeAppPermissionGrantFields()
+    )
+
     public let appId: Field<String>
     public let applicationPermissions: Field<[FileStorageContainerTypeAppPermission]>
     public let delegatedPermissions: Field<[FileStorageContainerTypeAppPermission]>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
         self.applicationPermissions = Field("applicationPermissions")
         self.delegatedPermissions = Field("delegatedPermissions")
@@ -2198,12 +2238,10 @@ public typealias FileStorageContainerTypeRegistration = Model<FileStorageContain
 
 /// The properties of a `FileStorageContainerTypeRegistration`, inherited ones included.
 public struct FileStorageContainerTypeRegistrationFields: FieldSet {
-    public static let all = FileStorageContainerTypeRegistrationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainerTypeRegistration",
         base: Entity.self,
-        fields: all
+        fields: FileStorageContainerTypeRegistrationFields()
     )
 
     public let id: Field<String>
@@ -2219,7 +2257,7 @@ public struct FileStorageContainerTypeRegistrationFields: FieldSet {
     /// Present when the request expanded it (`expand("applicationPermissionGrants")`).
     public let applicationPermissionGrants: Field<[FileStorageContainerTypeAppPermissionGrant]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.billingClassification = Field("billingClassification")
         self.billingStatus = Field("billingStatus")
@@ -2278,8 +2316,11 @@ public typealias FileStorageContainerTypeRegistrationSettings =
 
 /// The properties of a `FileStorageContainerTypeRegistrationSettings`, inherited ones included.
 public struct FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
-    public static let all = FileStorageContainerTypeRegistrationSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerTypeRegistrationSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeRegistrationSettings",
+        fields: FileStorageContainerTypeRegistrationSettingsFields()
+    )
+
     public let isDiscoverabilityEnabled: Field<Bool>
     public let isItemVersioningEnabled: Field<Bool>
     public let isSearchEnabled: Field<Bool>
@@ -2289,7 +2330,7 @@ public struct FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
     public let sharingCapability: Field<SharingCapabilities>
     public let urlTemplate: Field<String>
 
-    public init() {
+    private init() {
         self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
         self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
         self.isSearchEnabled = Field("isSearchEnabled")
@@ -2329,8 +2370,11 @@ public typealias FileStorageContainerTypeSettings = Model<FileStorageContainerTy
 
 /// The properties of a `FileStorageContainerTypeSettings`, inherited ones included.
 public struct FileStorageContainerTypeSettingsFields: FieldSet {
-    public static let all = FileStorageContainerTypeSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerTypeSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeSettings",
+        fields: FileStorageContainerTypeSettingsFields()
+    )
+
     public let consumingTenantOverridables: Field<FileStorageContainerTypeSettingsOverride>
     public let isDiscoverabilityEnabled: Field<Bool>
     public let isItemVersioningEnabled: Field<Bool>
@@ -2341,7 +2385,7 @@ public struct FileStorageContainerTypeSettingsFields: FieldSet {
     public let sharingCapability: Field<SharingCapabilities>
     public let urlTemplate: Field<String>
 
-    public init() {
+    private init() {
         self.consumingTenantOverridables = Field("consumingTenantOverridables")
         self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
         self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
@@ -2396,11 +2440,14 @@ public typealias FileStorageContainerViewpoint = Model<FileStorageContainerViewp
 
 /// The properties of a `FileStorageContainerViewpoint`, inherited ones included.
 public struct FileStorageContainerViewpointFields: FieldSet {
-    public static let all = FileStorageContainerViewpointFields()
-    public static let schema = ModelSchema("microsoft.graph.fileStorageContainerViewpoint", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerViewpoint",
+        fields: FileStorageContainerViewpointFields()
+    )
+
     public let effectiveRole: Field<String>
 
-    public init() {
+    private init() {
         self.effectiveRole = Field("effectiveRole")
     }
 }
@@ -2466,13 +2513,12 @@ public typealias FileSystemInfo = Model<FileSystemInfoFields>
 
 /// The properties of a `FileSystemInfo`, inherited ones included.
 public struct FileSystemInfoFields: FieldSet {
-    public static let all = FileSystemInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.fileSystemInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.fileSystemInfo", fields: FileSystemInfoFields())
     public let createdDateTime: Field<Date>
     public let lastAccessedDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.lastAccessedDateTime = Field("lastAccessedDateTime")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -2487,13 +2533,12 @@ public typealias Filter = Model<FilterFields>
 
 /// The properties of a `Filter`, inherited ones included.
 public struct FilterFields: FieldSet {
-    public static let all = FilterFields()
-    public static let schema = ModelSchema("microsoft.graph.filter", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.filter", fields: FilterFields())
     public let categoryFilterGroups: Field<[FilterGroup]>
     public let groups: Field<[FilterGroup]>
     public let inputFilterGroups: Field<[FilterGroup]>
 
-    public init() {
+    private init() {
         self.categoryFilterGroups = Field("categoryFilterGroups")
         self.groups = Field("groups")
         self.inputFilterGroups = Field("inputFilterGroups")
@@ -2508,13 +2553,12 @@ public typealias FilterClause = Model<FilterClauseFields>
 
 /// The properties of a `FilterClause`, inherited ones included.
 public struct FilterClauseFields: FieldSet {
-    public static let all = FilterClauseFields()
-    public static let schema = ModelSchema("microsoft.graph.filterClause", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.filterClause", fields: FilterClauseFields())
     public let operatorName: Field<String>
     public let sourceOperandName: Field<String>
     public let targetOperand: Field<FilterOperand>
 
-    public init() {
+    private init() {
         self.operatorName = Field("operatorName")
         self.sourceOperandName = Field("sourceOperandName")
         self.targetOperand = Field("targetOperand")
@@ -2529,12 +2573,11 @@ public typealias FilterGroup = Model<FilterGroupFields>
 
 /// The properties of a `FilterGroup`, inherited ones included.
 public struct FilterGroupFields: FieldSet {
-    public static let all = FilterGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.filterGroup", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.filterGroup", fields: FilterGroupFields())
     public let clauses: Field<[FilterClause]>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.clauses = Field("clauses")
         self.name = Field("name")
     }
@@ -2562,11 +2605,10 @@ public typealias FilterOperand = Model<FilterOperandFields>
 
 /// The properties of a `FilterOperand`, inherited ones included.
 public struct FilterOperandFields: FieldSet {
-    public static let all = FilterOperandFields()
-    public static let schema = ModelSchema("microsoft.graph.filterOperand", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.filterOperand", fields: FilterOperandFields())
     public let values: Field<[String]>
 
-    public init() {
+    private init() {
         self.values = Field("values")
     }
 }
@@ -2579,14 +2621,18 @@ public typealias FilterOperatorSchema = Model<FilterOperatorSchemaFields>
 
 /// The properties of a `FilterOperatorSchema`, inherited ones included.
 public struct FilterOperatorSchemaFields: FieldSet {
-    public static let all = FilterOperatorSchemaFields()
-    public static let schema = ModelSchema("microsoft.graph.filterOperatorSchema", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.filterOperatorSchema",
+        base: Entity.self,
+        fields: FilterOperatorSchemaFields()
+    )
+
     public let id: Field<String>
     public let arity: Field<ScopeOperatorType>
     public let multivaluedComparisonType: Field<ScopeOperatorMultiValuedComparisonType>
     public let supportedAttributeTypes: Field<[AttributeType]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.arity = Field("arity")
         self.multivaluedComparisonType = Field("multivaluedComparisonType")
@@ -2675,13 +2721,17 @@ public typealias FixtureMap = Model<FixtureMapFields>
 
 /// The properties of a `FixtureMap`, inherited ones included.
 public struct FixtureMapFields: FieldSet {
-    public static let all = FixtureMapFields()
-    public static let schema = ModelSchema("microsoft.graph.fixtureMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.fixtureMap",
+        base: BaseMapFeature.self,
+        fields: FixtureMapFields()
+    )
+
     public let id: Field<String>
     public let properties: Field<String>
     public let placeId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.placeId = Field("placeId")
@@ -2713,8 +2763,7 @@ public typealias Floor = Model<FloorFields>
 
 /// The properties of a `Floor`, inherited ones included.
 public struct FloorFields: FieldSet {
-    public static let all = FloorFields()
-    public static let schema = ModelSchema("microsoft.graph.floor", base: Place.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.floor", base: Place.self, fields: FloorFields())
     public let id: Field<String>
     public let address: Field<PhysicalAddress>
     public let displayName: Field<String>
@@ -2731,7 +2780,7 @@ public struct FloorFields: FieldSet {
 
     public let sortOrder: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -2788,12 +2837,11 @@ public typealias Folder = Model<FolderFields>
 
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
-    public static let all = FolderFields()
-    public static let schema = ModelSchema("microsoft.graph.folder", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.folder", fields: FolderFields())
     public let childCount: Field<Int32>
     public let view: Field<FolderView>
 
-    public init() {
+    private init() {
         self.childCount = Field("childCount")
         self.view = Field("view")
     }
@@ -2807,13 +2855,12 @@ public typealias FolderView = Model<FolderViewFields>
 
 /// The properties of a `FolderView`, inherited ones included.
 public struct FolderViewFields: FieldSet {
-    public static let all = FolderViewFields()
-    public static let schema = ModelSchema("microsoft.graph.folderView", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.folderView", fields: FolderViewFields())
     public let sortBy: Field<String>
     public let sortOrder: Field<String>
     public let viewType: Field<String>
 
-    public init() {
+    private init() {
         self.sortBy = Field("sortBy")
         self.sortOrder = Field("sortOrder")
         self.viewType = Field("viewType")
@@ -2828,14 +2875,13 @@ public typealias FollowupFlag = Model<FollowupFlagFields>
 
 /// The properties of a `FollowupFlag`, inherited ones included.
 public struct FollowupFlagFields: FieldSet {
-    public static let all = FollowupFlagFields()
-    public static let schema = ModelSchema("microsoft.graph.followupFlag", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.followupFlag", fields: FollowupFlagFields())
     public let completedDateTime: Field<DateTimeTimeZone>
     public let dueDateTime: Field<DateTimeTimeZone>
     public let flagStatus: Field<FollowupFlagStatus>
     public let startDateTime: Field<DateTimeTimeZone>
 
-    public init() {
+    private init() {
         self.completedDateTime = Field("completedDateTime")
         self.dueDateTime = Field("dueDateTime")
         self.flagStatus = Field("flagStatus")
@@ -2867,12 +2913,16 @@ public typealias FootprintMap = Model<FootprintMapFields>
 
 /// The properties of a `FootprintMap`, inherited ones included.
 public struct FootprintMapFields: FieldSet {
-    public static let all = FootprintMapFields()
-    public static let schema = ModelSchema("microsoft.graph.footprintMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.footprintMap",
+        base: BaseMapFeature.self,
+        fields: FootprintMapFields()
+    )
+
     public let id: Field<String>
     public let properties: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
     }
@@ -2905,15 +2955,13 @@ public typealias FraudProtectionConfiguration = Model<FraudProtectionConfigurati
 
 /// The properties of a `FraudProtectionConfiguration`, inherited ones included.
 public struct FraudProtectionConfigurationFields: FieldSet {
-    public static let all = FraudProtectionConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fraudProtectionConfiguration",
         derived: [FraudProtectionProviderConfiguration.self],
-        fields: all
+        fields: FraudProtectionConfigurationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -2927,19 +2975,17 @@ public typealias FraudProtectionProvider = Model<FraudProtectionProviderFields>
 
 /// The properties of a `FraudProtectionProvider`, inherited ones included.
 public struct FraudProtectionProviderFields: FieldSet {
-    public static let all = FraudProtectionProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fraudProtectionProvider",
         base: Entity.self,
         derived: [ArkoseFraudProtectionProvider.self, HumanSecurityFraudProtectionProvider.self],
-        fields: all
+        fields: FraudProtectionProviderFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -2954,18 +3000,16 @@ public typealias FraudProtectionProviderConfiguration = Model<FraudProtectionPro
 
 /// The properties of a `FraudProtectionProviderConfiguration`, inherited ones included.
 public struct FraudProtectionProviderConfigurationFields: FieldSet {
-    public static let all = FraudProtectionProviderConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fraudProtectionProviderConfiguration",
         base: FraudProtectionConfiguration.self,
-        fields: all
+        fields: FraudProtectionProviderConfigurationFields()
     )
 
     /// Present when the request expanded it (`expand("fraudProtectionProvider")`).
     public let fraudProtectionProvider: Field<FraudProtectionProvider>
 
-    public init() {
+    private init() {
         self.fraudProtectionProvider = Field("fraudProtectionProvider")
     }
 }
@@ -2998,12 +3042,11 @@ public typealias FreeBusyError = Model<FreeBusyErrorFields>
 
 /// The properties of a `FreeBusyError`, inherited ones included.
 public struct FreeBusyErrorFields: FieldSet {
-    public static let all = FreeBusyErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.freeBusyError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.freeBusyError", fields: FreeBusyErrorFields())
     public let message: Field<String>
     public let responseCode: Field<String>
 
-    public init() {
+    private init() {
         self.message = Field("message")
         self.responseCode = Field("responseCode")
     }
@@ -3039,12 +3082,11 @@ public typealias GenericError = Model<GenericErrorFields>
 
 /// The properties of a `GenericError`, inherited ones included.
 public struct GenericErrorFields: FieldSet {
-    public static let all = GenericErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.genericError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.genericError", fields: GenericErrorFields())
     public let code: Field<String>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
     }
@@ -3058,13 +3100,12 @@ public typealias GeoCoordinates = Model<GeoCoordinatesFields>
 
 /// The properties of a `GeoCoordinates`, inherited ones included.
 public struct GeoCoordinatesFields: FieldSet {
-    public static let all = GeoCoordinatesFields()
-    public static let schema = ModelSchema("microsoft.graph.geoCoordinates", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.geoCoordinates", fields: GeoCoordinatesFields())
     public let altitude: Field<Double>
     public let latitude: Field<Double>
     public let longitude: Field<Double>
 
-    public init() {
+    private init() {
         self.altitude = Field("altitude")
         self.latitude = Field("latitude")
         self.longitude = Field("longitude")
@@ -3079,10 +3120,9 @@ public typealias GeolocationColumn = Model<GeolocationColumnFields>
 
 /// The properties of a `GeolocationColumn`, inherited ones included.
 public struct GeolocationColumnFields: FieldSet {
-    public static let all = GeolocationColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.geolocationColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.geolocationColumn", fields: GeolocationColumnFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3112,19 +3152,17 @@ public typealias GovernanceInsight = Model<GovernanceInsightFields>
 
 /// The properties of a `GovernanceInsight`, inherited ones included.
 public struct GovernanceInsightFields: FieldSet {
-    public static let all = GovernanceInsightFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.governanceInsight",
         base: Entity.self,
         derived: [MembershipOutlierInsight.self, UserSignInInsight.self],
-        fields: all
+        fields: GovernanceInsightFields()
     )
 
     public let id: Field<String>
     public let insightCreatedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.insightCreatedDateTime = Field("insightCreatedDateTime")
     }
@@ -3155,12 +3193,10 @@ public typealias GranularDriveRestoreArtifact = Model<GranularDriveRestoreArtifa
 
 /// The properties of a `GranularDriveRestoreArtifact`, inherited ones included.
 public struct GranularDriveRestoreArtifactFields: FieldSet {
-    public static let all = GranularDriveRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.granularDriveRestoreArtifact",
         base: GranularRestoreArtifactBase.self,
-        fields: all
+        fields: GranularDriveRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -3175,7 +3211,7 @@ public struct GranularDriveRestoreArtifactFields: FieldSet {
     public let webUrl: Field<String>
     public let directoryObjectId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.browseSessionId = Field("browseSessionId")
         self.completionDateTime = Field("completionDateTime")
@@ -3218,12 +3254,10 @@ public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreAr
 
 /// The properties of a `GranularMailboxRestoreArtifact`, inherited ones included.
 public struct GranularMailboxRestoreArtifactFields: FieldSet {
-    public static let all = GranularMailboxRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.granularMailboxRestoreArtifact",
         base: MailboxRestoreArtifact.self,
-        fields: all
+        fields: GranularMailboxRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -3245,7 +3279,7 @@ public struct GranularMailboxRestoreArtifactFields: FieldSet {
     public let artifactCount: Field<Int32>
     public let searchResponseId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completionDateTime = Field("completionDateTime")
         self.destinationType = Field("destinationType")
@@ -3292,13 +3326,11 @@ public typealias GranularRestoreArtifactBase = Model<GranularRestoreArtifactBase
 
 /// The properties of a `GranularRestoreArtifactBase`, inherited ones included.
 public struct GranularRestoreArtifactBaseFields: FieldSet {
-    public static let all = GranularRestoreArtifactBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.granularRestoreArtifactBase",
         base: Entity.self,
         derived: [GranularDriveRestoreArtifact.self, GranularSiteRestoreArtifact.self],
-        fields: all
+        fields: GranularRestoreArtifactBaseFields()
     )
 
     public let id: Field<String>
@@ -3312,7 +3344,7 @@ public struct GranularRestoreArtifactBaseFields: FieldSet {
     public let status: Field<ArtifactRestoreStatus>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.browseSessionId = Field("browseSessionId")
         self.completionDateTime = Field("completionDateTime")
@@ -3354,12 +3386,10 @@ public typealias GranularSiteRestoreArtifact = Model<GranularSiteRestoreArtifact
 
 /// The properties of a `GranularSiteRestoreArtifact`, inherited ones included.
 public struct GranularSiteRestoreArtifactFields: FieldSet {
-    public static let all = GranularSiteRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.granularSiteRestoreArtifact",
         base: GranularRestoreArtifactBase.self,
-        fields: all
+        fields: GranularSiteRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -3374,7 +3404,7 @@ public struct GranularSiteRestoreArtifactFields: FieldSet {
     public let webUrl: Field<String>
     public let siteId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.browseSessionId = Field("browseSessionId")
         self.completionDateTime = Field("completionDateTime")
@@ -3417,8 +3447,7 @@ public typealias Group = Model<GroupFields>
 
 /// The properties of a `Group`, inherited ones included.
 public struct GroupFields: FieldSet {
-    public static let all = GroupFields()
-    public static let schema = ModelSchema("microsoft.graph.group", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.group", base: DirectoryObject.self, fields: GroupFields())
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let accessType: Field<GroupAccessType>
@@ -3557,7 +3586,7 @@ public struct GroupFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMembers")`).
     public let transitiveMembers: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.accessType = Field("accessType")
@@ -3670,18 +3699,16 @@ public typealias GroupAssignmentTarget = Model<GroupAssignmentTargetFields>
 
 /// The properties of a `GroupAssignmentTarget`, inherited ones included.
 public struct GroupAssignmentTargetFields: FieldSet {
-    public static let all = GroupAssignmentTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.groupAssignmentTarget",
         base: DeviceAndAppManagementAssignmentTarget.self,
         derived: [ExclusionGroupAssignmentTarget.self],
-        fields: all
+        fields: GroupAssignmentTargetFields()
     )
 
     public let groupId: Field<String>
 
-    public init() {
+    private init() {
         self.groupId = Field("groupId")
     }
 }
@@ -3694,11 +3721,10 @@ public typealias GroupFilter = Model<GroupFilterFields>
 
 /// The properties of a `GroupFilter`, inherited ones included.
 public struct GroupFilterFields: FieldSet {
-    public static let all = GroupFilterFields()
-    public static let schema = ModelSchema("microsoft.graph.groupFilter", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.groupFilter", fields: GroupFilterFields())
     public let includedGroups: Field<[String]>
 
-    public init() {
+    private init() {
         self.includedGroups = Field("includedGroups")
     }
 }
@@ -3711,14 +3737,18 @@ public typealias GroupLifecyclePolicy = Model<GroupLifecyclePolicyFields>
 
 /// The properties of a `GroupLifecyclePolicy`, inherited ones included.
 public struct GroupLifecyclePolicyFields: FieldSet {
-    public static let all = GroupLifecyclePolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.groupLifecyclePolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.groupLifecyclePolicy",
+        base: Entity.self,
+        fields: GroupLifecyclePolicyFields()
+    )
+
     public let id: Field<String>
     public let alternateNotificationEmails: Field<String>
     public let groupLifetimeInDays: Field<Int32>
     public let managedGroupTypes: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.alternateNotificationEmails = Field("alternateNotificationEmails")
         self.groupLifetimeInDays = Field("groupLifetimeInDays")
@@ -3773,12 +3803,16 @@ public typealias GroupMembers = Model<GroupMembersFields>
 
 /// The properties of a `GroupMembers`, inherited ones included.
 public struct GroupMembersFields: FieldSet {
-    public static let all = GroupMembersFields()
-    public static let schema = ModelSchema("microsoft.graph.groupMembers", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.groupMembers",
+        base: SubjectSet.self,
+        fields: GroupMembersFields()
+    )
+
     public let description: Field<String>
     public let groupId: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.groupId = Field("groupId")
     }
@@ -3795,15 +3829,13 @@ public typealias GroupPeerOutlierRecommendationInsightSettings =
 
 /// The properties of a `GroupPeerOutlierRecommendationInsightSettings`, inherited ones included.
 public struct GroupPeerOutlierRecommendationInsightSettingsFields: FieldSet {
-    public static let all = GroupPeerOutlierRecommendationInsightSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.groupPeerOutlierRecommendationInsightSettings",
         base: AccessReviewRecommendationInsightSetting.self,
-        fields: all
+        fields: GroupPeerOutlierRecommendationInsightSettingsFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4216,11 +4248,14 @@ public typealias GroupScope = Model<GroupScopeFields>
 
 /// The properties of a `GroupScope`, inherited ones included.
 public struct GroupScopeFields: FieldSet {
-    public static let all = GroupScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.groupScope", base: ScopeBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.groupScope",
+        base: ScopeBase.self,
+        fields: GroupScopeFields()
+    )
     public let identity: Field<String>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
     }
 }
@@ -4233,14 +4268,17 @@ public typealias GroupSetting = Model<GroupSettingFields>
 
 /// The properties of a `GroupSetting`, inherited ones included.
 public struct GroupSettingFields: FieldSet {
-    public static let all = GroupSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.groupSetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.groupSetting",
+        base: Entity.self,
+        fields: GroupSettingFields()
+    )
     public let id: Field<String>
     public let displayName: Field<String>
     public let templateId: Field<String>
     public let values: Field<[SettingValue]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.templateId = Field("templateId")
@@ -4273,19 +4311,19 @@ public typealias GroupSettingTemplate = Model<GroupSettingTemplateFields>
 
 /// The properties of a `GroupSettingTemplate`, inherited ones included.
 public struct GroupSettingTemplateFields: FieldSet {
-    public static let all = GroupSettingTemplateFields()
     public static let schema = ModelSchema(
         "microsoft.graph.groupSettingTemplate",
         base: DirectoryObject.self,
-        fields: all
+        fields: GroupSettingTemplateFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
     public let displayName: Field<String>
     public let values: Field<[SettingTemplateValue]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4440,14 +4478,13 @@ public typealias Hashes = Model<HashesFields>
 
 /// The properties of a `Hashes`, inherited ones included.
 public struct HashesFields: FieldSet {
-    public static let all = HashesFields()
-    public static let schema = ModelSchema("microsoft.graph.hashes", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.hashes", fields: HashesFields())
     public let crc32Hash: Field<String>
     public let quickXorHash: Field<String>
     public let sha1Hash: Field<String>
     public let sha256Hash: Field<String>
 
-    public init() {
+    private init() {
         self.crc32Hash = Field("crc32Hash")
         self.quickXorHash = Field("quickXorHash")
         self.sha1Hash = Field("sha1Hash")
@@ -4481,12 +4518,12 @@ public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields
 
 /// The properties of a `HomeRealmDiscoveryPolicy`, inherited ones included.
 public struct HomeRealmDiscoveryPolicyFields: FieldSet {
-    public static let all = HomeRealmDiscoveryPolicyFields()
     public static let schema = ModelSchema(
         "microsoft.graph.homeRealmDiscoveryPolicy",
         base: StsPolicy.self,
-        fields: all
+        fields: HomeRealmDiscoveryPolicyFields()
     )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -4497,7 +4534,7 @@ public struct HomeRealmDiscoveryPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4644,8 +4681,12 @@ public typealias HorizontalSection = Model<HorizontalSectionFields>
 
 /// The properties of a `HorizontalSection`, inherited ones included.
 public struct HorizontalSectionFields: FieldSet {
-    public static let all = HorizontalSectionFields()
-    public static let schema = ModelSchema("microsoft.graph.horizontalSection", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.horizontalSection",
+        base: Entity.self,
+        fields: HorizontalSectionFields()
+    )
+
     public let id: Field<String>
     public let emphasis: Field<SectionEmphasisType>
     public let layout: Field<HorizontalSectionLayoutType>
@@ -4653,7 +4694,7 @@ public struct HorizontalSectionFields: FieldSet {
     /// Present when the request expanded it (`expand("columns")`).
     public let columns: Field<[HorizontalSectionColumn]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emphasis = Field("emphasis")
         self.layout = Field("layout")
@@ -4669,15 +4710,19 @@ public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
 
 /// The properties of a `HorizontalSectionColumn`, inherited ones included.
 public struct HorizontalSectionColumnFields: FieldSet {
-    public static let all = HorizontalSectionColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.horizontalSectionColumn", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.horizontalSectionColumn",
+        base: Entity.self,
+        fields: HorizontalSectionColumnFields()
+    )
+
     public let id: Field<String>
     public let width: Field<Int32>
 
     /// Present when the request expanded it (`expand("webparts")`).
     public let webparts: Field<[WebPart]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.width = Field("width")
         self.webparts = Field("webparts")
@@ -4779,8 +4824,7 @@ public typealias HostSecurityState = Model<HostSecurityStateFields>
 
 /// The properties of a `HostSecurityState`, inherited ones included.
 public struct HostSecurityStateFields: FieldSet {
-    public static let all = HostSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.hostSecurityState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.hostSecurityState", fields: HostSecurityStateFields())
     public let fqdn: Field<String>
     public let isAzureAdJoined: Field<Bool>
     public let isAzureAdRegistered: Field<Bool>
@@ -4791,7 +4835,7 @@ public struct HostSecurityStateFields: FieldSet {
     public let publicIpAddress: Field<String>
     public let riskScore: Field<String>
 
-    public init() {
+    private init() {
         self.fqdn = Field("fqdn")
         self.isAzureAdJoined = Field("isAzureAdJoined")
         self.isAzureAdRegistered = Field("isAzureAdRegistered")
@@ -4812,17 +4856,15 @@ public typealias HttpRequestEndpoint = Model<HttpRequestEndpointFields>
 
 /// The properties of a `HttpRequestEndpoint`, inherited ones included.
 public struct HttpRequestEndpointFields: FieldSet {
-    public static let all = HttpRequestEndpointFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.httpRequestEndpoint",
         base: CustomExtensionEndpointConfiguration.self,
-        fields: all
+        fields: HttpRequestEndpointFields()
     )
 
     public let targetUrl: Field<String>
 
-    public init() {
+    private init() {
         self.targetUrl = Field("targetUrl")
     }
 }
@@ -4836,12 +4878,10 @@ public typealias HumanSecurityFraudProtectionProvider = Model<HumanSecurityFraud
 
 /// The properties of a `HumanSecurityFraudProtectionProvider`, inherited ones included.
 public struct HumanSecurityFraudProtectionProviderFields: FieldSet {
-    public static let all = HumanSecurityFraudProtectionProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.humanSecurityFraudProtectionProvider",
         base: FraudProtectionProvider.self,
-        fields: all
+        fields: HumanSecurityFraudProtectionProviderFields()
     )
 
     public let id: Field<String>
@@ -4849,7 +4889,7 @@ public struct HumanSecurityFraudProtectionProviderFields: FieldSet {
     public let appId: Field<String>
     public let serverToken: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.appId = Field("appId")
@@ -4885,11 +4925,14 @@ public typealias HyperlinkOrPictureColumn = Model<HyperlinkOrPictureColumnFields
 
 /// The properties of a `HyperlinkOrPictureColumn`, inherited ones included.
 public struct HyperlinkOrPictureColumnFields: FieldSet {
-    public static let all = HyperlinkOrPictureColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.hyperlinkOrPictureColumn", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.hyperlinkOrPictureColumn",
+        fields: HyperlinkOrPictureColumnFields()
+    )
+
     public let isPicture: Field<Bool>
 
-    public init() {
+    private init() {
         self.isPicture = Field("isPicture")
     }
 }
@@ -4902,11 +4945,15 @@ public typealias IPv4CidrRange = Model<IPv4CidrRangeFields>
 
 /// The properties of a `IPv4CidrRange`, inherited ones included.
 public struct IPv4CidrRangeFields: FieldSet {
-    public static let all = IPv4CidrRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.iPv4CidrRange", base: IpRange.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iPv4CidrRange",
+        base: IpRange.self,
+        fields: IPv4CidrRangeFields()
+    )
+
     public let cidrAddress: Field<String>
 
-    public init() {
+    private init() {
         self.cidrAddress = Field("cidrAddress")
     }
 }
@@ -4919,12 +4966,11 @@ public typealias IPv4Range = Model<IPv4RangeFields>
 
 /// The properties of a `IPv4Range`, inherited ones included.
 public struct IPv4RangeFields: FieldSet {
-    public static let all = IPv4RangeFields()
-    public static let schema = ModelSchema("microsoft.graph.iPv4Range", base: IpRange.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iPv4Range", base: IpRange.self, fields: IPv4RangeFields())
     public let lowerAddress: Field<String>
     public let upperAddress: Field<String>
 
-    public init() {
+    private init() {
         self.lowerAddress = Field("lowerAddress")
         self.upperAddress = Field("upperAddress")
     }
@@ -4938,11 +4984,15 @@ public typealias IPv6CidrRange = Model<IPv6CidrRangeFields>
 
 /// The properties of a `IPv6CidrRange`, inherited ones included.
 public struct IPv6CidrRangeFields: FieldSet {
-    public static let all = IPv6CidrRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.iPv6CidrRange", base: IpRange.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iPv6CidrRange",
+        base: IpRange.self,
+        fields: IPv6CidrRangeFields()
+    )
+
     public let cidrAddress: Field<String>
 
-    public init() {
+    private init() {
         self.cidrAddress = Field("cidrAddress")
     }
 }
@@ -4955,12 +5005,11 @@ public typealias IPv6Range = Model<IPv6RangeFields>
 
 /// The properties of a `IPv6Range`, inherited ones included.
 public struct IPv6RangeFields: FieldSet {
-    public static let all = IPv6RangeFields()
-    public static let schema = ModelSchema("microsoft.graph.iPv6Range", base: IpRange.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iPv6Range", base: IpRange.self, fields: IPv6RangeFields())
     public let lowerAddress: Field<String>
     public let upperAddress: Field<String>
 
-    public init() {
+    private init() {
         self.lowerAddress = Field("lowerAddress")
         self.upperAddress = Field("upperAddress")
     }
@@ -4974,12 +5023,15 @@ public typealias IdentifierUriConfiguration = Model<IdentifierUriConfigurationFi
 
 /// The properties of a `IdentifierUriConfiguration`, inherited ones included.
 public struct IdentifierUriConfigurationFields: FieldSet {
-    public static let all = IdentifierUriConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.identifierUriConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identifierUriConfiguration",
+        fields: IdentifierUriConfigurationFields()
+    )
+
     public let nonDefaultUriAddition: Field<IdentifierUriRestriction>
     public let uriAdditionWithoutUniqueTenantIdentifier: Field<IdentifierUriRestriction>
 
-    public init() {
+    private init() {
         self.nonDefaultUriAddition = Field("nonDefaultUriAddition")
         self.uriAdditionWithoutUniqueTenantIdentifier = Field("uriAdditionWithoutUniqueTenantIdentifier")
     }
@@ -4993,8 +5045,11 @@ public typealias IdentifierUriRestriction = Model<IdentifierUriRestrictionFields
 
 /// The properties of a `IdentifierUriRestriction`, inherited ones included.
 public struct IdentifierUriRestrictionFields: FieldSet {
-    public static let all = IdentifierUriRestrictionFields()
-    public static let schema = ModelSchema("microsoft.graph.identifierUriRestriction", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identifierUriRestriction",
+        fields: IdentifierUriRestrictionFields()
+    )
+
     public let excludeActors: Field<AppManagementPolicyActorExemptions>
     public let excludeAppsReceivingV2Tokens: Field<Bool>
     public let excludeSaml: Field<Bool>
@@ -5005,7 +5060,7 @@ public struct IdentifierUriRestrictionFields: FieldSet {
     public let restrictForAppsCreatedAfterDateTime: Field<Date>
     public let state: Field<AppManagementRestrictionState>
 
-    public init() {
+    private init() {
         self.excludeActors = Field("excludeActors")
         self.excludeAppsReceivingV2Tokens = Field("excludeAppsReceivingV2Tokens")
         self.excludeSaml = Field("excludeSaml")
@@ -5023,8 +5078,6 @@ public typealias Identity = Model<IdentityFields>
 
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
-    public static let all = IdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identity",
         derived: [
@@ -5050,13 +5103,13 @@ public struct IdentityFields: FieldSet {
             UserIdentity.self,
             CallRecordsUserIdentity.self,
         ],
-        fields: all
+        fields: IdentityFields()
     )
 
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
     }
@@ -5070,14 +5123,18 @@ public typealias IdentityApiConnector = Model<IdentityApiConnectorFields>
 
 /// The properties of a `IdentityApiConnector`, inherited ones included.
 public struct IdentityApiConnectorFields: FieldSet {
-    public static let all = IdentityApiConnectorFields()
-    public static let schema = ModelSchema("microsoft.graph.identityApiConnector", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityApiConnector",
+        base: Entity.self,
+        fields: IdentityApiConnectorFields()
+    )
+
     public let id: Field<String>
     public let authenticationConfiguration: Field<ApiAuthenticationConfigurationBase>
     public let displayName: Field<String>
     public let targetUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.displayName = Field("displayName")
@@ -5127,12 +5184,10 @@ public typealias IdentityBuiltInUserFlowAttribute = Model<IdentityBuiltInUserFlo
 
 /// The properties of a `IdentityBuiltInUserFlowAttribute`, inherited ones included.
 public struct IdentityBuiltInUserFlowAttributeFields: FieldSet {
-    public static let all = IdentityBuiltInUserFlowAttributeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityBuiltInUserFlowAttribute",
         base: IdentityUserFlowAttribute.self,
-        fields: all
+        fields: IdentityBuiltInUserFlowAttributeFields()
     )
 
     public let id: Field<String>
@@ -5141,7 +5196,7 @@ public struct IdentityBuiltInUserFlowAttributeFields: FieldSet {
     public let displayName: Field<String>
     public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.dataType = Field("dataType")
         self.description = Field("description")
@@ -5178,8 +5233,12 @@ public typealias IdentityContainer = Model<IdentityContainerFields>
 
 /// The properties of a `IdentityContainer`, inherited ones included.
 public struct IdentityContainerFields: FieldSet {
-    public static let all = IdentityContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.identityContainer", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityContainer",
+        base: Entity.self,
+        fields: IdentityContainerFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("apiConnectors")`).
@@ -5212,7 +5271,7 @@ public struct IdentityContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("verifiedId")`).
     public let verifiedId: Field<IdentityVerifiedIdRoot>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.apiConnectors = Field("apiConnectors")
         self.authenticationEventListeners = Field("authenticationEventListeners")
@@ -5324,12 +5383,10 @@ public typealias IdentityCustomUserFlowAttribute = Model<IdentityCustomUserFlowA
 
 /// The properties of a `IdentityCustomUserFlowAttribute`, inherited ones included.
 public struct IdentityCustomUserFlowAttributeFields: FieldSet {
-    public static let all = IdentityCustomUserFlowAttributeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityCustomUserFlowAttribute",
         base: IdentityUserFlowAttribute.self,
-        fields: all
+        fields: IdentityCustomUserFlowAttributeFields()
     )
 
     public let id: Field<String>
@@ -5338,7 +5395,7 @@ public struct IdentityCustomUserFlowAttributeFields: FieldSet {
     public let displayName: Field<String>
     public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.dataType = Field("dataType")
         self.description = Field("description")
@@ -5375,8 +5432,7 @@ public typealias IdentityGovernance = Model<IdentityGovernanceFields>
 
 /// The properties of a `IdentityGovernance`, inherited ones included.
 public struct IdentityGovernanceFields: FieldSet {
-    public static let all = IdentityGovernanceFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.identityGovernance", fields: IdentityGovernanceFields())
 
     /// Present when the request expanded it (`expand("accessReviews")`).
     public let accessReviews: Field<AccessReviewSet>
@@ -5399,7 +5455,7 @@ public struct IdentityGovernanceFields: FieldSet {
     /// Present when the request expanded it (`expand("termsOfUse")`).
     public let termsOfUse: Field<TermsOfUseContainer>
 
-    public init() {
+    private init() {
         self.accessReviews = Field("accessReviews")
         self.appConsent = Field("appConsent")
         self.catalogs = Field("catalogs")
@@ -5419,18 +5475,16 @@ public typealias IdentityGovernanceActivateGroupScope = Model<IdentityGovernance
 
 /// The properties of a `IdentityGovernanceActivateGroupScope`, inherited ones included.
 public struct IdentityGovernanceActivateGroupScopeFields: FieldSet {
-    public static let all = IdentityGovernanceActivateGroupScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateGroupScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: all
+        fields: IdentityGovernanceActivateGroupScopeFields()
     )
 
     /// Present when the request expanded it (`expand("group")`).
     public let group: Field<Group>
 
-    public init() {
+    private init() {
         self.group = Field("group")
     }
 }
@@ -5446,12 +5500,10 @@ public typealias IdentityGovernanceActivateProcessingResultScope =
 
 /// The properties of a `IdentityGovernanceActivateProcessingResultScope`, inherited ones included.
 public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
-    public static let all = IdentityGovernanceActivateProcessingResultScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateProcessingResultScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: all
+        fields: IdentityGovernanceActivateProcessingResultScopeFields()
     )
 
     public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
@@ -5459,7 +5511,7 @@ public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
     /// Present when the request expanded it (`expand("processingResults")`).
     public let processingResults: Field<[IdentityGovernanceUserProcessingResult]>
 
-    public init() {
+    private init() {
         self.taskScope = Field("taskScope")
         self.processingResults = Field("processingResults")
     }
@@ -5473,12 +5525,10 @@ public typealias IdentityGovernanceActivateRunScope = Model<IdentityGovernanceAc
 
 /// The properties of a `IdentityGovernanceActivateRunScope`, inherited ones included.
 public struct IdentityGovernanceActivateRunScopeFields: FieldSet {
-    public static let all = IdentityGovernanceActivateRunScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateRunScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: all
+        fields: IdentityGovernanceActivateRunScopeFields()
     )
 
     public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
@@ -5487,7 +5537,7 @@ public struct IdentityGovernanceActivateRunScopeFields: FieldSet {
     /// Present when the request expanded it (`expand("run")`).
     public let run: Field<IdentityGovernanceRun>
 
-    public init() {
+    private init() {
         self.taskScope = Field("taskScope")
         self.userScope = Field("userScope")
         self.run = Field("run")
@@ -5503,18 +5553,16 @@ public typealias IdentityGovernanceActivateUserScope = Model<IdentityGovernanceA
 
 /// The properties of a `IdentityGovernanceActivateUserScope`, inherited ones included.
 public struct IdentityGovernanceActivateUserScopeFields: FieldSet {
-    public static let all = IdentityGovernanceActivateUserScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateUserScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: all
+        fields: IdentityGovernanceActivateUserScopeFields()
     )
 
     /// Present when the request expanded it (`expand("users")`).
     public let users: Field<[User]>
 
-    public init() {
+    private init() {
         self.users = Field("users")
     }
 }
@@ -5529,8 +5577,6 @@ public typealias IdentityGovernanceActivationScope = Model<IdentityGovernanceAct
 
 /// The properties of a `IdentityGovernanceActivationScope`, inherited ones included.
 public struct IdentityGovernanceActivationScopeFields: FieldSet {
-    public static let all = IdentityGovernanceActivationScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activationScope",
         derived: [
@@ -5539,10 +5585,10 @@ public struct IdentityGovernanceActivationScopeFields: FieldSet {
             IdentityGovernanceActivateRunScope.self,
             IdentityGovernanceActivateUserScope.self,
         ],
-        fields: all
+        fields: IdentityGovernanceActivationScopeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5587,17 +5633,15 @@ public typealias IdentityGovernanceAttributeChangeTrigger = Model<IdentityGovern
 
 /// The properties of a `IdentityGovernanceAttributeChangeTrigger`, inherited ones included.
 public struct IdentityGovernanceAttributeChangeTriggerFields: FieldSet {
-    public static let all = IdentityGovernanceAttributeChangeTriggerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.attributeChangeTrigger",
         base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: all
+        fields: IdentityGovernanceAttributeChangeTriggerFields()
     )
 
     public let triggerAttributes: Field<[IdentityGovernanceTriggerAttribute]>
 
-    public init() {
+    private init() {
         self.triggerAttributes = Field("triggerAttributes")
     }
 }
@@ -5610,18 +5654,16 @@ public typealias IdentityGovernanceCancelRunsScope = Model<IdentityGovernanceCan
 
 /// The properties of a `IdentityGovernanceCancelRunsScope`, inherited ones included.
 public struct IdentityGovernanceCancelRunsScopeFields: FieldSet {
-    public static let all = IdentityGovernanceCancelRunsScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.cancelRunsScope",
         base: IdentityGovernanceCancelScope.self,
-        fields: all
+        fields: IdentityGovernanceCancelRunsScopeFields()
     )
 
     /// Present when the request expanded it (`expand("runs")`).
     public let runs: Field<[IdentityGovernanceRun]>
 
-    public init() {
+    private init() {
         self.runs = Field("runs")
     }
 }
@@ -5636,15 +5678,13 @@ public typealias IdentityGovernanceCancelScope = Model<IdentityGovernanceCancelS
 
 /// The properties of a `IdentityGovernanceCancelScope`, inherited ones included.
 public struct IdentityGovernanceCancelScopeFields: FieldSet {
-    public static let all = IdentityGovernanceCancelScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.cancelScope",
         derived: [IdentityGovernanceCancelRunsScope.self],
-        fields: all
+        fields: IdentityGovernanceCancelScopeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5659,17 +5699,15 @@ public typealias IdentityGovernanceCountBasedQuarantineCondition =
 
 /// The properties of a `IdentityGovernanceCountBasedQuarantineCondition`, inherited ones included.
 public struct IdentityGovernanceCountBasedQuarantineConditionFields: FieldSet {
-    public static let all = IdentityGovernanceCountBasedQuarantineConditionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.countBasedQuarantineCondition",
         base: IdentityGovernanceQuarantineCondition.self,
-        fields: all
+        fields: IdentityGovernanceCountBasedQuarantineConditionFields()
     )
 
     public let threshold: Field<Int64>
 
-    public init() {
+    private init() {
         self.threshold = Field("threshold")
     }
 }
@@ -5683,12 +5721,10 @@ public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanc
 
 /// The properties of a `IdentityGovernanceCustomTaskExtension`, inherited ones included.
 public struct IdentityGovernanceCustomTaskExtensionFields: FieldSet {
-    public static let all = IdentityGovernanceCustomTaskExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtension",
         base: CustomCalloutExtension.self,
-        fields: all
+        fields: IdentityGovernanceCustomTaskExtensionFields()
     )
 
     public let id: Field<String>
@@ -5707,7 +5743,7 @@ public struct IdentityGovernanceCustomTaskExtensionFields: FieldSet {
     /// Present when the request expanded it (`expand("lastModifiedBy")`).
     public let lastModifiedBy: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -5733,12 +5769,10 @@ public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackConfiguration`, inherited ones included.
 public struct IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
-    public static let all = IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration",
         base: CustomExtensionCallbackConfiguration.self,
-        fields: all
+        fields: IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields()
     )
 
     public let timeoutDuration: Field<String>
@@ -5746,7 +5780,7 @@ public struct IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: 
     /// Present when the request expanded it (`expand("authorizedApps")`).
     public let authorizedApps: Field<[Application]>
 
-    public init() {
+    private init() {
         self.timeoutDuration = Field("timeoutDuration")
         self.authorizedApps = Field("authorizedApps")
     }
@@ -5763,17 +5797,15 @@ public typealias IdentityGovernanceCustomTaskExtensionCallbackData =
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackData`, inherited ones included.
 public struct IdentityGovernanceCustomTaskExtensionCallbackDataFields: FieldSet {
-    public static let all = IdentityGovernanceCustomTaskExtensionCallbackDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtensionCallbackData",
         base: CustomExtensionData.self,
-        fields: all
+        fields: IdentityGovernanceCustomTaskExtensionCallbackDataFields()
     )
 
     public let operationStatus: Field<IdentityGovernanceCustomTaskExtensionOperationStatus>
 
-    public init() {
+    private init() {
         self.operationStatus = Field("operationStatus")
     }
 }
@@ -5789,12 +5821,10 @@ public typealias IdentityGovernanceCustomTaskExtensionCalloutData =
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCalloutData`, inherited ones included.
 public struct IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
-    public static let all = IdentityGovernanceCustomTaskExtensionCalloutDataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtensionCalloutData",
         base: CustomExtensionData.self,
-        fields: all
+        fields: IdentityGovernanceCustomTaskExtensionCalloutDataFields()
     )
 
     /// Present when the request expanded it (`expand("subject")`).
@@ -5809,7 +5839,7 @@ public struct IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
     /// Present when the request expanded it (`expand("workflow")`).
     public let workflow: Field<IdentityGovernanceWorkflow>
 
-    public init() {
+    private init() {
         self.subject = Field("subject")
         self.task = Field("task")
         self.taskProcessingresult = Field("taskProcessingresult")
@@ -5872,18 +5902,16 @@ public typealias IdentityGovernanceGroupBasedSubjectSet = Model<IdentityGovernan
 
 /// The properties of a `IdentityGovernanceGroupBasedSubjectSet`, inherited ones included.
 public struct IdentityGovernanceGroupBasedSubjectSetFields: FieldSet {
-    public static let all = IdentityGovernanceGroupBasedSubjectSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.groupBasedSubjectSet",
         base: SubjectSet.self,
-        fields: all
+        fields: IdentityGovernanceGroupBasedSubjectSetFields()
     )
 
     /// Present when the request expanded it (`expand("groups")`).
     public let groups: Field<[Group]>
 
-    public init() {
+    private init() {
         self.groups = Field("groups")
     }
 }
@@ -5896,15 +5924,15 @@ public typealias IdentityGovernanceInsights = Model<IdentityGovernanceInsightsFi
 
 /// The properties of a `IdentityGovernanceInsights`, inherited ones included.
 public struct IdentityGovernanceInsightsFields: FieldSet {
-    public static let all = IdentityGovernanceInsightsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.insights",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceInsightsFields()
     )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -6046,12 +6074,10 @@ public typealias IdentityGovernanceLifecycleManagementSettings =
 
 /// The properties of a `IdentityGovernanceLifecycleManagementSettings`, inherited ones included.
 public struct IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
-    public static let all = IdentityGovernanceLifecycleManagementSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.lifecycleManagementSettings",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceLifecycleManagementSettingsFields()
     )
 
     public let id: Field<String>
@@ -6059,7 +6085,7 @@ public struct IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
     public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
     public let workflowScheduleIntervalInHours: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emailSettings = Field("emailSettings")
         self.quarantineConfiguration = Field("quarantineConfiguration")
@@ -6177,12 +6203,10 @@ public typealias IdentityGovernanceLifecycleWorkflowsContainer =
 
 /// The properties of a `IdentityGovernanceLifecycleWorkflowsContainer`, inherited ones included.
 public struct IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
-    public static let all = IdentityGovernanceLifecycleWorkflowsContainerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceLifecycleWorkflowsContainerFields()
     )
 
     public let id: Field<String>
@@ -6208,7 +6232,7 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
     /// Present when the request expanded it (`expand("workflowTemplates")`).
     public let workflowTemplates: Field<[IdentityGovernanceWorkflowTemplate]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.customTaskExtensions = Field("customTaskExtensions")
         self.deletedItems = Field("deletedItems")
@@ -6339,17 +6363,15 @@ public typealias IdentityGovernanceMembershipChangeTrigger = Model<IdentityGover
 
 /// The properties of a `IdentityGovernanceMembershipChangeTrigger`, inherited ones included.
 public struct IdentityGovernanceMembershipChangeTriggerFields: FieldSet {
-    public static let all = IdentityGovernanceMembershipChangeTriggerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.membershipChangeTrigger",
         base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: all
+        fields: IdentityGovernanceMembershipChangeTriggerFields()
     )
 
     public let changeType: Field<IdentityGovernanceMembershipChangeType>
 
-    public init() {
+    private init() {
         self.changeType = Field("changeType")
     }
 }
@@ -6379,15 +6401,13 @@ public typealias IdentityGovernanceOnDemandExecutionOnly = Model<IdentityGoverna
 
 /// The properties of a `IdentityGovernanceOnDemandExecutionOnly`, inherited ones included.
 public struct IdentityGovernanceOnDemandExecutionOnlyFields: FieldSet {
-    public static let all = IdentityGovernanceOnDemandExecutionOnlyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.onDemandExecutionOnly",
         base: IdentityGovernanceWorkflowExecutionConditions.self,
-        fields: all
+        fields: IdentityGovernanceOnDemandExecutionOnlyFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6399,13 +6419,16 @@ public typealias IdentityGovernanceParameter = Model<IdentityGovernanceParameter
 
 /// The properties of a `IdentityGovernanceParameter`, inherited ones included.
 public struct IdentityGovernanceParameterFields: FieldSet {
-    public static let all = IdentityGovernanceParameterFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.parameter", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.parameter",
+        fields: IdentityGovernanceParameterFields()
+    )
+
     public let name: Field<String>
     public let values: Field<[String]>
     public let valueType: Field<IdentityGovernanceValueType>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.values = Field("values")
         self.valueType = Field("valueType")
@@ -6423,17 +6446,15 @@ public typealias IdentityGovernancePercentageBasedQuarantineCondition =
 
 /// The properties of a `IdentityGovernancePercentageBasedQuarantineCondition`, inherited ones included.
 public struct IdentityGovernancePercentageBasedQuarantineConditionFields: FieldSet {
-    public static let all = IdentityGovernancePercentageBasedQuarantineConditionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.percentageBasedQuarantineCondition",
         base: IdentityGovernanceQuarantineCondition.self,
-        fields: all
+        fields: IdentityGovernancePercentageBasedQuarantineConditionFields()
     )
 
     public let percentage: Field<Int32>
 
-    public init() {
+    private init() {
         self.percentage = Field("percentage")
     }
 }
@@ -6447,14 +6468,17 @@ public typealias IdentityGovernancePreviewFailedTask = Model<IdentityGovernanceP
 
 /// The properties of a `IdentityGovernancePreviewFailedTask`, inherited ones included.
 public struct IdentityGovernancePreviewFailedTaskFields: FieldSet {
-    public static let all = IdentityGovernancePreviewFailedTaskFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.previewFailedTask", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.previewFailedTask",
+        fields: IdentityGovernancePreviewFailedTaskFields()
+    )
+
     public let definitionId: Field<String>
     public let failureReason: Field<String>
     public let name: Field<String>
     public let taskId: Field<String>
 
-    public init() {
+    private init() {
         self.definitionId = Field("definitionId")
         self.failureReason = Field("failureReason")
         self.name = Field("name")
@@ -6473,18 +6497,16 @@ public typealias IdentityGovernanceQuarantineCondition = Model<IdentityGovernanc
 
 /// The properties of a `IdentityGovernanceQuarantineCondition`, inherited ones included.
 public struct IdentityGovernanceQuarantineConditionFields: FieldSet {
-    public static let all = IdentityGovernanceQuarantineConditionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.quarantineCondition",
         derived: [
             IdentityGovernanceCountBasedQuarantineCondition.self,
             IdentityGovernancePercentageBasedQuarantineCondition.self,
         ],
-        fields: all
+        fields: IdentityGovernanceQuarantineConditionFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6497,12 +6519,15 @@ public typealias IdentityGovernanceQuarantineConfiguration = Model<IdentityGover
 
 /// The properties of a `IdentityGovernanceQuarantineConfiguration`, inherited ones included.
 public struct IdentityGovernanceQuarantineConfigurationFields: FieldSet {
-    public static let all = IdentityGovernanceQuarantineConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.quarantineConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.quarantineConfiguration",
+        fields: IdentityGovernanceQuarantineConfigurationFields()
+    )
+
     public let conditions: Field<[IdentityGovernanceQuarantineCondition]>
     public let matchMode: Field<IdentityGovernanceMatchMode>
 
-    public init() {
+    private init() {
         self.conditions = Field("conditions")
         self.matchMode = Field("matchMode")
     }
@@ -6517,13 +6542,16 @@ public typealias IdentityGovernanceQuarantineDetails = Model<IdentityGovernanceQ
 
 /// The properties of a `IdentityGovernanceQuarantineDetails`, inherited ones included.
 public struct IdentityGovernanceQuarantineDetailsFields: FieldSet {
-    public static let all = IdentityGovernanceQuarantineDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.quarantineDetails", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.quarantineDetails",
+        fields: IdentityGovernanceQuarantineDetailsFields()
+    )
+
     public let quarantinedDateTime: Field<Date>
     public let quarantineReason: Field<String>
     public let quarantineType: Field<IdentityGovernanceQuarantineType>
 
-    public init() {
+    private init() {
         self.quarantinedDateTime = Field("quarantinedDateTime")
         self.quarantineReason = Field("quarantineReason")
         self.quarantineType = Field("quarantineType")
@@ -6627,17 +6655,15 @@ public typealias IdentityGovernanceRuleBasedSubjectSet = Model<IdentityGovernanc
 
 /// The properties of a `IdentityGovernanceRuleBasedSubjectSet`, inherited ones included.
 public struct IdentityGovernanceRuleBasedSubjectSetFields: FieldSet {
-    public static let all = IdentityGovernanceRuleBasedSubjectSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.ruleBasedSubjectSet",
         base: SubjectSet.self,
-        fields: all
+        fields: IdentityGovernanceRuleBasedSubjectSetFields()
     )
 
     public let rule: Field<String>
 
-    public init() {
+    private init() {
         self.rule = Field("rule")
     }
 }
@@ -6650,8 +6676,12 @@ public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
 
 /// The properties of a `IdentityGovernanceRun`, inherited ones included.
 public struct IdentityGovernanceRunFields: FieldSet {
-    public static let all = IdentityGovernanceRunFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.run", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.run",
+        base: Entity.self,
+        fields: IdentityGovernanceRunFields()
+    )
+
     public let id: Field<String>
     public let activatedOnScope: Field<IdentityGovernanceActivationScope>
     public let completedDateTime: Field<Date>
@@ -6676,7 +6706,7 @@ public struct IdentityGovernanceRunFields: FieldSet {
     /// Present when the request expanded it (`expand("userProcessingResults")`).
     public let userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activatedOnScope = Field("activatedOnScope")
         self.completedDateTime = Field("completedDateTime")
@@ -6795,8 +6825,11 @@ public typealias IdentityGovernanceRunSummary = Model<IdentityGovernanceRunSumma
 
 /// The properties of a `IdentityGovernanceRunSummary`, inherited ones included.
 public struct IdentityGovernanceRunSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceRunSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.runSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.runSummary",
+        fields: IdentityGovernanceRunSummaryFields()
+    )
+
     public let failedRuns: Field<Int32>
     public let failedTasks: Field<Int32>
     public let successfulRuns: Field<Int32>
@@ -6804,7 +6837,7 @@ public struct IdentityGovernanceRunSummaryFields: FieldSet {
     public let totalTasks: Field<Int32>
     public let totalUsers: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedRuns = Field("failedRuns")
         self.failedTasks = Field("failedTasks")
         self.successfulRuns = Field("successfulRuns")
@@ -6822,8 +6855,12 @@ public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
 
 /// The properties of a `IdentityGovernanceTask`, inherited ones included.
 public struct IdentityGovernanceTaskFields: FieldSet {
-    public static let all = IdentityGovernanceTaskFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.task", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.task",
+        base: Entity.self,
+        fields: IdentityGovernanceTaskFields()
+    )
+
     public let id: Field<String>
     public let arguments: Field<[KeyValuePair]>
     public let category: Field<IdentityGovernanceLifecycleTaskCategory>
@@ -6837,7 +6874,7 @@ public struct IdentityGovernanceTaskFields: FieldSet {
     /// Present when the request expanded it (`expand("taskProcessingResults")`).
     public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.arguments = Field("arguments")
         self.category = Field("category")
@@ -6859,12 +6896,10 @@ public typealias IdentityGovernanceTaskDefinition = Model<IdentityGovernanceTask
 
 /// The properties of a `IdentityGovernanceTaskDefinition`, inherited ones included.
 public struct IdentityGovernanceTaskDefinitionFields: FieldSet {
-    public static let all = IdentityGovernanceTaskDefinitionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskDefinition",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceTaskDefinitionFields()
     )
 
     public let id: Field<String>
@@ -6875,7 +6910,7 @@ public struct IdentityGovernanceTaskDefinitionFields: FieldSet {
     public let parameters: Field<[IdentityGovernanceParameter]>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.continueOnError = Field("continueOnError")
@@ -6915,12 +6950,10 @@ public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernan
 
 /// The properties of a `IdentityGovernanceTaskProcessingResult`, inherited ones included.
 public struct IdentityGovernanceTaskProcessingResultFields: FieldSet {
-    public static let all = IdentityGovernanceTaskProcessingResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskProcessingResult",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceTaskProcessingResultFields()
     )
 
     public let id: Field<String>
@@ -6937,7 +6970,7 @@ public struct IdentityGovernanceTaskProcessingResultFields: FieldSet {
     /// Present when the request expanded it (`expand("task")`).
     public let task: Field<IdentityGovernanceTask>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdDateTime = Field("createdDateTime")
@@ -7002,12 +7035,12 @@ public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskRepo
 
 /// The properties of a `IdentityGovernanceTaskReport`, inherited ones included.
 public struct IdentityGovernanceTaskReportFields: FieldSet {
-    public static let all = IdentityGovernanceTaskReportFields()
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskReport",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceTaskReportFields()
     )
+
     public let id: Field<String>
     public let completedDateTime: Field<Date>
     public let failedUsersCount: Field<Int32>
@@ -7028,7 +7061,7 @@ public struct IdentityGovernanceTaskReportFields: FieldSet {
     /// Present when the request expanded it (`expand("taskProcessingResults")`).
     public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.failedUsersCount = Field("failedUsersCount")
@@ -7142,14 +7175,17 @@ public typealias IdentityGovernanceTaskReportSummary = Model<IdentityGovernanceT
 
 /// The properties of a `IdentityGovernanceTaskReportSummary`, inherited ones included.
 public struct IdentityGovernanceTaskReportSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceTaskReportSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.taskReportSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.taskReportSummary",
+        fields: IdentityGovernanceTaskReportSummaryFields()
+    )
+
     public let failedTasks: Field<Int32>
     public let successfulTasks: Field<Int32>
     public let totalTasks: Field<Int32>
     public let unprocessedTasks: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedTasks = Field("failedTasks")
         self.successfulTasks = Field("successfulTasks")
         self.totalTasks = Field("totalTasks")
@@ -7207,18 +7243,16 @@ public typealias IdentityGovernanceTimeBasedAttributeTrigger = Model<IdentityGov
 
 /// The properties of a `IdentityGovernanceTimeBasedAttributeTrigger`, inherited ones included.
 public struct IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
-    public static let all = IdentityGovernanceTimeBasedAttributeTriggerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.timeBasedAttributeTrigger",
         base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: all
+        fields: IdentityGovernanceTimeBasedAttributeTriggerFields()
     )
 
     public let offsetInDays: Field<Int32>
     public let timeBasedAttribute: Field<IdentityGovernanceWorkflowTriggerTimeBasedAttribute>
 
-    public init() {
+    private init() {
         self.offsetInDays = Field("offsetInDays")
         self.timeBasedAttribute = Field("timeBasedAttribute")
     }
@@ -7233,8 +7267,11 @@ public typealias IdentityGovernanceTopTasksInsightsSummary = Model<IdentityGover
 
 /// The properties of a `IdentityGovernanceTopTasksInsightsSummary`, inherited ones included.
 public struct IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceTopTasksInsightsSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.topTasksInsightsSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.topTasksInsightsSummary",
+        fields: IdentityGovernanceTopTasksInsightsSummaryFields()
+    )
+
     public let failedTasks: Field<Int32>
     public let failedUsers: Field<Int32>
     public let successfulTasks: Field<Int32>
@@ -7244,7 +7281,7 @@ public struct IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
     public let totalTasks: Field<Int32>
     public let totalUsers: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedTasks = Field("failedTasks")
         self.failedUsers = Field("failedUsers")
         self.successfulTasks = Field("successfulTasks")
@@ -7267,11 +7304,11 @@ public typealias IdentityGovernanceTopWorkflowsInsightsSummary =
 
 /// The properties of a `IdentityGovernanceTopWorkflowsInsightsSummary`, inherited ones included.
 public struct IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceTopWorkflowsInsightsSummaryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.topWorkflowsInsightsSummary",
-        fields: all
+        fields: IdentityGovernanceTopWorkflowsInsightsSummaryFields()
     )
+
     public let failedRuns: Field<Int32>
     public let failedUsers: Field<Int32>
     public let successfulRuns: Field<Int32>
@@ -7283,7 +7320,7 @@ public struct IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
     public let workflowId: Field<String>
     public let workflowVersion: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedRuns = Field("failedRuns")
         self.failedUsers = Field("failedUsers")
         self.successfulRuns = Field("successfulRuns")
@@ -7308,18 +7345,16 @@ public typealias IdentityGovernanceTriggerAndScopeBasedConditions =
 
 /// The properties of a `IdentityGovernanceTriggerAndScopeBasedConditions`, inherited ones included.
 public struct IdentityGovernanceTriggerAndScopeBasedConditionsFields: FieldSet {
-    public static let all = IdentityGovernanceTriggerAndScopeBasedConditionsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.triggerAndScopeBasedConditions",
         base: IdentityGovernanceWorkflowExecutionConditions.self,
-        fields: all
+        fields: IdentityGovernanceTriggerAndScopeBasedConditionsFields()
     )
 
     public let scope: Field<SubjectSet>
     public let trigger: Field<IdentityGovernanceWorkflowExecutionTrigger>
 
-    public init() {
+    private init() {
         self.scope = Field("scope")
         self.trigger = Field("trigger")
     }
@@ -7333,11 +7368,14 @@ public typealias IdentityGovernanceTriggerAttribute = Model<IdentityGovernanceTr
 
 /// The properties of a `IdentityGovernanceTriggerAttribute`, inherited ones included.
 public struct IdentityGovernanceTriggerAttributeFields: FieldSet {
-    public static let all = IdentityGovernanceTriggerAttributeFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.triggerAttribute", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.triggerAttribute",
+        fields: IdentityGovernanceTriggerAttributeFields()
+    )
+
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }
@@ -7351,17 +7389,15 @@ public typealias IdentityGovernanceUserInactivityTrigger = Model<IdentityGoverna
 
 /// The properties of a `IdentityGovernanceUserInactivityTrigger`, inherited ones included.
 public struct IdentityGovernanceUserInactivityTriggerFields: FieldSet {
-    public static let all = IdentityGovernanceUserInactivityTriggerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.userInactivityTrigger",
         base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: all
+        fields: IdentityGovernanceUserInactivityTriggerFields()
     )
 
     public let inactivityPeriodInDays: Field<Int32>
 
-    public init() {
+    private init() {
         self.inactivityPeriodInDays = Field("inactivityPeriodInDays")
     }
 }
@@ -7375,12 +7411,10 @@ public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernan
 
 /// The properties of a `IdentityGovernanceUserProcessingResult`, inherited ones included.
 public struct IdentityGovernanceUserProcessingResultFields: FieldSet {
-    public static let all = IdentityGovernanceUserProcessingResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.userProcessingResult",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceUserProcessingResultFields()
     )
 
     public let id: Field<String>
@@ -7403,7 +7437,7 @@ public struct IdentityGovernanceUserProcessingResultFields: FieldSet {
     /// Present when the request expanded it (`expand("taskProcessingResults")`).
     public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.failedTasksCount = Field("failedTasksCount")
@@ -7503,15 +7537,18 @@ public typealias IdentityGovernanceUserSummary = Model<IdentityGovernanceUserSum
 
 /// The properties of a `IdentityGovernanceUserSummary`, inherited ones included.
 public struct IdentityGovernanceUserSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceUserSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.userSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.userSummary",
+        fields: IdentityGovernanceUserSummaryFields()
+    )
+
     public let failedTasks: Field<Int32>
     public let failedUsers: Field<Int32>
     public let successfulUsers: Field<Int32>
     public let totalTasks: Field<Int32>
     public let totalUsers: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedTasks = Field("failedTasks")
         self.failedUsers = Field("failedUsers")
         self.successfulUsers = Field("successfulUsers")
@@ -7529,15 +7566,18 @@ public typealias IdentityGovernanceUsersProcessingSummary = Model<IdentityGovern
 
 /// The properties of a `IdentityGovernanceUsersProcessingSummary`, inherited ones included.
 public struct IdentityGovernanceUsersProcessingSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceUsersProcessingSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.usersProcessingSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.usersProcessingSummary",
+        fields: IdentityGovernanceUsersProcessingSummaryFields()
+    )
+
     public let failedTasks: Field<Int32>
     public let failedUsers: Field<Int32>
     public let successfulUsers: Field<Int32>
     public let totalTasks: Field<Int32>
     public let totalUsers: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedTasks = Field("failedTasks")
         self.failedUsers = Field("failedUsers")
         self.successfulUsers = Field("successfulUsers")
@@ -7574,12 +7614,10 @@ public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFi
 
 /// The properties of a `IdentityGovernanceWorkflow`, inherited ones included.
 public struct IdentityGovernanceWorkflowFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflow",
         base: IdentityGovernanceWorkflowBase.self,
-        fields: all
+        fields: IdentityGovernanceWorkflowFields()
     )
 
     public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
@@ -7628,7 +7666,7 @@ public struct IdentityGovernanceWorkflowFields: FieldSet {
     /// Present when the request expanded it (`expand("versions")`).
     public let versions: Field<[IdentityGovernanceWorkflowVersion]>
 
-    public init() {
+    private init() {
         self.category = Field("category")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7666,12 +7704,10 @@ public typealias IdentityGovernanceWorkflowBase = Model<IdentityGovernanceWorkfl
 
 /// The properties of a `IdentityGovernanceWorkflowBase`, inherited ones included.
 public struct IdentityGovernanceWorkflowBaseFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowBase",
         derived: [IdentityGovernanceWorkflow.self, IdentityGovernanceWorkflowVersion.self],
-        fields: all
+        fields: IdentityGovernanceWorkflowBaseFields()
     )
 
     public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
@@ -7695,7 +7731,7 @@ public struct IdentityGovernanceWorkflowBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[IdentityGovernanceTask]>
 
-    public init() {
+    private init() {
         self.category = Field("category")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7765,15 +7801,13 @@ public typealias IdentityGovernanceWorkflowExecutionConditions =
 
 /// The properties of a `IdentityGovernanceWorkflowExecutionConditions`, inherited ones included.
 public struct IdentityGovernanceWorkflowExecutionConditionsFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowExecutionConditionsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowExecutionConditions",
         derived: [IdentityGovernanceOnDemandExecutionOnly.self, IdentityGovernanceTriggerAndScopeBasedConditions.self],
-        fields: all
+        fields: IdentityGovernanceWorkflowExecutionConditionsFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -7789,8 +7823,6 @@ public typealias IdentityGovernanceWorkflowExecutionTrigger = Model<IdentityGove
 
 /// The properties of a `IdentityGovernanceWorkflowExecutionTrigger`, inherited ones included.
 public struct IdentityGovernanceWorkflowExecutionTriggerFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowExecutionTriggerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowExecutionTrigger",
         derived: [
@@ -7799,10 +7831,10 @@ public struct IdentityGovernanceWorkflowExecutionTriggerFields: FieldSet {
             IdentityGovernanceTimeBasedAttributeTrigger.self,
             IdentityGovernanceUserInactivityTrigger.self,
         ],
-        fields: all
+        fields: IdentityGovernanceWorkflowExecutionTriggerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8071,11 +8103,14 @@ public typealias IdentityGovernanceWorkflowSetting = Model<IdentityGovernanceWor
 
 /// The properties of a `IdentityGovernanceWorkflowSetting`, inherited ones included.
 public struct IdentityGovernanceWorkflowSettingFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.workflowSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.workflowSetting",
+        fields: IdentityGovernanceWorkflowSettingFields()
+    )
+
     public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
 
-    public init() {
+    private init() {
         self.quarantineConfiguration = Field("quarantineConfiguration")
     }
 }
@@ -8088,12 +8123,10 @@ public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWo
 
 /// The properties of a `IdentityGovernanceWorkflowTemplate`, inherited ones included.
 public struct IdentityGovernanceWorkflowTemplateFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowTemplate",
         base: Entity.self,
-        fields: all
+        fields: IdentityGovernanceWorkflowTemplateFields()
     )
 
     public let id: Field<String>
@@ -8105,7 +8138,7 @@ public struct IdentityGovernanceWorkflowTemplateFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[IdentityGovernanceTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.description = Field("description")
@@ -8185,12 +8218,10 @@ public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWor
 
 /// The properties of a `IdentityGovernanceWorkflowVersion`, inherited ones included.
 public struct IdentityGovernanceWorkflowVersionFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowVersion",
         base: IdentityGovernanceWorkflowBase.self,
-        fields: all
+        fields: IdentityGovernanceWorkflowVersionFields()
     )
 
     public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
@@ -8217,7 +8248,7 @@ public struct IdentityGovernanceWorkflowVersionFields: FieldSet {
     public let settings: Field<IdentityGovernanceWorkflowSetting>
     public let versionNumber: Field<Int32>
 
-    public init() {
+    private init() {
         self.category = Field("category")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8287,11 +8318,11 @@ public typealias IdentityGovernanceWorkflowsInsightsByCategory =
 
 /// The properties of a `IdentityGovernanceWorkflowsInsightsByCategory`, inherited ones included.
 public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowsInsightsByCategoryFields()
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowsInsightsByCategory",
-        fields: all
+        fields: IdentityGovernanceWorkflowsInsightsByCategoryFields()
     )
+
     public let failedJoinerRuns: Field<Int32>
     public let failedLeaverRuns: Field<Int32>
     public let failedMoverRuns: Field<Int32>
@@ -8302,7 +8333,7 @@ public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
     public let totalLeaverRuns: Field<Int32>
     public let totalMoverRuns: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedJoinerRuns = Field("failedJoinerRuns")
         self.failedLeaverRuns = Field("failedLeaverRuns")
         self.failedMoverRuns = Field("failedMoverRuns")
@@ -8325,8 +8356,11 @@ public typealias IdentityGovernanceWorkflowsInsightsSummary = Model<IdentityGove
 
 /// The properties of a `IdentityGovernanceWorkflowsInsightsSummary`, inherited ones included.
 public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
-    public static let all = IdentityGovernanceWorkflowsInsightsSummaryFields()
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance.workflowsInsightsSummary", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.workflowsInsightsSummary",
+        fields: IdentityGovernanceWorkflowsInsightsSummaryFields()
+    )
+
     public let failedRuns: Field<Int32>
     public let failedTasks: Field<Int32>
     public let failedUsers: Field<Int32>
@@ -8337,7 +8371,7 @@ public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
     public let totalTasks: Field<Int32>
     public let totalUsers: Field<Int32>
 
-    public init() {
+    private init() {
         self.failedRuns = Field("failedRuns")
         self.failedTasks = Field("failedTasks")
         self.failedUsers = Field("failedUsers")
@@ -8358,8 +8392,10 @@ public typealias IdentityProtectionRoot = Model<IdentityProtectionRootFields>
 
 /// The properties of a `IdentityProtectionRoot`, inherited ones included.
 public struct IdentityProtectionRootFields: FieldSet {
-    public static let all = IdentityProtectionRootFields()
-    public static let schema = ModelSchema("microsoft.graph.identityProtectionRoot", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityProtectionRoot",
+        fields: IdentityProtectionRootFields()
+    )
 
     /// Present when the request expanded it (`expand("riskDetections")`).
     public let riskDetections: Field<[RiskDetection]>
@@ -8373,7 +8409,7 @@ public struct IdentityProtectionRootFields: FieldSet {
     /// Present when the request expanded it (`expand("servicePrincipalRiskDetections")`).
     public let servicePrincipalRiskDetections: Field<[ServicePrincipalRiskDetection]>
 
-    public init() {
+    private init() {
         self.riskDetections = Field("riskDetections")
         self.riskyServicePrincipals = Field("riskyServicePrincipals")
         self.riskyUsers = Field("riskyUsers")
@@ -8437,15 +8473,19 @@ public typealias IdentityProvider = Model<IdentityProviderFields>
 
 /// The properties of a `IdentityProvider`, inherited ones included.
 public struct IdentityProviderFields: FieldSet {
-    public static let all = IdentityProviderFields()
-    public static let schema = ModelSchema("microsoft.graph.identityProvider", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityProvider",
+        base: Entity.self,
+        fields: IdentityProviderFields()
+    )
+
     public let id: Field<String>
     public let clientId: Field<String>
     public let clientSecret: Field<String>
     public let name: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientId = Field("clientId")
         self.clientSecret = Field("clientSecret")
@@ -8464,8 +8504,6 @@ public typealias IdentityProviderBase = Model<IdentityProviderBaseFields>
 
 /// The properties of a `IdentityProviderBase`, inherited ones included.
 public struct IdentityProviderBaseFields: FieldSet {
-    public static let all = IdentityProviderBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityProviderBase",
         base: Entity.self,
@@ -8476,13 +8514,13 @@ public struct IdentityProviderBaseFields: FieldSet {
             SamlOrWsFedProvider.self,
             SocialIdentityProvider.self,
         ],
-        fields: all
+        fields: IdentityProviderBaseFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }
@@ -8555,12 +8593,10 @@ public typealias IdentitySecurityDefaultsEnforcementPolicy = Model<IdentitySecur
 
 /// The properties of a `IdentitySecurityDefaultsEnforcementPolicy`, inherited ones included.
 public struct IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
-    public static let all = IdentitySecurityDefaultsEnforcementPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
         base: PolicyBase.self,
-        fields: all
+        fields: IdentitySecurityDefaultsEnforcementPolicyFields()
     )
 
     public let id: Field<String>
@@ -8569,7 +8605,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
     public let displayName: Field<String>
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -8709,8 +8745,6 @@ public typealias IdentitySet = Model<IdentitySetFields>
 
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
-    public static let all = IdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identitySet",
         derived: [
@@ -8722,14 +8756,14 @@ public struct IdentitySetFields: FieldSet {
             EngagementIdentitySet.self,
             SharePointIdentitySet.self,
         ],
-        fields: all
+        fields: IdentitySetFields()
     )
 
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")
@@ -8746,8 +8780,6 @@ public typealias IdentitySource = Model<IdentitySourceFields>
 
 /// The properties of a `IdentitySource`, inherited ones included.
 public struct IdentitySourceFields: FieldSet {
-    public static let all = IdentitySourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identitySource",
         derived: [
@@ -8757,10 +8789,10 @@ public struct IdentitySourceFields: FieldSet {
             ExternalDomainFederation.self,
             SocialIdentitySource.self,
         ],
-        fields: all
+        fields: IdentitySourceFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8772,20 +8804,18 @@ public typealias IdentityUserFlow = Model<IdentityUserFlowFields>
 
 /// The properties of a `IdentityUserFlow`, inherited ones included.
 public struct IdentityUserFlowFields: FieldSet {
-    public static let all = IdentityUserFlowFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlow",
         base: Entity.self,
         derived: [B2xIdentityUserFlow.self],
-        fields: all
+        fields: IdentityUserFlowFields()
     )
 
     public let id: Field<String>
     public let userFlowType: Field<UserFlowType>
     public let userFlowTypeVersion: Field<Float>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.userFlowType = Field("userFlowType")
         self.userFlowTypeVersion = Field("userFlowTypeVersion")
@@ -8800,13 +8830,11 @@ public typealias IdentityUserFlowAttribute = Model<IdentityUserFlowAttributeFiel
 
 /// The properties of a `IdentityUserFlowAttribute`, inherited ones included.
 public struct IdentityUserFlowAttributeFields: FieldSet {
-    public static let all = IdentityUserFlowAttributeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlowAttribute",
         base: Entity.self,
         derived: [IdentityBuiltInUserFlowAttribute.self, IdentityCustomUserFlowAttribute.self],
-        fields: all
+        fields: IdentityUserFlowAttributeFields()
     )
 
     public let id: Field<String>
@@ -8815,7 +8843,7 @@ public struct IdentityUserFlowAttributeFields: FieldSet {
     public let displayName: Field<String>
     public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.dataType = Field("dataType")
         self.description = Field("description")
@@ -8832,12 +8860,10 @@ public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAtt
 
 /// The properties of a `IdentityUserFlowAttributeAssignment`, inherited ones included.
 public struct IdentityUserFlowAttributeAssignmentFields: FieldSet {
-    public static let all = IdentityUserFlowAttributeAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlowAttributeAssignment",
         base: Entity.self,
-        fields: all
+        fields: IdentityUserFlowAttributeAssignmentFields()
     )
 
     public let id: Field<String>
@@ -8850,7 +8876,7 @@ public struct IdentityUserFlowAttributeAssignmentFields: FieldSet {
     /// Present when the request expanded it (`expand("userAttribute")`).
     public let userAttribute: Field<IdentityUserFlowAttribute>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isOptional = Field("isOptional")
@@ -9028,14 +9054,18 @@ public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
 
 /// The properties of a `IdentityVerifiedIdRoot`, inherited ones included.
 public struct IdentityVerifiedIdRootFields: FieldSet {
-    public static let all = IdentityVerifiedIdRootFields()
-    public static let schema = ModelSchema("microsoft.graph.identityVerifiedIdRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityVerifiedIdRoot",
+        base: Entity.self,
+        fields: IdentityVerifiedIdRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("profiles")`).
     public let profiles: Field<[VerifiedIdProfile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.profiles = Field("profiles")
     }
@@ -9075,13 +9105,12 @@ public typealias IdleSessionSignOut = Model<IdleSessionSignOutFields>
 
 /// The properties of a `IdleSessionSignOut`, inherited ones included.
 public struct IdleSessionSignOutFields: FieldSet {
-    public static let all = IdleSessionSignOutFields()
-    public static let schema = ModelSchema("microsoft.graph.idleSessionSignOut", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.idleSessionSignOut", fields: IdleSessionSignOutFields())
     public let isEnabled: Field<Bool>
     public let signOutAfterInSeconds: Field<Int64>
     public let warnAfterInSeconds: Field<Int64>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.signOutAfterInSeconds = Field("signOutAfterInSeconds")
         self.warnAfterInSeconds = Field("warnAfterInSeconds")
@@ -9096,12 +9125,11 @@ public typealias Image = Model<ImageFields>
 
 /// The properties of a `Image`, inherited ones included.
 public struct ImageFields: FieldSet {
-    public static let all = ImageFields()
-    public static let schema = ModelSchema("microsoft.graph.image", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.image", fields: ImageFields())
     public let height: Field<Int32>
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.height = Field("height")
         self.width = Field("width")
     }
@@ -9115,14 +9143,13 @@ public typealias ImageInfo = Model<ImageInfoFields>
 
 /// The properties of a `ImageInfo`, inherited ones included.
 public struct ImageInfoFields: FieldSet {
-    public static let all = ImageInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.imageInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.imageInfo", fields: ImageInfoFields())
     public let addImageQuery: Field<Bool>
     public let alternateText: Field<String>
     public let alternativeText: Field<String>
     public let iconUrl: Field<String>
 
-    public init() {
+    private init() {
         self.addImageQuery = Field("addImageQuery")
         self.alternateText = Field("alternateText")
         self.alternativeText = Field("alternativeText")
@@ -9156,12 +9183,14 @@ public typealias ImplicitGrantSettings = Model<ImplicitGrantSettingsFields>
 
 /// The properties of a `ImplicitGrantSettings`, inherited ones included.
 public struct ImplicitGrantSettingsFields: FieldSet {
-    public static let all = ImplicitGrantSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.implicitGrantSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.implicitGrantSettings",
+        fields: ImplicitGrantSettingsFields()
+    )
     public let enableAccessTokenIssuance: Field<Bool>
     public let enableIdTokenIssuance: Field<Bool>
 
-    public init() {
+    private init() {
         self.enableAccessTokenIssuance = Field("enableAccessTokenIssuance")
         self.enableIdTokenIssuance = Field("enableIdTokenIssuance")
     }
@@ -9175,11 +9204,14 @@ public typealias ImportBuildingMapSetting = Model<ImportBuildingMapSettingFields
 
 /// The properties of a `ImportBuildingMapSetting`, inherited ones included.
 public struct ImportBuildingMapSettingFields: FieldSet {
-    public static let all = ImportBuildingMapSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.importBuildingMapSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.importBuildingMapSetting",
+        fields: ImportBuildingMapSettingFields()
+    )
+
     public let isDryRun: Field<Bool>
 
-    public init() {
+    private init() {
         self.isDryRun = Field("isDryRun")
     }
 }
@@ -9209,12 +9241,10 @@ public typealias ImportedWindowsAutopilotDeviceIdentity = Model<ImportedWindowsA
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentity`, inherited ones included.
 public struct ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
-    public static let all = ImportedWindowsAutopilotDeviceIdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
         base: Entity.self,
-        fields: all
+        fields: ImportedWindowsAutopilotDeviceIdentityFields()
     )
 
     public let id: Field<String>
@@ -9226,7 +9256,7 @@ public struct ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
     public let serialNumber: Field<String>
     public let state: Field<ImportedWindowsAutopilotDeviceIdentityState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignedUserPrincipalName = Field("assignedUserPrincipalName")
         self.groupTag = Field("groupTag")
@@ -9315,14 +9345,17 @@ public typealias ImportedWindowsAutopilotDeviceIdentityState = Model<ImportedWin
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityState`, inherited ones included.
 public struct ImportedWindowsAutopilotDeviceIdentityStateFields: FieldSet {
-    public static let all = ImportedWindowsAutopilotDeviceIdentityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.importedWindowsAutopilotDeviceIdentityState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.importedWindowsAutopilotDeviceIdentityState",
+        fields: ImportedWindowsAutopilotDeviceIdentityStateFields()
+    )
+
     public let deviceErrorCode: Field<Int32>
     public let deviceErrorName: Field<String>
     public let deviceImportStatus: Field<ImportedWindowsAutopilotDeviceIdentityImportStatus>
     public let deviceRegistrationId: Field<String>
 
-    public init() {
+    private init() {
         self.deviceErrorCode = Field("deviceErrorCode")
         self.deviceErrorName = Field("deviceErrorName")
         self.deviceImportStatus = Field("deviceImportStatus")
@@ -9341,12 +9374,10 @@ public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityUpload`, inherited ones included.
 public struct ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
-    public static let all = ImportedWindowsAutopilotDeviceIdentityUploadFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
         base: Entity.self,
-        fields: all
+        fields: ImportedWindowsAutopilotDeviceIdentityUploadFields()
     )
 
     public let id: Field<String>
@@ -9356,7 +9387,7 @@ public struct ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
     /// Present when the request expanded it (`expand("deviceIdentities")`).
     public let deviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTimeUtc = Field("createdDateTimeUtc")
         self.status = Field("status")
@@ -9421,12 +9452,15 @@ public typealias InboundOutboundPolicyConfiguration = Model<InboundOutboundPolic
 
 /// The properties of a `InboundOutboundPolicyConfiguration`, inherited ones included.
 public struct InboundOutboundPolicyConfigurationFields: FieldSet {
-    public static let all = InboundOutboundPolicyConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.inboundOutboundPolicyConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.inboundOutboundPolicyConfiguration",
+        fields: InboundOutboundPolicyConfigurationFields()
+    )
+
     public let inboundAllowed: Field<Bool>
     public let outboundAllowed: Field<Bool>
 
-    public init() {
+    private init() {
         self.inboundAllowed = Field("inboundAllowed")
         self.outboundAllowed = Field("outboundAllowed")
     }
@@ -9440,17 +9474,15 @@ public typealias IncludeAllAccountTargetContent = Model<IncludeAllAccountTargetC
 
 /// The properties of a `IncludeAllAccountTargetContent`, inherited ones included.
 public struct IncludeAllAccountTargetContentFields: FieldSet {
-    public static let all = IncludeAllAccountTargetContentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.includeAllAccountTargetContent",
         base: AccountTargetContent.self,
-        fields: all
+        fields: IncludeAllAccountTargetContentFields()
     )
 
     public let type: Field<AccountTargetContentType>
 
-    public init() {
+    private init() {
         self.type = Field("type")
     }
 }
@@ -9463,12 +9495,11 @@ public typealias IncludeTarget = Model<IncludeTargetFields>
 
 /// The properties of a `IncludeTarget`, inherited ones included.
 public struct IncludeTargetFields: FieldSet {
-    public static let all = IncludeTargetFields()
-    public static let schema = ModelSchema("microsoft.graph.includeTarget", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.includeTarget", fields: IncludeTargetFields())
     public let id: Field<String>
     public let targetType: Field<AuthenticationMethodTargetType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.targetType = Field("targetType")
     }
@@ -9520,14 +9551,18 @@ public typealias IncomingCallOptions = Model<IncomingCallOptionsFields>
 
 /// The properties of a `IncomingCallOptions`, inherited ones included.
 public struct IncomingCallOptionsFields: FieldSet {
-    public static let all = IncomingCallOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.incomingCallOptions", base: CallOptions.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.incomingCallOptions",
+        base: CallOptions.self,
+        fields: IncomingCallOptionsFields()
+    )
+
     public let hideBotAfterEscalation: Field<Bool>
     public let isContentSharingNotificationEnabled: Field<Bool>
     public let isDeltaRosterEnabled: Field<Bool>
     public let isInteractiveRosterEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
         self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
         self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
@@ -9543,14 +9578,13 @@ public typealias IncomingContext = Model<IncomingContextFields>
 
 /// The properties of a `IncomingContext`, inherited ones included.
 public struct IncomingContextFields: FieldSet {
-    public static let all = IncomingContextFields()
-    public static let schema = ModelSchema("microsoft.graph.incomingContext", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.incomingContext", fields: IncomingContextFields())
     public let observedParticipantId: Field<String>
     public let onBehalfOf: Field<IdentitySet>
     public let sourceParticipantId: Field<String>
     public let transferor: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.observedParticipantId = Field("observedParticipantId")
         self.onBehalfOf = Field("onBehalfOf")
         self.sourceParticipantId = Field("sourceParticipantId")
@@ -9582,12 +9616,11 @@ public typealias IncompleteData = Model<IncompleteDataFields>
 
 /// The properties of a `IncompleteData`, inherited ones included.
 public struct IncompleteDataFields: FieldSet {
-    public static let all = IncompleteDataFields()
-    public static let schema = ModelSchema("microsoft.graph.incompleteData", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.incompleteData", fields: IncompleteDataFields())
     public let missingDataBeforeDateTime: Field<Date>
     public let wasThrottled: Field<Bool>
 
-    public init() {
+    private init() {
         self.missingDataBeforeDateTime = Field("missingDataBeforeDateTime")
         self.wasThrottled = Field("wasThrottled")
     }
@@ -9601,14 +9634,18 @@ public typealias InferenceClassification = Model<InferenceClassificationFields>
 
 /// The properties of a `InferenceClassification`, inherited ones included.
 public struct InferenceClassificationFields: FieldSet {
-    public static let all = InferenceClassificationFields()
-    public static let schema = ModelSchema("microsoft.graph.inferenceClassification", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.inferenceClassification",
+        base: Entity.self,
+        fields: InferenceClassificationFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("overrides")`).
     public let overrides: Field<[InferenceClassificationOverride]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.overrides = Field("overrides")
     }
@@ -9622,19 +9659,17 @@ public typealias InferenceClassificationOverride = Model<InferenceClassification
 
 /// The properties of a `InferenceClassificationOverride`, inherited ones included.
 public struct InferenceClassificationOverrideFields: FieldSet {
-    public static let all = InferenceClassificationOverrideFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.inferenceClassificationOverride",
         base: Entity.self,
-        fields: all
+        fields: InferenceClassificationOverrideFields()
     )
 
     public let id: Field<String>
     public let classifyAs: Field<InferenceClassificationType>
     public let senderEmailAddress: Field<EmailAddress>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.classifyAs = Field("classifyAs")
         self.senderEmailAddress = Field("senderEmailAddress")
@@ -9709,8 +9744,10 @@ public typealias InformationProtection = Model<InformationProtectionFields>
 
 /// The properties of a `InformationProtection`, inherited ones included.
 public struct InformationProtectionFields: FieldSet {
-    public static let all = InformationProtectionFields()
-    public static let schema = ModelSchema("microsoft.graph.informationProtection", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.informationProtection",
+        fields: InformationProtectionFields()
+    )
 
     /// Present when the request expanded it (`expand("bitlocker")`).
     public let bitlocker: Field<Bitlocker>
@@ -9718,7 +9755,7 @@ public struct InformationProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("threatAssessmentRequests")`).
     public let threatAssessmentRequests: Field<[ThreatAssessmentRequest]>
 
-    public init() {
+    private init() {
         self.bitlocker = Field("bitlocker")
         self.threatAssessmentRequests = Field("threatAssessmentRequests")
     }
@@ -9768,15 +9805,14 @@ public typealias InformationalUrl = Model<InformationalUrlFields>
 
 /// The properties of a `InformationalUrl`, inherited ones included.
 public struct InformationalUrlFields: FieldSet {
-    public static let all = InformationalUrlFields()
-    public static let schema = ModelSchema("microsoft.graph.informationalUrl", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.informationalUrl", fields: InformationalUrlFields())
     public let logoUrl: Field<String>
     public let marketingUrl: Field<String>
     public let privacyStatementUrl: Field<String>
     public let supportUrl: Field<String>
     public let termsOfServiceUrl: Field<String>
 
-    public init() {
+    private init() {
         self.logoUrl = Field("logoUrl")
         self.marketingUrl = Field("marketingUrl")
         self.privacyStatementUrl = Field("privacyStatementUrl")
@@ -9793,12 +9829,14 @@ public typealias InheritablePermission = Model<InheritablePermissionFields>
 
 /// The properties of a `InheritablePermission`, inherited ones included.
 public struct InheritablePermissionFields: FieldSet {
-    public static let all = InheritablePermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.inheritablePermission", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.inheritablePermission",
+        fields: InheritablePermissionFields()
+    )
     public let inheritableScopes: Field<InheritableScopes>
     public let resourceAppId: Field<String>
 
-    public init() {
+    private init() {
         self.inheritableScopes = Field("inheritableScopes")
         self.resourceAppId = Field("resourceAppId")
     }
@@ -9831,17 +9869,15 @@ public typealias InheritableScopes = Model<InheritableScopesFields>
 
 /// The properties of a `InheritableScopes`, inherited ones included.
 public struct InheritableScopesFields: FieldSet {
-    public static let all = InheritableScopesFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.inheritableScopes",
         derived: [AllAllowedScopes.self, EnumeratedScopes.self, NoScopes.self],
-        fields: all
+        fields: InheritableScopesFields()
     )
 
     public let kind: Field<ScopeCollectionKind>
 
-    public init() {
+    private init() {
         self.kind = Field("kind")
     }
 }
@@ -9854,13 +9890,12 @@ public typealias Initiator = Model<InitiatorFields>
 
 /// The properties of a `Initiator`, inherited ones included.
 public struct InitiatorFields: FieldSet {
-    public static let all = InitiatorFields()
-    public static let schema = ModelSchema("microsoft.graph.initiator", base: Identity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.initiator", base: Identity.self, fields: InitiatorFields())
     public let displayName: Field<String>
     public let id: Field<String>
     public let initiatorType: Field<InitiatorType>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.initiatorType = Field("initiatorType")
@@ -9893,13 +9928,12 @@ public typealias InnerError = Model<InnerErrorFields>
 
 /// The properties of a `InnerError`, inherited ones included.
 public struct InnerErrorFields: FieldSet {
-    public static let all = InnerErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.InnerError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.InnerError", fields: InnerErrorFields())
     public let requestId: Field<String>
     public let clientRequestId: Field<String>
     public let date: Field<Date>
 
-    public init() {
+    private init() {
         self.requestId = Field("request-id")
         self.clientRequestId = Field("client-request-id")
         self.date = Field("date")
@@ -9934,13 +9968,12 @@ public typealias InsightIdentity = Model<InsightIdentityFields>
 
 /// The properties of a `InsightIdentity`, inherited ones included.
 public struct InsightIdentityFields: FieldSet {
-    public static let all = InsightIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.insightIdentity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.insightIdentity", fields: InsightIdentityFields())
     public let address: Field<String>
     public let displayName: Field<String>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.displayName = Field("displayName")
         self.id = Field("id")
@@ -9955,17 +9988,15 @@ public typealias InsightValueDouble = Model<InsightValueDoubleFields>
 
 /// The properties of a `InsightValueDouble`, inherited ones included.
 public struct InsightValueDoubleFields: FieldSet {
-    public static let all = InsightValueDoubleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.insightValueDouble",
         base: UserExperienceAnalyticsInsightValue.self,
-        fields: all
+        fields: InsightValueDoubleFields()
     )
 
     public let value: Field<Double>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -9978,17 +10009,15 @@ public typealias InsightValueInt = Model<InsightValueIntFields>
 
 /// The properties of a `InsightValueInt`, inherited ones included.
 public struct InsightValueIntFields: FieldSet {
-    public static let all = InsightValueIntFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.insightValueInt",
         base: UserExperienceAnalyticsInsightValue.self,
-        fields: all
+        fields: InsightValueIntFields()
     )
 
     public let value: Field<Int32>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -10001,13 +10030,17 @@ public typealias InsightsSettings = Model<InsightsSettingsFields>
 
 /// The properties of a `InsightsSettings`, inherited ones included.
 public struct InsightsSettingsFields: FieldSet {
-    public static let all = InsightsSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.insightsSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.insightsSettings",
+        base: Entity.self,
+        fields: InsightsSettingsFields()
+    )
+
     public let id: Field<String>
     public let disabledForGroup: Field<String>
     public let isEnabledInOrganization: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.disabledForGroup = Field("disabledForGroup")
         self.isEnabledInOrganization = Field("isEnabledInOrganization")
@@ -10086,12 +10119,15 @@ public typealias InstanceResourceAccess = Model<InstanceResourceAccessFields>
 
 /// The properties of a `InstanceResourceAccess`, inherited ones included.
 public struct InstanceResourceAccessFields: FieldSet {
-    public static let all = InstanceResourceAccessFields()
-    public static let schema = ModelSchema("microsoft.graph.instanceResourceAccess", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.instanceResourceAccess",
+        fields: InstanceResourceAccessFields()
+    )
+
     public let permissions: Field<[ResourcePermission]>
     public let resourceAppId: Field<String>
 
-    public init() {
+    private init() {
         self.permissions = Field("permissions")
         self.resourceAppId = Field("resourceAppId")
     }
@@ -10105,12 +10141,11 @@ public typealias IntegerRange = Model<IntegerRangeFields>
 
 /// The properties of a `IntegerRange`, inherited ones included.
 public struct IntegerRangeFields: FieldSet {
-    public static let all = IntegerRangeFields()
-    public static let schema = ModelSchema("microsoft.graph.integerRange", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.integerRange", fields: IntegerRangeFields())
     public let end: Field<Int64>
     public let start: Field<Int64>
 
-    public init() {
+    private init() {
         self.end = Field("end")
         self.start = Field("start")
     }
@@ -10124,18 +10159,16 @@ public typealias IntegratedApplicationMetadata = Model<IntegratedApplicationMeta
 
 /// The properties of a `IntegratedApplicationMetadata`, inherited ones included.
 public struct IntegratedApplicationMetadataFields: FieldSet {
-    public static let all = IntegratedApplicationMetadataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.integratedApplicationMetadata",
         derived: [ProtectedApplicationMetadata.self],
-        fields: all
+        fields: IntegratedApplicationMetadataFields()
     )
 
     public let name: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.version = Field("version")
     }

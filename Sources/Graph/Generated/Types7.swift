@@ -12,12 +12,10 @@ public typealias InternalDomainFederation = Model<InternalDomainFederationFields
 
 /// The properties of a `InternalDomainFederation`, inherited ones included.
 public struct InternalDomainFederationFields: FieldSet {
-    public static let all = InternalDomainFederationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.internalDomainFederation",
         base: SamlOrWsFedProvider.self,
-        fields: all
+        fields: InternalDomainFederationFields()
     )
 
     public let id: Field<String>
@@ -36,7 +34,7 @@ public struct InternalDomainFederationFields: FieldSet {
     public let signingCertificateUpdateStatus: Field<SigningCertificateUpdateStatus>
     public let signOutUri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.issuerUri = Field("issuerUri")
@@ -92,10 +90,13 @@ public typealias InternalSponsors = Model<InternalSponsorsFields>
 
 /// The properties of a `InternalSponsors`, inherited ones included.
 public struct InternalSponsorsFields: FieldSet {
-    public static let all = InternalSponsorsFields()
-    public static let schema = ModelSchema("microsoft.graph.internalSponsors", base: SubjectSet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.internalSponsors",
+        base: SubjectSet.self,
+        fields: InternalSponsorsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -107,14 +108,18 @@ public typealias InternetExplorerMode = Model<InternetExplorerModeFields>
 
 /// The properties of a `InternetExplorerMode`, inherited ones included.
 public struct InternetExplorerModeFields: FieldSet {
-    public static let all = InternetExplorerModeFields()
-    public static let schema = ModelSchema("microsoft.graph.internetExplorerMode", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.internetExplorerMode",
+        base: Entity.self,
+        fields: InternetExplorerModeFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("siteLists")`).
     public let siteLists: Field<[BrowserSiteList]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.siteLists = Field("siteLists")
     }
@@ -154,12 +159,14 @@ public typealias InternetMessageHeader = Model<InternetMessageHeaderFields>
 
 /// The properties of a `InternetMessageHeader`, inherited ones included.
 public struct InternetMessageHeaderFields: FieldSet {
-    public static let all = InternetMessageHeaderFields()
-    public static let schema = ModelSchema("microsoft.graph.internetMessageHeader", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.internetMessageHeader",
+        fields: InternetMessageHeaderFields()
+    )
     public let name: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.value = Field("value")
     }
@@ -191,8 +198,7 @@ public typealias IntuneBrand = Model<IntuneBrandFields>
 
 /// The properties of a `IntuneBrand`, inherited ones included.
 public struct IntuneBrandFields: FieldSet {
-    public static let all = IntuneBrandFields()
-    public static let schema = ModelSchema("microsoft.graph.intuneBrand", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.intuneBrand", fields: IntuneBrandFields())
     public let contactITEmailAddress: Field<String>
     public let contactITName: Field<String>
     public let contactITNotes: Field<String>
@@ -208,7 +214,7 @@ public struct IntuneBrandFields: FieldSet {
     public let showNameNextToLogo: Field<Bool>
     public let themeColor: Field<RgbColor>
 
-    public init() {
+    private init() {
         self.contactITEmailAddress = Field("contactITEmailAddress")
         self.contactITName = Field("contactITName")
         self.contactITNotes = Field("contactITNotes")
@@ -234,12 +240,15 @@ public typealias InvestigationSecurityState = Model<InvestigationSecurityStateFi
 
 /// The properties of a `InvestigationSecurityState`, inherited ones included.
 public struct InvestigationSecurityStateFields: FieldSet {
-    public static let all = InvestigationSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.investigationSecurityState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.investigationSecurityState",
+        fields: InvestigationSecurityStateFields()
+    )
+
     public let name: Field<String>
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.status = Field("status")
     }
@@ -253,8 +262,7 @@ public typealias Invitation = Model<InvitationFields>
 
 /// The properties of a `Invitation`, inherited ones included.
 public struct InvitationFields: FieldSet {
-    public static let all = InvitationFields()
-    public static let schema = ModelSchema("microsoft.graph.invitation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.invitation", base: Entity.self, fields: InvitationFields())
     public let id: Field<String>
     public let invitedUserDisplayName: Field<String>
     public let invitedUserEmailAddress: Field<String>
@@ -272,7 +280,7 @@ public struct InvitationFields: FieldSet {
     /// Present when the request expanded it (`expand("invitedUserSponsors")`).
     public let invitedUserSponsors: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.invitedUserDisplayName = Field("invitedUserDisplayName")
         self.invitedUserEmailAddress = Field("invitedUserEmailAddress")
@@ -296,15 +304,18 @@ public typealias InvitationParticipantInfo = Model<InvitationParticipantInfoFiel
 
 /// The properties of a `InvitationParticipantInfo`, inherited ones included.
 public struct InvitationParticipantInfoFields: FieldSet {
-    public static let all = InvitationParticipantInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.invitationParticipantInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.invitationParticipantInfo",
+        fields: InvitationParticipantInfoFields()
+    )
+
     public let hidden: Field<Bool>
     public let identity: Field<IdentitySet>
     public let participantId: Field<String>
     public let removeFromDefaultAudioRoutingGroup: Field<Bool>
     public let replacesCallId: Field<String>
 
-    public init() {
+    private init() {
         self.hidden = Field("hidden")
         self.identity = Field("identity")
         self.participantId = Field("participantId")
@@ -324,18 +335,16 @@ public typealias InvitationRedemptionIdentityProviderConfiguration =
 
 /// The properties of a `InvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
 public struct InvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
-    public static let all = InvitationRedemptionIdentityProviderConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.invitationRedemptionIdentityProviderConfiguration",
         derived: [DefaultInvitationRedemptionIdentityProviderConfiguration.self],
-        fields: all
+        fields: InvitationRedemptionIdentityProviderConfigurationFields()
     )
 
     public let fallbackIdentityProvider: Field<B2bIdentityProvidersType>
     public let primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
 
-    public init() {
+    private init() {
         self.fallbackIdentityProvider = Field("fallbackIdentityProvider")
         self.primaryIdentityProviderPrecedenceOrder = Field("primaryIdentityProviderPrecedenceOrder")
     }
@@ -380,17 +389,15 @@ public typealias InviteNewBotResponse = Model<InviteNewBotResponseFields>
 
 /// The properties of a `InviteNewBotResponse`, inherited ones included.
 public struct InviteNewBotResponseFields: FieldSet {
-    public static let all = InviteNewBotResponseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.inviteNewBotResponse",
         base: ParticipantJoiningResponse.self,
-        fields: all
+        fields: InviteNewBotResponseFields()
     )
 
     public let inviteUri: Field<String>
 
-    public init() {
+    private init() {
         self.inviteUri = Field("inviteUri")
     }
 }
@@ -403,12 +410,10 @@ public typealias InviteParticipantsOperation = Model<InviteParticipantsOperation
 
 /// The properties of a `InviteParticipantsOperation`, inherited ones included.
 public struct InviteParticipantsOperationFields: FieldSet {
-    public static let all = InviteParticipantsOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.inviteParticipantsOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: InviteParticipantsOperationFields()
     )
 
     public let id: Field<String>
@@ -417,7 +422,7 @@ public struct InviteParticipantsOperationFields: FieldSet {
     public let status: Field<OperationStatus>
     public let participants: Field<[InvitationParticipantInfo]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -454,13 +459,16 @@ public typealias InvitedUserMessageInfo = Model<InvitedUserMessageInfoFields>
 
 /// The properties of a `InvitedUserMessageInfo`, inherited ones included.
 public struct InvitedUserMessageInfoFields: FieldSet {
-    public static let all = InvitedUserMessageInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.invitedUserMessageInfo", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.invitedUserMessageInfo",
+        fields: InvitedUserMessageInfoFields()
+    )
+
     public let ccRecipients: Field<[Recipient]>
     public let customizedMessageBody: Field<String>
     public let messageLanguage: Field<String>
 
-    public init() {
+    private init() {
         self.ccRecipients = Field("ccRecipients")
         self.customizedMessageBody = Field("customizedMessageBody")
         self.messageLanguage = Field("messageLanguage")
@@ -477,12 +485,10 @@ public typealias IosCertificateProfile = Model<IosCertificateProfileFields>
 
 /// The properties of a `IosCertificateProfile`, inherited ones included.
 public struct IosCertificateProfileFields: FieldSet {
-    public static let all = IosCertificateProfileFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosCertificateProfile",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: IosCertificateProfileFields()
     )
 
     public let id: Field<String>
@@ -510,7 +516,7 @@ public struct IosCertificateProfileFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -618,12 +624,10 @@ public typealias IosCompliancePolicy = Model<IosCompliancePolicyFields>
 
 /// The properties of a `IosCompliancePolicy`, inherited ones included.
 public struct IosCompliancePolicyFields: FieldSet {
-    public static let all = IosCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: IosCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -669,7 +673,7 @@ public struct IosCompliancePolicyFields: FieldSet {
     public let passcodeRequiredType: Field<RequiredPasswordType>
     public let securityBlockJailbrokenDevices: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -806,12 +810,10 @@ public typealias IosCustomConfiguration = Model<IosCustomConfigurationFields>
 
 /// The properties of a `IosCustomConfiguration`, inherited ones included.
 public struct IosCustomConfigurationFields: FieldSet {
-    public static let all = IosCustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: IosCustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -843,7 +845,7 @@ public struct IosCustomConfigurationFields: FieldSet {
     public let payloadFileName: Field<String>
     public let payloadName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -954,12 +956,10 @@ public typealias IosDeviceFeaturesConfiguration = Model<IosDeviceFeaturesConfigu
 
 /// The properties of a `IosDeviceFeaturesConfiguration`, inherited ones included.
 public struct IosDeviceFeaturesConfigurationFields: FieldSet {
-    public static let all = IosDeviceFeaturesConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosDeviceFeaturesConfiguration",
         base: AppleDeviceFeaturesConfigurationBase.self,
-        fields: all
+        fields: IosDeviceFeaturesConfigurationFields()
     )
 
     public let id: Field<String>
@@ -993,7 +993,7 @@ public struct IosDeviceFeaturesConfigurationFields: FieldSet {
     public let lockScreenFootnote: Field<String>
     public let notificationSettings: Field<[IosNotificationSettings]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1106,12 +1106,11 @@ public typealias IosDeviceType = Model<IosDeviceTypeFields>
 
 /// The properties of a `IosDeviceType`, inherited ones included.
 public struct IosDeviceTypeFields: FieldSet {
-    public static let all = IosDeviceTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.iosDeviceType", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iosDeviceType", fields: IosDeviceTypeFields())
     public let iPad: Field<Bool>
     public let iPhoneAndIPod: Field<Bool>
 
-    public init() {
+    private init() {
         self.iPad = Field("iPad")
         self.iPhoneAndIPod = Field("iPhoneAndIPod")
     }
@@ -1125,12 +1124,10 @@ public typealias IosGeneralDeviceConfiguration = Model<IosGeneralDeviceConfigura
 
 /// The properties of a `IosGeneralDeviceConfiguration`, inherited ones included.
 public struct IosGeneralDeviceConfigurationFields: FieldSet {
-    public static let all = IosGeneralDeviceConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: IosGeneralDeviceConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1290,7 +1287,7 @@ public struct IosGeneralDeviceConfigurationFields: FieldSet {
     public let wallpaperBlockModification: Field<Bool>
     public let wiFiConnectOnlyToConfiguredNetworks: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1529,16 +1526,16 @@ public typealias IosHomeScreenApp = Model<IosHomeScreenAppFields>
 
 /// The properties of a `IosHomeScreenApp`, inherited ones included.
 public struct IosHomeScreenAppFields: FieldSet {
-    public static let all = IosHomeScreenAppFields()
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenApp",
         base: IosHomeScreenItem.self,
-        fields: all
+        fields: IosHomeScreenAppFields()
     )
+
     public let displayName: Field<String>
     public let bundleID: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.bundleID = Field("bundleID")
     }
@@ -1552,18 +1549,16 @@ public typealias IosHomeScreenFolder = Model<IosHomeScreenFolderFields>
 
 /// The properties of a `IosHomeScreenFolder`, inherited ones included.
 public struct IosHomeScreenFolderFields: FieldSet {
-    public static let all = IosHomeScreenFolderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenFolder",
         base: IosHomeScreenItem.self,
-        fields: all
+        fields: IosHomeScreenFolderFields()
     )
 
     public let displayName: Field<String>
     public let pages: Field<[IosHomeScreenFolderPage]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.pages = Field("pages")
     }
@@ -1577,12 +1572,15 @@ public typealias IosHomeScreenFolderPage = Model<IosHomeScreenFolderPageFields>
 
 /// The properties of a `IosHomeScreenFolderPage`, inherited ones included.
 public struct IosHomeScreenFolderPageFields: FieldSet {
-    public static let all = IosHomeScreenFolderPageFields()
-    public static let schema = ModelSchema("microsoft.graph.iosHomeScreenFolderPage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosHomeScreenFolderPage",
+        fields: IosHomeScreenFolderPageFields()
+    )
+
     public let apps: Field<[IosHomeScreenApp]>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.apps = Field("apps")
         self.displayName = Field("displayName")
     }
@@ -1598,17 +1596,15 @@ public typealias IosHomeScreenItem = Model<IosHomeScreenItemFields>
 
 /// The properties of a `IosHomeScreenItem`, inherited ones included.
 public struct IosHomeScreenItemFields: FieldSet {
-    public static let all = IosHomeScreenItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenItem",
         derived: [IosHomeScreenApp.self, IosHomeScreenFolder.self],
-        fields: all
+        fields: IosHomeScreenItemFields()
     )
 
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
     }
 }
@@ -1621,12 +1617,11 @@ public typealias IosHomeScreenPage = Model<IosHomeScreenPageFields>
 
 /// The properties of a `IosHomeScreenPage`, inherited ones included.
 public struct IosHomeScreenPageFields: FieldSet {
-    public static let all = IosHomeScreenPageFields()
-    public static let schema = ModelSchema("microsoft.graph.iosHomeScreenPage", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iosHomeScreenPage", fields: IosHomeScreenPageFields())
     public let displayName: Field<String>
     public let icons: Field<[IosHomeScreenItem]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.icons = Field("icons")
     }
@@ -1640,8 +1635,11 @@ public typealias IosLobApp = Model<IosLobAppFields>
 
 /// The properties of a `IosLobApp`, inherited ones included.
 public struct IosLobAppFields: FieldSet {
-    public static let all = IosLobAppFields()
-    public static let schema = ModelSchema("microsoft.graph.iosLobApp", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosLobApp",
+        base: MobileLobApp.self,
+        fields: IosLobAppFields()
+    )
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -1687,7 +1685,7 @@ public struct IosLobAppFields: FieldSet {
     public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
     public let versionNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1725,19 +1723,17 @@ public typealias IosLobAppAssignmentSettings = Model<IosLobAppAssignmentSettings
 
 /// The properties of a `IosLobAppAssignmentSettings`, inherited ones included.
 public struct IosLobAppAssignmentSettingsFields: FieldSet {
-    public static let all = IosLobAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosLobAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: IosLobAppAssignmentSettingsFields()
     )
 
     public let isRemovable: Field<Bool>
     public let uninstallOnDeviceRemoval: Field<Bool>
     public let vpnConfigurationId: Field<String>
 
-    public init() {
+    private init() {
         self.isRemovable = Field("isRemovable")
         self.uninstallOnDeviceRemoval = Field("uninstallOnDeviceRemoval")
         self.vpnConfigurationId = Field("vpnConfigurationId")
@@ -1755,18 +1751,16 @@ public typealias IosLobAppProvisioningConfigurationAssignment =
 
 /// The properties of a `IosLobAppProvisioningConfigurationAssignment`, inherited ones included.
 public struct IosLobAppProvisioningConfigurationAssignmentFields: FieldSet {
-    public static let all = IosLobAppProvisioningConfigurationAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosLobAppProvisioningConfigurationAssignment",
         base: Entity.self,
-        fields: all
+        fields: IosLobAppProvisioningConfigurationAssignmentFields()
     )
 
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -1850,12 +1844,10 @@ public typealias IosManagedAppProtection = Model<IosManagedAppProtectionFields>
 
 /// The properties of a `IosManagedAppProtection`, inherited ones included.
 public struct IosManagedAppProtectionFields: FieldSet {
-    public static let all = IosManagedAppProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosManagedAppProtection",
         base: TargetedManagedAppProtection.self,
-        fields: all
+        fields: IosManagedAppProtectionFields()
     )
 
     public let id: Field<String>
@@ -1908,7 +1900,7 @@ public struct IosManagedAppProtectionFields: FieldSet {
     /// Present when the request expanded it (`expand("deploymentSummary")`).
     public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2033,12 +2025,10 @@ public typealias IosManagedAppRegistration = Model<IosManagedAppRegistrationFiel
 
 /// The properties of a `IosManagedAppRegistration`, inherited ones included.
 public struct IosManagedAppRegistrationFields: FieldSet {
-    public static let all = IosManagedAppRegistrationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosManagedAppRegistration",
         base: ManagedAppRegistration.self,
-        fields: all
+        fields: IosManagedAppRegistrationFields()
     )
 
     public let id: Field<String>
@@ -2064,7 +2054,7 @@ public struct IosManagedAppRegistrationFields: FieldSet {
     /// Present when the request expanded it (`expand("operations")`).
     public let operations: Field<[ManagedAppOperation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appIdentifier = Field("appIdentifier")
         self.applicationVersion = Field("applicationVersion")
@@ -2146,8 +2136,11 @@ public typealias IosMinimumOperatingSystem = Model<IosMinimumOperatingSystemFiel
 
 /// The properties of a `IosMinimumOperatingSystem`, inherited ones included.
 public struct IosMinimumOperatingSystemFields: FieldSet {
-    public static let all = IosMinimumOperatingSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.iosMinimumOperatingSystem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosMinimumOperatingSystem",
+        fields: IosMinimumOperatingSystemFields()
+    )
+
     public let v100: Field<Bool>
     public let v110: Field<Bool>
     public let v120: Field<Bool>
@@ -2157,7 +2150,7 @@ public struct IosMinimumOperatingSystemFields: FieldSet {
     public let v80: Field<Bool>
     public let v90: Field<Bool>
 
-    public init() {
+    private init() {
         self.v100 = Field("v10_0")
         self.v110 = Field("v11_0")
         self.v120 = Field("v12_0")
@@ -2177,12 +2170,10 @@ public typealias IosMobileAppConfiguration = Model<IosMobileAppConfigurationFiel
 
 /// The properties of a `IosMobileAppConfiguration`, inherited ones included.
 public struct IosMobileAppConfigurationFields: FieldSet {
-    public static let all = IosMobileAppConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosMobileAppConfiguration",
         base: ManagedDeviceMobileAppConfiguration.self,
-        fields: all
+        fields: IosMobileAppConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2211,7 +2202,7 @@ public struct IosMobileAppConfigurationFields: FieldSet {
     public let encodedSettingXml: Field<Data>
     public let settings: Field<[AppConfigurationSettingItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2312,17 +2303,15 @@ public typealias IosMobileAppIdentifier = Model<IosMobileAppIdentifierFields>
 
 /// The properties of a `IosMobileAppIdentifier`, inherited ones included.
 public struct IosMobileAppIdentifierFields: FieldSet {
-    public static let all = IosMobileAppIdentifierFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosMobileAppIdentifier",
         base: MobileAppIdentifier.self,
-        fields: all
+        fields: IosMobileAppIdentifierFields()
     )
 
     public let bundleId: Field<String>
 
-    public init() {
+    private init() {
         self.bundleId = Field("bundleId")
     }
 }
@@ -2335,13 +2324,12 @@ public typealias IosNetworkUsageRule = Model<IosNetworkUsageRuleFields>
 
 /// The properties of a `IosNetworkUsageRule`, inherited ones included.
 public struct IosNetworkUsageRuleFields: FieldSet {
-    public static let all = IosNetworkUsageRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.iosNetworkUsageRule", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iosNetworkUsageRule", fields: IosNetworkUsageRuleFields())
     public let cellularDataBlocked: Field<Bool>
     public let cellularDataBlockWhenRoaming: Field<Bool>
     public let managedApps: Field<[AppListItem]>
 
-    public init() {
+    private init() {
         self.cellularDataBlocked = Field("cellularDataBlocked")
         self.cellularDataBlockWhenRoaming = Field("cellularDataBlockWhenRoaming")
         self.managedApps = Field("managedApps")
@@ -2374,8 +2362,11 @@ public typealias IosNotificationSettings = Model<IosNotificationSettingsFields>
 
 /// The properties of a `IosNotificationSettings`, inherited ones included.
 public struct IosNotificationSettingsFields: FieldSet {
-    public static let all = IosNotificationSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.iosNotificationSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosNotificationSettings",
+        fields: IosNotificationSettingsFields()
+    )
+
     public let alertType: Field<IosNotificationAlertType>
     public let appName: Field<String>
     public let badgesEnabled: Field<Bool>
@@ -2386,7 +2377,7 @@ public struct IosNotificationSettingsFields: FieldSet {
     public let showOnLockScreen: Field<Bool>
     public let soundsEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.alertType = Field("alertType")
         self.appName = Field("appName")
         self.badgesEnabled = Field("badgesEnabled")
@@ -2407,8 +2398,12 @@ public typealias IosStoreApp = Model<IosStoreAppFields>
 
 /// The properties of a `IosStoreApp`, inherited ones included.
 public struct IosStoreAppFields: FieldSet {
-    public static let all = IosStoreAppFields()
-    public static let schema = ModelSchema("microsoft.graph.iosStoreApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosStoreApp",
+        base: MobileApp.self,
+        fields: IosStoreAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -2443,7 +2438,7 @@ public struct IosStoreAppFields: FieldSet {
     public let bundleId: Field<String>
     public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2475,19 +2470,17 @@ public typealias IosStoreAppAssignmentSettings = Model<IosStoreAppAssignmentSett
 
 /// The properties of a `IosStoreAppAssignmentSettings`, inherited ones included.
 public struct IosStoreAppAssignmentSettingsFields: FieldSet {
-    public static let all = IosStoreAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosStoreAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: IosStoreAppAssignmentSettingsFields()
     )
 
     public let isRemovable: Field<Bool>
     public let uninstallOnDeviceRemoval: Field<Bool>
     public let vpnConfigurationId: Field<String>
 
-    public init() {
+    private init() {
         self.isRemovable = Field("isRemovable")
         self.uninstallOnDeviceRemoval = Field("uninstallOnDeviceRemoval")
         self.vpnConfigurationId = Field("vpnConfigurationId")
@@ -2546,12 +2539,10 @@ public typealias IosUpdateConfiguration = Model<IosUpdateConfigurationFields>
 
 /// The properties of a `IosUpdateConfiguration`, inherited ones included.
 public struct IosUpdateConfigurationFields: FieldSet {
-    public static let all = IosUpdateConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosUpdateConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: IosUpdateConfigurationFields()
     )
 
     public let id: Field<String>
@@ -2584,7 +2575,7 @@ public struct IosUpdateConfigurationFields: FieldSet {
     public let scheduledInstallDays: Field<[DayOfWeek]>
     public let utcTimeOffsetInMinutes: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2696,8 +2687,12 @@ public typealias IosUpdateDeviceStatus = Model<IosUpdateDeviceStatusFields>
 
 /// The properties of a `IosUpdateDeviceStatus`, inherited ones included.
 public struct IosUpdateDeviceStatusFields: FieldSet {
-    public static let all = IosUpdateDeviceStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.iosUpdateDeviceStatus", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosUpdateDeviceStatus",
+        base: Entity.self,
+        fields: IosUpdateDeviceStatusFields()
+    )
+
     public let id: Field<String>
     public let complianceGracePeriodExpirationDateTime: Field<Date>
     public let deviceDisplayName: Field<String>
@@ -2711,7 +2706,7 @@ public struct IosUpdateDeviceStatusFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
         self.deviceDisplayName = Field("deviceDisplayName")
@@ -2817,8 +2812,7 @@ public typealias IosVppApp = Model<IosVppAppFields>
 
 /// The properties of a `IosVppApp`, inherited ones included.
 public struct IosVppAppFields: FieldSet {
-    public static let all = IosVppAppFields()
-    public static let schema = ModelSchema("microsoft.graph.iosVppApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.iosVppApp", base: MobileApp.self, fields: IosVppAppFields())
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -2859,7 +2853,7 @@ public struct IosVppAppFields: FieldSet {
     public let vppTokenAppleId: Field<String>
     public let vppTokenOrganizationName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2897,18 +2891,16 @@ public typealias IosVppAppAssignmentSettings = Model<IosVppAppAssignmentSettings
 
 /// The properties of a `IosVppAppAssignmentSettings`, inherited ones included.
 public struct IosVppAppAssignmentSettingsFields: FieldSet {
-    public static let all = IosVppAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosVppAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: IosVppAppAssignmentSettingsFields()
     )
 
     public let useDeviceLicensing: Field<Bool>
     public let vpnConfigurationId: Field<String>
 
-    public init() {
+    private init() {
         self.useDeviceLicensing = Field("useDeviceLicensing")
         self.vpnConfigurationId = Field("vpnConfigurationId")
     }
@@ -2966,8 +2958,12 @@ public typealias IosVppEBook = Model<IosVppEBookFields>
 
 /// The properties of a `IosVppEBook`, inherited ones included.
 public struct IosVppEBookFields: FieldSet {
-    public static let all = IosVppEBookFields()
-    public static let schema = ModelSchema("microsoft.graph.iosVppEBook", base: ManagedEBook.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosVppEBook",
+        base: ManagedEBook.self,
+        fields: IosVppEBookFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -3000,7 +2996,7 @@ public struct IosVppEBookFields: FieldSet {
     public let vppOrganizationName: Field<String>
     public let vppTokenId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3034,19 +3030,17 @@ public typealias IosVppEBookAssignment = Model<IosVppEBookAssignmentFields>
 
 /// The properties of a `IosVppEBookAssignment`, inherited ones included.
 public struct IosVppEBookAssignmentFields: FieldSet {
-    public static let all = IosVppEBookAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.iosVppEBookAssignment",
         base: ManagedEBookAssignment.self,
-        fields: all
+        fields: IosVppEBookAssignmentFields()
     )
 
     public let id: Field<String>
     public let installIntent: Field<InstallIntent>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.installIntent = Field("installIntent")
         self.target = Field("target")
@@ -3133,8 +3127,12 @@ public typealias IosiPadOSWebClip = Model<IosiPadOSWebClipFields>
 
 /// The properties of a `IosiPadOSWebClip`, inherited ones included.
 public struct IosiPadOSWebClipFields: FieldSet {
-    public static let all = IosiPadOSWebClipFields()
-    public static let schema = ModelSchema("microsoft.graph.iosiPadOSWebClip", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosiPadOSWebClip",
+        base: MobileApp.self,
+        fields: IosiPadOSWebClipFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -3167,7 +3165,7 @@ public struct IosiPadOSWebClipFields: FieldSet {
     public let appUrl: Field<String>
     public let useManagedBrowser: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -3241,8 +3239,12 @@ public typealias IpNamedLocation = Model<IpNamedLocationFields>
 
 /// The properties of a `IpNamedLocation`, inherited ones included.
 public struct IpNamedLocationFields: FieldSet {
-    public static let all = IpNamedLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.ipNamedLocation", base: NamedLocation.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.ipNamedLocation",
+        base: NamedLocation.self,
+        fields: IpNamedLocationFields()
+    )
+
     public let deletedDateTime: Field<Date>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
@@ -3251,7 +3253,7 @@ public struct IpNamedLocationFields: FieldSet {
     public let ipRanges: Field<[IpRange]>
     public let isTrusted: Field<Bool>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3299,15 +3301,13 @@ public typealias IpRange = Model<IpRangeFields>
 
 /// The properties of a `IpRange`, inherited ones included.
 public struct IpRangeFields: FieldSet {
-    public static let all = IpRangeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.ipRange",
         derived: [IPv4CidrRange.self, IPv4Range.self, IPv6CidrRange.self, IPv6Range.self],
-        fields: all
+        fields: IpRangeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3319,12 +3319,11 @@ public typealias ItemActionStat = Model<ItemActionStatFields>
 
 /// The properties of a `ItemActionStat`, inherited ones included.
 public struct ItemActionStatFields: FieldSet {
-    public static let all = ItemActionStatFields()
-    public static let schema = ModelSchema("microsoft.graph.itemActionStat", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.itemActionStat", fields: ItemActionStatFields())
     public let actionCount: Field<Int32>
     public let actorCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.actionCount = Field("actionCount")
         self.actorCount = Field("actorCount")
     }
@@ -3338,8 +3337,11 @@ public typealias ItemActivity = Model<ItemActivityFields>
 
 /// The properties of a `ItemActivity`, inherited ones included.
 public struct ItemActivityFields: FieldSet {
-    public static let all = ItemActivityFields()
-    public static let schema = ModelSchema("microsoft.graph.itemActivity", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemActivity",
+        base: Entity.self,
+        fields: ItemActivityFields()
+    )
     public let id: Field<String>
     public let access: Field<AccessAction>
     public let activityDateTime: Field<Date>
@@ -3348,7 +3350,7 @@ public struct ItemActivityFields: FieldSet {
     /// Present when the request expanded it (`expand("driveItem")`).
     public let driveItem: Field<DriveItem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.access = Field("access")
         self.activityDateTime = Field("activityDateTime")
@@ -3388,8 +3390,12 @@ public typealias ItemActivityStat = Model<ItemActivityStatFields>
 
 /// The properties of a `ItemActivityStat`, inherited ones included.
 public struct ItemActivityStatFields: FieldSet {
-    public static let all = ItemActivityStatFields()
-    public static let schema = ModelSchema("microsoft.graph.itemActivityStat", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemActivityStat",
+        base: Entity.self,
+        fields: ItemActivityStatFields()
+    )
+
     public let id: Field<String>
     public let access: Field<ItemActionStat>
     public let create: Field<ItemActionStat>
@@ -3404,7 +3410,7 @@ public struct ItemActivityStatFields: FieldSet {
     /// Present when the request expanded it (`expand("activities")`).
     public let activities: Field<[ItemActivity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.access = Field("access")
         self.create = Field("create")
@@ -3453,8 +3459,12 @@ public typealias ItemAnalytics = Model<ItemAnalyticsFields>
 
 /// The properties of a `ItemAnalytics`, inherited ones included.
 public struct ItemAnalyticsFields: FieldSet {
-    public static let all = ItemAnalyticsFields()
-    public static let schema = ModelSchema("microsoft.graph.itemAnalytics", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemAnalytics",
+        base: Entity.self,
+        fields: ItemAnalyticsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("allTime")`).
@@ -3466,7 +3476,7 @@ public struct ItemAnalyticsFields: FieldSet {
     /// Present when the request expanded it (`expand("lastSevenDays")`).
     public let lastSevenDays: Field<ItemActivityStat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allTime = Field("allTime")
         self.itemActivityStats = Field("itemActivityStats")
@@ -3518,8 +3528,12 @@ public typealias ItemAttachment = Model<ItemAttachmentFields>
 
 /// The properties of a `ItemAttachment`, inherited ones included.
 public struct ItemAttachmentFields: FieldSet {
-    public static let all = ItemAttachmentFields()
-    public static let schema = ModelSchema("microsoft.graph.itemAttachment", base: Attachment.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemAttachment",
+        base: Attachment.self,
+        fields: ItemAttachmentFields()
+    )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let isInline: Field<Bool>
@@ -3530,7 +3544,7 @@ public struct ItemAttachmentFields: FieldSet {
     /// Present when the request expanded it (`expand("item")`).
     public let item: Field<OutlookItem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.isInline = Field("isInline")
@@ -3588,12 +3602,11 @@ public typealias ItemBody = Model<ItemBodyFields>
 
 /// The properties of a `ItemBody`, inherited ones included.
 public struct ItemBodyFields: FieldSet {
-    public static let all = ItemBodyFields()
-    public static let schema = ModelSchema("microsoft.graph.itemBody", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.itemBody", fields: ItemBodyFields())
     public let content: Field<String>
     public let contentType: Field<BodyType>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentType = Field("contentType")
     }
@@ -3607,8 +3620,12 @@ public typealias ItemInsights = Model<ItemInsightsFields>
 
 /// The properties of a `ItemInsights`, inherited ones included.
 public struct ItemInsightsFields: FieldSet {
-    public static let all = ItemInsightsFields()
-    public static let schema = ModelSchema("microsoft.graph.itemInsights", base: OfficeGraphInsights.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemInsights",
+        base: OfficeGraphInsights.self,
+        fields: ItemInsightsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("shared")`).
@@ -3620,7 +3637,7 @@ public struct ItemInsightsFields: FieldSet {
     /// Present when the request expanded it (`expand("used")`).
     public let used: Field<[UsedInsight]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.shared = Field("shared")
         self.trending = Field("trending")
@@ -3676,13 +3693,12 @@ public typealias ItemPreviewInfo = Model<ItemPreviewInfoFields>
 
 /// The properties of a `ItemPreviewInfo`, inherited ones included.
 public struct ItemPreviewInfoFields: FieldSet {
-    public static let all = ItemPreviewInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.itemPreviewInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.itemPreviewInfo", fields: ItemPreviewInfoFields())
     public let getUrl: Field<String>
     public let postParameters: Field<String>
     public let postUrl: Field<String>
 
-    public init() {
+    private init() {
         self.getUrl = Field("getUrl")
         self.postParameters = Field("postParameters")
         self.postUrl = Field("postUrl")
@@ -3697,8 +3713,7 @@ public typealias ItemReference = Model<ItemReferenceFields>
 
 /// The properties of a `ItemReference`, inherited ones included.
 public struct ItemReferenceFields: FieldSet {
-    public static let all = ItemReferenceFields()
-    public static let schema = ModelSchema("microsoft.graph.itemReference", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.itemReference", fields: ItemReferenceFields())
     public let driveId: Field<String>
     public let driveType: Field<String>
     public let id: Field<String>
@@ -3708,7 +3723,7 @@ public struct ItemReferenceFields: FieldSet {
     public let sharepointIds: Field<SharepointIds>
     public let siteId: Field<String>
 
-    public init() {
+    private init() {
         self.driveId = Field("driveId")
         self.driveType = Field("driveType")
         self.id = Field("id")
@@ -3728,8 +3743,12 @@ public typealias ItemRetentionLabel = Model<ItemRetentionLabelFields>
 
 /// The properties of a `ItemRetentionLabel`, inherited ones included.
 public struct ItemRetentionLabelFields: FieldSet {
-    public static let all = ItemRetentionLabelFields()
-    public static let schema = ModelSchema("microsoft.graph.itemRetentionLabel", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemRetentionLabel",
+        base: Entity.self,
+        fields: ItemRetentionLabelFields()
+    )
+
     public let id: Field<String>
     public let isLabelAppliedExplicitly: Field<Bool>
     public let labelAppliedBy: Field<IdentitySet>
@@ -3737,7 +3756,7 @@ public struct ItemRetentionLabelFields: FieldSet {
     public let name: Field<String>
     public let retentionSettings: Field<RetentionLabelSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isLabelAppliedExplicitly = Field("isLabelAppliedExplicitly")
         self.labelAppliedBy = Field("labelAppliedBy")
@@ -3772,16 +3791,16 @@ public typealias JoinMeetingIdMeetingInfo = Model<JoinMeetingIdMeetingInfoFields
 
 /// The properties of a `JoinMeetingIdMeetingInfo`, inherited ones included.
 public struct JoinMeetingIdMeetingInfoFields: FieldSet {
-    public static let all = JoinMeetingIdMeetingInfoFields()
     public static let schema = ModelSchema(
         "microsoft.graph.joinMeetingIdMeetingInfo",
         base: MeetingInfo.self,
-        fields: all
+        fields: JoinMeetingIdMeetingInfoFields()
     )
+
     public let joinMeetingId: Field<String>
     public let passcode: Field<String>
 
-    public init() {
+    private init() {
         self.joinMeetingId = Field("joinMeetingId")
         self.passcode = Field("passcode")
     }
@@ -3795,13 +3814,15 @@ public typealias JoinMeetingIdSettings = Model<JoinMeetingIdSettingsFields>
 
 /// The properties of a `JoinMeetingIdSettings`, inherited ones included.
 public struct JoinMeetingIdSettingsFields: FieldSet {
-    public static let all = JoinMeetingIdSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.joinMeetingIdSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.joinMeetingIdSettings",
+        fields: JoinMeetingIdSettingsFields()
+    )
     public let isPasscodeRequired: Field<Bool>
     public let joinMeetingId: Field<String>
     public let passcode: Field<String>
 
-    public init() {
+    private init() {
         self.isPasscodeRequired = Field("isPasscodeRequired")
         self.joinMeetingId = Field("joinMeetingId")
         self.passcode = Field("passcode")
@@ -3816,10 +3837,9 @@ public typealias Json = Model<JsonFields>
 
 /// The properties of a `Json`, inherited ones included.
 public struct JsonFields: FieldSet {
-    public static let all = JsonFields()
-    public static let schema = ModelSchema("microsoft.graph.Json", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.Json", fields: JsonFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3831,8 +3851,7 @@ public typealias KeyCredential = Model<KeyCredentialFields>
 
 /// The properties of a `KeyCredential`, inherited ones included.
 public struct KeyCredentialFields: FieldSet {
-    public static let all = KeyCredentialFields()
-    public static let schema = ModelSchema("microsoft.graph.keyCredential", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.keyCredential", fields: KeyCredentialFields())
     public let customKeyIdentifier: Field<Data>
     public let displayName: Field<String>
     public let endDateTime: Field<Date>
@@ -3842,7 +3861,7 @@ public struct KeyCredentialFields: FieldSet {
     public let type: Field<String>
     public let usage: Field<String>
 
-    public init() {
+    private init() {
         self.customKeyIdentifier = Field("customKeyIdentifier")
         self.displayName = Field("displayName")
         self.endDateTime = Field("endDateTime")
@@ -3862,15 +3881,18 @@ public typealias KeyCredentialConfiguration = Model<KeyCredentialConfigurationFi
 
 /// The properties of a `KeyCredentialConfiguration`, inherited ones included.
 public struct KeyCredentialConfigurationFields: FieldSet {
-    public static let all = KeyCredentialConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.keyCredentialConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.keyCredentialConfiguration",
+        fields: KeyCredentialConfigurationFields()
+    )
+
     public let excludeActors: Field<AppManagementPolicyActorExemptions>
     public let maxLifetime: Field<String>
     public let restrictForAppsCreatedAfterDateTime: Field<Date>
     public let restrictionType: Field<AppKeyCredentialRestrictionType>
     public let state: Field<AppManagementRestrictionState>
 
-    public init() {
+    private init() {
         self.excludeActors = Field("excludeActors")
         self.maxLifetime = Field("maxLifetime")
         self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
@@ -3887,12 +3909,11 @@ public typealias KeyValue = Model<KeyValueFields>
 
 /// The properties of a `KeyValue`, inherited ones included.
 public struct KeyValueFields: FieldSet {
-    public static let all = KeyValueFields()
-    public static let schema = ModelSchema("microsoft.graph.keyValue", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.keyValue", fields: KeyValueFields())
     public let key: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -3906,12 +3927,11 @@ public typealias KeyValuePair = Model<KeyValuePairFields>
 
 /// The properties of a `KeyValuePair`, inherited ones included.
 public struct KeyValuePairFields: FieldSet {
-    public static let all = KeyValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.keyValuePair", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.keyValuePair", fields: KeyValuePairFields())
     public let name: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.value = Field("value")
     }
@@ -3945,8 +3965,12 @@ public typealias LabelContentRight = Model<LabelContentRightFields>
 
 /// The properties of a `LabelContentRight`, inherited ones included.
 public struct LabelContentRightFields: FieldSet {
-    public static let all = LabelContentRightFields()
-    public static let schema = ModelSchema("microsoft.graph.labelContentRight", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.labelContentRight",
+        base: Entity.self,
+        fields: LabelContentRightFields()
+    )
+
     public let id: Field<String>
     public let cid: Field<String>
     public let format: Field<String>
@@ -3955,7 +3979,7 @@ public struct LabelContentRightFields: FieldSet {
     /// Present when the request expanded it (`expand("label")`).
     public let label: Field<SensitivityLabel>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.cid = Field("cid")
         self.format = Field("format")
@@ -3995,8 +4019,11 @@ public typealias LandingPage = Model<LandingPageFields>
 
 /// The properties of a `LandingPage`, inherited ones included.
 public struct LandingPageFields: FieldSet {
-    public static let all = LandingPageFields()
-    public static let schema = ModelSchema("microsoft.graph.landingPage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.landingPage",
+        base: Entity.self,
+        fields: LandingPageFields()
+    )
     public let id: Field<String>
     public let createdBy: Field<EmailIdentity>
     public let createdDateTime: Field<Date>
@@ -4012,7 +4039,7 @@ public struct LandingPageFields: FieldSet {
     /// Present when the request expanded it (`expand("details")`).
     public let details: Field<[LandingPageDetail]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4036,14 +4063,18 @@ public typealias LandingPageDetail = Model<LandingPageDetailFields>
 
 /// The properties of a `LandingPageDetail`, inherited ones included.
 public struct LandingPageDetailFields: FieldSet {
-    public static let all = LandingPageDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.landingPageDetail", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.landingPageDetail",
+        base: Entity.self,
+        fields: LandingPageDetailFields()
+    )
+
     public let id: Field<String>
     public let content: Field<String>
     public let isDefaultLangauge: Field<Bool>
     public let language: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.isDefaultLangauge = Field("isDefaultLangauge")
@@ -4118,12 +4149,10 @@ public typealias LearningAssignment = Model<LearningAssignmentFields>
 
 /// The properties of a `LearningAssignment`, inherited ones included.
 public struct LearningAssignmentFields: FieldSet {
-    public static let all = LearningAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.learningAssignment",
         base: LearningCourseActivity.self,
-        fields: all
+        fields: LearningAssignmentFields()
     )
 
     public let id: Field<String>
@@ -4140,7 +4169,7 @@ public struct LearningAssignmentFields: FieldSet {
     public let dueDateTime: Field<DateTimeTimeZone>
     public let notes: Field<ItemBody>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.completionPercentage = Field("completionPercentage")
@@ -4182,8 +4211,12 @@ public typealias LearningContent = Model<LearningContentFields>
 
 /// The properties of a `LearningContent`, inherited ones included.
 public struct LearningContentFields: FieldSet {
-    public static let all = LearningContentFields()
-    public static let schema = ModelSchema("microsoft.graph.learningContent", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.learningContent",
+        base: Entity.self,
+        fields: LearningContentFields()
+    )
+
     public let id: Field<String>
     public let additionalTags: Field<[String]>
     public let contentWebUrl: Field<String>
@@ -4205,7 +4238,7 @@ public struct LearningContentFields: FieldSet {
     public let thumbnailWebUrl: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.additionalTags = Field("additionalTags")
         self.contentWebUrl = Field("contentWebUrl")
@@ -4254,13 +4287,11 @@ public typealias LearningCourseActivity = Model<LearningCourseActivityFields>
 
 /// The properties of a `LearningCourseActivity`, inherited ones included.
 public struct LearningCourseActivityFields: FieldSet {
-    public static let all = LearningCourseActivityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.learningCourseActivity",
         base: Entity.self,
         derived: [LearningAssignment.self, LearningSelfInitiatedCourse.self],
-        fields: all
+        fields: LearningCourseActivityFields()
     )
 
     public let id: Field<String>
@@ -4272,7 +4303,7 @@ public struct LearningCourseActivityFields: FieldSet {
     public let learningProviderId: Field<String>
     public let status: Field<CourseStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.completionPercentage = Field("completionPercentage")
@@ -4312,8 +4343,12 @@ public typealias LearningProvider = Model<LearningProviderFields>
 
 /// The properties of a `LearningProvider`, inherited ones included.
 public struct LearningProviderFields: FieldSet {
-    public static let all = LearningProviderFields()
-    public static let schema = ModelSchema("microsoft.graph.learningProvider", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.learningProvider",
+        base: Entity.self,
+        fields: LearningProviderFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let isCourseActivitySyncEnabled: Field<Bool>
@@ -4329,7 +4364,7 @@ public struct LearningProviderFields: FieldSet {
     /// Present when the request expanded it (`expand("learningCourseActivities")`).
     public let learningCourseActivities: Field<[LearningCourseActivity]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.isCourseActivitySyncEnabled = Field("isCourseActivitySyncEnabled")
@@ -4386,12 +4421,10 @@ public typealias LearningSelfInitiatedCourse = Model<LearningSelfInitiatedCourse
 
 /// The properties of a `LearningSelfInitiatedCourse`, inherited ones included.
 public struct LearningSelfInitiatedCourseFields: FieldSet {
-    public static let all = LearningSelfInitiatedCourseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.learningSelfInitiatedCourse",
         base: LearningCourseActivity.self,
-        fields: all
+        fields: LearningSelfInitiatedCourseFields()
     )
 
     public let id: Field<String>
@@ -4404,7 +4437,7 @@ public struct LearningSelfInitiatedCourseFields: FieldSet {
     public let status: Field<CourseStatus>
     public let startedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.completionPercentage = Field("completionPercentage")
@@ -4463,8 +4496,11 @@ public typealias LevelMap = Model<LevelMapFields>
 
 /// The properties of a `LevelMap`, inherited ones included.
 public struct LevelMapFields: FieldSet {
-    public static let all = LevelMapFields()
-    public static let schema = ModelSchema("microsoft.graph.levelMap", base: BaseMapFeature.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.levelMap",
+        base: BaseMapFeature.self,
+        fields: LevelMapFields()
+    )
     public let id: Field<String>
     public let properties: Field<String>
     public let placeId: Field<String>
@@ -4478,7 +4514,7 @@ public struct LevelMapFields: FieldSet {
     /// Present when the request expanded it (`expand("units")`).
     public let units: Field<[UnitMap]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.properties = Field("properties")
         self.placeId = Field("placeId")
@@ -4536,8 +4572,11 @@ public typealias LicenseAssignmentState = Model<LicenseAssignmentStateFields>
 
 /// The properties of a `LicenseAssignmentState`, inherited ones included.
 public struct LicenseAssignmentStateFields: FieldSet {
-    public static let all = LicenseAssignmentStateFields()
-    public static let schema = ModelSchema("microsoft.graph.licenseAssignmentState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.licenseAssignmentState",
+        fields: LicenseAssignmentStateFields()
+    )
+
     public let assignedByGroup: Field<String>
     public let disabledPlans: Field<[String]>
     public let error: Field<String>
@@ -4545,7 +4584,7 @@ public struct LicenseAssignmentStateFields: FieldSet {
     public let skuId: Field<String>
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.assignedByGroup = Field("assignedByGroup")
         self.disabledPlans = Field("disabledPlans")
         self.error = Field("error")
@@ -4563,14 +4602,18 @@ public typealias LicenseDetails = Model<LicenseDetailsFields>
 
 /// The properties of a `LicenseDetails`, inherited ones included.
 public struct LicenseDetailsFields: FieldSet {
-    public static let all = LicenseDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.licenseDetails", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.licenseDetails",
+        base: Entity.self,
+        fields: LicenseDetailsFields()
+    )
+
     public let id: Field<String>
     public let servicePlans: Field<[ServicePlanInfo]>
     public let skuId: Field<String>
     public let skuPartNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.servicePlans = Field("servicePlans")
         self.skuId = Field("skuId")
@@ -4620,11 +4663,14 @@ public typealias LicenseProcessingState = Model<LicenseProcessingStateFields>
 
 /// The properties of a `LicenseProcessingState`, inherited ones included.
 public struct LicenseProcessingStateFields: FieldSet {
-    public static let all = LicenseProcessingStateFields()
-    public static let schema = ModelSchema("microsoft.graph.licenseProcessingState", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.licenseProcessingState",
+        fields: LicenseProcessingStateFields()
+    )
+
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.state = Field("state")
     }
 }
@@ -4637,14 +4683,13 @@ public typealias LicenseUnitsDetail = Model<LicenseUnitsDetailFields>
 
 /// The properties of a `LicenseUnitsDetail`, inherited ones included.
 public struct LicenseUnitsDetailFields: FieldSet {
-    public static let all = LicenseUnitsDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.licenseUnitsDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.licenseUnitsDetail", fields: LicenseUnitsDetailFields())
     public let enabled: Field<Int32>
     public let lockedOut: Field<Int32>
     public let suspended: Field<Int32>
     public let warning: Field<Int32>
 
-    public init() {
+    private init() {
         self.enabled = Field("enabled")
         self.lockedOut = Field("lockedOut")
         self.suspended = Field("suspended")
@@ -4676,15 +4721,19 @@ public typealias LinkedResource = Model<LinkedResourceFields>
 
 /// The properties of a `LinkedResource`, inherited ones included.
 public struct LinkedResourceFields: FieldSet {
-    public static let all = LinkedResourceFields()
-    public static let schema = ModelSchema("microsoft.graph.linkedResource", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.linkedResource",
+        base: Entity.self,
+        fields: LinkedResourceFields()
+    )
+
     public let id: Field<String>
     public let applicationName: Field<String>
     public let displayName: Field<String>
     public let externalId: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.applicationName = Field("applicationName")
         self.displayName = Field("displayName")
@@ -4718,8 +4767,7 @@ public typealias List = Model<ListFields>
 
 /// The properties of a `List`, inherited ones included.
 public struct ListFields: FieldSet {
-    public static let all = ListFields()
-    public static let schema = ModelSchema("microsoft.graph.list", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.list", base: BaseItem.self, fields: ListFields())
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -4763,7 +4811,7 @@ public struct ListFields: FieldSet {
     /// Present when the request expanded it (`expand("subscriptions")`).
     public let subscriptions: Field<[Subscription]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4798,13 +4846,12 @@ public typealias ListInfo = Model<ListInfoFields>
 
 /// The properties of a `ListInfo`, inherited ones included.
 public struct ListInfoFields: FieldSet {
-    public static let all = ListInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.listInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.listInfo", fields: ListInfoFields())
     public let contentTypesEnabled: Field<Bool>
     public let hidden: Field<Bool>
     public let template: Field<String>
 
-    public init() {
+    private init() {
         self.contentTypesEnabled = Field("contentTypesEnabled")
         self.hidden = Field("hidden")
         self.template = Field("template")
@@ -4819,8 +4866,7 @@ public typealias ListItem = Model<ListItemFields>
 
 /// The properties of a `ListItem`, inherited ones included.
 public struct ListItemFields: FieldSet {
-    public static let all = ListItemFields()
-    public static let schema = ModelSchema("microsoft.graph.listItem", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.listItem", base: BaseItem.self, fields: ListItemFields())
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
@@ -4860,7 +4906,7 @@ public struct ListItemFields: FieldSet {
     /// Present when the request expanded it (`expand("versions")`).
     public let versions: Field<[ListItemVersion]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -5026,13 +5072,11 @@ public typealias ListItemVersion = Model<ListItemVersionFields>
 
 /// The properties of a `ListItemVersion`, inherited ones included.
 public struct ListItemVersionFields: FieldSet {
-    public static let all = ListItemVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.listItemVersion",
         base: BaseItemVersion.self,
         derived: [DocumentSetVersion.self],
-        fields: all
+        fields: ListItemVersionFields()
     )
 
     public let id: Field<String>
@@ -5043,7 +5087,7 @@ public struct ListItemVersionFields: FieldSet {
     /// Present when the request expanded it (`expand("fields")`).
     public let fields: Field<FieldValueSet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -5191,12 +5235,11 @@ public typealias LobbyBypassSettings = Model<LobbyBypassSettingsFields>
 
 /// The properties of a `LobbyBypassSettings`, inherited ones included.
 public struct LobbyBypassSettingsFields: FieldSet {
-    public static let all = LobbyBypassSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.lobbyBypassSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.lobbyBypassSettings", fields: LobbyBypassSettingsFields())
     public let isDialInBypassEnabled: Field<Bool>
     public let scope: Field<LobbyBypassScope>
 
-    public init() {
+    private init() {
         self.isDialInBypassEnabled = Field("isDialInBypassEnabled")
         self.scope = Field("scope")
     }
@@ -5210,11 +5253,14 @@ public typealias LocalAdminPasswordSettings = Model<LocalAdminPasswordSettingsFi
 
 /// The properties of a `LocalAdminPasswordSettings`, inherited ones included.
 public struct LocalAdminPasswordSettingsFields: FieldSet {
-    public static let all = LocalAdminPasswordSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.localAdminPasswordSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.localAdminPasswordSettings",
+        fields: LocalAdminPasswordSettingsFields()
+    )
+
     public let isEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
     }
 }
@@ -5227,12 +5273,11 @@ public typealias LocalAdminSettings = Model<LocalAdminSettingsFields>
 
 /// The properties of a `LocalAdminSettings`, inherited ones included.
 public struct LocalAdminSettingsFields: FieldSet {
-    public static let all = LocalAdminSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.localAdminSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.localAdminSettings", fields: LocalAdminSettingsFields())
     public let enableGlobalAdmins: Field<Bool>
     public let registeringUsers: Field<DeviceRegistrationMembership>
 
-    public init() {
+    private init() {
         self.enableGlobalAdmins = Field("enableGlobalAdmins")
         self.registeringUsers = Field("registeringUsers")
     }
@@ -5246,12 +5291,11 @@ public typealias LocaleInfo = Model<LocaleInfoFields>
 
 /// The properties of a `LocaleInfo`, inherited ones included.
 public struct LocaleInfoFields: FieldSet {
-    public static let all = LocaleInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.localeInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.localeInfo", fields: LocaleInfoFields())
     public let displayName: Field<String>
     public let locale: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.locale = Field("locale")
     }
@@ -5265,12 +5309,12 @@ public typealias LocalizedNotificationMessage = Model<LocalizedNotificationMessa
 
 /// The properties of a `LocalizedNotificationMessage`, inherited ones included.
 public struct LocalizedNotificationMessageFields: FieldSet {
-    public static let all = LocalizedNotificationMessageFields()
     public static let schema = ModelSchema(
         "microsoft.graph.localizedNotificationMessage",
         base: Entity.self,
-        fields: all
+        fields: LocalizedNotificationMessageFields()
     )
+
     public let id: Field<String>
     public let isDefault: Field<Bool>
     public let lastModifiedDateTime: Field<Date>
@@ -5278,7 +5322,7 @@ public struct LocalizedNotificationMessageFields: FieldSet {
     public let messageTemplate: Field<String>
     public let subject: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isDefault = Field("isDefault")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -5316,12 +5360,10 @@ public typealias LocateDeviceActionResult = Model<LocateDeviceActionResultFields
 
 /// The properties of a `LocateDeviceActionResult`, inherited ones included.
 public struct LocateDeviceActionResultFields: FieldSet {
-    public static let all = LocateDeviceActionResultFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.locateDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: all
+        fields: LocateDeviceActionResultFields()
     )
 
     public let actionName: Field<String>
@@ -5330,7 +5372,7 @@ public struct LocateDeviceActionResultFields: FieldSet {
     public let startDateTime: Field<Date>
     public let deviceLocation: Field<DeviceGeoLocation>
 
-    public init() {
+    private init() {
         self.actionName = Field("actionName")
         self.actionState = Field("actionState")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
@@ -5347,12 +5389,12 @@ public typealias Location = Model<LocationFields>
 
 /// The properties of a `Location`, inherited ones included.
 public struct LocationFields: FieldSet {
-    public static let all = LocationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.location",
         derived: [LocationConstraintItem.self],
-        fields: all
+        fields: LocationFields()
     )
+
     public let address: Field<PhysicalAddress>
     public let coordinates: Field<OutlookGeoCoordinates>
     public let displayName: Field<String>
@@ -5362,7 +5404,7 @@ public struct LocationFields: FieldSet {
     public let uniqueId: Field<String>
     public let uniqueIdType: Field<LocationUniqueIdType>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.coordinates = Field("coordinates")
         self.displayName = Field("displayName")
@@ -5382,13 +5424,12 @@ public typealias LocationConstraint = Model<LocationConstraintFields>
 
 /// The properties of a `LocationConstraint`, inherited ones included.
 public struct LocationConstraintFields: FieldSet {
-    public static let all = LocationConstraintFields()
-    public static let schema = ModelSchema("microsoft.graph.locationConstraint", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.locationConstraint", fields: LocationConstraintFields())
     public let isRequired: Field<Bool>
     public let locations: Field<[LocationConstraintItem]>
     public let suggestLocation: Field<Bool>
 
-    public init() {
+    private init() {
         self.isRequired = Field("isRequired")
         self.locations = Field("locations")
         self.suggestLocation = Field("suggestLocation")
@@ -5403,8 +5444,12 @@ public typealias LocationConstraintItem = Model<LocationConstraintItemFields>
 
 /// The properties of a `LocationConstraintItem`, inherited ones included.
 public struct LocationConstraintItemFields: FieldSet {
-    public static let all = LocationConstraintItemFields()
-    public static let schema = ModelSchema("microsoft.graph.locationConstraintItem", base: Location.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.locationConstraintItem",
+        base: Location.self,
+        fields: LocationConstraintItemFields()
+    )
+
     public let address: Field<PhysicalAddress>
     public let coordinates: Field<OutlookGeoCoordinates>
     public let displayName: Field<String>
@@ -5415,7 +5460,7 @@ public struct LocationConstraintItemFields: FieldSet {
     public let uniqueIdType: Field<LocationUniqueIdType>
     public let resolveAvailability: Field<Bool>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.coordinates = Field("coordinates")
         self.displayName = Field("displayName")
@@ -5498,12 +5543,10 @@ public typealias LogicAppTriggerEndpointConfiguration = Model<LogicAppTriggerEnd
 
 /// The properties of a `LogicAppTriggerEndpointConfiguration`, inherited ones included.
 public struct LogicAppTriggerEndpointConfigurationFields: FieldSet {
-    public static let all = LogicAppTriggerEndpointConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.logicAppTriggerEndpointConfiguration",
         base: CustomExtensionEndpointConfiguration.self,
-        fields: all
+        fields: LogicAppTriggerEndpointConfigurationFields()
     )
 
     public let logicAppWorkflowName: Field<String>
@@ -5511,7 +5554,7 @@ public struct LogicAppTriggerEndpointConfigurationFields: FieldSet {
     public let subscriptionId: Field<String>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.logicAppWorkflowName = Field("logicAppWorkflowName")
         self.resourceGroupName = Field("resourceGroupName")
         self.subscriptionId = Field("subscriptionId")
@@ -5527,8 +5570,7 @@ public typealias LoginPage = Model<LoginPageFields>
 
 /// The properties of a `LoginPage`, inherited ones included.
 public struct LoginPageFields: FieldSet {
-    public static let all = LoginPageFields()
-    public static let schema = ModelSchema("microsoft.graph.loginPage", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.loginPage", base: Entity.self, fields: LoginPageFields())
     public let id: Field<String>
     public let content: Field<String>
     public let createdBy: Field<EmailIdentity>
@@ -5541,7 +5583,7 @@ public struct LoginPageFields: FieldSet {
     public let source: Field<SimulationContentSource>
     public let status: Field<SimulationContentStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.content = Field("content")
         self.createdBy = Field("createdBy")
@@ -5564,13 +5606,16 @@ public typealias LoginPageLayoutConfiguration = Model<LoginPageLayoutConfigurati
 
 /// The properties of a `LoginPageLayoutConfiguration`, inherited ones included.
 public struct LoginPageLayoutConfigurationFields: FieldSet {
-    public static let all = LoginPageLayoutConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.loginPageLayoutConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.loginPageLayoutConfiguration",
+        fields: LoginPageLayoutConfigurationFields()
+    )
+
     public let isFooterShown: Field<Bool>
     public let isHeaderShown: Field<Bool>
     public let layoutTemplateType: Field<LayoutTemplateType>
 
-    public init() {
+    private init() {
         self.isFooterShown = Field("isFooterShown")
         self.isHeaderShown = Field("isHeaderShown")
         self.layoutTemplateType = Field("layoutTemplateType")
@@ -5602,8 +5647,11 @@ public typealias LoginPageTextVisibilitySettings = Model<LoginPageTextVisibility
 
 /// The properties of a `LoginPageTextVisibilitySettings`, inherited ones included.
 public struct LoginPageTextVisibilitySettingsFields: FieldSet {
-    public static let all = LoginPageTextVisibilitySettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.loginPageTextVisibilitySettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.loginPageTextVisibilitySettings",
+        fields: LoginPageTextVisibilitySettingsFields()
+    )
+
     public let hideAccountResetCredentials: Field<Bool>
     public let hideCannotAccessYourAccount: Field<Bool>
     public let hideForgotMyPassword: Field<Bool>
@@ -5611,7 +5659,7 @@ public struct LoginPageTextVisibilitySettingsFields: FieldSet {
     public let hideResetItNow: Field<Bool>
     public let hideTermsOfUse: Field<Bool>
 
-    public init() {
+    private init() {
         self.hideAccountResetCredentials = Field("hideAccountResetCredentials")
         self.hideCannotAccessYourAccount = Field("hideCannotAccessYourAccount")
         self.hideForgotMyPassword = Field("hideForgotMyPassword")
@@ -5661,13 +5709,11 @@ public typealias LongRunningOperation = Model<LongRunningOperationFields>
 
 /// The properties of a `LongRunningOperation`, inherited ones included.
 public struct LongRunningOperationFields: FieldSet {
-    public static let all = LongRunningOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.longRunningOperation",
         base: Entity.self,
         derived: [AttackSimulationOperation.self, EngagementAsyncOperation.self, RichLongRunningOperation.self],
-        fields: all
+        fields: LongRunningOperationFields()
     )
 
     public let id: Field<String>
@@ -5677,7 +5723,7 @@ public struct LongRunningOperationFields: FieldSet {
     public let status: Field<LongRunningOperationStatus>
     public let statusDetail: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -5732,15 +5778,14 @@ public typealias LookupColumn = Model<LookupColumnFields>
 
 /// The properties of a `LookupColumn`, inherited ones included.
 public struct LookupColumnFields: FieldSet {
-    public static let all = LookupColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.lookupColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.lookupColumn", fields: LookupColumnFields())
     public let allowMultipleValues: Field<Bool>
     public let allowUnlimitedLength: Field<Bool>
     public let columnName: Field<String>
     public let listId: Field<String>
     public let primaryLookupColumnId: Field<String>
 
-    public init() {
+    private init() {
         self.allowMultipleValues = Field("allowMultipleValues")
         self.allowUnlimitedLength = Field("allowUnlimitedLength")
         self.columnName = Field("columnName")
@@ -5757,18 +5802,18 @@ public typealias M365AppsInstallationOptions = Model<M365AppsInstallationOptions
 
 /// The properties of a `M365AppsInstallationOptions`, inherited ones included.
 public struct M365AppsInstallationOptionsFields: FieldSet {
-    public static let all = M365AppsInstallationOptionsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.m365AppsInstallationOptions",
         base: Entity.self,
-        fields: all
+        fields: M365AppsInstallationOptionsFields()
     )
+
     public let id: Field<String>
     public let appsForMac: Field<AppsInstallationOptionsForMac>
     public let appsForWindows: Field<AppsInstallationOptionsForWindows>
     public let updateChannel: Field<AppsUpdateChannelType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appsForMac = Field("appsForMac")
         self.appsForWindows = Field("appsForWindows")
@@ -5804,12 +5849,10 @@ public typealias MacOSCompliancePolicy = Model<MacOSCompliancePolicyFields>
 
 /// The properties of a `MacOSCompliancePolicy`, inherited ones included.
 public struct MacOSCompliancePolicyFields: FieldSet {
-    public static let all = MacOSCompliancePolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.macOSCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: all
+        fields: MacOSCompliancePolicyFields()
     )
 
     public let id: Field<String>
@@ -5858,7 +5901,7 @@ public struct MacOSCompliancePolicyFields: FieldSet {
     public let storageRequireEncryption: Field<Bool>
     public let systemIntegrityProtectionEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -5998,12 +6041,10 @@ public typealias MacOSCustomConfiguration = Model<MacOSCustomConfigurationFields
 
 /// The properties of a `MacOSCustomConfiguration`, inherited ones included.
 public struct MacOSCustomConfigurationFields: FieldSet {
-    public static let all = MacOSCustomConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.macOSCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: MacOSCustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6035,7 +6076,7 @@ public struct MacOSCustomConfigurationFields: FieldSet {
     public let payloadFileName: Field<String>
     public let payloadName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6146,12 +6187,10 @@ public typealias MacOSDeviceFeaturesConfiguration = Model<MacOSDeviceFeaturesCon
 
 /// The properties of a `MacOSDeviceFeaturesConfiguration`, inherited ones included.
 public struct MacOSDeviceFeaturesConfigurationFields: FieldSet {
-    public static let all = MacOSDeviceFeaturesConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.macOSDeviceFeaturesConfiguration",
         base: AppleDeviceFeaturesConfigurationBase.self,
-        fields: all
+        fields: MacOSDeviceFeaturesConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6179,7 +6218,7 @@ public struct MacOSDeviceFeaturesConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6287,8 +6326,12 @@ public typealias MacOSDmgApp = Model<MacOSDmgAppFields>
 
 /// The properties of a `MacOSDmgApp`, inherited ones included.
 public struct MacOSDmgAppFields: FieldSet {
-    public static let all = MacOSDmgAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSDmgApp", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSDmgApp",
+        base: MobileLobApp.self,
+        fields: MacOSDmgAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6333,7 +6376,7 @@ public struct MacOSDmgAppFields: FieldSet {
     public let primaryBundleId: Field<String>
     public let primaryBundleVersion: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6420,12 +6463,10 @@ public typealias MacOSGeneralDeviceConfiguration = Model<MacOSGeneralDeviceConfi
 
 /// The properties of a `MacOSGeneralDeviceConfiguration`, inherited ones included.
 public struct MacOSGeneralDeviceConfigurationFields: FieldSet {
-    public static let all = MacOSGeneralDeviceConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.macOSGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: all
+        fields: MacOSGeneralDeviceConfigurationFields()
     )
 
     public let id: Field<String>
@@ -6466,7 +6507,7 @@ public struct MacOSGeneralDeviceConfigurationFields: FieldSet {
     public let passwordRequired: Field<Bool>
     public let passwordRequiredType: Field<RequiredPasswordType>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6586,12 +6627,11 @@ public typealias MacOSIncludedApp = Model<MacOSIncludedAppFields>
 
 /// The properties of a `MacOSIncludedApp`, inherited ones included.
 public struct MacOSIncludedAppFields: FieldSet {
-    public static let all = MacOSIncludedAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSIncludedApp", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.macOSIncludedApp", fields: MacOSIncludedAppFields())
     public let bundleId: Field<String>
     public let bundleVersion: Field<String>
 
-    public init() {
+    private init() {
         self.bundleId = Field("bundleId")
         self.bundleVersion = Field("bundleVersion")
     }
@@ -6605,8 +6645,12 @@ public typealias MacOSLobApp = Model<MacOSLobAppFields>
 
 /// The properties of a `MacOSLobApp`, inherited ones included.
 public struct MacOSLobAppFields: FieldSet {
-    public static let all = MacOSLobAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSLobApp", base: MobileLobApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSLobApp",
+        base: MobileLobApp.self,
+        fields: MacOSLobAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6655,7 +6699,7 @@ public struct MacOSLobAppFields: FieldSet {
     public let minimumSupportedOperatingSystem: Field<MacOSMinimumOperatingSystem>
     public let versionNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6746,13 +6790,12 @@ public typealias MacOSLobChildApp = Model<MacOSLobChildAppFields>
 
 /// The properties of a `MacOSLobChildApp`, inherited ones included.
 public struct MacOSLobChildAppFields: FieldSet {
-    public static let all = MacOSLobChildAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSLobChildApp", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.macOSLobChildApp", fields: MacOSLobChildAppFields())
     public let buildNumber: Field<String>
     public let bundleId: Field<String>
     public let versionNumber: Field<String>
 
-    public init() {
+    private init() {
         self.buildNumber = Field("buildNumber")
         self.bundleId = Field("bundleId")
         self.versionNumber = Field("versionNumber")
@@ -6767,12 +6810,12 @@ public typealias MacOSMicrosoftDefenderApp = Model<MacOSMicrosoftDefenderAppFiel
 
 /// The properties of a `MacOSMicrosoftDefenderApp`, inherited ones included.
 public struct MacOSMicrosoftDefenderAppFields: FieldSet {
-    public static let all = MacOSMicrosoftDefenderAppFields()
     public static let schema = ModelSchema(
         "microsoft.graph.macOSMicrosoftDefenderApp",
         base: MobileApp.self,
-        fields: all
+        fields: MacOSMicrosoftDefenderAppFields()
     )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6802,7 +6845,7 @@ public struct MacOSMicrosoftDefenderAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6874,8 +6917,12 @@ public typealias MacOSMicrosoftEdgeApp = Model<MacOSMicrosoftEdgeAppFields>
 
 /// The properties of a `MacOSMicrosoftEdgeApp`, inherited ones included.
 public struct MacOSMicrosoftEdgeAppFields: FieldSet {
-    public static let all = MacOSMicrosoftEdgeAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSMicrosoftEdgeApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSMicrosoftEdgeApp",
+        base: MobileApp.self,
+        fields: MacOSMicrosoftEdgeAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -6907,7 +6954,7 @@ public struct MacOSMicrosoftEdgeAppFields: FieldSet {
 
     public let channel: Field<MicrosoftEdgeChannel>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -6980,8 +7027,11 @@ public typealias MacOSMinimumOperatingSystem = Model<MacOSMinimumOperatingSystem
 
 /// The properties of a `MacOSMinimumOperatingSystem`, inherited ones included.
 public struct MacOSMinimumOperatingSystemFields: FieldSet {
-    public static let all = MacOSMinimumOperatingSystemFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSMinimumOperatingSystem", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSMinimumOperatingSystem",
+        fields: MacOSMinimumOperatingSystemFields()
+    )
+
     public let v1010: Field<Bool>
     public let v1011: Field<Bool>
     public let v1012: Field<Bool>
@@ -6995,7 +7045,7 @@ public struct MacOSMinimumOperatingSystemFields: FieldSet {
     public let v120: Field<Bool>
     public let v130: Field<Bool>
 
-    public init() {
+    private init() {
         self.v1010 = Field("v10_10")
         self.v1011 = Field("v10_11")
         self.v1012 = Field("v10_12")
@@ -7019,8 +7069,12 @@ public typealias MacOSOfficeSuiteApp = Model<MacOSOfficeSuiteAppFields>
 
 /// The properties of a `MacOSOfficeSuiteApp`, inherited ones included.
 public struct MacOSOfficeSuiteAppFields: FieldSet {
-    public static let all = MacOSOfficeSuiteAppFields()
-    public static let schema = ModelSchema("microsoft.graph.macOSOfficeSuiteApp", base: MobileApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSOfficeSuiteApp",
+        base: MobileApp.self,
+        fields: MacOSOfficeSuiteAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -7050,7 +7104,7 @@ public struct MacOSOfficeSuiteAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -7122,17 +7176,15 @@ public typealias MacOsLobAppAssignmentSettings = Model<MacOsLobAppAssignmentSett
 
 /// The properties of a `MacOsLobAppAssignmentSettings`, inherited ones included.
 public struct MacOsLobAppAssignmentSettingsFields: FieldSet {
-    public static let all = MacOsLobAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.macOsLobAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: MacOsLobAppAssignmentSettingsFields()
     )
 
     public let uninstallOnDeviceRemoval: Field<Bool>
 
-    public init() {
+    private init() {
         self.uninstallOnDeviceRemoval = Field("uninstallOnDeviceRemoval")
     }
 }
@@ -7145,12 +7197,10 @@ public typealias MailAssessmentRequest = Model<MailAssessmentRequestFields>
 
 /// The properties of a `MailAssessmentRequest`, inherited ones included.
 public struct MailAssessmentRequestFields: FieldSet {
-    public static let all = MailAssessmentRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: all
+        fields: MailAssessmentRequestFields()
     )
 
     public let id: Field<String>
@@ -7169,7 +7219,7 @@ public struct MailAssessmentRequestFields: FieldSet {
     public let messageUri: Field<String>
     public let recipientEmail: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.category = Field("category")
         self.contentType = Field("contentType")
@@ -7278,13 +7328,11 @@ public typealias MailFolder = Model<MailFolderFields>
 
 /// The properties of a `MailFolder`, inherited ones included.
 public struct MailFolderFields: FieldSet {
-    public static let all = MailFolderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailFolder",
         base: Entity.self,
         derived: [MailSearchFolder.self],
-        fields: all
+        fields: MailFolderFields()
     )
 
     public let id: Field<String>
@@ -7310,7 +7358,7 @@ public struct MailFolderFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.childFolderCount = Field("childFolderCount")
         self.displayName = Field("displayName")
@@ -7432,8 +7480,12 @@ public typealias MailSearchFolder = Model<MailSearchFolderFields>
 
 /// The properties of a `MailSearchFolder`, inherited ones included.
 public struct MailSearchFolderFields: FieldSet {
-    public static let all = MailSearchFolderFields()
-    public static let schema = ModelSchema("microsoft.graph.mailSearchFolder", base: MailFolder.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailSearchFolder",
+        base: MailFolder.self,
+        fields: MailSearchFolderFields()
+    )
+
     public let id: Field<String>
     public let childFolderCount: Field<Int32>
     public let displayName: Field<String>
@@ -7462,7 +7514,7 @@ public struct MailSearchFolderFields: FieldSet {
     public let isSupported: Field<Bool>
     public let sourceFolderIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.childFolderCount = Field("childFolderCount")
         self.displayName = Field("displayName")
@@ -7588,8 +7640,7 @@ public typealias MailTips = Model<MailTipsFields>
 
 /// The properties of a `MailTips`, inherited ones included.
 public struct MailTipsFields: FieldSet {
-    public static let all = MailTipsFields()
-    public static let schema = ModelSchema("microsoft.graph.mailTips", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mailTips", fields: MailTipsFields())
     public let automaticReplies: Field<AutomaticRepliesMailTips>
     public let customMailTip: Field<String>
     public let deliveryRestricted: Field<Bool>
@@ -7603,7 +7654,7 @@ public struct MailTipsFields: FieldSet {
     public let recipientSuggestions: Field<[Recipient]>
     public let totalMemberCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.automaticReplies = Field("automaticReplies")
         self.customMailTip = Field("customMailTip")
         self.deliveryRestricted = Field("deliveryRestricted")
@@ -7627,12 +7678,11 @@ public typealias MailTipsError = Model<MailTipsErrorFields>
 
 /// The properties of a `MailTipsError`, inherited ones included.
 public struct MailTipsErrorFields: FieldSet {
-    public static let all = MailTipsErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.mailTipsError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mailTipsError", fields: MailTipsErrorFields())
     public let code: Field<String>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
     }
@@ -7689,15 +7739,18 @@ public typealias Mailbox = Model<MailboxFields>
 
 /// The properties of a `Mailbox`, inherited ones included.
 public struct MailboxFields: FieldSet {
-    public static let all = MailboxFields()
-    public static let schema = ModelSchema("microsoft.graph.mailbox", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailbox",
+        base: DirectoryObject.self,
+        fields: MailboxFields()
+    )
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
 
     /// Present when the request expanded it (`expand("folders")`).
     public let folders: Field<[MailboxFolder]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.folders = Field("folders")
@@ -7712,12 +7765,11 @@ public typealias MailboxDetails = Model<MailboxDetailsFields>
 
 /// The properties of a `MailboxDetails`, inherited ones included.
 public struct MailboxDetailsFields: FieldSet {
-    public static let all = MailboxDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.mailboxDetails", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mailboxDetails", fields: MailboxDetailsFields())
     public let emailAddress: Field<String>
     public let externalDirectoryObjectId: Field<String>
 
-    public init() {
+    private init() {
         self.emailAddress = Field("emailAddress")
         self.externalDirectoryObjectId = Field("externalDirectoryObjectId")
     }
@@ -7731,8 +7783,12 @@ public typealias MailboxFolder = Model<MailboxFolderFields>
 
 /// The properties of a `MailboxFolder`, inherited ones included.
 public struct MailboxFolderFields: FieldSet {
-    public static let all = MailboxFolderFields()
-    public static let schema = ModelSchema("microsoft.graph.mailboxFolder", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailboxFolder",
+        base: Entity.self,
+        fields: MailboxFolderFields()
+    )
+
     public let id: Field<String>
     public let childFolderCount: Field<Int32>
     public let displayName: Field<String>
@@ -7752,7 +7808,7 @@ public struct MailboxFolderFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.childFolderCount = Field("childFolderCount")
         self.displayName = Field("displayName")
@@ -7858,8 +7914,12 @@ public typealias MailboxItem = Model<MailboxItemFields>
 
 /// The properties of a `MailboxItem`, inherited ones included.
 public struct MailboxItemFields: FieldSet {
-    public static let all = MailboxItemFields()
-    public static let schema = ModelSchema("microsoft.graph.mailboxItem", base: OutlookItem.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailboxItem",
+        base: OutlookItem.self,
+        fields: MailboxItemFields()
+    )
+
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -7874,7 +7934,7 @@ public struct MailboxItemFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -7895,12 +7955,15 @@ public typealias MailboxItemImportSession = Model<MailboxItemImportSessionFields
 
 /// The properties of a `MailboxItemImportSession`, inherited ones included.
 public struct MailboxItemImportSessionFields: FieldSet {
-    public static let all = MailboxItemImportSessionFields()
-    public static let schema = ModelSchema("microsoft.graph.mailboxItemImportSession", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailboxItemImportSession",
+        fields: MailboxItemImportSessionFields()
+    )
+
     public let expirationDateTime: Field<Date>
     public let importUrl: Field<String>
 
-    public init() {
+    private init() {
         self.expirationDateTime = Field("expirationDateTime")
         self.importUrl = Field("importUrl")
     }
@@ -7965,12 +8028,10 @@ public typealias MailboxProtectionRule = Model<MailboxProtectionRuleFields>
 
 /// The properties of a `MailboxProtectionRule`, inherited ones included.
 public struct MailboxProtectionRuleFields: FieldSet {
-    public static let all = MailboxProtectionRuleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: all
+        fields: MailboxProtectionRuleFields()
     )
 
     public let id: Field<String>
@@ -7983,7 +8044,7 @@ public struct MailboxProtectionRuleFields: FieldSet {
     public let status: Field<ProtectionRuleStatus>
     public let mailboxExpression: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8040,12 +8101,10 @@ public typealias MailboxProtectionUnit = Model<MailboxProtectionUnitFields>
 
 /// The properties of a `MailboxProtectionUnit`, inherited ones included.
 public struct MailboxProtectionUnitFields: FieldSet {
-    public static let all = MailboxProtectionUnitFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: all
+        fields: MailboxProtectionUnitFields()
     )
 
     public let id: Field<String>
@@ -8066,7 +8125,7 @@ public struct MailboxProtectionUnitFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8128,12 +8187,10 @@ public typealias MailboxProtectionUnitsBulkAdditionJob = Model<MailboxProtection
 
 /// The properties of a `MailboxProtectionUnitsBulkAdditionJob`, inherited ones included.
 public struct MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
-    public static let all = MailboxProtectionUnitsBulkAdditionJobFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: all
+        fields: MailboxProtectionUnitsBulkAdditionJobFields()
     )
 
     public let id: Field<String>
@@ -8147,7 +8204,7 @@ public struct MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
     public let directoryObjectIds: Field<[String]>
     public let mailboxes: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8348,13 +8405,11 @@ public typealias MailboxRestoreArtifact = Model<MailboxRestoreArtifactFields>
 
 /// The properties of a `MailboxRestoreArtifact`, inherited ones included.
 public struct MailboxRestoreArtifactFields: FieldSet {
-    public static let all = MailboxRestoreArtifactFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxRestoreArtifact",
         base: RestoreArtifactBase.self,
         derived: [GranularMailboxRestoreArtifact.self],
-        fields: all
+        fields: MailboxRestoreArtifactFields()
     )
 
     public let id: Field<String>
@@ -8374,7 +8429,7 @@ public struct MailboxRestoreArtifactFields: FieldSet {
 
     public let restoredItemCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completionDateTime = Field("completionDateTime")
         self.destinationType = Field("destinationType")
@@ -8421,12 +8476,10 @@ public typealias MailboxRestoreArtifactsBulkAdditionRequest = Model<MailboxResto
 
 /// The properties of a `MailboxRestoreArtifactsBulkAdditionRequest`, inherited ones included.
 public struct MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let all = MailboxRestoreArtifactsBulkAdditionRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: all
+        fields: MailboxRestoreArtifactsBulkAdditionRequestFields()
     )
 
     public let id: Field<String>
@@ -8445,7 +8498,7 @@ public struct MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public let directoryObjectIds: Field<[String]>
     public let mailboxes: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8492,8 +8545,7 @@ public typealias MailboxSettings = Model<MailboxSettingsFields>
 
 /// The properties of a `MailboxSettings`, inherited ones included.
 public struct MailboxSettingsFields: FieldSet {
-    public static let all = MailboxSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.mailboxSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mailboxSettings", fields: MailboxSettingsFields())
     public let archiveFolder: Field<String>
     public let automaticRepliesSetting: Field<AutomaticRepliesSetting>
     public let dateFormat: Field<String>
@@ -8504,7 +8556,7 @@ public struct MailboxSettingsFields: FieldSet {
     public let userPurpose: Field<UserPurpose>
     public let workingHours: Field<WorkingHours>
 
-    public init() {
+    private init() {
         self.archiveFolder = Field("archiveFolder")
         self.automaticRepliesSetting = Field("automaticRepliesSetting")
         self.dateFormat = Field("dateFormat")
@@ -8525,11 +8577,10 @@ public typealias Malware = Model<MalwareFields>
 
 /// The properties of a `Malware`, inherited ones included.
 public struct MalwareFields: FieldSet {
-    public static let all = MalwareFields()
-    public static let schema = ModelSchema("microsoft.graph.malware", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.malware", fields: MalwareFields())
     public let description: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
     }
 }
@@ -8542,15 +8593,14 @@ public typealias MalwareState = Model<MalwareStateFields>
 
 /// The properties of a `MalwareState`, inherited ones included.
 public struct MalwareStateFields: FieldSet {
-    public static let all = MalwareStateFields()
-    public static let schema = ModelSchema("microsoft.graph.malwareState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.malwareState", fields: MalwareStateFields())
     public let category: Field<String>
     public let family: Field<String>
     public let name: Field<String>
     public let severity: Field<String>
     public let wasRunning: Field<Bool>
 
-    public init() {
+    private init() {
         self.category = Field("category")
         self.family = Field("family")
         self.name = Field("name")
@@ -8567,12 +8617,12 @@ public typealias MalwareStateForWindowsDevice = Model<MalwareStateForWindowsDevi
 
 /// The properties of a `MalwareStateForWindowsDevice`, inherited ones included.
 public struct MalwareStateForWindowsDeviceFields: FieldSet {
-    public static let all = MalwareStateForWindowsDeviceFields()
     public static let schema = ModelSchema(
         "microsoft.graph.malwareStateForWindowsDevice",
         base: Entity.self,
-        fields: all
+        fields: MalwareStateForWindowsDeviceFields()
     )
+
     public let id: Field<String>
     public let detectionCount: Field<Int32>
     public let deviceName: Field<String>
@@ -8581,7 +8631,7 @@ public struct MalwareStateForWindowsDeviceFields: FieldSet {
     public let lastStateChangeDateTime: Field<Date>
     public let threatState: Field<WindowsMalwareThreatState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.detectionCount = Field("detectionCount")
         self.deviceName = Field("deviceName")
@@ -8620,12 +8670,10 @@ public typealias ManagedAndroidLobApp = Model<ManagedAndroidLobAppFields>
 
 /// The properties of a `ManagedAndroidLobApp`, inherited ones included.
 public struct ManagedAndroidLobAppFields: FieldSet {
-    public static let all = ManagedAndroidLobAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAndroidLobApp",
         base: ManagedMobileLobApp.self,
-        fields: all
+        fields: ManagedAndroidLobAppFields()
     )
 
     public let id: Field<String>
@@ -8675,7 +8723,7 @@ public struct ManagedAndroidLobAppFields: FieldSet {
     public let versionCode: Field<String>
     public let versionName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8763,8 +8811,12 @@ public typealias ManagedAndroidStoreApp = Model<ManagedAndroidStoreAppFields>
 
 /// The properties of a `ManagedAndroidStoreApp`, inherited ones included.
 public struct ManagedAndroidStoreAppFields: FieldSet {
-    public static let all = ManagedAndroidStoreAppFields()
-    public static let schema = ModelSchema("microsoft.graph.managedAndroidStoreApp", base: ManagedApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedAndroidStoreApp",
+        base: ManagedApp.self,
+        fields: ManagedAndroidStoreAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -8802,7 +8854,7 @@ public struct ManagedAndroidStoreAppFields: FieldSet {
     public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
     public let packageId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8881,13 +8933,11 @@ public typealias ManagedApp = Model<ManagedAppFields>
 
 /// The properties of a `ManagedApp`, inherited ones included.
 public struct ManagedAppFields: FieldSet {
-    public static let all = ManagedAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedApp",
         base: MobileApp.self,
         derived: [ManagedAndroidStoreApp.self, ManagedIOSStoreApp.self, ManagedMobileLobApp.self],
-        fields: all
+        fields: ManagedAppFields()
     )
 
     public let id: Field<String>
@@ -8924,7 +8974,7 @@ public struct ManagedAppFields: FieldSet {
 
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -8988,13 +9038,11 @@ public typealias ManagedAppConfiguration = Model<ManagedAppConfigurationFields>
 
 /// The properties of a `ManagedAppConfiguration`, inherited ones included.
 public struct ManagedAppConfigurationFields: FieldSet {
-    public static let all = ManagedAppConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppConfiguration",
         base: ManagedAppPolicy.self,
         derived: [TargetedManagedAppConfiguration.self],
-        fields: all
+        fields: ManagedAppConfigurationFields()
     )
 
     public let id: Field<String>
@@ -9005,7 +9053,7 @@ public struct ManagedAppConfigurationFields: FieldSet {
     public let version: Field<String>
     public let customSettings: Field<[KeyValuePair]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9111,13 +9159,16 @@ public typealias ManagedAppDiagnosticStatus = Model<ManagedAppDiagnosticStatusFi
 
 /// The properties of a `ManagedAppDiagnosticStatus`, inherited ones included.
 public struct ManagedAppDiagnosticStatusFields: FieldSet {
-    public static let all = ManagedAppDiagnosticStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.managedAppDiagnosticStatus", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedAppDiagnosticStatus",
+        fields: ManagedAppDiagnosticStatusFields()
+    )
+
     public let mitigationInstruction: Field<String>
     public let state: Field<String>
     public let validationName: Field<String>
 
-    public init() {
+    private init() {
         self.mitigationInstruction = Field("mitigationInstruction")
         self.state = Field("state")
         self.validationName = Field("validationName")
@@ -9146,15 +9197,19 @@ public typealias ManagedAppOperation = Model<ManagedAppOperationFields>
 
 /// The properties of a `ManagedAppOperation`, inherited ones included.
 public struct ManagedAppOperationFields: FieldSet {
-    public static let all = ManagedAppOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.managedAppOperation", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedAppOperation",
+        base: Entity.self,
+        fields: ManagedAppOperationFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let lastModifiedDateTime: Field<Date>
     public let state: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -9204,13 +9259,11 @@ public typealias ManagedAppPolicy = Model<ManagedAppPolicyFields>
 
 /// The properties of a `ManagedAppPolicy`, inherited ones included.
 public struct ManagedAppPolicyFields: FieldSet {
-    public static let all = ManagedAppPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppPolicy",
         base: Entity.self,
         derived: [ManagedAppConfiguration.self, ManagedAppProtection.self, WindowsInformationProtection.self],
-        fields: all
+        fields: ManagedAppPolicyFields()
     )
 
     public let id: Field<String>
@@ -9220,7 +9273,7 @@ public struct ManagedAppPolicyFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9238,12 +9291,10 @@ public typealias ManagedAppPolicyDeploymentSummary = Model<ManagedAppPolicyDeplo
 
 /// The properties of a `ManagedAppPolicyDeploymentSummary`, inherited ones included.
 public struct ManagedAppPolicyDeploymentSummaryFields: FieldSet {
-    public static let all = ManagedAppPolicyDeploymentSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppPolicyDeploymentSummary",
         base: Entity.self,
-        fields: all
+        fields: ManagedAppPolicyDeploymentSummaryFields()
     )
 
     public let id: Field<String>
@@ -9253,7 +9304,7 @@ public struct ManagedAppPolicyDeploymentSummaryFields: FieldSet {
     public let lastRefreshTime: Field<Date>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationDeployedUserCount = Field("configurationDeployedUserCount")
         self.configurationDeploymentSummaryPerApp = Field("configurationDeploymentSummaryPerApp")
@@ -9272,12 +9323,15 @@ public typealias ManagedAppPolicyDeploymentSummaryPerApp = Model<ManagedAppPolic
 
 /// The properties of a `ManagedAppPolicyDeploymentSummaryPerApp`, inherited ones included.
 public struct ManagedAppPolicyDeploymentSummaryPerAppFields: FieldSet {
-    public static let all = ManagedAppPolicyDeploymentSummaryPerAppFields()
-    public static let schema = ModelSchema("microsoft.graph.managedAppPolicyDeploymentSummaryPerApp", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedAppPolicyDeploymentSummaryPerApp",
+        fields: ManagedAppPolicyDeploymentSummaryPerAppFields()
+    )
+
     public let configurationAppliedUserCount: Field<Int32>
     public let mobileAppIdentifier: Field<MobileAppIdentifier>
 
-    public init() {
+    private init() {
         self.configurationAppliedUserCount = Field("configurationAppliedUserCount")
         self.mobileAppIdentifier = Field("mobileAppIdentifier")
     }
@@ -9343,13 +9397,11 @@ public typealias ManagedAppProtection = Model<ManagedAppProtectionFields>
 
 /// The properties of a `ManagedAppProtection`, inherited ones included.
 public struct ManagedAppProtectionFields: FieldSet {
-    public static let all = ManagedAppProtectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppProtection",
         base: ManagedAppPolicy.self,
         derived: [DefaultManagedAppProtection.self, TargetedManagedAppProtection.self],
-        fields: all
+        fields: ManagedAppProtectionFields()
     )
 
     public let id: Field<String>
@@ -9386,7 +9438,7 @@ public struct ManagedAppProtectionFields: FieldSet {
     public let saveAsBlocked: Field<Bool>
     public let simplePinBlocked: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -9463,13 +9515,11 @@ public typealias ManagedAppRegistration = Model<ManagedAppRegistrationFields>
 
 /// The properties of a `ManagedAppRegistration`, inherited ones included.
 public struct ManagedAppRegistrationFields: FieldSet {
-    public static let all = ManagedAppRegistrationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppRegistration",
         base: Entity.self,
         derived: [AndroidManagedAppRegistration.self, IosManagedAppRegistration.self],
-        fields: all
+        fields: ManagedAppRegistrationFields()
     )
 
     public let id: Field<String>
@@ -9495,7 +9545,7 @@ public struct ManagedAppRegistrationFields: FieldSet {
     /// Present when the request expanded it (`expand("operations")`).
     public let operations: Field<[ManagedAppOperation]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appIdentifier = Field("appIdentifier")
         self.applicationVersion = Field("applicationVersion")
@@ -9623,20 +9673,18 @@ public typealias ManagedAppStatus = Model<ManagedAppStatusFields>
 
 /// The properties of a `ManagedAppStatus`, inherited ones included.
 public struct ManagedAppStatusFields: FieldSet {
-    public static let all = ManagedAppStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppStatus",
         base: Entity.self,
         derived: [ManagedAppStatusRaw.self],
-        fields: all
+        fields: ManagedAppStatusFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.version = Field("version")
@@ -9651,18 +9699,18 @@ public typealias ManagedAppStatusRaw = Model<ManagedAppStatusRawFields>
 
 /// The properties of a `ManagedAppStatusRaw`, inherited ones included.
 public struct ManagedAppStatusRawFields: FieldSet {
-    public static let all = ManagedAppStatusRawFields()
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppStatusRaw",
         base: ManagedAppStatus.self,
-        fields: all
+        fields: ManagedAppStatusRawFields()
     )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let version: Field<String>
     public let content: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.version = Field("version")
@@ -9728,8 +9776,12 @@ public typealias ManagedDevice = Model<ManagedDeviceFields>
 
 /// The properties of a `ManagedDevice`, inherited ones included.
 public struct ManagedDeviceFields: FieldSet {
-    public static let all = ManagedDeviceFields()
-    public static let schema = ModelSchema("microsoft.graph.managedDevice", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedDevice",
+        base: Entity.self,
+        fields: ManagedDeviceFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -9911,7 +9963,7 @@ public struct ManagedDeviceFields: FieldSet {
     /// Present when the request expanded it (`expand("windowsProtectionState")`).
     public let windowsProtectionState: Field<WindowsProtectionState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activationLockBypassCode = Field("activationLockBypassCode")
         self.androidSecurityPatchLevel = Field("androidSecurityPatchLevel")
@@ -9987,13 +10039,11 @@ public typealias ManagedDeviceMobileAppConfiguration = Model<ManagedDeviceMobile
 
 /// The properties of a `ManagedDeviceMobileAppConfiguration`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfiguration",
         base: Entity.self,
         derived: [IosMobileAppConfiguration.self],
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationFields()
     )
 
     public let id: Field<String>
@@ -10019,7 +10069,7 @@ public struct ManagedDeviceMobileAppConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusSummary")`).
     public let userStatusSummary: Field<ManagedDeviceMobileAppConfigurationUserSummary>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10046,18 +10096,16 @@ public typealias ManagedDeviceMobileAppConfigurationAssignment =
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationAssignment`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationAssignmentFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationAssignment",
         base: Entity.self,
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationAssignmentFields()
     )
 
     public let id: Field<String>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.target = Field("target")
     }
@@ -10094,12 +10142,10 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceStatus =
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceStatus`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationDeviceStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
         base: Entity.self,
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationDeviceStatusFields()
     )
 
     public let id: Field<String>
@@ -10111,7 +10157,7 @@ public struct ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
     public let userName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
         self.deviceDisplayName = Field("deviceDisplayName")
@@ -10154,12 +10200,10 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceSummary =
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceSummary`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationDeviceSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
         base: Entity.self,
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationDeviceSummaryFields()
     )
 
     public let id: Field<String>
@@ -10171,7 +10215,7 @@ public struct ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -10289,12 +10333,10 @@ public typealias ManagedDeviceMobileAppConfigurationUserStatus =
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserStatus`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationUserStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
         base: Entity.self,
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationUserStatusFields()
     )
 
     public let id: Field<String>
@@ -10304,7 +10346,7 @@ public struct ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
     public let userDisplayName: Field<String>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.devicesCount = Field("devicesCount")
         self.lastReportedDateTime = Field("lastReportedDateTime")
@@ -10345,12 +10387,10 @@ public typealias ManagedDeviceMobileAppConfigurationUserSummary =
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserSummary`, inherited ones included.
 public struct ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
-    public static let all = ManagedDeviceMobileAppConfigurationUserSummaryFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
         base: Entity.self,
-        fields: all
+        fields: ManagedDeviceMobileAppConfigurationUserSummaryFields()
     )
 
     public let id: Field<String>
@@ -10362,7 +10402,7 @@ public struct ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
     public let pendingCount: Field<Int32>
     public let successCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configurationVersion = Field("configurationVersion")
         self.errorCount = Field("errorCount")
@@ -10402,8 +10442,12 @@ public typealias ManagedDeviceOverview = Model<ManagedDeviceOverviewFields>
 
 /// The properties of a `ManagedDeviceOverview`, inherited ones included.
 public struct ManagedDeviceOverviewFields: FieldSet {
-    public static let all = ManagedDeviceOverviewFields()
-    public static let schema = ModelSchema("microsoft.graph.managedDeviceOverview", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedDeviceOverview",
+        base: Entity.self,
+        fields: ManagedDeviceOverviewFields()
+    )
+
     public let id: Field<String>
     public let deviceExchangeAccessStateSummary: Field<DeviceExchangeAccessStateSummary>
     public let deviceOperatingSystemSummary: Field<DeviceOperatingSystemSummary>
@@ -10411,7 +10455,7 @@ public struct ManagedDeviceOverviewFields: FieldSet {
     public let enrolledDeviceCount: Field<Int32>
     public let mdmEnrolledCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deviceExchangeAccessStateSummary = Field("deviceExchangeAccessStateSummary")
         self.deviceOperatingSystemSummary = Field("deviceOperatingSystemSummary")
@@ -10719,13 +10763,11 @@ public typealias ManagedEBook = Model<ManagedEBookFields>
 
 /// The properties of a `ManagedEBook`, inherited ones included.
 public struct ManagedEBookFields: FieldSet {
-    public static let all = ManagedEBookFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedEBook",
         base: Entity.self,
         derived: [IosVppEBook.self],
-        fields: all
+        fields: ManagedEBookFields()
     )
 
     public let id: Field<String>
@@ -10751,7 +10793,7 @@ public struct ManagedEBookFields: FieldSet {
     /// Present when the request expanded it (`expand("userStateSummary")`).
     public let userStateSummary: Field<[UserInstallStateSummary]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -10777,20 +10819,18 @@ public typealias ManagedEBookAssignment = Model<ManagedEBookAssignmentFields>
 
 /// The properties of a `ManagedEBookAssignment`, inherited ones included.
 public struct ManagedEBookAssignmentFields: FieldSet {
-    public static let all = ManagedEBookAssignmentFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedEBookAssignment",
         base: Entity.self,
         derived: [IosVppEBookAssignment.self],
-        fields: all
+        fields: ManagedEBookAssignmentFields()
     )
 
     public let id: Field<String>
     public let installIntent: Field<InstallIntent>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.installIntent = Field("installIntent")
         self.target = Field("target")
@@ -10880,12 +10920,12 @@ public typealias ManagedIOSLobApp = Model<ManagedIOSLobAppFields>
 
 /// The properties of a `ManagedIOSLobApp`, inherited ones included.
 public struct ManagedIOSLobAppFields: FieldSet {
-    public static let all = ManagedIOSLobAppFields()
     public static let schema = ModelSchema(
         "microsoft.graph.managedIOSLobApp",
         base: ManagedMobileLobApp.self,
-        fields: all
+        fields: ManagedIOSLobAppFields()
     )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -10935,7 +10975,7 @@ public struct ManagedIOSLobAppFields: FieldSet {
     public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
     public let versionNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -11025,8 +11065,12 @@ public typealias ManagedIOSStoreApp = Model<ManagedIOSStoreAppFields>
 
 /// The properties of a `ManagedIOSStoreApp`, inherited ones included.
 public struct ManagedIOSStoreAppFields: FieldSet {
-    public static let all = ManagedIOSStoreAppFields()
-    public static let schema = ModelSchema("microsoft.graph.managedIOSStoreApp", base: ManagedApp.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedIOSStoreApp",
+        base: ManagedApp.self,
+        fields: ManagedIOSStoreAppFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -11065,7 +11109,7 @@ public struct ManagedIOSStoreAppFields: FieldSet {
     public let bundleId: Field<String>
     public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -11143,13 +11187,17 @@ public typealias ManagedMobileApp = Model<ManagedMobileAppFields>
 
 /// The properties of a `ManagedMobileApp`, inherited ones included.
 public struct ManagedMobileAppFields: FieldSet {
-    public static let all = ManagedMobileAppFields()
-    public static let schema = ModelSchema("microsoft.graph.managedMobileApp", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedMobileApp",
+        base: Entity.self,
+        fields: ManagedMobileAppFields()
+    )
+
     public let id: Field<String>
     public let mobileAppIdentifier: Field<MobileAppIdentifier>
     public let version: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.mobileAppIdentifier = Field("mobileAppIdentifier")
         self.version = Field("version")
@@ -11183,13 +11231,11 @@ public typealias ManagedMobileLobApp = Model<ManagedMobileLobAppFields>
 
 /// The properties of a `ManagedMobileLobApp`, inherited ones included.
 public struct ManagedMobileLobAppFields: FieldSet {
-    public static let all = ManagedMobileLobAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.managedMobileLobApp",
         base: ManagedApp.self,
         derived: [ManagedAndroidLobApp.self, ManagedIOSLobApp.self],
-        fields: all
+        fields: ManagedMobileLobAppFields()
     )
 
     public let id: Field<String>
@@ -11234,7 +11280,7 @@ public struct ManagedMobileLobAppFields: FieldSet {
     /// Present when the request expanded it (`expand("contentVersions")`).
     public let contentVersions: Field<[MobileAppContent]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -11493,12 +11539,10 @@ public typealias MdmWindowsInformationProtectionPolicy = Model<MdmWindowsInforma
 
 /// The properties of a `MdmWindowsInformationProtectionPolicy`, inherited ones included.
 public struct MdmWindowsInformationProtectionPolicyFields: FieldSet {
-    public static let all = MdmWindowsInformationProtectionPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mdmWindowsInformationProtectionPolicy",
         base: WindowsInformationProtection.self,
-        fields: all
+        fields: MdmWindowsInformationProtectionPolicyFields()
     )
 
     public let id: Field<String>
@@ -11539,7 +11583,7 @@ public struct MdmWindowsInformationProtectionPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("protectedAppLockerFiles")`).
     public let protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -11655,15 +11699,13 @@ public typealias MediaConfig = Model<MediaConfigFields>
 
 /// The properties of a `MediaConfig`, inherited ones included.
 public struct MediaConfigFields: FieldSet {
-    public static let all = MediaConfigFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mediaConfig",
         derived: [AppHostedMediaConfig.self, ServiceHostedMediaConfig.self],
-        fields: all
+        fields: MediaConfigFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -11675,12 +11717,15 @@ public typealias MediaContentRatingAustralia = Model<MediaContentRatingAustralia
 
 /// The properties of a `MediaContentRatingAustralia`, inherited ones included.
 public struct MediaContentRatingAustraliaFields: FieldSet {
-    public static let all = MediaContentRatingAustraliaFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingAustralia", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingAustralia",
+        fields: MediaContentRatingAustraliaFields()
+    )
+
     public let movieRating: Field<RatingAustraliaMoviesType>
     public let tvRating: Field<RatingAustraliaTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11694,12 +11739,15 @@ public typealias MediaContentRatingCanada = Model<MediaContentRatingCanadaFields
 
 /// The properties of a `MediaContentRatingCanada`, inherited ones included.
 public struct MediaContentRatingCanadaFields: FieldSet {
-    public static let all = MediaContentRatingCanadaFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingCanada", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingCanada",
+        fields: MediaContentRatingCanadaFields()
+    )
+
     public let movieRating: Field<RatingCanadaMoviesType>
     public let tvRating: Field<RatingCanadaTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11713,12 +11761,15 @@ public typealias MediaContentRatingFrance = Model<MediaContentRatingFranceFields
 
 /// The properties of a `MediaContentRatingFrance`, inherited ones included.
 public struct MediaContentRatingFranceFields: FieldSet {
-    public static let all = MediaContentRatingFranceFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingFrance", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingFrance",
+        fields: MediaContentRatingFranceFields()
+    )
+
     public let movieRating: Field<RatingFranceMoviesType>
     public let tvRating: Field<RatingFranceTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11732,12 +11783,15 @@ public typealias MediaContentRatingGermany = Model<MediaContentRatingGermanyFiel
 
 /// The properties of a `MediaContentRatingGermany`, inherited ones included.
 public struct MediaContentRatingGermanyFields: FieldSet {
-    public static let all = MediaContentRatingGermanyFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingGermany", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingGermany",
+        fields: MediaContentRatingGermanyFields()
+    )
+
     public let movieRating: Field<RatingGermanyMoviesType>
     public let tvRating: Field<RatingGermanyTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11751,12 +11805,15 @@ public typealias MediaContentRatingIreland = Model<MediaContentRatingIrelandFiel
 
 /// The properties of a `MediaContentRatingIreland`, inherited ones included.
 public struct MediaContentRatingIrelandFields: FieldSet {
-    public static let all = MediaContentRatingIrelandFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingIreland", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingIreland",
+        fields: MediaContentRatingIrelandFields()
+    )
+
     public let movieRating: Field<RatingIrelandMoviesType>
     public let tvRating: Field<RatingIrelandTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11770,12 +11827,15 @@ public typealias MediaContentRatingJapan = Model<MediaContentRatingJapanFields>
 
 /// The properties of a `MediaContentRatingJapan`, inherited ones included.
 public struct MediaContentRatingJapanFields: FieldSet {
-    public static let all = MediaContentRatingJapanFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingJapan", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingJapan",
+        fields: MediaContentRatingJapanFields()
+    )
+
     public let movieRating: Field<RatingJapanMoviesType>
     public let tvRating: Field<RatingJapanTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11789,12 +11849,15 @@ public typealias MediaContentRatingNewZealand = Model<MediaContentRatingNewZeala
 
 /// The properties of a `MediaContentRatingNewZealand`, inherited ones included.
 public struct MediaContentRatingNewZealandFields: FieldSet {
-    public static let all = MediaContentRatingNewZealandFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingNewZealand", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingNewZealand",
+        fields: MediaContentRatingNewZealandFields()
+    )
+
     public let movieRating: Field<RatingNewZealandMoviesType>
     public let tvRating: Field<RatingNewZealandTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11808,12 +11871,15 @@ public typealias MediaContentRatingUnitedKingdom = Model<MediaContentRatingUnite
 
 /// The properties of a `MediaContentRatingUnitedKingdom`, inherited ones included.
 public struct MediaContentRatingUnitedKingdomFields: FieldSet {
-    public static let all = MediaContentRatingUnitedKingdomFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingUnitedKingdom", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingUnitedKingdom",
+        fields: MediaContentRatingUnitedKingdomFields()
+    )
+
     public let movieRating: Field<RatingUnitedKingdomMoviesType>
     public let tvRating: Field<RatingUnitedKingdomTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11827,12 +11893,15 @@ public typealias MediaContentRatingUnitedStates = Model<MediaContentRatingUnited
 
 /// The properties of a `MediaContentRatingUnitedStates`, inherited ones included.
 public struct MediaContentRatingUnitedStatesFields: FieldSet {
-    public static let all = MediaContentRatingUnitedStatesFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaContentRatingUnitedStates", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingUnitedStates",
+        fields: MediaContentRatingUnitedStatesFields()
+    )
+
     public let movieRating: Field<RatingUnitedStatesMoviesType>
     public let tvRating: Field<RatingUnitedStatesTelevisionType>
 
-    public init() {
+    private init() {
         self.movieRating = Field("movieRating")
         self.tvRating = Field("tvRating")
     }
@@ -11864,12 +11933,11 @@ public typealias MediaInfo = Model<MediaInfoFields>
 
 /// The properties of a `MediaInfo`, inherited ones included.
 public struct MediaInfoFields: FieldSet {
-    public static let all = MediaInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mediaInfo", fields: MediaInfoFields())
     public let resourceId: Field<String>
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.resourceId = Field("resourceId")
         self.uri = Field("uri")
     }
@@ -11883,11 +11951,14 @@ public typealias MediaPrompt = Model<MediaPromptFields>
 
 /// The properties of a `MediaPrompt`, inherited ones included.
 public struct MediaPromptFields: FieldSet {
-    public static let all = MediaPromptFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaPrompt", base: Prompt.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaPrompt",
+        base: Prompt.self,
+        fields: MediaPromptFields()
+    )
     public let mediaInfo: Field<MediaInfo>
 
-    public init() {
+    private init() {
         self.mediaInfo = Field("mediaInfo")
     }
 }
@@ -11900,11 +11971,10 @@ public typealias MediaSource = Model<MediaSourceFields>
 
 /// The properties of a `MediaSource`, inherited ones included.
 public struct MediaSourceFields: FieldSet {
-    public static let all = MediaSourceFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaSource", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mediaSource", fields: MediaSourceFields())
     public let contentCategory: Field<MediaSourceContentCategory>
 
-    public init() {
+    private init() {
         self.contentCategory = Field("contentCategory")
     }
 }
@@ -11974,15 +12044,14 @@ public typealias MediaStream = Model<MediaStreamFields>
 
 /// The properties of a `MediaStream`, inherited ones included.
 public struct MediaStreamFields: FieldSet {
-    public static let all = MediaStreamFields()
-    public static let schema = ModelSchema("microsoft.graph.mediaStream", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mediaStream", fields: MediaStreamFields())
     public let direction: Field<MediaDirection>
     public let label: Field<String>
     public let mediaType: Field<Modality>
     public let serverMuted: Field<Bool>
     public let sourceId: Field<String>
 
-    public init() {
+    private init() {
         self.direction = Field("direction")
         self.label = Field("label")
         self.mediaType = Field("mediaType")
@@ -11999,8 +12068,12 @@ public typealias MeetingAttendanceReport = Model<MeetingAttendanceReportFields>
 
 /// The properties of a `MeetingAttendanceReport`, inherited ones included.
 public struct MeetingAttendanceReportFields: FieldSet {
-    public static let all = MeetingAttendanceReportFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingAttendanceReport", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingAttendanceReport",
+        base: Entity.self,
+        fields: MeetingAttendanceReportFields()
+    )
+
     public let id: Field<String>
     public let externalEventInformation: Field<[VirtualEventExternalInformation]>
     public let meetingEndDateTime: Field<Date>
@@ -12010,7 +12083,7 @@ public struct MeetingAttendanceReportFields: FieldSet {
     /// Present when the request expanded it (`expand("attendanceRecords")`).
     public let attendanceRecords: Field<[AttendanceRecord]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.externalEventInformation = Field("externalEventInformation")
         self.meetingEndDateTime = Field("meetingEndDateTime")
@@ -12106,15 +12179,13 @@ public typealias MeetingInfo = Model<MeetingInfoFields>
 
 /// The properties of a `MeetingInfo`, inherited ones included.
 public struct MeetingInfoFields: FieldSet {
-    public static let all = MeetingInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.meetingInfo",
         derived: [JoinMeetingIdMeetingInfo.self, OrganizerMeetingInfo.self, TokenMeetingInfo.self],
-        fields: all
+        fields: MeetingInfoFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -12171,13 +12242,12 @@ public typealias MeetingNote = Model<MeetingNoteFields>
 
 /// The properties of a `MeetingNote`, inherited ones included.
 public struct MeetingNoteFields: FieldSet {
-    public static let all = MeetingNoteFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingNote", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.meetingNote", fields: MeetingNoteFields())
     public let subpoints: Field<[MeetingNoteSubpoint]>
     public let text: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.subpoints = Field("subpoints")
         self.text = Field("text")
         self.title = Field("title")
@@ -12192,12 +12262,11 @@ public typealias MeetingNoteSubpoint = Model<MeetingNoteSubpointFields>
 
 /// The properties of a `MeetingNoteSubpoint`, inherited ones included.
 public struct MeetingNoteSubpointFields: FieldSet {
-    public static let all = MeetingNoteSubpointFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingNoteSubpoint", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.meetingNoteSubpoint", fields: MeetingNoteSubpointFields())
     public let text: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.text = Field("text")
         self.title = Field("title")
     }
@@ -12211,19 +12280,17 @@ public typealias MeetingParticipantInfo = Model<MeetingParticipantInfoFields>
 
 /// The properties of a `MeetingParticipantInfo`, inherited ones included.
 public struct MeetingParticipantInfoFields: FieldSet {
-    public static let all = MeetingParticipantInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.meetingParticipantInfo",
         derived: [VirtualEventPresenterInfo.self],
-        fields: all
+        fields: MeetingParticipantInfoFields()
     )
 
     public let identity: Field<IdentitySet>
     public let role: Field<OnlineMeetingRole>
     public let upn: Field<String>
 
-    public init() {
+    private init() {
         self.identity = Field("identity")
         self.role = Field("role")
         self.upn = Field("upn")
@@ -12238,12 +12305,11 @@ public typealias MeetingParticipants = Model<MeetingParticipantsFields>
 
 /// The properties of a `MeetingParticipants`, inherited ones included.
 public struct MeetingParticipantsFields: FieldSet {
-    public static let all = MeetingParticipantsFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingParticipants", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.meetingParticipants", fields: MeetingParticipantsFields())
     public let attendees: Field<[MeetingParticipantInfo]>
     public let organizer: Field<MeetingParticipantInfo>
 
-    public init() {
+    private init() {
         self.attendees = Field("attendees")
         self.organizer = Field("organizer")
     }
@@ -12258,19 +12324,17 @@ public typealias MeetingPolicyUpdatedEventMessageDetail = Model<MeetingPolicyUpd
 
 /// The properties of a `MeetingPolicyUpdatedEventMessageDetail`, inherited ones included.
 public struct MeetingPolicyUpdatedEventMessageDetailFields: FieldSet {
-    public static let all = MeetingPolicyUpdatedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.meetingPolicyUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MeetingPolicyUpdatedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let meetingChatEnabled: Field<Bool>
     public let meetingChatId: Field<String>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.meetingChatEnabled = Field("meetingChatEnabled")
         self.meetingChatId = Field("meetingChatId")
@@ -12317,8 +12381,10 @@ public typealias MeetingTimeSuggestion = Model<MeetingTimeSuggestionFields>
 
 /// The properties of a `MeetingTimeSuggestion`, inherited ones included.
 public struct MeetingTimeSuggestionFields: FieldSet {
-    public static let all = MeetingTimeSuggestionFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingTimeSuggestion", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingTimeSuggestion",
+        fields: MeetingTimeSuggestionFields()
+    )
     public let attendeeAvailability: Field<[AttendeeAvailability]>
     public let confidence: Field<Double>
     public let locations: Field<[Location]>
@@ -12327,7 +12393,7 @@ public struct MeetingTimeSuggestionFields: FieldSet {
     public let organizerAvailability: Field<FreeBusyStatus>
     public let suggestionReason: Field<String>
 
-    public init() {
+    private init() {
         self.attendeeAvailability = Field("attendeeAvailability")
         self.confidence = Field("confidence")
         self.locations = Field("locations")
@@ -12346,12 +12412,15 @@ public typealias MeetingTimeSuggestionsResult = Model<MeetingTimeSuggestionsResu
 
 /// The properties of a `MeetingTimeSuggestionsResult`, inherited ones included.
 public struct MeetingTimeSuggestionsResultFields: FieldSet {
-    public static let all = MeetingTimeSuggestionsResultFields()
-    public static let schema = ModelSchema("microsoft.graph.meetingTimeSuggestionsResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingTimeSuggestionsResult",
+        fields: MeetingTimeSuggestionsResultFields()
+    )
+
     public let emptySuggestionsReason: Field<String>
     public let meetingTimeSuggestions: Field<[MeetingTimeSuggestion]>
 
-    public init() {
+    private init() {
         self.emptySuggestionsReason = Field("emptySuggestionsReason")
         self.meetingTimeSuggestions = Field("meetingTimeSuggestions")
     }
@@ -12365,19 +12434,17 @@ public typealias MembersAddedEventMessageDetail = Model<MembersAddedEventMessage
 
 /// The properties of a `MembersAddedEventMessageDetail`, inherited ones included.
 public struct MembersAddedEventMessageDetailFields: FieldSet {
-    public static let all = MembersAddedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.membersAddedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MembersAddedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let members: Field<[TeamworkUserIdentity]>
     public let visibleHistoryStartDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.members = Field("members")
         self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
@@ -12392,18 +12459,16 @@ public typealias MembersDeletedEventMessageDetail = Model<MembersDeletedEventMes
 
 /// The properties of a `MembersDeletedEventMessageDetail`, inherited ones included.
 public struct MembersDeletedEventMessageDetailFields: FieldSet {
-    public static let all = MembersDeletedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.membersDeletedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MembersDeletedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let members: Field<[TeamworkUserIdentity]>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.members = Field("members")
     }

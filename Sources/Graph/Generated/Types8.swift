@@ -12,18 +12,16 @@ public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessa
 
 /// The properties of a `MembersJoinedEventMessageDetail`, inherited ones included.
 public struct MembersJoinedEventMessageDetailFields: FieldSet {
-    public static let all = MembersJoinedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.membersJoinedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MembersJoinedEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let members: Field<[TeamworkUserIdentity]>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.members = Field("members")
     }
@@ -37,18 +35,16 @@ public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDe
 
 /// The properties of a `MembersLeftEventMessageDetail`, inherited ones included.
 public struct MembersLeftEventMessageDetailFields: FieldSet {
-    public static let all = MembersLeftEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.membersLeftEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MembersLeftEventMessageDetailFields()
     )
 
     public let initiator: Field<IdentitySet>
     public let members: Field<[TeamworkUserIdentity]>
 
-    public init() {
+    private init() {
         self.initiator = Field("initiator")
         self.members = Field("members")
     }
@@ -62,12 +58,10 @@ public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields
 
 /// The properties of a `MembershipOutlierInsight`, inherited ones included.
 public struct MembershipOutlierInsightFields: FieldSet {
-    public static let all = MembershipOutlierInsightFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.membershipOutlierInsight",
         base: GovernanceInsight.self,
-        fields: all
+        fields: MembershipOutlierInsightFields()
     )
 
     public let id: Field<String>
@@ -86,7 +80,7 @@ public struct MembershipOutlierInsightFields: FieldSet {
     /// Present when the request expanded it (`expand("member")`).
     public let member: Field<DirectoryObject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.insightCreatedDateTime = Field("insightCreatedDateTime")
         self.containerId = Field("containerId")
@@ -138,11 +132,10 @@ public typealias MentionAction = Model<MentionActionFields>
 
 /// The properties of a `MentionAction`, inherited ones included.
 public struct MentionActionFields: FieldSet {
-    public static let all = MentionActionFields()
-    public static let schema = ModelSchema("microsoft.graph.mentionAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mentionAction", fields: MentionActionFields())
     public let mentionees: Field<[IdentitySet]>
 
-    public init() {
+    private init() {
         self.mentionees = Field("mentionees")
     }
 }
@@ -155,13 +148,12 @@ public typealias MentionEvent = Model<MentionEventFields>
 
 /// The properties of a `MentionEvent`, inherited ones included.
 public struct MentionEventFields: FieldSet {
-    public static let all = MentionEventFields()
-    public static let schema = ModelSchema("microsoft.graph.mentionEvent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mentionEvent", fields: MentionEventFields())
     public let eventDateTime: Field<Date>
     public let speaker: Field<IdentitySet>
     public let transcriptUtterance: Field<String>
 
-    public init() {
+    private init() {
         self.eventDateTime = Field("eventDateTime")
         self.speaker = Field("speaker")
         self.transcriptUtterance = Field("transcriptUtterance")
@@ -176,13 +168,11 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
-    public static let all = MessageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.message",
         base: OutlookItem.self,
         derived: [CalendarSharingMessage.self, EventMessage.self],
-        fields: all
+        fields: MessageFields()
     )
 
     public let id: Field<String>
@@ -229,7 +219,7 @@ public struct MessageFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -320,18 +310,16 @@ public typealias MessagePinnedEventMessageDetail = Model<MessagePinnedEventMessa
 
 /// The properties of a `MessagePinnedEventMessageDetail`, inherited ones included.
 public struct MessagePinnedEventMessageDetailFields: FieldSet {
-    public static let all = MessagePinnedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.messagePinnedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MessagePinnedEventMessageDetailFields()
     )
 
     public let eventDateTime: Field<Date>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.eventDateTime = Field("eventDateTime")
         self.initiator = Field("initiator")
     }
@@ -519,8 +507,11 @@ public typealias MessageRule = Model<MessageRuleFields>
 
 /// The properties of a `MessageRule`, inherited ones included.
 public struct MessageRuleFields: FieldSet {
-    public static let all = MessageRuleFields()
-    public static let schema = ModelSchema("microsoft.graph.messageRule", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.messageRule",
+        base: Entity.self,
+        fields: MessageRuleFields()
+    )
     public let id: Field<String>
     public let actions: Field<MessageRuleActions>
     public let conditions: Field<MessageRulePredicates>
@@ -531,7 +522,7 @@ public struct MessageRuleFields: FieldSet {
     public let isReadOnly: Field<Bool>
     public let sequence: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.actions = Field("actions")
         self.conditions = Field("conditions")
@@ -552,8 +543,7 @@ public typealias MessageRuleActions = Model<MessageRuleActionsFields>
 
 /// The properties of a `MessageRuleActions`, inherited ones included.
 public struct MessageRuleActionsFields: FieldSet {
-    public static let all = MessageRuleActionsFields()
-    public static let schema = ModelSchema("microsoft.graph.messageRuleActions", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.messageRuleActions", fields: MessageRuleActionsFields())
     public let assignCategories: Field<[String]>
     public let copyToFolder: Field<String>
     public let delete: Field<Bool>
@@ -566,7 +556,7 @@ public struct MessageRuleActionsFields: FieldSet {
     public let redirectTo: Field<[Recipient]>
     public let stopProcessingRules: Field<Bool>
 
-    public init() {
+    private init() {
         self.assignCategories = Field("assignCategories")
         self.copyToFolder = Field("copyToFolder")
         self.delete = Field("delete")
@@ -589,8 +579,10 @@ public typealias MessageRulePredicates = Model<MessageRulePredicatesFields>
 
 /// The properties of a `MessageRulePredicates`, inherited ones included.
 public struct MessageRulePredicatesFields: FieldSet {
-    public static let all = MessageRulePredicatesFields()
-    public static let schema = ModelSchema("microsoft.graph.messageRulePredicates", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.messageRulePredicates",
+        fields: MessageRulePredicatesFields()
+    )
     public let bodyContains: Field<[String]>
     public let bodyOrSubjectContains: Field<[String]>
     public let categories: Field<[String]>
@@ -622,7 +614,7 @@ public struct MessageRulePredicatesFields: FieldSet {
     public let subjectContains: Field<[String]>
     public let withinSizeRange: Field<SizeRange>
 
-    public init() {
+    private init() {
         self.bodyContains = Field("bodyContains")
         self.bodyOrSubjectContains = Field("bodyOrSubjectContains")
         self.categories = Field("categories")
@@ -681,8 +673,7 @@ public typealias MessageSecurityState = Model<MessageSecurityStateFields>
 
 /// The properties of a `MessageSecurityState`, inherited ones included.
 public struct MessageSecurityStateFields: FieldSet {
-    public static let all = MessageSecurityStateFields()
-    public static let schema = ModelSchema("microsoft.graph.messageSecurityState", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.messageSecurityState", fields: MessageSecurityStateFields())
     public let connectingIP: Field<String>
     public let deliveryAction: Field<String>
     public let deliveryLocation: Field<String>
@@ -693,7 +684,7 @@ public struct MessageSecurityStateFields: FieldSet {
     public let messageSubject: Field<String>
     public let networkMessageId: Field<String>
 
-    public init() {
+    private init() {
         self.connectingIP = Field("connectingIP")
         self.deliveryAction = Field("deliveryAction")
         self.deliveryLocation = Field("deliveryLocation")
@@ -714,14 +705,18 @@ public typealias MessageTracingRoot = Model<MessageTracingRootFields>
 
 /// The properties of a `MessageTracingRoot`, inherited ones included.
 public struct MessageTracingRootFields: FieldSet {
-    public static let all = MessageTracingRootFields()
-    public static let schema = ModelSchema("microsoft.graph.messageTracingRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.messageTracingRoot",
+        base: Entity.self,
+        fields: MessageTracingRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("messageTraces")`).
     public let messageTraces: Field<[ExchangeMessageTrace]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.messageTraces = Field("messageTraces")
     }
@@ -761,18 +756,16 @@ public typealias MessageUnpinnedEventMessageDetail = Model<MessageUnpinnedEventM
 
 /// The properties of a `MessageUnpinnedEventMessageDetail`, inherited ones included.
 public struct MessageUnpinnedEventMessageDetailFields: FieldSet {
-    public static let all = MessageUnpinnedEventMessageDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.messageUnpinnedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: all
+        fields: MessageUnpinnedEventMessageDetailFields()
     )
 
     public let eventDateTime: Field<Date>
     public let initiator: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.eventDateTime = Field("eventDateTime")
         self.initiator = Field("initiator")
     }
@@ -786,12 +779,14 @@ public typealias MetaDataKeyStringPair = Model<MetaDataKeyStringPairFields>
 
 /// The properties of a `MetaDataKeyStringPair`, inherited ones included.
 public struct MetaDataKeyStringPairFields: FieldSet {
-    public static let all = MetaDataKeyStringPairFields()
-    public static let schema = ModelSchema("microsoft.graph.metaDataKeyStringPair", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.metaDataKeyStringPair",
+        fields: MetaDataKeyStringPairFields()
+    )
     public let key: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -805,12 +800,11 @@ public typealias MetaDataKeyValuePair = Model<MetaDataKeyValuePairFields>
 
 /// The properties of a `MetaDataKeyValuePair`, inherited ones included.
 public struct MetaDataKeyValuePairFields: FieldSet {
-    public static let all = MetaDataKeyValuePairFields()
-    public static let schema = ModelSchema("microsoft.graph.metaDataKeyValuePair", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.metaDataKeyValuePair", fields: MetaDataKeyValuePairFields())
     public let key: Field<String>
     public let value: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -825,12 +819,10 @@ public typealias MicrosoftAccountUserConversationMember = Model<MicrosoftAccount
 
 /// The properties of a `MicrosoftAccountUserConversationMember`, inherited ones included.
 public struct MicrosoftAccountUserConversationMemberFields: FieldSet {
-    public static let all = MicrosoftAccountUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAccountUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: MicrosoftAccountUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -839,7 +831,7 @@ public struct MicrosoftAccountUserConversationMemberFields: FieldSet {
     public let visibleHistoryStartDateTime: Field<Date>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -902,12 +894,10 @@ public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAut
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethod`, inherited ones included.
 public struct MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
-    public static let all = MicrosoftAuthenticatorAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: MicrosoftAuthenticatorAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -919,7 +909,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
     /// Present when the request expanded it (`expand("device")`).
     public let device: Field<Device>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.deviceTag = Field("deviceTag")
@@ -940,12 +930,10 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodConfiguration`, inherited ones included.
 public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
-    public static let all = MicrosoftAuthenticatorAuthenticationMethodConfigurationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: all
+        fields: MicrosoftAuthenticatorAuthenticationMethodConfigurationFields()
     )
 
     public let id: Field<String>
@@ -957,7 +945,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: Fie
     /// Present when the request expanded it (`expand("includeTargets")`).
     public let includeTargets: Field<[MicrosoftAuthenticatorAuthenticationMethodTarget]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
@@ -1047,12 +1035,10 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodTarget =
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodTarget`, inherited ones included.
 public struct MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
-    public static let all = MicrosoftAuthenticatorAuthenticationMethodTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: all
+        fields: MicrosoftAuthenticatorAuthenticationMethodTargetFields()
     )
 
     public let id: Field<String>
@@ -1060,7 +1046,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
     public let targetType: Field<AuthenticationMethodTargetType>
     public let authenticationMode: Field<MicrosoftAuthenticatorAuthenticationMode>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRegistrationRequired = Field("isRegistrationRequired")
         self.targetType = Field("targetType")
@@ -1113,12 +1099,15 @@ public typealias MicrosoftAuthenticatorFeatureSettings = Model<MicrosoftAuthenti
 
 /// The properties of a `MicrosoftAuthenticatorFeatureSettings`, inherited ones included.
 public struct MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
-    public static let all = MicrosoftAuthenticatorFeatureSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.microsoftAuthenticatorFeatureSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.microsoftAuthenticatorFeatureSettings",
+        fields: MicrosoftAuthenticatorFeatureSettingsFields()
+    )
+
     public let displayAppInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
     public let displayLocationInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
 
-    public init() {
+    private init() {
         self.displayAppInformationRequiredState = Field("displayAppInformationRequiredState")
         self.displayLocationInformationRequiredState = Field("displayLocationInformationRequiredState")
     }
@@ -1132,12 +1121,10 @@ public typealias MicrosoftCustomTrainingSetting = Model<MicrosoftCustomTrainingS
 
 /// The properties of a `MicrosoftCustomTrainingSetting`, inherited ones included.
 public struct MicrosoftCustomTrainingSettingFields: FieldSet {
-    public static let all = MicrosoftCustomTrainingSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftCustomTrainingSetting",
         base: TrainingSetting.self,
-        fields: all
+        fields: MicrosoftCustomTrainingSettingFields()
     )
 
     public let settingType: Field<TrainingSettingType>
@@ -1145,7 +1132,7 @@ public struct MicrosoftCustomTrainingSettingFields: FieldSet {
     public let trainingAssignmentMappings: Field<[MicrosoftTrainingAssignmentMapping]>
     public let trainingCompletionDuration: Field<TrainingCompletionDuration>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
         self.completionDateTime = Field("completionDateTime")
         self.trainingAssignmentMappings = Field("trainingAssignmentMappings")
@@ -1179,12 +1166,15 @@ public typealias MicrosoftManagedDesktop = Model<MicrosoftManagedDesktopFields>
 
 /// The properties of a `MicrosoftManagedDesktop`, inherited ones included.
 public struct MicrosoftManagedDesktopFields: FieldSet {
-    public static let all = MicrosoftManagedDesktopFields()
-    public static let schema = ModelSchema("microsoft.graph.microsoftManagedDesktop", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.microsoftManagedDesktop",
+        fields: MicrosoftManagedDesktopFields()
+    )
+
     public let managedType: Field<MicrosoftManagedDesktopType>
     public let profile: Field<String>
 
-    public init() {
+    private init() {
         self.managedType = Field("managedType")
         self.profile = Field("profile")
     }
@@ -1224,19 +1214,17 @@ public typealias MicrosoftManagedTrainingSetting = Model<MicrosoftManagedTrainin
 
 /// The properties of a `MicrosoftManagedTrainingSetting`, inherited ones included.
 public struct MicrosoftManagedTrainingSettingFields: FieldSet {
-    public static let all = MicrosoftManagedTrainingSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftManagedTrainingSetting",
         base: TrainingSetting.self,
-        fields: all
+        fields: MicrosoftManagedTrainingSettingFields()
     )
 
     public let settingType: Field<TrainingSettingType>
     public let completionDateTime: Field<Date>
     public let trainingCompletionDuration: Field<TrainingCompletionDuration>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
         self.completionDateTime = Field("completionDateTime")
         self.trainingCompletionDuration = Field("trainingCompletionDuration")
@@ -1251,12 +1239,10 @@ public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessA
 
 /// The properties of a `MicrosoftStoreForBusinessApp`, inherited ones included.
 public struct MicrosoftStoreForBusinessAppFields: FieldSet {
-    public static let all = MicrosoftStoreForBusinessAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftStoreForBusinessApp",
         base: MobileApp.self,
-        fields: all
+        fields: MicrosoftStoreForBusinessAppFields()
     )
 
     public let id: Field<String>
@@ -1294,7 +1280,7 @@ public struct MicrosoftStoreForBusinessAppFields: FieldSet {
     public let totalLicenseCount: Field<Int32>
     public let usedLicenseCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1330,17 +1316,15 @@ public typealias MicrosoftStoreForBusinessAppAssignmentSettings =
 
 /// The properties of a `MicrosoftStoreForBusinessAppAssignmentSettings`, inherited ones included.
 public struct MicrosoftStoreForBusinessAppAssignmentSettingsFields: FieldSet {
-    public static let all = MicrosoftStoreForBusinessAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftStoreForBusinessAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: all
+        fields: MicrosoftStoreForBusinessAppAssignmentSettingsFields()
     )
 
     public let useDeviceContext: Field<Bool>
 
-    public init() {
+    private init() {
         self.useDeviceContext = Field("useDeviceContext")
     }
 }
@@ -1411,12 +1395,10 @@ public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAss
 
 /// The properties of a `MicrosoftTrainingAssignmentMapping`, inherited ones included.
 public struct MicrosoftTrainingAssignmentMappingFields: FieldSet {
-    public static let all = MicrosoftTrainingAssignmentMappingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftTrainingAssignmentMapping",
         base: TrainingSetting.self,
-        fields: all
+        fields: MicrosoftTrainingAssignmentMappingFields()
     )
 
     public let settingType: Field<TrainingSettingType>
@@ -1425,7 +1407,7 @@ public struct MicrosoftTrainingAssignmentMappingFields: FieldSet {
     /// Present when the request expanded it (`expand("training")`).
     public let training: Field<Training>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
         self.assignedTo = Field("assignedTo")
         self.training = Field("training")
@@ -1474,12 +1456,11 @@ public typealias MimeContent = Model<MimeContentFields>
 
 /// The properties of a `MimeContent`, inherited ones included.
 public struct MimeContentFields: FieldSet {
-    public static let all = MimeContentFields()
-    public static let schema = ModelSchema("microsoft.graph.mimeContent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.mimeContent", fields: MimeContentFields())
     public let type: Field<String>
     public let value: Field<Data>
 
-    public init() {
+    private init() {
         self.type = Field("type")
         self.value = Field("value")
     }
@@ -1569,8 +1550,6 @@ public typealias MobileApp = Model<MobileAppFields>
 
 /// The properties of a `MobileApp`, inherited ones included.
 public struct MobileAppFields: FieldSet {
-    public static let all = MobileAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mobileApp",
         base: Entity.self,
@@ -1589,7 +1568,7 @@ public struct MobileAppFields: FieldSet {
             WindowsMicrosoftEdgeApp.self,
             WindowsWebApp.self,
         ],
-        fields: all
+        fields: MobileAppFields()
     )
 
     public let id: Field<String>
@@ -1621,7 +1600,7 @@ public struct MobileAppFields: FieldSet {
     /// Present when the request expanded it (`expand("categories")`).
     public let categories: Field<[MobileAppCategory]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -1649,14 +1628,18 @@ public typealias MobileAppAssignment = Model<MobileAppAssignmentFields>
 
 /// The properties of a `MobileAppAssignment`, inherited ones included.
 public struct MobileAppAssignmentFields: FieldSet {
-    public static let all = MobileAppAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppAssignment", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppAssignment",
+        base: Entity.self,
+        fields: MobileAppAssignmentFields()
+    )
+
     public let id: Field<String>
     public let intent: Field<InstallIntent>
     public let settings: Field<MobileAppAssignmentSettings>
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.intent = Field("intent")
         self.settings = Field("settings")
@@ -1691,8 +1674,6 @@ public typealias MobileAppAssignmentSettings = Model<MobileAppAssignmentSettings
 
 /// The properties of a `MobileAppAssignmentSettings`, inherited ones included.
 public struct MobileAppAssignmentSettingsFields: FieldSet {
-    public static let all = MobileAppAssignmentSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppAssignmentSettings",
         derived: [
@@ -1705,10 +1686,10 @@ public struct MobileAppAssignmentSettingsFields: FieldSet {
             WindowsAppXAppAssignmentSettings.self,
             WindowsUniversalAppXAppAssignmentSettings.self,
         ],
-        fields: all
+        fields: MobileAppAssignmentSettingsFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1720,15 +1701,19 @@ public typealias MobileAppCategory = Model<MobileAppCategoryFields>
 
 /// The properties of a `MobileAppCategory`, inherited ones included.
 public struct MobileAppCategoryFields: FieldSet {
-    public static let all = MobileAppCategoryFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppCategory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppCategory",
+        base: Entity.self,
+        fields: MobileAppCategoryFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
 
     /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -1760,8 +1745,12 @@ public typealias MobileAppContent = Model<MobileAppContentFields>
 
 /// The properties of a `MobileAppContent`, inherited ones included.
 public struct MobileAppContentFields: FieldSet {
-    public static let all = MobileAppContentFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppContent", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppContent",
+        base: Entity.self,
+        fields: MobileAppContentFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("containedApps")`).
@@ -1770,7 +1759,7 @@ public struct MobileAppContentFields: FieldSet {
     /// Present when the request expanded it (`expand("files")`).
     public let files: Field<[MobileAppContentFile]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.containedApps = Field("containedApps")
         self.files = Field("files")
@@ -1785,8 +1774,12 @@ public typealias MobileAppContentFile = Model<MobileAppContentFileFields>
 
 /// The properties of a `MobileAppContentFile`, inherited ones included.
 public struct MobileAppContentFileFields: FieldSet {
-    public static let all = MobileAppContentFileFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppContentFile", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppContentFile",
+        base: Entity.self,
+        fields: MobileAppContentFileFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -1810,7 +1803,7 @@ public struct MobileAppContentFileFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let uploadState: Field<MobileAppContentFileUploadState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.azureStorageUri = Field("azureStorageUri")
         self.azureStorageUriExpirationDateTime = Field("azureStorageUriExpirationDateTime")
@@ -1964,15 +1957,13 @@ public typealias MobileAppIdentifier = Model<MobileAppIdentifierFields>
 
 /// The properties of a `MobileAppIdentifier`, inherited ones included.
 public struct MobileAppIdentifierFields: FieldSet {
-    public static let all = MobileAppIdentifierFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppIdentifier",
         derived: [AndroidMobileAppIdentifier.self, IosMobileAppIdentifier.self],
-        fields: all
+        fields: MobileAppIdentifierFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -1984,13 +1975,16 @@ public typealias MobileAppInstallTimeSettings = Model<MobileAppInstallTimeSettin
 
 /// The properties of a `MobileAppInstallTimeSettings`, inherited ones included.
 public struct MobileAppInstallTimeSettingsFields: FieldSet {
-    public static let all = MobileAppInstallTimeSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppInstallTimeSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppInstallTimeSettings",
+        fields: MobileAppInstallTimeSettingsFields()
+    )
+
     public let deadlineDateTime: Field<Date>
     public let startDateTime: Field<Date>
     public let useLocalTime: Field<Bool>
 
-    public init() {
+    private init() {
         self.deadlineDateTime = Field("deadlineDateTime")
         self.startDateTime = Field("startDateTime")
         self.useLocalTime = Field("useLocalTime")
@@ -2023,8 +2017,12 @@ public typealias MobileAppRelationship = Model<MobileAppRelationshipFields>
 
 /// The properties of a `MobileAppRelationship`, inherited ones included.
 public struct MobileAppRelationshipFields: FieldSet {
-    public static let all = MobileAppRelationshipFields()
-    public static let schema = ModelSchema("microsoft.graph.mobileAppRelationship", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.mobileAppRelationship",
+        base: Entity.self,
+        fields: MobileAppRelationshipFields()
+    )
+
     public let id: Field<String>
 
     /// Set by the service: read it, do not send it.
@@ -2050,7 +2048,7 @@ public struct MobileAppRelationshipFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let targetPublisherDisplayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.sourceDisplayName = Field("sourceDisplayName")
         self.sourceDisplayVersion = Field("sourceDisplayVersion")
@@ -2132,18 +2130,18 @@ public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingE
 
 /// The properties of a `MobileAppTroubleshootingEvent`, inherited ones included.
 public struct MobileAppTroubleshootingEventFields: FieldSet {
-    public static let all = MobileAppTroubleshootingEventFields()
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppTroubleshootingEvent",
         base: Entity.self,
-        fields: all
+        fields: MobileAppTroubleshootingEventFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("appLogCollectionRequests")`).
     public let appLogCollectionRequests: Field<[AppLogCollectionRequest]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appLogCollectionRequests = Field("appLogCollectionRequests")
     }
@@ -2186,18 +2184,16 @@ public typealias MobileContainedApp = Model<MobileContainedAppFields>
 
 /// The properties of a `MobileContainedApp`, inherited ones included.
 public struct MobileContainedAppFields: FieldSet {
-    public static let all = MobileContainedAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mobileContainedApp",
         base: Entity.self,
         derived: [WindowsUniversalAppXContainedApp.self],
-        fields: all
+        fields: MobileContainedAppFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -2229,8 +2225,6 @@ public typealias MobileLobApp = Model<MobileLobAppFields>
 
 /// The properties of a `MobileLobApp`, inherited ones included.
 public struct MobileLobAppFields: FieldSet {
-    public static let all = MobileLobAppFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.mobileLobApp",
         base: MobileApp.self,
@@ -2244,7 +2238,7 @@ public struct MobileLobAppFields: FieldSet {
             WindowsMobileMSI.self,
             WindowsUniversalAppX.self,
         ],
-        fields: all
+        fields: MobileLobAppFields()
     )
 
     public let id: Field<String>
@@ -2285,7 +2279,7 @@ public struct MobileLobAppFields: FieldSet {
     /// Present when the request expanded it (`expand("contentVersions")`).
     public let contentVersions: Field<[MobileAppContent]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2367,12 +2361,12 @@ public typealias MobileThreatDefenseConnector = Model<MobileThreatDefenseConnect
 
 /// The properties of a `MobileThreatDefenseConnector`, inherited ones included.
 public struct MobileThreatDefenseConnectorFields: FieldSet {
-    public static let all = MobileThreatDefenseConnectorFields()
     public static let schema = ModelSchema(
         "microsoft.graph.mobileThreatDefenseConnector",
         base: Entity.self,
-        fields: all
+        fields: MobileThreatDefenseConnectorFields()
     )
+
     public let id: Field<String>
     public let allowPartnerToCollectIOSApplicationMetadata: Field<Bool>
     public let allowPartnerToCollectIOSPersonalApplicationMetadata: Field<Bool>
@@ -2390,7 +2384,7 @@ public struct MobileThreatDefenseConnectorFields: FieldSet {
     public let windowsDeviceBlockedOnMissingPartnerData: Field<Bool>
     public let windowsEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowPartnerToCollectIOSApplicationMetadata = Field("allowPartnerToCollectIOSApplicationMetadata")
         self.allowPartnerToCollectIOSPersonalApplicationMetadata = Field(
@@ -2480,13 +2474,12 @@ public typealias ModifiedProperty = Model<ModifiedPropertyFields>
 
 /// The properties of a `ModifiedProperty`, inherited ones included.
 public struct ModifiedPropertyFields: FieldSet {
-    public static let all = ModifiedPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.modifiedProperty", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.modifiedProperty", fields: ModifiedPropertyFields())
     public let displayName: Field<String>
     public let newValue: Field<String>
     public let oldValue: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.newValue = Field("newValue")
         self.oldValue = Field("oldValue")
@@ -2549,12 +2542,11 @@ public typealias MoveAction = Model<MoveActionFields>
 
 /// The properties of a `MoveAction`, inherited ones included.
 public struct MoveActionFields: FieldSet {
-    public static let all = MoveActionFields()
-    public static let schema = ModelSchema("microsoft.graph.moveAction", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.moveAction", fields: MoveActionFields())
     public let from: Field<String>
     public let to: Field<String>
 
-    public init() {
+    private init() {
         self.from = Field("from")
         self.to = Field("to")
     }
@@ -2584,8 +2576,12 @@ public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
 
 /// The properties of a `MultiTenantOrganization`, inherited ones included.
 public struct MultiTenantOrganizationFields: FieldSet {
-    public static let all = MultiTenantOrganizationFields()
-    public static let schema = ModelSchema("microsoft.graph.multiTenantOrganization", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.multiTenantOrganization",
+        base: Entity.self,
+        fields: MultiTenantOrganizationFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let description: Field<String>
@@ -2598,7 +2594,7 @@ public struct MultiTenantOrganizationFields: FieldSet {
     /// Present when the request expanded it (`expand("tenants")`).
     public let tenants: Field<[MultiTenantOrganizationMember]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
@@ -2620,19 +2616,17 @@ public typealias MultiTenantOrganizationIdentitySyncPolicyTemplate =
 
 /// The properties of a `MultiTenantOrganizationIdentitySyncPolicyTemplate`, inherited ones included.
 public struct MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
-    public static let all = MultiTenantOrganizationIdentitySyncPolicyTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
         base: Entity.self,
-        fields: all
+        fields: MultiTenantOrganizationIdentitySyncPolicyTemplateFields()
     )
 
     public let id: Field<String>
     public let templateApplicationLevel: Field<TemplateApplicationLevel>
     public let userSyncInbound: Field<CrossTenantUserSyncInbound>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.templateApplicationLevel = Field("templateApplicationLevel")
         self.userSyncInbound = Field("userSyncInbound")
@@ -2676,12 +2670,10 @@ public typealias MultiTenantOrganizationJoinRequestRecord = Model<MultiTenantOrg
 
 /// The properties of a `MultiTenantOrganizationJoinRequestRecord`, inherited ones included.
 public struct MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
-    public static let all = MultiTenantOrganizationJoinRequestRecordFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
         base: Entity.self,
-        fields: all
+        fields: MultiTenantOrganizationJoinRequestRecordFields()
     )
 
     public let id: Field<String>
@@ -2690,7 +2682,7 @@ public struct MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
     public let role: Field<MultiTenantOrganizationMemberRole>
     public let transitionDetails: Field<MultiTenantOrganizationJoinRequestTransitionDetails>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.addedByTenantId = Field("addedByTenantId")
         self.memberState = Field("memberState")
@@ -2730,18 +2722,16 @@ public typealias MultiTenantOrganizationJoinRequestTransitionDetails =
 
 /// The properties of a `MultiTenantOrganizationJoinRequestTransitionDetails`, inherited ones included.
 public struct MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSet {
-    public static let all = MultiTenantOrganizationJoinRequestTransitionDetailsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails",
-        fields: all
+        fields: MultiTenantOrganizationJoinRequestTransitionDetailsFields()
     )
 
     public let desiredMemberState: Field<MultiTenantOrganizationMemberState>
     public let details: Field<String>
     public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
 
-    public init() {
+    private init() {
         self.desiredMemberState = Field("desiredMemberState")
         self.details = Field("details")
         self.status = Field("status")
@@ -2756,12 +2746,10 @@ public typealias MultiTenantOrganizationMember = Model<MultiTenantOrganizationMe
 
 /// The properties of a `MultiTenantOrganizationMember`, inherited ones included.
 public struct MultiTenantOrganizationMemberFields: FieldSet {
-    public static let all = MultiTenantOrganizationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationMember",
         base: DirectoryObject.self,
-        fields: all
+        fields: MultiTenantOrganizationMemberFields()
     )
 
     public let id: Field<String>
@@ -2775,7 +2763,7 @@ public struct MultiTenantOrganizationMemberFields: FieldSet {
     public let tenantId: Field<String>
     public let transitionDetails: Field<MultiTenantOrganizationMemberTransitionDetails>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.addedByTenantId = Field("addedByTenantId")
@@ -2978,17 +2966,17 @@ public typealias MultiTenantOrganizationMemberTransitionDetails =
 
 /// The properties of a `MultiTenantOrganizationMemberTransitionDetails`, inherited ones included.
 public struct MultiTenantOrganizationMemberTransitionDetailsFields: FieldSet {
-    public static let all = MultiTenantOrganizationMemberTransitionDetailsFields()
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationMemberTransitionDetails",
-        fields: all
+        fields: MultiTenantOrganizationMemberTransitionDetailsFields()
     )
+
     public let desiredRole: Field<MultiTenantOrganizationMemberRole>
     public let desiredState: Field<MultiTenantOrganizationMemberState>
     public let details: Field<String>
     public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
 
-    public init() {
+    private init() {
         self.desiredRole = Field("desiredRole")
         self.desiredState = Field("desiredState")
         self.details = Field("details")
@@ -3007,12 +2995,10 @@ public typealias MultiTenantOrganizationPartnerConfigurationTemplate =
 
 /// The properties of a `MultiTenantOrganizationPartnerConfigurationTemplate`, inherited ones included.
 public struct MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet {
-    public static let all = MultiTenantOrganizationPartnerConfigurationTemplateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
         base: Entity.self,
-        fields: all
+        fields: MultiTenantOrganizationPartnerConfigurationTemplateFields()
     )
 
     public let id: Field<String>
@@ -3024,7 +3010,7 @@ public struct MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSe
     public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
     public let templateApplicationLevel: Field<TemplateApplicationLevel>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
         self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
@@ -3128,18 +3114,16 @@ public typealias MultiValueLegacyExtendedProperty = Model<MultiValueLegacyExtend
 
 /// The properties of a `MultiValueLegacyExtendedProperty`, inherited ones included.
 public struct MultiValueLegacyExtendedPropertyFields: FieldSet {
-    public static let all = MultiValueLegacyExtendedPropertyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.multiValueLegacyExtendedProperty",
         base: Entity.self,
-        fields: all
+        fields: MultiValueLegacyExtendedPropertyFields()
     )
 
     public let id: Field<String>
     public let value: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.value = Field("value")
     }
@@ -3191,12 +3175,10 @@ public typealias MuteParticipantOperation = Model<MuteParticipantOperationFields
 
 /// The properties of a `MuteParticipantOperation`, inherited ones included.
 public struct MuteParticipantOperationFields: FieldSet {
-    public static let all = MuteParticipantOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.muteParticipantOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: MuteParticipantOperationFields()
     )
 
     public let id: Field<String>
@@ -3204,7 +3186,7 @@ public struct MuteParticipantOperationFields: FieldSet {
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -3240,13 +3222,11 @@ public typealias NamedLocation = Model<NamedLocationFields>
 
 /// The properties of a `NamedLocation`, inherited ones included.
 public struct NamedLocationFields: FieldSet {
-    public static let all = NamedLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.namedLocation",
         base: PolicyDeletableItem.self,
         derived: [CountryNamedLocation.self, IpNamedLocation.self],
-        fields: all
+        fields: NamedLocationFields()
     )
 
     public let deletedDateTime: Field<Date>
@@ -3255,7 +3235,7 @@ public struct NamedLocationFields: FieldSet {
     public let id: Field<String>
     public let modifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -3317,8 +3297,7 @@ public typealias NetworkConnection = Model<NetworkConnectionFields>
 
 /// The properties of a `NetworkConnection`, inherited ones included.
 public struct NetworkConnectionFields: FieldSet {
-    public static let all = NetworkConnectionFields()
-    public static let schema = ModelSchema("microsoft.graph.networkConnection", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.networkConnection", fields: NetworkConnectionFields())
     public let applicationName: Field<String>
     public let destinationAddress: Field<String>
     public let destinationDomain: Field<String>
@@ -3340,7 +3319,7 @@ public struct NetworkConnectionFields: FieldSet {
     public let status: Field<ConnectionStatus>
     public let urlParameters: Field<String>
 
-    public init() {
+    private init() {
         self.applicationName = Field("applicationName")
         self.destinationAddress = Field("destinationAddress")
         self.destinationDomain = Field("destinationDomain")
@@ -3372,15 +3351,13 @@ public typealias NoDeviceRegistrationMembership = Model<NoDeviceRegistrationMemb
 
 /// The properties of a `NoDeviceRegistrationMembership`, inherited ones included.
 public struct NoDeviceRegistrationMembershipFields: FieldSet {
-    public static let all = NoDeviceRegistrationMembershipFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.noDeviceRegistrationMembership",
         base: DeviceRegistrationMembership.self,
-        fields: all
+        fields: NoDeviceRegistrationMembershipFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3392,11 +3369,15 @@ public typealias NoScopes = Model<NoScopesFields>
 
 /// The properties of a `NoScopes`, inherited ones included.
 public struct NoScopesFields: FieldSet {
-    public static let all = NoScopesFields()
-    public static let schema = ModelSchema("microsoft.graph.noScopes", base: InheritableScopes.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.noScopes",
+        base: InheritableScopes.self,
+        fields: NoScopesFields()
+    )
+
     public let kind: Field<ScopeCollectionKind>
 
-    public init() {
+    private init() {
         self.kind = Field("kind")
     }
 }
@@ -3409,12 +3390,10 @@ public typealias NoTrainingNotificationSetting = Model<NoTrainingNotificationSet
 
 /// The properties of a `NoTrainingNotificationSetting`, inherited ones included.
 public struct NoTrainingNotificationSettingFields: FieldSet {
-    public static let all = NoTrainingNotificationSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.noTrainingNotificationSetting",
         base: EndUserNotificationSetting.self,
-        fields: all
+        fields: NoTrainingNotificationSettingFields()
     )
 
     public let notificationPreference: Field<EndUserNotificationPreference>
@@ -3422,7 +3401,7 @@ public struct NoTrainingNotificationSettingFields: FieldSet {
     public let settingType: Field<EndUserNotificationSettingType>
     public let simulationNotification: Field<SimulationNotification>
 
-    public init() {
+    private init() {
         self.notificationPreference = Field("notificationPreference")
         self.positiveReinforcement = Field("positiveReinforcement")
         self.settingType = Field("settingType")
@@ -3438,11 +3417,15 @@ public typealias NoTrainingSetting = Model<NoTrainingSettingFields>
 
 /// The properties of a `NoTrainingSetting`, inherited ones included.
 public struct NoTrainingSettingFields: FieldSet {
-    public static let all = NoTrainingSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.noTrainingSetting", base: TrainingSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.noTrainingSetting",
+        base: TrainingSetting.self,
+        fields: NoTrainingSettingFields()
+    )
+
     public let settingType: Field<TrainingSettingType>
 
-    public init() {
+    private init() {
         self.settingType = Field("settingType")
     }
 }
@@ -3455,12 +3438,12 @@ public typealias Notebook = Model<NotebookFields>
 
 /// The properties of a `Notebook`, inherited ones included.
 public struct NotebookFields: FieldSet {
-    public static let all = NotebookFields()
     public static let schema = ModelSchema(
         "microsoft.graph.notebook",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: NotebookFields()
     )
+
     public let id: Field<String>
     public let selfValue: Field<String>
     public let createdDateTime: Field<Date>
@@ -3481,7 +3464,7 @@ public struct NotebookFields: FieldSet {
     /// Present when the request expanded it (`expand("sections")`).
     public let sections: Field<[OnenoteSection]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -3508,12 +3491,11 @@ public typealias NotebookLinks = Model<NotebookLinksFields>
 
 /// The properties of a `NotebookLinks`, inherited ones included.
 public struct NotebookLinksFields: FieldSet {
-    public static let all = NotebookLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: NotebookLinksFields())
     public let oneNoteClientUrl: Field<ExternalLink>
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }
@@ -3667,12 +3649,12 @@ public typealias NotificationMessageTemplate = Model<NotificationMessageTemplate
 
 /// The properties of a `NotificationMessageTemplate`, inherited ones included.
 public struct NotificationMessageTemplateFields: FieldSet {
-    public static let all = NotificationMessageTemplateFields()
     public static let schema = ModelSchema(
         "microsoft.graph.notificationMessageTemplate",
         base: Entity.self,
-        fields: all
+        fields: NotificationMessageTemplateFields()
     )
+
     public let id: Field<String>
     public let brandingOptions: Field<NotificationTemplateBrandingOptions>
     public let defaultLocale: Field<String>
@@ -3683,7 +3665,7 @@ public struct NotificationMessageTemplateFields: FieldSet {
     /// Present when the request expanded it (`expand("localizedNotificationMessages")`).
     public let localizedNotificationMessages: Field<[LocalizedNotificationMessage]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.brandingOptions = Field("brandingOptions")
         self.defaultLocale = Field("defaultLocale")
@@ -3738,12 +3720,15 @@ public typealias NotificationRecipients = Model<NotificationRecipientsFields>
 
 /// The properties of a `NotificationRecipients`, inherited ones included.
 public struct NotificationRecipientsFields: FieldSet {
-    public static let all = NotificationRecipientsFields()
-    public static let schema = ModelSchema("microsoft.graph.notificationRecipients", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.notificationRecipients",
+        fields: NotificationRecipientsFields()
+    )
+
     public let customRecipients: Field<[EmailIdentity]>
     public let role: Field<NotificationRecipientsType>
 
-    public init() {
+    private init() {
         self.customRecipients = Field("customRecipients")
         self.role = Field("role")
     }
@@ -3840,14 +3825,13 @@ public typealias NumberColumn = Model<NumberColumnFields>
 
 /// The properties of a `NumberColumn`, inherited ones included.
 public struct NumberColumnFields: FieldSet {
-    public static let all = NumberColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.numberColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.numberColumn", fields: NumberColumnFields())
     public let decimalPlaces: Field<String>
     public let displayAs: Field<String>
     public let maximum: Field<Double>
     public let minimum: Field<Double>
 
-    public init() {
+    private init() {
         self.decimalPlaces = Field("decimalPlaces")
         self.displayAs = Field("displayAs")
         self.maximum = Field("maximum")
@@ -3863,8 +3847,12 @@ public typealias OAuth2PermissionGrant = Model<OAuth2PermissionGrantFields>
 
 /// The properties of a `OAuth2PermissionGrant`, inherited ones included.
 public struct OAuth2PermissionGrantFields: FieldSet {
-    public static let all = OAuth2PermissionGrantFields()
-    public static let schema = ModelSchema("microsoft.graph.oAuth2PermissionGrant", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.oAuth2PermissionGrant",
+        base: Entity.self,
+        fields: OAuth2PermissionGrantFields()
+    )
+
     public let id: Field<String>
     public let clientId: Field<String>
     public let consentType: Field<String>
@@ -3872,7 +3860,7 @@ public struct OAuth2PermissionGrantFields: FieldSet {
     public let resourceId: Field<String>
     public let scope: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientId = Field("clientId")
         self.consentType = Field("consentType")
@@ -3959,13 +3947,15 @@ public typealias OAuthConsentAppDetail = Model<OAuthConsentAppDetailFields>
 
 /// The properties of a `OAuthConsentAppDetail`, inherited ones included.
 public struct OAuthConsentAppDetailFields: FieldSet {
-    public static let all = OAuthConsentAppDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.oAuthConsentAppDetail", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.oAuthConsentAppDetail",
+        fields: OAuthConsentAppDetailFields()
+    )
     public let appScope: Field<OAuthAppScope>
     public let displayLogo: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.appScope = Field("appScope")
         self.displayLogo = Field("displayLogo")
         self.displayName = Field("displayName")
@@ -3980,14 +3970,13 @@ public typealias ObjectDefinition = Model<ObjectDefinitionFields>
 
 /// The properties of a `ObjectDefinition`, inherited ones included.
 public struct ObjectDefinitionFields: FieldSet {
-    public static let all = ObjectDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.objectDefinition", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.objectDefinition", fields: ObjectDefinitionFields())
     public let attributes: Field<[AttributeDefinition]>
     public let metadata: Field<[ObjectDefinitionMetadataEntry]>
     public let name: Field<String>
     public let supportedApis: Field<[String]>
 
-    public init() {
+    private init() {
         self.attributes = Field("attributes")
         self.metadata = Field("metadata")
         self.name = Field("name")
@@ -4035,12 +4024,15 @@ public typealias ObjectDefinitionMetadataEntry = Model<ObjectDefinitionMetadataE
 
 /// The properties of a `ObjectDefinitionMetadataEntry`, inherited ones included.
 public struct ObjectDefinitionMetadataEntryFields: FieldSet {
-    public static let all = ObjectDefinitionMetadataEntryFields()
-    public static let schema = ModelSchema("microsoft.graph.objectDefinitionMetadataEntry", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.objectDefinitionMetadataEntry",
+        fields: ObjectDefinitionMetadataEntryFields()
+    )
+
     public let key: Field<ObjectDefinitionMetadata>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -4074,13 +4066,12 @@ public typealias ObjectIdentity = Model<ObjectIdentityFields>
 
 /// The properties of a `ObjectIdentity`, inherited ones included.
 public struct ObjectIdentityFields: FieldSet {
-    public static let all = ObjectIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.objectIdentity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.objectIdentity", fields: ObjectIdentityFields())
     public let issuer: Field<String>
     public let issuerAssignedId: Field<String>
     public let signInType: Field<String>
 
-    public init() {
+    private init() {
         self.issuer = Field("issuer")
         self.issuerAssignedId = Field("issuerAssignedId")
         self.signInType = Field("signInType")
@@ -4095,8 +4086,7 @@ public typealias ObjectMapping = Model<ObjectMappingFields>
 
 /// The properties of a `ObjectMapping`, inherited ones included.
 public struct ObjectMappingFields: FieldSet {
-    public static let all = ObjectMappingFields()
-    public static let schema = ModelSchema("microsoft.graph.objectMapping", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.objectMapping", fields: ObjectMappingFields())
     public let attributeMappings: Field<[AttributeMapping]>
     public let enabled: Field<Bool>
     public let flowTypes: Field<ObjectFlowTypes>
@@ -4106,7 +4096,7 @@ public struct ObjectMappingFields: FieldSet {
     public let sourceObjectName: Field<String>
     public let targetObjectName: Field<String>
 
-    public init() {
+    private init() {
         self.attributeMappings = Field("attributeMappings")
         self.enabled = Field("enabled")
         self.flowTypes = Field("flowTypes")
@@ -4158,12 +4148,15 @@ public typealias ObjectMappingMetadataEntry = Model<ObjectMappingMetadataEntryFi
 
 /// The properties of a `ObjectMappingMetadataEntry`, inherited ones included.
 public struct ObjectMappingMetadataEntryFields: FieldSet {
-    public static let all = ObjectMappingMetadataEntryFields()
-    public static let schema = ModelSchema("microsoft.graph.objectMappingMetadataEntry", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.objectMappingMetadataEntry",
+        fields: ObjectMappingMetadataEntryFields()
+    )
+
     public let key: Field<ObjectMappingMetadata>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.key = Field("key")
         self.value = Field("value")
     }
@@ -4203,13 +4196,11 @@ public typealias OfferShiftRequest = Model<OfferShiftRequestFields>
 
 /// The properties of a `OfferShiftRequest`, inherited ones included.
 public struct OfferShiftRequestFields: FieldSet {
-    public static let all = OfferShiftRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.offerShiftRequest",
         base: ScheduleChangeRequest.self,
         derived: [SwapShiftsChangeRequest.self],
-        fields: all
+        fields: OfferShiftRequestFields()
     )
 
     public let id: Field<String>
@@ -4251,7 +4242,7 @@ public struct OfferShiftRequestFields: FieldSet {
     public let recipientUserId: Field<String>
     public let senderShiftId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -4325,13 +4316,11 @@ public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
 
 /// The properties of a `OfficeGraphInsights`, inherited ones included.
 public struct OfficeGraphInsightsFields: FieldSet {
-    public static let all = OfficeGraphInsightsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.officeGraphInsights",
         base: Entity.self,
         derived: [ItemInsights.self],
-        fields: all
+        fields: OfficeGraphInsightsFields()
     )
 
     public let id: Field<String>
@@ -4345,7 +4334,7 @@ public struct OfficeGraphInsightsFields: FieldSet {
     /// Present when the request expanded it (`expand("used")`).
     public let used: Field<[UsedInsight]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.shared = Field("shared")
         self.trending = Field("trending")
@@ -4401,15 +4390,18 @@ public typealias OidcAddressInboundClaims = Model<OidcAddressInboundClaimsFields
 
 /// The properties of a `OidcAddressInboundClaims`, inherited ones included.
 public struct OidcAddressInboundClaimsFields: FieldSet {
-    public static let all = OidcAddressInboundClaimsFields()
-    public static let schema = ModelSchema("microsoft.graph.oidcAddressInboundClaims", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.oidcAddressInboundClaims",
+        fields: OidcAddressInboundClaimsFields()
+    )
+
     public let country: Field<String>
     public let locality: Field<String>
     public let postalCode: Field<String>
     public let region: Field<String>
     public let streetAddress: Field<String>
 
-    public init() {
+    private init() {
         self.country = Field("country")
         self.locality = Field("locality")
         self.postalCode = Field("postal_code")
@@ -4428,15 +4420,13 @@ public typealias OidcClientAuthentication = Model<OidcClientAuthenticationFields
 
 /// The properties of a `OidcClientAuthentication`, inherited ones included.
 public struct OidcClientAuthenticationFields: FieldSet {
-    public static let all = OidcClientAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oidcClientAuthentication",
         derived: [OidcClientSecretAuthentication.self, OidcPrivateJwtKeyClientAuthentication.self],
-        fields: all
+        fields: OidcClientAuthenticationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4448,17 +4438,15 @@ public typealias OidcClientSecretAuthentication = Model<OidcClientSecretAuthenti
 
 /// The properties of a `OidcClientSecretAuthentication`, inherited ones included.
 public struct OidcClientSecretAuthenticationFields: FieldSet {
-    public static let all = OidcClientSecretAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oidcClientSecretAuthentication",
         base: OidcClientAuthentication.self,
-        fields: all
+        fields: OidcClientSecretAuthenticationFields()
     )
 
     public let clientSecret: Field<String>
 
-    public init() {
+    private init() {
         self.clientSecret = Field("clientSecret")
     }
 }
@@ -4471,12 +4459,10 @@ public typealias OidcIdentityProvider = Model<OidcIdentityProviderFields>
 
 /// The properties of a `OidcIdentityProvider`, inherited ones included.
 public struct OidcIdentityProviderFields: FieldSet {
-    public static let all = OidcIdentityProviderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oidcIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: all
+        fields: OidcIdentityProviderFields()
     )
 
     public let id: Field<String>
@@ -4489,7 +4475,7 @@ public struct OidcIdentityProviderFields: FieldSet {
     public let scope: Field<String>
     public let wellKnownEndpoint: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.clientAuthentication = Field("clientAuthentication")
@@ -4539,8 +4525,11 @@ public typealias OidcInboundClaimMappingOverride = Model<OidcInboundClaimMapping
 
 /// The properties of a `OidcInboundClaimMappingOverride`, inherited ones included.
 public struct OidcInboundClaimMappingOverrideFields: FieldSet {
-    public static let all = OidcInboundClaimMappingOverrideFields()
-    public static let schema = ModelSchema("microsoft.graph.oidcInboundClaimMappingOverride", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.oidcInboundClaimMappingOverride",
+        fields: OidcInboundClaimMappingOverrideFields()
+    )
+
     public let address: Field<OidcAddressInboundClaims>
     public let email: Field<String>
     public let emailVerified: Field<String>
@@ -4551,7 +4540,7 @@ public struct OidcInboundClaimMappingOverrideFields: FieldSet {
     public let phoneNumberVerified: Field<String>
     public let sub: Field<String>
 
-    public init() {
+    private init() {
         self.address = Field("address")
         self.email = Field("email")
         self.emailVerified = Field("email_verified")
@@ -4573,15 +4562,13 @@ public typealias OidcPrivateJwtKeyClientAuthentication = Model<OidcPrivateJwtKey
 
 /// The properties of a `OidcPrivateJwtKeyClientAuthentication`, inherited ones included.
 public struct OidcPrivateJwtKeyClientAuthenticationFields: FieldSet {
-    public static let all = OidcPrivateJwtKeyClientAuthenticationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oidcPrivateJwtKeyClientAuthentication",
         base: OidcClientAuthentication.self,
-        fields: all
+        fields: OidcPrivateJwtKeyClientAuthenticationFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4615,8 +4602,6 @@ public typealias OmaSetting = Model<OmaSettingFields>
 
 /// The properties of a `OmaSetting`, inherited ones included.
 public struct OmaSettingFields: FieldSet {
-    public static let all = OmaSettingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.omaSetting",
         derived: [
@@ -4628,14 +4613,14 @@ public struct OmaSettingFields: FieldSet {
             OmaSettingString.self,
             OmaSettingStringXml.self,
         ],
-        fields: all
+        fields: OmaSettingFields()
     )
 
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4650,15 +4635,19 @@ public typealias OmaSettingBase64 = Model<OmaSettingBase64Fields>
 
 /// The properties of a `OmaSettingBase64`, inherited ones included.
 public struct OmaSettingBase64Fields: FieldSet {
-    public static let all = OmaSettingBase64Fields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingBase64", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingBase64",
+        base: OmaSetting.self,
+        fields: OmaSettingBase64Fields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let fileName: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4675,14 +4664,18 @@ public typealias OmaSettingBoolean = Model<OmaSettingBooleanFields>
 
 /// The properties of a `OmaSettingBoolean`, inherited ones included.
 public struct OmaSettingBooleanFields: FieldSet {
-    public static let all = OmaSettingBooleanFields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingBoolean", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingBoolean",
+        base: OmaSetting.self,
+        fields: OmaSettingBooleanFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let value: Field<Bool>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4698,14 +4691,18 @@ public typealias OmaSettingDateTime = Model<OmaSettingDateTimeFields>
 
 /// The properties of a `OmaSettingDateTime`, inherited ones included.
 public struct OmaSettingDateTimeFields: FieldSet {
-    public static let all = OmaSettingDateTimeFields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingDateTime", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingDateTime",
+        base: OmaSetting.self,
+        fields: OmaSettingDateTimeFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let value: Field<Date>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4721,18 +4718,18 @@ public typealias OmaSettingFloatingPoint = Model<OmaSettingFloatingPointFields>
 
 /// The properties of a `OmaSettingFloatingPoint`, inherited ones included.
 public struct OmaSettingFloatingPointFields: FieldSet {
-    public static let all = OmaSettingFloatingPointFields()
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingFloatingPoint",
         base: OmaSetting.self,
-        fields: all
+        fields: OmaSettingFloatingPointFields()
     )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let value: Field<Float>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4748,14 +4745,18 @@ public typealias OmaSettingInteger = Model<OmaSettingIntegerFields>
 
 /// The properties of a `OmaSettingInteger`, inherited ones included.
 public struct OmaSettingIntegerFields: FieldSet {
-    public static let all = OmaSettingIntegerFields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingInteger", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingInteger",
+        base: OmaSetting.self,
+        fields: OmaSettingIntegerFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let value: Field<Int32>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4771,14 +4772,18 @@ public typealias OmaSettingString = Model<OmaSettingStringFields>
 
 /// The properties of a `OmaSettingString`, inherited ones included.
 public struct OmaSettingStringFields: FieldSet {
-    public static let all = OmaSettingStringFields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingString", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingString",
+        base: OmaSetting.self,
+        fields: OmaSettingStringFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4794,15 +4799,19 @@ public typealias OmaSettingStringXml = Model<OmaSettingStringXmlFields>
 
 /// The properties of a `OmaSettingStringXml`, inherited ones included.
 public struct OmaSettingStringXmlFields: FieldSet {
-    public static let all = OmaSettingStringXmlFields()
-    public static let schema = ModelSchema("microsoft.graph.omaSettingStringXml", base: OmaSetting.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.omaSettingStringXml",
+        base: OmaSetting.self,
+        fields: OmaSettingStringXmlFields()
+    )
+
     public let description: Field<String>
     public let displayName: Field<String>
     public let omaUri: Field<String>
     public let fileName: Field<String>
     public let value: Field<Data>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.displayName = Field("displayName")
         self.omaUri = Field("omaUri")
@@ -4822,12 +4831,10 @@ public typealias OnAttributeCollectionExternalUsersSelfServiceSignUp =
 
 /// The properties of a `OnAttributeCollectionExternalUsersSelfServiceSignUp`, inherited ones included.
 public struct OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let all = OnAttributeCollectionExternalUsersSelfServiceSignUpFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionExternalUsersSelfServiceSignUp",
         base: OnAttributeCollectionHandler.self,
-        fields: all
+        fields: OnAttributeCollectionExternalUsersSelfServiceSignUpFields()
     )
 
     public let attributeCollectionPage: Field<AuthenticationAttributeCollectionPage>
@@ -4835,7 +4842,7 @@ public struct OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSe
     /// Present when the request expanded it (`expand("attributes")`).
     public let attributes: Field<[IdentityUserFlowAttribute]>
 
-    public init() {
+    private init() {
         self.attributeCollectionPage = Field("attributeCollectionPage")
         self.attributes = Field("attributes")
     }
@@ -4851,15 +4858,13 @@ public typealias OnAttributeCollectionHandler = Model<OnAttributeCollectionHandl
 
 /// The properties of a `OnAttributeCollectionHandler`, inherited ones included.
 public struct OnAttributeCollectionHandlerFields: FieldSet {
-    public static let all = OnAttributeCollectionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionHandler",
         derived: [OnAttributeCollectionExternalUsersSelfServiceSignUp.self],
-        fields: all
+        fields: OnAttributeCollectionHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4871,12 +4876,10 @@ public typealias OnAttributeCollectionListener = Model<OnAttributeCollectionList
 
 /// The properties of a `OnAttributeCollectionListener`, inherited ones included.
 public struct OnAttributeCollectionListenerFields: FieldSet {
-    public static let all = OnAttributeCollectionListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnAttributeCollectionListenerFields()
     )
 
     public let id: Field<String>
@@ -4885,7 +4888,7 @@ public struct OnAttributeCollectionListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnAttributeCollectionHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -4923,12 +4926,10 @@ public typealias OnAttributeCollectionStartCustomExtension = Model<OnAttributeCo
 
 /// The properties of a `OnAttributeCollectionStartCustomExtension`, inherited ones included.
 public struct OnAttributeCollectionStartCustomExtensionFields: FieldSet {
-    public static let all = OnAttributeCollectionStartCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnAttributeCollectionStartCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -4939,7 +4940,7 @@ public struct OnAttributeCollectionStartCustomExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -4961,12 +4962,10 @@ public typealias OnAttributeCollectionStartCustomExtensionHandler =
 
 /// The properties of a `OnAttributeCollectionStartCustomExtensionHandler`, inherited ones included.
 public struct OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnAttributeCollectionStartCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartCustomExtensionHandler",
         base: OnAttributeCollectionStartHandler.self,
-        fields: all
+        fields: OnAttributeCollectionStartCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -4974,7 +4973,7 @@ public struct OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnAttributeCollectionStartCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.customExtension = Field("customExtension")
     }
@@ -5054,15 +5053,13 @@ public typealias OnAttributeCollectionStartHandler = Model<OnAttributeCollection
 
 /// The properties of a `OnAttributeCollectionStartHandler`, inherited ones included.
 public struct OnAttributeCollectionStartHandlerFields: FieldSet {
-    public static let all = OnAttributeCollectionStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartHandler",
         derived: [OnAttributeCollectionStartCustomExtensionHandler.self],
-        fields: all
+        fields: OnAttributeCollectionStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5074,12 +5071,10 @@ public typealias OnAttributeCollectionStartListener = Model<OnAttributeCollectio
 
 /// The properties of a `OnAttributeCollectionStartListener`, inherited ones included.
 public struct OnAttributeCollectionStartListenerFields: FieldSet {
-    public static let all = OnAttributeCollectionStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnAttributeCollectionStartListenerFields()
     )
 
     public let id: Field<String>
@@ -5088,7 +5083,7 @@ public struct OnAttributeCollectionStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnAttributeCollectionStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5127,12 +5122,10 @@ public typealias OnAttributeCollectionSubmitCustomExtension = Model<OnAttributeC
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtension`, inherited ones included.
 public struct OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
-    public static let all = OnAttributeCollectionSubmitCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnAttributeCollectionSubmitCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -5143,7 +5136,7 @@ public struct OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -5165,12 +5158,10 @@ public typealias OnAttributeCollectionSubmitCustomExtensionHandler =
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtensionHandler`, inherited ones included.
 public struct OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnAttributeCollectionSubmitCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitCustomExtensionHandler",
         base: OnAttributeCollectionSubmitHandler.self,
-        fields: all
+        fields: OnAttributeCollectionSubmitCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -5178,7 +5169,7 @@ public struct OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet 
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnAttributeCollectionSubmitCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.customExtension = Field("customExtension")
     }
@@ -5258,15 +5249,13 @@ public typealias OnAttributeCollectionSubmitHandler = Model<OnAttributeCollectio
 
 /// The properties of a `OnAttributeCollectionSubmitHandler`, inherited ones included.
 public struct OnAttributeCollectionSubmitHandlerFields: FieldSet {
-    public static let all = OnAttributeCollectionSubmitHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitHandler",
         derived: [OnAttributeCollectionSubmitCustomExtensionHandler.self],
-        fields: all
+        fields: OnAttributeCollectionSubmitHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5278,12 +5267,10 @@ public typealias OnAttributeCollectionSubmitListener = Model<OnAttributeCollecti
 
 /// The properties of a `OnAttributeCollectionSubmitListener`, inherited ones included.
 public struct OnAttributeCollectionSubmitListenerFields: FieldSet {
-    public static let all = OnAttributeCollectionSubmitListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnAttributeCollectionSubmitListenerFields()
     )
 
     public let id: Field<String>
@@ -5292,7 +5279,7 @@ public struct OnAttributeCollectionSubmitListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnAttributeCollectionSubmitHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5332,18 +5319,16 @@ public typealias OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp =
 
 /// The properties of a `OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp`, inherited ones included.
 public struct OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let all = OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp",
         base: OnAuthenticationMethodLoadStartHandler.self,
-        fields: all
+        fields: OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields()
     )
 
     /// Present when the request expanded it (`expand("identityProviders")`).
     public let identityProviders: Field<[IdentityProviderBase]>
 
-    public init() {
+    private init() {
         self.identityProviders = Field("identityProviders")
     }
 }
@@ -5359,15 +5344,13 @@ public typealias OnAuthenticationMethodLoadStartHandler = Model<OnAuthentication
 
 /// The properties of a `OnAuthenticationMethodLoadStartHandler`, inherited ones included.
 public struct OnAuthenticationMethodLoadStartHandlerFields: FieldSet {
-    public static let all = OnAuthenticationMethodLoadStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAuthenticationMethodLoadStartHandler",
         derived: [OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp.self],
-        fields: all
+        fields: OnAuthenticationMethodLoadStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5380,12 +5363,10 @@ public typealias OnAuthenticationMethodLoadStartListener = Model<OnAuthenticatio
 
 /// The properties of a `OnAuthenticationMethodLoadStartListener`, inherited ones included.
 public struct OnAuthenticationMethodLoadStartListenerFields: FieldSet {
-    public static let all = OnAuthenticationMethodLoadStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onAuthenticationMethodLoadStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnAuthenticationMethodLoadStartListenerFields()
     )
 
     public let id: Field<String>
@@ -5394,7 +5375,7 @@ public struct OnAuthenticationMethodLoadStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnAuthenticationMethodLoadStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5431,12 +5412,10 @@ public typealias OnEmailOtpSendListener = Model<OnEmailOtpSendListenerFields>
 
 /// The properties of a `OnEmailOtpSendListener`, inherited ones included.
 public struct OnEmailOtpSendListenerFields: FieldSet {
-    public static let all = OnEmailOtpSendListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onEmailOtpSendListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnEmailOtpSendListenerFields()
     )
 
     public let id: Field<String>
@@ -5445,7 +5424,7 @@ public struct OnEmailOtpSendListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnOtpSendHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5485,17 +5464,15 @@ public typealias OnFraudProtectionLoadStartExternalUsersAuthHandler =
 
 /// The properties of a `OnFraudProtectionLoadStartExternalUsersAuthHandler`, inherited ones included.
 public struct OnFraudProtectionLoadStartExternalUsersAuthHandlerFields: FieldSet {
-    public static let all = OnFraudProtectionLoadStartExternalUsersAuthHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onFraudProtectionLoadStartExternalUsersAuthHandler",
         base: OnFraudProtectionLoadStartHandler.self,
-        fields: all
+        fields: OnFraudProtectionLoadStartExternalUsersAuthHandlerFields()
     )
 
     public let signUp: Field<FraudProtectionConfiguration>
 
-    public init() {
+    private init() {
         self.signUp = Field("signUp")
     }
 }
@@ -5510,15 +5487,13 @@ public typealias OnFraudProtectionLoadStartHandler = Model<OnFraudProtectionLoad
 
 /// The properties of a `OnFraudProtectionLoadStartHandler`, inherited ones included.
 public struct OnFraudProtectionLoadStartHandlerFields: FieldSet {
-    public static let all = OnFraudProtectionLoadStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onFraudProtectionLoadStartHandler",
         derived: [OnFraudProtectionLoadStartExternalUsersAuthHandler.self],
-        fields: all
+        fields: OnFraudProtectionLoadStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5530,12 +5505,10 @@ public typealias OnFraudProtectionLoadStartListener = Model<OnFraudProtectionLoa
 
 /// The properties of a `OnFraudProtectionLoadStartListener`, inherited ones included.
 public struct OnFraudProtectionLoadStartListenerFields: FieldSet {
-    public static let all = OnFraudProtectionLoadStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onFraudProtectionLoadStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnFraudProtectionLoadStartListenerFields()
     )
 
     public let id: Field<String>
@@ -5544,7 +5517,7 @@ public struct OnFraudProtectionLoadStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnFraudProtectionLoadStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5584,17 +5557,15 @@ public typealias OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp =
 
 /// The properties of a `OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp`, inherited ones included.
 public struct OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let all = OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onInteractiveAuthFlowStartExternalUsersSelfServiceSignUp",
         base: OnInteractiveAuthFlowStartHandler.self,
-        fields: all
+        fields: OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields()
     )
 
     public let isSignUpAllowed: Field<Bool>
 
-    public init() {
+    private init() {
         self.isSignUpAllowed = Field("isSignUpAllowed")
     }
 }
@@ -5609,15 +5580,13 @@ public typealias OnInteractiveAuthFlowStartHandler = Model<OnInteractiveAuthFlow
 
 /// The properties of a `OnInteractiveAuthFlowStartHandler`, inherited ones included.
 public struct OnInteractiveAuthFlowStartHandlerFields: FieldSet {
-    public static let all = OnInteractiveAuthFlowStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onInteractiveAuthFlowStartHandler",
         derived: [OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp.self],
-        fields: all
+        fields: OnInteractiveAuthFlowStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5629,12 +5598,10 @@ public typealias OnInteractiveAuthFlowStartListener = Model<OnInteractiveAuthFlo
 
 /// The properties of a `OnInteractiveAuthFlowStartListener`, inherited ones included.
 public struct OnInteractiveAuthFlowStartListenerFields: FieldSet {
-    public static let all = OnInteractiveAuthFlowStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onInteractiveAuthFlowStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnInteractiveAuthFlowStartListenerFields()
     )
 
     public let id: Field<String>
@@ -5643,7 +5610,7 @@ public struct OnInteractiveAuthFlowStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnInteractiveAuthFlowStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -5680,12 +5647,10 @@ public typealias OnOtpSendCustomExtension = Model<OnOtpSendCustomExtensionFields
 
 /// The properties of a `OnOtpSendCustomExtension`, inherited ones included.
 public struct OnOtpSendCustomExtensionFields: FieldSet {
-    public static let all = OnOtpSendCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onOtpSendCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnOtpSendCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -5696,7 +5661,7 @@ public struct OnOtpSendCustomExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -5715,12 +5680,10 @@ public typealias OnOtpSendCustomExtensionHandler = Model<OnOtpSendCustomExtensio
 
 /// The properties of a `OnOtpSendCustomExtensionHandler`, inherited ones included.
 public struct OnOtpSendCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnOtpSendCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onOtpSendCustomExtensionHandler",
         base: OnOtpSendHandler.self,
-        fields: all
+        fields: OnOtpSendCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -5728,7 +5691,7 @@ public struct OnOtpSendCustomExtensionHandlerFields: FieldSet {
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnOtpSendCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.customExtension = Field("customExtension")
     }
@@ -5806,15 +5769,13 @@ public typealias OnOtpSendHandler = Model<OnOtpSendHandlerFields>
 
 /// The properties of a `OnOtpSendHandler`, inherited ones included.
 public struct OnOtpSendHandlerFields: FieldSet {
-    public static let all = OnOtpSendHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onOtpSendHandler",
         derived: [OnOtpSendCustomExtensionHandler.self],
-        fields: all
+        fields: OnOtpSendHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5827,12 +5788,10 @@ public typealias OnPasswordMigrationCustomExtensionHandler = Model<OnPasswordMig
 
 /// The properties of a `OnPasswordMigrationCustomExtensionHandler`, inherited ones included.
 public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnPasswordMigrationCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordMigrationCustomExtensionHandler",
         base: OnPasswordSubmitHandler.self,
-        fields: all
+        fields: OnPasswordMigrationCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -5841,7 +5800,7 @@ public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnPasswordSubmitCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.migrationPropertyId = Field("migrationPropertyId")
         self.customExtension = Field("customExtension")
@@ -5856,12 +5815,10 @@ public typealias OnPasswordSubmitCustomExtension = Model<OnPasswordSubmitCustomE
 
 /// The properties of a `OnPasswordSubmitCustomExtension`, inherited ones included.
 public struct OnPasswordSubmitCustomExtensionFields: FieldSet {
-    public static let all = OnPasswordSubmitCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordSubmitCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnPasswordSubmitCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -5872,7 +5829,7 @@ public struct OnPasswordSubmitCustomExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -5957,15 +5914,13 @@ public typealias OnPasswordSubmitHandler = Model<OnPasswordSubmitHandlerFields>
 
 /// The properties of a `OnPasswordSubmitHandler`, inherited ones included.
 public struct OnPasswordSubmitHandlerFields: FieldSet {
-    public static let all = OnPasswordSubmitHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordSubmitHandler",
         derived: [OnPasswordMigrationCustomExtensionHandler.self],
-        fields: all
+        fields: OnPasswordSubmitHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -5977,12 +5932,10 @@ public typealias OnPasswordSubmitListener = Model<OnPasswordSubmitListenerFields
 
 /// The properties of a `OnPasswordSubmitListener`, inherited ones included.
 public struct OnPasswordSubmitListenerFields: FieldSet {
-    public static let all = OnPasswordSubmitListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordSubmitListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnPasswordSubmitListenerFields()
     )
 
     public let id: Field<String>
@@ -5991,7 +5944,7 @@ public struct OnPasswordSubmitListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnPasswordSubmitHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -6029,12 +5982,15 @@ public typealias OnPremisesAccidentalDeletionPrevention = Model<OnPremisesAccide
 
 /// The properties of a `OnPremisesAccidentalDeletionPrevention`, inherited ones included.
 public struct OnPremisesAccidentalDeletionPreventionFields: FieldSet {
-    public static let all = OnPremisesAccidentalDeletionPreventionFields()
-    public static let schema = ModelSchema("microsoft.graph.onPremisesAccidentalDeletionPrevention", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesAccidentalDeletionPrevention",
+        fields: OnPremisesAccidentalDeletionPreventionFields()
+    )
+
     public let alertThreshold: Field<Int32>
     public let synchronizationPreventionType: Field<OnPremisesDirectorySynchronizationDeletionPreventionType>
 
-    public init() {
+    private init() {
         self.alertThreshold = Field("alertThreshold")
         self.synchronizationPreventionType = Field("synchronizationPreventionType")
     }
@@ -6048,12 +6004,10 @@ public typealias OnPremisesConditionalAccessSettings = Model<OnPremisesCondition
 
 /// The properties of a `OnPremisesConditionalAccessSettings`, inherited ones included.
 public struct OnPremisesConditionalAccessSettingsFields: FieldSet {
-    public static let all = OnPremisesConditionalAccessSettingsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesConditionalAccessSettings",
         base: Entity.self,
-        fields: all
+        fields: OnPremisesConditionalAccessSettingsFields()
     )
 
     public let id: Field<String>
@@ -6062,7 +6016,7 @@ public struct OnPremisesConditionalAccessSettingsFields: FieldSet {
     public let includedGroups: Field<[String]>
     public let overrideDefaultRule: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.enabled = Field("enabled")
         self.excludedGroups = Field("excludedGroups")
@@ -6099,19 +6053,17 @@ public typealias OnPremisesDirectorySynchronization = Model<OnPremisesDirectoryS
 
 /// The properties of a `OnPremisesDirectorySynchronization`, inherited ones included.
 public struct OnPremisesDirectorySynchronizationFields: FieldSet {
-    public static let all = OnPremisesDirectorySynchronizationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesDirectorySynchronization",
         base: Entity.self,
-        fields: all
+        fields: OnPremisesDirectorySynchronizationFields()
     )
 
     public let id: Field<String>
     public let configuration: Field<OnPremisesDirectorySynchronizationConfiguration>
     public let features: Field<OnPremisesDirectorySynchronizationFeature>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.configuration = Field("configuration")
         self.features = Field("features")
@@ -6129,14 +6081,14 @@ public typealias OnPremisesDirectorySynchronizationConfiguration =
 
 /// The properties of a `OnPremisesDirectorySynchronizationConfiguration`, inherited ones included.
 public struct OnPremisesDirectorySynchronizationConfigurationFields: FieldSet {
-    public static let all = OnPremisesDirectorySynchronizationConfigurationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesDirectorySynchronizationConfiguration",
-        fields: all
+        fields: OnPremisesDirectorySynchronizationConfigurationFields()
     )
+
     public let accidentalDeletionPrevention: Field<OnPremisesAccidentalDeletionPrevention>
 
-    public init() {
+    private init() {
         self.accidentalDeletionPrevention = Field("accidentalDeletionPrevention")
     }
 }
@@ -6170,8 +6122,11 @@ public typealias OnPremisesDirectorySynchronizationFeature = Model<OnPremisesDir
 
 /// The properties of a `OnPremisesDirectorySynchronizationFeature`, inherited ones included.
 public struct OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
-    public static let all = OnPremisesDirectorySynchronizationFeatureFields()
-    public static let schema = ModelSchema("microsoft.graph.onPremisesDirectorySynchronizationFeature", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesDirectorySynchronizationFeature",
+        fields: OnPremisesDirectorySynchronizationFeatureFields()
+    )
+
     public let allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled: Field<Bool>
     public let blockCloudObjectTakeoverThroughHardMatchEnabled: Field<Bool>
     public let blockSoftMatchEnabled: Field<Bool>
@@ -6193,7 +6148,7 @@ public struct OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
     public let userForcePasswordChangeOnLogonEnabled: Field<Bool>
     public let userWritebackEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled = Field(
             "allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled"
         )
@@ -6249,8 +6204,11 @@ public typealias OnPremisesExtensionAttributes = Model<OnPremisesExtensionAttrib
 
 /// The properties of a `OnPremisesExtensionAttributes`, inherited ones included.
 public struct OnPremisesExtensionAttributesFields: FieldSet {
-    public static let all = OnPremisesExtensionAttributesFields()
-    public static let schema = ModelSchema("microsoft.graph.onPremisesExtensionAttributes", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesExtensionAttributes",
+        fields: OnPremisesExtensionAttributesFields()
+    )
+
     public let extensionAttribute1: Field<String>
     public let extensionAttribute10: Field<String>
     public let extensionAttribute11: Field<String>
@@ -6267,7 +6225,7 @@ public struct OnPremisesExtensionAttributesFields: FieldSet {
     public let extensionAttribute8: Field<String>
     public let extensionAttribute9: Field<String>
 
-    public init() {
+    private init() {
         self.extensionAttribute1 = Field("extensionAttribute1")
         self.extensionAttribute10 = Field("extensionAttribute10")
         self.extensionAttribute11 = Field("extensionAttribute11")
@@ -6294,14 +6252,17 @@ public typealias OnPremisesProvisioningError = Model<OnPremisesProvisioningError
 
 /// The properties of a `OnPremisesProvisioningError`, inherited ones included.
 public struct OnPremisesProvisioningErrorFields: FieldSet {
-    public static let all = OnPremisesProvisioningErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.onPremisesProvisioningError", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesProvisioningError",
+        fields: OnPremisesProvisioningErrorFields()
+    )
+
     public let category: Field<String>
     public let occurredDateTime: Field<Date>
     public let propertyCausingError: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.category = Field("category")
         self.occurredDateTime = Field("occurredDateTime")
         self.propertyCausingError = Field("propertyCausingError")
@@ -6317,12 +6278,16 @@ public typealias OnPremisesSyncBehavior = Model<OnPremisesSyncBehaviorFields>
 
 /// The properties of a `OnPremisesSyncBehavior`, inherited ones included.
 public struct OnPremisesSyncBehaviorFields: FieldSet {
-    public static let all = OnPremisesSyncBehaviorFields()
-    public static let schema = ModelSchema("microsoft.graph.onPremisesSyncBehavior", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesSyncBehavior",
+        base: Entity.self,
+        fields: OnPremisesSyncBehaviorFields()
+    )
+
     public let id: Field<String>
     public let isCloudManaged: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isCloudManaged = Field("isCloudManaged")
     }
@@ -6356,12 +6321,10 @@ public typealias OnTokenIssuanceStartCustomExtension = Model<OnTokenIssuanceStar
 
 /// The properties of a `OnTokenIssuanceStartCustomExtension`, inherited ones included.
 public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
-    public static let all = OnTokenIssuanceStartCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnTokenIssuanceStartCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -6373,7 +6336,7 @@ public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
     public let claimsForTokenConfiguration: Field<[OnTokenIssuanceStartReturnClaim]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -6395,12 +6358,10 @@ public typealias OnTokenIssuanceStartCustomExtensionHandler = Model<OnTokenIssua
 
 /// The properties of a `OnTokenIssuanceStartCustomExtensionHandler`, inherited ones included.
 public struct OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnTokenIssuanceStartCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartCustomExtensionHandler",
         base: OnTokenIssuanceStartHandler.self,
-        fields: all
+        fields: OnTokenIssuanceStartCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -6408,7 +6369,7 @@ public struct OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnTokenIssuanceStartCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.customExtension = Field("customExtension")
     }
@@ -6488,15 +6449,13 @@ public typealias OnTokenIssuanceStartHandler = Model<OnTokenIssuanceStartHandler
 
 /// The properties of a `OnTokenIssuanceStartHandler`, inherited ones included.
 public struct OnTokenIssuanceStartHandlerFields: FieldSet {
-    public static let all = OnTokenIssuanceStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartHandler",
         derived: [OnTokenIssuanceStartCustomExtensionHandler.self],
-        fields: all
+        fields: OnTokenIssuanceStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6508,12 +6467,10 @@ public typealias OnTokenIssuanceStartListener = Model<OnTokenIssuanceStartListen
 
 /// The properties of a `OnTokenIssuanceStartListener`, inherited ones included.
 public struct OnTokenIssuanceStartListenerFields: FieldSet {
-    public static let all = OnTokenIssuanceStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnTokenIssuanceStartListenerFields()
     )
 
     public let id: Field<String>
@@ -6522,7 +6479,7 @@ public struct OnTokenIssuanceStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnTokenIssuanceStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -6559,11 +6516,14 @@ public typealias OnTokenIssuanceStartReturnClaim = Model<OnTokenIssuanceStartRet
 
 /// The properties of a `OnTokenIssuanceStartReturnClaim`, inherited ones included.
 public struct OnTokenIssuanceStartReturnClaimFields: FieldSet {
-    public static let all = OnTokenIssuanceStartReturnClaimFields()
-    public static let schema = ModelSchema("microsoft.graph.onTokenIssuanceStartReturnClaim", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onTokenIssuanceStartReturnClaim",
+        fields: OnTokenIssuanceStartReturnClaimFields()
+    )
+
     public let claimIdInApiResponse: Field<String>
 
-    public init() {
+    private init() {
         self.claimIdInApiResponse = Field("claimIdInApiResponse")
     }
 }
@@ -6579,17 +6539,15 @@ public typealias OnUserCreateStartExternalUsersSelfServiceSignUp =
 
 /// The properties of a `OnUserCreateStartExternalUsersSelfServiceSignUp`, inherited ones included.
 public struct OnUserCreateStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let all = OnUserCreateStartExternalUsersSelfServiceSignUpFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onUserCreateStartExternalUsersSelfServiceSignUp",
         base: OnUserCreateStartHandler.self,
-        fields: all
+        fields: OnUserCreateStartExternalUsersSelfServiceSignUpFields()
     )
 
     public let userTypeToCreate: Field<UserType>
 
-    public init() {
+    private init() {
         self.userTypeToCreate = Field("userTypeToCreate")
     }
 }
@@ -6604,15 +6562,13 @@ public typealias OnUserCreateStartHandler = Model<OnUserCreateStartHandlerFields
 
 /// The properties of a `OnUserCreateStartHandler`, inherited ones included.
 public struct OnUserCreateStartHandlerFields: FieldSet {
-    public static let all = OnUserCreateStartHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onUserCreateStartHandler",
         derived: [OnUserCreateStartExternalUsersSelfServiceSignUp.self],
-        fields: all
+        fields: OnUserCreateStartHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6624,12 +6580,10 @@ public typealias OnUserCreateStartListener = Model<OnUserCreateStartListenerFiel
 
 /// The properties of a `OnUserCreateStartListener`, inherited ones included.
 public struct OnUserCreateStartListenerFields: FieldSet {
-    public static let all = OnUserCreateStartListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onUserCreateStartListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnUserCreateStartListenerFields()
     )
 
     public let id: Field<String>
@@ -6638,7 +6592,7 @@ public struct OnUserCreateStartListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnUserCreateStartHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -6677,12 +6631,10 @@ public typealias OnVerifiedIdClaimValidationCustomExtension = Model<OnVerifiedId
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtension`, inherited ones included.
 public struct OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
-    public static let all = OnVerifiedIdClaimValidationCustomExtensionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: all
+        fields: OnVerifiedIdClaimValidationCustomExtensionFields()
     )
 
     public let id: Field<String>
@@ -6693,7 +6645,7 @@ public struct OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
     public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
     public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationConfiguration = Field("authenticationConfiguration")
         self.clientConfiguration = Field("clientConfiguration")
@@ -6715,12 +6667,10 @@ public typealias OnVerifiedIdClaimValidationCustomExtensionHandler =
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtensionHandler`, inherited ones included.
 public struct OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
-    public static let all = OnVerifiedIdClaimValidationCustomExtensionHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationCustomExtensionHandler",
         base: OnVerifiedIdClaimValidationHandler.self,
-        fields: all
+        fields: OnVerifiedIdClaimValidationCustomExtensionHandlerFields()
     )
 
     public let configuration: Field<CustomExtensionOverwriteConfiguration>
@@ -6728,7 +6678,7 @@ public struct OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet 
     /// Present when the request expanded it (`expand("customExtension")`).
     public let customExtension: Field<OnVerifiedIdClaimValidationCustomExtension>
 
-    public init() {
+    private init() {
         self.configuration = Field("configuration")
         self.customExtension = Field("customExtension")
     }
@@ -6808,15 +6758,13 @@ public typealias OnVerifiedIdClaimValidationHandler = Model<OnVerifiedIdClaimVal
 
 /// The properties of a `OnVerifiedIdClaimValidationHandler`, inherited ones included.
 public struct OnVerifiedIdClaimValidationHandlerFields: FieldSet {
-    public static let all = OnVerifiedIdClaimValidationHandlerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationHandler",
         derived: [OnVerifiedIdClaimValidationCustomExtensionHandler.self],
-        fields: all
+        fields: OnVerifiedIdClaimValidationHandlerFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -6828,12 +6776,10 @@ public typealias OnVerifiedIdClaimValidationListener = Model<OnVerifiedIdClaimVa
 
 /// The properties of a `OnVerifiedIdClaimValidationListener`, inherited ones included.
 public struct OnVerifiedIdClaimValidationListenerFields: FieldSet {
-    public static let all = OnVerifiedIdClaimValidationListenerFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationListener",
         base: AuthenticationEventListener.self,
-        fields: all
+        fields: OnVerifiedIdClaimValidationListenerFields()
     )
 
     public let id: Field<String>
@@ -6842,7 +6788,7 @@ public struct OnVerifiedIdClaimValidationListenerFields: FieldSet {
     public let displayName: Field<String>
     public let handler: Field<OnVerifiedIdClaimValidationHandler>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
         self.conditions = Field("conditions")
@@ -6879,12 +6825,10 @@ public typealias OneDriveForBusinessBrowseSession = Model<OneDriveForBusinessBro
 
 /// The properties of a `OneDriveForBusinessBrowseSession`, inherited ones included.
 public struct OneDriveForBusinessBrowseSessionFields: FieldSet {
-    public static let all = OneDriveForBusinessBrowseSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessBrowseSession",
         base: BrowseSessionBase.self,
-        fields: all
+        fields: OneDriveForBusinessBrowseSessionFields()
     )
 
     public let id: Field<String>
@@ -6897,7 +6841,7 @@ public struct OneDriveForBusinessBrowseSessionFields: FieldSet {
     public let status: Field<BrowseSessionStatus>
     public let directoryObjectId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backupSizeInBytes = Field("backupSizeInBytes")
         self.createdDateTime = Field("createdDateTime")
@@ -6971,12 +6915,10 @@ public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusiness
 
 /// The properties of a `OneDriveForBusinessProtectionPolicy`, inherited ones included.
 public struct OneDriveForBusinessProtectionPolicyFields: FieldSet {
-    public static let all = OneDriveForBusinessProtectionPolicyFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: all
+        fields: OneDriveForBusinessProtectionPolicyFields()
     )
 
     public let id: Field<String>
@@ -6999,7 +6941,7 @@ public struct OneDriveForBusinessProtectionPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
     public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -7087,12 +7029,10 @@ public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRe
 
 /// The properties of a `OneDriveForBusinessRestoreSession`, inherited ones included.
 public struct OneDriveForBusinessRestoreSessionFields: FieldSet {
-    public static let all = OneDriveForBusinessRestoreSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessRestoreSession",
         base: RestoreSessionBase.self,
-        fields: all
+        fields: OneDriveForBusinessRestoreSessionFields()
     )
 
     public let id: Field<String>
@@ -7115,7 +7055,7 @@ public struct OneDriveForBusinessRestoreSessionFields: FieldSet {
     /// Present when the request expanded it (`expand("granularDriveRestoreArtifacts")`).
     public let granularDriveRestoreArtifacts: Field<[GranularDriveRestoreArtifact]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.completedDateTime = Field("completedDateTime")
         self.createdBy = Field("createdBy")
@@ -7195,8 +7135,7 @@ public typealias Onenote = Model<OnenoteFields>
 
 /// The properties of a `Onenote`, inherited ones included.
 public struct OnenoteFields: FieldSet {
-    public static let all = OnenoteFields()
-    public static let schema = ModelSchema("microsoft.graph.onenote", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.onenote", base: Entity.self, fields: OnenoteFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("notebooks")`).
@@ -7217,7 +7156,7 @@ public struct OnenoteFields: FieldSet {
     /// Present when the request expanded it (`expand("sections")`).
     public let sections: Field<[OnenoteSection]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.notebooks = Field("notebooks")
         self.operations = Field("operations")
@@ -7238,19 +7177,17 @@ public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
 /// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
 public struct OnenoteEntityBaseModelFields: FieldSet {
-    public static let all = OnenoteEntityBaseModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityBaseModel",
         base: Entity.self,
         derived: [OnenoteEntitySchemaObjectModel.self, OnenoteResource.self],
-        fields: all
+        fields: OnenoteEntityBaseModelFields()
     )
 
     public let id: Field<String>
     public let selfValue: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
     }
@@ -7286,13 +7223,11 @@ public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModel
 
 /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
 public struct OnenoteEntityHierarchyModelFields: FieldSet {
-    public static let all = OnenoteEntityHierarchyModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityHierarchyModel",
         base: OnenoteEntitySchemaObjectModel.self,
         derived: [Notebook.self, OnenoteSection.self, SectionGroup.self],
-        fields: all
+        fields: OnenoteEntityHierarchyModelFields()
     )
 
     public let id: Field<String>
@@ -7303,7 +7238,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -7344,20 +7279,18 @@ public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjec
 
 /// The properties of a `OnenoteEntitySchemaObjectModel`, inherited ones included.
 public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
-    public static let all = OnenoteEntitySchemaObjectModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntitySchemaObjectModel",
         base: OnenoteEntityBaseModel.self,
         derived: [OnenoteEntityHierarchyModel.self, OnenotePage.self],
-        fields: all
+        fields: OnenoteEntitySchemaObjectModelFields()
     )
 
     public let id: Field<String>
     public let selfValue: Field<String>
     public let createdDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -7392,8 +7325,12 @@ public typealias OnenoteOperation = Model<OnenoteOperationFields>
 
 /// The properties of a `OnenoteOperation`, inherited ones included.
 public struct OnenoteOperationFields: FieldSet {
-    public static let all = OnenoteOperationFields()
-    public static let schema = ModelSchema("microsoft.graph.onenoteOperation", base: Operation.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenoteOperation",
+        base: Operation.self,
+        fields: OnenoteOperationFields()
+    )
+
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let lastActionDateTime: Field<Date>
@@ -7403,7 +7340,7 @@ public struct OnenoteOperationFields: FieldSet {
     public let resourceId: Field<String>
     public let resourceLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -7423,12 +7360,14 @@ public typealias OnenoteOperationError = Model<OnenoteOperationErrorFields>
 
 /// The properties of a `OnenoteOperationError`, inherited ones included.
 public struct OnenoteOperationErrorFields: FieldSet {
-    public static let all = OnenoteOperationErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.onenoteOperationError", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenoteOperationError",
+        fields: OnenoteOperationErrorFields()
+    )
     public let code: Field<String>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
     }
@@ -7459,12 +7398,10 @@ public typealias OnenotePage = Model<OnenotePageFields>
 
 /// The properties of a `OnenotePage`, inherited ones included.
 public struct OnenotePageFields: FieldSet {
-    public static let all = OnenotePageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenotePage",
         base: OnenoteEntitySchemaObjectModel.self,
-        fields: all
+        fields: OnenotePageFields()
     )
 
     public let id: Field<String>
@@ -7485,7 +7422,7 @@ public struct OnenotePageFields: FieldSet {
     /// Present when the request expanded it (`expand("parentSection")`).
     public let parentSection: Field<OnenoteSection>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -7510,12 +7447,11 @@ public typealias OnenotePagePreview = Model<OnenotePagePreviewFields>
 
 /// The properties of a `OnenotePagePreview`, inherited ones included.
 public struct OnenotePagePreviewFields: FieldSet {
-    public static let all = OnenotePagePreviewFields()
-    public static let schema = ModelSchema("microsoft.graph.onenotePagePreview", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.onenotePagePreview", fields: OnenotePagePreviewFields())
     public let links: Field<OnenotePagePreviewLinks>
     public let previewText: Field<String>
 
-    public init() {
+    private init() {
         self.links = Field("links")
         self.previewText = Field("previewText")
     }
@@ -7529,11 +7465,14 @@ public typealias OnenotePagePreviewLinks = Model<OnenotePagePreviewLinksFields>
 
 /// The properties of a `OnenotePagePreviewLinks`, inherited ones included.
 public struct OnenotePagePreviewLinksFields: FieldSet {
-    public static let all = OnenotePagePreviewLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.onenotePagePreviewLinks", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePagePreviewLinks",
+        fields: OnenotePagePreviewLinksFields()
+    )
+
     public let previewImageUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.previewImageUrl = Field("previewImageUrl")
     }
 }
@@ -7636,14 +7575,17 @@ public typealias OnenotePatchContentCommand = Model<OnenotePatchContentCommandFi
 
 /// The properties of a `OnenotePatchContentCommand`, inherited ones included.
 public struct OnenotePatchContentCommandFields: FieldSet {
-    public static let all = OnenotePatchContentCommandFields()
-    public static let schema = ModelSchema("microsoft.graph.onenotePatchContentCommand", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePatchContentCommand",
+        fields: OnenotePatchContentCommandFields()
+    )
+
     public let action: Field<OnenotePatchActionType>
     public let content: Field<String>
     public let position: Field<OnenotePatchInsertPosition>
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.content = Field("content")
         self.position = Field("position")
@@ -7731,19 +7673,17 @@ public typealias OnenoteResource = Model<OnenoteResourceFields>
 
 /// The properties of a `OnenoteResource`, inherited ones included.
 public struct OnenoteResourceFields: FieldSet {
-    public static let all = OnenoteResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteResource",
         base: OnenoteEntityBaseModel.self,
-        fields: all
+        fields: OnenoteResourceFields()
     )
 
     public let id: Field<String>
     public let selfValue: Field<String>
     public let contentUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.contentUrl = Field("contentUrl")
@@ -7778,12 +7718,10 @@ public typealias OnenoteSection = Model<OnenoteSectionFields>
 
 /// The properties of a `OnenoteSection`, inherited ones included.
 public struct OnenoteSectionFields: FieldSet {
-    public static let all = OnenoteSectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteSection",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: OnenoteSectionFields()
     )
 
     public let id: Field<String>
@@ -7806,7 +7744,7 @@ public struct OnenoteSectionFields: FieldSet {
     /// Present when the request expanded it (`expand("parentSectionGroup")`).
     public let parentSectionGroup: Field<SectionGroup>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")
@@ -7942,8 +7880,12 @@ public typealias OnlineMeeting = Model<OnlineMeetingFields>
 
 /// The properties of a `OnlineMeeting`, inherited ones included.
 public struct OnlineMeetingFields: FieldSet {
-    public static let all = OnlineMeetingFields()
-    public static let schema = ModelSchema("microsoft.graph.onlineMeeting", base: OnlineMeetingBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onlineMeeting",
+        base: OnlineMeetingBase.self,
+        fields: OnlineMeetingFields()
+    )
+
     public let id: Field<String>
     public let allowAttendeeToEnableCamera: Field<Bool>
     public let allowAttendeeToEnableMic: Field<Bool>
@@ -7998,7 +7940,7 @@ public struct OnlineMeetingFields: FieldSet {
     /// Present when the request expanded it (`expand("transcripts")`).
     public let transcripts: Field<[CallTranscript]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
         self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
@@ -8058,13 +8000,11 @@ public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
 
 /// The properties of a `OnlineMeetingBase`, inherited ones included.
 public struct OnlineMeetingBaseFields: FieldSet {
-    public static let all = OnlineMeetingBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onlineMeetingBase",
         base: Entity.self,
         derived: [OnlineMeeting.self, VirtualEventSession.self],
-        fields: all
+        fields: OnlineMeetingBaseFields()
     )
 
     public let id: Field<String>
@@ -8106,7 +8046,7 @@ public struct OnlineMeetingBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("attendanceReports")`).
     public let attendanceReports: Field<[MeetingAttendanceReport]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
         self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
@@ -8196,12 +8136,10 @@ public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngage
 
 /// The properties of a `OnlineMeetingEngagementConversation`, inherited ones included.
 public struct OnlineMeetingEngagementConversationFields: FieldSet {
-    public static let all = OnlineMeetingEngagementConversationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onlineMeetingEngagementConversation",
         base: EngagementConversation.self,
-        fields: all
+        fields: OnlineMeetingEngagementConversationFields()
     )
 
     public let id: Field<String>
@@ -8226,7 +8164,7 @@ public struct OnlineMeetingEngagementConversationFields: FieldSet {
     /// Present when the request expanded it (`expand("onlineMeeting")`).
     public let onlineMeeting: Field<OnlineMeeting>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.creationMode = Field("creationMode")
         self.starterId = Field("starterId")
@@ -8286,8 +8224,7 @@ public typealias OnlineMeetingInfo = Model<OnlineMeetingInfoFields>
 
 /// The properties of a `OnlineMeetingInfo`, inherited ones included.
 public struct OnlineMeetingInfoFields: FieldSet {
-    public static let all = OnlineMeetingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.onlineMeetingInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.onlineMeetingInfo", fields: OnlineMeetingInfoFields())
     public let conferenceId: Field<String>
     public let joinUrl: Field<String>
     public let phones: Field<[Phone]>
@@ -8295,7 +8232,7 @@ public struct OnlineMeetingInfoFields: FieldSet {
     public let tollFreeNumbers: Field<[String]>
     public let tollNumber: Field<String>
 
-    public init() {
+    private init() {
         self.conferenceId = Field("conferenceId")
         self.joinUrl = Field("joinUrl")
         self.phones = Field("phones")
@@ -8507,12 +8444,15 @@ public typealias OnlineMeetingRestricted = Model<OnlineMeetingRestrictedFields>
 
 /// The properties of a `OnlineMeetingRestricted`, inherited ones included.
 public struct OnlineMeetingRestrictedFields: FieldSet {
-    public static let all = OnlineMeetingRestrictedFields()
-    public static let schema = ModelSchema("microsoft.graph.onlineMeetingRestricted", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onlineMeetingRestricted",
+        fields: OnlineMeetingRestrictedFields()
+    )
+
     public let contentSharingDisabled: Field<OnlineMeetingContentSharingDisabledReason>
     public let videoDisabled: Field<OnlineMeetingVideoDisabledReason>
 
-    public init() {
+    private init() {
         self.contentSharingDisabled = Field("contentSharingDisabled")
         self.videoDisabled = Field("videoDisabled")
     }
@@ -8547,11 +8487,14 @@ public typealias OnlineMeetingSensitivityLabelAssignment = Model<OnlineMeetingSe
 
 /// The properties of a `OnlineMeetingSensitivityLabelAssignment`, inherited ones included.
 public struct OnlineMeetingSensitivityLabelAssignmentFields: FieldSet {
-    public static let all = OnlineMeetingSensitivityLabelAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.onlineMeetingSensitivityLabelAssignment", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onlineMeetingSensitivityLabelAssignment",
+        fields: OnlineMeetingSensitivityLabelAssignmentFields()
+    )
+
     public let sensitivityLabelId: Field<String>
 
-    public init() {
+    private init() {
         self.sensitivityLabelId = Field("sensitivityLabelId")
     }
 }
@@ -8609,15 +8552,13 @@ public typealias OpenComplexDictionaryType = Model<OpenComplexDictionaryTypeFiel
 
 /// The properties of a `OpenComplexDictionaryType`, inherited ones included.
 public struct OpenComplexDictionaryTypeFields: FieldSet {
-    public static let all = OpenComplexDictionaryTypeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.openComplexDictionaryType",
         base: DictionaryModel.self,
-        fields: all
+        fields: OpenComplexDictionaryTypeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -8629,12 +8570,11 @@ public typealias OpenIdConnectSetting = Model<OpenIdConnectSettingFields>
 
 /// The properties of a `OpenIdConnectSetting`, inherited ones included.
 public struct OpenIdConnectSettingFields: FieldSet {
-    public static let all = OpenIdConnectSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.openIdConnectSetting", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.openIdConnectSetting", fields: OpenIdConnectSettingFields())
     public let clientId: Field<String>
     public let discoveryUrl: Field<String>
 
-    public init() {
+    private init() {
         self.clientId = Field("clientId")
         self.discoveryUrl = Field("discoveryUrl")
     }
@@ -8648,8 +8588,12 @@ public typealias OpenShift = Model<OpenShiftFields>
 
 /// The properties of a `OpenShift`, inherited ones included.
 public struct OpenShiftFields: FieldSet {
-    public static let all = OpenShiftFields()
-    public static let schema = ModelSchema("microsoft.graph.openShift", base: ChangeTrackedEntity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.openShift",
+        base: ChangeTrackedEntity.self,
+        fields: OpenShiftFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<IdentitySet>
 
@@ -8667,7 +8611,7 @@ public struct OpenShiftFields: FieldSet {
     public let schedulingGroupId: Field<String>
     public let sharedOpenShift: Field<OpenShiftItem>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8688,12 +8632,10 @@ public typealias OpenShiftChangeRequest = Model<OpenShiftChangeRequestFields>
 
 /// The properties of a `OpenShiftChangeRequest`, inherited ones included.
 public struct OpenShiftChangeRequestFields: FieldSet {
-    public static let all = OpenShiftChangeRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.openShiftChangeRequest",
         base: ScheduleChangeRequest.self,
-        fields: all
+        fields: OpenShiftChangeRequestFields()
     )
 
     public let id: Field<String>
@@ -8729,7 +8671,7 @@ public struct OpenShiftChangeRequestFields: FieldSet {
     public let state: Field<ScheduleChangeState>
     public let openShiftId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -8800,8 +8742,12 @@ public typealias OpenShiftItem = Model<OpenShiftItemFields>
 
 /// The properties of a `OpenShiftItem`, inherited ones included.
 public struct OpenShiftItemFields: FieldSet {
-    public static let all = OpenShiftItemFields()
-    public static let schema = ModelSchema("microsoft.graph.openShiftItem", base: ShiftItem.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.openShiftItem",
+        base: ShiftItem.self,
+        fields: OpenShiftItemFields()
+    )
+
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>
     public let theme: Field<ScheduleEntityTheme>
@@ -8810,7 +8756,7 @@ public struct OpenShiftItemFields: FieldSet {
     public let notes: Field<String>
     public let openSlotCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
         self.theme = Field("theme")
@@ -8856,12 +8802,16 @@ public typealias OpenTypeExtension = Model<OpenTypeExtensionFields>
 
 /// The properties of a `OpenTypeExtension`, inherited ones included.
 public struct OpenTypeExtensionFields: FieldSet {
-    public static let all = OpenTypeExtensionFields()
-    public static let schema = ModelSchema("microsoft.graph.openTypeExtension", base: Extension.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.openTypeExtension",
+        base: Extension.self,
+        fields: OpenTypeExtensionFields()
+    )
+
     public let id: Field<String>
     public let extensionName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.extensionName = Field("extensionName")
     }
@@ -8892,12 +8842,15 @@ public typealias OperatingSystemSpecifications = Model<OperatingSystemSpecificat
 
 /// The properties of a `OperatingSystemSpecifications`, inherited ones included.
 public struct OperatingSystemSpecificationsFields: FieldSet {
-    public static let all = OperatingSystemSpecificationsFields()
-    public static let schema = ModelSchema("microsoft.graph.operatingSystemSpecifications", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.operatingSystemSpecifications",
+        fields: OperatingSystemSpecificationsFields()
+    )
+
     public let operatingSystemPlatform: Field<String>
     public let operatingSystemVersion: Field<String>
 
-    public init() {
+    private init() {
         self.operatingSystemPlatform = Field("operatingSystemPlatform")
         self.operatingSystemVersion = Field("operatingSystemVersion")
     }
@@ -8931,13 +8884,11 @@ public typealias Operation = Model<OperationFields>
 
 /// The properties of a `Operation`, inherited ones included.
 public struct OperationFields: FieldSet {
-    public static let all = OperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.operation",
         base: Entity.self,
         derived: [OnenoteOperation.self],
-        fields: all
+        fields: OperationFields()
     )
 
     public let id: Field<String>
@@ -8945,7 +8896,7 @@ public struct OperationFields: FieldSet {
     public let lastActionDateTime: Field<Date>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -8961,12 +8912,11 @@ public typealias OperationError = Model<OperationErrorFields>
 
 /// The properties of a `OperationError`, inherited ones included.
 public struct OperationErrorFields: FieldSet {
-    public static let all = OperationErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.operationError", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.operationError", fields: OperationErrorFields())
     public let code: Field<String>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
     }
@@ -9033,14 +8983,13 @@ public typealias OptionalClaim = Model<OptionalClaimFields>
 
 /// The properties of a `OptionalClaim`, inherited ones included.
 public struct OptionalClaimFields: FieldSet {
-    public static let all = OptionalClaimFields()
-    public static let schema = ModelSchema("microsoft.graph.optionalClaim", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.optionalClaim", fields: OptionalClaimFields())
     public let additionalProperties: Field<[String]>
     public let essential: Field<Bool>
     public let name: Field<String>
     public let source: Field<String>
 
-    public init() {
+    private init() {
         self.additionalProperties = Field("additionalProperties")
         self.essential = Field("essential")
         self.name = Field("name")
@@ -9056,13 +9005,12 @@ public typealias OptionalClaims = Model<OptionalClaimsFields>
 
 /// The properties of a `OptionalClaims`, inherited ones included.
 public struct OptionalClaimsFields: FieldSet {
-    public static let all = OptionalClaimsFields()
-    public static let schema = ModelSchema("microsoft.graph.optionalClaims", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.optionalClaims", fields: OptionalClaimsFields())
     public let accessToken: Field<[OptionalClaim]>
     public let idToken: Field<[OptionalClaim]>
     public let saml2Token: Field<[OptionalClaim]>
 
-    public init() {
+    private init() {
         self.accessToken = Field("accessToken")
         self.idToken = Field("idToken")
         self.saml2Token = Field("saml2Token")
@@ -9077,8 +9025,12 @@ public typealias OrgContact = Model<OrgContactFields>
 
 /// The properties of a `OrgContact`, inherited ones included.
 public struct OrgContactFields: FieldSet {
-    public static let all = OrgContactFields()
-    public static let schema = ModelSchema("microsoft.graph.orgContact", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.orgContact",
+        base: DirectoryObject.self,
+        fields: OrgContactFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let addresses: Field<[PhysicalOfficeAddress]>
@@ -9112,7 +9064,7 @@ public struct OrgContactFields: FieldSet {
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.addresses = Field("addresses")
@@ -9303,8 +9255,12 @@ public typealias Organization = Model<OrganizationFields>
 
 /// The properties of a `Organization`, inherited ones included.
 public struct OrganizationFields: FieldSet {
-    public static let all = OrganizationFields()
-    public static let schema = ModelSchema("microsoft.graph.organization", base: DirectoryObject.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.organization",
+        base: DirectoryObject.self,
+        fields: OrganizationFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let assignedPlans: Field<[AssignedPlan]>
@@ -9341,7 +9297,7 @@ public struct OrganizationFields: FieldSet {
     /// Present when the request expanded it (`expand("extensions")`).
     public let extensions: Field<[Extension]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.assignedPlans = Field("assignedPlans")
@@ -9541,12 +9497,10 @@ public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
 
 /// The properties of a `OrganizationalBranding`, inherited ones included.
 public struct OrganizationalBrandingFields: FieldSet {
-    public static let all = OrganizationalBrandingFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBranding",
         base: OrganizationalBrandingProperties.self,
-        fields: all
+        fields: OrganizationalBrandingFields()
     )
 
     public let id: Field<String>
@@ -9578,7 +9532,7 @@ public struct OrganizationalBrandingFields: FieldSet {
     /// Present when the request expanded it (`expand("localizations")`).
     public let localizations: Field<[OrganizationalBrandingLocalization]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backgroundColor = Field("backgroundColor")
         self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
@@ -9616,12 +9570,10 @@ public typealias OrganizationalBrandingLocalization = Model<OrganizationalBrandi
 
 /// The properties of a `OrganizationalBrandingLocalization`, inherited ones included.
 public struct OrganizationalBrandingLocalizationFields: FieldSet {
-    public static let all = OrganizationalBrandingLocalizationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBrandingLocalization",
         base: OrganizationalBrandingProperties.self,
-        fields: all
+        fields: OrganizationalBrandingLocalizationFields()
     )
 
     public let id: Field<String>
@@ -9650,7 +9602,7 @@ public struct OrganizationalBrandingLocalizationFields: FieldSet {
     public let squareLogoRelativeUrl: Field<String>
     public let usernameHintText: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backgroundColor = Field("backgroundColor")
         self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
@@ -9746,13 +9698,11 @@ public typealias OrganizationalBrandingProperties = Model<OrganizationalBranding
 
 /// The properties of a `OrganizationalBrandingProperties`, inherited ones included.
 public struct OrganizationalBrandingPropertiesFields: FieldSet {
-    public static let all = OrganizationalBrandingPropertiesFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBrandingProperties",
         base: Entity.self,
         derived: [OrganizationalBranding.self, OrganizationalBrandingLocalization.self],
-        fields: all
+        fields: OrganizationalBrandingPropertiesFields()
     )
 
     public let id: Field<String>
@@ -9781,7 +9731,7 @@ public struct OrganizationalBrandingPropertiesFields: FieldSet {
     public let squareLogoRelativeUrl: Field<String>
     public let usernameHintText: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.backgroundColor = Field("backgroundColor")
         self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
@@ -9938,11 +9888,15 @@ public typealias OrganizerMeetingInfo = Model<OrganizerMeetingInfoFields>
 
 /// The properties of a `OrganizerMeetingInfo`, inherited ones included.
 public struct OrganizerMeetingInfoFields: FieldSet {
-    public static let all = OrganizerMeetingInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.organizerMeetingInfo", base: MeetingInfo.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.organizerMeetingInfo",
+        base: MeetingInfo.self,
+        fields: OrganizerMeetingInfoFields()
+    )
+
     public let organizer: Field<IdentitySet>
 
-    public init() {
+    private init() {
         self.organizer = Field("organizer")
     }
 }
@@ -9955,13 +9909,12 @@ public typealias OsVersionCount = Model<OsVersionCountFields>
 
 /// The properties of a `OsVersionCount`, inherited ones included.
 public struct OsVersionCountFields: FieldSet {
-    public static let all = OsVersionCountFields()
-    public static let schema = ModelSchema("microsoft.graph.osVersionCount", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.osVersionCount", fields: OsVersionCountFields())
     public let deviceCount: Field<Int32>
     public let lastUpdateDateTime: Field<Date>
     public let osVersion: Field<String>
 
-    public init() {
+    private init() {
         self.deviceCount = Field("deviceCount")
         self.lastUpdateDateTime = Field("lastUpdateDateTime")
         self.osVersion = Field("osVersion")
@@ -9976,8 +9929,11 @@ public typealias OutOfBoxExperienceSetting = Model<OutOfBoxExperienceSettingFiel
 
 /// The properties of a `OutOfBoxExperienceSetting`, inherited ones included.
 public struct OutOfBoxExperienceSettingFields: FieldSet {
-    public static let all = OutOfBoxExperienceSettingFields()
-    public static let schema = ModelSchema("microsoft.graph.outOfBoxExperienceSetting", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.outOfBoxExperienceSetting",
+        fields: OutOfBoxExperienceSettingFields()
+    )
+
     public let deviceUsageType: Field<WindowsDeviceUsageType>
     public let escapeLinkHidden: Field<Bool>
     public let eulaHidden: Field<Bool>
@@ -9985,7 +9941,7 @@ public struct OutOfBoxExperienceSettingFields: FieldSet {
     public let privacySettingsHidden: Field<Bool>
     public let userType: Field<WindowsUserType>
 
-    public init() {
+    private init() {
         self.deviceUsageType = Field("deviceUsageType")
         self.escapeLinkHidden = Field("escapeLinkHidden")
         self.eulaHidden = Field("eulaHidden")
@@ -10003,12 +9959,11 @@ public typealias OutOfOfficeSettings = Model<OutOfOfficeSettingsFields>
 
 /// The properties of a `OutOfOfficeSettings`, inherited ones included.
 public struct OutOfOfficeSettingsFields: FieldSet {
-    public static let all = OutOfOfficeSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.outOfOfficeSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.outOfOfficeSettings", fields: OutOfOfficeSettingsFields())
     public let isOutOfOffice: Field<Bool>
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.isOutOfOffice = Field("isOutOfOffice")
         self.message = Field("message")
     }
@@ -10022,14 +9977,18 @@ public typealias OutgoingCallOptions = Model<OutgoingCallOptionsFields>
 
 /// The properties of a `OutgoingCallOptions`, inherited ones included.
 public struct OutgoingCallOptionsFields: FieldSet {
-    public static let all = OutgoingCallOptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.outgoingCallOptions", base: CallOptions.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.outgoingCallOptions",
+        base: CallOptions.self,
+        fields: OutgoingCallOptionsFields()
+    )
+
     public let hideBotAfterEscalation: Field<Bool>
     public let isContentSharingNotificationEnabled: Field<Bool>
     public let isDeltaRosterEnabled: Field<Bool>
     public let isInteractiveRosterEnabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
         self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
         self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
@@ -10073,8 +10032,11 @@ public typealias OutlookCalendar = Model<OutlookCalendarFields>
 
 /// The properties of a `OutlookCalendar`, inherited ones included.
 public struct OutlookCalendarFields: FieldSet {
-    public static let all = OutlookCalendarFields()
-    public static let schema = ModelSchema("microsoft.graph.calendar", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendar",
+        base: Entity.self,
+        fields: OutlookCalendarFields()
+    )
     public let id: Field<String>
     public let allowedOnlineMeetingProviders: Field<[OnlineMeetingProviderType]>
     public let canEdit: Field<Bool>
@@ -10105,7 +10067,7 @@ public struct OutlookCalendarFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.allowedOnlineMeetingProviders = Field("allowedOnlineMeetingProviders")
         self.canEdit = Field("canEdit")
@@ -10248,13 +10210,17 @@ public typealias OutlookCategory = Model<OutlookCategoryFields>
 
 /// The properties of a `OutlookCategory`, inherited ones included.
 public struct OutlookCategoryFields: FieldSet {
-    public static let all = OutlookCategoryFields()
-    public static let schema = ModelSchema("microsoft.graph.outlookCategory", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.outlookCategory",
+        base: Entity.self,
+        fields: OutlookCategoryFields()
+    )
+
     public let id: Field<String>
     public let color: Field<CategoryColor>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.color = Field("color")
         self.displayName = Field("displayName")
@@ -10286,15 +10252,17 @@ public typealias OutlookGeoCoordinates = Model<OutlookGeoCoordinatesFields>
 
 /// The properties of a `OutlookGeoCoordinates`, inherited ones included.
 public struct OutlookGeoCoordinatesFields: FieldSet {
-    public static let all = OutlookGeoCoordinatesFields()
-    public static let schema = ModelSchema("microsoft.graph.outlookGeoCoordinates", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.outlookGeoCoordinates",
+        fields: OutlookGeoCoordinatesFields()
+    )
     public let accuracy: Field<Double>
     public let altitude: Field<Double>
     public let altitudeAccuracy: Field<Double>
     public let latitude: Field<Double>
     public let longitude: Field<Double>
 
-    public init() {
+    private init() {
         self.accuracy = Field("accuracy")
         self.altitude = Field("altitude")
         self.altitudeAccuracy = Field("altitudeAccuracy")
@@ -10313,13 +10281,11 @@ public typealias OutlookItem = Model<OutlookItemFields>
 
 /// The properties of a `OutlookItem`, inherited ones included.
 public struct OutlookItemFields: FieldSet {
-    public static let all = OutlookItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.outlookItem",
         base: Entity.self,
         derived: [Contact.self, Event.self, MailboxItem.self, Message.self, Post.self],
-        fields: all
+        fields: OutlookItemFields()
     )
 
     public let id: Field<String>
@@ -10328,7 +10294,7 @@ public struct OutlookItemFields: FieldSet {
     public let createdDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -10362,14 +10328,17 @@ public typealias OutlookUser = Model<OutlookUserFields>
 
 /// The properties of a `OutlookUser`, inherited ones included.
 public struct OutlookUserFields: FieldSet {
-    public static let all = OutlookUserFields()
-    public static let schema = ModelSchema("microsoft.graph.outlookUser", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.outlookUser",
+        base: Entity.self,
+        fields: OutlookUserFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("masterCategories")`).
     public let masterCategories: Field<[OutlookCategory]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.masterCategories = Field("masterCategories")
     }
@@ -10437,8 +10406,12 @@ public typealias OwnerlessGroupPolicy = Model<OwnerlessGroupPolicyFields>
 
 /// The properties of a `OwnerlessGroupPolicy`, inherited ones included.
 public struct OwnerlessGroupPolicyFields: FieldSet {
-    public static let all = OwnerlessGroupPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.ownerlessGroupPolicy", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.ownerlessGroupPolicy",
+        base: Entity.self,
+        fields: OwnerlessGroupPolicyFields()
+    )
+
     public let id: Field<String>
     public let emailInfo: Field<EmailDetails>
     public let enabledGroupIds: Field<[String]>
@@ -10448,7 +10421,7 @@ public struct OwnerlessGroupPolicyFields: FieldSet {
     public let policyWebUrl: Field<String>
     public let targetOwners: Field<TargetOwners>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.emailInfo = Field("emailInfo")
         self.enabledGroupIds = Field("enabledGroupIds")
@@ -10485,11 +10458,10 @@ public typealias Package = Model<PackageFields>
 
 /// The properties of a `Package`, inherited ones included.
 public struct PackageFields: FieldSet {
-    public static let all = PackageFields()
-    public static let schema = ModelSchema("microsoft.graph.package", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.package", fields: PackageFields())
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("type")
     }
 }

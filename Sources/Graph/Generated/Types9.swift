@@ -12,12 +12,11 @@ public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
 
 /// The properties of a `PackageAccessEntity`, inherited ones included.
 public struct PackageAccessEntityFields: FieldSet {
-    public static let all = PackageAccessEntityFields()
-    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: PackageAccessEntityFields())
     public let resourceId: Field<String>
     public let resourceType: Field<AccessEntityType>
 
-    public init() {
+    private init() {
         self.resourceId = Field("resourceId")
         self.resourceType = Field("resourceType")
     }
@@ -31,12 +30,11 @@ public typealias PackageElement = Model<PackageElementFields>
 
 /// The properties of a `PackageElement`, inherited ones included.
 public struct PackageElementFields: FieldSet {
-    public static let all = PackageElementFields()
-    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: PackageElementFields())
     public let definition: Field<JSONValue>
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.definition = Field("definition")
         self.id = Field("id")
     }
@@ -50,12 +48,11 @@ public typealias PackageElementDetail = Model<PackageElementDetailFields>
 
 /// The properties of a `PackageElementDetail`, inherited ones included.
 public struct PackageElementDetailFields: FieldSet {
-    public static let all = PackageElementDetailFields()
-    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: PackageElementDetailFields())
     public let elements: Field<[PackageElement]>
     public let elementType: Field<String>
 
-    public init() {
+    private init() {
         self.elements = Field("elements")
         self.elementType = Field("elementType")
     }
@@ -125,12 +122,11 @@ public typealias PageLinks = Model<PageLinksFields>
 
 /// The properties of a `PageLinks`, inherited ones included.
 public struct PageLinksFields: FieldSet {
-    public static let all = PageLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: PageLinksFields())
     public let oneNoteClientUrl: Field<ExternalLink>
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }
@@ -162,12 +158,15 @@ public typealias ParentalControlSettings = Model<ParentalControlSettingsFields>
 
 /// The properties of a `ParentalControlSettings`, inherited ones included.
 public struct ParentalControlSettingsFields: FieldSet {
-    public static let all = ParentalControlSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.parentalControlSettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.parentalControlSettings",
+        fields: ParentalControlSettingsFields()
+    )
+
     public let countriesBlockedForMinors: Field<[String]>
     public let legalAgeGroupRule: Field<String>
 
-    public init() {
+    private init() {
         self.countriesBlockedForMinors = Field("countriesBlockedForMinors")
         self.legalAgeGroupRule = Field("legalAgeGroupRule")
     }
@@ -181,15 +180,18 @@ public typealias ParseExpressionResponse = Model<ParseExpressionResponseFields>
 
 /// The properties of a `ParseExpressionResponse`, inherited ones included.
 public struct ParseExpressionResponseFields: FieldSet {
-    public static let all = ParseExpressionResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.parseExpressionResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.parseExpressionResponse",
+        fields: ParseExpressionResponseFields()
+    )
+
     public let error: Field<PublicError>
     public let evaluationResult: Field<[String]>
     public let evaluationSucceeded: Field<Bool>
     public let parsedExpression: Field<AttributeMappingSource>
     public let parsingSucceeded: Field<Bool>
 
-    public init() {
+    private init() {
         self.error = Field("error")
         self.evaluationResult = Field("evaluationResult")
         self.evaluationSucceeded = Field("evaluationSucceeded")
@@ -206,8 +208,11 @@ public typealias Participant = Model<ParticipantFields>
 
 /// The properties of a `Participant`, inherited ones included.
 public struct ParticipantFields: FieldSet {
-    public static let all = ParticipantFields()
-    public static let schema = ModelSchema("microsoft.graph.participant", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.participant",
+        base: Entity.self,
+        fields: ParticipantFields()
+    )
     public let id: Field<String>
     public let info: Field<ParticipantInfo>
     public let isInLobby: Field<Bool>
@@ -219,7 +224,7 @@ public struct ParticipantFields: FieldSet {
     public let restrictedExperience: Field<OnlineMeetingRestricted>
     public let rosterSequenceNumber: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.info = Field("info")
         self.isInLobby = Field("isInLobby")
@@ -241,8 +246,7 @@ public typealias ParticipantInfo = Model<ParticipantInfoFields>
 
 /// The properties of a `ParticipantInfo`, inherited ones included.
 public struct ParticipantInfoFields: FieldSet {
-    public static let all = ParticipantInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.participantInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.participantInfo", fields: ParticipantInfoFields())
     public let countryCode: Field<String>
     public let endpointType: Field<EndpointType>
     public let identity: Field<IdentitySet>
@@ -250,7 +254,7 @@ public struct ParticipantInfoFields: FieldSet {
     public let participantId: Field<String>
     public let region: Field<String>
 
-    public init() {
+    private init() {
         self.countryCode = Field("countryCode")
         self.endpointType = Field("endpointType")
         self.identity = Field("identity")
@@ -268,12 +272,10 @@ public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotifi
 
 /// The properties of a `ParticipantJoiningNotification`, inherited ones included.
 public struct ParticipantJoiningNotificationFields: FieldSet {
-    public static let all = ParticipantJoiningNotificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.participantJoiningNotification",
         base: Entity.self,
-        fields: all
+        fields: ParticipantJoiningNotificationFields()
     )
 
     public let id: Field<String>
@@ -281,7 +283,7 @@ public struct ParticipantJoiningNotificationFields: FieldSet {
     /// Present when the request expanded it (`expand("call")`).
     public let call: Field<Call>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.call = Field("call")
     }
@@ -320,15 +322,13 @@ public typealias ParticipantJoiningResponse = Model<ParticipantJoiningResponseFi
 
 /// The properties of a `ParticipantJoiningResponse`, inherited ones included.
 public struct ParticipantJoiningResponseFields: FieldSet {
-    public static let all = ParticipantJoiningResponseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.participantJoiningResponse",
         derived: [AcceptJoinResponse.self, InviteNewBotResponse.self, RejectJoinResponse.self],
-        fields: all
+        fields: ParticipantJoiningResponseFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -340,19 +340,19 @@ public typealias ParticipantLeftNotification = Model<ParticipantLeftNotification
 
 /// The properties of a `ParticipantLeftNotification`, inherited ones included.
 public struct ParticipantLeftNotificationFields: FieldSet {
-    public static let all = ParticipantLeftNotificationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.participantLeftNotification",
         base: Entity.self,
-        fields: all
+        fields: ParticipantLeftNotificationFields()
     )
+
     public let id: Field<String>
     public let participantId: Field<String>
 
     /// Present when the request expanded it (`expand("call")`).
     public let call: Field<Call>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.participantId = Field("participantId")
         self.call = Field("call")
@@ -496,14 +496,13 @@ public typealias Partners = Model<PartnersFields>
 
 /// The properties of a `Partners`, inherited ones included.
 public struct PartnersFields: FieldSet {
-    public static let all = PartnersFields()
-    public static let schema = ModelSchema("microsoft.graph.partners", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.partners", base: Entity.self, fields: PartnersFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("billing")`).
     public let billing: Field<PartnersBillingBilling>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.billing = Field("billing")
     }
@@ -533,12 +532,12 @@ public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFiel
 
 /// The properties of a `PartnersBillingAzureUsage`, inherited ones included.
 public struct PartnersBillingAzureUsageFields: FieldSet {
-    public static let all = PartnersBillingAzureUsageFields()
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.azureUsage",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingAzureUsageFields()
     )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("billed")`).
@@ -547,7 +546,7 @@ public struct PartnersBillingAzureUsageFields: FieldSet {
     /// Present when the request expanded it (`expand("unbilled")`).
     public let unbilled: Field<PartnersBillingUnbilledUsage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.billed = Field("billed")
         self.unbilled = Field("unbilled")
@@ -595,17 +594,15 @@ public typealias PartnersBillingBilledReconciliation = Model<PartnersBillingBill
 
 /// The properties of a `PartnersBillingBilledReconciliation`, inherited ones included.
 public struct PartnersBillingBilledReconciliationFields: FieldSet {
-    public static let all = PartnersBillingBilledReconciliationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.billedReconciliation",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingBilledReconciliationFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -659,15 +656,15 @@ public typealias PartnersBillingBilledUsage = Model<PartnersBillingBilledUsageFi
 
 /// The properties of a `PartnersBillingBilledUsage`, inherited ones included.
 public struct PartnersBillingBilledUsageFields: FieldSet {
-    public static let all = PartnersBillingBilledUsageFields()
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.billedUsage",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingBilledUsageFields()
     )
+
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -721,8 +718,12 @@ public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
 
 /// The properties of a `PartnersBillingBilling`, inherited ones included.
 public struct PartnersBillingBillingFields: FieldSet {
-    public static let all = PartnersBillingBillingFields()
-    public static let schema = ModelSchema("microsoft.graph.partners.billing.billing", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.partners.billing.billing",
+        base: Entity.self,
+        fields: PartnersBillingBillingFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("manifests")`).
@@ -737,7 +738,7 @@ public struct PartnersBillingBillingFields: FieldSet {
     /// Present when the request expanded it (`expand("usage")`).
     public let usage: Field<PartnersBillingAzureUsage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.manifests = Field("manifests")
         self.operations = Field("operations")
@@ -771,12 +772,10 @@ public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBil
 
 /// The properties of a `PartnersBillingBillingReconciliation`, inherited ones included.
 public struct PartnersBillingBillingReconciliationFields: FieldSet {
-    public static let all = PartnersBillingBillingReconciliationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.billingReconciliation",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingBillingReconciliationFields()
     )
 
     public let id: Field<String>
@@ -787,7 +786,7 @@ public struct PartnersBillingBillingReconciliationFields: FieldSet {
     /// Present when the request expanded it (`expand("unbilled")`).
     public let unbilled: Field<PartnersBillingUnbilledReconciliation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.billed = Field("billed")
         self.unbilled = Field("unbilled")
@@ -876,12 +875,11 @@ public typealias PartnersBillingBlob = Model<PartnersBillingBlobFields>
 
 /// The properties of a `PartnersBillingBlob`, inherited ones included.
 public struct PartnersBillingBlobFields: FieldSet {
-    public static let all = PartnersBillingBlobFields()
-    public static let schema = ModelSchema("microsoft.graph.partners.billing.blob", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.partners.billing.blob", fields: PartnersBillingBlobFields())
     public let name: Field<String>
     public let partitionValue: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.partitionValue = Field("partitionValue")
     }
@@ -896,12 +894,10 @@ public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingEx
 
 /// The properties of a `PartnersBillingExportSuccessOperation`, inherited ones included.
 public struct PartnersBillingExportSuccessOperationFields: FieldSet {
-    public static let all = PartnersBillingExportSuccessOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.exportSuccessOperation",
         base: PartnersBillingOperation.self,
-        fields: all
+        fields: PartnersBillingExportSuccessOperationFields()
     )
 
     public let id: Field<String>
@@ -912,7 +908,7 @@ public struct PartnersBillingExportSuccessOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("resourceLocation")`).
     public let resourceLocation: Field<PartnersBillingManifest>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -954,12 +950,10 @@ public typealias PartnersBillingFailedOperation = Model<PartnersBillingFailedOpe
 
 /// The properties of a `PartnersBillingFailedOperation`, inherited ones included.
 public struct PartnersBillingFailedOperationFields: FieldSet {
-    public static let all = PartnersBillingFailedOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.failedOperation",
         base: PartnersBillingOperation.self,
-        fields: all
+        fields: PartnersBillingFailedOperationFields()
     )
 
     public let id: Field<String>
@@ -968,7 +962,7 @@ public struct PartnersBillingFailedOperationFields: FieldSet {
     public let status: Field<LongRunningOperationStatus>
     public let error: Field<PublicError>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -1005,8 +999,12 @@ public typealias PartnersBillingManifest = Model<PartnersBillingManifestFields>
 
 /// The properties of a `PartnersBillingManifest`, inherited ones included.
 public struct PartnersBillingManifestFields: FieldSet {
-    public static let all = PartnersBillingManifestFields()
-    public static let schema = ModelSchema("microsoft.graph.partners.billing.manifest", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.partners.billing.manifest",
+        base: Entity.self,
+        fields: PartnersBillingManifestFields()
+    )
+
     public let id: Field<String>
     public let blobCount: Field<Int32>
     public let blobs: Field<[PartnersBillingBlob]>
@@ -1019,7 +1017,7 @@ public struct PartnersBillingManifestFields: FieldSet {
     public let sasToken: Field<String>
     public let schemaVersion: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.blobCount = Field("blobCount")
         self.blobs = Field("blobs")
@@ -1062,8 +1060,6 @@ public typealias PartnersBillingOperation = Model<PartnersBillingOperationFields
 
 /// The properties of a `PartnersBillingOperation`, inherited ones included.
 public struct PartnersBillingOperationFields: FieldSet {
-    public static let all = PartnersBillingOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.operation",
         base: Entity.self,
@@ -1072,7 +1068,7 @@ public struct PartnersBillingOperationFields: FieldSet {
             PartnersBillingFailedOperation.self,
             PartnersBillingRunningOperation.self,
         ],
-        fields: all
+        fields: PartnersBillingOperationFields()
     )
 
     public let id: Field<String>
@@ -1080,7 +1076,7 @@ public struct PartnersBillingOperationFields: FieldSet {
     public let lastActionDateTime: Field<Date>
     public let status: Field<LongRunningOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -1116,12 +1112,10 @@ public typealias PartnersBillingRunningOperation = Model<PartnersBillingRunningO
 
 /// The properties of a `PartnersBillingRunningOperation`, inherited ones included.
 public struct PartnersBillingRunningOperationFields: FieldSet {
-    public static let all = PartnersBillingRunningOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.runningOperation",
         base: PartnersBillingOperation.self,
-        fields: all
+        fields: PartnersBillingRunningOperationFields()
     )
 
     public let id: Field<String>
@@ -1129,7 +1123,7 @@ public struct PartnersBillingRunningOperationFields: FieldSet {
     public let lastActionDateTime: Field<Date>
     public let status: Field<LongRunningOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")
@@ -1166,17 +1160,15 @@ public typealias PartnersBillingUnbilledReconciliation = Model<PartnersBillingUn
 
 /// The properties of a `PartnersBillingUnbilledReconciliation`, inherited ones included.
 public struct PartnersBillingUnbilledReconciliationFields: FieldSet {
-    public static let all = PartnersBillingUnbilledReconciliationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.unbilledReconciliation",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingUnbilledReconciliationFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -1232,17 +1224,15 @@ public typealias PartnersBillingUnbilledUsage = Model<PartnersBillingUnbilledUsa
 
 /// The properties of a `PartnersBillingUnbilledUsage`, inherited ones included.
 public struct PartnersBillingUnbilledUsageFields: FieldSet {
-    public static let all = PartnersBillingUnbilledUsageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.unbilledUsage",
         base: Entity.self,
-        fields: all
+        fields: PartnersBillingUnbilledUsageFields()
     )
 
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }
@@ -1321,12 +1311,10 @@ public typealias PasskeyAuthenticationMethodTarget = Model<PasskeyAuthentication
 
 /// The properties of a `PasskeyAuthenticationMethodTarget`, inherited ones included.
 public struct PasskeyAuthenticationMethodTargetFields: FieldSet {
-    public static let all = PasskeyAuthenticationMethodTargetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.passkeyAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: all
+        fields: PasskeyAuthenticationMethodTargetFields()
     )
 
     public let id: Field<String>
@@ -1334,7 +1322,7 @@ public struct PasskeyAuthenticationMethodTargetFields: FieldSet {
     public let targetType: Field<AuthenticationMethodTargetType>
     public let allowedPasskeyProfiles: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isRegistrationRequired = Field("isRegistrationRequired")
         self.targetType = Field("targetType")
@@ -1370,15 +1358,19 @@ public typealias PasskeyProfile = Model<PasskeyProfileFields>
 
 /// The properties of a `PasskeyProfile`, inherited ones included.
 public struct PasskeyProfileFields: FieldSet {
-    public static let all = PasskeyProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.passkeyProfile", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.passkeyProfile",
+        base: Entity.self,
+        fields: PasskeyProfileFields()
+    )
+
     public let id: Field<String>
     public let attestationEnforcement: Field<AttestationEnforcement>
     public let keyRestrictions: Field<Fido2KeyRestrictions>
     public let name: Field<String>
     public let passkeyTypes: Field<PasskeyTypes>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.attestationEnforcement = Field("attestationEnforcement")
         self.keyRestrictions = Field("keyRestrictions")
@@ -1446,19 +1438,17 @@ public typealias PasswordAuthenticationMethod = Model<PasswordAuthenticationMeth
 
 /// The properties of a `PasswordAuthenticationMethod`, inherited ones included.
 public struct PasswordAuthenticationMethodFields: FieldSet {
-    public static let all = PasswordAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.passwordAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: PasswordAuthenticationMethodFields()
     )
 
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let password: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.password = Field("password")
@@ -1503,8 +1493,7 @@ public typealias PasswordCredential = Model<PasswordCredentialFields>
 
 /// The properties of a `PasswordCredential`, inherited ones included.
 public struct PasswordCredentialFields: FieldSet {
-    public static let all = PasswordCredentialFields()
-    public static let schema = ModelSchema("microsoft.graph.passwordCredential", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.passwordCredential", fields: PasswordCredentialFields())
     public let customKeyIdentifier: Field<Data>
     public let displayName: Field<String>
     public let endDateTime: Field<Date>
@@ -1513,7 +1502,7 @@ public struct PasswordCredentialFields: FieldSet {
     public let secretText: Field<String>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.customKeyIdentifier = Field("customKeyIdentifier")
         self.displayName = Field("displayName")
         self.endDateTime = Field("endDateTime")
@@ -1532,15 +1521,18 @@ public typealias PasswordCredentialConfiguration = Model<PasswordCredentialConfi
 
 /// The properties of a `PasswordCredentialConfiguration`, inherited ones included.
 public struct PasswordCredentialConfigurationFields: FieldSet {
-    public static let all = PasswordCredentialConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.passwordCredentialConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.passwordCredentialConfiguration",
+        fields: PasswordCredentialConfigurationFields()
+    )
+
     public let excludeActors: Field<AppManagementPolicyActorExemptions>
     public let maxLifetime: Field<String>
     public let restrictForAppsCreatedAfterDateTime: Field<Date>
     public let restrictionType: Field<AppCredentialRestrictionType>
     public let state: Field<AppManagementRestrictionState>
 
-    public init() {
+    private init() {
         self.excludeActors = Field("excludeActors")
         self.maxLifetime = Field("maxLifetime")
         self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
@@ -1591,13 +1583,12 @@ public typealias PasswordProfile = Model<PasswordProfileFields>
 
 /// The properties of a `PasswordProfile`, inherited ones included.
 public struct PasswordProfileFields: FieldSet {
-    public static let all = PasswordProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.passwordProfile", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.passwordProfile", fields: PasswordProfileFields())
     public let forceChangePasswordNextSignIn: Field<Bool>
     public let forceChangePasswordNextSignInWithMfa: Field<Bool>
     public let password: Field<String>
 
-    public init() {
+    private init() {
         self.forceChangePasswordNextSignIn = Field("forceChangePasswordNextSignIn")
         self.forceChangePasswordNextSignInWithMfa = Field("forceChangePasswordNextSignInWithMfa")
         self.password = Field("password")
@@ -1612,11 +1603,13 @@ public typealias PasswordResetResponse = Model<PasswordResetResponseFields>
 
 /// The properties of a `PasswordResetResponse`, inherited ones included.
 public struct PasswordResetResponseFields: FieldSet {
-    public static let all = PasswordResetResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.passwordResetResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.passwordResetResponse",
+        fields: PasswordResetResponseFields()
+    )
     public let newPassword: Field<String>
 
-    public init() {
+    private init() {
         self.newPassword = Field("newPassword")
     }
 }
@@ -1629,12 +1622,11 @@ public typealias PatternedRecurrence = Model<PatternedRecurrenceFields>
 
 /// The properties of a `PatternedRecurrence`, inherited ones included.
 public struct PatternedRecurrenceFields: FieldSet {
-    public static let all = PatternedRecurrenceFields()
-    public static let schema = ModelSchema("microsoft.graph.patternedRecurrence", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.patternedRecurrence", fields: PatternedRecurrenceFields())
     public let pattern: Field<RecurrencePattern>
     public let range: Field<RecurrenceRange>
 
-    public init() {
+    private init() {
         self.pattern = Field("pattern")
         self.range = Field("range")
     }
@@ -1648,8 +1640,7 @@ public typealias Payload = Model<PayloadFields>
 
 /// The properties of a `Payload`, inherited ones included.
 public struct PayloadFields: FieldSet {
-    public static let all = PayloadFields()
-    public static let schema = ModelSchema("microsoft.graph.payload", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.payload", base: Entity.self, fields: PayloadFields())
     public let id: Field<String>
     public let brand: Field<PayloadBrand>
     public let complexity: Field<PayloadComplexity>
@@ -1674,7 +1665,7 @@ public struct PayloadFields: FieldSet {
     public let technique: Field<SimulationAttackTechnique>
     public let theme: Field<PayloadTheme>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.brand = Field("brand")
         self.complexity = Field("complexity")
@@ -1783,8 +1774,7 @@ public typealias PayloadCoachmark = Model<PayloadCoachmarkFields>
 
 /// The properties of a `PayloadCoachmark`, inherited ones included.
 public struct PayloadCoachmarkFields: FieldSet {
-    public static let all = PayloadCoachmarkFields()
-    public static let schema = ModelSchema("microsoft.graph.payloadCoachmark", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.payloadCoachmark", fields: PayloadCoachmarkFields())
     public let coachmarkLocation: Field<CoachmarkLocation>
     public let description: Field<String>
     public let indicator: Field<String>
@@ -1792,7 +1782,7 @@ public struct PayloadCoachmarkFields: FieldSet {
     public let language: Field<String>
     public let order: Field<String>
 
-    public init() {
+    private init() {
         self.coachmarkLocation = Field("coachmarkLocation")
         self.description = Field("description")
         self.indicator = Field("indicator")
@@ -1852,19 +1842,17 @@ public typealias PayloadDetail = Model<PayloadDetailFields>
 
 /// The properties of a `PayloadDetail`, inherited ones included.
 public struct PayloadDetailFields: FieldSet {
-    public static let all = PayloadDetailFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.payloadDetail",
         derived: [EmailPayloadDetail.self],
-        fields: all
+        fields: PayloadDetailFields()
     )
 
     public let coachmarks: Field<[PayloadCoachmark]>
     public let content: Field<String>
     public let phishingUrl: Field<String>
 
-    public init() {
+    private init() {
         self.coachmarks = Field("coachmarks")
         self.content = Field("content")
         self.phishingUrl = Field("phishingUrl")
@@ -2100,11 +2088,10 @@ public typealias PendingContentUpdate = Model<PendingContentUpdateFields>
 
 /// The properties of a `PendingContentUpdate`, inherited ones included.
 public struct PendingContentUpdateFields: FieldSet {
-    public static let all = PendingContentUpdateFields()
-    public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: PendingContentUpdateFields())
     public let queuedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.queuedDateTime = Field("queuedDateTime")
     }
 }
@@ -2117,11 +2104,10 @@ public typealias PendingOperations = Model<PendingOperationsFields>
 
 /// The properties of a `PendingOperations`, inherited ones included.
 public struct PendingOperationsFields: FieldSet {
-    public static let all = PendingOperationsFields()
-    public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: PendingOperationsFields())
     public let pendingContentUpdate: Field<PendingContentUpdate>
 
-    public init() {
+    private init() {
         self.pendingContentUpdate = Field("pendingContentUpdate")
     }
 }
@@ -2134,8 +2120,12 @@ public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
 
 /// The properties of a `PeopleAdminSettings`, inherited ones included.
 public struct PeopleAdminSettingsFields: FieldSet {
-    public static let all = PeopleAdminSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.peopleAdminSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.peopleAdminSettings",
+        base: Entity.self,
+        fields: PeopleAdminSettingsFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("itemInsights")`).
@@ -2153,7 +2143,7 @@ public struct PeopleAdminSettingsFields: FieldSet {
     /// Present when the request expanded it (`expand("pronouns")`).
     public let pronouns: Field<PronounsSettings>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.itemInsights = Field("itemInsights")
         self.profileCardProperties = Field("profileCardProperties")
@@ -2224,8 +2214,7 @@ public typealias Permission = Model<PermissionFields>
 
 /// The properties of a `Permission`, inherited ones included.
 public struct PermissionFields: FieldSet {
-    public static let all = PermissionFields()
-    public static let schema = ModelSchema("microsoft.graph.permission", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.permission", base: Entity.self, fields: PermissionFields())
     public let id: Field<String>
     public let expirationDateTime: Field<Date>
     public let grantedTo: Field<IdentitySet>
@@ -2239,7 +2228,7 @@ public struct PermissionFields: FieldSet {
     public let roles: Field<[String]>
     public let shareId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.grantedTo = Field("grantedTo")
@@ -2281,12 +2270,12 @@ public typealias PermissionGrantConditionSet = Model<PermissionGrantConditionSet
 
 /// The properties of a `PermissionGrantConditionSet`, inherited ones included.
 public struct PermissionGrantConditionSetFields: FieldSet {
-    public static let all = PermissionGrantConditionSetFields()
     public static let schema = ModelSchema(
         "microsoft.graph.permissionGrantConditionSet",
         base: Entity.self,
-        fields: all
+        fields: PermissionGrantConditionSetFields()
     )
+
     public let id: Field<String>
     public let clientApplicationIds: Field<[String]>
     public let clientApplicationPublisherIds: Field<[String]>
@@ -2297,7 +2286,7 @@ public struct PermissionGrantConditionSetFields: FieldSet {
     public let permissionType: Field<PermissionType>
     public let resourceApplication: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientApplicationIds = Field("clientApplicationIds")
         self.clientApplicationPublisherIds = Field("clientApplicationPublisherIds")
@@ -2338,8 +2327,12 @@ public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
 
 /// The properties of a `PermissionGrantPolicy`, inherited ones included.
 public struct PermissionGrantPolicyFields: FieldSet {
-    public static let all = PermissionGrantPolicyFields()
-    public static let schema = ModelSchema("microsoft.graph.permissionGrantPolicy", base: PolicyBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.permissionGrantPolicy",
+        base: PolicyBase.self,
+        fields: PermissionGrantPolicyFields()
+    )
+
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
@@ -2351,7 +2344,7 @@ public struct PermissionGrantPolicyFields: FieldSet {
     /// Present when the request expanded it (`expand("includes")`).
     public let includes: Field<[PermissionGrantConditionSet]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -2536,8 +2529,7 @@ public typealias PermissionScope = Model<PermissionScopeFields>
 
 /// The properties of a `PermissionScope`, inherited ones included.
 public struct PermissionScopeFields: FieldSet {
-    public static let all = PermissionScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.permissionScope", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.permissionScope", fields: PermissionScopeFields())
     public let adminConsentDescription: Field<String>
     public let adminConsentDisplayName: Field<String>
     public let id: Field<String>
@@ -2548,7 +2540,7 @@ public struct PermissionScopeFields: FieldSet {
     public let userConsentDisplayName: Field<String>
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.adminConsentDescription = Field("adminConsentDescription")
         self.adminConsentDisplayName = Field("adminConsentDisplayName")
         self.id = Field("id")
@@ -2585,18 +2577,16 @@ public typealias PersistentBrowserSessionControl = Model<PersistentBrowserSessio
 
 /// The properties of a `PersistentBrowserSessionControl`, inherited ones included.
 public struct PersistentBrowserSessionControlFields: FieldSet {
-    public static let all = PersistentBrowserSessionControlFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.persistentBrowserSessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: all
+        fields: PersistentBrowserSessionControlFields()
     )
 
     public let isEnabled: Field<Bool>
     public let mode: Field<PersistentBrowserSessionMode>
 
-    public init() {
+    private init() {
         self.isEnabled = Field("isEnabled")
         self.mode = Field("mode")
     }
@@ -2624,8 +2614,7 @@ public typealias Person = Model<PersonFields>
 
 /// The properties of a `Person`, inherited ones included.
 public struct PersonFields: FieldSet {
-    public static let all = PersonFields()
-    public static let schema = ModelSchema("microsoft.graph.person", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.person", base: Entity.self, fields: PersonFields())
     public let id: Field<String>
     public let birthday: Field<String>
     public let companyName: Field<String>
@@ -2647,7 +2636,7 @@ public struct PersonFields: FieldSet {
     public let websites: Field<[Website]>
     public let yomiCompany: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.birthday = Field("birthday")
         self.companyName = Field("companyName")
@@ -2679,13 +2668,12 @@ public typealias PersonOrGroupColumn = Model<PersonOrGroupColumnFields>
 
 /// The properties of a `PersonOrGroupColumn`, inherited ones included.
 public struct PersonOrGroupColumnFields: FieldSet {
-    public static let all = PersonOrGroupColumnFields()
-    public static let schema = ModelSchema("microsoft.graph.personOrGroupColumn", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.personOrGroupColumn", fields: PersonOrGroupColumnFields())
     public let allowMultipleSelection: Field<Bool>
     public let chooseFromType: Field<String>
     public let displayAs: Field<String>
 
-    public init() {
+    private init() {
         self.allowMultipleSelection = Field("allowMultipleSelection")
         self.chooseFromType = Field("chooseFromType")
         self.displayAs = Field("displayAs")
@@ -2717,12 +2705,11 @@ public typealias PersonType = Model<PersonTypeFields>
 
 /// The properties of a `PersonType`, inherited ones included.
 public struct PersonTypeFields: FieldSet {
-    public static let all = PersonTypeFields()
-    public static let schema = ModelSchema("microsoft.graph.personType", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.personType", fields: PersonTypeFields())
     public let `class`: Field<String>
     public let subclass: Field<String>
 
-    public init() {
+    private init() {
         self.class = Field("class")
         self.subclass = Field("subclass")
     }
@@ -2736,14 +2723,13 @@ public typealias Phone = Model<PhoneFields>
 
 /// The properties of a `Phone`, inherited ones included.
 public struct PhoneFields: FieldSet {
-    public static let all = PhoneFields()
-    public static let schema = ModelSchema("microsoft.graph.phone", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.phone", fields: PhoneFields())
     public let language: Field<String>
     public let number: Field<String>
     public let region: Field<String>
     public let type: Field<PhoneType>
 
-    public init() {
+    private init() {
         self.language = Field("language")
         self.number = Field("number")
         self.region = Field("region")
@@ -2759,12 +2745,10 @@ public typealias PhoneAuthenticationMethod = Model<PhoneAuthenticationMethodFiel
 
 /// The properties of a `PhoneAuthenticationMethod`, inherited ones included.
 public struct PhoneAuthenticationMethodFields: FieldSet {
-    public static let all = PhoneAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.phoneAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: PhoneAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -2773,7 +2757,7 @@ public struct PhoneAuthenticationMethodFields: FieldSet {
     public let phoneType: Field<AuthenticationPhoneType>
     public let smsSignInState: Field<AuthenticationMethodSignInState>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.phoneNumber = Field("phoneNumber")
@@ -2877,12 +2861,10 @@ public typealias PhoneUserConversationMember = Model<PhoneUserConversationMember
 
 /// The properties of a `PhoneUserConversationMember`, inherited ones included.
 public struct PhoneUserConversationMemberFields: FieldSet {
-    public static let all = PhoneUserConversationMemberFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.phoneUserConversationMember",
         base: ConversationMember.self,
-        fields: all
+        fields: PhoneUserConversationMemberFields()
     )
 
     public let id: Field<String>
@@ -2891,7 +2873,7 @@ public struct PhoneUserConversationMemberFields: FieldSet {
     public let visibleHistoryStartDateTime: Field<Date>
     public let phoneNumber: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.roles = Field("roles")
@@ -2952,8 +2934,7 @@ public typealias Photo = Model<PhotoFields>
 
 /// The properties of a `Photo`, inherited ones included.
 public struct PhotoFields: FieldSet {
-    public static let all = PhotoFields()
-    public static let schema = ModelSchema("microsoft.graph.photo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.photo", fields: PhotoFields())
     public let cameraMake: Field<String>
     public let cameraModel: Field<String>
     public let exposureDenominator: Field<Double>
@@ -2964,7 +2945,7 @@ public struct PhotoFields: FieldSet {
     public let orientation: Field<Int16>
     public let takenDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.cameraMake = Field("cameraMake")
         self.cameraModel = Field("cameraModel")
         self.exposureDenominator = Field("exposureDenominator")
@@ -2985,15 +2966,14 @@ public typealias PhysicalAddress = Model<PhysicalAddressFields>
 
 /// The properties of a `PhysicalAddress`, inherited ones included.
 public struct PhysicalAddressFields: FieldSet {
-    public static let all = PhysicalAddressFields()
-    public static let schema = ModelSchema("microsoft.graph.physicalAddress", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.physicalAddress", fields: PhysicalAddressFields())
     public let city: Field<String>
     public let countryOrRegion: Field<String>
     public let postalCode: Field<String>
     public let state: Field<String>
     public let street: Field<String>
 
-    public init() {
+    private init() {
         self.city = Field("city")
         self.countryOrRegion = Field("countryOrRegion")
         self.postalCode = Field("postalCode")
@@ -3028,8 +3008,10 @@ public typealias PhysicalOfficeAddress = Model<PhysicalOfficeAddressFields>
 
 /// The properties of a `PhysicalOfficeAddress`, inherited ones included.
 public struct PhysicalOfficeAddressFields: FieldSet {
-    public static let all = PhysicalOfficeAddressFields()
-    public static let schema = ModelSchema("microsoft.graph.physicalOfficeAddress", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.physicalOfficeAddress",
+        fields: PhysicalOfficeAddressFields()
+    )
     public let city: Field<String>
     public let countryOrRegion: Field<String>
     public let officeLocation: Field<String>
@@ -3037,7 +3019,7 @@ public struct PhysicalOfficeAddressFields: FieldSet {
     public let state: Field<String>
     public let street: Field<String>
 
-    public init() {
+    private init() {
         self.city = Field("city")
         self.countryOrRegion = Field("countryOrRegion")
         self.officeLocation = Field("officeLocation")
@@ -3055,14 +3037,18 @@ public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
 
 /// The properties of a `PinnedChatMessageInfo`, inherited ones included.
 public struct PinnedChatMessageInfoFields: FieldSet {
-    public static let all = PinnedChatMessageInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.pinnedChatMessageInfo", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.pinnedChatMessageInfo",
+        base: Entity.self,
+        fields: PinnedChatMessageInfoFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("message")`).
     public let message: Field<ChatMessage>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.message = Field("message")
     }
@@ -3099,18 +3085,16 @@ public typealias Pkcs12Certificate = Model<Pkcs12CertificateFields>
 
 /// The properties of a `Pkcs12Certificate`, inherited ones included.
 public struct Pkcs12CertificateFields: FieldSet {
-    public static let all = Pkcs12CertificateFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.pkcs12Certificate",
         base: ApiAuthenticationConfigurationBase.self,
-        fields: all
+        fields: Pkcs12CertificateFields()
     )
 
     public let password: Field<String>
     public let pkcs12Value: Field<String>
 
-    public init() {
+    private init() {
         self.password = Field("password")
         self.pkcs12Value = Field("pkcs12Value")
     }
@@ -3124,14 +3108,17 @@ public typealias Pkcs12CertificateInformation = Model<Pkcs12CertificateInformati
 
 /// The properties of a `Pkcs12CertificateInformation`, inherited ones included.
 public struct Pkcs12CertificateInformationFields: FieldSet {
-    public static let all = Pkcs12CertificateInformationFields()
-    public static let schema = ModelSchema("microsoft.graph.pkcs12CertificateInformation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.pkcs12CertificateInformation",
+        fields: Pkcs12CertificateInformationFields()
+    )
+
     public let isActive: Field<Bool>
     public let notAfter: Field<Int64>
     public let notBefore: Field<Int64>
     public let thumbprint: Field<String>
 
-    public init() {
+    private init() {
         self.isActive = Field("isActive")
         self.notAfter = Field("notAfter")
         self.notBefore = Field("notBefore")
@@ -3149,13 +3136,11 @@ public typealias Place = Model<PlaceFields>
 
 /// The properties of a `Place`, inherited ones included.
 public struct PlaceFields: FieldSet {
-    public static let all = PlaceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.place",
         base: Entity.self,
         derived: [Building.self, Desk.self, Floor.self, Room.self, RoomList.self, Section.self, Workspace.self],
-        fields: all
+        fields: PlaceFields()
     )
 
     public let id: Field<String>
@@ -3172,7 +3157,7 @@ public struct PlaceFields: FieldSet {
     /// Present when the request expanded it (`expand("checkIns")`).
     public let checkIns: Field<[CheckInClaim]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.address = Field("address")
         self.displayName = Field("displayName")
@@ -3215,15 +3200,13 @@ public typealias PlaceMode = Model<PlaceModeFields>
 
 /// The properties of a `PlaceMode`, inherited ones included.
 public struct PlaceModeFields: FieldSet {
-    public static let all = PlaceModeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.placeMode",
         derived: [AssignedPlaceMode.self, DropInPlaceMode.self, ReservablePlaceMode.self, UnavailablePlaceMode.self],
-        fields: all
+        fields: PlaceModeFields()
     )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3268,11 +3251,10 @@ public typealias PlaceServicePlanInfo = Model<PlaceServicePlanInfoFields>
 
 /// The properties of a `PlaceServicePlanInfo`, inherited ones included.
 public struct PlaceServicePlanInfoFields: FieldSet {
-    public static let all = PlaceServicePlanInfoFields()
-    public static let schema = ModelSchema("microsoft.graph.placeServicePlanInfo", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.placeServicePlanInfo", fields: PlaceServicePlanInfoFields())
     public let servicePlanId: Field<String>
 
-    public init() {
+    private init() {
         self.servicePlanId = Field("servicePlanId")
     }
 }
@@ -3285,8 +3267,7 @@ public typealias Planner = Model<PlannerFields>
 
 /// The properties of a `Planner`, inherited ones included.
 public struct PlannerFields: FieldSet {
-    public static let all = PlannerFields()
-    public static let schema = ModelSchema("microsoft.graph.planner", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.planner", base: Entity.self, fields: PlannerFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("buckets")`).
@@ -3298,7 +3279,7 @@ public struct PlannerFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PlannerTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.buckets = Field("buckets")
         self.plans = Field("plans")
@@ -3314,10 +3295,12 @@ public typealias PlannerAppliedCategories = Model<PlannerAppliedCategoriesFields
 
 /// The properties of a `PlannerAppliedCategories`, inherited ones included.
 public struct PlannerAppliedCategoriesFields: FieldSet {
-    public static let all = PlannerAppliedCategoriesFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerAppliedCategories", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerAppliedCategories",
+        fields: PlannerAppliedCategoriesFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3330,19 +3313,17 @@ public typealias PlannerAssignedToTaskBoardTaskFormat = Model<PlannerAssignedToT
 
 /// The properties of a `PlannerAssignedToTaskBoardTaskFormat`, inherited ones included.
 public struct PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
-    public static let all = PlannerAssignedToTaskBoardTaskFormatFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
         base: Entity.self,
-        fields: all
+        fields: PlannerAssignedToTaskBoardTaskFormatFields()
     )
 
     public let id: Field<String>
     public let orderHintsByAssignee: Field<PlannerOrderHintsByAssignee>
     public let unassignedOrderHint: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.orderHintsByAssignee = Field("orderHintsByAssignee")
         self.unassignedOrderHint = Field("unassignedOrderHint")
@@ -3377,13 +3358,12 @@ public typealias PlannerAssignment = Model<PlannerAssignmentFields>
 
 /// The properties of a `PlannerAssignment`, inherited ones included.
 public struct PlannerAssignmentFields: FieldSet {
-    public static let all = PlannerAssignmentFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerAssignment", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.plannerAssignment", fields: PlannerAssignmentFields())
     public let assignedBy: Field<IdentitySet>
     public let assignedDateTime: Field<Date>
     public let orderHint: Field<String>
 
-    public init() {
+    private init() {
         self.assignedBy = Field("assignedBy")
         self.assignedDateTime = Field("assignedDateTime")
         self.orderHint = Field("orderHint")
@@ -3398,10 +3378,9 @@ public typealias PlannerAssignments = Model<PlannerAssignmentsFields>
 
 /// The properties of a `PlannerAssignments`, inherited ones included.
 public struct PlannerAssignmentsFields: FieldSet {
-    public static let all = PlannerAssignmentsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerAssignments", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.plannerAssignments", fields: PlannerAssignmentsFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3413,8 +3392,12 @@ public typealias PlannerBucket = Model<PlannerBucketFields>
 
 /// The properties of a `PlannerBucket`, inherited ones included.
 public struct PlannerBucketFields: FieldSet {
-    public static let all = PlannerBucketFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerBucket", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerBucket",
+        base: Entity.self,
+        fields: PlannerBucketFields()
+    )
+
     public let id: Field<String>
     public let name: Field<String>
     public let orderHint: Field<String>
@@ -3423,7 +3406,7 @@ public struct PlannerBucketFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PlannerTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.orderHint = Field("orderHint")
@@ -3466,18 +3449,16 @@ public typealias PlannerBucketTaskBoardTaskFormat = Model<PlannerBucketTaskBoard
 
 /// The properties of a `PlannerBucketTaskBoardTaskFormat`, inherited ones included.
 public struct PlannerBucketTaskBoardTaskFormatFields: FieldSet {
-    public static let all = PlannerBucketTaskBoardTaskFormatFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.plannerBucketTaskBoardTaskFormat",
         base: Entity.self,
-        fields: all
+        fields: PlannerBucketTaskBoardTaskFormatFields()
     )
 
     public let id: Field<String>
     public let orderHint: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.orderHint = Field("orderHint")
     }
@@ -3511,8 +3492,11 @@ public typealias PlannerCategoryDescriptions = Model<PlannerCategoryDescriptions
 
 /// The properties of a `PlannerCategoryDescriptions`, inherited ones included.
 public struct PlannerCategoryDescriptionsFields: FieldSet {
-    public static let all = PlannerCategoryDescriptionsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerCategoryDescriptions", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerCategoryDescriptions",
+        fields: PlannerCategoryDescriptionsFields()
+    )
+
     public let category1: Field<String>
     public let category10: Field<String>
     public let category11: Field<String>
@@ -3539,7 +3523,7 @@ public struct PlannerCategoryDescriptionsFields: FieldSet {
     public let category8: Field<String>
     public let category9: Field<String>
 
-    public init() {
+    private init() {
         self.category1 = Field("category1")
         self.category10 = Field("category10")
         self.category11 = Field("category11")
@@ -3576,15 +3560,14 @@ public typealias PlannerChecklistItem = Model<PlannerChecklistItemFields>
 
 /// The properties of a `PlannerChecklistItem`, inherited ones included.
 public struct PlannerChecklistItemFields: FieldSet {
-    public static let all = PlannerChecklistItemFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerChecklistItem", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.plannerChecklistItem", fields: PlannerChecklistItemFields())
     public let isChecked: Field<Bool>
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
     public let orderHint: Field<String>
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.isChecked = Field("isChecked")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3601,10 +3584,12 @@ public typealias PlannerChecklistItems = Model<PlannerChecklistItemsFields>
 
 /// The properties of a `PlannerChecklistItems`, inherited ones included.
 public struct PlannerChecklistItemsFields: FieldSet {
-    public static let all = PlannerChecklistItemsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerChecklistItems", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerChecklistItems",
+        fields: PlannerChecklistItemsFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3632,15 +3617,18 @@ public typealias PlannerExternalReference = Model<PlannerExternalReferenceFields
 
 /// The properties of a `PlannerExternalReference`, inherited ones included.
 public struct PlannerExternalReferenceFields: FieldSet {
-    public static let all = PlannerExternalReferenceFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerExternalReference", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerExternalReference",
+        fields: PlannerExternalReferenceFields()
+    )
+
     public let alias: Field<String>
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
     public let previewPriority: Field<String>
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.alias = Field("alias")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
@@ -3657,10 +3645,12 @@ public typealias PlannerExternalReferences = Model<PlannerExternalReferencesFiel
 
 /// The properties of a `PlannerExternalReferences`, inherited ones included.
 public struct PlannerExternalReferencesFields: FieldSet {
-    public static let all = PlannerExternalReferencesFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerExternalReferences", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerExternalReferences",
+        fields: PlannerExternalReferencesFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3672,14 +3662,17 @@ public typealias PlannerGroup = Model<PlannerGroupFields>
 
 /// The properties of a `PlannerGroup`, inherited ones included.
 public struct PlannerGroupFields: FieldSet {
-    public static let all = PlannerGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerGroup",
+        base: Entity.self,
+        fields: PlannerGroupFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("plans")`).
     public let plans: Field<[PlannerPlan]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.plans = Field("plans")
     }
@@ -3719,10 +3712,12 @@ public typealias PlannerOrderHintsByAssignee = Model<PlannerOrderHintsByAssignee
 
 /// The properties of a `PlannerOrderHintsByAssignee`, inherited ones included.
 public struct PlannerOrderHintsByAssigneeFields: FieldSet {
-    public static let all = PlannerOrderHintsByAssigneeFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerOrderHintsByAssignee", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerOrderHintsByAssignee",
+        fields: PlannerOrderHintsByAssigneeFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -3734,8 +3729,11 @@ public typealias PlannerPlan = Model<PlannerPlanFields>
 
 /// The properties of a `PlannerPlan`, inherited ones included.
 public struct PlannerPlanFields: FieldSet {
-    public static let all = PlannerPlanFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerPlan", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerPlan",
+        base: Entity.self,
+        fields: PlannerPlanFields()
+    )
     public let id: Field<String>
     public let container: Field<PlannerPlanContainer>
     public let createdBy: Field<IdentitySet>
@@ -3752,7 +3750,7 @@ public struct PlannerPlanFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PlannerTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.container = Field("container")
         self.createdBy = Field("createdBy")
@@ -3773,13 +3771,12 @@ public typealias PlannerPlanContainer = Model<PlannerPlanContainerFields>
 
 /// The properties of a `PlannerPlanContainer`, inherited ones included.
 public struct PlannerPlanContainerFields: FieldSet {
-    public static let all = PlannerPlanContainerFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerPlanContainer", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.plannerPlanContainer", fields: PlannerPlanContainerFields())
     public let containerId: Field<String>
     public let type: Field<PlannerContainerType>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.containerId = Field("containerId")
         self.type = Field("type")
         self.url = Field("url")
@@ -3794,13 +3791,17 @@ public typealias PlannerPlanDetails = Model<PlannerPlanDetailsFields>
 
 /// The properties of a `PlannerPlanDetails`, inherited ones included.
 public struct PlannerPlanDetailsFields: FieldSet {
-    public static let all = PlannerPlanDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerPlanDetails", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerPlanDetails",
+        base: Entity.self,
+        fields: PlannerPlanDetailsFields()
+    )
+
     public let id: Field<String>
     public let categoryDescriptions: Field<PlannerCategoryDescriptions>
     public let sharedWith: Field<PlannerUserIds>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categoryDescriptions = Field("categoryDescriptions")
         self.sharedWith = Field("sharedWith")
@@ -3889,18 +3890,16 @@ public typealias PlannerProgressTaskBoardTaskFormat = Model<PlannerProgressTaskB
 
 /// The properties of a `PlannerProgressTaskBoardTaskFormat`, inherited ones included.
 public struct PlannerProgressTaskBoardTaskFormatFields: FieldSet {
-    public static let all = PlannerProgressTaskBoardTaskFormatFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.plannerProgressTaskBoardTaskFormat",
         base: Entity.self,
-        fields: all
+        fields: PlannerProgressTaskBoardTaskFormatFields()
     )
 
     public let id: Field<String>
     public let orderHint: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.orderHint = Field("orderHint")
     }
@@ -3974,8 +3973,11 @@ public typealias PlannerTask = Model<PlannerTaskFields>
 
 /// The properties of a `PlannerTask`, inherited ones included.
 public struct PlannerTaskFields: FieldSet {
-    public static let all = PlannerTaskFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerTask", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerTask",
+        base: Entity.self,
+        fields: PlannerTaskFields()
+    )
     public let id: Field<String>
     public let activeChecklistItemCount: Field<Int32>
     public let appliedCategories: Field<PlannerAppliedCategories>
@@ -4011,7 +4013,7 @@ public struct PlannerTaskFields: FieldSet {
     /// Present when the request expanded it (`expand("progressTaskBoardFormat")`).
     public let progressTaskBoardFormat: Field<PlannerProgressTaskBoardTaskFormat>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activeChecklistItemCount = Field("activeChecklistItemCount")
         self.appliedCategories = Field("appliedCategories")
@@ -4049,15 +4051,19 @@ public typealias PlannerTaskDetails = Model<PlannerTaskDetailsFields>
 
 /// The properties of a `PlannerTaskDetails`, inherited ones included.
 public struct PlannerTaskDetailsFields: FieldSet {
-    public static let all = PlannerTaskDetailsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerTaskDetails", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerTaskDetails",
+        base: Entity.self,
+        fields: PlannerTaskDetailsFields()
+    )
+
     public let id: Field<String>
     public let checklist: Field<PlannerChecklistItems>
     public let description: Field<String>
     public let previewType: Field<PlannerPreviewType>
     public let references: Field<PlannerExternalReferences>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.checklist = Field("checklist")
         self.description = Field("description")
@@ -4135,8 +4141,11 @@ public typealias PlannerUser = Model<PlannerUserFields>
 
 /// The properties of a `PlannerUser`, inherited ones included.
 public struct PlannerUserFields: FieldSet {
-    public static let all = PlannerUserFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerUser", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerUser",
+        base: Entity.self,
+        fields: PlannerUserFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("plans")`).
@@ -4145,7 +4154,7 @@ public struct PlannerUserFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PlannerTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.plans = Field("plans")
         self.tasks = Field("tasks")
@@ -4160,10 +4169,9 @@ public typealias PlannerUserIds = Model<PlannerUserIdsFields>
 
 /// The properties of a `PlannerUserIds`, inherited ones included.
 public struct PlannerUserIdsFields: FieldSet {
-    public static let all = PlannerUserIdsFields()
-    public static let schema = ModelSchema("microsoft.graph.plannerUserIds", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.plannerUserIds", fields: PlannerUserIdsFields())
 
-    public init() {
+    private init() {
     }
 }
 
@@ -4210,12 +4218,10 @@ public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredenti
 
 /// The properties of a `PlatformCredentialAuthenticationMethod`, inherited ones included.
 public struct PlatformCredentialAuthenticationMethodFields: FieldSet {
-    public static let all = PlatformCredentialAuthenticationMethodFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.platformCredentialAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: all
+        fields: PlatformCredentialAuthenticationMethodFields()
     )
 
     public let id: Field<String>
@@ -4227,7 +4233,7 @@ public struct PlatformCredentialAuthenticationMethodFields: FieldSet {
     /// Present when the request expanded it (`expand("device")`).
     public let device: Field<Device>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
@@ -4278,18 +4284,18 @@ public typealias PlayPromptOperation = Model<PlayPromptOperationFields>
 
 /// The properties of a `PlayPromptOperation`, inherited ones included.
 public struct PlayPromptOperationFields: FieldSet {
-    public static let all = PlayPromptOperationFields()
     public static let schema = ModelSchema(
         "microsoft.graph.playPromptOperation",
         base: CommsOperation.self,
-        fields: all
+        fields: PlayPromptOperationFields()
     )
+
     public let id: Field<String>
     public let clientContext: Field<String>
     public let resultInfo: Field<ResultInfo>
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.clientContext = Field("clientContext")
         self.resultInfo = Field("resultInfo")
@@ -4324,8 +4330,6 @@ public typealias PolicyBase = Model<PolicyBaseFields>
 
 /// The properties of a `PolicyBase`, inherited ones included.
 public struct PolicyBaseFields: FieldSet {
-    public static let all = PolicyBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.policyBase",
         base: DirectoryObject.self,
@@ -4338,7 +4342,7 @@ public struct PolicyBaseFields: FieldSet {
             StsPolicy.self,
             TenantAppManagementPolicy.self,
         ],
-        fields: all
+        fields: PolicyBaseFields()
     )
 
     public let id: Field<String>
@@ -4346,7 +4350,7 @@ public struct PolicyBaseFields: FieldSet {
     public let description: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
@@ -4484,12 +4488,11 @@ public typealias PolicyBinding = Model<PolicyBindingFields>
 
 /// The properties of a `PolicyBinding`, inherited ones included.
 public struct PolicyBindingFields: FieldSet {
-    public static let all = PolicyBindingFields()
-    public static let schema = ModelSchema("microsoft.graph.policyBinding", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.policyBinding", fields: PolicyBindingFields())
     public let exclusions: Field<[ScopeBase]>
     public let inclusions: Field<[ScopeBase]>
 
-    public init() {
+    private init() {
         self.exclusions = Field("exclusions")
         self.inclusions = Field("inclusions")
     }
@@ -4505,17 +4508,15 @@ public typealias PolicyDeletableItem = Model<PolicyDeletableItemFields>
 
 /// The properties of a `PolicyDeletableItem`, inherited ones included.
 public struct PolicyDeletableItemFields: FieldSet {
-    public static let all = PolicyDeletableItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.policyDeletableItem",
         derived: [ConditionalAccessPolicy.self, NamedLocation.self],
-        fields: all
+        fields: PolicyDeletableItemFields()
     )
 
     public let deletedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.deletedDateTime = Field("deletedDateTime")
     }
 }
@@ -4547,17 +4548,15 @@ public typealias PolicyLocation = Model<PolicyLocationFields>
 
 /// The properties of a `PolicyLocation`, inherited ones included.
 public struct PolicyLocationFields: FieldSet {
-    public static let all = PolicyLocationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.policyLocation",
         derived: [PolicyLocationApplication.self, PolicyLocationDomain.self, PolicyLocationUrl.self],
-        fields: all
+        fields: PolicyLocationFields()
     )
 
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -4570,17 +4569,15 @@ public typealias PolicyLocationApplication = Model<PolicyLocationApplicationFiel
 
 /// The properties of a `PolicyLocationApplication`, inherited ones included.
 public struct PolicyLocationApplicationFields: FieldSet {
-    public static let all = PolicyLocationApplicationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.policyLocationApplication",
         base: PolicyLocation.self,
-        fields: all
+        fields: PolicyLocationApplicationFields()
     )
 
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -4593,15 +4590,15 @@ public typealias PolicyLocationDomain = Model<PolicyLocationDomainFields>
 
 /// The properties of a `PolicyLocationDomain`, inherited ones included.
 public struct PolicyLocationDomainFields: FieldSet {
-    public static let all = PolicyLocationDomainFields()
     public static let schema = ModelSchema(
         "microsoft.graph.policyLocationDomain",
         base: PolicyLocation.self,
-        fields: all
+        fields: PolicyLocationDomainFields()
     )
+
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -4614,11 +4611,15 @@ public typealias PolicyLocationUrl = Model<PolicyLocationUrlFields>
 
 /// The properties of a `PolicyLocationUrl`, inherited ones included.
 public struct PolicyLocationUrlFields: FieldSet {
-    public static let all = PolicyLocationUrlFields()
-    public static let schema = ModelSchema("microsoft.graph.policyLocationUrl", base: PolicyLocation.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyLocationUrl",
+        base: PolicyLocation.self,
+        fields: PolicyLocationUrlFields()
+    )
+
     public let value: Field<String>
 
-    public init() {
+    private init() {
         self.value = Field("value")
     }
 }
@@ -4684,8 +4685,7 @@ public typealias PolicyRoot = Model<PolicyRootFields>
 
 /// The properties of a `PolicyRoot`, inherited ones included.
 public struct PolicyRootFields: FieldSet {
-    public static let all = PolicyRootFields()
-    public static let schema = ModelSchema("microsoft.graph.policyRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.policyRoot", base: Entity.self, fields: PolicyRootFields())
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("activityBasedTimeoutPolicies")`).
@@ -4754,7 +4754,7 @@ public struct PolicyRootFields: FieldSet {
     /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
     public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activityBasedTimeoutPolicies = Field("activityBasedTimeoutPolicies")
         self.adminConsentRequestPolicy = Field("adminConsentRequestPolicy")
@@ -4970,12 +4970,10 @@ public typealias PolicyScopeBase = Model<PolicyScopeBaseFields>
 
 /// The properties of a `PolicyScopeBase`, inherited ones included.
 public struct PolicyScopeBaseFields: FieldSet {
-    public static let all = PolicyScopeBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.policyScopeBase",
         derived: [PolicyTenantScope.self, PolicyUserScope.self],
-        fields: all
+        fields: PolicyScopeBaseFields()
     )
 
     public let activities: Field<UserActivityTypes>
@@ -4983,7 +4981,7 @@ public struct PolicyScopeBaseFields: FieldSet {
     public let locations: Field<[PolicyLocation]>
     public let policyActions: Field<[DlpActionInfo]>
 
-    public init() {
+    private init() {
         self.activities = Field("activities")
         self.executionMode = Field("executionMode")
         self.locations = Field("locations")
@@ -4999,8 +4997,12 @@ public typealias PolicyTemplate = Model<PolicyTemplateFields>
 
 /// The properties of a `PolicyTemplate`, inherited ones included.
 public struct PolicyTemplateFields: FieldSet {
-    public static let all = PolicyTemplateFields()
-    public static let schema = ModelSchema("microsoft.graph.policyTemplate", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyTemplate",
+        base: Entity.self,
+        fields: PolicyTemplateFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("multiTenantOrganizationIdentitySynchronization")`).
@@ -5009,7 +5011,7 @@ public struct PolicyTemplateFields: FieldSet {
     /// Present when the request expanded it (`expand("multiTenantOrganizationPartnerConfiguration")`).
     public let multiTenantOrganizationPartnerConfiguration: Field<MultiTenantOrganizationPartnerConfigurationTemplate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.multiTenantOrganizationIdentitySynchronization = Field("multiTenantOrganizationIdentitySynchronization")
         self.multiTenantOrganizationPartnerConfiguration = Field("multiTenantOrganizationPartnerConfiguration")
@@ -5068,15 +5070,19 @@ public typealias PolicyTenantScope = Model<PolicyTenantScopeFields>
 
 /// The properties of a `PolicyTenantScope`, inherited ones included.
 public struct PolicyTenantScopeFields: FieldSet {
-    public static let all = PolicyTenantScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.policyTenantScope", base: PolicyScopeBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyTenantScope",
+        base: PolicyScopeBase.self,
+        fields: PolicyTenantScopeFields()
+    )
+
     public let activities: Field<UserActivityTypes>
     public let executionMode: Field<ExecutionMode>
     public let locations: Field<[PolicyLocation]>
     public let policyActions: Field<[DlpActionInfo]>
     public let policyScope: Field<PolicyBinding>
 
-    public init() {
+    private init() {
         self.activities = Field("activities")
         self.executionMode = Field("executionMode")
         self.locations = Field("locations")
@@ -5093,14 +5099,18 @@ public typealias PolicyUserScope = Model<PolicyUserScopeFields>
 
 /// The properties of a `PolicyUserScope`, inherited ones included.
 public struct PolicyUserScopeFields: FieldSet {
-    public static let all = PolicyUserScopeFields()
-    public static let schema = ModelSchema("microsoft.graph.policyUserScope", base: PolicyScopeBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyUserScope",
+        base: PolicyScopeBase.self,
+        fields: PolicyUserScopeFields()
+    )
+
     public let activities: Field<UserActivityTypes>
     public let executionMode: Field<ExecutionMode>
     public let locations: Field<[PolicyLocation]>
     public let policyActions: Field<[DlpActionInfo]>
 
-    public init() {
+    private init() {
         self.activities = Field("activities")
         self.executionMode = Field("executionMode")
         self.locations = Field("locations")
@@ -5116,12 +5126,10 @@ public typealias PositiveReinforcementNotification = Model<PositiveReinforcement
 
 /// The properties of a `PositiveReinforcementNotification`, inherited ones included.
 public struct PositiveReinforcementNotificationFields: FieldSet {
-    public static let all = PositiveReinforcementNotificationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.positiveReinforcementNotification",
         base: BaseEndUserNotification.self,
-        fields: all
+        fields: PositiveReinforcementNotificationFields()
     )
 
     public let defaultLanguage: Field<String>
@@ -5131,7 +5139,7 @@ public struct PositiveReinforcementNotificationFields: FieldSet {
 
     public let deliveryPreference: Field<NotificationDeliveryPreference>
 
-    public init() {
+    private init() {
         self.defaultLanguage = Field("defaultLanguage")
         self.endUserNotification = Field("endUserNotification")
         self.deliveryPreference = Field("deliveryPreference")
@@ -5146,8 +5154,7 @@ public typealias Post = Model<PostFields>
 
 /// The properties of a `Post`, inherited ones included.
 public struct PostFields: FieldSet {
-    public static let all = PostFields()
-    public static let schema = ModelSchema("microsoft.graph.post", base: OutlookItem.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.post", base: OutlookItem.self, fields: PostFields())
     public let id: Field<String>
     public let categories: Field<[String]>
     public let changeKey: Field<String>
@@ -5177,7 +5184,7 @@ public struct PostFields: FieldSet {
     /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
     public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.categories = Field("categories")
         self.changeKey = Field("changeKey")
@@ -5309,12 +5316,15 @@ public typealias PreAuthorizedApplication = Model<PreAuthorizedApplicationFields
 
 /// The properties of a `PreAuthorizedApplication`, inherited ones included.
 public struct PreAuthorizedApplicationFields: FieldSet {
-    public static let all = PreAuthorizedApplicationFields()
-    public static let schema = ModelSchema("microsoft.graph.preAuthorizedApplication", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.preAuthorizedApplication",
+        fields: PreAuthorizedApplicationFields()
+    )
+
     public let appId: Field<String>
     public let delegatedPermissionIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.appId = Field("appId")
         self.delegatedPermissionIds = Field("delegatedPermissionIds")
     }
@@ -5346,8 +5356,7 @@ public typealias Presence = Model<PresenceFields>
 
 /// The properties of a `Presence`, inherited ones included.
 public struct PresenceFields: FieldSet {
-    public static let all = PresenceFields()
-    public static let schema = ModelSchema("microsoft.graph.presence", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.presence", base: Entity.self, fields: PresenceFields())
     public let id: Field<String>
     public let activity: Field<String>
     public let availability: Field<String>
@@ -5359,7 +5368,7 @@ public struct PresenceFields: FieldSet {
     public let statusMessage: Field<PresenceStatusMessage>
     public let workLocation: Field<UserWorkLocation>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.activity = Field("activity")
         self.availability = Field("availability")
@@ -5497,13 +5506,15 @@ public typealias PresenceStatusMessage = Model<PresenceStatusMessageFields>
 
 /// The properties of a `PresenceStatusMessage`, inherited ones included.
 public struct PresenceStatusMessageFields: FieldSet {
-    public static let all = PresenceStatusMessageFields()
-    public static let schema = ModelSchema("microsoft.graph.presenceStatusMessage", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.presenceStatusMessage",
+        fields: PresenceStatusMessageFields()
+    )
     public let expiryDateTime: Field<DateTimeTimeZone>
     public let message: Field<ItemBody>
     public let publishedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.expiryDateTime = Field("expiryDateTime")
         self.message = Field("message")
         self.publishedDateTime = Field("publishedDateTime")
@@ -5518,18 +5529,16 @@ public typealias PrincipalResourceMembershipsScope = Model<PrincipalResourceMemb
 
 /// The properties of a `PrincipalResourceMembershipsScope`, inherited ones included.
 public struct PrincipalResourceMembershipsScopeFields: FieldSet {
-    public static let all = PrincipalResourceMembershipsScopeFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.principalResourceMembershipsScope",
         base: AccessReviewScope.self,
-        fields: all
+        fields: PrincipalResourceMembershipsScopeFields()
     )
 
     public let principalScopes: Field<[AccessReviewScope]>
     public let resourceScopes: Field<[AccessReviewScope]>
 
-    public init() {
+    private init() {
         self.principalScopes = Field("principalScopes")
         self.resourceScopes = Field("resourceScopes")
     }
@@ -5543,8 +5552,7 @@ public typealias Print = Model<PrintFields>
 
 /// The properties of a `Print`, inherited ones included.
 public struct PrintFields: FieldSet {
-    public static let all = PrintFields()
-    public static let schema = ModelSchema("microsoft.graph.print", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.print", fields: PrintFields())
     public let settings: Field<PrintSettings>
 
     /// Present when the request expanded it (`expand("connectors")`).
@@ -5565,7 +5573,7 @@ public struct PrintFields: FieldSet {
     /// Present when the request expanded it (`expand("taskDefinitions")`).
     public let taskDefinitions: Field<[PrintTaskDefinition]>
 
-    public init() {
+    private init() {
         self.settings = Field("settings")
         self.connectors = Field("connectors")
         self.operations = Field("operations")
@@ -5584,12 +5592,15 @@ public typealias PrintCertificateSigningRequest = Model<PrintCertificateSigningR
 
 /// The properties of a `PrintCertificateSigningRequest`, inherited ones included.
 public struct PrintCertificateSigningRequestFields: FieldSet {
-    public static let all = PrintCertificateSigningRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.printCertificateSigningRequest", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printCertificateSigningRequest",
+        fields: PrintCertificateSigningRequestFields()
+    )
+
     public let content: Field<String>
     public let transportKey: Field<String>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.transportKey = Field("transportKey")
     }
@@ -5623,8 +5634,12 @@ public typealias PrintConnector = Model<PrintConnectorFields>
 
 /// The properties of a `PrintConnector`, inherited ones included.
 public struct PrintConnectorFields: FieldSet {
-    public static let all = PrintConnectorFields()
-    public static let schema = ModelSchema("microsoft.graph.printConnector", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printConnector",
+        base: Entity.self,
+        fields: PrintConnectorFields()
+    )
+
     public let id: Field<String>
     public let appVersion: Field<String>
     public let displayName: Field<String>
@@ -5633,7 +5648,7 @@ public struct PrintConnectorFields: FieldSet {
     public let operatingSystem: Field<String>
     public let registeredDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.appVersion = Field("appVersion")
         self.displayName = Field("displayName")
@@ -5669,8 +5684,12 @@ public typealias PrintDocument = Model<PrintDocumentFields>
 
 /// The properties of a `PrintDocument`, inherited ones included.
 public struct PrintDocumentFields: FieldSet {
-    public static let all = PrintDocumentFields()
-    public static let schema = ModelSchema("microsoft.graph.printDocument", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printDocument",
+        base: Entity.self,
+        fields: PrintDocumentFields()
+    )
+
     public let id: Field<String>
     public let contentType: Field<String>
     public let displayName: Field<String>
@@ -5678,7 +5697,7 @@ public struct PrintDocumentFields: FieldSet {
     public let size: Field<Int64>
     public let uploadedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.contentType = Field("contentType")
         self.displayName = Field("displayName")
@@ -5726,13 +5745,16 @@ public typealias PrintDocumentUploadProperties = Model<PrintDocumentUploadProper
 
 /// The properties of a `PrintDocumentUploadProperties`, inherited ones included.
 public struct PrintDocumentUploadPropertiesFields: FieldSet {
-    public static let all = PrintDocumentUploadPropertiesFields()
-    public static let schema = ModelSchema("microsoft.graph.printDocumentUploadProperties", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printDocumentUploadProperties",
+        fields: PrintDocumentUploadPropertiesFields()
+    )
+
     public let contentType: Field<String>
     public let documentName: Field<String>
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.contentType = Field("contentType")
         self.documentName = Field("documentName")
         self.size = Field("size")
@@ -5988,8 +6010,7 @@ public typealias PrintJob = Model<PrintJobFields>
 
 /// The properties of a `PrintJob`, inherited ones included.
 public struct PrintJobFields: FieldSet {
-    public static let all = PrintJobFields()
-    public static let schema = ModelSchema("microsoft.graph.printJob", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printJob", base: Entity.self, fields: PrintJobFields())
     public let id: Field<String>
     public let acknowledgedDateTime: Field<Date>
     public let configuration: Field<PrintJobConfiguration>
@@ -6007,7 +6028,7 @@ public struct PrintJobFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PrintTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.acknowledgedDateTime = Field("acknowledgedDateTime")
         self.configuration = Field("configuration")
@@ -6031,8 +6052,10 @@ public typealias PrintJobConfiguration = Model<PrintJobConfigurationFields>
 
 /// The properties of a `PrintJobConfiguration`, inherited ones included.
 public struct PrintJobConfigurationFields: FieldSet {
-    public static let all = PrintJobConfigurationFields()
-    public static let schema = ModelSchema("microsoft.graph.printJobConfiguration", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printJobConfiguration",
+        fields: PrintJobConfigurationFields()
+    )
     public let collate: Field<Bool>
     public let colorMode: Field<PrintColorMode>
     public let copies: Field<Int32>
@@ -6053,7 +6076,7 @@ public struct PrintJobConfigurationFields: FieldSet {
     public let quality: Field<PrintQuality>
     public let scaling: Field<PrintScaling>
 
-    public init() {
+    private init() {
         self.collate = Field("collate")
         self.colorMode = Field("colorMode")
         self.copies = Field("copies")
@@ -6231,14 +6254,13 @@ public typealias PrintJobStatus = Model<PrintJobStatusFields>
 
 /// The properties of a `PrintJobStatus`, inherited ones included.
 public struct PrintJobStatusFields: FieldSet {
-    public static let all = PrintJobStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.printJobStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printJobStatus", fields: PrintJobStatusFields())
     public let description: Field<String>
     public let details: Field<[PrintJobStateDetail]>
     public let isAcquiredByPrinter: Field<Bool>
     public let state: Field<PrintJobProcessingState>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.details = Field("details")
         self.isAcquiredByPrinter = Field("isAcquiredByPrinter")
@@ -6254,14 +6276,13 @@ public typealias PrintMargin = Model<PrintMarginFields>
 
 /// The properties of a `PrintMargin`, inherited ones included.
 public struct PrintMarginFields: FieldSet {
-    public static let all = PrintMarginFields()
-    public static let schema = ModelSchema("microsoft.graph.printMargin", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printMargin", fields: PrintMarginFields())
     public let bottom: Field<Int32>
     public let left: Field<Int32>
     public let right: Field<Int32>
     public let top: Field<Int32>
 
-    public init() {
+    private init() {
         self.bottom = Field("bottom")
         self.left = Field("left")
         self.right = Field("right")
@@ -6317,20 +6338,18 @@ public typealias PrintOperation = Model<PrintOperationFields>
 
 /// The properties of a `PrintOperation`, inherited ones included.
 public struct PrintOperationFields: FieldSet {
-    public static let all = PrintOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.printOperation",
         base: Entity.self,
         derived: [PrinterCreateOperation.self],
-        fields: all
+        fields: PrintOperationFields()
     )
 
     public let id: Field<String>
     public let createdDateTime: Field<Date>
     public let status: Field<PrintOperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.status = Field("status")
@@ -6382,12 +6401,11 @@ public typealias PrintOperationStatus = Model<PrintOperationStatusFields>
 
 /// The properties of a `PrintOperationStatus`, inherited ones included.
 public struct PrintOperationStatusFields: FieldSet {
-    public static let all = PrintOperationStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.printOperationStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printOperationStatus", fields: PrintOperationStatusFields())
     public let description: Field<String>
     public let state: Field<PrintOperationProcessingState>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.state = Field("state")
     }
@@ -6525,14 +6543,17 @@ public typealias PrintService = Model<PrintServiceFields>
 
 /// The properties of a `PrintService`, inherited ones included.
 public struct PrintServiceFields: FieldSet {
-    public static let all = PrintServiceFields()
-    public static let schema = ModelSchema("microsoft.graph.printService", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printService",
+        base: Entity.self,
+        fields: PrintServiceFields()
+    )
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("endpoints")`).
     public let endpoints: Field<[PrintServiceEndpoint]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endpoints = Field("endpoints")
     }
@@ -6546,13 +6567,17 @@ public typealias PrintServiceEndpoint = Model<PrintServiceEndpointFields>
 
 /// The properties of a `PrintServiceEndpoint`, inherited ones included.
 public struct PrintServiceEndpointFields: FieldSet {
-    public static let all = PrintServiceEndpointFields()
-    public static let schema = ModelSchema("microsoft.graph.printServiceEndpoint", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printServiceEndpoint",
+        base: Entity.self,
+        fields: PrintServiceEndpointFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.uri = Field("uri")
@@ -6610,12 +6635,11 @@ public typealias PrintSettings = Model<PrintSettingsFields>
 
 /// The properties of a `PrintSettings`, inherited ones included.
 public struct PrintSettingsFields: FieldSet {
-    public static let all = PrintSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.printSettings", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printSettings", fields: PrintSettingsFields())
     public let documentConversionEnabled: Field<Bool>
     public let printerDiscoverySettings: Field<PrinterDiscoverySettings>
 
-    public init() {
+    private init() {
         self.documentConversionEnabled = Field("documentConversionEnabled")
         self.printerDiscoverySettings = Field("printerDiscoverySettings")
     }
@@ -6629,8 +6653,7 @@ public typealias PrintTask = Model<PrintTaskFields>
 
 /// The properties of a `PrintTask`, inherited ones included.
 public struct PrintTaskFields: FieldSet {
-    public static let all = PrintTaskFields()
-    public static let schema = ModelSchema("microsoft.graph.printTask", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printTask", base: Entity.self, fields: PrintTaskFields())
     public let id: Field<String>
     public let parentUrl: Field<String>
     public let status: Field<PrintTaskStatus>
@@ -6641,7 +6664,7 @@ public struct PrintTaskFields: FieldSet {
     /// Present when the request expanded it (`expand("trigger")`).
     public let trigger: Field<PrintTaskTrigger>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.parentUrl = Field("parentUrl")
         self.status = Field("status")
@@ -6658,8 +6681,12 @@ public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
 
 /// The properties of a `PrintTaskDefinition`, inherited ones included.
 public struct PrintTaskDefinitionFields: FieldSet {
-    public static let all = PrintTaskDefinitionFields()
-    public static let schema = ModelSchema("microsoft.graph.printTaskDefinition", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printTaskDefinition",
+        base: Entity.self,
+        fields: PrintTaskDefinitionFields()
+    )
+
     public let id: Field<String>
     public let createdBy: Field<AppIdentity>
     public let displayName: Field<String>
@@ -6667,7 +6694,7 @@ public struct PrintTaskDefinitionFields: FieldSet {
     /// Present when the request expanded it (`expand("tasks")`).
     public let tasks: Field<[PrintTask]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.displayName = Field("displayName")
@@ -6759,12 +6786,11 @@ public typealias PrintTaskStatus = Model<PrintTaskStatusFields>
 
 /// The properties of a `PrintTaskStatus`, inherited ones included.
 public struct PrintTaskStatusFields: FieldSet {
-    public static let all = PrintTaskStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.printTaskStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printTaskStatus", fields: PrintTaskStatusFields())
     public let description: Field<String>
     public let state: Field<PrintTaskProcessingState>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.state = Field("state")
     }
@@ -6778,15 +6804,19 @@ public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
 
 /// The properties of a `PrintTaskTrigger`, inherited ones included.
 public struct PrintTaskTriggerFields: FieldSet {
-    public static let all = PrintTaskTriggerFields()
-    public static let schema = ModelSchema("microsoft.graph.printTaskTrigger", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printTaskTrigger",
+        base: Entity.self,
+        fields: PrintTaskTriggerFields()
+    )
+
     public let id: Field<String>
     public let event: Field<PrintEvent>
 
     /// Present when the request expanded it (`expand("definition")`).
     public let definition: Field<PrintTaskDefinition>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.event = Field("event")
         self.definition = Field("definition")
@@ -6828,13 +6858,11 @@ public typealias PrintUsage = Model<PrintUsageFields>
 
 /// The properties of a `PrintUsage`, inherited ones included.
 public struct PrintUsageFields: FieldSet {
-    public static let all = PrintUsageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.printUsage",
         base: Entity.self,
         derived: [PrintUsageByPrinter.self, PrintUsageByUser.self],
-        fields: all
+        fields: PrintUsageFields()
     )
 
     public let id: Field<String>
@@ -6850,7 +6878,7 @@ public struct PrintUsageFields: FieldSet {
     public let singleSidedSheetCount: Field<Int64>
     public let usageDate: Field<CalendarDate>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
         self.colorPageCount = Field("colorPageCount")
@@ -6874,8 +6902,12 @@ public typealias PrintUsageByPrinter = Model<PrintUsageByPrinterFields>
 
 /// The properties of a `PrintUsageByPrinter`, inherited ones included.
 public struct PrintUsageByPrinterFields: FieldSet {
-    public static let all = PrintUsageByPrinterFields()
-    public static let schema = ModelSchema("microsoft.graph.printUsageByPrinter", base: PrintUsage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printUsageByPrinter",
+        base: PrintUsage.self,
+        fields: PrintUsageByPrinterFields()
+    )
+
     public let id: Field<String>
     public let blackAndWhitePageCount: Field<Int64>
     public let colorPageCount: Field<Int64>
@@ -6891,7 +6923,7 @@ public struct PrintUsageByPrinterFields: FieldSet {
     public let printerId: Field<String>
     public let printerName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
         self.colorPageCount = Field("colorPageCount")
@@ -6934,8 +6966,12 @@ public typealias PrintUsageByUser = Model<PrintUsageByUserFields>
 
 /// The properties of a `PrintUsageByUser`, inherited ones included.
 public struct PrintUsageByUserFields: FieldSet {
-    public static let all = PrintUsageByUserFields()
-    public static let schema = ModelSchema("microsoft.graph.printUsageByUser", base: PrintUsage.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printUsageByUser",
+        base: PrintUsage.self,
+        fields: PrintUsageByUserFields()
+    )
+
     public let id: Field<String>
     public let blackAndWhitePageCount: Field<Int64>
     public let colorPageCount: Field<Int64>
@@ -6950,7 +6986,7 @@ public struct PrintUsageByUserFields: FieldSet {
     public let usageDate: Field<CalendarDate>
     public let userPrincipalName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
         self.colorPageCount = Field("colorPageCount")
@@ -7009,8 +7045,7 @@ public typealias Printer = Model<PrinterFields>
 
 /// The properties of a `Printer`, inherited ones included.
 public struct PrinterFields: FieldSet {
-    public static let all = PrinterFields()
-    public static let schema = ModelSchema("microsoft.graph.printer", base: PrinterBase.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printer", base: PrinterBase.self, fields: PrinterFields())
     public let id: Field<String>
     public let capabilities: Field<PrinterCapabilities>
     public let defaults: Field<PrinterDefaults>
@@ -7038,7 +7073,7 @@ public struct PrinterFields: FieldSet {
     /// Present when the request expanded it (`expand("taskTriggers")`).
     public let taskTriggers: Field<[PrintTaskTrigger]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capabilities = Field("capabilities")
         self.defaults = Field("defaults")
@@ -7069,13 +7104,11 @@ public typealias PrinterBase = Model<PrinterBaseFields>
 
 /// The properties of a `PrinterBase`, inherited ones included.
 public struct PrinterBaseFields: FieldSet {
-    public static let all = PrinterBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.printerBase",
         base: Entity.self,
         derived: [Printer.self, PrinterShare.self],
-        fields: all
+        fields: PrinterBaseFields()
     )
 
     public let id: Field<String>
@@ -7091,7 +7124,7 @@ public struct PrinterBaseFields: FieldSet {
     /// Present when the request expanded it (`expand("jobs")`).
     public let jobs: Field<[PrintJob]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capabilities = Field("capabilities")
         self.defaults = Field("defaults")
@@ -7139,8 +7172,7 @@ public typealias PrinterCapabilities = Model<PrinterCapabilitiesFields>
 
 /// The properties of a `PrinterCapabilities`, inherited ones included.
 public struct PrinterCapabilitiesFields: FieldSet {
-    public static let all = PrinterCapabilitiesFields()
-    public static let schema = ModelSchema("microsoft.graph.printerCapabilities", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printerCapabilities", fields: PrinterCapabilitiesFields())
     public let bottomMargins: Field<[Int32]>
     public let collation: Field<Bool>
     public let colorModes: Field<[PrintColorMode]>
@@ -7167,7 +7199,7 @@ public struct PrinterCapabilitiesFields: FieldSet {
     public let supportsFitPdfToPage: Field<Bool>
     public let topMargins: Field<[Int32]>
 
-    public init() {
+    private init() {
         self.bottomMargins = Field("bottomMargins")
         self.collation = Field("collation")
         self.colorModes = Field("colorModes")
@@ -7204,12 +7236,10 @@ public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
 
 /// The properties of a `PrinterCreateOperation`, inherited ones included.
 public struct PrinterCreateOperationFields: FieldSet {
-    public static let all = PrinterCreateOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.printerCreateOperation",
         base: PrintOperation.self,
-        fields: all
+        fields: PrinterCreateOperationFields()
     )
 
     public let id: Field<String>
@@ -7220,7 +7250,7 @@ public struct PrinterCreateOperationFields: FieldSet {
     /// Present when the request expanded it (`expand("printer")`).
     public let printer: Field<Printer>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.status = Field("status")
@@ -7260,8 +7290,7 @@ public typealias PrinterDefaults = Model<PrinterDefaultsFields>
 
 /// The properties of a `PrinterDefaults`, inherited ones included.
 public struct PrinterDefaultsFields: FieldSet {
-    public static let all = PrinterDefaultsFields()
-    public static let schema = ModelSchema("microsoft.graph.printerDefaults", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printerDefaults", fields: PrinterDefaultsFields())
     public let colorMode: Field<PrintColorMode>
     public let contentType: Field<String>
     public let copiesPerJob: Field<Int32>
@@ -7280,7 +7309,7 @@ public struct PrinterDefaultsFields: FieldSet {
     public let quality: Field<PrintQuality>
     public let scaling: Field<PrintScaling>
 
-    public init() {
+    private init() {
         self.colorMode = Field("colorMode")
         self.contentType = Field("contentType")
         self.copiesPerJob = Field("copiesPerJob")
@@ -7309,11 +7338,14 @@ public typealias PrinterDiscoverySettings = Model<PrinterDiscoverySettingsFields
 
 /// The properties of a `PrinterDiscoverySettings`, inherited ones included.
 public struct PrinterDiscoverySettingsFields: FieldSet {
-    public static let all = PrinterDiscoverySettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.printerDiscoverySettings", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerDiscoverySettings",
+        fields: PrinterDiscoverySettingsFields()
+    )
+
     public let airPrint: Field<AirPrintSettings>
 
-    public init() {
+    private init() {
         self.airPrint = Field("airPrint")
     }
 }
@@ -7342,8 +7374,7 @@ public typealias PrinterLocation = Model<PrinterLocationFields>
 
 /// The properties of a `PrinterLocation`, inherited ones included.
 public struct PrinterLocationFields: FieldSet {
-    public static let all = PrinterLocationFields()
-    public static let schema = ModelSchema("microsoft.graph.printerLocation", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printerLocation", fields: PrinterLocationFields())
     public let altitudeInMeters: Field<Int32>
     public let building: Field<String>
     public let city: Field<String>
@@ -7362,7 +7393,7 @@ public struct PrinterLocationFields: FieldSet {
     public let subdivision: Field<[String]>
     public let subunit: Field<[String]>
 
-    public init() {
+    private init() {
         self.altitudeInMeters = Field("altitudeInMeters")
         self.building = Field("building")
         self.city = Field("city")
@@ -9992,8 +10023,12 @@ public typealias PrinterShare = Model<PrinterShareFields>
 
 /// The properties of a `PrinterShare`, inherited ones included.
 public struct PrinterShareFields: FieldSet {
-    public static let all = PrinterShareFields()
-    public static let schema = ModelSchema("microsoft.graph.printerShare", base: PrinterBase.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerShare",
+        base: PrinterBase.self,
+        fields: PrinterShareFields()
+    )
+
     public let id: Field<String>
     public let capabilities: Field<PrinterCapabilities>
     public let defaults: Field<PrinterDefaults>
@@ -10020,7 +10055,7 @@ public struct PrinterShareFields: FieldSet {
     /// Present when the request expanded it (`expand("printer")`).
     public let printer: Field<Printer>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.capabilities = Field("capabilities")
         self.defaults = Field("defaults")
@@ -10091,11 +10126,13 @@ public typealias PrinterShareViewpoint = Model<PrinterShareViewpointFields>
 
 /// The properties of a `PrinterShareViewpoint`, inherited ones included.
 public struct PrinterShareViewpointFields: FieldSet {
-    public static let all = PrinterShareViewpointFields()
-    public static let schema = ModelSchema("microsoft.graph.printerShareViewpoint", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerShareViewpoint",
+        fields: PrinterShareViewpointFields()
+    )
     public let lastUsedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.lastUsedDateTime = Field("lastUsedDateTime")
     }
 }
@@ -10108,13 +10145,12 @@ public typealias PrinterStatus = Model<PrinterStatusFields>
 
 /// The properties of a `PrinterStatus`, inherited ones included.
 public struct PrinterStatusFields: FieldSet {
-    public static let all = PrinterStatusFields()
-    public static let schema = ModelSchema("microsoft.graph.printerStatus", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.printerStatus", fields: PrinterStatusFields())
     public let description: Field<String>
     public let details: Field<[PrinterProcessingStateDetail]>
     public let state: Field<PrinterProcessingState>
 
-    public init() {
+    private init() {
         self.description = Field("description")
         self.details = Field("details")
         self.state = Field("state")
@@ -10129,13 +10165,12 @@ public typealias Privacy = Model<PrivacyFields>
 
 /// The properties of a `Privacy`, inherited ones included.
 public struct PrivacyFields: FieldSet {
-    public static let all = PrivacyFields()
-    public static let schema = ModelSchema("microsoft.graph.privacy", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.privacy", fields: PrivacyFields())
 
     /// Present when the request expanded it (`expand("subjectRightsRequests")`).
     public let subjectRightsRequests: Field<[SubjectRightsRequest]>
 
-    public init() {
+    private init() {
         self.subjectRightsRequests = Field("subjectRightsRequests")
     }
 }
@@ -10148,12 +10183,11 @@ public typealias PrivacyProfile = Model<PrivacyProfileFields>
 
 /// The properties of a `PrivacyProfile`, inherited ones included.
 public struct PrivacyProfileFields: FieldSet {
-    public static let all = PrivacyProfileFields()
-    public static let schema = ModelSchema("microsoft.graph.privacyProfile", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.privacyProfile", fields: PrivacyProfileFields())
     public let contactEmail: Field<String>
     public let statementUrl: Field<String>
 
-    public init() {
+    private init() {
         self.contactEmail = Field("contactEmail")
         self.statementUrl = Field("statementUrl")
     }
@@ -10193,8 +10227,12 @@ public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
 
 /// The properties of a `PrivilegedAccessGroup`, inherited ones included.
 public struct PrivilegedAccessGroupFields: FieldSet {
-    public static let all = PrivilegedAccessGroupFields()
-    public static let schema = ModelSchema("microsoft.graph.privilegedAccessGroup", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.privilegedAccessGroup",
+        base: Entity.self,
+        fields: PrivilegedAccessGroupFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("assignmentApprovals")`).
@@ -10218,7 +10256,7 @@ public struct PrivilegedAccessGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("eligibilitySchedules")`).
     public let eligibilitySchedules: Field<[PrivilegedAccessGroupEligibilitySchedule]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.assignmentApprovals = Field("assignmentApprovals")
         self.assignmentScheduleInstances = Field("assignmentScheduleInstances")
@@ -10239,12 +10277,10 @@ public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAcces
 
 /// The properties of a `PrivilegedAccessGroupAssignmentSchedule`, inherited ones included.
 public struct PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
-    public static let all = PrivilegedAccessGroupAssignmentScheduleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
         base: PrivilegedAccessSchedule.self,
-        fields: all
+        fields: PrivilegedAccessGroupAssignmentScheduleFields()
     )
 
     public let id: Field<String>
@@ -10268,7 +10304,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
     /// Present when the request expanded it (`expand("principal")`).
     public let principal: Field<DirectoryObject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.createdUsing = Field("createdUsing")
@@ -10297,12 +10333,10 @@ public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleInstance`, inherited ones included.
 public struct PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
-    public static let all = PrivilegedAccessGroupAssignmentScheduleInstanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
         base: PrivilegedAccessScheduleInstance.self,
-        fields: all
+        fields: PrivilegedAccessGroupAssignmentScheduleInstanceFields()
     )
 
     public let id: Field<String>
@@ -10324,7 +10358,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
     /// Present when the request expanded it (`expand("principal")`).
     public let principal: Field<DirectoryObject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
@@ -10410,12 +10444,10 @@ public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleRequest`, inherited ones included.
 public struct PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
-    public static let all = PrivilegedAccessGroupAssignmentScheduleRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
         base: PrivilegedAccessScheduleRequest.self,
-        fields: all
+        fields: PrivilegedAccessGroupAssignmentScheduleRequestFields()
     )
 
     public let id: Field<String>
@@ -10447,7 +10479,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("targetSchedule")`).
     public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -10617,12 +10649,10 @@ public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAcce
 
 /// The properties of a `PrivilegedAccessGroupEligibilitySchedule`, inherited ones included.
 public struct PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
-    public static let all = PrivilegedAccessGroupEligibilityScheduleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
         base: PrivilegedAccessSchedule.self,
-        fields: all
+        fields: PrivilegedAccessGroupEligibilityScheduleFields()
     )
 
     public let id: Field<String>
@@ -10642,7 +10672,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
     /// Present when the request expanded it (`expand("principal")`).
     public let principal: Field<DirectoryObject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.createdUsing = Field("createdUsing")
@@ -10669,12 +10699,10 @@ public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleInstance`, inherited ones included.
 public struct PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
-    public static let all = PrivilegedAccessGroupEligibilityScheduleInstanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
         base: PrivilegedAccessScheduleInstance.self,
-        fields: all
+        fields: PrivilegedAccessGroupEligibilityScheduleInstanceFields()
     )
 
     public let id: Field<String>
@@ -10692,7 +10720,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
     /// Present when the request expanded it (`expand("principal")`).
     public let principal: Field<DirectoryObject>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
@@ -10767,12 +10795,10 @@ public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleRequest`, inherited ones included.
 public struct PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
-    public static let all = PrivilegedAccessGroupEligibilityScheduleRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
         base: PrivilegedAccessScheduleRequest.self,
-        fields: all
+        fields: PrivilegedAccessGroupEligibilityScheduleRequestFields()
     )
 
     public let id: Field<String>
@@ -10801,7 +10827,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
     /// Present when the request expanded it (`expand("targetSchedule")`).
     public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -11065,14 +11091,18 @@ public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
 
 /// The properties of a `PrivilegedAccessRoot`, inherited ones included.
 public struct PrivilegedAccessRootFields: FieldSet {
-    public static let all = PrivilegedAccessRootFields()
-    public static let schema = ModelSchema("microsoft.graph.privilegedAccessRoot", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.privilegedAccessRoot",
+        base: Entity.self,
+        fields: PrivilegedAccessRootFields()
+    )
+
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("group")`).
     public let group: Field<PrivilegedAccessGroup>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.group = Field("group")
     }
@@ -11111,13 +11141,11 @@ public typealias PrivilegedAccessSchedule = Model<PrivilegedAccessScheduleFields
 
 /// The properties of a `PrivilegedAccessSchedule`, inherited ones included.
 public struct PrivilegedAccessScheduleFields: FieldSet {
-    public static let all = PrivilegedAccessScheduleFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessSchedule",
         base: Entity.self,
         derived: [PrivilegedAccessGroupAssignmentSchedule.self, PrivilegedAccessGroupEligibilitySchedule.self],
-        fields: all
+        fields: PrivilegedAccessScheduleFields()
     )
 
     public let id: Field<String>
@@ -11127,7 +11155,7 @@ public struct PrivilegedAccessScheduleFields: FieldSet {
     public let scheduleInfo: Field<RequestSchedule>
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.createdUsing = Field("createdUsing")
@@ -11147,8 +11175,6 @@ public typealias PrivilegedAccessScheduleInstance = Model<PrivilegedAccessSchedu
 
 /// The properties of a `PrivilegedAccessScheduleInstance`, inherited ones included.
 public struct PrivilegedAccessScheduleInstanceFields: FieldSet {
-    public static let all = PrivilegedAccessScheduleInstanceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessScheduleInstance",
         base: Entity.self,
@@ -11156,14 +11182,14 @@ public struct PrivilegedAccessScheduleInstanceFields: FieldSet {
             PrivilegedAccessGroupAssignmentScheduleInstance.self,
             PrivilegedAccessGroupEligibilityScheduleInstance.self,
         ],
-        fields: all
+        fields: PrivilegedAccessScheduleInstanceFields()
     )
 
     public let id: Field<String>
     public let endDateTime: Field<Date>
     public let startDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.endDateTime = Field("endDateTime")
         self.startDateTime = Field("startDateTime")
@@ -11200,8 +11226,6 @@ public typealias PrivilegedAccessScheduleRequest = Model<PrivilegedAccessSchedul
 
 /// The properties of a `PrivilegedAccessScheduleRequest`, inherited ones included.
 public struct PrivilegedAccessScheduleRequestFields: FieldSet {
-    public static let all = PrivilegedAccessScheduleRequestFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessScheduleRequest",
         base: Request.self,
@@ -11209,7 +11233,7 @@ public struct PrivilegedAccessScheduleRequestFields: FieldSet {
             PrivilegedAccessGroupAssignmentScheduleRequest.self,
             PrivilegedAccessGroupEligibilityScheduleRequest.self,
         ],
-        fields: all
+        fields: PrivilegedAccessScheduleRequestFields()
     )
 
     public let id: Field<String>
@@ -11225,7 +11249,7 @@ public struct PrivilegedAccessScheduleRequestFields: FieldSet {
     public let scheduleInfo: Field<RequestSchedule>
     public let ticketInfo: Field<TicketInfo>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.approvalId = Field("approvalId")
         self.completedDateTime = Field("completedDateTime")
@@ -11289,8 +11313,7 @@ public typealias Process = Model<ProcessFields>
 
 /// The properties of a `Process`, inherited ones included.
 public struct ProcessFields: FieldSet {
-    public static let all = ProcessFields()
-    public static let schema = ModelSchema("microsoft.graph.process", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.process", fields: ProcessFields())
     public let accountName: Field<String>
     public let commandLine: Field<String>
     public let createdDateTime: Field<Date>
@@ -11304,7 +11327,7 @@ public struct ProcessFields: FieldSet {
     public let path: Field<String>
     public let processId: Field<Int32>
 
-    public init() {
+    private init() {
         self.accountName = Field("accountName")
         self.commandLine = Field("commandLine")
         self.createdDateTime = Field("createdDateTime")
@@ -11328,13 +11351,16 @@ public typealias ProcessContentBatchRequest = Model<ProcessContentBatchRequestFi
 
 /// The properties of a `ProcessContentBatchRequest`, inherited ones included.
 public struct ProcessContentBatchRequestFields: FieldSet {
-    public static let all = ProcessContentBatchRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.processContentBatchRequest", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentBatchRequest",
+        fields: ProcessContentBatchRequestFields()
+    )
+
     public let contentToProcess: Field<ProcessContentRequest>
     public let requestId: Field<String>
     public let userId: Field<String>
 
-    public init() {
+    private init() {
         self.contentToProcess = Field("contentToProcess")
         self.requestId = Field("requestId")
         self.userId = Field("userId")
@@ -11351,12 +11377,10 @@ public typealias ProcessContentMetadataBase = Model<ProcessContentMetadataBaseFi
 
 /// The properties of a `ProcessContentMetadataBase`, inherited ones included.
 public struct ProcessContentMetadataBaseFields: FieldSet {
-    public static let all = ProcessContentMetadataBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.processContentMetadataBase",
         derived: [ProcessConversationMetadata.self, ProcessFileMetadata.self],
-        fields: all
+        fields: ProcessContentMetadataBaseFields()
     )
 
     public let content: Field<ContentBase>
@@ -11370,7 +11394,7 @@ public struct ProcessContentMetadataBaseFields: FieldSet {
     public let name: Field<String>
     public let sequenceNumber: Field<Int64>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentCategory = Field("contentCategory")
         self.correlationId = Field("correlationId")
@@ -11392,15 +11416,17 @@ public typealias ProcessContentRequest = Model<ProcessContentRequestFields>
 
 /// The properties of a `ProcessContentRequest`, inherited ones included.
 public struct ProcessContentRequestFields: FieldSet {
-    public static let all = ProcessContentRequestFields()
-    public static let schema = ModelSchema("microsoft.graph.processContentRequest", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentRequest",
+        fields: ProcessContentRequestFields()
+    )
     public let activityMetadata: Field<ActivityMetadata>
     public let contentEntries: Field<[ProcessContentMetadataBase]>
     public let deviceMetadata: Field<DeviceMetadata>
     public let integratedAppMetadata: Field<IntegratedApplicationMetadata>
     public let protectedAppMetadata: Field<ProtectedApplicationMetadata>
 
-    public init() {
+    private init() {
         self.activityMetadata = Field("activityMetadata")
         self.contentEntries = Field("contentEntries")
         self.deviceMetadata = Field("deviceMetadata")
@@ -11417,13 +11443,16 @@ public typealias ProcessContentResponse = Model<ProcessContentResponseFields>
 
 /// The properties of a `ProcessContentResponse`, inherited ones included.
 public struct ProcessContentResponseFields: FieldSet {
-    public static let all = ProcessContentResponseFields()
-    public static let schema = ModelSchema("microsoft.graph.processContentResponse", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentResponse",
+        fields: ProcessContentResponseFields()
+    )
+
     public let policyActions: Field<[DlpActionInfo]>
     public let processingErrors: Field<[ProcessingError]>
     public let protectionScopeState: Field<ProtectionScopeState>
 
-    public init() {
+    private init() {
         self.policyActions = Field("policyActions")
         self.processingErrors = Field("processingErrors")
         self.protectionScopeState = Field("protectionScopeState")
@@ -11438,12 +11467,15 @@ public typealias ProcessContentResponses = Model<ProcessContentResponsesFields>
 
 /// The properties of a `ProcessContentResponses`, inherited ones included.
 public struct ProcessContentResponsesFields: FieldSet {
-    public static let all = ProcessContentResponsesFields()
-    public static let schema = ModelSchema("microsoft.graph.processContentResponses", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentResponses",
+        fields: ProcessContentResponsesFields()
+    )
+
     public let requestId: Field<String>
     public let results: Field<ProcessContentResponse>
 
-    public init() {
+    private init() {
         self.requestId = Field("requestId")
         self.results = Field("results")
     }
@@ -11457,12 +11489,10 @@ public typealias ProcessConversationMetadata = Model<ProcessConversationMetadata
 
 /// The properties of a `ProcessConversationMetadata`, inherited ones included.
 public struct ProcessConversationMetadataFields: FieldSet {
-    public static let all = ProcessConversationMetadataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.processConversationMetadata",
         base: ProcessContentMetadataBase.self,
-        fields: all
+        fields: ProcessConversationMetadataFields()
     )
 
     public let content: Field<ContentBase>
@@ -11481,7 +11511,7 @@ public struct ProcessConversationMetadataFields: FieldSet {
     public let parentMessageId: Field<String>
     public let plugins: Field<[AiInteractionPlugin]>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentCategory = Field("contentCategory")
         self.correlationId = Field("correlationId")
@@ -11508,12 +11538,10 @@ public typealias ProcessFileMetadata = Model<ProcessFileMetadataFields>
 
 /// The properties of a `ProcessFileMetadata`, inherited ones included.
 public struct ProcessFileMetadataFields: FieldSet {
-    public static let all = ProcessFileMetadataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.processFileMetadata",
         base: ProcessContentMetadataBase.self,
-        fields: all
+        fields: ProcessFileMetadataFields()
     )
 
     public let content: Field<ContentBase>
@@ -11529,7 +11557,7 @@ public struct ProcessFileMetadataFields: FieldSet {
     public let customProperties: Field<CustomMetadataDictionary>
     public let ownerId: Field<String>
 
-    public init() {
+    private init() {
         self.content = Field("content")
         self.contentCategory = Field("contentCategory")
         self.correlationId = Field("correlationId")
@@ -11585,12 +11613,12 @@ public typealias ProcessingError = Model<ProcessingErrorFields>
 
 /// The properties of a `ProcessingError`, inherited ones included.
 public struct ProcessingErrorFields: FieldSet {
-    public static let all = ProcessingErrorFields()
     public static let schema = ModelSchema(
         "microsoft.graph.processingError",
         base: ClassificationError.self,
-        fields: all
+        fields: ProcessingErrorFields()
     )
+
     public let code: Field<String>
     public let innerError: Field<ClassificationInnerError>
     public let message: Field<String>
@@ -11598,7 +11626,7 @@ public struct ProcessingErrorFields: FieldSet {
     public let details: Field<[ClassifcationErrorBase]>
     public let errorType: Field<ContentProcessingErrorType>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.innerError = Field("innerError")
         self.message = Field("message")
@@ -11616,12 +11644,14 @@ public typealias ProfileCardAnnotation = Model<ProfileCardAnnotationFields>
 
 /// The properties of a `ProfileCardAnnotation`, inherited ones included.
 public struct ProfileCardAnnotationFields: FieldSet {
-    public static let all = ProfileCardAnnotationFields()
-    public static let schema = ModelSchema("microsoft.graph.profileCardAnnotation", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profileCardAnnotation",
+        fields: ProfileCardAnnotationFields()
+    )
     public let displayName: Field<String>
     public let localizations: Field<[DisplayNameLocalization]>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.localizations = Field("localizations")
     }
@@ -11635,14 +11665,18 @@ public typealias ProfileCardProperty = Model<ProfileCardPropertyFields>
 
 /// The properties of a `ProfileCardProperty`, inherited ones included.
 public struct ProfileCardPropertyFields: FieldSet {
-    public static let all = ProfileCardPropertyFields()
-    public static let schema = ModelSchema("microsoft.graph.profileCardProperty", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profileCardProperty",
+        base: Entity.self,
+        fields: ProfileCardPropertyFields()
+    )
+
     public let id: Field<String>
     public let annotations: Field<[ProfileCardAnnotation]>
     public let directoryPropertyName: Field<String>
     public let isVisible: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.annotations = Field("annotations")
         self.directoryPropertyName = Field("directoryPropertyName")
@@ -11675,13 +11709,16 @@ public typealias ProfilePhoto = Model<ProfilePhotoFields>
 
 /// The properties of a `ProfilePhoto`, inherited ones included.
 public struct ProfilePhotoFields: FieldSet {
-    public static let all = ProfilePhotoFields()
-    public static let schema = ModelSchema("microsoft.graph.profilePhoto", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profilePhoto",
+        base: Entity.self,
+        fields: ProfilePhotoFields()
+    )
     public let id: Field<String>
     public let height: Field<Int32>
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.height = Field("height")
         self.width = Field("width")
@@ -11713,14 +11750,18 @@ public typealias ProfilePropertySetting = Model<ProfilePropertySettingFields>
 
 /// The properties of a `ProfilePropertySetting`, inherited ones included.
 public struct ProfilePropertySettingFields: FieldSet {
-    public static let all = ProfilePropertySettingFields()
-    public static let schema = ModelSchema("microsoft.graph.profilePropertySetting", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profilePropertySetting",
+        base: Entity.self,
+        fields: ProfilePropertySettingFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let name: Field<String>
     public let prioritizedSourceUrls: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.name = Field("name")
@@ -11756,8 +11797,12 @@ public typealias ProfileSource = Model<ProfileSourceFields>
 
 /// The properties of a `ProfileSource`, inherited ones included.
 public struct ProfileSourceFields: FieldSet {
-    public static let all = ProfileSourceFields()
-    public static let schema = ModelSchema("microsoft.graph.profileSource", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profileSource",
+        base: Entity.self,
+        fields: ProfileSourceFields()
+    )
+
     public let id: Field<String>
     public let displayName: Field<String>
     public let kind: Field<String>
@@ -11765,7 +11810,7 @@ public struct ProfileSourceFields: FieldSet {
     public let sourceId: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.kind = Field("kind")
@@ -11783,13 +11828,16 @@ public typealias ProfileSourceLocalization = Model<ProfileSourceLocalizationFiel
 
 /// The properties of a `ProfileSourceLocalization`, inherited ones included.
 public struct ProfileSourceLocalizationFields: FieldSet {
-    public static let all = ProfileSourceLocalizationFields()
-    public static let schema = ModelSchema("microsoft.graph.profileSourceLocalization", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.profileSourceLocalization",
+        fields: ProfileSourceLocalizationFields()
+    )
+
     public let displayName: Field<String>
     public let languageTag: Field<String>
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.languageTag = Field("languageTag")
         self.webUrl = Field("webUrl")
@@ -11823,10 +11871,13 @@ public typealias Prompt = Model<PromptFields>
 
 /// The properties of a `Prompt`, inherited ones included.
 public struct PromptFields: FieldSet {
-    public static let all = PromptFields()
-    public static let schema = ModelSchema("microsoft.graph.prompt", derived: [MediaPrompt.self], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.prompt",
+        derived: [MediaPrompt.self],
+        fields: PromptFields()
+    )
 
-    public init() {
+    private init() {
     }
 }
 
@@ -11863,12 +11914,16 @@ public typealias PronounsSettings = Model<PronounsSettingsFields>
 
 /// The properties of a `PronounsSettings`, inherited ones included.
 public struct PronounsSettingsFields: FieldSet {
-    public static let all = PronounsSettingsFields()
-    public static let schema = ModelSchema("microsoft.graph.pronounsSettings", base: Entity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.pronounsSettings",
+        base: Entity.self,
+        fields: PronounsSettingsFields()
+    )
+
     public let id: Field<String>
     public let isEnabledInOrganization: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.isEnabledInOrganization = Field("isEnabledInOrganization")
     }
@@ -11899,19 +11954,17 @@ public typealias ProtectedApplicationMetadata = Model<ProtectedApplicationMetada
 
 /// The properties of a `ProtectedApplicationMetadata`, inherited ones included.
 public struct ProtectedApplicationMetadataFields: FieldSet {
-    public static let all = ProtectedApplicationMetadataFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.protectedApplicationMetadata",
         base: IntegratedApplicationMetadata.self,
-        fields: all
+        fields: ProtectedApplicationMetadataFields()
     )
 
     public let name: Field<String>
     public let version: Field<String>
     public let applicationLocation: Field<PolicyLocation>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.version = Field("version")
         self.applicationLocation = Field("applicationLocation")
@@ -11926,13 +11979,12 @@ public typealias ProtectedContent = Model<ProtectedContentFields>
 
 /// The properties of a `ProtectedContent`, inherited ones included.
 public struct ProtectedContentFields: FieldSet {
-    public static let all = ProtectedContentFields()
-    public static let schema = ModelSchema("microsoft.graph.protectedContent", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.protectedContent", fields: ProtectedContentFields())
     public let cid: Field<String>
     public let format: Field<String>
     public let labelId: Field<String>
 
-    public init() {
+    private init() {
         self.cid = Field("cid")
         self.format = Field("format")
         self.labelId = Field("labelId")
@@ -11947,14 +11999,17 @@ public typealias ProtectionPolicyArtifactCount = Model<ProtectionPolicyArtifactC
 
 /// The properties of a `ProtectionPolicyArtifactCount`, inherited ones included.
 public struct ProtectionPolicyArtifactCountFields: FieldSet {
-    public static let all = ProtectionPolicyArtifactCountFields()
-    public static let schema = ModelSchema("microsoft.graph.protectionPolicyArtifactCount", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.protectionPolicyArtifactCount",
+        fields: ProtectionPolicyArtifactCountFields()
+    )
+
     public let completed: Field<Int32>
     public let failed: Field<Int32>
     public let inProgress: Field<Int32>
     public let total: Field<Int32>
 
-    public init() {
+    private init() {
         self.completed = Field("completed")
         self.failed = Field("failed")
         self.inProgress = Field("inProgress")
@@ -11972,8 +12027,6 @@ public typealias ProtectionPolicyBase = Model<ProtectionPolicyBaseFields>
 
 /// The properties of a `ProtectionPolicyBase`, inherited ones included.
 public struct ProtectionPolicyBaseFields: FieldSet {
-    public static let all = ProtectionPolicyBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.protectionPolicyBase",
         base: Entity.self,
@@ -11982,7 +12035,7 @@ public struct ProtectionPolicyBaseFields: FieldSet {
             OneDriveForBusinessProtectionPolicy.self,
             SharePointProtectionPolicy.self,
         ],
-        fields: all
+        fields: ProtectionPolicyBaseFields()
     )
 
     public let id: Field<String>
@@ -11996,7 +12049,7 @@ public struct ProtectionPolicyBaseFields: FieldSet {
     public let retentionSettings: Field<[RetentionSetting]>
     public let status: Field<ProtectionPolicyStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -12076,13 +12129,11 @@ public typealias ProtectionRuleBase = Model<ProtectionRuleBaseFields>
 
 /// The properties of a `ProtectionRuleBase`, inherited ones included.
 public struct ProtectionRuleBaseFields: FieldSet {
-    public static let all = ProtectionRuleBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.protectionRuleBase",
         base: Entity.self,
         derived: [DriveProtectionRule.self, MailboxProtectionRule.self, SiteProtectionRule.self],
-        fields: all
+        fields: ProtectionRuleBaseFields()
     )
 
     public let id: Field<String>
@@ -12094,7 +12145,7 @@ public struct ProtectionRuleBaseFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let status: Field<ProtectionRuleStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -12220,13 +12271,11 @@ public typealias ProtectionUnitBase = Model<ProtectionUnitBaseFields>
 
 /// The properties of a `ProtectionUnitBase`, inherited ones included.
 public struct ProtectionUnitBaseFields: FieldSet {
-    public static let all = ProtectionUnitBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.protectionUnitBase",
         base: Entity.self,
         derived: [DriveProtectionUnit.self, MailboxProtectionUnit.self, SiteProtectionUnit.self],
-        fields: all
+        fields: ProtectionUnitBaseFields()
     )
 
     public let id: Field<String>
@@ -12240,7 +12289,7 @@ public struct ProtectionUnitBaseFields: FieldSet {
     public let protectionSources: Field<ProtectionSource>
     public let status: Field<ProtectionUnitStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -12338,8 +12387,6 @@ public typealias ProtectionUnitsBulkJobBase = Model<ProtectionUnitsBulkJobBaseFi
 
 /// The properties of a `ProtectionUnitsBulkJobBase`, inherited ones included.
 public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
-    public static let all = ProtectionUnitsBulkJobBaseFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.protectionUnitsBulkJobBase",
         base: Entity.self,
@@ -12348,7 +12395,7 @@ public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
             MailboxProtectionUnitsBulkAdditionJob.self,
             SiteProtectionUnitsBulkAdditionJob.self,
         ],
-        fields: all
+        fields: ProtectionUnitsBulkJobBaseFields()
     )
 
     public let id: Field<String>
@@ -12360,7 +12407,7 @@ public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
     public let lastModifiedDateTime: Field<Date>
     public let status: Field<ProtectionUnitsBulkJobStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
@@ -12420,11 +12467,14 @@ public typealias ProvisionChannelEmailResult = Model<ProvisionChannelEmailResult
 
 /// The properties of a `ProvisionChannelEmailResult`, inherited ones included.
 public struct ProvisionChannelEmailResultFields: FieldSet {
-    public static let all = ProvisionChannelEmailResultFields()
-    public static let schema = ModelSchema("microsoft.graph.provisionChannelEmailResult", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisionChannelEmailResult",
+        fields: ProvisionChannelEmailResultFields()
+    )
+
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.email = Field("email")
     }
 }
@@ -12437,14 +12487,18 @@ public typealias ProvisionedIdentity = Model<ProvisionedIdentityFields>
 
 /// The properties of a `ProvisionedIdentity`, inherited ones included.
 public struct ProvisionedIdentityFields: FieldSet {
-    public static let all = ProvisionedIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.provisionedIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisionedIdentity",
+        base: Identity.self,
+        fields: ProvisionedIdentityFields()
+    )
+
     public let displayName: Field<String>
     public let id: Field<String>
     public let details: Field<DetailsInfo>
     public let identityType: Field<String>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.id = Field("id")
         self.details = Field("details")
@@ -12460,13 +12514,12 @@ public typealias ProvisionedPlan = Model<ProvisionedPlanFields>
 
 /// The properties of a `ProvisionedPlan`, inherited ones included.
 public struct ProvisionedPlanFields: FieldSet {
-    public static let all = ProvisionedPlanFields()
-    public static let schema = ModelSchema("microsoft.graph.provisionedPlan", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.provisionedPlan", fields: ProvisionedPlanFields())
     public let capabilityStatus: Field<String>
     public let provisioningStatus: Field<String>
     public let service: Field<String>
 
-    public init() {
+    private init() {
         self.capabilityStatus = Field("capabilityStatus")
         self.provisioningStatus = Field("provisioningStatus")
         self.service = Field("service")

@@ -13,8 +13,12 @@ public typealias CalendarDay = Model<CalendarDayFields>
 
 /// The properties of a `CalendarDay`, inherited ones included.
 public struct CalendarDayFields: FieldSet {
-    public static let all = CalendarDayFields()
-    public static let schema = ModelSchema("inbox.CalendarDay", base: When.self, tag: "date", fields: all)
+    public static let schema = ModelSchema(
+        "inbox.CalendarDay",
+        base: When.self,
+        tag: "date",
+        fields: CalendarDayFields()
+    )
 
     /// The form: "time", "timespan", "date" or "datespan".
     public let object: Field<String>
@@ -22,7 +26,7 @@ public struct CalendarDayFields: FieldSet {
     /// The day, as YYYY-MM-DD.
     public let date: Field<CalendarDate>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.date = Field("date")
     }

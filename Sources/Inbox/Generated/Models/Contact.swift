@@ -13,8 +13,7 @@ public typealias Contact = Model<ContactFields>
 
 /// The properties of a `Contact`, inherited ones included.
 public struct ContactFields: FieldSet {
-    public static let all = ContactFields()
-    public static let schema = ModelSchema("inbox.Contact", fields: all)
+    public static let schema = ModelSchema("inbox.Contact", fields: ContactFields())
 
     /// The contact's id.
     ///
@@ -37,7 +36,7 @@ public struct ContactFields: FieldSet {
     /// The contact's email address.
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

@@ -13,13 +13,12 @@ public typealias CursorStart = Model<CursorStartFields>
 
 /// The properties of a `CursorStart`, inherited ones included.
 public struct CursorStartFields: FieldSet {
-    public static let all = CursorStartFields()
-    public static let schema = ModelSchema("inbox.CursorStart", fields: all)
+    public static let schema = ModelSchema("inbox.CursorStart", fields: CursorStartFields())
 
     /// The moment, in Unix seconds.
     public let start: Field<Int64>
 
-    public init() {
+    private init() {
         self.start = Field("start")
     }
 }

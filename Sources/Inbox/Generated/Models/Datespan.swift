@@ -13,8 +13,7 @@ public typealias Datespan = Model<DatespanFields>
 
 /// The properties of a `Datespan`, inherited ones included.
 public struct DatespanFields: FieldSet {
-    public static let all = DatespanFields()
-    public static let schema = ModelSchema("inbox.Datespan", base: When.self, tag: "datespan", fields: all)
+    public static let schema = ModelSchema("inbox.Datespan", base: When.self, tag: "datespan", fields: DatespanFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
     public let object: Field<String>
@@ -25,7 +24,7 @@ public struct DatespanFields: FieldSet {
     /// The last day, as YYYY-MM-DD.
     public let endDate: Field<CalendarDate>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.startDate = Field("start_date")
         self.endDate = Field("end_date")

@@ -13,13 +13,12 @@ public typealias DeltaCursor = Model<DeltaCursorFields>
 
 /// The properties of a `DeltaCursor`, inherited ones included.
 public struct DeltaCursorFields: FieldSet {
-    public static let all = DeltaCursorFields()
-    public static let schema = ModelSchema("inbox.DeltaCursor", fields: all)
+    public static let schema = ModelSchema("inbox.DeltaCursor", fields: DeltaCursorFields())
 
     /// The opaque cursor to pass to the delta list.
     public let cursor: Field<String>
 
-    public init() {
+    private init() {
         self.cursor = Field("cursor")
     }
 }

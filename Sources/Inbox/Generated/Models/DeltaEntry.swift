@@ -13,8 +13,7 @@ public typealias DeltaEntry = Model<DeltaEntryFields>
 
 /// The properties of a `DeltaEntry`, inherited ones included.
 public struct DeltaEntryFields: FieldSet {
-    public static let all = DeltaEntryFields()
-    public static let schema = ModelSchema("inbox.DeltaEntry", fields: all)
+    public static let schema = ModelSchema("inbox.DeltaEntry", fields: DeltaEntryFields())
 
     /// The changed object's id.
     public let id: Field<String>
@@ -34,7 +33,7 @@ public struct DeltaEntryFields: FieldSet {
     /// The object after the change, shaped as its type (absent for deletes).
     public let attributes: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.object = Field("object")
         self.event = Field("event")

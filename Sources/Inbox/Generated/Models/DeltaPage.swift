@@ -13,8 +13,7 @@ public typealias DeltaPage = Model<DeltaPageFields>
 
 /// The properties of a `DeltaPage`, inherited ones included.
 public struct DeltaPageFields: FieldSet {
-    public static let all = DeltaPageFields()
-    public static let schema = ModelSchema("inbox.DeltaPage", fields: all)
+    public static let schema = ModelSchema("inbox.DeltaPage", fields: DeltaPageFields())
 
     /// The cursor this round started from.
     public let cursorStart: Field<String>
@@ -25,7 +24,7 @@ public struct DeltaPageFields: FieldSet {
     /// The changes, oldest first.
     public let deltas: Field<[DeltaEntry]>
 
-    public init() {
+    private init() {
         self.cursorStart = Field("cursor_start")
         self.cursorEnd = Field("cursor_end")
         self.deltas = Field("deltas")

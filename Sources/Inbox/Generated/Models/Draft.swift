@@ -13,8 +13,7 @@ public typealias Draft = Model<DraftFields>
 
 /// The properties of a `Draft`, inherited ones included.
 public struct DraftFields: FieldSet {
-    public static let all = DraftFields()
-    public static let schema = ModelSchema("inbox.Draft", base: Message.self, fields: all)
+    public static let schema = ModelSchema("inbox.Draft", base: Message.self, fields: DraftFields())
 
     /// The message's id.
     ///
@@ -89,7 +88,7 @@ public struct DraftFields: FieldSet {
     /// The ids of uploaded files to attach.
     public let fileIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

@@ -13,13 +13,12 @@ public typealias DraftVersion = Model<DraftVersionFields>
 
 /// The properties of a `DraftVersion`, inherited ones included.
 public struct DraftVersionFields: FieldSet {
-    public static let all = DraftVersionFields()
-    public static let schema = ModelSchema("inbox.DraftVersion", fields: all)
+    public static let schema = ModelSchema("inbox.DraftVersion", fields: DraftVersionFields())
 
     /// The latest version of the draft.
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.version = Field("version")
     }
 }

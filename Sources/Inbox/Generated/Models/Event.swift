@@ -13,8 +13,7 @@ public typealias Event = Model<EventFields>
 
 /// The properties of a `Event`, inherited ones included.
 public struct EventFields: FieldSet {
-    public static let all = EventFields()
-    public static let schema = ModelSchema("inbox.Event", fields: all)
+    public static let schema = ModelSchema("inbox.Event", fields: EventFields())
 
     /// The event's id.
     ///
@@ -65,7 +64,7 @@ public struct EventFields: FieldSet {
     /// When the event happens: a moment, a span of time, a day or a span of days.
     public let when: Field<When>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

@@ -13,8 +13,11 @@ public typealias EventParticipant = Model<EventParticipantFields>
 
 /// The properties of a `EventParticipant`, inherited ones included.
 public struct EventParticipantFields: FieldSet {
-    public static let all = EventParticipantFields()
-    public static let schema = ModelSchema("inbox.EventParticipant", base: Participant.self, fields: all)
+    public static let schema = ModelSchema(
+        "inbox.EventParticipant",
+        base: Participant.self,
+        fields: EventParticipantFields()
+    )
 
     /// The person's display name, which may be empty.
     public let name: Field<String>
@@ -25,7 +28,7 @@ public struct EventParticipantFields: FieldSet {
     /// The answer to the invitation: yes, no, maybe or noreply.
     public let status: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.email = Field("email")
         self.status = Field("status")

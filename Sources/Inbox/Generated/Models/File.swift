@@ -13,8 +13,7 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("inbox.File", fields: all)
+    public static let schema = ModelSchema("inbox.File", fields: FileFields())
 
     /// The file's id.
     ///
@@ -46,7 +45,7 @@ public struct FileFields: FieldSet {
     /// Whether the file is shown inside a message body (an inline image) rather than attached.
     public let isEmbedded: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

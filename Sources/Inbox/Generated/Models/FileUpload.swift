@@ -13,9 +13,8 @@ public typealias FileUpload = Model<FileUploadFields>
 
 /// The properties of a `FileUpload`, inherited ones included.
 public struct FileUploadFields: FieldSet {
-    public static let all = FileUploadFields()
-    public static let schema = ModelSchema("inbox.FileUpload", fields: all)
+    public static let schema = ModelSchema("inbox.FileUpload", fields: FileUploadFields())
 
-    public init() {
+    private init() {
     }
 }

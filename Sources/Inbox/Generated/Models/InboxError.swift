@@ -13,8 +13,7 @@ public typealias InboxError = Model<InboxErrorFields>
 
 /// The properties of a `InboxError`, inherited ones included.
 public struct InboxErrorFields: FieldSet {
-    public static let all = InboxErrorFields()
-    public static let schema = ModelSchema("inbox.Error", fields: all)
+    public static let schema = ModelSchema("inbox.Error", fields: InboxErrorFields())
 
     /// The kind of failure, such as api_error or invalid_request_error.
     public let type: Field<String>
@@ -22,7 +21,7 @@ public struct InboxErrorFields: FieldSet {
     /// What went wrong, for people.
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("type")
         self.message = Field("message")
     }

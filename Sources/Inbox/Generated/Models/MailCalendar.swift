@@ -13,8 +13,7 @@ public typealias MailCalendar = Model<MailCalendarFields>
 
 /// The properties of a `MailCalendar`, inherited ones included.
 public struct MailCalendarFields: FieldSet {
-    public static let all = MailCalendarFields()
-    public static let schema = ModelSchema("inbox.Calendar", fields: all)
+    public static let schema = ModelSchema("inbox.Calendar", fields: MailCalendarFields())
 
     /// The calendar's id.
     ///
@@ -40,7 +39,7 @@ public struct MailCalendarFields: FieldSet {
     /// Whether the calendar's events cannot be changed.
     public let readOnly: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

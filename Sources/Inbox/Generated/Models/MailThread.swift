@@ -13,8 +13,7 @@ public typealias MailThread = Model<MailThreadFields>
 
 /// The properties of a `MailThread`, inherited ones included.
 public struct MailThreadFields: FieldSet {
-    public static let all = MailThreadFields()
-    public static let schema = ModelSchema("inbox.Thread", fields: all)
+    public static let schema = ModelSchema("inbox.Thread", fields: MailThreadFields())
 
     /// The thread's id.
     ///
@@ -80,7 +79,7 @@ public struct MailThreadFields: FieldSet {
     /// Set by the service: read it; request bodies leave it out.
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

@@ -13,13 +13,12 @@ public typealias MatchCount = Model<MatchCountFields>
 
 /// The properties of a `MatchCount`, inherited ones included.
 public struct MatchCountFields: FieldSet {
-    public static let all = MatchCountFields()
-    public static let schema = ModelSchema("inbox.MatchCount", fields: all)
+    public static let schema = ModelSchema("inbox.MatchCount", fields: MatchCountFields())
 
     /// The number of matches.
     public let count: Field<Int64>
 
-    public init() {
+    private init() {
         self.count = Field("count")
     }
 }

@@ -13,8 +13,7 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
-    public static let all = MessageFields()
-    public static let schema = ModelSchema("inbox.Message", derived: [Draft.self], fields: all)
+    public static let schema = ModelSchema("inbox.Message", derived: [Draft.self], fields: MessageFields())
 
     /// The message's id.
     ///
@@ -77,7 +76,7 @@ public struct MessageFields: FieldSet {
 
     public let headers: Field<MessageHeaders>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

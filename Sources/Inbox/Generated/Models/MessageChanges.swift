@@ -13,13 +13,12 @@ public typealias MessageChanges = Model<MessageChangesFields>
 
 /// The properties of a `MessageChanges`, inherited ones included.
 public struct MessageChangesFields: FieldSet {
-    public static let all = MessageChangesFields()
-    public static let schema = ModelSchema("inbox.MessageChanges", fields: all)
+    public static let schema = ModelSchema("inbox.MessageChanges", fields: MessageChangesFields())
 
     /// True to mark the message unread, false to mark it read.
     public let unread: Field<Bool>
 
-    public init() {
+    private init() {
         self.unread = Field("unread")
     }
 }

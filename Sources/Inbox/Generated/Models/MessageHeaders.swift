@@ -13,8 +13,7 @@ public typealias MessageHeaders = Model<MessageHeadersFields>
 
 /// The properties of a `MessageHeaders`, inherited ones included.
 public struct MessageHeadersFields: FieldSet {
-    public static let all = MessageHeadersFields()
-    public static let schema = ModelSchema("inbox.MessageHeaders", fields: all)
+    public static let schema = ModelSchema("inbox.MessageHeaders", fields: MessageHeadersFields())
 
     /// The message's own Message-Id header.
     public let messageId: Field<String>
@@ -25,7 +24,7 @@ public struct MessageHeadersFields: FieldSet {
     /// The Message-Ids of the conversation so far.
     public let references: Field<[String]>
 
-    public init() {
+    private init() {
         self.messageId = Field("Message-Id")
         self.inReplyTo = Field("In-Reply-To")
         self.references = Field("References")

@@ -13,14 +13,13 @@ public typealias MessageSearchResult = Model<MessageSearchResultFields>
 
 /// The properties of a `MessageSearchResult`, inherited ones included.
 public struct MessageSearchResultFields: FieldSet {
-    public static let all = MessageSearchResultFields()
-    public static let schema = ModelSchema("inbox.MessageSearchResult", fields: all)
+    public static let schema = ModelSchema("inbox.MessageSearchResult", fields: MessageSearchResultFields())
     public let object: Field<Message>
 
     /// How well the message matches; higher is better.
     public let relevance: Field<Double>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.relevance = Field("relevance")
     }

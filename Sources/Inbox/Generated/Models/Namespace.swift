@@ -13,8 +13,7 @@ public typealias Namespace = Model<NamespaceFields>
 
 /// The properties of a `Namespace`, inherited ones included.
 public struct NamespaceFields: FieldSet {
-    public static let all = NamespaceFields()
-    public static let schema = ModelSchema("inbox.Namespace", fields: all)
+    public static let schema = ModelSchema("inbox.Namespace", fields: NamespaceFields())
 
     /// The namespace's id, used in every path under /n/.
     ///
@@ -42,7 +41,7 @@ public struct NamespaceFields: FieldSet {
     /// The mail provider, such as gmail or eas.
     public let provider: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

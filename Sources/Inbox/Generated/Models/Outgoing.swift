@@ -13,8 +13,7 @@ public typealias Outgoing = Model<OutgoingFields>
 
 /// The properties of a `Outgoing`, inherited ones included.
 public struct OutgoingFields: FieldSet {
-    public static let all = OutgoingFields()
-    public static let schema = ModelSchema("inbox.Outgoing", fields: all)
+    public static let schema = ModelSchema("inbox.Outgoing", fields: OutgoingFields())
 
     /// The saved draft to send.
     public let draftId: Field<String>
@@ -43,7 +42,7 @@ public struct OutgoingFields: FieldSet {
     /// The ids of uploaded files to attach to a new message.
     public let fileIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.draftId = Field("draft_id")
         self.version = Field("version")
         self.subject = Field("subject")

@@ -13,8 +13,11 @@ public typealias Participant = Model<ParticipantFields>
 
 /// The properties of a `Participant`, inherited ones included.
 public struct ParticipantFields: FieldSet {
-    public static let all = ParticipantFields()
-    public static let schema = ModelSchema("inbox.Participant", derived: [EventParticipant.self], fields: all)
+    public static let schema = ModelSchema(
+        "inbox.Participant",
+        derived: [EventParticipant.self],
+        fields: ParticipantFields()
+    )
 
     /// The person's display name, which may be empty.
     public let name: Field<String>
@@ -22,7 +25,7 @@ public struct ParticipantFields: FieldSet {
     /// The person's email address.
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.email = Field("email")
     }

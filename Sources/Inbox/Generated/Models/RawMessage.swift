@@ -13,13 +13,12 @@ public typealias RawMessage = Model<RawMessageFields>
 
 /// The properties of a `RawMessage`, inherited ones included.
 public struct RawMessageFields: FieldSet {
-    public static let all = RawMessageFields()
-    public static let schema = ModelSchema("inbox.RawMessage", fields: all)
+    public static let schema = ModelSchema("inbox.RawMessage", fields: RawMessageFields())
 
     /// The whole MIME message, base64-encoded.
     public let rfc2822: Field<Data>
 
-    public init() {
+    private init() {
         self.rfc2822 = Field("rfc2822")
     }
 }

@@ -13,8 +13,7 @@ public typealias Recurrence = Model<RecurrenceFields>
 
 /// The properties of a `Recurrence`, inherited ones included.
 public struct RecurrenceFields: FieldSet {
-    public static let all = RecurrenceFields()
-    public static let schema = ModelSchema("inbox.Recurrence", fields: all)
+    public static let schema = ModelSchema("inbox.Recurrence", fields: RecurrenceFields())
 
     /// The RFC 5545 RRULE, EXDATE and RDATE lines.
     public let rrule: Field<[String]>
@@ -22,7 +21,7 @@ public struct RecurrenceFields: FieldSet {
     /// The IANA time zone the rules are in, such as America/New_York.
     public let timezone: Field<String>
 
-    public init() {
+    private init() {
         self.rrule = Field("rrule")
         self.timezone = Field("timezone")
     }

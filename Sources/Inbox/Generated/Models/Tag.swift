@@ -13,8 +13,7 @@ public typealias Tag = Model<TagFields>
 
 /// The properties of a `Tag`, inherited ones included.
 public struct TagFields: FieldSet {
-    public static let all = TagFields()
-    public static let schema = ModelSchema("inbox.Tag", fields: all)
+    public static let schema = ModelSchema("inbox.Tag", fields: TagFields())
 
     /// The tag's id; for system tags, its name.
     ///
@@ -49,7 +48,7 @@ public struct TagFields: FieldSet {
     /// Set by the service: read it; request bodies leave it out.
     public let threadCount: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.object = Field("object", readOnly: true)
         self.namespaceId = Field("namespace_id", readOnly: true)

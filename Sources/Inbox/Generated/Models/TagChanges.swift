@@ -13,8 +13,7 @@ public typealias TagChanges = Model<TagChangesFields>
 
 /// The properties of a `TagChanges`, inherited ones included.
 public struct TagChangesFields: FieldSet {
-    public static let all = TagChangesFields()
-    public static let schema = ModelSchema("inbox.TagChanges", fields: all)
+    public static let schema = ModelSchema("inbox.TagChanges", fields: TagChangesFields())
 
     /// The ids or names of tags to add, such as `starred`.
     public let addTags: Field<[String]>
@@ -22,7 +21,7 @@ public struct TagChangesFields: FieldSet {
     /// The ids or names of tags to remove, such as `unread` or `inbox`.
     public let removeTags: Field<[String]>
 
-    public init() {
+    private init() {
         self.addTags = Field("add_tags")
         self.removeTags = Field("remove_tags")
     }

@@ -13,13 +13,12 @@ public typealias TagName = Model<TagNameFields>
 
 /// The properties of a `TagName`, inherited ones included.
 public struct TagNameFields: FieldSet {
-    public static let all = TagNameFields()
-    public static let schema = ModelSchema("inbox.TagName", fields: all)
+    public static let schema = ModelSchema("inbox.TagName", fields: TagNameFields())
 
     /// The tag's new name.
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }

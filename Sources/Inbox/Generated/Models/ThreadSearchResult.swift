@@ -13,14 +13,13 @@ public typealias ThreadSearchResult = Model<ThreadSearchResultFields>
 
 /// The properties of a `ThreadSearchResult`, inherited ones included.
 public struct ThreadSearchResultFields: FieldSet {
-    public static let all = ThreadSearchResultFields()
-    public static let schema = ModelSchema("inbox.ThreadSearchResult", fields: all)
+    public static let schema = ModelSchema("inbox.ThreadSearchResult", fields: ThreadSearchResultFields())
     public let object: Field<MailThread>
 
     /// How well the thread matches; higher is better.
     public let relevance: Field<Double>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.relevance = Field("relevance")
     }

@@ -13,8 +13,7 @@ public typealias Time = Model<TimeFields>
 
 /// The properties of a `Time`, inherited ones included.
 public struct TimeFields: FieldSet {
-    public static let all = TimeFields()
-    public static let schema = ModelSchema("inbox.Time", base: When.self, tag: "time", fields: all)
+    public static let schema = ModelSchema("inbox.Time", base: When.self, tag: "time", fields: TimeFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
     public let object: Field<String>
@@ -22,7 +21,7 @@ public struct TimeFields: FieldSet {
     /// The moment, in Unix seconds.
     public let time: Field<Int64>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.time = Field("time")
     }

@@ -13,8 +13,7 @@ public typealias Timespan = Model<TimespanFields>
 
 /// The properties of a `Timespan`, inherited ones included.
 public struct TimespanFields: FieldSet {
-    public static let all = TimespanFields()
-    public static let schema = ModelSchema("inbox.Timespan", base: When.self, tag: "timespan", fields: all)
+    public static let schema = ModelSchema("inbox.Timespan", base: When.self, tag: "timespan", fields: TimespanFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
     public let object: Field<String>
@@ -25,7 +24,7 @@ public struct TimespanFields: FieldSet {
     /// The end, in Unix seconds.
     public let endTime: Field<Int64>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.startTime = Field("start_time")
         self.endTime = Field("end_time")

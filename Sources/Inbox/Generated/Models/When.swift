@@ -13,19 +13,17 @@ public typealias When = Model<WhenFields>
 
 /// The properties of a `When`, inherited ones included.
 public struct WhenFields: FieldSet {
-    public static let all = WhenFields()
-
     public static let schema = ModelSchema(
         "inbox.When",
         derived: [Time.self, Timespan.self, CalendarDay.self, Datespan.self],
         discriminator: "object",
-        fields: all
+        fields: WhenFields()
     )
 
     /// The form: "time", "timespan", "date" or "datespan".
     public let object: Field<String>
 
-    public init() {
+    private init() {
         self.object = Field("object")
     }
 }

@@ -16,12 +16,10 @@ public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 
 /// The properties of a `AsyncJobStatus`, inherited ones included.
 public struct AsyncJobStatusFields: FieldSet {
-    public static let all = AsyncJobStatusFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.asyncJobStatus",
         aliases: ["oneDrive.asyncOperationStatus"],
-        fields: all
+        fields: AsyncJobStatusFields()
     )
 
     /// The kind of action being monitored, such as `itemCopy`.
@@ -39,7 +37,7 @@ public struct AsyncJobStatusFields: FieldSet {
     /// A human-readable description of the status.
     public let statusDescription: Field<String>
 
-    public init() {
+    private init() {
         self.operation = Field("operation")
         self.percentageComplete = Field("percentageComplete")
         self.resourceId = Field("resourceId")

@@ -14,8 +14,7 @@ public typealias Audio = Model<AudioFields>
 
 /// The properties of a `Audio`, inherited ones included.
 public struct AudioFields: FieldSet {
-    public static let all = AudioFields()
-    public static let schema = ModelSchema("microsoft.graph.audio", aliases: ["oneDrive.audio"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.audio", aliases: ["oneDrive.audio"], fields: AudioFields())
 
     /// The title of the album the track belongs to.
     public let album: Field<String>
@@ -65,7 +64,7 @@ public struct AudioFields: FieldSet {
     /// The year the track was recorded.
     public let year: Field<Int32>
 
-    public init() {
+    private init() {
         self.album = Field("album")
         self.albumArtist = Field("albumArtist")
         self.artist = Field("artist")

@@ -16,14 +16,12 @@ public typealias BaseItem = Model<BaseItemFields>
 
 /// The properties of a `BaseItem`, inherited ones included.
 public struct BaseItemFields: FieldSet {
-    public static let all = BaseItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
         derived: [Drive.self, DriveItem.self, SharedDriveItem.self, Site.self],
         aliases: ["oneDrive.baseItem"],
-        fields: all
+        fields: BaseItemFields()
     )
 
     /// The resource's unique identifier.
@@ -57,7 +55,7 @@ public struct BaseItemFields: FieldSet {
     /// The folder (or, for a drive, the site) that holds the item.
     public let parentReference: Field<ItemReference>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.description = Field("description")

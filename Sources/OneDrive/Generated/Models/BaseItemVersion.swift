@@ -16,13 +16,11 @@ public typealias BaseItemVersion = Model<BaseItemVersionFields>
 
 /// The properties of a `BaseItemVersion`, inherited ones included.
 public struct BaseItemVersionFields: FieldSet {
-    public static let all = BaseItemVersionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.baseItemVersion",
         base: Entity.self,
         derived: [DriveItemVersion.self],
-        fields: all
+        fields: BaseItemVersionFields()
     )
 
     /// The resource's unique identifier.
@@ -37,7 +35,7 @@ public struct BaseItemVersionFields: FieldSet {
     /// The publishing state of the version, in SharePoint libraries.
     public let publication: Field<PublicationFacet>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")

@@ -14,13 +14,16 @@ public typealias Deleted = Model<DeletedFields>
 
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
-    public static let all = DeletedFields()
-    public static let schema = ModelSchema("microsoft.graph.deleted", aliases: ["oneDrive.deleted"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.deleted",
+        aliases: ["oneDrive.deleted"],
+        fields: DeletedFields()
+    )
 
     /// The state of the deleted item.
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.state = Field("state")
     }
 }

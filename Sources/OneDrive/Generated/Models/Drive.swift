@@ -14,13 +14,11 @@ public typealias Drive = Model<DriveFields>
 
 /// The properties of a `Drive`, inherited ones included.
 public struct DriveFields: FieldSet {
-    public static let all = DriveFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.drive",
         base: BaseItem.self,
         aliases: ["oneDrive.drive"],
-        fields: all
+        fields: DriveFields()
     )
 
     /// The resource's unique identifier.
@@ -83,7 +81,7 @@ public struct DriveFields: FieldSet {
     /// Present when the request expanded it (`expand("special")`).
     public let special: Field<[DriveItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.description = Field("description")

@@ -21,13 +21,11 @@ public typealias DriveItem = Model<DriveItemFields>
 
 /// The properties of a `DriveItem`, inherited ones included.
 public struct DriveItemFields: FieldSet {
-    public static let all = DriveItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.driveItem",
         base: BaseItem.self,
         aliases: ["oneDrive.item"],
-        fields: all
+        fields: DriveItemFields()
     )
 
     /// The resource's unique identifier.
@@ -147,7 +145,7 @@ public struct DriveItemFields: FieldSet {
     /// Present when the request expanded it (`expand("versions")`).
     public let versions: Field<[DriveItemVersion]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.description = Field("description")

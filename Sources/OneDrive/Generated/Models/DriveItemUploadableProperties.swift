@@ -18,8 +18,10 @@ public typealias DriveItemUploadableProperties = Model<DriveItemUploadableProper
 
 /// The properties of a `DriveItemUploadableProperties`, inherited ones included.
 public struct DriveItemUploadablePropertiesFields: FieldSet {
-    public static let all = DriveItemUploadablePropertiesFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItemUploadableProperties", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemUploadableProperties",
+        fields: DriveItemUploadablePropertiesFields()
+    )
 
     /// The file name of the item being uploaded.
     public let name: Field<String>
@@ -33,7 +35,7 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
     /// The file system times to record for the uploaded file.
     public let fileSystemInfo: Field<FileSystemInfo>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.description = Field("description")
         self.fileSize = Field("fileSize")

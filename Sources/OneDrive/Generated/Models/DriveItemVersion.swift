@@ -14,8 +14,11 @@ public typealias DriveItemVersion = Model<DriveItemVersionFields>
 
 /// The properties of a `DriveItemVersion`, inherited ones included.
 public struct DriveItemVersionFields: FieldSet {
-    public static let all = DriveItemVersionFields()
-    public static let schema = ModelSchema("microsoft.graph.driveItemVersion", base: BaseItemVersion.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemVersion",
+        base: BaseItemVersion.self,
+        fields: DriveItemVersionFields()
+    )
 
     /// The resource's unique identifier.
     public let id: Field<String>
@@ -32,7 +35,7 @@ public struct DriveItemVersionFields: FieldSet {
     /// The size of this version, in bytes.
     public let size: Field<Int64>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")

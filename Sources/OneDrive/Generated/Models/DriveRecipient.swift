@@ -14,11 +14,10 @@ public typealias DriveRecipient = Model<DriveRecipientFields>
 
 /// The properties of a `DriveRecipient`, inherited ones included.
 public struct DriveRecipientFields: FieldSet {
-    public static let all = DriveRecipientFields()
     public static let schema = ModelSchema(
         "microsoft.graph.driveRecipient",
         aliases: ["oneDrive.recipients"],
-        fields: all
+        fields: DriveRecipientFields()
     )
 
     /// A directory alias, for recipients without an email address such as security groups.
@@ -30,7 +29,7 @@ public struct DriveRecipientFields: FieldSet {
     /// The recipient's identifier in the directory.
     public let objectId: Field<String>
 
-    public init() {
+    private init() {
         self.alias = Field("alias")
         self.email = Field("email")
         self.objectId = Field("objectId")

@@ -16,8 +16,6 @@ public typealias Entity = Model<EntityFields>
 
 /// The properties of a `Entity`, inherited ones included.
 public struct EntityFields: FieldSet {
-    public static let all = EntityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.entity",
         derived: [
@@ -29,13 +27,13 @@ public struct EntityFields: FieldSet {
             Group.self,
             User.self,
         ],
-        fields: all
+        fields: EntityFields()
     )
 
     /// The resource's unique identifier.
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }

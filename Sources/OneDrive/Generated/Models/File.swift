@@ -14,8 +14,7 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("microsoft.graph.file", aliases: ["oneDrive.file"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.file", aliases: ["oneDrive.file"], fields: FileFields())
 
     /// The MIME type the service determined for the file; not always reliable.
     public let mimeType: Field<String>
@@ -23,7 +22,7 @@ public struct FileFields: FieldSet {
     /// Hashes of the file's content, for checking a download or noticing a change.
     public let hashes: Field<Hashes>
 
-    public init() {
+    private init() {
         self.mimeType = Field("mimeType")
         self.hashes = Field("hashes")
     }

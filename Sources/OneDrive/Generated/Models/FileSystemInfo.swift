@@ -14,12 +14,10 @@ public typealias FileSystemInfo = Model<FileSystemInfoFields>
 
 /// The properties of a `FileSystemInfo`, inherited ones included.
 public struct FileSystemInfoFields: FieldSet {
-    public static let all = FileSystemInfoFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.fileSystemInfo",
         aliases: ["oneDrive.fileSystemInfo"],
-        fields: all
+        fields: FileSystemInfoFields()
     )
 
     /// When the file was created on the client.
@@ -31,7 +29,7 @@ public struct FileSystemInfoFields: FieldSet {
     /// When the file was last modified on the client.
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.createdDateTime = Field("createdDateTime")
         self.lastAccessedDateTime = Field("lastAccessedDateTime")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")

@@ -14,8 +14,11 @@ public typealias Folder = Model<FolderFields>
 
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
-    public static let all = FolderFields()
-    public static let schema = ModelSchema("microsoft.graph.folder", aliases: ["oneDrive.folder"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.folder",
+        aliases: ["oneDrive.folder"],
+        fields: FolderFields()
+    )
 
     /// The number of items directly inside the folder.
     public let childCount: Field<Int32>
@@ -23,7 +26,7 @@ public struct FolderFields: FieldSet {
     /// How the folder's contents are shown, as last set in the OneDrive apps.
     public let view: Field<FolderView>
 
-    public init() {
+    private init() {
         self.childCount = Field("childCount")
         self.view = Field("view")
     }

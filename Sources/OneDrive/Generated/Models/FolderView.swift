@@ -14,8 +14,11 @@ public typealias FolderView = Model<FolderViewFields>
 
 /// The properties of a `FolderView`, inherited ones included.
 public struct FolderViewFields: FieldSet {
-    public static let all = FolderViewFields()
-    public static let schema = ModelSchema("microsoft.graph.folderView", aliases: ["oneDrive.folderView"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.folderView",
+        aliases: ["oneDrive.folderView"],
+        fields: FolderViewFields()
+    )
 
     /// The field the items are sorted by, such as `name` or `lastModifiedDateTime`.
     public let sortBy: Field<String>
@@ -26,7 +29,7 @@ public struct FolderViewFields: FieldSet {
     /// The layout: `thumbnails`, `details` or `default`.
     public let viewType: Field<String>
 
-    public init() {
+    private init() {
         self.sortBy = Field("sortBy")
         self.sortOrder = Field("sortOrder")
         self.viewType = Field("viewType")

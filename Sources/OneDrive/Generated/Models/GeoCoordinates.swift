@@ -14,11 +14,10 @@ public typealias GeoCoordinates = Model<GeoCoordinatesFields>
 
 /// The properties of a `GeoCoordinates`, inherited ones included.
 public struct GeoCoordinatesFields: FieldSet {
-    public static let all = GeoCoordinatesFields()
     public static let schema = ModelSchema(
         "microsoft.graph.geoCoordinates",
         aliases: ["oneDrive.location"],
-        fields: all
+        fields: GeoCoordinatesFields()
     )
 
     /// Height above sea level, in metres.
@@ -30,7 +29,7 @@ public struct GeoCoordinatesFields: FieldSet {
     /// Longitude, in decimal degrees.
     public let longitude: Field<Double>
 
-    public init() {
+    private init() {
         self.altitude = Field("altitude")
         self.latitude = Field("latitude")
         self.longitude = Field("longitude")

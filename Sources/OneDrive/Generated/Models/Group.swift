@@ -14,8 +14,7 @@ public typealias Group = Model<GroupFields>
 
 /// The properties of a `Group`, inherited ones included.
 public struct GroupFields: FieldSet {
-    public static let all = GroupFields()
-    public static let schema = ModelSchema("microsoft.graph.group", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.group", base: Entity.self, fields: GroupFields())
 
     /// The resource's unique identifier.
     public let id: Field<String>
@@ -33,7 +32,7 @@ public struct GroupFields: FieldSet {
     /// Present when the request expanded it (`expand("drives")`).
     public let drives: Field<[Drive]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.drive = Field("drive")

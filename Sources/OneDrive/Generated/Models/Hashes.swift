@@ -14,8 +14,11 @@ public typealias Hashes = Model<HashesFields>
 
 /// The properties of a `Hashes`, inherited ones included.
 public struct HashesFields: FieldSet {
-    public static let all = HashesFields()
-    public static let schema = ModelSchema("microsoft.graph.hashes", aliases: ["oneDrive.hashes"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.hashes",
+        aliases: ["oneDrive.hashes"],
+        fields: HashesFields()
+    )
 
     /// The CRC32 of the content, in little-endian hexadecimal (personal drives).
     public let crc32Hash: Field<String>
@@ -29,7 +32,7 @@ public struct HashesFields: FieldSet {
     /// The SHA-256 of the content, in hexadecimal (personal drives).
     public let sha256Hash: Field<String>
 
-    public init() {
+    private init() {
         self.crc32Hash = Field("crc32Hash")
         self.quickXorHash = Field("quickXorHash")
         self.sha1Hash = Field("sha1Hash")

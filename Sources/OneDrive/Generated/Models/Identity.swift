@@ -14,13 +14,11 @@ public typealias Identity = Model<IdentityFields>
 
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
-    public static let all = IdentityFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identity",
         derived: [SharePointIdentity.self, SharePointGroupIdentity.self],
         aliases: ["oneDrive.identity"],
-        fields: all
+        fields: IdentityFields()
     )
 
     /// The identity's unique identifier in its directory or account system.
@@ -29,7 +27,7 @@ public struct IdentityFields: FieldSet {
     /// The identity's display name; it may change over time and is not unique.
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }

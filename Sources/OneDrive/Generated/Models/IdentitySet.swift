@@ -14,13 +14,11 @@ public typealias IdentitySet = Model<IdentitySetFields>
 
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
-    public static let all = IdentitySetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.identitySet",
         derived: [SharePointIdentitySet.self],
         aliases: ["oneDrive.identitySet"],
-        fields: all
+        fields: IdentitySetFields()
     )
 
     /// The application that performed the action, if any.
@@ -32,7 +30,7 @@ public struct IdentitySetFields: FieldSet {
     /// The user who performed the action, if any.
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")

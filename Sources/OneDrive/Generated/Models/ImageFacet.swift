@@ -14,8 +14,11 @@ public typealias ImageFacet = Model<ImageFacetFields>
 
 /// The properties of a `ImageFacet`, inherited ones included.
 public struct ImageFacetFields: FieldSet {
-    public static let all = ImageFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.image", aliases: ["oneDrive.image"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.image",
+        aliases: ["oneDrive.image"],
+        fields: ImageFacetFields()
+    )
 
     /// The image height, in pixels.
     public let height: Field<Int32>
@@ -23,7 +26,7 @@ public struct ImageFacetFields: FieldSet {
     /// The image width, in pixels.
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.height = Field("height")
         self.width = Field("width")
     }

@@ -14,12 +14,10 @@ public typealias ItemReference = Model<ItemReferenceFields>
 
 /// The properties of a `ItemReference`, inherited ones included.
 public struct ItemReferenceFields: FieldSet {
-    public static let all = ItemReferenceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.itemReference",
         aliases: ["oneDrive.itemReference"],
-        fields: all
+        fields: ItemReferenceFields()
     )
 
     /// The identifier of the drive that holds the item.
@@ -46,7 +44,7 @@ public struct ItemReferenceFields: FieldSet {
     /// The identifier of the site that holds the drive, for SharePoint libraries.
     public let siteId: Field<String>
 
-    public init() {
+    private init() {
         self.driveId = Field("driveId")
         self.driveType = Field("driveType")
         self.id = Field("id")

@@ -15,13 +15,16 @@ public typealias PackageFacet = Model<PackageFacetFields>
 
 /// The properties of a `PackageFacet`, inherited ones included.
 public struct PackageFacetFields: FieldSet {
-    public static let all = PackageFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.package", aliases: ["oneDrive.package"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.package",
+        aliases: ["oneDrive.package"],
+        fields: PackageFacetFields()
+    )
 
     /// The kind of package, such as `oneNote`.
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("type")
     }
 }

@@ -14,13 +14,12 @@ public typealias PendingContentUpdate = Model<PendingContentUpdateFields>
 
 /// The properties of a `PendingContentUpdate`, inherited ones included.
 public struct PendingContentUpdateFields: FieldSet {
-    public static let all = PendingContentUpdateFields()
-    public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: PendingContentUpdateFields())
 
     /// When the change was queued.
     public let queuedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.queuedDateTime = Field("queuedDateTime")
     }
 }

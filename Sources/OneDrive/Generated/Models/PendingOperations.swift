@@ -14,13 +14,12 @@ public typealias PendingOperations = Model<PendingOperationsFields>
 
 /// The properties of a `PendingOperations`, inherited ones included.
 public struct PendingOperationsFields: FieldSet {
-    public static let all = PendingOperationsFields()
-    public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: PendingOperationsFields())
 
     /// Present while a content update is queued; reading the content meanwhile may return the old bytes.
     public let pendingContentUpdate: Field<PendingContentUpdate>
 
-    public init() {
+    private init() {
         self.pendingContentUpdate = Field("pendingContentUpdate")
     }
 }

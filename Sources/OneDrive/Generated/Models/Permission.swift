@@ -14,13 +14,11 @@ public typealias Permission = Model<PermissionFields>
 
 /// The properties of a `Permission`, inherited ones included.
 public struct PermissionFields: FieldSet {
-    public static let all = PermissionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.permission",
         base: Entity.self,
         aliases: ["oneDrive.permission"],
-        fields: all
+        fields: PermissionFields()
     )
 
     /// The resource's unique identifier.
@@ -59,7 +57,7 @@ public struct PermissionFields: FieldSet {
     /// For sharing links: the token that opens the shared item at `shares/{shareId}`.
     public let shareId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.expirationDateTime = Field("expirationDateTime")
         self.grantedTo = Field("grantedTo")

@@ -14,8 +14,7 @@ public typealias Photo = Model<PhotoFields>
 
 /// The properties of a `Photo`, inherited ones included.
 public struct PhotoFields: FieldSet {
-    public static let all = PhotoFields()
-    public static let schema = ModelSchema("microsoft.graph.photo", aliases: ["oneDrive.photo"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.photo", aliases: ["oneDrive.photo"], fields: PhotoFields())
 
     /// The manufacturer of the camera that took the photo.
     public let cameraMake: Field<String>
@@ -44,7 +43,7 @@ public struct PhotoFields: FieldSet {
     /// When the photo was taken, according to the camera.
     public let takenDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.cameraMake = Field("cameraMake")
         self.cameraModel = Field("cameraModel")
         self.exposureDenominator = Field("exposureDenominator")

@@ -14,8 +14,7 @@ public typealias PublicationFacet = Model<PublicationFacetFields>
 
 /// The properties of a `PublicationFacet`, inherited ones included.
 public struct PublicationFacetFields: FieldSet {
-    public static let all = PublicationFacetFields()
-    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: PublicationFacetFields())
 
     /// Who has the item checked out, if anyone.
     public let checkedOutBy: Field<IdentitySet>
@@ -26,7 +25,7 @@ public struct PublicationFacetFields: FieldSet {
     /// The identifier of the version this state belongs to.
     public let versionId: Field<String>
 
-    public init() {
+    private init() {
         self.checkedOutBy = Field("checkedOutBy")
         self.level = Field("level")
         self.versionId = Field("versionId")

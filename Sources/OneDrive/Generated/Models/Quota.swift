@@ -14,8 +14,7 @@ public typealias Quota = Model<QuotaFields>
 
 /// The properties of a `Quota`, inherited ones included.
 public struct QuotaFields: FieldSet {
-    public static let all = QuotaFields()
-    public static let schema = ModelSchema("microsoft.graph.quota", aliases: ["oneDrive.quota"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.quota", aliases: ["oneDrive.quota"], fields: QuotaFields())
 
     /// Total storage space of the drive, in bytes.
     public let total: Field<Int64>
@@ -32,7 +31,7 @@ public struct QuotaFields: FieldSet {
     /// How close the drive is to its limit: `normal`, `nearing`, `critical` or `exceeded`.
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.total = Field("total")
         self.used = Field("used")
         self.remaining = Field("remaining")

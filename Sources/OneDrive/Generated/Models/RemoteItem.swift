@@ -14,8 +14,11 @@ public typealias RemoteItem = Model<RemoteItemFields>
 
 /// The properties of a `RemoteItem`, inherited ones included.
 public struct RemoteItemFields: FieldSet {
-    public static let all = RemoteItemFields()
-    public static let schema = ModelSchema("microsoft.graph.remoteItem", aliases: ["oneDrive.remoteItem"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.remoteItem",
+        aliases: ["oneDrive.remoteItem"],
+        fields: RemoteItemFields()
+    )
 
     /// The identifier of the item in the remote drive.
     public let id: Field<String>
@@ -74,7 +77,7 @@ public struct RemoteItemFields: FieldSet {
     /// A URL that opens the remote item in a browser.
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.size = Field("size")

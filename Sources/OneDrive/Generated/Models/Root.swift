@@ -14,9 +14,8 @@ public typealias Root = Model<RootFields>
 
 /// The properties of a `Root`, inherited ones included.
 public struct RootFields: FieldSet {
-    public static let all = RootFields()
-    public static let schema = ModelSchema("microsoft.graph.root", aliases: ["oneDrive.root"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.root", aliases: ["oneDrive.root"], fields: RootFields())
 
-    public init() {
+    private init() {
     }
 }

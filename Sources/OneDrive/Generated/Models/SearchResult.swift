@@ -14,17 +14,16 @@ public typealias SearchResult = Model<SearchResultFields>
 
 /// The properties of a `SearchResult`, inherited ones included.
 public struct SearchResultFields: FieldSet {
-    public static let all = SearchResultFields()
     public static let schema = ModelSchema(
         "microsoft.graph.searchResult",
         aliases: ["oneDrive.searchResult"],
-        fields: all
+        fields: SearchResultFields()
     )
 
     /// A URL to call when the user opens this result, to improve search ranking.
     public let onClickTelemetryUrl: Field<String>
 
-    public init() {
+    private init() {
         self.onClickTelemetryUrl = Field("onClickTelemetryUrl")
     }
 }

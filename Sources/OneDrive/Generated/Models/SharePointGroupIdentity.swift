@@ -14,8 +14,11 @@ public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
 
 /// The properties of a `SharePointGroupIdentity`, inherited ones included.
 public struct SharePointGroupIdentityFields: FieldSet {
-    public static let all = SharePointGroupIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointGroupIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointGroupIdentity",
+        base: Identity.self,
+        fields: SharePointGroupIdentityFields()
+    )
 
     /// The identity's unique identifier in its directory or account system.
     public let id: Field<String>
@@ -29,7 +32,7 @@ public struct SharePointGroupIdentityFields: FieldSet {
     /// The group's title.
     public let title: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.principalId = Field("principalId")

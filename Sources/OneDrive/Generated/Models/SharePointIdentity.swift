@@ -14,8 +14,11 @@ public typealias SharePointIdentity = Model<SharePointIdentityFields>
 
 /// The properties of a `SharePointIdentity`, inherited ones included.
 public struct SharePointIdentityFields: FieldSet {
-    public static let all = SharePointIdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointIdentity", base: Identity.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointIdentity",
+        base: Identity.self,
+        fields: SharePointIdentityFields()
+    )
 
     /// The identity's unique identifier in its directory or account system.
     public let id: Field<String>
@@ -26,7 +29,7 @@ public struct SharePointIdentityFields: FieldSet {
     /// The SharePoint login name.
     public let loginName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.loginName = Field("loginName")

@@ -14,8 +14,11 @@ public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
 
 /// The properties of a `SharePointIdentitySet`, inherited ones included.
 public struct SharePointIdentitySetFields: FieldSet {
-    public static let all = SharePointIdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.sharePointIdentitySet", base: IdentitySet.self, fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointIdentitySet",
+        base: IdentitySet.self,
+        fields: SharePointIdentitySetFields()
+    )
 
     /// The application that performed the action, if any.
     public let application: Field<Identity>
@@ -38,7 +41,7 @@ public struct SharePointIdentitySetFields: FieldSet {
     /// The SharePoint site user involved, if any.
     public let siteUser: Field<SharePointIdentity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")

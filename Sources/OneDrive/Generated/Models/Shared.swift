@@ -14,8 +14,11 @@ public typealias Shared = Model<SharedFields>
 
 /// The properties of a `Shared`, inherited ones included.
 public struct SharedFields: FieldSet {
-    public static let all = SharedFields()
-    public static let schema = ModelSchema("microsoft.graph.shared", aliases: ["oneDrive.shared"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.shared",
+        aliases: ["oneDrive.shared"],
+        fields: SharedFields()
+    )
 
     /// The owner of the shared item.
     public let owner: Field<IdentitySet>
@@ -29,7 +32,7 @@ public struct SharedFields: FieldSet {
     /// When the item was shared.
     public let sharedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.owner = Field("owner")
         self.scope = Field("scope")
         self.sharedBy = Field("sharedBy")

@@ -15,13 +15,11 @@ public typealias SharedDriveItem = Model<SharedDriveItemFields>
 
 /// The properties of a `SharedDriveItem`, inherited ones included.
 public struct SharedDriveItemFields: FieldSet {
-    public static let all = SharedDriveItemFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharedDriveItem",
         base: BaseItem.self,
         aliases: ["oneDrive.share"],
-        fields: all
+        fields: SharedDriveItemFields()
     )
 
     /// The resource's unique identifier.
@@ -83,7 +81,7 @@ public struct SharedDriveItemFields: FieldSet {
     /// Present when the request expanded it (`expand("site")`).
     public let site: Field<Site>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.description = Field("description")

@@ -14,12 +14,10 @@ public typealias SharepointIds = Model<SharepointIdsFields>
 
 /// The properties of a `SharepointIds`, inherited ones included.
 public struct SharepointIdsFields: FieldSet {
-    public static let all = SharepointIdsFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharepointIds",
         aliases: ["oneDrive.sharepointIds"],
-        fields: all
+        fields: SharepointIdsFields()
     )
 
     /// The identifier (a GUID) of the list.
@@ -43,7 +41,7 @@ public struct SharepointIdsFields: FieldSet {
     /// The identifier (a GUID) of the site (web).
     public let webId: Field<String>
 
-    public init() {
+    private init() {
         self.listId = Field("listId")
         self.listItemId = Field("listItemId")
         self.listItemUniqueId = Field("listItemUniqueId")

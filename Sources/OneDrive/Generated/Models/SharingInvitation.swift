@@ -14,12 +14,10 @@ public typealias SharingInvitation = Model<SharingInvitationFields>
 
 /// The properties of a `SharingInvitation`, inherited ones included.
 public struct SharingInvitationFields: FieldSet {
-    public static let all = SharingInvitationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sharingInvitation",
         aliases: ["oneDrive.invitation"],
-        fields: all
+        fields: SharingInvitationFields()
     )
 
     /// The address the invitation was sent to.
@@ -34,7 +32,7 @@ public struct SharingInvitationFields: FieldSet {
     /// Whether the recipient must sign in to open the item.
     public let signInRequired: Field<Bool>
 
-    public init() {
+    private init() {
         self.email = Field("email")
         self.invitedBy = Field("invitedBy")
         self.redeemedBy = Field("redeemedBy")

@@ -14,11 +14,10 @@ public typealias SharingLink = Model<SharingLinkFields>
 
 /// The properties of a `SharingLink`, inherited ones included.
 public struct SharingLinkFields: FieldSet {
-    public static let all = SharingLinkFields()
     public static let schema = ModelSchema(
         "microsoft.graph.sharingLink",
         aliases: ["oneDrive.sharingLink"],
-        fields: all
+        fields: SharingLinkFields()
     )
 
     /// The application that made the link.
@@ -39,7 +38,7 @@ public struct SharingLinkFields: FieldSet {
     /// The link itself, which opens the item in a browser.
     public let webUrl: Field<String>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.preventsDownload = Field("preventsDownload")
         self.scope = Field("scope")

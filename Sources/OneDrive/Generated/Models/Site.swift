@@ -14,13 +14,11 @@ public typealias Site = Model<SiteFields>
 
 /// The properties of a `Site`, inherited ones included.
 public struct SiteFields: FieldSet {
-    public static let all = SiteFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.site",
         base: BaseItem.self,
         aliases: ["oneDrive.site"],
-        fields: all
+        fields: SiteFields()
     )
 
     /// The resource's unique identifier.
@@ -67,7 +65,7 @@ public struct SiteFields: FieldSet {
     /// Present when the request expanded it (`expand("drives")`).
     public let drives: Field<[Drive]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.description = Field("description")

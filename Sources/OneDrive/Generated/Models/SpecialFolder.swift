@@ -14,18 +14,16 @@ public typealias SpecialFolder = Model<SpecialFolderFields>
 
 /// The properties of a `SpecialFolder`, inherited ones included.
 public struct SpecialFolderFields: FieldSet {
-    public static let all = SpecialFolderFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.specialFolder",
         aliases: ["oneDrive.specialFolder"],
-        fields: all
+        fields: SpecialFolderFields()
     )
 
     /// The special folder's name, such as `documents`, `photos`, `cameraroll`, `approot` or `music`.
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
     }
 }

@@ -15,13 +15,11 @@ public typealias Subscription = Model<SubscriptionFields>
 
 /// The properties of a `Subscription`, inherited ones included.
 public struct SubscriptionFields: FieldSet {
-    public static let all = SubscriptionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.subscription",
         base: Entity.self,
         aliases: ["oneDrive.subscription"],
-        fields: all
+        fields: SubscriptionFields()
     )
 
     /// The resource's unique identifier.
@@ -70,7 +68,7 @@ public struct SubscriptionFields: FieldSet {
     /// The watched resource, as a path relative to the service root, such as `me/drive/root`.
     public let resource: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.applicationId = Field("applicationId")
         self.changeType = Field("changeType")

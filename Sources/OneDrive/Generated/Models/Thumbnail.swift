@@ -14,8 +14,11 @@ public typealias Thumbnail = Model<ThumbnailFields>
 
 /// The properties of a `Thumbnail`, inherited ones included.
 public struct ThumbnailFields: FieldSet {
-    public static let all = ThumbnailFields()
-    public static let schema = ModelSchema("microsoft.graph.thumbnail", aliases: ["oneDrive.thumbnail"], fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.thumbnail",
+        aliases: ["oneDrive.thumbnail"],
+        fields: ThumbnailFields()
+    )
 
     /// The thumbnail height, in pixels.
     public let height: Field<Int32>
@@ -29,7 +32,7 @@ public struct ThumbnailFields: FieldSet {
     /// The identifier of the item the thumbnail was made from, when it is not the item itself.
     public let sourceItemId: Field<String>
 
-    public init() {
+    private init() {
         self.height = Field("height")
         self.width = Field("width")
         self.url = Field("url")

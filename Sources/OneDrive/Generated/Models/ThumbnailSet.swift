@@ -15,13 +15,11 @@ public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
 /// The properties of a `ThumbnailSet`, inherited ones included.
 public struct ThumbnailSetFields: FieldSet {
-    public static let all = ThumbnailSetFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.thumbnailSet",
         base: Entity.self,
         aliases: ["oneDrive.thumbnailSet"],
-        fields: all
+        fields: ThumbnailSetFields()
     )
 
     /// The resource's unique identifier.
@@ -39,7 +37,7 @@ public struct ThumbnailSetFields: FieldSet {
     /// A thumbnail as large as the original (only when requested with `$select=source`).
     public let source: Field<Thumbnail>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.large = Field("large")
         self.medium = Field("medium")

@@ -15,12 +15,10 @@ public typealias UploadSession = Model<UploadSessionFields>
 
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
-    public static let all = UploadSessionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.uploadSession",
         aliases: ["oneDrive.uploadSession"],
-        fields: all
+        fields: UploadSessionFields()
     )
 
     /// The URL that receives the byte ranges; it is pre-authenticated, so requests to it carry no Authorization header.
@@ -32,7 +30,7 @@ public struct UploadSessionFields: FieldSet {
     /// The byte ranges the service still needs, such as `["26-"]` (an open end means up to the end of the file).
     public let nextExpectedRanges: Field<[String]>
 
-    public init() {
+    private init() {
         self.uploadUrl = Field("uploadUrl")
         self.expirationDateTime = Field("expirationDateTime")
         self.nextExpectedRanges = Field("nextExpectedRanges")

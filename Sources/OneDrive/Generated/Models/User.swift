@@ -14,8 +14,7 @@ public typealias User = Model<UserFields>
 
 /// The properties of a `User`, inherited ones included.
 public struct UserFields: FieldSet {
-    public static let all = UserFields()
-    public static let schema = ModelSchema("microsoft.graph.user", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("microsoft.graph.user", base: Entity.self, fields: UserFields())
 
     /// The resource's unique identifier.
     public let id: Field<String>
@@ -39,7 +38,7 @@ public struct UserFields: FieldSet {
     /// Present when the request expanded it (`expand("drives")`).
     public let drives: Field<[Drive]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.mail = Field("mail")

@@ -14,8 +14,7 @@ public typealias Video = Model<VideoFields>
 
 /// The properties of a `Video`, inherited ones included.
 public struct VideoFields: FieldSet {
-    public static let all = VideoFields()
-    public static let schema = ModelSchema("microsoft.graph.video", aliases: ["oneDrive.video"], fields: all)
+    public static let schema = ModelSchema("microsoft.graph.video", aliases: ["oneDrive.video"], fields: VideoFields())
 
     /// The number of bits in each audio sample.
     public let audioBitsPerSample: Field<Int32>
@@ -47,7 +46,7 @@ public struct VideoFields: FieldSet {
     /// The video width, in pixels.
     public let width: Field<Int32>
 
-    public init() {
+    private init() {
         self.audioBitsPerSample = Field("audioBitsPerSample")
         self.audioChannels = Field("audioChannels")
         self.audioFormat = Field("audioFormat")

@@ -14,8 +14,7 @@ public typealias CopyNotebookModel = Model<CopyNotebookModelFields>
 
 /// The properties of a `CopyNotebookModel`, inherited ones included.
 public struct CopyNotebookModelFields: FieldSet {
-    public static let all = CopyNotebookModelFields()
-    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: CopyNotebookModelFields())
 
     /// The display name of whoever created the notebook.
     public let createdBy: Field<String>
@@ -62,7 +61,7 @@ public struct CopyNotebookModelFields: FieldSet {
     /// The user's role on the notebook.
     public let userRole: Field<OnenoteUserRole>
 
-    public init() {
+    private init() {
         self.createdBy = Field("createdBy")
         self.createdByIdentity = Field("createdByIdentity")
         self.createdTime = Field("createdTime")

@@ -14,13 +14,12 @@ public typealias ExternalLink = Model<ExternalLinkFields>
 
 /// The properties of a `ExternalLink`, inherited ones included.
 public struct ExternalLinkFields: FieldSet {
-    public static let all = ExternalLinkFields()
-    public static let schema = ModelSchema("microsoft.graph.externalLink", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.externalLink", fields: ExternalLinkFields())
 
     /// The URL of the link.
     public let href: Field<String>
 
-    public init() {
+    private init() {
         self.href = Field("href")
     }
 }

@@ -14,8 +14,7 @@ public typealias Identity = Model<IdentityFields>
 
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
-    public static let all = IdentityFields()
-    public static let schema = ModelSchema("microsoft.graph.identity", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.identity", fields: IdentityFields())
 
     /// The identity's unique identifier.
     public let id: Field<String>
@@ -23,7 +22,7 @@ public struct IdentityFields: FieldSet {
     /// The identity's display name.
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }

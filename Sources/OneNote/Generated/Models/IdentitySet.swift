@@ -14,8 +14,7 @@ public typealias IdentitySet = Model<IdentitySetFields>
 
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
-    public static let all = IdentitySetFields()
-    public static let schema = ModelSchema("microsoft.graph.identitySet", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.identitySet", fields: IdentitySetFields())
 
     /// The application involved, if any.
     public let application: Field<Identity>
@@ -26,7 +25,7 @@ public struct IdentitySetFields: FieldSet {
     /// The user involved, if any.
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")

@@ -14,11 +14,10 @@ public typealias Notebook = Model<NotebookFields>
 
 /// The properties of a `Notebook`, inherited ones included.
 public struct NotebookFields: FieldSet {
-    public static let all = NotebookFields()
     public static let schema = ModelSchema(
         "microsoft.graph.notebook",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: NotebookFields()
     )
 
     /// The resource's unique identifier.
@@ -81,7 +80,7 @@ public struct NotebookFields: FieldSet {
     /// Present when the request expanded it (`expand("sectionGroups")`).
     public let sectionGroups: Field<[SectionGroup]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

@@ -14,8 +14,7 @@ public typealias NotebookLinks = Model<NotebookLinksFields>
 
 /// The properties of a `NotebookLinks`, inherited ones included.
 public struct NotebookLinksFields: FieldSet {
-    public static let all = NotebookLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: NotebookLinksFields())
 
     /// Opens the notebook in the native OneNote client, if it is installed (an `onenote:` URL).
     public let oneNoteClientUrl: Field<ExternalLink>
@@ -23,7 +22,7 @@ public struct NotebookLinksFields: FieldSet {
     /// Opens the notebook in OneNote on the web.
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }

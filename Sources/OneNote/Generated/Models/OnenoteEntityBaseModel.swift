@@ -16,13 +16,11 @@ public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
 /// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
 public struct OnenoteEntityBaseModelFields: FieldSet {
-    public static let all = OnenoteEntityBaseModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityBaseModel",
         base: Entity.self,
         derived: [OnenoteEntitySchemaObjectModel.self, OnenoteResource.self],
-        fields: all
+        fields: OnenoteEntityBaseModelFields()
     )
 
     /// The resource's unique identifier.
@@ -31,7 +29,7 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
     /// The endpoint where this resource can be read.
     public let selfValue: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
     }

@@ -16,13 +16,11 @@ public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModel
 
 /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
 public struct OnenoteEntityHierarchyModelFields: FieldSet {
-    public static let all = OnenoteEntityHierarchyModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityHierarchyModel",
         base: OnenoteEntitySchemaObjectModel.self,
         derived: [Notebook.self, SectionGroup.self, OnenoteSection.self],
-        fields: all
+        fields: OnenoteEntityHierarchyModelFields()
     )
 
     /// The resource's unique identifier.
@@ -57,7 +55,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     /// OneNote API.
     public let lastModifiedBy: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

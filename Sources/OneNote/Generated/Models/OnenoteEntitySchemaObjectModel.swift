@@ -16,13 +16,11 @@ public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjec
 
 /// The properties of a `OnenoteEntitySchemaObjectModel`, inherited ones included.
 public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
-    public static let all = OnenoteEntitySchemaObjectModelFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntitySchemaObjectModel",
         base: OnenoteEntityBaseModel.self,
         derived: [OnenoteEntityHierarchyModel.self, OnenotePage.self],
-        fields: all
+        fields: OnenoteEntitySchemaObjectModelFields()
     )
 
     /// The resource's unique identifier.
@@ -37,7 +35,7 @@ public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
     /// Legacy OneNote API name for `createdDateTime`.
     public let createdTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

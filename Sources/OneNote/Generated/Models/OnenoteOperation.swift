@@ -15,13 +15,11 @@ public typealias OnenoteOperation = Model<OnenoteOperationFields>
 
 /// The properties of a `OnenoteOperation`, inherited ones included.
 public struct OnenoteOperationFields: FieldSet {
-    public static let all = OnenoteOperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteOperation",
         base: Operation.self,
         aliases: ["Microsoft.OneNote.Api.CopyStatusModel"],
-        fields: all
+        fields: OnenoteOperationFields()
     )
 
     /// The resource's unique identifier.
@@ -48,7 +46,7 @@ public struct OnenoteOperationFields: FieldSet {
     /// The URL of the new notebook, section or page, once it exists.
     public let resourceLocation: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")

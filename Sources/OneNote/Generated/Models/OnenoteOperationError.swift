@@ -14,8 +14,10 @@ public typealias OnenoteOperationError = Model<OnenoteOperationErrorFields>
 
 /// The properties of a `OnenoteOperationError`, inherited ones included.
 public struct OnenoteOperationErrorFields: FieldSet {
-    public static let all = OnenoteOperationErrorFields()
-    public static let schema = ModelSchema("microsoft.graph.onenoteOperationError", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenoteOperationError",
+        fields: OnenoteOperationErrorFields()
+    )
 
     /// The OneNote error code, such as `20102`.
     public let code: Field<String>
@@ -23,7 +25,7 @@ public struct OnenoteOperationErrorFields: FieldSet {
     /// A description of the failure.
     public let message: Field<String>
 
-    public init() {
+    private init() {
         self.code = Field("code")
         self.message = Field("message")
     }

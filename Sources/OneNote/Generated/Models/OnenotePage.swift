@@ -14,12 +14,10 @@ public typealias OnenotePage = Model<OnenotePageFields>
 
 /// The properties of a `OnenotePage`, inherited ones included.
 public struct OnenotePageFields: FieldSet {
-    public static let all = OnenotePageFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenotePage",
         base: OnenoteEntitySchemaObjectModel.self,
-        fields: all
+        fields: OnenotePageFields()
     )
 
     /// The resource's unique identifier.
@@ -71,7 +69,7 @@ public struct OnenotePageFields: FieldSet {
     /// Present when the request expanded it (`expand("parentNotebook")`).
     public let parentNotebook: Field<Notebook>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

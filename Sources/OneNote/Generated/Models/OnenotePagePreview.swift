@@ -14,12 +14,10 @@ public typealias OnenotePagePreview = Model<OnenotePagePreviewFields>
 
 /// The properties of a `OnenotePagePreview`, inherited ones included.
 public struct OnenotePagePreviewFields: FieldSet {
-    public static let all = OnenotePagePreviewFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenotePagePreview",
         aliases: ["Microsoft.OneNote.Api.PagePreview"],
-        fields: all
+        fields: OnenotePagePreviewFields()
     )
 
     /// The preview image, if the page has one.
@@ -28,7 +26,7 @@ public struct OnenotePagePreviewFields: FieldSet {
     /// Whole phrases from the start of the page, up to 300 characters.
     public let previewText: Field<String>
 
-    public init() {
+    private init() {
         self.links = Field("links")
         self.previewText = Field("previewText")
     }

@@ -14,13 +14,15 @@ public typealias OnenotePagePreviewLinks = Model<OnenotePagePreviewLinksFields>
 
 /// The properties of a `OnenotePagePreviewLinks`, inherited ones included.
 public struct OnenotePagePreviewLinksFields: FieldSet {
-    public static let all = OnenotePagePreviewLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.onenotePagePreviewLinks", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePagePreviewLinks",
+        fields: OnenotePagePreviewLinksFields()
+    )
 
     /// An image from the page, when it has one, as a resource content URL.
     public let previewImageUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.previewImageUrl = Field("previewImageUrl")
     }
 }

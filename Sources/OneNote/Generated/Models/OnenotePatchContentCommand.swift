@@ -14,8 +14,10 @@ public typealias OnenotePatchContentCommand = Model<OnenotePatchContentCommandFi
 
 /// The properties of a `OnenotePatchContentCommand`, inherited ones included.
 public struct OnenotePatchContentCommandFields: FieldSet {
-    public static let all = OnenotePatchContentCommandFields()
-    public static let schema = ModelSchema("microsoft.graph.onenotePatchContentCommand", fields: all)
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePatchContentCommand",
+        fields: OnenotePatchContentCommandFields()
+    )
 
     /// What to do to the target.
     public let action: Field<OnenotePatchActionType>
@@ -30,7 +32,7 @@ public struct OnenotePatchContentCommandFields: FieldSet {
     /// service generated (read the content with `includeIDs=true` to see them).
     public let target: Field<String>
 
-    public init() {
+    private init() {
         self.action = Field("action")
         self.content = Field("content")
         self.position = Field("position")

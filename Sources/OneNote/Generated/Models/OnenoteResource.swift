@@ -14,12 +14,10 @@ public typealias OnenoteResource = Model<OnenoteResourceFields>
 
 /// The properties of a `OnenoteResource`, inherited ones included.
 public struct OnenoteResourceFields: FieldSet {
-    public static let all = OnenoteResourceFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteResource",
         base: OnenoteEntityBaseModel.self,
-        fields: all
+        fields: OnenoteResourceFields()
     )
 
     /// The resource's unique identifier.
@@ -31,7 +29,7 @@ public struct OnenoteResourceFields: FieldSet {
     /// The URL of the resource's bytes.
     public let contentUrl: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.contentUrl = Field("contentUrl")

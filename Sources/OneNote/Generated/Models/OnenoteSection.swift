@@ -14,12 +14,10 @@ public typealias OnenoteSection = Model<OnenoteSectionFields>
 
 /// The properties of a `OnenoteSection`, inherited ones included.
 public struct OnenoteSectionFields: FieldSet {
-    public static let all = OnenoteSectionFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteSection",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: OnenoteSectionFields()
     )
 
     /// The resource's unique identifier.
@@ -78,7 +76,7 @@ public struct OnenoteSectionFields: FieldSet {
     /// Present when the request expanded it (`expand("parentSectionGroup")`).
     public let parentSectionGroup: Field<SectionGroup>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

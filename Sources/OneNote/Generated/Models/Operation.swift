@@ -14,13 +14,11 @@ public typealias Operation = Model<OperationFields>
 
 /// The properties of a `Operation`, inherited ones included.
 public struct OperationFields: FieldSet {
-    public static let all = OperationFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.operation",
         base: Entity.self,
         derived: [OnenoteOperation.self],
-        fields: all
+        fields: OperationFields()
     )
 
     /// The resource's unique identifier.
@@ -35,7 +33,7 @@ public struct OperationFields: FieldSet {
     /// Where the operation stands.
     public let status: Field<OperationStatus>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
         self.lastActionDateTime = Field("lastActionDateTime")

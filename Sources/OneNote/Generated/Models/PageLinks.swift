@@ -14,8 +14,7 @@ public typealias PageLinks = Model<PageLinksFields>
 
 /// The properties of a `PageLinks`, inherited ones included.
 public struct PageLinksFields: FieldSet {
-    public static let all = PageLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: PageLinksFields())
 
     /// Opens the page in the native OneNote client, if it is installed (an `onenote:` URL).
     public let oneNoteClientUrl: Field<ExternalLink>
@@ -23,7 +22,7 @@ public struct PageLinksFields: FieldSet {
     /// Opens the page in OneNote on the web.
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }

@@ -14,8 +14,7 @@ public typealias RecentNotebook = Model<RecentNotebookFields>
 
 /// The properties of a `RecentNotebook`, inherited ones included.
 public struct RecentNotebookFields: FieldSet {
-    public static let all = RecentNotebookFields()
-    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: RecentNotebookFields())
 
     /// The notebook's name.
     public let displayName: Field<String>
@@ -29,7 +28,7 @@ public struct RecentNotebookFields: FieldSet {
     /// Where the notebook is stored.
     public let sourceService: Field<OnenoteSourceService>
 
-    public init() {
+    private init() {
         self.displayName = Field("displayName")
         self.lastAccessedTime = Field("lastAccessedTime")
         self.links = Field("links")

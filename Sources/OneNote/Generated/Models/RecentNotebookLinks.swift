@@ -14,8 +14,7 @@ public typealias RecentNotebookLinks = Model<RecentNotebookLinksFields>
 
 /// The properties of a `RecentNotebookLinks`, inherited ones included.
 public struct RecentNotebookLinksFields: FieldSet {
-    public static let all = RecentNotebookLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: RecentNotebookLinksFields())
 
     /// Opens the notebook in the native OneNote client, if it is installed.
     public let oneNoteClientUrl: Field<ExternalLink>
@@ -23,7 +22,7 @@ public struct RecentNotebookLinksFields: FieldSet {
     /// Opens the notebook in OneNote on the web.
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }

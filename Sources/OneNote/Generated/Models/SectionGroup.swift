@@ -14,12 +14,10 @@ public typealias SectionGroup = Model<SectionGroupFields>
 
 /// The properties of a `SectionGroup`, inherited ones included.
 public struct SectionGroupFields: FieldSet {
-    public static let all = SectionGroupFields()
-
     public static let schema = ModelSchema(
         "microsoft.graph.sectionGroup",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: SectionGroupFields()
     )
 
     /// The resource's unique identifier.
@@ -80,7 +78,7 @@ public struct SectionGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("parentSectionGroup")`).
     public let parentSectionGroup: Field<SectionGroup>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

@@ -14,8 +14,7 @@ public typealias SectionLinks = Model<SectionLinksFields>
 
 /// The properties of a `SectionLinks`, inherited ones included.
 public struct SectionLinksFields: FieldSet {
-    public static let all = SectionLinksFields()
-    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: all)
+    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: SectionLinksFields())
 
     /// Opens the section in the native OneNote client, if it is installed (an `onenote:` URL).
     public let oneNoteClientUrl: Field<ExternalLink>
@@ -23,7 +22,7 @@ public struct SectionLinksFields: FieldSet {
     /// Opens the section in OneNote on the web.
     public let oneNoteWebUrl: Field<ExternalLink>
 
-    public init() {
+    private init() {
         self.oneNoteClientUrl = Field("oneNoteClientUrl")
         self.oneNoteWebUrl = Field("oneNoteWebUrl")
     }

@@ -13,8 +13,7 @@ public typealias Account = Model<AccountFields>
 
 /// The properties of a `Account`, inherited ones included.
 public struct AccountFields: FieldSet {
-    public static let all = AccountFields()
-    public static let schema = ModelSchema("spark.Account", fields: all)
+    public static let schema = ModelSchema("spark.Account", fields: AccountFields())
 
     /// The account's 26-digit id.
     ///
@@ -74,7 +73,7 @@ public struct AccountFields: FieldSet {
     /// Whether the user receives email updates (portal users).
     public let getEmailUpdates: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

@@ -13,8 +13,7 @@ public typealias AccountAddress = Model<AccountAddressFields>
 
 /// The properties of a `AccountAddress`, inherited ones included.
 public struct AccountAddressFields: FieldSet {
-    public static let all = AccountAddressFields()
-    public static let schema = ModelSchema("spark.AccountAddress", fields: all)
+    public static let schema = ModelSchema("spark.AccountAddress", fields: AccountAddressFields())
 
     /// What the address is for, such as Work or Home.
     public let type: Field<String>
@@ -43,7 +42,7 @@ public struct AccountAddressFields: FieldSet {
     /// Whether this is the account's main address.
     public let primary: Field<Bool>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.name = Field("Name")
         self.address = Field("Address")

@@ -13,8 +13,7 @@ public typealias AccountChanges = Model<AccountChangesFields>
 
 /// The properties of a `AccountChanges`, inherited ones included.
 public struct AccountChangesFields: FieldSet {
-    public static let all = AccountChangesFields()
-    public static let schema = ModelSchema("spark.AccountChanges", fields: all)
+    public static let schema = ModelSchema("spark.AccountChanges", fields: AccountChangesFields())
 
     /// Whether the user receives email updates.
     public let getEmailUpdates: Field<Bool>
@@ -25,7 +24,7 @@ public struct AccountChangesFields: FieldSet {
     /// The current password, which a password change needs.
     public let passwordValidation: Field<String>
 
-    public init() {
+    private init() {
         self.getEmailUpdates = Field("GetEmailUpdates")
         self.password = Field("Password")
         self.passwordValidation = Field("PasswordValidation")

@@ -13,8 +13,7 @@ public typealias AccountEmail = Model<AccountEmailFields>
 
 /// The properties of a `AccountEmail`, inherited ones included.
 public struct AccountEmailFields: FieldSet {
-    public static let all = AccountEmailFields()
-    public static let schema = ModelSchema("spark.AccountEmail", fields: all)
+    public static let schema = ModelSchema("spark.AccountEmail", fields: AccountEmailFields())
 
     /// What the address is for, such as Work or Mobile.
     public let type: Field<String>
@@ -28,7 +27,7 @@ public struct AccountEmailFields: FieldSet {
     /// Whether this is the account's main address.
     public let primary: Field<Bool>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.name = Field("Name")
         self.address = Field("Address")

@@ -13,8 +13,7 @@ public typealias AccountImage = Model<AccountImageFields>
 
 /// The properties of a `AccountImage`, inherited ones included.
 public struct AccountImageFields: FieldSet {
-    public static let all = AccountImageFields()
-    public static let schema = ModelSchema("spark.AccountImage", fields: all)
+    public static let schema = ModelSchema("spark.AccountImage", fields: AccountImageFields())
 
     /// What the image is, such as Photo or Logo.
     public let type: Field<String>
@@ -25,7 +24,7 @@ public struct AccountImageFields: FieldSet {
     /// The image's address.
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.name = Field("Name")
         self.uri = Field("Uri")

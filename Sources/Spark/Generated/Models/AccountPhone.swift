@@ -13,8 +13,7 @@ public typealias AccountPhone = Model<AccountPhoneFields>
 
 /// The properties of a `AccountPhone`, inherited ones included.
 public struct AccountPhoneFields: FieldSet {
-    public static let all = AccountPhoneFields()
-    public static let schema = ModelSchema("spark.AccountPhone", fields: all)
+    public static let schema = ModelSchema("spark.AccountPhone", fields: AccountPhoneFields())
 
     /// What the number is for, such as Office, Mobile or Fax.
     public let type: Field<String>
@@ -28,7 +27,7 @@ public struct AccountPhoneFields: FieldSet {
     /// Whether this is the account's main number.
     public let primary: Field<Bool>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.name = Field("Name")
         self.number = Field("Number", loose: true)

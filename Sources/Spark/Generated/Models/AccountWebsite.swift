@@ -13,8 +13,7 @@ public typealias AccountWebsite = Model<AccountWebsiteFields>
 
 /// The properties of a `AccountWebsite`, inherited ones included.
 public struct AccountWebsiteFields: FieldSet {
-    public static let all = AccountWebsiteFields()
-    public static let schema = ModelSchema("spark.AccountWebsite", fields: all)
+    public static let schema = ModelSchema("spark.AccountWebsite", fields: AccountWebsiteFields())
 
     /// What the site is for, such as Work or Personal.
     public let type: Field<String>
@@ -28,7 +27,7 @@ public struct AccountWebsiteFields: FieldSet {
     /// Whether this is the account's main site.
     public let primary: Field<Bool>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.name = Field("Name")
         self.uri = Field("Uri")

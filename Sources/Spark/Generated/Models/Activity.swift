@@ -13,8 +13,7 @@ public typealias Activity = Model<ActivityFields>
 
 /// The properties of a `Activity`, inherited ones included.
 public struct ActivityFields: FieldSet {
-    public static let all = ActivityFields()
-    public static let schema = ModelSchema("spark.Activity", fields: all)
+    public static let schema = ModelSchema("spark.Activity", fields: ActivityFields())
 
     /// The activity's 26-digit id.
     ///
@@ -38,7 +37,7 @@ public struct ActivityFields: FieldSet {
     /// When it happened.
     public let createdTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.activityType = Field("ActivityType")

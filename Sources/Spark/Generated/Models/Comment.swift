@@ -13,8 +13,7 @@ public typealias Comment = Model<CommentFields>
 
 /// The properties of a `Comment`, inherited ones included.
 public struct CommentFields: FieldSet {
-    public static let all = CommentFields()
-    public static let schema = ModelSchema("spark.Comment", fields: all)
+    public static let schema = ModelSchema("spark.Comment", fields: CommentFields())
 
     /// The comment's 26-digit id.
     ///
@@ -53,7 +52,7 @@ public struct CommentFields: FieldSet {
     /// When the comment last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.comment = Field("Comment")

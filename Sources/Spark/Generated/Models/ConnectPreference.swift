@@ -13,8 +13,7 @@ public typealias ConnectPreference = Model<ConnectPreferenceFields>
 
 /// The properties of a `ConnectPreference`, inherited ones included.
 public struct ConnectPreferenceFields: FieldSet {
-    public static let all = ConnectPreferenceFields()
-    public static let schema = ModelSchema("spark.ConnectPreference", fields: all)
+    public static let schema = ModelSchema("spark.ConnectPreference", fields: ConnectPreferenceFields())
 
     /// The preference's name.
     public let name: Field<String>
@@ -22,7 +21,7 @@ public struct ConnectPreferenceFields: FieldSet {
     /// The preference's value: a string, a number or a list, depending on the preference.
     public let value: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.name = Field("Name")
         self.value = Field("Value")
     }

@@ -13,8 +13,7 @@ public typealias Contact = Model<ContactFields>
 
 /// The properties of a `Contact`, inherited ones included.
 public struct ContactFields: FieldSet {
-    public static let all = ContactFields()
-    public static let schema = ModelSchema("spark.Contact", fields: all)
+    public static let schema = ModelSchema("spark.Contact", fields: ContactFields())
 
     /// The contact's 26-digit id.
     ///
@@ -52,7 +51,7 @@ public struct ContactFields: FieldSet {
     /// The street line of the contact's home address.
     public let homeStreetAddress: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.displayName = Field("DisplayName")

@@ -13,8 +13,7 @@ public typealias ContactTag = Model<ContactTagFields>
 
 /// The properties of a `ContactTag`, inherited ones included.
 public struct ContactTagFields: FieldSet {
-    public static let all = ContactTagFields()
-    public static let schema = ModelSchema("spark.ContactTag", fields: all)
+    public static let schema = ModelSchema("spark.ContactTag", fields: ContactTagFields())
 
     /// The tag, such as Current Buyers.
     public let tag: Field<String>
@@ -24,7 +23,7 @@ public struct ContactTagFields: FieldSet {
     /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
-    public init() {
+    private init() {
         self.tag = Field("Tag")
         self.resourceUri = Field("ResourceUri", readOnly: true)
     }

@@ -13,13 +13,12 @@ public typealias CustomField = Model<CustomFieldFields>
 
 /// The properties of a `CustomField`, inherited ones included.
 public struct CustomFieldFields: FieldSet {
-    public static let all = CustomFieldFields()
-    public static let schema = ModelSchema("spark.CustomField", fields: all)
+    public static let schema = ModelSchema("spark.CustomField", fields: CustomFieldFields())
 
     /// The allowed values, for a field with a list.
     public let fieldList: Field<[FieldListItem]>
 
-    public init() {
+    private init() {
         self.fieldList = Field("FieldList")
     }
 }

@@ -13,9 +13,8 @@ public typealias CustomFieldMap = Model<CustomFieldMapFields>
 
 /// The properties of a `CustomFieldMap`, inherited ones included.
 public struct CustomFieldMapFields: FieldSet {
-    public static let all = CustomFieldMapFields()
-    public static let schema = ModelSchema("spark.CustomFieldMap", fields: all)
+    public static let schema = ModelSchema("spark.CustomFieldMap", fields: CustomFieldMapFields())
 
-    public init() {
+    private init() {
     }
 }

@@ -13,15 +13,14 @@ public typealias EmailLink = Model<EmailLinkFields>
 
 /// The properties of a `EmailLink`, inherited ones included.
 public struct EmailLinkFields: FieldSet {
-    public static let all = EmailLinkFields()
-    public static let schema = ModelSchema("spark.EmailLink", fields: all)
+    public static let schema = ModelSchema("spark.EmailLink", fields: EmailLinkFields())
 
     /// The link's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
     }
 }

@@ -13,13 +13,12 @@ public typealias ErrorResponse = Model<ErrorResponseFields>
 
 /// The properties of a `ErrorResponse`, inherited ones included.
 public struct ErrorResponseFields: FieldSet {
-    public static let all = ErrorResponseFields()
-    public static let schema = ModelSchema("spark.ErrorResponse", fields: all)
+    public static let schema = ModelSchema("spark.ErrorResponse", fields: ErrorResponseFields())
 
     /// Success (false), Code and Message.
     public let d: Field<ResponseStatus>
 
-    public init() {
+    private init() {
         self.d = Field("D")
     }
 }

@@ -13,9 +13,8 @@ public typealias FieldGroup = Model<FieldGroupFields>
 
 /// The properties of a `FieldGroup`, inherited ones included.
 public struct FieldGroupFields: FieldSet {
-    public static let all = FieldGroupFields()
-    public static let schema = ModelSchema("spark.FieldGroup", fields: all)
+    public static let schema = ModelSchema("spark.FieldGroup", fields: FieldGroupFields())
 
-    public init() {
+    private init() {
     }
 }

@@ -13,8 +13,7 @@ public typealias FieldListItem = Model<FieldListItemFields>
 
 /// The properties of a `FieldListItem`, inherited ones included.
 public struct FieldListItemFields: FieldSet {
-    public static let all = FieldListItemFields()
-    public static let schema = ModelSchema("spark.FieldListItem", fields: all)
+    public static let schema = ModelSchema("spark.FieldListItem", fields: FieldListItemFields())
 
     /// The value as shown to people.
     public let name: Field<String>
@@ -25,7 +24,7 @@ public struct FieldListItemFields: FieldSet {
     /// The property type codes the value applies to.
     public let appliesTo: Field<[String]>
 
-    public init() {
+    private init() {
         self.name = Field("Name")
         self.value = Field("Value", loose: true)
         self.appliesTo = Field("AppliesTo")

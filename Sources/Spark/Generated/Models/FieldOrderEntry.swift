@@ -13,8 +13,7 @@ public typealias FieldOrderEntry = Model<FieldOrderEntryFields>
 
 /// The properties of a `FieldOrderEntry`, inherited ones included.
 public struct FieldOrderEntryFields: FieldSet {
-    public static let all = FieldOrderEntryFields()
-    public static let schema = ModelSchema("spark.FieldOrderEntry", fields: all)
+    public static let schema = ModelSchema("spark.FieldOrderEntry", fields: FieldOrderEntryFields())
 
     /// The field's name, such as ListPrice.
     public let field: Field<String>
@@ -28,7 +27,7 @@ public struct FieldOrderEntryFields: FieldSet {
     /// Whether the field shows only on the detail view.
     public let detail: Field<Bool>
 
-    public init() {
+    private init() {
         self.field = Field("Field")
         self.label = Field("Label")
         self.domain = Field("Domain")

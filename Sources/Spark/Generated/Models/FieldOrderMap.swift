@@ -13,9 +13,8 @@ public typealias FieldOrderMap = Model<FieldOrderMapFields>
 
 /// The properties of a `FieldOrderMap`, inherited ones included.
 public struct FieldOrderMapFields: FieldSet {
-    public static let all = FieldOrderMapFields()
-    public static let schema = ModelSchema("spark.FieldOrderMap", fields: all)
+    public static let schema = ModelSchema("spark.FieldOrderMap", fields: FieldOrderMapFields())
 
-    public init() {
+    private init() {
     }
 }

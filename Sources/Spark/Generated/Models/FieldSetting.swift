@@ -13,8 +13,7 @@ public typealias FieldSetting = Model<FieldSettingFields>
 
 /// The properties of a `FieldSetting`, inherited ones included.
 public struct FieldSettingFields: FieldSet {
-    public static let all = FieldSettingFields()
-    public static let schema = ModelSchema("spark.FieldSetting", fields: all)
+    public static let schema = ModelSchema("spark.FieldSetting", fields: FieldSettingFields())
 
     /// Where the field lives: StandardFields or CustomFields.
     public let domain: Field<String>
@@ -25,7 +24,7 @@ public struct FieldSettingFields: FieldSet {
     /// The custom field group, for a custom field.
     public let groupField: Field<String>
 
-    public init() {
+    private init() {
         self.domain = Field("Domain")
         self.field = Field("Field")
         self.groupField = Field("GroupField")

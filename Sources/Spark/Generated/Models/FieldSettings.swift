@@ -13,9 +13,8 @@ public typealias FieldSettings = Model<FieldSettingsFields>
 
 /// The properties of a `FieldSettings`, inherited ones included.
 public struct FieldSettingsFields: FieldSet {
-    public static let all = FieldSettingsFields()
-    public static let schema = ModelSchema("spark.FieldSettings", fields: all)
+    public static let schema = ModelSchema("spark.FieldSettings", fields: FieldSettingsFields())
 
-    public init() {
+    private init() {
     }
 }

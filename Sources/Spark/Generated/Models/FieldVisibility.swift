@@ -13,13 +13,12 @@ public typealias FieldVisibility = Model<FieldVisibilityFields>
 
 /// The properties of a `FieldVisibility`, inherited ones included.
 public struct FieldVisibilityFields: FieldSet {
-    public static let all = FieldVisibilityFields()
-    public static let schema = ModelSchema("spark.FieldVisibility", fields: all)
+    public static let schema = ModelSchema("spark.FieldVisibility", fields: FieldVisibilityFields())
 
     /// The property type codes whose listings show the field, such as A and B.
     public let propertyTypes: Field<[String]>
 
-    public init() {
+    private init() {
         self.propertyTypes = Field("PropertyTypes")
     }
 }

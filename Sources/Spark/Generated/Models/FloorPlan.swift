@@ -13,8 +13,7 @@ public typealias FloorPlan = Model<FloorPlanFields>
 
 /// The properties of a `FloorPlan`, inherited ones included.
 public struct FloorPlanFields: FieldSet {
-    public static let all = FloorPlanFields()
-    public static let schema = ModelSchema("spark.FloorPlan", fields: all)
+    public static let schema = ModelSchema("spark.FloorPlan", fields: FloorPlanFields())
 
     /// The plan's number (a number, not a 26-digit id).
     ///
@@ -27,7 +26,7 @@ public struct FloorPlanFields: FieldSet {
     /// The plan's images.
     public let images: Field<[FloorPlanImage]>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.name = Field("Name")
         self.images = Field("Images")

@@ -13,8 +13,7 @@ public typealias FloorPlanImage = Model<FloorPlanImageFields>
 
 /// The properties of a `FloorPlanImage`, inherited ones included.
 public struct FloorPlanImageFields: FieldSet {
-    public static let all = FloorPlanImageFields()
-    public static let schema = ModelSchema("spark.FloorPlanImage", fields: all)
+    public static let schema = ModelSchema("spark.FloorPlanImage", fields: FloorPlanImageFields())
 
     /// The image's address.
     public let uri: Field<String>
@@ -22,7 +21,7 @@ public struct FloorPlanImageFields: FieldSet {
     /// The kind of image, such as all_in_one_png or all_in_one_thumbnail_png.
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.uri = Field("Uri")
         self.type = Field("Type")
     }

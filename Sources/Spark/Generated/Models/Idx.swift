@@ -13,15 +13,14 @@ public typealias Idx = Model<IdxFields>
 
 /// The properties of a `Idx`, inherited ones included.
 public struct IdxFields: FieldSet {
-    public static let all = IdxFields()
-    public static let schema = ModelSchema("spark.Idx", fields: all)
+    public static let schema = ModelSchema("spark.Idx", fields: IdxFields())
 
     /// The record's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
     }
 }

@@ -13,8 +13,7 @@ public typealias IdxLink = Model<IdxLinkFields>
 
 /// The properties of a `IdxLink`, inherited ones included.
 public struct IdxLinkFields: FieldSet {
-    public static let all = IdxLinkFields()
-    public static let schema = ModelSchema("spark.IdxLink", fields: all)
+    public static let schema = ModelSchema("spark.IdxLink", fields: IdxLinkFields())
 
     /// The link's 26-digit id.
     ///
@@ -38,7 +37,7 @@ public struct IdxLinkFields: FieldSet {
     /// The public address.
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

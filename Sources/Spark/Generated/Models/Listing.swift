@@ -13,8 +13,7 @@ public typealias Listing = Model<ListingFields>
 
 /// The properties of a `Listing`, inherited ones included.
 public struct ListingFields: FieldSet {
-    public static let all = ListingFields()
-    public static let schema = ModelSchema("spark.Listing", fields: all)
+    public static let schema = ModelSchema("spark.Listing", fields: ListingFields())
 
     /// The listing's 26-digit numeric id.
     ///
@@ -41,7 +40,7 @@ public struct ListingFields: FieldSet {
     /// The tours of homes the listing is on, as the tour-of-homes search answers them (beside StandardFields).
     public let tourOfHomes: Field<[TourOfHomes]>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.standardFields = Field("StandardFields")

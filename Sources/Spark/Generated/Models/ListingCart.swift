@@ -13,8 +13,7 @@ public typealias ListingCart = Model<ListingCartFields>
 
 /// The properties of a `ListingCart`, inherited ones included.
 public struct ListingCartFields: FieldSet {
-    public static let all = ListingCartFields()
-    public static let schema = ModelSchema("spark.ListingCart", fields: all)
+    public static let schema = ModelSchema("spark.ListingCart", fields: ListingCartFields())
 
     /// The cart's 26-digit id.
     ///
@@ -38,7 +37,7 @@ public struct ListingCartFields: FieldSet {
     /// For a portal cart, its kind, such as Favorites, Rejects or Custom (only Custom may be deleted).
     public let portalCartType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

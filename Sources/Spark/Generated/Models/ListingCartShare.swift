@@ -13,13 +13,12 @@ public typealias ListingCartShare = Model<ListingCartShareFields>
 
 /// The properties of a `ListingCartShare`, inherited ones included.
 public struct ListingCartShareFields: FieldSet {
-    public static let all = ListingCartShareFields()
-    public static let schema = ModelSchema("spark.ListingCartShare", fields: all)
+    public static let schema = ModelSchema("spark.ListingCartShare", fields: ListingCartShareFields())
 
     /// The cart's 26-digit id.
     public let cartId: Field<String>
 
-    public init() {
+    private init() {
         self.cartId = Field("CartId")
     }
 }

@@ -13,8 +13,7 @@ public typealias ListingDocument = Model<ListingDocumentFields>
 
 /// The properties of a `ListingDocument`, inherited ones included.
 public struct ListingDocumentFields: FieldSet {
-    public static let all = ListingDocumentFields()
-    public static let schema = ModelSchema("spark.ListingDocument", fields: all)
+    public static let schema = ModelSchema("spark.ListingDocument", fields: ListingDocumentFields())
 
     /// The document's 26-digit id.
     ///
@@ -32,7 +31,7 @@ public struct ListingDocumentFields: FieldSet {
     /// The document's address.
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

@@ -13,13 +13,12 @@ public typealias ListingIdList = Model<ListingIdListFields>
 
 /// The properties of a `ListingIdList`, inherited ones included.
 public struct ListingIdListFields: FieldSet {
-    public static let all = ListingIdListFields()
-    public static let schema = ModelSchema("spark.ListingIdList", fields: all)
+    public static let schema = ModelSchema("spark.ListingIdList", fields: ListingIdListFields())
 
     /// The listings' 26-digit ids.
     public let listingIds: Field<[String]>
 
-    public init() {
+    private init() {
         self.listingIds = Field("ListingIds")
     }
 }

@@ -13,8 +13,7 @@ public typealias ListingRule = Model<ListingRuleFields>
 
 /// The properties of a `ListingRule`, inherited ones included.
 public struct ListingRuleFields: FieldSet {
-    public static let all = ListingRuleFields()
-    public static let schema = ModelSchema("spark.ListingRule", fields: all)
+    public static let schema = ModelSchema("spark.ListingRule", fields: ListingRuleFields())
 
     /// The rule's number.
     ///
@@ -62,7 +61,7 @@ public struct ListingRuleFields: FieldSet {
     /// When the rule last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.propertyType = Field("PropertyType")

@@ -13,8 +13,7 @@ public typealias ListingSort = Model<ListingSortFields>
 
 /// The properties of a `ListingSort`, inherited ones included.
 public struct ListingSortFields: FieldSet {
-    public static let all = ListingSortFields()
-    public static let schema = ModelSchema("spark.ListingSort", fields: all)
+    public static let schema = ModelSchema("spark.ListingSort", fields: ListingSortFields())
 
     /// The sort's 26-digit id.
     ///
@@ -47,7 +46,7 @@ public struct ListingSortFields: FieldSet {
     /// When it last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

@@ -13,8 +13,7 @@ public typealias MarketStatistics = Model<MarketStatisticsFields>
 
 /// The properties of a `MarketStatistics`, inherited ones included.
 public struct MarketStatisticsFields: FieldSet {
-    public static let all = MarketStatisticsFields()
-    public static let schema = ModelSchema("spark.MarketStatistics", fields: all)
+    public static let schema = ModelSchema("spark.MarketStatistics", fields: MarketStatisticsFields())
 
     /// The month of each value, newest first.
     public let dates: Field<[String]>
@@ -91,7 +90,7 @@ public struct MarketStatisticsFields: FieldSet {
     /// volume: sale volume.
     public let soldSaleVolume: Field<[Double]>
 
-    public init() {
+    private init() {
         self.dates = Field("Dates")
         self.absorptionRate = Field("AbsorptionRate", loose: true)
         self.activeListings = Field("ActiveListings", loose: true)

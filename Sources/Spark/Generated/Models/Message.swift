@@ -13,8 +13,7 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
-    public static let all = MessageFields()
-    public static let schema = ModelSchema("spark.Message", fields: all)
+    public static let schema = ModelSchema("spark.Message", fields: MessageFields())
 
     /// The message's 26-digit id.
     ///
@@ -64,7 +63,7 @@ public struct MessageFields: FieldSet {
     /// When the message last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.type = Field("Type")

@@ -13,8 +13,7 @@ public typealias MessageThreadInfo = Model<MessageThreadInfoFields>
 
 /// The properties of a `MessageThreadInfo`, inherited ones included.
 public struct MessageThreadInfoFields: FieldSet {
-    public static let all = MessageThreadInfoFields()
-    public static let schema = ModelSchema("spark.MessageThreadInfo", fields: all)
+    public static let schema = ModelSchema("spark.MessageThreadInfo", fields: MessageThreadInfoFields())
 
     /// Whether the message has replies.
     public let hasReplies: Field<Bool>
@@ -22,7 +21,7 @@ public struct MessageThreadInfoFields: FieldSet {
     /// Whether the thread has unread messages.
     public let unreadInThread: Field<Bool>
 
-    public init() {
+    private init() {
         self.hasReplies = Field("HasReplies", loose: true)
         self.unreadInThread = Field("UnreadInThread", loose: true)
     }

@@ -13,13 +13,12 @@ public typealias NewComments = Model<NewCommentsFields>
 
 /// The properties of a `NewComments`, inherited ones included.
 public struct NewCommentsFields: FieldSet {
-    public static let all = NewCommentsFields()
-    public static let schema = ModelSchema("spark.NewComments", fields: all)
+    public static let schema = ModelSchema("spark.NewComments", fields: NewCommentsFields())
 
     /// The comments; each needs only Comment.
     public let comments: Field<[Comment]>
 
-    public init() {
+    private init() {
         self.comments = Field("Comments")
     }
 }

@@ -13,8 +13,7 @@ public typealias NewContacts = Model<NewContactsFields>
 
 /// The properties of a `NewContacts`, inherited ones included.
 public struct NewContactsFields: FieldSet {
-    public static let all = NewContactsFields()
-    public static let schema = ModelSchema("spark.NewContacts", fields: all)
+    public static let schema = ModelSchema("spark.NewContacts", fields: NewContactsFields())
 
     /// The contacts to create.
     public let contacts: Field<[Contact]>
@@ -22,7 +21,7 @@ public struct NewContactsFields: FieldSet {
     /// Whether to notify the agent that the contacts were added.
     public let notify: Field<Bool>
 
-    public init() {
+    private init() {
         self.contacts = Field("Contacts")
         self.notify = Field("Notify")
     }

@@ -13,13 +13,12 @@ public typealias NewListingCarts = Model<NewListingCartsFields>
 
 /// The properties of a `NewListingCarts`, inherited ones included.
 public struct NewListingCartsFields: FieldSet {
-    public static let all = NewListingCartsFields()
-    public static let schema = ModelSchema("spark.NewListingCarts", fields: all)
+    public static let schema = ModelSchema("spark.NewListingCarts", fields: NewListingCartsFields())
 
     /// The carts, each with Name and ListingIds.
     public let listingCarts: Field<[ListingCart]>
 
-    public init() {
+    private init() {
         self.listingCarts = Field("ListingCarts")
     }
 }

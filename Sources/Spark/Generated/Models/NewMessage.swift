@@ -13,8 +13,7 @@ public typealias NewMessage = Model<NewMessageFields>
 
 /// The properties of a `NewMessage`, inherited ones included.
 public struct NewMessageFields: FieldSet {
-    public static let all = NewMessageFields()
-    public static let schema = ModelSchema("spark.NewMessage", fields: all)
+    public static let schema = ModelSchema("spark.NewMessage", fields: NewMessageFields())
 
     /// The kind of message, such as ShowingRequest.
     public let type: Field<String>
@@ -37,7 +36,7 @@ public struct NewMessageFields: FieldSet {
     /// When the event takes place, such as the showing.
     public let eventDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.type = Field("Type")
         self.subject = Field("Subject")
         self.body = Field("Body")

@@ -13,13 +13,12 @@ public typealias NewMessages = Model<NewMessagesFields>
 
 /// The properties of a `NewMessages`, inherited ones included.
 public struct NewMessagesFields: FieldSet {
-    public static let all = NewMessagesFields()
-    public static let schema = ModelSchema("spark.NewMessages", fields: all)
+    public static let schema = ModelSchema("spark.NewMessages", fields: NewMessagesFields())
 
     /// The messages.
     public let messages: Field<[NewMessage]>
 
-    public init() {
+    private init() {
         self.messages = Field("Messages")
     }
 }

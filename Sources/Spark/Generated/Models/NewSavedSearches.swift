@@ -13,13 +13,12 @@ public typealias NewSavedSearches = Model<NewSavedSearchesFields>
 
 /// The properties of a `NewSavedSearches`, inherited ones included.
 public struct NewSavedSearchesFields: FieldSet {
-    public static let all = NewSavedSearchesFields()
-    public static let schema = ModelSchema("spark.NewSavedSearches", fields: all)
+    public static let schema = ModelSchema("spark.NewSavedSearches", fields: NewSavedSearchesFields())
 
     /// The searches, each with Name and Filter.
     public let savedSearches: Field<[SavedSearch]>
 
-    public init() {
+    private init() {
         self.savedSearches = Field("SavedSearches")
     }
 }

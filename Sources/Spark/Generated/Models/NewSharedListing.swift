@@ -13,8 +13,7 @@ public typealias NewSharedListing = Model<NewSharedListingFields>
 
 /// The properties of a `NewSharedListing`, inherited ones included.
 public struct NewSharedListingFields: FieldSet {
-    public static let all = NewSharedListingFields()
-    public static let schema = ModelSchema("spark.NewSharedListing", fields: all)
+    public static let schema = ModelSchema("spark.NewSharedListing", fields: NewSharedListingFields())
 
     /// The listings' 26-digit ids.
     public let listingIds: Field<[String]>
@@ -22,7 +21,7 @@ public struct NewSharedListingFields: FieldSet {
     /// The 26-digit id of the listing view the page uses.
     public let viewId: Field<String>
 
-    public init() {
+    private init() {
         self.listingIds = Field("ListingIds")
         self.viewId = Field("ViewId")
     }

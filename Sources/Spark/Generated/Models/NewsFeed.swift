@@ -13,8 +13,7 @@ public typealias NewsFeed = Model<NewsFeedFields>
 
 /// The properties of a `NewsFeed`, inherited ones included.
 public struct NewsFeedFields: FieldSet {
-    public static let all = NewsFeedFields()
-    public static let schema = ModelSchema("spark.NewsFeed", fields: all)
+    public static let schema = ModelSchema("spark.NewsFeed", fields: NewsFeedFields())
 
     /// The feed's 26-digit id.
     ///
@@ -65,7 +64,7 @@ public struct NewsFeedFields: FieldSet {
     /// The saved search the feed follows.
     public let subscription: Field<SavedSearch>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

@@ -13,15 +13,14 @@ public typealias NewsFeedMeta = Model<NewsFeedMetaFields>
 
 /// The properties of a `NewsFeedMeta`, inherited ones included.
 public struct NewsFeedMetaFields: FieldSet {
-    public static let all = NewsFeedMetaFields()
-    public static let schema = ModelSchema("spark.NewsFeedMeta", fields: all)
+    public static let schema = ModelSchema("spark.NewsFeedMeta", fields: NewsFeedMetaFields())
 
     /// The events a feed reports, such as New, PriceChange and Sold.
     public let events: Field<[String]>
 
     public let subscriptions: Field<NewsFeedSubscriptionRules>
 
-    public init() {
+    private init() {
         self.events = Field("Events")
         self.subscriptions = Field("Subscriptions")
     }

@@ -13,8 +13,7 @@ public typealias NewsFeedSearchRules = Model<NewsFeedSearchRulesFields>
 
 /// The properties of a `NewsFeedSearchRules`, inherited ones included.
 public struct NewsFeedSearchRulesFields: FieldSet {
-    public static let all = NewsFeedSearchRulesFields()
-    public static let schema = ModelSchema("spark.NewsFeedSearchRules", fields: all)
+    public static let schema = ModelSchema("spark.NewsFeedSearchRules", fields: NewsFeedSearchRulesFields())
 
     /// The core standard fields, keyed by name, each with its field metadata (MlsVisible here is a list of property
     /// type codes).
@@ -26,7 +25,7 @@ public struct NewsFeedSearchRulesFields: FieldSet {
     /// How many core fields the search must use.
     public let minimumCoreFields: Field<JSONValue>
 
-    public init() {
+    private init() {
         self.coreStandardFields = Field("CoreStandardFields")
         self.coreSearchFields = Field("CoreSearchFields")
         self.minimumCoreFields = Field("MinimumCoreFields")

@@ -13,11 +13,10 @@ public typealias NewsFeedSubscriptionRules = Model<NewsFeedSubscriptionRulesFiel
 
 /// The properties of a `NewsFeedSubscriptionRules`, inherited ones included.
 public struct NewsFeedSubscriptionRulesFields: FieldSet {
-    public static let all = NewsFeedSubscriptionRulesFields()
-    public static let schema = ModelSchema("spark.NewsFeedSubscriptionRules", fields: all)
+    public static let schema = ModelSchema("spark.NewsFeedSubscriptionRules", fields: NewsFeedSubscriptionRulesFields())
     public let savedSearches: Field<NewsFeedSearchRules>
 
-    public init() {
+    private init() {
         self.savedSearches = Field("SavedSearches")
     }
 }

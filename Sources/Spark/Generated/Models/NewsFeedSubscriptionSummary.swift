@@ -13,13 +13,15 @@ public typealias NewsFeedSubscriptionSummary = Model<NewsFeedSubscriptionSummary
 
 /// The properties of a `NewsFeedSubscriptionSummary`, inherited ones included.
 public struct NewsFeedSubscriptionSummaryFields: FieldSet {
-    public static let all = NewsFeedSubscriptionSummaryFields()
-    public static let schema = ModelSchema("spark.NewsFeedSubscriptionSummary", fields: all)
+    public static let schema = ModelSchema(
+        "spark.NewsFeedSubscriptionSummary",
+        fields: NewsFeedSubscriptionSummaryFields()
+    )
 
     /// Whether a news feed follows the search and runs.
     public let activeSubscription: Field<Bool>
 
-    public init() {
+    private init() {
         self.activeSubscription = Field("ActiveSubscription", loose: true)
     }
 }

@@ -13,8 +13,7 @@ public typealias Note = Model<NoteFields>
 
 /// The properties of a `Note`, inherited ones included.
 public struct NoteFields: FieldSet {
-    public static let all = NoteFields()
-    public static let schema = ModelSchema("spark.Note", fields: all)
+    public static let schema = ModelSchema("spark.Note", fields: NoteFields())
 
     /// The text.
     public let note: Field<String>
@@ -24,7 +23,7 @@ public struct NoteFields: FieldSet {
     /// Set by the service: read it; request bodies leave it out.
     public let resourceUri: Field<String>
 
-    public init() {
+    private init() {
         self.note = Field("Note")
         self.resourceUri = Field("ResourceUri", readOnly: true)
     }

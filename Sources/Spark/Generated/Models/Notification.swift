@@ -13,8 +13,7 @@ public typealias Notification = Model<NotificationFields>
 
 /// The properties of a `Notification`, inherited ones included.
 public struct NotificationFields: FieldSet {
-    public static let all = NotificationFields()
-    public static let schema = ModelSchema("spark.Notification", fields: all)
+    public static let schema = ModelSchema("spark.Notification", fields: NotificationFields())
 
     /// The notification's 26-digit id.
     ///
@@ -51,7 +50,7 @@ public struct NotificationFields: FieldSet {
     /// When it was read.
     public let readTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.type = Field("Type")
         self.message = Field("Message")

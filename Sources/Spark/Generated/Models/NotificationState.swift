@@ -13,13 +13,12 @@ public typealias NotificationState = Model<NotificationStateFields>
 
 /// The properties of a `NotificationState`, inherited ones included.
 public struct NotificationStateFields: FieldSet {
-    public static let all = NotificationStateFields()
-    public static let schema = ModelSchema("spark.NotificationState", fields: all)
+    public static let schema = ModelSchema("spark.NotificationState", fields: NotificationStateFields())
 
     /// Whether the notifications are read.
     public let read: Field<Bool>
 
-    public init() {
+    private init() {
         self.read = Field("Read")
     }
 }

@@ -13,8 +13,7 @@ public typealias OAuth2Tokens = Model<OAuth2TokensFields>
 
 /// The properties of a `OAuth2Tokens`, inherited ones included.
 public struct OAuth2TokensFields: FieldSet {
-    public static let all = OAuth2TokensFields()
-    public static let schema = ModelSchema("spark.OAuth2Tokens", fields: all)
+    public static let schema = ModelSchema("spark.OAuth2Tokens", fields: OAuth2TokensFields())
 
     /// The token sent as `Authorization: OAuth <token>`.
     public let accessToken: Field<String>
@@ -28,7 +27,7 @@ public struct OAuth2TokensFields: FieldSet {
     /// The token's type, when sent.
     public let tokenType: Field<String>
 
-    public init() {
+    private init() {
         self.accessToken = Field("access_token")
         self.refreshToken = Field("refresh_token")
         self.expiresIn = Field("expires_in", loose: true)

@@ -13,8 +13,7 @@ public typealias OpenHouse = Model<OpenHouseFields>
 
 /// The properties of a `OpenHouse`, inherited ones included.
 public struct OpenHouseFields: FieldSet {
-    public static let all = OpenHouseFields()
-    public static let schema = ModelSchema("spark.OpenHouse", fields: all)
+    public static let schema = ModelSchema("spark.OpenHouse", fields: OpenHouseFields())
 
     /// The open house's 26-digit id.
     ///
@@ -38,7 +37,7 @@ public struct OpenHouseFields: FieldSet {
     /// Notes for visitors.
     public let comments: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.date = Field("Date")

@@ -13,8 +13,7 @@ public typealias Pagination = Model<PaginationFields>
 
 /// The properties of a `Pagination`, inherited ones included.
 public struct PaginationFields: FieldSet {
-    public static let all = PaginationFields()
-    public static let schema = ModelSchema("spark.Pagination", fields: all)
+    public static let schema = ModelSchema("spark.Pagination", fields: PaginationFields())
 
     /// How many items match in all.
     public let totalRows: Field<Int32>
@@ -28,7 +27,7 @@ public struct PaginationFields: FieldSet {
     /// The number of this page, starting at 1.
     public let currentPage: Field<Int32>
 
-    public init() {
+    private init() {
         self.totalRows = Field("TotalRows", loose: true)
         self.pageSize = Field("PageSize", loose: true)
         self.totalPages = Field("TotalPages", loose: true)

@@ -13,8 +13,7 @@ public typealias Photo = Model<PhotoFields>
 
 /// The properties of a `Photo`, inherited ones included.
 public struct PhotoFields: FieldSet {
-    public static let all = PhotoFields()
-    public static let schema = ModelSchema("spark.Photo", fields: all)
+    public static let schema = ModelSchema("spark.Photo", fields: PhotoFields())
 
     /// The photo's 26-digit id.
     ///
@@ -62,7 +61,7 @@ public struct PhotoFields: FieldSet {
     /// The largest size Spark keeps.
     public let uriLarge: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

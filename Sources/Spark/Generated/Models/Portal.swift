@@ -13,8 +13,7 @@ public typealias Portal = Model<PortalFields>
 
 /// The properties of a `Portal`, inherited ones included.
 public struct PortalFields: FieldSet {
-    public static let all = PortalFields()
-    public static let schema = ModelSchema("spark.Portal", fields: all)
+    public static let schema = ModelSchema("spark.Portal", fields: PortalFields())
 
     /// The portal's 26-digit id.
     ///
@@ -44,7 +43,7 @@ public struct PortalFields: FieldSet {
     /// When the portal last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.ownerId = Field("OwnerId", loose: true)

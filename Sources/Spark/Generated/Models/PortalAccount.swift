@@ -13,8 +13,7 @@ public typealias PortalAccount = Model<PortalAccountFields>
 
 /// The properties of a `PortalAccount`, inherited ones included.
 public struct PortalAccountFields: FieldSet {
-    public static let all = PortalAccountFields()
-    public static let schema = ModelSchema("spark.PortalAccount", fields: all)
+    public static let schema = ModelSchema("spark.PortalAccount", fields: PortalAccountFields())
 
     /// The account's 26-digit id.
     ///
@@ -41,7 +40,7 @@ public struct PortalAccountFields: FieldSet {
     public let locale: Field<PortalAccountLocale>
     public let settings: Field<PortalAccountSettings>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.ownerId = Field("OwnerId", loose: true)

@@ -13,13 +13,12 @@ public typealias PortalAccountLocale = Model<PortalAccountLocaleFields>
 
 /// The properties of a `PortalAccountLocale`, inherited ones included.
 public struct PortalAccountLocaleFields: FieldSet {
-    public static let all = PortalAccountLocaleFields()
-    public static let schema = ModelSchema("spark.PortalAccountLocale", fields: all)
+    public static let schema = ModelSchema("spark.PortalAccountLocale", fields: PortalAccountLocaleFields())
 
     /// The language code, such as en.
     public let language: Field<String>
 
-    public init() {
+    private init() {
         self.language = Field("Language")
     }
 }

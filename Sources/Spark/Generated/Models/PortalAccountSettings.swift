@@ -13,13 +13,12 @@ public typealias PortalAccountSettings = Model<PortalAccountSettingsFields>
 
 /// The properties of a `PortalAccountSettings`, inherited ones included.
 public struct PortalAccountSettingsFields: FieldSet {
-    public static let all = PortalAccountSettingsFields()
-    public static let schema = ModelSchema("spark.PortalAccountSettings", fields: all)
+    public static let schema = ModelSchema("spark.PortalAccountSettings", fields: PortalAccountSettingsFields())
 
     /// Whether the contact may sign in (sent as the string "true" or "false").
     public let enabled: Field<Bool>
 
-    public init() {
+    private init() {
         self.enabled = Field("Enabled", loose: true)
     }
 }

@@ -13,8 +13,7 @@ public typealias PropertyType = Model<PropertyTypeFields>
 
 /// The properties of a `PropertyType`, inherited ones included.
 public struct PropertyTypeFields: FieldSet {
-    public static let all = PropertyTypeFields()
-    public static let schema = ModelSchema("spark.PropertyType", fields: all)
+    public static let schema = ModelSchema("spark.PropertyType", fields: PropertyTypeFields())
 
     /// The code, such as A, used by PropertyType in filters.
     public let mlsCode: Field<String>
@@ -22,7 +21,7 @@ public struct PropertyTypeFields: FieldSet {
     /// The name, such as Residential.
     public let mlsName: Field<String>
 
-    public init() {
+    private init() {
         self.mlsCode = Field("MlsCode")
         self.mlsName = Field("MlsName")
     }

@@ -13,8 +13,7 @@ public typealias QuickSearch = Model<QuickSearchFields>
 
 /// The properties of a `QuickSearch`, inherited ones included.
 public struct QuickSearchFields: FieldSet {
-    public static let all = QuickSearchFields()
-    public static let schema = ModelSchema("spark.QuickSearch", fields: all)
+    public static let schema = ModelSchema("spark.QuickSearch", fields: QuickSearchFields())
 
     /// The quick search's 26-digit id.
     ///
@@ -53,7 +52,7 @@ public struct QuickSearchFields: FieldSet {
     /// When it last changed.
     public let modificationTimestamp: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

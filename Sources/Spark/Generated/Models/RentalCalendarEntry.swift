@@ -13,8 +13,7 @@ public typealias RentalCalendarEntry = Model<RentalCalendarEntryFields>
 
 /// The properties of a `RentalCalendarEntry`, inherited ones included.
 public struct RentalCalendarEntryFields: FieldSet {
-    public static let all = RentalCalendarEntryFields()
-    public static let schema = ModelSchema("spark.RentalCalendarEntry", fields: all)
+    public static let schema = ModelSchema("spark.RentalCalendarEntry", fields: RentalCalendarEntryFields())
 
     /// The period's 26-digit id.
     ///
@@ -30,7 +29,7 @@ public struct RentalCalendarEntryFields: FieldSet {
     /// What the period is, such as Rented.
     public let type: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.startDate = Field("StartDate")
         self.endDate = Field("EndDate")

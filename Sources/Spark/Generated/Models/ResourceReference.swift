@@ -13,13 +13,12 @@ public typealias ResourceReference = Model<ResourceReferenceFields>
 
 /// The properties of a `ResourceReference`, inherited ones included.
 public struct ResourceReferenceFields: FieldSet {
-    public static let all = ResourceReferenceFields()
-    public static let schema = ModelSchema("spark.ResourceReference", fields: all)
+    public static let schema = ModelSchema("spark.ResourceReference", fields: ResourceReferenceFields())
 
     /// The new resource's path, such as `/v1/contacts/20100815220948256356000000`.
     public let resourceUri: Field<String>
 
-    public init() {
+    private init() {
         self.resourceUri = Field("ResourceUri")
     }
 }

@@ -13,8 +13,7 @@ public typealias ResponseStatus = Model<ResponseStatusFields>
 
 /// The properties of a `ResponseStatus`, inherited ones included.
 public struct ResponseStatusFields: FieldSet {
-    public static let all = ResponseStatusFields()
-    public static let schema = ModelSchema("spark.ResponseStatus", fields: all)
+    public static let schema = ModelSchema("spark.ResponseStatus", fields: ResponseStatusFields())
 
     /// Whether the request succeeded.
     public let success: Field<Bool>
@@ -34,7 +33,7 @@ public struct ResponseStatusFields: FieldSet {
     /// When the answer's data last changed, for metadata services.
     public let lastUpdated: Field<Date>
 
-    public init() {
+    private init() {
         self.success = Field("Success", loose: true)
         self.code = Field("Code", loose: true)
         self.message = Field("Message")

@@ -13,8 +13,7 @@ public typealias SavedSearch = Model<SavedSearchFields>
 
 /// The properties of a `SavedSearch`, inherited ones included.
 public struct SavedSearchFields: FieldSet {
-    public static let all = SavedSearchFields()
-    public static let schema = ModelSchema("spark.SavedSearch", fields: all)
+    public static let schema = ModelSchema("spark.SavedSearch", fields: SavedSearchFields())
 
     /// The search's 26-digit id.
     ///
@@ -55,7 +54,7 @@ public struct SavedSearchFields: FieldSet {
     /// The news feeds that follow the search, with `_expand=NewsFeeds`.
     public let newsFeeds: Field<[NewsFeed]>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

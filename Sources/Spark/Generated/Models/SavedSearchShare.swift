@@ -13,13 +13,12 @@ public typealias SavedSearchShare = Model<SavedSearchShareFields>
 
 /// The properties of a `SavedSearchShare`, inherited ones included.
 public struct SavedSearchShareFields: FieldSet {
-    public static let all = SavedSearchShareFields()
-    public static let schema = ModelSchema("spark.SavedSearchShare", fields: all)
+    public static let schema = ModelSchema("spark.SavedSearchShare", fields: SavedSearchShareFields())
 
     /// The saved search's 26-digit id.
     public let searchId: Field<String>
 
-    public init() {
+    private init() {
         self.searchId = Field("SearchId")
     }
 }

@@ -13,8 +13,7 @@ public typealias SearchTemplateField = Model<SearchTemplateFieldFields>
 
 /// The properties of a `SearchTemplateField`, inherited ones included.
 public struct SearchTemplateFieldFields: FieldSet {
-    public static let all = SearchTemplateFieldFields()
-    public static let schema = ModelSchema("spark.SearchTemplateField", fields: all)
+    public static let schema = ModelSchema("spark.SearchTemplateField", fields: SearchTemplateFieldFields())
 
     /// Where the field lives: StandardFields or CustomFields.
     public let domain: Field<String>
@@ -28,7 +27,7 @@ public struct SearchTemplateFieldFields: FieldSet {
     /// In a sort, the direction: Ascending or Descending.
     public let sortType: Field<String>
 
-    public init() {
+    private init() {
         self.domain = Field("Domain")
         self.groupField = Field("GroupField")
         self.field = Field("Field")

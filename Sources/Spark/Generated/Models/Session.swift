@@ -13,8 +13,7 @@ public typealias Session = Model<SessionFields>
 
 /// The properties of a `Session`, inherited ones included.
 public struct SessionFields: FieldSet {
-    public static let all = SessionFields()
-    public static let schema = ModelSchema("spark.Session", fields: all)
+    public static let schema = ModelSchema("spark.Session", fields: SessionFields())
 
     /// The session token, sent as the AuthToken query parameter of signed requests.
     public let authToken: Field<String>
@@ -25,7 +24,7 @@ public struct SessionFields: FieldSet {
     /// What the key may do, such as idx or private.
     public let roles: Field<[String]>
 
-    public init() {
+    private init() {
         self.authToken = Field("AuthToken")
         self.expires = Field("Expires")
         self.roles = Field("Roles")

@@ -13,8 +13,7 @@ public typealias SharedLink = Model<SharedLinkFields>
 
 /// The properties of a `SharedLink`, inherited ones included.
 public struct SharedLinkFields: FieldSet {
-    public static let all = SharedLinkFields()
-    public static let schema = ModelSchema("spark.SharedLink", fields: all)
+    public static let schema = ModelSchema("spark.SharedLink", fields: SharedLinkFields())
 
     /// The link's short id.
     ///
@@ -35,7 +34,7 @@ public struct SharedLinkFields: FieldSet {
     /// The shared search, for a search link.
     public let savedSearch: Field<SavedSearch>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.mode = Field("Mode")

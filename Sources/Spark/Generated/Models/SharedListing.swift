@@ -13,8 +13,7 @@ public typealias SharedListing = Model<SharedListingFields>
 
 /// The properties of a `SharedListing`, inherited ones included.
 public struct SharedListingFields: FieldSet {
-    public static let all = SharedListingFields()
-    public static let schema = ModelSchema("spark.SharedListing", fields: all)
+    public static let schema = ModelSchema("spark.SharedListing", fields: SharedListingFields())
 
     /// The share's short id.
     ///
@@ -35,7 +34,7 @@ public struct SharedListingFields: FieldSet {
     /// Which listing data the page shows, such as Public.
     public let mode: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.sharedUri = Field("SharedUri")

@@ -13,8 +13,7 @@ public typealias StandardField = Model<StandardFieldFields>
 
 /// The properties of a `StandardField`, inherited ones included.
 public struct StandardFieldFields: FieldSet {
-    public static let all = StandardFieldFields()
-    public static let schema = ModelSchema("spark.StandardField", fields: all)
+    public static let schema = ModelSchema("spark.StandardField", fields: StandardFieldFields())
 
     /// The field's path, such as `/v1/standardfields/City`.
     public let resourceUri: Field<String>
@@ -43,7 +42,7 @@ public struct StandardFieldFields: FieldSet {
     /// The allowed values, for a field with HasList (sent by the single-field service).
     public let fieldList: Field<[FieldListItem]>
 
-    public init() {
+    private init() {
         self.resourceUri = Field("ResourceUri")
         self.label = Field("Label")
         self.searchable = Field("Searchable", loose: true)

@@ -13,9 +13,8 @@ public typealias StandardFieldMap = Model<StandardFieldMapFields>
 
 /// The properties of a `StandardFieldMap`, inherited ones included.
 public struct StandardFieldMapFields: FieldSet {
-    public static let all = StandardFieldMapFields()
-    public static let schema = ModelSchema("spark.StandardFieldMap", fields: all)
+    public static let schema = ModelSchema("spark.StandardFieldMap", fields: StandardFieldMapFields())
 
-    public init() {
+    private init() {
     }
 }

@@ -14,8 +14,7 @@ public typealias StandardFields = Model<StandardFieldsFields>
 
 /// The properties of a `StandardFields`, inherited ones included.
 public struct StandardFieldsFields: FieldSet {
-    public static let all = StandardFieldsFields()
-    public static let schema = ModelSchema("spark.StandardFields", fields: all)
+    public static let schema = ModelSchema("spark.StandardFields", fields: StandardFieldsFields())
 
     /// The listing's 26-digit key, the same as its Id.
     public let listingKey: Field<String>
@@ -155,7 +154,7 @@ public struct StandardFieldsFields: FieldSet {
     /// The listing's open houses, with `_expand=OpenHouses`.
     public let openHouses: Field<[OpenHouse]>
 
-    public init() {
+    private init() {
         self.listingKey = Field("ListingKey", loose: true)
         self.listingId = Field("ListingId", loose: true)
         self.mlsId = Field("MlsId", loose: true)

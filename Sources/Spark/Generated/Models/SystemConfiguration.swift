@@ -13,8 +13,7 @@ public typealias SystemConfiguration = Model<SystemConfigurationFields>
 
 /// The properties of a `SystemConfiguration`, inherited ones included.
 public struct SystemConfigurationFields: FieldSet {
-    public static let all = SystemConfigurationFields()
-    public static let schema = ModelSchema("spark.SystemConfiguration", fields: all)
+    public static let schema = ModelSchema("spark.SystemConfiguration", fields: SystemConfigurationFields())
 
     /// The disclaimer IDX pages must show.
     public let idxDisclaimer: Field<String>
@@ -28,7 +27,7 @@ public struct SystemConfigurationFields: FieldSet {
     /// The MLS's logos, primary first.
     public let mlsLogos: Field<[SystemLogo]>
 
-    public init() {
+    private init() {
         self.idxDisclaimer = Field("IdxDisclaimer")
         self.idxLogo = Field("IdxLogo")
         self.idxLogoSmall = Field("IdxLogoSmall")

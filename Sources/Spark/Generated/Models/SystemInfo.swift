@@ -13,8 +13,7 @@ public typealias SystemInfo = Model<SystemInfoFields>
 
 /// The properties of a `SystemInfo`, inherited ones included.
 public struct SystemInfoFields: FieldSet {
-    public static let all = SystemInfoFields()
-    public static let schema = ModelSchema("spark.SystemInfo", fields: all)
+    public static let schema = ModelSchema("spark.SystemInfo", fields: SystemInfoFields())
 
     /// The user's 26-digit id.
     ///
@@ -39,7 +38,7 @@ public struct SystemInfoFields: FieldSet {
     /// The MLS's display settings (one element).
     public let configuration: Field<[SystemConfiguration]>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.name = Field("Name")
         self.office = Field("Office")

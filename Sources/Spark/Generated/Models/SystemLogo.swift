@@ -13,13 +13,12 @@ public typealias SystemLogo = Model<SystemLogoFields>
 
 /// The properties of a `SystemLogo`, inherited ones included.
 public struct SystemLogoFields: FieldSet {
-    public static let all = SystemLogoFields()
-    public static let schema = ModelSchema("spark.SystemLogo", fields: all)
+    public static let schema = ModelSchema("spark.SystemLogo", fields: SystemLogoFields())
 
     /// The logo's address.
     public let uri: Field<String>
 
-    public init() {
+    private init() {
         self.uri = Field("Uri")
     }
 }

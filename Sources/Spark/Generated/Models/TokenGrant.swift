@@ -13,8 +13,7 @@ public typealias TokenGrant = Model<TokenGrantFields>
 
 /// The properties of a `TokenGrant`, inherited ones included.
 public struct TokenGrantFields: FieldSet {
-    public static let all = TokenGrantFields()
-    public static let schema = ModelSchema("spark.TokenGrant", fields: all)
+    public static let schema = ModelSchema("spark.TokenGrant", fields: TokenGrantFields())
 
     /// The application's OAuth client id.
     public let clientId: Field<String>
@@ -40,7 +39,7 @@ public struct TokenGrantFields: FieldSet {
     /// The user's password, for password.
     public let password: Field<String>
 
-    public init() {
+    private init() {
         self.clientId = Field("client_id")
         self.clientSecret = Field("client_secret")
         self.grantType = Field("grant_type")

@@ -13,8 +13,7 @@ public typealias TourOfHomes = Model<TourOfHomesFields>
 
 /// The properties of a `TourOfHomes`, inherited ones included.
 public struct TourOfHomesFields: FieldSet {
-    public static let all = TourOfHomesFields()
-    public static let schema = ModelSchema("spark.TourOfHomes", fields: all)
+    public static let schema = ModelSchema("spark.TourOfHomes", fields: TourOfHomesFields())
 
     /// The tour's 26-digit id.
     ///
@@ -41,7 +40,7 @@ public struct TourOfHomesFields: FieldSet {
     /// More facts, each a one-member object such as {"Hosted By": "..."}.
     public let additionalInfo: Field<[[String: String]]>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.date = Field("Date")

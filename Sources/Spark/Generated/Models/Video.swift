@@ -13,8 +13,7 @@ public typealias Video = Model<VideoFields>
 
 /// The properties of a `Video`, inherited ones included.
 public struct VideoFields: FieldSet {
-    public static let all = VideoFields()
-    public static let schema = ModelSchema("spark.Video", fields: all)
+    public static let schema = ModelSchema("spark.Video", fields: VideoFields())
 
     /// The video's 26-digit id.
     ///
@@ -41,7 +40,7 @@ public struct VideoFields: FieldSet {
     /// Who may see it: Public, Private or Automatic.
     public let privacy: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

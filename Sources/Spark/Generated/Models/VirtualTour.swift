@@ -13,8 +13,7 @@ public typealias VirtualTour = Model<VirtualTourFields>
 
 /// The properties of a `VirtualTour`, inherited ones included.
 public struct VirtualTourFields: FieldSet {
-    public static let all = VirtualTourFields()
-    public static let schema = ModelSchema("spark.VirtualTour", fields: all)
+    public static let schema = ModelSchema("spark.VirtualTour", fields: VirtualTourFields())
 
     /// The tour's 26-digit id.
     ///
@@ -38,7 +37,7 @@ public struct VirtualTourFields: FieldSet {
     /// Who may see it: Public, Private or Automatic.
     public let privacy: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("Id", loose: true, readOnly: true)
         self.resourceUri = Field("ResourceUri", readOnly: true)
         self.name = Field("Name")

@@ -11,13 +11,12 @@ public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 
 /// The properties of a `AsyncJobStatus`, inherited ones included.
 public struct AsyncJobStatusFields: FieldSet {
-    public static let all = AsyncJobStatusFields()
-    public static let schema = ModelSchema("sample.drive.asyncJobStatus", fields: all)
+    public static let schema = ModelSchema("sample.drive.asyncJobStatus", fields: AsyncJobStatusFields())
     public let status: Field<String>
     public let percentageComplete: Field<Double>
     public let resourceId: Field<String>
 
-    public init() {
+    private init() {
         self.status = Field("status")
         self.percentageComplete = Field("percentageComplete")
         self.resourceId = Field("resourceId")

@@ -13,13 +13,11 @@ public typealias Attachment = Model<AttachmentFields>
 
 /// The properties of a `Attachment`, inherited ones included.
 public struct AttachmentFields: FieldSet {
-    public static let all = AttachmentFields()
-
     public static let schema = ModelSchema(
         "sample.drive.attachment",
         base: Entity.self,
         derived: [FileAttachment.self, ItemAttachment.self],
-        fields: all
+        fields: AttachmentFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -31,7 +29,7 @@ public struct AttachmentFields: FieldSet {
     public let isInline: Field<Bool>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.contentType = Field("contentType")

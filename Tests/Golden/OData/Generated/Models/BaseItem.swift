@@ -13,13 +13,11 @@ public typealias BaseItem = Model<BaseItemFields>
 
 /// The properties of a `BaseItem`, inherited ones included.
 public struct BaseItemFields: FieldSet {
-    public static let all = BaseItemFields()
-
     public static let schema = ModelSchema(
         "sample.drive.baseItem",
         base: Entity.self,
         derived: [DriveItem.self, Drive.self],
-        fields: all
+        fields: BaseItemFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -40,7 +38,7 @@ public struct BaseItemFields: FieldSet {
     /// Present when the request expanded it (`expand("createdByUser")`).
     public let createdByUser: Field<User>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.createdDateTime = Field("createdDateTime")

@@ -11,11 +11,10 @@ public typealias Deleted = Model<DeletedFields>
 
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
-    public static let all = DeletedFields()
-    public static let schema = ModelSchema("sample.drive.deleted", fields: all)
+    public static let schema = ModelSchema("sample.drive.deleted", fields: DeletedFields())
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.state = Field("state")
     }
 }

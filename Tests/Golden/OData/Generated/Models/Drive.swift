@@ -11,8 +11,7 @@ public typealias Drive = Model<DriveFields>
 
 /// The properties of a `Drive`, inherited ones included.
 public struct DriveFields: FieldSet {
-    public static let all = DriveFields()
-    public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: all)
+    public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: DriveFields())
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -42,7 +41,7 @@ public struct DriveFields: FieldSet {
     /// Present when the request expanded it (`expand("items")`).
     public let items: Field<[DriveItem]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.createdDateTime = Field("createdDateTime")

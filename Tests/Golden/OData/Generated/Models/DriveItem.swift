@@ -15,13 +15,11 @@ public typealias DriveItem = Model<DriveItemFields>
 
 /// The properties of a `DriveItem`, inherited ones included.
 public struct DriveItemFields: FieldSet {
-    public static let all = DriveItemFields()
-
     public static let schema = ModelSchema(
         "sample.drive.driveItem",
         base: BaseItem.self,
         aliases: ["oneDrive.item"],
-        fields: all
+        fields: DriveItemFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -62,7 +60,7 @@ public struct DriveItemFields: FieldSet {
     /// Present when the request expanded it (`expand("thumbnails")`).
     public let thumbnails: Field<[ThumbnailSet]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.createdDateTime = Field("createdDateTime")

@@ -11,13 +11,16 @@ public typealias DriveItemUploadableProperties = Model<DriveItemUploadableProper
 
 /// The properties of a `DriveItemUploadableProperties`, inherited ones included.
 public struct DriveItemUploadablePropertiesFields: FieldSet {
-    public static let all = DriveItemUploadablePropertiesFields()
-    public static let schema = ModelSchema("sample.drive.driveItemUploadableProperties", fields: all)
+    public static let schema = ModelSchema(
+        "sample.drive.driveItemUploadableProperties",
+        fields: DriveItemUploadablePropertiesFields()
+    )
+
     public let name: Field<String>
     public let description: Field<String>
     public let fileSize: Field<Int64>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.description = Field("description")
         self.fileSize = Field("fileSize")

@@ -13,8 +13,6 @@ public typealias Entity = Model<EntityFields>
 
 /// The properties of a `Entity`, inherited ones included.
 public struct EntityFields: FieldSet {
-    public static let all = EntityFields()
-
     public static let schema = ModelSchema(
         "sample.drive.entity",
         derived: [
@@ -26,13 +24,13 @@ public struct EntityFields: FieldSet {
             Onenote.self,
             OnenoteEntityBaseModel.self,
         ],
-        fields: all
+        fields: EntityFields()
     )
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
     }
 }

@@ -11,12 +11,11 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("sample.drive.file", fields: all)
+    public static let schema = ModelSchema("sample.drive.file", fields: FileFields())
     public let hashes: Field<Hashes>
     public let mimeType: Field<String>
 
-    public init() {
+    private init() {
         self.hashes = Field("hashes")
         self.mimeType = Field("mimeType")
     }

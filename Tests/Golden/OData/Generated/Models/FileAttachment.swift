@@ -11,8 +11,11 @@ public typealias FileAttachment = Model<FileAttachmentFields>
 
 /// The properties of a `FileAttachment`, inherited ones included.
 public struct FileAttachmentFields: FieldSet {
-    public static let all = FileAttachmentFields()
-    public static let schema = ModelSchema("sample.drive.fileAttachment", base: Attachment.self, fields: all)
+    public static let schema = ModelSchema(
+        "sample.drive.fileAttachment",
+        base: Attachment.self,
+        fields: FileAttachmentFields()
+    )
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -25,7 +28,7 @@ public struct FileAttachmentFields: FieldSet {
     public let contentBytes: Field<Data>
     public let contentId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.contentType = Field("contentType")

@@ -11,11 +11,10 @@ public typealias Folder = Model<FolderFields>
 
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
-    public static let all = FolderFields()
-    public static let schema = ModelSchema("sample.drive.folder", fields: all)
+    public static let schema = ModelSchema("sample.drive.folder", fields: FolderFields())
     public let childCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.childCount = Field("childCount")
     }
 }

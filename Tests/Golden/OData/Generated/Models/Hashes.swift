@@ -11,13 +11,12 @@ public typealias Hashes = Model<HashesFields>
 
 /// The properties of a `Hashes`, inherited ones included.
 public struct HashesFields: FieldSet {
-    public static let all = HashesFields()
-    public static let schema = ModelSchema("sample.drive.hashes", fields: all)
+    public static let schema = ModelSchema("sample.drive.hashes", fields: HashesFields())
     public let quickXorHash: Field<String>
     public let sha1Hash: Field<String>
     public let sha256Hash: Field<String>
 
-    public init() {
+    private init() {
         self.quickXorHash = Field("quickXorHash")
         self.sha1Hash = Field("sha1Hash")
         self.sha256Hash = Field("sha256Hash")

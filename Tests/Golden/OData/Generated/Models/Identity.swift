@@ -11,12 +11,11 @@ public typealias Identity = Model<IdentityFields>
 
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
-    public static let all = IdentityFields()
-    public static let schema = ModelSchema("sample.drive.identity", fields: all)
+    public static let schema = ModelSchema("sample.drive.identity", fields: IdentityFields())
     public let id: Field<String>
     public let displayName: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
     }

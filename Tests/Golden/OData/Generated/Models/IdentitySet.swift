@@ -11,13 +11,12 @@ public typealias IdentitySet = Model<IdentitySetFields>
 
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
-    public static let all = IdentitySetFields()
-    public static let schema = ModelSchema("sample.drive.identitySet", fields: all)
+    public static let schema = ModelSchema("sample.drive.identitySet", fields: IdentitySetFields())
     public let application: Field<Identity>
     public let device: Field<Identity>
     public let user: Field<Identity>
 
-    public init() {
+    private init() {
         self.application = Field("application")
         self.device = Field("device")
         self.user = Field("user")

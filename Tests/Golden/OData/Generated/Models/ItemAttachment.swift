@@ -11,8 +11,11 @@ public typealias ItemAttachment = Model<ItemAttachmentFields>
 
 /// The properties of a `ItemAttachment`, inherited ones included.
 public struct ItemAttachmentFields: FieldSet {
-    public static let all = ItemAttachmentFields()
-    public static let schema = ModelSchema("sample.drive.itemAttachment", base: Attachment.self, fields: all)
+    public static let schema = ModelSchema(
+        "sample.drive.itemAttachment",
+        base: Attachment.self,
+        fields: ItemAttachmentFields()
+    )
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -26,7 +29,7 @@ public struct ItemAttachmentFields: FieldSet {
     /// Present when the request expanded it (`expand("item")`).
     public let item: Field<Message>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
         self.contentType = Field("contentType")

@@ -11,14 +11,13 @@ public typealias ItemReference = Model<ItemReferenceFields>
 
 /// The properties of a `ItemReference`, inherited ones included.
 public struct ItemReferenceFields: FieldSet {
-    public static let all = ItemReferenceFields()
-    public static let schema = ModelSchema("sample.drive.itemReference", fields: all)
+    public static let schema = ModelSchema("sample.drive.itemReference", fields: ItemReferenceFields())
     public let driveId: Field<String>
     public let id: Field<String>
     public let name: Field<String>
     public let path: Field<String>
 
-    public init() {
+    private init() {
         self.driveId = Field("driveId")
         self.id = Field("id")
         self.name = Field("name")

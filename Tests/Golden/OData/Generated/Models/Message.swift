@@ -11,8 +11,7 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
-    public static let all = MessageFields()
-    public static let schema = ModelSchema("sample.drive.message", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("sample.drive.message", base: Entity.self, fields: MessageFields())
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -28,7 +27,7 @@ public struct MessageFields: FieldSet {
     /// Present when the request expanded it (`expand("attachments")`).
     public let attachments: Field<[Attachment]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.subject = Field("subject")
         self.bodyPreview = Field("bodyPreview")

@@ -11,8 +11,11 @@ public typealias Notebook = Model<NotebookFields>
 
 /// The properties of a `Notebook`, inherited ones included.
 public struct NotebookFields: FieldSet {
-    public static let all = NotebookFields()
-    public static let schema = ModelSchema("sample.drive.notebook", base: OnenoteEntityHierarchyModel.self, fields: all)
+    public static let schema = ModelSchema(
+        "sample.drive.notebook",
+        base: OnenoteEntityHierarchyModel.self,
+        fields: NotebookFields()
+    )
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -32,7 +35,7 @@ public struct NotebookFields: FieldSet {
     /// Present when the request expanded it (`expand("sections")`).
     public let sections: Field<[OnenoteSection]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

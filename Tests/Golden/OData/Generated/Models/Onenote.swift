@@ -11,8 +11,7 @@ public typealias Onenote = Model<OnenoteFields>
 
 /// The properties of a `Onenote`, inherited ones included.
 public struct OnenoteFields: FieldSet {
-    public static let all = OnenoteFields()
-    public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: OnenoteFields())
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -23,7 +22,7 @@ public struct OnenoteFields: FieldSet {
     /// Present when the request expanded it (`expand("sections")`).
     public let sections: Field<[OnenoteSection]>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.notebooks = Field("notebooks")
         self.sections = Field("sections")

@@ -13,13 +13,11 @@ public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
 /// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
 public struct OnenoteEntityBaseModelFields: FieldSet {
-    public static let all = OnenoteEntityBaseModelFields()
-
     public static let schema = ModelSchema(
         "sample.drive.onenoteEntityBaseModel",
         base: Entity.self,
         derived: [OnenoteEntityHierarchyModel.self],
-        fields: all
+        fields: OnenoteEntityBaseModelFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -27,7 +25,7 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
 
     public let selfValue: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
     }

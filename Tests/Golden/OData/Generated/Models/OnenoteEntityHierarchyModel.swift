@@ -13,13 +13,11 @@ public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModel
 
 /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
 public struct OnenoteEntityHierarchyModelFields: FieldSet {
-    public static let all = OnenoteEntityHierarchyModelFields()
-
     public static let schema = ModelSchema(
         "sample.drive.onenoteEntityHierarchyModel",
         base: OnenoteEntityBaseModel.self,
         derived: [Notebook.self, SectionGroup.self, OnenoteSection.self],
-        fields: all
+        fields: OnenoteEntityHierarchyModelFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -32,7 +30,7 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

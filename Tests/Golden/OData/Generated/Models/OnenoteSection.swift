@@ -11,12 +11,10 @@ public typealias OnenoteSection = Model<OnenoteSectionFields>
 
 /// The properties of a `OnenoteSection`, inherited ones included.
 public struct OnenoteSectionFields: FieldSet {
-    public static let all = OnenoteSectionFields()
-
     public static let schema = ModelSchema(
         "sample.drive.onenoteSection",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: OnenoteSectionFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -34,7 +32,7 @@ public struct OnenoteSectionFields: FieldSet {
     /// Present when the request expanded it (`expand("parentNotebook")`).
     public let parentNotebook: Field<Notebook>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

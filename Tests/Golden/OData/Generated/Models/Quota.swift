@@ -11,14 +11,13 @@ public typealias Quota = Model<QuotaFields>
 
 /// The properties of a `Quota`, inherited ones included.
 public struct QuotaFields: FieldSet {
-    public static let all = QuotaFields()
-    public static let schema = ModelSchema("sample.drive.quota", fields: all)
+    public static let schema = ModelSchema("sample.drive.quota", fields: QuotaFields())
     public let total: Field<Int64>
     public let used: Field<Int64>
     public let remaining: Field<Int64>
     public let state: Field<String>
 
-    public init() {
+    private init() {
         self.total = Field("total")
         self.used = Field("used")
         self.remaining = Field("remaining")

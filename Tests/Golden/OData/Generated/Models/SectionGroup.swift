@@ -11,12 +11,10 @@ public typealias SectionGroup = Model<SectionGroupFields>
 
 /// The properties of a `SectionGroup`, inherited ones included.
 public struct SectionGroupFields: FieldSet {
-    public static let all = SectionGroupFields()
-
     public static let schema = ModelSchema(
         "sample.drive.sectionGroup",
         base: OnenoteEntityHierarchyModel.self,
-        fields: all
+        fields: SectionGroupFields()
     )
 
     /// Set by the service: read it, do not send it.
@@ -36,7 +34,7 @@ public struct SectionGroupFields: FieldSet {
     /// Present when the request expanded it (`expand("parentNotebook")`).
     public let parentNotebook: Field<Notebook>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.selfValue = Field("self")
         self.createdDateTime = Field("createdDateTime")

@@ -11,13 +11,12 @@ public typealias Thumbnail = Model<ThumbnailFields>
 
 /// The properties of a `Thumbnail`, inherited ones included.
 public struct ThumbnailFields: FieldSet {
-    public static let all = ThumbnailFields()
-    public static let schema = ModelSchema("sample.drive.thumbnail", fields: all)
+    public static let schema = ModelSchema("sample.drive.thumbnail", fields: ThumbnailFields())
     public let height: Field<Int32>
     public let width: Field<Int32>
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.height = Field("height")
         self.width = Field("width")
         self.url = Field("url")

@@ -11,8 +11,7 @@ public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
 /// The properties of a `ThumbnailSet`, inherited ones included.
 public struct ThumbnailSetFields: FieldSet {
-    public static let all = ThumbnailSetFields()
-    public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: ThumbnailSetFields())
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -21,7 +20,7 @@ public struct ThumbnailSetFields: FieldSet {
     public let medium: Field<Thumbnail>
     public let small: Field<Thumbnail>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.large = Field("large")
         self.medium = Field("medium")

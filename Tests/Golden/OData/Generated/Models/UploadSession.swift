@@ -11,13 +11,12 @@ public typealias UploadSession = Model<UploadSessionFields>
 
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
-    public static let all = UploadSessionFields()
-    public static let schema = ModelSchema("sample.drive.uploadSession", fields: all)
+    public static let schema = ModelSchema("sample.drive.uploadSession", fields: UploadSessionFields())
     public let uploadUrl: Field<String>
     public let expirationDateTime: Field<Date>
     public let nextExpectedRanges: Field<[String]>
 
-    public init() {
+    private init() {
         self.uploadUrl = Field("uploadUrl")
         self.expirationDateTime = Field("expirationDateTime")
         self.nextExpectedRanges = Field("nextExpectedRanges")

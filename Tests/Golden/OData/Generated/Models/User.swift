@@ -11,8 +11,7 @@ public typealias User = Model<UserFields>
 
 /// The properties of a `User`, inherited ones included.
 public struct UserFields: FieldSet {
-    public static let all = UserFields()
-    public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: all)
+    public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: UserFields())
 
     /// Set by the service: read it, do not send it.
     public let id: Field<String>
@@ -32,7 +31,7 @@ public struct UserFields: FieldSet {
     /// Present when the request expanded it (`expand("onenote")`).
     public let onenote: Field<Onenote>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
         self.mail = Field("mail")

@@ -11,13 +11,12 @@ public typealias WorkingHours = Model<WorkingHoursFields>
 
 /// The properties of a `WorkingHours`, inherited ones included.
 public struct WorkingHoursFields: FieldSet {
-    public static let all = WorkingHoursFields()
-    public static let schema = ModelSchema("sample.drive.workingHours", fields: all)
+    public static let schema = ModelSchema("sample.drive.workingHours", fields: WorkingHoursFields())
     public let daysOfWeek: Field<[String]>
     public let startTime: Field<TimeOfDay>
     public let endTime: Field<TimeOfDay>
 
-    public init() {
+    private init() {
         self.daysOfWeek = Field("daysOfWeek")
         self.startTime = Field("startTime")
         self.endTime = Field("endTime")

@@ -11,13 +11,12 @@ public typealias DeltaPage = Model<DeltaPageFields>
 
 /// The properties of a `DeltaPage`, inherited ones included.
 public struct DeltaPageFields: FieldSet {
-    public static let all = DeltaPageFields()
-    public static let schema = ModelSchema("sample.mail.DeltaPage", fields: all)
+    public static let schema = ModelSchema("sample.mail.DeltaPage", fields: DeltaPageFields())
     public let cursorStart: Field<String>
     public let cursorEnd: Field<String>
     public let deltas: Field<[DeltaPageDeltas]>
 
-    public init() {
+    private init() {
         self.cursorStart = Field("cursor_start")
         self.cursorEnd = Field("cursor_end")
         self.deltas = Field("deltas")

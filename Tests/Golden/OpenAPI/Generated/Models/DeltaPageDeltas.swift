@@ -11,8 +11,7 @@ public typealias DeltaPageDeltas = Model<DeltaPageDeltasFields>
 
 /// The properties of a `DeltaPageDeltas`, inherited ones included.
 public struct DeltaPageDeltasFields: FieldSet {
-    public static let all = DeltaPageDeltasFields()
-    public static let schema = ModelSchema("sample.mail.DeltaPageDeltas", fields: all)
+    public static let schema = ModelSchema("sample.mail.DeltaPageDeltas", fields: DeltaPageDeltasFields())
 
     /// The changed object's type, such as "thread".
     public let object: Field<String>
@@ -24,7 +23,7 @@ public struct DeltaPageDeltasFields: FieldSet {
     /// The object after the change (absent for deletes).
     public let attributes: Field<DeltaPageDeltasAttributes>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.event = Field("event")
         self.id = Field("id")

@@ -13,8 +13,7 @@ public typealias Draft = Model<DraftFields>
 
 /// The properties of a `Draft`, inherited ones included.
 public struct DraftFields: FieldSet {
-    public static let all = DraftFields()
-    public static let schema = ModelSchema("sample.mail.Draft", base: VersionedReference.self, fields: all)
+    public static let schema = ModelSchema("sample.mail.Draft", base: VersionedReference.self, fields: DraftFields())
 
     /// Bumped by every change.
     public let version: Field<Int32>
@@ -32,7 +31,7 @@ public struct DraftFields: FieldSet {
     /// Unix seconds.
     public let date: Field<Int64>
 
-    public init() {
+    private init() {
         self.version = Field("version")
         self.id = Field("id", readOnly: true)
         self.subject = Field("subject")

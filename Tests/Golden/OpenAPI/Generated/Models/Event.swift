@@ -11,8 +11,7 @@ public typealias Event = Model<EventFields>
 
 /// The properties of a `Event`, inherited ones included.
 public struct EventFields: FieldSet {
-    public static let all = EventFields()
-    public static let schema = ModelSchema("sample.mail.Event", fields: all)
+    public static let schema = ModelSchema("sample.mail.Event", fields: EventFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -21,7 +20,7 @@ public struct EventFields: FieldSet {
     public let when: Field<When>
     public let location: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.title = Field("title")
         self.when = Field("when")

@@ -11,8 +11,7 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("sample.mail.File", fields: all)
+    public static let schema = ModelSchema("sample.mail.File", fields: FileFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -21,7 +20,7 @@ public struct FileFields: FieldSet {
     public let size: Field<Int64>
     public let contentType: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.filename = Field("filename")
         self.size = Field("size")

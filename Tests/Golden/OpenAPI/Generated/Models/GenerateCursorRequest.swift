@@ -11,13 +11,12 @@ public typealias GenerateCursorRequest = Model<GenerateCursorRequestFields>
 
 /// The properties of a `GenerateCursorRequest`, inherited ones included.
 public struct GenerateCursorRequestFields: FieldSet {
-    public static let all = GenerateCursorRequestFields()
-    public static let schema = ModelSchema("sample.mail.generateCursorRequest", fields: all)
+    public static let schema = ModelSchema("sample.mail.generateCursorRequest", fields: GenerateCursorRequestFields())
 
     /// Unix seconds.
     public let start: Field<Int64>
 
-    public init() {
+    private init() {
         self.start = Field("start")
     }
 }

@@ -11,11 +11,10 @@ public typealias GenerateCursorResponse = Model<GenerateCursorResponseFields>
 
 /// The properties of a `GenerateCursorResponse`, inherited ones included.
 public struct GenerateCursorResponseFields: FieldSet {
-    public static let all = GenerateCursorResponseFields()
-    public static let schema = ModelSchema("sample.mail.generateCursorResponse", fields: all)
+    public static let schema = ModelSchema("sample.mail.generateCursorResponse", fields: GenerateCursorResponseFields())
     public let cursor: Field<String>
 
-    public init() {
+    private init() {
         self.cursor = Field("cursor")
     }
 }

@@ -11,11 +11,14 @@ public typealias ListThreadsCountResponse = Model<ListThreadsCountResponseFields
 
 /// The properties of a `ListThreadsCountResponse`, inherited ones included.
 public struct ListThreadsCountResponseFields: FieldSet {
-    public static let all = ListThreadsCountResponseFields()
-    public static let schema = ModelSchema("sample.mail.listThreadsCountResponse", fields: all)
+    public static let schema = ModelSchema(
+        "sample.mail.listThreadsCountResponse",
+        fields: ListThreadsCountResponseFields()
+    )
+
     public let count: Field<Int64>
 
-    public init() {
+    private init() {
         self.count = Field("count")
     }
 }

@@ -11,8 +11,7 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
-    public static let all = MessageFields()
-    public static let schema = ModelSchema("sample.mail.Message", fields: all)
+    public static let schema = ModelSchema("sample.mail.Message", fields: MessageFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -26,7 +25,7 @@ public struct MessageFields: FieldSet {
 
     public let body: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.threadId = Field("thread_id")
         self.subject = Field("subject")

@@ -13,8 +13,7 @@ public typealias Namespace = Model<NamespaceFields>
 
 /// The properties of a `Namespace`, inherited ones included.
 public struct NamespaceFields: FieldSet {
-    public static let all = NamespaceFields()
-    public static let schema = ModelSchema("sample.mail.Namespace", fields: all)
+    public static let schema = ModelSchema("sample.mail.Namespace", fields: NamespaceFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -23,7 +22,7 @@ public struct NamespaceFields: FieldSet {
     public let provider: Field<String>
     public let accountId: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.emailAddress = Field("email_address")
         self.provider = Field("provider")

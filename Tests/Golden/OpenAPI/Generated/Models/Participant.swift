@@ -11,12 +11,11 @@ public typealias Participant = Model<ParticipantFields>
 
 /// The properties of a `Participant`, inherited ones included.
 public struct ParticipantFields: FieldSet {
-    public static let all = ParticipantFields()
-    public static let schema = ModelSchema("sample.mail.Participant", fields: all)
+    public static let schema = ModelSchema("sample.mail.Participant", fields: ParticipantFields())
     public let name: Field<String>
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.email = Field("email")
     }

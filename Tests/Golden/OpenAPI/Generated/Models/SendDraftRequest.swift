@@ -11,12 +11,11 @@ public typealias SendDraftRequest = Model<SendDraftRequestFields>
 
 /// The properties of a `SendDraftRequest`, inherited ones included.
 public struct SendDraftRequestFields: FieldSet {
-    public static let all = SendDraftRequestFields()
-    public static let schema = ModelSchema("sample.mail.sendDraftRequest", fields: all)
+    public static let schema = ModelSchema("sample.mail.sendDraftRequest", fields: SendDraftRequestFields())
     public let draftId: Field<String>
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.draftId = Field("draft_id")
         self.version = Field("version")
     }

@@ -11,12 +11,11 @@ public typealias Tag = Model<TagFields>
 
 /// The properties of a `Tag`, inherited ones included.
 public struct TagFields: FieldSet {
-    public static let all = TagFields()
-    public static let schema = ModelSchema("sample.mail.Tag", fields: all)
+    public static let schema = ModelSchema("sample.mail.Tag", fields: TagFields())
     public let id: Field<String>
     public let name: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id")
         self.name = Field("name")
     }

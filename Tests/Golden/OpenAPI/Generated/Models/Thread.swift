@@ -13,8 +13,7 @@ public typealias Thread = Model<ThreadFields>
 
 /// The properties of a `Thread`, inherited ones included.
 public struct ThreadFields: FieldSet {
-    public static let all = ThreadFields()
-    public static let schema = ModelSchema("sample.mail.Thread", fields: all)
+    public static let schema = ModelSchema("sample.mail.Thread", fields: ThreadFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -35,7 +34,7 @@ public struct ThreadFields: FieldSet {
     public let tags: Field<[Tag]>
     public let state: Field<ThreadState>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.subject = Field("subject")
         self.snippet = Field("snippet", readOnly: true)

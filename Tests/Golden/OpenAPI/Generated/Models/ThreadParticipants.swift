@@ -11,12 +11,11 @@ public typealias ThreadParticipants = Model<ThreadParticipantsFields>
 
 /// The properties of a `ThreadParticipants`, inherited ones included.
 public struct ThreadParticipantsFields: FieldSet {
-    public static let all = ThreadParticipantsFields()
-    public static let schema = ModelSchema("sample.mail.ThreadParticipants", fields: all)
+    public static let schema = ModelSchema("sample.mail.ThreadParticipants", fields: ThreadParticipantsFields())
     public let name: Field<String>
     public let email: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.email = Field("email")
     }

@@ -11,12 +11,11 @@ public typealias Time = Model<TimeFields>
 
 /// The properties of a `Time`, inherited ones included.
 public struct TimeFields: FieldSet {
-    public static let all = TimeFields()
-    public static let schema = ModelSchema("sample.mail.Time", base: When.self, tag: "time", fields: all)
+    public static let schema = ModelSchema("sample.mail.Time", base: When.self, tag: "time", fields: TimeFields())
     public let object: Field<String>
     public let time: Field<Int64>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.time = Field("time")
     }

@@ -11,13 +11,18 @@ public typealias Timespan = Model<TimespanFields>
 
 /// The properties of a `Timespan`, inherited ones included.
 public struct TimespanFields: FieldSet {
-    public static let all = TimespanFields()
-    public static let schema = ModelSchema("sample.mail.Timespan", base: When.self, tag: "timespan", fields: all)
+    public static let schema = ModelSchema(
+        "sample.mail.Timespan",
+        base: When.self,
+        tag: "timespan",
+        fields: TimespanFields()
+    )
+
     public let object: Field<String>
     public let startTime: Field<Int64>
     public let endTime: Field<Int64>
 
-    public init() {
+    private init() {
         self.object = Field("object")
         self.startTime = Field("start_time")
         self.endTime = Field("end_time")

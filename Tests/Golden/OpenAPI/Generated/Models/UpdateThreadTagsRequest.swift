@@ -11,12 +11,14 @@ public typealias UpdateThreadTagsRequest = Model<UpdateThreadTagsRequestFields>
 
 /// The properties of a `UpdateThreadTagsRequest`, inherited ones included.
 public struct UpdateThreadTagsRequestFields: FieldSet {
-    public static let all = UpdateThreadTagsRequestFields()
-    public static let schema = ModelSchema("sample.mail.updateThreadTagsRequest", fields: all)
+    public static let schema = ModelSchema(
+        "sample.mail.updateThreadTagsRequest",
+        fields: UpdateThreadTagsRequestFields()
+    )
     public let addTags: Field<[String]>
     public let removeTags: Field<[String]>
 
-    public init() {
+    private init() {
         self.addTags = Field("add_tags")
         self.removeTags = Field("remove_tags")
     }

@@ -11,13 +11,16 @@ public typealias VersionedReference = Model<VersionedReferenceFields>
 
 /// The properties of a `VersionedReference`, inherited ones included.
 public struct VersionedReferenceFields: FieldSet {
-    public static let all = VersionedReferenceFields()
-    public static let schema = ModelSchema("sample.mail.VersionedReference", derived: [Draft.self], fields: all)
+    public static let schema = ModelSchema(
+        "sample.mail.VersionedReference",
+        derived: [Draft.self],
+        fields: VersionedReferenceFields()
+    )
 
     /// Bumped by every change.
     public let version: Field<Int32>
 
-    public init() {
+    private init() {
         self.version = Field("version")
     }
 }

@@ -13,18 +13,16 @@ public typealias When = Model<WhenFields>
 
 /// The properties of a `When`, inherited ones included.
 public struct WhenFields: FieldSet {
-    public static let all = WhenFields()
-
     public static let schema = ModelSchema(
         "sample.mail.When",
         derived: [Time.self, Timespan.self],
         discriminator: "object",
-        fields: all
+        fields: WhenFields()
     )
 
     public let object: Field<String>
 
-    public init() {
+    private init() {
         self.object = Field("object")
     }
 }

@@ -11,15 +11,14 @@ public typealias AccessToken = Model<AccessTokenFields>
 
 /// The properties of a `AccessToken`, inherited ones included.
 public struct AccessTokenFields: FieldSet {
-    public static let all = AccessTokenFields()
-    public static let schema = ModelSchema("storage.AccessToken", fields: all)
+    public static let schema = ModelSchema("storage.AccessToken", fields: AccessTokenFields())
     public let accessToken: Field<String>
     public let expiresIn: Field<Int64>
 
     /// Always `bearer`.
     public let tokenType: Field<String>
 
-    public init() {
+    private init() {
         self.accessToken = Field("access_token")
         self.expiresIn = Field("expires_in")
         self.tokenType = Field("token_type")

@@ -11,15 +11,14 @@ public typealias Events = Model<EventsFields>
 
 /// The properties of a `Events`, inherited ones included.
 public struct EventsFields: FieldSet {
-    public static let all = EventsFields()
-    public static let schema = ModelSchema("storage.Events", fields: all)
+    public static let schema = ModelSchema("storage.Events", fields: EventsFields())
 
     /// Where to continue: a number, or a string for the newest streams.
     public let nextStreamPosition: Field<EventsNextStreamPosition>
 
     public let entries: Field<[JSONValue]>
 
-    public init() {
+    private init() {
         self.nextStreamPosition = Field("next_stream_position")
         self.entries = Field("entries")
     }

@@ -13,8 +13,7 @@ public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
-    public static let all = FileFields()
-    public static let schema = ModelSchema("storage.File", base: ItemBase.self, fields: all)
+    public static let schema = ModelSchema("storage.File", base: ItemBase.self, fields: FileFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -37,7 +36,7 @@ public struct FileFields: FieldSet {
     /// Template values by key.
     public let metadata: Field<[String: String]>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")

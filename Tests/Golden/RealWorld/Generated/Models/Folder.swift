@@ -13,8 +13,7 @@ public typealias Folder = Model<FolderFields>
 
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
-    public static let all = FolderFields()
-    public static let schema = ModelSchema("storage.Folder", base: ItemBase.self, fields: all)
+    public static let schema = ModelSchema("storage.Folder", base: ItemBase.self, fields: FolderFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -27,7 +26,7 @@ public struct FolderFields: FieldSet {
     public let name: Field<String>
     public let itemCount: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")

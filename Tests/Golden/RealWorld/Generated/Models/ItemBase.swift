@@ -11,12 +11,10 @@ public typealias ItemBase = Model<ItemBaseFields>
 
 /// The properties of a `ItemBase`, inherited ones included.
 public struct ItemBaseFields: FieldSet {
-    public static let all = ItemBaseFields()
-
     public static let schema = ModelSchema(
         "storage.ItemBase",
         derived: [File.self, Folder.self, WebLink.self],
-        fields: all
+        fields: ItemBaseFields()
     )
 
     /// Set by the service: read it; request bodies leave it out.
@@ -24,7 +22,7 @@ public struct ItemBaseFields: FieldSet {
 
     public let etag: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
     }

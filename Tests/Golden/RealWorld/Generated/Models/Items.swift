@@ -11,12 +11,11 @@ public typealias Items = Model<ItemsFields>
 
 /// The properties of a `Items`, inherited ones included.
 public struct ItemsFields: FieldSet {
-    public static let all = ItemsFields()
-    public static let schema = ModelSchema("storage.Items", fields: all)
+    public static let schema = ModelSchema("storage.Items", fields: ItemsFields())
     public let totalCount: Field<Int64>
     public let entries: Field<[Item]>
 
-    public init() {
+    private init() {
         self.totalCount = Field("total_count")
         self.entries = Field("entries")
     }

@@ -11,12 +11,11 @@ public typealias MetadataInstance = Model<MetadataInstanceFields>
 
 /// The properties of a `MetadataInstance`, inherited ones included.
 public struct MetadataInstanceFields: FieldSet {
-    public static let all = MetadataInstanceFields()
-    public static let schema = ModelSchema("storage.MetadataInstance", fields: all)
+    public static let schema = ModelSchema("storage.MetadataInstance", fields: MetadataInstanceFields())
     public let scope: Field<String>
     public let template: Field<String>
 
-    public init() {
+    private init() {
         self.scope = Field("$scope")
         self.template = Field("$template")
     }

@@ -11,11 +11,10 @@ public typealias MetadataInstances = Model<MetadataInstancesFields>
 
 /// The properties of a `MetadataInstances`, inherited ones included.
 public struct MetadataInstancesFields: FieldSet {
-    public static let all = MetadataInstancesFields()
-    public static let schema = ModelSchema("storage.MetadataInstances", fields: all)
+    public static let schema = ModelSchema("storage.MetadataInstances", fields: MetadataInstancesFields())
     public let entries: Field<[MetadataInstance]>
 
-    public init() {
+    private init() {
         self.entries = Field("entries")
     }
 }

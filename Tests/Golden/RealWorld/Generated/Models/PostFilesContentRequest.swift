@@ -11,15 +11,14 @@ public typealias PostFilesContentRequest = Model<PostFilesContentRequestFields>
 
 /// The properties of a `PostFilesContentRequest`, inherited ones included.
 public struct PostFilesContentRequestFields: FieldSet {
-    public static let all = PostFilesContentRequestFields()
-    public static let schema = ModelSchema("storage.post_files_contentRequest", fields: all)
+    public static let schema = ModelSchema("storage.post_files_contentRequest", fields: PostFilesContentRequestFields())
 
     /// Where the file goes and what it is called; must come before the bytes.
     public let attributes: Field<PostFilesContentRequestAttributes>
 
     public let note: Field<String>
 
-    public init() {
+    private init() {
         self.attributes = Field("attributes")
         self.note = Field("note")
     }

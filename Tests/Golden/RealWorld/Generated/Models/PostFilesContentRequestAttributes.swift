@@ -13,12 +13,15 @@ public typealias PostFilesContentRequestAttributes = Model<PostFilesContentReque
 
 /// The properties of a `PostFilesContentRequestAttributes`, inherited ones included.
 public struct PostFilesContentRequestAttributesFields: FieldSet {
-    public static let all = PostFilesContentRequestAttributesFields()
-    public static let schema = ModelSchema("storage.post_files_contentRequestAttributes", fields: all)
+    public static let schema = ModelSchema(
+        "storage.post_files_contentRequestAttributes",
+        fields: PostFilesContentRequestAttributesFields()
+    )
+
     public let name: Field<String>
     public let parentId: Field<String>
 
-    public init() {
+    private init() {
         self.name = Field("name")
         self.parentId = Field("parent_id")
     }

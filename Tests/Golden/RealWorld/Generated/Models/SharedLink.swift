@@ -11,12 +11,11 @@ public typealias SharedLink = Model<SharedLinkFields>
 
 /// The properties of a `SharedLink`, inherited ones included.
 public struct SharedLinkFields: FieldSet {
-    public static let all = SharedLinkFields()
-    public static let schema = ModelSchema("storage.SharedLink", fields: all)
+    public static let schema = ModelSchema("storage.SharedLink", fields: SharedLinkFields())
     public let url: Field<String>
     public let access: Field<SharedLinkAccess>
 
-    public init() {
+    private init() {
         self.url = Field("url")
         self.access = Field("access")
     }

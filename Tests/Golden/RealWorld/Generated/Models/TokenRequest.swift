@@ -11,8 +11,7 @@ public typealias TokenRequest = Model<TokenRequestFields>
 
 /// The properties of a `TokenRequest`, inherited ones included.
 public struct TokenRequestFields: FieldSet {
-    public static let all = TokenRequestFields()
-    public static let schema = ModelSchema("storage.TokenRequest", fields: all)
+    public static let schema = ModelSchema("storage.TokenRequest", fields: TokenRequestFields())
     public let grantType: Field<TokenRequestGrantType>
     public let code: Field<String>
     public let clientId: Field<String>
@@ -22,7 +21,7 @@ public struct TokenRequestFields: FieldSet {
 
     public let scope: Field<[String]>
 
-    public init() {
+    private init() {
         self.grantType = Field("grant_type")
         self.code = Field("code")
         self.clientId = Field("client_id")

@@ -11,8 +11,7 @@ public typealias UploadSession = Model<UploadSessionFields>
 
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
-    public static let all = UploadSessionFields()
-    public static let schema = ModelSchema("storage.UploadSession", fields: all)
+    public static let schema = ModelSchema("storage.UploadSession", fields: UploadSessionFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -22,7 +21,7 @@ public struct UploadSessionFields: FieldSet {
     /// Set by the service: read it; request bodies leave it out.
     public let totalParts: Field<Int32>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.fileSize = Field("file_size")
         self.totalParts = Field("total_parts", readOnly: true)

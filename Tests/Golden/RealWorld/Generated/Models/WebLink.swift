@@ -13,8 +13,7 @@ public typealias WebLink = Model<WebLinkFields>
 
 /// The properties of a `WebLink`, inherited ones included.
 public struct WebLinkFields: FieldSet {
-    public static let all = WebLinkFields()
-    public static let schema = ModelSchema("storage.WebLink", base: ItemBase.self, fields: all)
+    public static let schema = ModelSchema("storage.WebLink", base: ItemBase.self, fields: WebLinkFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -26,7 +25,7 @@ public struct WebLinkFields: FieldSet {
 
     public let url: Field<String>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.etag = Field("etag")
         self.type = Field("type")

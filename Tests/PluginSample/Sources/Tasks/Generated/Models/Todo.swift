@@ -11,8 +11,7 @@ public typealias Todo = Model<TodoFields>
 
 /// The properties of a `Todo`, inherited ones included.
 public struct TodoFields: FieldSet {
-    public static let all = TodoFields()
-    public static let schema = ModelSchema("tasks.Todo", fields: all)
+    public static let schema = ModelSchema("tasks.Todo", fields: TodoFields())
 
     /// Set by the service: read it; request bodies leave it out.
     public let id: Field<String>
@@ -20,7 +19,7 @@ public struct TodoFields: FieldSet {
     public let title: Field<String>
     public let done: Field<Bool>
 
-    public init() {
+    private init() {
         self.id = Field("id", readOnly: true)
         self.title = Field("title")
         self.done = Field("done")
