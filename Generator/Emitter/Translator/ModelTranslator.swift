@@ -99,7 +99,8 @@ struct ModelTranslator {
         schemaArguments.append(.init("fields", .call(fieldsName)))
 
         // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own. One
-        // function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s.
+        // function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in the full
+        // Graph module it lowered the release build's peak memory (4.00 → 3.69 GiB) more than its time.
         var fieldsInitializer = FunctionDeclaration("init", body: initializer)
         fieldsInitializer.isPrivate = true
         let fieldsType = TypeDeclaration(

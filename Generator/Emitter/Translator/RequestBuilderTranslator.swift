@@ -150,7 +150,7 @@ struct RequestBuilderTranslator {
     }
 
     /// One operation of the route table. Lists are written as strings (`path: "a/b"`, `query: "view=count"`):
-    /// nested collection literals in a large static table make the optimizer's time grow with its square.
+    /// nested collection literals in a large static table make the optimizer's time grow faster than the table.
     private func route(_ operation: OperationSpec, onCollection: Bool) -> Expression {
         var arguments: [Expression.Argument] = [
             .init(.string(operation.name)), .init(.raw(".\(operation.method.rawValue.lowercased())")),
@@ -169,6 +169,7 @@ struct RequestBuilderTranslator {
         }
         if !operation.isEnveloped { arguments.append(.init("enveloped", .raw("false"))) }
         if !operation.fixedQuery.isEmpty {
+            // Form-encoded, as the runtime reads it back (`PercentEncoding.formValues`).
             func escaped(_ text: String) -> String {
                 text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"]))
                     ?? text

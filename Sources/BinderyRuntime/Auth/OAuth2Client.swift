@@ -318,13 +318,7 @@ public struct OAuth2Client: Sendable {
         guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
             return []
         }
-        return query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { part in
-                let text = part.replacingOccurrences(of: "+", with: " ")
-                return text.removingPercentEncoding ?? text
-            }
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
+        return PercentEncoding.formValues(query)
     }
 
     /// `base` with `parameters` form-encoded into its query (the authorize URLs of every provider).

@@ -138,6 +138,17 @@ public enum PercentEncoding {
     /// A form or OAuth parameter: everything but the unreserved characters is escaped.
     public static func form(_ text: String) -> String { encode(text, keeping: unreserved) }
 
+    /// `a=1&b=two+words` read back as pairs, in order: `+` is a space, as forms and browsers write it.
+    public static func formValues(_ query: some StringProtocol) -> [(String, String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { part in
+                let text = part.replacingOccurrences(of: "+", with: " ")
+                return text.removingPercentEncoding ?? text
+            }
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
     private static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)

@@ -86,11 +86,7 @@ public struct ResourceRoute: Sendable {
             self.response = response
             self.isEnveloped = enveloped
             self.query = Dictionary(
-                (query ?? "").split(separator: "&").map { item in
-                    let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    return (ResourceRoute.decoded(pair[0]), ResourceRoute.decoded(pair.count > 1 ? pair[1] : ""))
-                },
-                uniquingKeysWith: { first, _ in first })
+                PercentEncoding.formValues(query ?? ""), uniquingKeysWith: { first, _ in first })
             self.payloadPath = payload.map { $0.split(separator: "/").map(String.init) }
             self.aliases = (aliases ?? "").split(separator: " ").map(String.init)
             self.isMonitored = monitor
@@ -104,8 +100,6 @@ public struct ResourceRoute: Sendable {
     static func methods(_ list: String?) -> Set<HTTPRequest.Method> {
         Set((list ?? "").split(separator: " ").compactMap { HTTPRequest.Method(String($0)) })
     }
-
-    static func decoded(_ text: Substring) -> String { String(text).removingPercentEncoding ?? String(text) }
 }
 
 /// A request to a URL that a payload carries, on a host outside the API: an upload session's byte ranges go to
