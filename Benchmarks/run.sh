@@ -166,7 +166,9 @@ request builders and routes removed, so models only like the baseline, built in 
 (an earlier run): 0.32× the baseline's time and 0.34× its memory. The request builders (one struct per entity type,
 every navigation property, action and function) are what keeps the full module above the release targets.
 
-What 2026-11-25 changed, each measured as an A/B release build of the module back to back (wall, CPU, peak):
+What 2026-11-25 changed, each measured as an A/B release build of the module back to back (wall, CPU, peak). Each
+figure is \`/usr/bin/time swift build -c release --target GraphBench -j 2\` in a copy of \`.build-bench/graph\` holding
+the generated code and runtime before or after the change, with \`BinderyRuntime\` built first and not counted, as \`make bench\` does:
 
 | change | before | after |
 |---|---|---|
