@@ -16,7 +16,7 @@ final class MockHTTPServer: Sendable {
             pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         self.server = server
         task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let bound)? = await server.listeningAddress else { throw MockServerError.noPort }
         self.port = bound
         await server.appendRoute("*") { request in

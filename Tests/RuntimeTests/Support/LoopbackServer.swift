@@ -59,7 +59,7 @@ final class LoopbackServer: Sendable {
         let server = try HTTPServer(address: .inet(ip4: "127.0.0.1", port: 0), logger: .disabled)
         self.server = server
         task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port)? = await server.listeningAddress else { throw ServerError.noPort }
         self.port = port
         for (route, handler) in routes {

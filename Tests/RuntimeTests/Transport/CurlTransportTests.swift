@@ -342,7 +342,8 @@ struct CurlTransportTests {
         }
         let elapsed = ContinuousClock.now - start
         #expect(error?.kind == .timeout)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
+        // The upper bound is loose on purpose: a loaded CI machine is slow, and a missed timeout never ends.
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(15), "took \(elapsed)")
     }
 
     @Test(arguments: TransportKind.allCases)
@@ -435,7 +436,8 @@ struct CurlTransportTests {
         let error = await binderyError { _ = try await task.value }
         let elapsed = ContinuousClock.now - start
         #expect(error?.kind == .cancelled)
-        #expect(elapsed < .seconds(1), "cancelling took \(elapsed)")
+        // Far below the three minutes the body takes, with room for a loaded CI machine.
+        #expect(elapsed < .seconds(10), "cancelling took \(elapsed)")
         #expect(try scratch.contents().isEmpty)  // the partial download is gone
 
         let next = try await transport.send(transportRequest(.get, server.baseURL.appendingPathComponent("fast")))
