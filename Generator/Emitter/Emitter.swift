@@ -1,6 +1,4 @@
 import BinderySpec
-import Dispatch
-import Synchronization
 
 /// The spec model → Swift source files. The only entry point of the emitter; it never looks at spec text.
 public struct Emitter: Sendable {
@@ -75,16 +73,16 @@ public struct Emitter: Sendable {
     /// Translates and renders the whole spec. Warnings describe what was skipped; there are no errors at this
     /// stage, because the readers reject every spec the emitter could not handle.
     public func emit(_ spec: ServiceSpec) -> (files: [OutputFile], diagnostics: [Diagnostic]) {
-        let (swiftFiles, diagnostics) = translate(spec)
         let renderer = SwiftRenderer(accessLevel: options.accessLevel)
-        // Files are independent: render them on every core.
-        let rendered = Mutex([String](repeating: "", count: swiftFiles.count))
-        DispatchQueue.concurrentPerform(iterations: swiftFiles.count) { index in
-            let text = renderer.render(swiftFiles[index])
-            rendered.withLock { $0[index] = text }
+        // Each unit is rendered by the worker that translated it, so its declarations are freed there too, in
+        // parallel, instead of all at the end on one thread.
+        let (files, diagnostics) = layOut(spec) { renderer.renderDeclarations($0) }
+        let rendered = files.concurrentMap(chunk: 1) { file in
+            OutputFile(
+                path: file.path,
+                contents: renderer.render(header: file.header, imports: file.imports, parts: file.parts))
         }
-        let texts = rendered.withLock { $0 }
-        return (zip(swiftFiles, texts).map { OutputFile(path: $0.path, contents: $1) }, diagnostics)
+        return (rendered, diagnostics)
     }
 
     /// Swift that calls every conformance fixture's operation through the generated builders (`bindery-gen --calls`):
@@ -104,48 +102,59 @@ public struct Emitter: Sendable {
 
     /// The typed declarations, before rendering (snippet tests compare these).
     public func translate(_ spec: ServiceSpec) -> (files: [SwiftFile], diagnostics: [Diagnostic]) {
+        let (files, diagnostics) = layOut(spec) { $0 }
+        return (
+            files.map {
+                SwiftFile(path: $0.path, header: $0.header, imports: $0.imports, declarations: $0.parts.flatMap { $0 })
+            }, diagnostics
+        )
+    }
+
+    /// A file as the layout plans it: what each unit put in it, in order, as `makePart` made it.
+    private struct PlannedFile<Part: Sendable>: Sendable {
+        var path: String
+        var header: [String]
+        var imports: [Import]
+        var parts: [Part]
+    }
+
+    /// Translates every unit, makes each one's declarations into a `Part` in the worker that translated them, and
+    /// places the parts in files. `emit` makes rendered text of them, `translate` keeps the declarations.
+    private func layOut<Part: Sendable>(_ spec: ServiceSpec, makePart: @Sendable ([Declaration]) -> Part)
+        -> (files: [PlannedFile<Part>], diagnostics: [Diagnostic])
+    {
         var diagnostics = Diagnostics()
         let translators = Translators(spec: spec, options: options, diagnostics: &diagnostics)
         let (symbols, models, builders) = (translators.symbols, translators.models, translators.builders)
 
         // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
         // so they are translated on every core; their diagnostics are merged back in spec order.
-        enum Work {
-            case enumeration(EnumSpec)
-            case structure(StructureSpec)
-            case choice(ChoiceSpec)
-            case resource(ResourceSpec)
-        }
-        let work: [Work] =
-            spec.enums.map(Work.enumeration) + spec.structures.map(Work.structure) + spec.choices.map(Work.choice)
-            + spec.resources.filter { $0.name != spec.rootResource }.map(Work.resource)
-        typealias Unit = (name: String, folder: String, declarations: [Declaration], diagnostics: [Diagnostic])
-        let results = Mutex([Unit?](repeating: nil, count: work.count))
-        let chunk = 64
-        DispatchQueue.concurrentPerform(iterations: (work.count + chunk - 1) / chunk) { part in
-            var local: [(Int, Unit)] = []
-            for index in part * chunk..<min(work.count, (part + 1) * chunk) {
-                var unitDiagnostics = Diagnostics()
-                let unit: Unit
-                switch work[index] {
-                case .enumeration(let enumeration):
-                    let declarations = models.translate(enumeration, diagnostics: &unitDiagnostics)
-                    unit = (symbols.typeName(enumeration.name), "Models", declarations, unitDiagnostics.all)
-                case .structure(let structure):
-                    let declarations = models.translate(structure, diagnostics: &unitDiagnostics)
-                    unit = (symbols.typeName(structure.name), "Models", declarations, unitDiagnostics.all)
-                case .choice(let choice):
-                    let declarations = models.translate(choice, diagnostics: &unitDiagnostics)
-                    unit = (symbols.typeName(choice.name), "Models", declarations, unitDiagnostics.all)
-                case .resource(let resource):
-                    let declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
-                    unit = (symbols.builderName(resource.name), "Builders", declarations, unitDiagnostics.all)
-                }
-                local.append((index, unit))
+        let work: [UnitWork] =
+            spec.enums.map(UnitWork.enumeration) + spec.structures.map(UnitWork.structure)
+            + spec.choices.map(UnitWork.choice)
+            + spec.resources.filter { $0.name != spec.rootResource }.map(UnitWork.resource)
+        let units = work.concurrentMap { work in
+            var unitDiagnostics = Diagnostics()
+            let (name, folder, declarations): (String, String, [Declaration])
+            switch work {
+            case .enumeration(let enumeration):
+                declarations = models.translate(enumeration, diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(enumeration.name), "Models")
+            case .structure(let structure):
+                declarations = models.translate(structure, diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(structure.name), "Models")
+            case .choice(let choice):
+                declarations = models.translate(choice, diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(choice.name), "Models")
+            case .resource(let resource):
+                declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.builderName(resource.name), "Builders")
             }
-            results.withLock { all in for (index, unit) in local { all[index] = unit } }
+            return (
+                name: name, folder: folder, part: makePart(declarations), isEmpty: declarations.isEmpty,
+                diagnostics: unitDiagnostics.all
+            )
         }
-        let units = results.withLock { $0 }.compactMap { $0 }
         for unit in units { diagnostics.append(contentsOf: unit.diagnostics) }
         let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
         let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
@@ -177,9 +186,15 @@ public struct Emitter: Sendable {
             "// Regenerate with `make gen`; change the spec or the generator instead.",
         ]
         let imports: [Import] = [.runtime, "Foundation"]
-        var files: [SwiftFile] = [
-            SwiftFile(path: "\(symbols.clientName).swift", header: header, imports: imports, declarations: client),
-            SwiftFile(path: "\(symbols.serviceName).swift", header: header, imports: imports, declarations: [service]),
+        // The client and the descriptor are small: made into parts here, on this thread.
+        let clientPart = (part: makePart(client), isEmpty: client.isEmpty)
+        let servicePart = (part: makePart([service]), isEmpty: false)
+        func file(_ path: String, _ parts: [Part], imports: [Import] = imports) -> PlannedFile<Part> {
+            PlannedFile(path: path, header: header, imports: imports, parts: parts)
+        }
+        var files = [
+            file("\(symbols.clientName).swift", [clientPart.part]),
+            file("\(symbols.serviceName).swift", [servicePart.part]),
         ]
         var layout = options.layout
         if case .automatic(let count) = layout {
@@ -188,10 +203,7 @@ public struct Emitter: Sendable {
         switch layout {
         case .automatic, .perType:
             for unit in units.sorted(by: { $0.name < $1.name }) {
-                files.append(
-                    SwiftFile(
-                        path: "\(unit.folder)/\(unit.name).swift", header: header, imports: imports,
-                        declarations: unit.declarations))
+                files.append(file("\(unit.folder)/\(unit.name).swift", [unit.part]))
             }
         case .grouped(let count), .numbered(let count):
             let sorted = units.sorted { $0.name < $1.name }
@@ -199,21 +211,17 @@ public struct Emitter: Sendable {
             let chunks = (0..<count).map { sorted.dropFirst($0 * perFile).prefix(perFile) }
             guard case .numbered = layout else {
                 for (index, chunk) in chunks.enumerated() where !chunk.isEmpty {
-                    files.append(
-                        SwiftFile(
-                            path: "Types\(index + 1).swift", header: header, imports: imports,
-                            declarations: chunk.flatMap(\.declarations)))
+                    files.append(file("Types\(index + 1).swift", chunk.map(\.part)))
                 }
                 break
             }
             // The client and the descriptor open the first file; a file left without declarations imports nothing.
-            let opening = files.flatMap(\.declarations)
+            let opening = [clientPart, servicePart]
             files = chunks.enumerated().map { index, chunk in
-                let declarations = (index == 0 ? opening : []) + chunk.flatMap(\.declarations)
-                return SwiftFile(
-                    path: "BinderyGenerated\(index + 1).swift", header: header,
-                    imports: declarations.isEmpty ? [] : imports,
-                    declarations: declarations)
+                let parts = (index == 0 ? opening : []) + chunk.map { (part: $0.part, isEmpty: $0.isEmpty) }
+                return file(
+                    "BinderyGenerated\(index + 1).swift", parts.map(\.part),
+                    imports: parts.allSatisfy(\.isEmpty) ? [] : imports)
             }
         }
         return (files, diagnostics.all)
@@ -247,4 +255,12 @@ private struct Translators {
         builders = RequestBuilderTranslator(
             spec: spec, symbols: symbols, operations: operations, models: models, modelResources: modelResources)
     }
+}
+
+/// What one unit is translated from: one type of the spec.
+private enum UnitWork {
+    case enumeration(EnumSpec)
+    case structure(StructureSpec)
+    case choice(ChoiceSpec)
+    case resource(ResourceSpec)
 }

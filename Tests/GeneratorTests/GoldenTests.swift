@@ -62,6 +62,24 @@ import Testing
         #expect(numbered.filter { $0.declarations.isEmpty }.allSatisfy { $0.imports.isEmpty })
     }
 
+    /// `emit` renders each unit in the worker that translated it and joins the pieces; that must be the text of
+    /// rendering the translated files whole, in every layout (a numbered layout leaves files without declarations).
+    @Test(arguments: [Emitter.Options.Layout.perType, .grouped(files: 3), .numbered(files: 40)])
+    func renderingInPiecesIsRenderingWhole(layout: Emitter.Options.Layout) throws {
+        var (spec, options) = try Self.read("OData", spec: "spec.csdl.xml")
+        options.layout = layout
+        let emitter = Emitter(options: options)
+        let translated = emitter.translate(spec).files
+        let renderer = SwiftRenderer(accessLevel: options.accessLevel)
+        let pieces = emitter.emit(spec).files
+        #expect(pieces.map(\.path) == translated.map(\.path))
+        for (piece, file) in zip(pieces, translated) {
+            #expect(piece.contents == renderer.render(file), "\(piece.path)")
+        }
+        // The edge case is there to be checked: files the numbered layout leaves empty.
+        #expect(translated.contains { $0.declarations.isEmpty } == (layout == .numbered(files: 40)))
+    }
+
     @Test(
         .enabled(
             if: FileManager.default.fileExists(atPath: graphCorpus),

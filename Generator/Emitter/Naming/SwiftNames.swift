@@ -27,6 +27,7 @@ public enum SwiftNames {
 
     /// `@odata.nextLink` → `nextLink`, `$top` → `top`, `Last-Modified` → `lastModified`, `class` → `` `class` ``.
     public static func memberName(_ name: String) -> String {
+        if let plain = alreadyAMemberName(name) { return plain }
         // The same few thousand names recur across a large spec (every inherited property, every parameter).
         if let cached = memberNameCache.withLock({ $0[name] }) { return cached }
         let result = escapeKeyword(identifier(name))
@@ -35,6 +36,23 @@ public enum SwiftNames {
     }
 
     private static let memberNameCache = Mutex<[String: String]>([:])
+
+    /// Most spec names are already lower camel case (`createdDateTime`, `eTag`, `x2Value`): `identifier` would
+    /// give them back unchanged, and no keyword starts with a lowercase letter and holds a capital or a digit.
+    /// Answering those from their bytes spares the shared cache's lock, which both cores wanted at once.
+    private static func alreadyAMemberName(_ name: String) -> String? {
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), isLowerByte(first) else { return nil }
+        var hasCapitalOrDigit = false
+        while let byte = bytes.next() {
+            if isUpperByte(byte) || isDigitByte(byte) {
+                hasCapitalOrDigit = true
+            } else if !isLowerByte(byte) {
+                return nil
+            }
+        }
+        return hasCapitalOrDigit ? name : escapeKeyword(name)
+    }
 
     /// The identifier without keyword escaping (for composing names such as `\(name)Property`).
     public static func identifier(_ name: String) -> String {

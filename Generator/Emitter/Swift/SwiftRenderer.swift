@@ -17,22 +17,37 @@ public struct SwiftRenderer: Sendable {
     private var accessModifier: String { accessLevel == .internal ? "" : accessLevel.rawValue + " " }
 
     public func render(_ file: SwiftFile) -> String {
-        var printer = Printer()
-        printer.reserve(estimatedSize(of: file))
-        for line in file.header { printer.line(line) }
-        if !file.header.isEmpty { printer.blank() }
-        for module in file.imports {
-            printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)")
-        }
-        for declaration in file.declarations {
+        render(header: file.header, imports: file.imports, parts: [renderDeclarations(file.declarations)])
+    }
+
+    /// Declarations as UTF-8, each after a blank line: one piece of a file, which `render(header:imports:parts:)`
+    /// puts together. Pieces can be rendered on any thread, as soon as their declarations are made.
+    public func renderDeclarations(_ declarations: [Declaration]) -> [UInt8] {
+        var printer = Printer(afterALine: true)
+        printer.reserve(declarations.count * 2048)
+        for declaration in declarations {
             printer.blank()
             render(declaration, into: &printer, inExtension: false)
         }
-        return printer.text
+        return printer.bytes
     }
 
-    /// A rough size, so the output string grows once or twice instead of dozens of times.
-    private func estimatedSize(of file: SwiftFile) -> Int { 1024 + file.declarations.count * 2048 }
+    /// A whole file: the header, a blank line, the imports, then the pieces in order.
+    public func render(header: [String], imports: [Import], parts: [[UInt8]]) -> String {
+        var printer = Printer()
+        for line in header { printer.line(line) }
+        if !header.isEmpty { printer.blank() }
+        for module in imports {
+            printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)")
+        }
+        var bytes = printer.bytes
+        bytes.reserveCapacity(parts.reduce(bytes.count) { $0 + $1.count })
+        for part in parts {
+            // Nothing above the first declaration: it starts the file, without the blank line that separates it.
+            bytes.append(contentsOf: bytes.isEmpty && part.first == UInt8(ascii: "\n") ? part.dropFirst() : part[...])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     func render(_ declaration: Declaration, into printer: inout Printer, inExtension: Bool) {
         printer.documentation(declaration.doc)
@@ -173,9 +188,13 @@ struct Printer {
     private var output: [UInt8] = []
     private(set) var indentation = ""
     /// Whether the last line written was blank (or nothing was written yet), so blanks never double up.
-    private var lastLineIsBlank = true
+    private var lastLineIsBlank: Bool
+
+    /// `afterALine`: the text continues something that ended with a line of text, so a blank line comes first.
+    init(afterALine: Bool = false) { lastLineIsBlank = !afterALine }
 
     var text: String { String(decoding: output, as: UTF8.self) }
+    var bytes: [UInt8] { output }
 
     mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
 
@@ -215,7 +234,7 @@ struct Printer {
 
     /// Several lines given as one string (multi-line values keep their relative indentation).
     mutating func lines(_ text: String) {
-        guard text.utf8.contains(UInt8(ascii: "\n")) else { return line(text) }
+        guard text.hasLineBreak else { return line(text) }
         for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             if !line.isEmpty { output.append(contentsOf: indentation.utf8) }
             output.append(contentsOf: line)
@@ -485,7 +504,7 @@ private struct Chain {
 extension Expression {
     /// The expression on one line, or nil when it cannot be (a closure, text that holds a line break).
     var flat: String? {
-        if case .raw(let text) = self { return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text }
+        if case .raw(let text) = self { return text.hasLineBreak ? nil : text }
         var bytes: [UInt8] = []
         guard appendFlat(to: &bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
@@ -496,7 +515,7 @@ extension Expression {
     func appendFlat(to bytes: inout [UInt8]) -> Bool {
         switch self {
         case .raw(let text):
-            if text.utf8.contains(UInt8(ascii: "\n")) { return false }
+            if text.hasLineBreak { return false }
             bytes.append(contentsOf: text.utf8)
             return true
         case .member(let base, let name):
@@ -625,7 +644,7 @@ extension Statement {
     /// The statement on one line, or nil when it cannot be.
     var flat: String? {
         switch self {
-        case .raw(let text): return text.utf8.contains(UInt8(ascii: "\n")) ? nil : text
+        case .raw(let text): return text.hasLineBreak ? nil : text
         case .expression(let value): return value.flat
         case .assignment(let target, let value): return value.flat.map { target + " = " + $0 }
         case .return(let value): return value.flat.map { "return " + $0 }
@@ -685,7 +704,7 @@ enum DocWrapper {
     /// The words of a line; a code span with spaces in it is one word.
     private static func words(_ text: Substring) -> [Substring] {
         // ASCII, nearly every line, is split by its bytes: stepping by characters costs a grapheme break each.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        if !text.containsByte(where: { $0 >= 0x80 }) {
             return words(of: text, in: text.utf8, backtick: UInt8(ascii: "`"), space: UInt8(ascii: " "))
         }
         return words(of: text, in: text, backtick: "`", space: " ")
@@ -727,18 +746,23 @@ extension StringProtocol {
     /// Columns on screen: one per character (generated Swift is left-to-right text without wide characters).
     /// ASCII, nearly all of it, is counted by its bytes: counting characters costs a grapheme break per byte.
     var columns: Int {
-        for byte in utf8 where byte >= 0x80 { return count }
-        return utf8.count
+        containsByte { $0 >= 0x80 } ? count : utf8.count
     }
 
-    /// `columns`, or nil when the text holds a line break: one pass over the bytes for both questions.
+    /// `columns`, or nil when the text holds a line break.
     var singleLineColumns: Int? {
-        var isASCII = true
-        for byte in utf8 {
-            if byte == UInt8(ascii: "\n") { return nil }
-            if byte >= 0x80 { isASCII = false }
-        }
-        return isASCII ? utf8.count : count
+        hasLineBreak ? nil : columns
+    }
+
+    var hasLineBreak: Bool { containsByte { $0 == UInt8(ascii: "\n") } }
+
+    /// Whether a UTF-8 byte of the text matches. Native strings are scanned as the contiguous bytes they are, a
+    /// loop the compiler unrolls; stepping through `utf8` costs an index check per byte, and the printer asks this
+    /// of every piece of text it writes.
+    @inline(__always)
+    func containsByte(where predicate: (UInt8) -> Bool) -> Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: predicate) }
+            ?? utf8.contains(where: predicate)
     }
 
     var trimmingLeadingSpaces: SubSequence { drop { $0 == " " } }

@@ -108,7 +108,7 @@ extension String {
     /// `*/`, quotes, backslashes and `#` are plain text there.
     var docCommentLines: [String] {
         // Printable ASCII and tabs, the common case, need nothing but the trim; the rest goes scalar by scalar.
-        let isPlain = utf8.allSatisfy { (0x20..<0x7F).contains($0) || $0 == UInt8(ascii: "\t") }
+        let isPlain = !containsByte { !(0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\t") }
         if isPlain { return [trimmingTrailingWhitespace()] }
         var lines: [String] = []
         var current = String.UnicodeScalarView()
@@ -142,7 +142,7 @@ extension String {
     /// A Swift string literal with escapes, for names and wire strings in generated code.
     var swiftLiteral: String {
         // Most names need no escaping at all.
-        if !utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !containsByte(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + self + "\""
         }
         var text = "\""

@@ -32,11 +32,8 @@ struct CSDLResourceBuilder {
     func build(primarySchema: RawSchema, diagnostics: inout Diagnostics) -> (
         resources: [ResourceSpec], root: QualifiedName
     ) {
-        var resources: [ResourceSpec] = []
-        resources.reserveCapacity(model.structures.count + 1)
-        for structure in model.structures where structure.kind == .entity {
-            resources.append(resource(for: structure))
-        }
+        // Each entity type's resource depends on nothing but the model: they are built on every core.
+        var resources = model.structures.filter { $0.kind == .entity }.concurrentMap { resource(for: $0) }
         let root = rootResource(primarySchema: primarySchema, diagnostics: &diagnostics)
         resources.append(root)
         return (Self.droppingRefusedWrites(resources), root.name)
